@@ -1,0 +1,59 @@
+"""HTTP routes: each translates one API operation into one service call. Nothing else."""
+
+from chalice import Chalice
+
+from chalicelib import config
+from chalicelib import models as m
+from chalicelib.web import Api, Call
+
+app = Chalice(app_name="battleline-server")
+api = Api(app, config.service)
+
+
+@api.operation("POST", "/v1/players", "createPlayer", summary="Sign up: returns the API key, once",
+               body=m.CreatePlayerRequest, response=m.PlayerCreated, status=201, auth=False,
+               idempotent=True, tag="players")
+def create_player(call: Call):
+    return call.service.create_player(call.body, call.idempotency)
+
+
+@api.operation("GET", "/v1/players/me", "getMe", summary="The caller's player",
+               response=m.PlayerView, tag="players")
+def get_me(call: Call):
+    return call.service.get_me(call.player)
+
+
+@api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
+               body=m.CreateGameRequest, response=m.GameView, status=201, idempotent=True,
+               errors=("unknown_game_type", "invalid_options", "invalid_seats", "unsupported_seat",
+                       "player_not_found"))
+def create_game(call: Call):
+    return call.service.create_game(call.player, call.body, call.idempotency)
+
+
+@api.operation("GET", "/v1/games", "listGames", summary="The caller's games, most recently moved first",
+               query=m.ListGamesQuery, response=m.GameList)
+def list_games(call: Call):
+    return call.service.list_games(call.player, call.query)
+
+
+@api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
+               response=m.GameView, errors=("game_not_found",))
+def get_game(call: Call):
+    return call.service.get_game(call.player, call.params["game_id"])
+
+
+@api.operation("POST", "/v1/games/{game_id}/actions", "postAction",
+               summary="Apply steps at an expected version, all or nothing",
+               body=m.ActionRequest, response=m.ActionResult, idempotent=True,
+               errors=("game_not_found", "not_seated", "not_your_turn", "version_conflict",
+                       "game_finished", "illegal_action", "invalid_card", "invalid_step"))
+def post_action(call: Call):
+    return call.service.post_action(call.player, call.params["game_id"], call.body, call.idempotency)
+
+
+@api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
+               summary="The game's events the caller may see, in order",
+               query=m.ListEventsQuery, response=m.EventList, errors=("game_not_found",))
+def list_events(call: Call):
+    return call.service.list_events(call.player, call.params["game_id"], call.query.after)

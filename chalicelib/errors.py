@@ -1,0 +1,55 @@
+"""Errors the service reports, each with a stable machine ``code`` (the API's contract).
+
+The service raises :class:`ServiceError`; the HTTP adapter turns it into RFC 9457
+problem+json using the catalogue below. The catalogue is also what openapi.yaml lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ErrorKind:
+    status: int
+    title: str
+
+
+ERRORS: dict[str, ErrorKind] = {
+    "invalid_json": ErrorKind(400, "The request body is not valid JSON"),
+    "invalid_request": ErrorKind(422, "The request does not match the schema"),
+    "invalid_card": ErrorKind(422, "Not a card of this game"),
+    "invalid_step": ErrorKind(422, "The step does not match the schema of this game"),
+    "invalid_options": ErrorKind(422, "The game options are not valid"),
+    "invalid_seats": ErrorKind(422, "The seats are not valid for this game"),
+    "unsupported_seat": ErrorKind(422, "This kind of seat is not supported yet"),
+    "unknown_game_type": ErrorKind(422, "No such game type"),
+    "illegal_action": ErrorKind(422, "The rules do not allow this step now"),
+    "unauthorized": ErrorKind(401, "A valid API key is required"),
+    "not_seated": ErrorKind(403, "You have no seat in this game"),
+    "not_your_turn": ErrorKind(403, "It is not your decision now"),
+    "player_not_found": ErrorKind(422, "No such player"),
+    "game_not_found": ErrorKind(404, "No such game"),
+    "version_conflict": ErrorKind(409, "The game has moved on since that version"),
+    "game_finished": ErrorKind(409, "The game is over"),
+    "idempotency_key_reused": ErrorKind(422, "This Idempotency-Key was used with another request"),
+    "idempotency_key_invalid": ErrorKind(400, "The Idempotency-Key header is not valid"),
+    "internal_error": ErrorKind(500, "Internal error"),
+}
+
+
+class ServiceError(Exception):
+    """A request the service refuses. ``extra`` fields go into the problem body."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        if code not in ERRORS:
+            raise ValueError(f"unknown error code {code}")
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+    @property
+    def status(self) -> int:
+        return ERRORS[self.code].status

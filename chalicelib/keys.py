@@ -1,0 +1,25 @@
+"""API keys and identifiers. Keys are shown once and stored only as a SHA-256 hash: they
+are 256-bit random secrets, so a fast hash is enough (nothing to brute-force)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+KEY_PREFIX = "bl_live_"
+
+
+def new_api_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def hash_api_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_hex(8)}"
+
+
+def new_seed() -> int:
+    return secrets.randbits(63)

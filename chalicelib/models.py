@@ -1,0 +1,156 @@
+"""The HTTP API's bodies as pydantic models: requests are validated with them and
+openapi.yaml is generated from them (``chalicelib.openapi``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+GAME_TYPES = ("battleline", "khan")
+
+SeatNumber = Annotated[int, Field(ge=1, le=3)]
+Step = Annotated[dict[str, Any], WithJsonSchema({"$ref": "#/components/schemas/Step"})]
+GameState = Annotated[dict[str, Any], WithJsonSchema({"$ref": "#/components/schemas/GameState"})]
+PlayerId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- players
+
+class CreatePlayerRequest(Request):
+    name: str = Field(min_length=1, max_length=64)
+    email: Email | None = None
+
+
+class PlayerView(BaseModel):
+    id: str
+    name: str
+    email: str | None
+    created_at: str
+
+
+class PlayerCreated(PlayerView):
+    api_key: str = Field(description="Shown once; only its hash is stored.")
+
+
+# ---------------------------------------------------------------- games
+
+class PlayerSeat(Request):
+    player_id: PlayerId
+
+
+class EmailSeat(Request):
+    email: Email
+
+
+class BotSeat(Request):
+    bot: str = Field(min_length=1, max_length=32)
+
+
+Seat = Union[PlayerSeat, EmailSeat, BotSeat]
+
+
+class CreateGameRequest(Request):
+    game: Literal["battleline", "khan"]
+    options: dict[str, Any] = Field(default_factory=dict, description="Game options; see each game's options schema.")
+    seats: list[Seat] = Field(min_length=1, max_length=3)
+    seed: int | None = Field(None, ge=0, lt=2**63, description="Deal deterministically; the seed is then shown to all and the game is never rated.")
+
+
+class ActionRequest(Request):
+    expected_version: int = Field(ge=0, description="The version the steps were chosen at.")
+    steps: list[Step] = Field(min_length=1, max_length=20, description="Applied in order, all or nothing.")
+
+
+class SeatView(BaseModel):
+    seat: int
+    player_id: str
+    name: str
+
+
+class GameResult(BaseModel):
+    winner: int | None
+    reason: str = Field(description="adjacent_flags, flag_count, resign or stall.")
+    flags: dict[str, int] = Field(description="Flags held by each seat at the end.")
+
+
+class GameView(BaseModel):
+    game_id: str
+    game: str
+    version: int
+    status: Literal["waiting", "active", "finished"]
+    seats: list[SeatView]
+    you: int | None = Field(description="Your seat, or null when you watch.")
+    to_move: int | None
+    phase: str
+    legal_steps: list[Step] = Field(description="Every step you may post now.")
+    state: GameState
+    result: GameResult | None
+    options: dict[str, Any]
+    seed: int | None = Field(description="Shown when the seed was chosen by the creator, or once the game is over.")
+    created_at: str
+    updated_at: str
+
+
+class EventView(BaseModel):
+    seq: int
+    version: int
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+    at: str
+
+
+class ActionResult(BaseModel):
+    version: int
+    view: GameView
+    events: list[EventView]
+
+
+class GameSummary(BaseModel):
+    game_id: str
+    game: str
+    seat: int
+    status: Literal["waiting", "active", "finished"]
+    to_move: int | None
+    your_turn: bool
+    version: int
+    updated_at: str
+
+
+class GameList(BaseModel):
+    games: list[GameSummary]
+
+
+class EventList(BaseModel):
+    events: list[EventView]
+
+
+class Query(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class ListGamesQuery(Query):
+    status: Literal["waiting", "active", "finished"] | None = None
+    to_move: Literal["me"] | None = None
+
+
+class ListEventsQuery(Query):
+    after: int = Field(0, ge=0, description="Only events with a larger seq.")
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details, with a stable machine ``code``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str

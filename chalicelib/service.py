@@ -1,0 +1,292 @@
+"""The service layer: load → authorize → validate → apply → save → respond.
+
+It knows games, players and the store, and nothing of HTTP: it takes validated request
+models and returns plain dicts, and refuses with :class:`ServiceError` codes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from pydantic import ValidationError
+
+from . import keys
+from .clock import Clock, SystemClock, iso
+from .errors import ServiceError
+from .games import ENGINES, GameEngine, IllegalStep, apply_steps
+from .models import (
+    ActionRequest,
+    CreateGameRequest,
+    CreatePlayerRequest,
+    EmailSeat,
+    ListGamesQuery,
+    PlayerSeat,
+)
+from .records import EventRecord, GameRecord, IdempotencyRecord, Player, SeatRecord
+from .store.dynamodb import DynamoStore, IdempotencyRace, VersionConflict
+
+ANONYMOUS = "anonymous"
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """An Idempotency-Key and the fingerprint of the request that carried it."""
+
+    key: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    body: dict
+    replayed: bool = False
+
+
+def describe_validation(error: ValidationError) -> str:
+    parts = []
+    for problem in error.errors()[:3]:
+        where = ".".join(str(p) for p in problem["loc"]) or "body"
+        parts.append(f"{where}: {problem['msg']}")
+    return "; ".join(parts)
+
+
+def _is_card_error(error: ValidationError) -> bool:
+    return any(
+        problem["type"] == "string_pattern_mismatch" and {"card", "cards"} & set(map(str, problem["loc"]))
+        for problem in error.errors()
+    )
+
+
+class GameService:
+    def __init__(
+        self,
+        store: DynamoStore,
+        clock: Clock | None = None,
+        engines: dict[str, GameEngine] | None = None,
+        new_seed: Callable[[], int] = keys.new_seed,
+    ) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.engines = engines or ENGINES
+        self.new_seed = new_seed
+
+    # ------------------------------------------------------------------ players
+
+    def create_player(self, request: CreatePlayerRequest, idempotency: Idempotency | None) -> Outcome:
+        def run(record: Callable[[dict], IdempotencyRecord | None]) -> dict:
+            api_key = keys.new_api_key()
+            player = Player(keys.new_id("p"), request.name, request.email, self._now())
+            body = {**self._player_json(player), "api_key": api_key}
+            self.store.create_player(player, keys.hash_api_key(api_key), record(body))
+            return body
+
+        return self._idempotent(ANONYMOUS, idempotency, run)
+
+    def authenticate(self, api_key: str | None) -> Player:
+        player = self.store.player_for_key(keys.hash_api_key(api_key)) if api_key else None
+        if player is None:
+            raise ServiceError("unauthorized", "send a valid API key as 'Authorization: Bearer <api_key>'")
+        return player
+
+    def get_me(self, player: Player) -> dict:
+        return self._player_json(player)
+
+    # ------------------------------------------------------------------ games
+
+    def create_game(self, player: Player, request: CreateGameRequest,
+                    idempotency: Idempotency | None) -> Outcome:
+        engine = self.engines.get(request.game)
+        if engine is None:
+            raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
+        try:
+            options = engine.options_model.model_validate(request.options).model_dump(mode="json")
+        except ValidationError as error:
+            raise ServiceError("invalid_options", describe_validation(error)) from None
+        seats = self._seats(engine, options, request)
+
+        def run(record: Callable[[dict], IdempotencyRecord | None]) -> dict:
+            seed = request.seed if request.seed is not None else self.new_seed()
+            state = engine.new_game(options, random.Random(seed))
+            now = self._now()
+            game = GameRecord(
+                id=keys.new_id("g"), game=engine.name, version=0, status="active", seats=seats,
+                options=options, state=state, seed=seed, seed_public=request.seed is not None,
+                created_by=player.id, created_at=now, updated_at=now, event_count=1,
+                to_move=engine.to_move(state),
+            )
+            created = EventRecord(game.id, 1, 0, "game_created", None,
+                                  {"game": game.game, "seats": [s.as_json() for s in seats]}, now)
+            body = self._view(engine, game, game.seat_of(player.id))
+            self.store.create_game(game, [created], record(body))
+            return body
+
+        return self._idempotent(player.id, idempotency, run)
+
+    def _seats(self, engine: GameEngine, options: dict, request: CreateGameRequest) -> list[SeatRecord]:
+        wanted = engine.seat_count(options)
+        if len(request.seats) != wanted:
+            raise ServiceError("invalid_seats", f"a {engine.name} game with these options has {wanted} seats, "
+                                                f"not {len(request.seats)}")
+        seats: list[SeatRecord] = []
+        for number, seat in enumerate(request.seats, start=1):
+            if not isinstance(seat, PlayerSeat):
+                kind = "invitations by email" if isinstance(seat, EmailSeat) else "bot seats"
+                raise ServiceError("unsupported_seat", f"seat {number}: {kind} are not available yet; "
+                                                       "seat a player by player_id")
+            found = self.store.get_player(seat.player_id)
+            if found is None:
+                raise ServiceError("player_not_found", f"seat {number}: no player {seat.player_id!r}")
+            if any(s.player_id == found.id for s in seats):
+                raise ServiceError("invalid_seats", f"seat {number}: player {found.id} already has a seat")
+            seats.append(SeatRecord(number, found.id, found.name))
+        return seats
+
+    def get_game(self, player: Player, game_id: str) -> dict:
+        game, engine = self._load(game_id)
+        return self._view(engine, game, game.seat_of(player.id))
+
+    def list_games(self, player: Player, query: ListGamesQuery) -> dict:
+        games = []
+        for m in self.store.list_memberships(player.id):
+            your_turn = m.status == "active" and m.to_move == m.seat
+            if query.status and m.status != query.status:
+                continue
+            if query.to_move == "me" and not your_turn:
+                continue
+            games.append({"game_id": m.game_id, "game": m.game, "seat": m.seat, "status": m.status,
+                          "to_move": m.to_move, "your_turn": your_turn, "version": m.version,
+                          "updated_at": m.updated_at})
+        games.sort(key=lambda g: g["updated_at"], reverse=True)
+        return {"games": games}
+
+    def list_events(self, player: Player, game_id: str, after: int) -> dict:
+        game, _ = self._load(game_id)
+        seat = game.seat_of(player.id)
+        return {"events": [e.seen_by(seat) for e in self.store.list_events(game_id, after)]}
+
+    # ------------------------------------------------------------------ actions
+
+    def post_action(self, player: Player, game_id: str, request: ActionRequest,
+                    idempotency: Idempotency | None) -> Outcome:
+        game, engine = self._load(game_id)
+        seat = game.seat_of(player.id)
+        if seat is None:
+            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        replay = self._replay(player.id, idempotency)
+        if replay is not None:
+            return replay
+        if request.expected_version != game.version:
+            raise ServiceError("version_conflict", f"the game is at version {game.version}, "
+                               f"not {request.expected_version}; reload it and choose again",
+                               current_version=game.version)
+        if game.status == "finished":
+            raise ServiceError("game_finished", "the game is over")
+        steps = [self._parse_step(engine, raw, index) for index, raw in enumerate(request.steps)]
+        try:
+            state, raw_events = apply_steps(engine, game.state, seat, steps)
+        except IllegalStep as illegal:
+            raise ServiceError(illegal.code, illegal.reason, **illegal.details) from None
+
+        now = self._now()
+        version = game.version + 1
+        events = [
+            EventRecord(game.id, game.event_count + i, version, e["type"], e["seat"], e["data"], now,
+                        e.get("private", {}))
+            for i, e in enumerate(raw_events, start=1)
+        ]
+        result = engine.result(state)
+        saved = replace(game, version=version, state=state, updated_at=now,
+                        status="finished" if result is not None else game.status,
+                        event_count=game.event_count + len(events), to_move=engine.to_move(state))
+
+        def run(record: Callable[[dict], IdempotencyRecord | None]) -> dict:
+            body = {"version": version, "view": self._view(engine, saved, seat),
+                    "events": [e.seen_by(seat) for e in events]}
+            try:
+                self.store.save_game(saved, game.version, events, record(body))
+            except VersionConflict as conflict:
+                raise ServiceError("version_conflict",
+                                   f"another action was accepted first; the game is at version "
+                                   f"{conflict.current_version}", current_version=conflict.current_version) from None
+            return body
+
+        return self._idempotent(player.id, idempotency, run, checked=True)
+
+    @staticmethod
+    def _parse_step(engine: GameEngine, raw: object, index: int) -> dict:
+        try:
+            return engine.parse_step(raw)
+        except ValidationError as error:
+            code = "invalid_card" if _is_card_error(error) else "invalid_step"
+            raise ServiceError(code, f"step {index}: {describe_validation(error)}", step_index=index) from None
+
+    # ------------------------------------------------------------------ helpers
+
+    def _load(self, game_id: str) -> tuple[GameRecord, GameEngine]:
+        game = self.store.load_game(game_id)
+        if game is None:
+            raise ServiceError("game_not_found", f"there is no game {game_id!r}")
+        return game, self.engines[game.game]
+
+    def _view(self, engine: GameEngine, game: GameRecord, seat: int | None) -> dict:
+        state = game.state
+        finished = engine.result(state) is not None
+        return {
+            "game_id": game.id,
+            "game": game.game,
+            "version": game.version,
+            "status": game.status,
+            "seats": [s.as_json() for s in game.seats],
+            "you": seat,
+            "to_move": engine.to_move(state),
+            "phase": engine.phase(state),
+            "legal_steps": engine.legal_steps(state, seat) if seat is not None else [],
+            "state": engine.view(state, seat),
+            "result": engine.result(state),
+            "options": game.options,
+            "seed": game.seed if game.seed_public or finished else None,
+            "created_at": game.created_at,
+            "updated_at": game.updated_at,
+        }
+
+    def _replay(self, scope: str, idempotency: Idempotency | None) -> Outcome | None:
+        if idempotency is None:
+            return None
+        record = self.store.get_idempotency(scope, idempotency.key)
+        if record is None:
+            return None
+        if record.fingerprint != idempotency.fingerprint:
+            raise ServiceError("idempotency_key_reused",
+                               "this Idempotency-Key was already used with another request; use a new key")
+        return Outcome(record.body, replayed=True)
+
+    def _idempotent(self, scope: str, idempotency: Idempotency | None,
+                    run: Callable[[Callable[[dict], IdempotencyRecord | None]], dict],
+                    *, checked: bool = False) -> Outcome:
+        """Run a write once per Idempotency-Key; its record is written in the write's transaction."""
+        if not checked:
+            replay = self._replay(scope, idempotency)
+            if replay is not None:
+                return replay
+
+        def record(body: dict) -> IdempotencyRecord | None:
+            if idempotency is None:
+                return None
+            return IdempotencyRecord(scope, idempotency.key, idempotency.fingerprint, body, self._now())
+
+        try:
+            return Outcome(run(record))
+        except IdempotencyRace:
+            replay = self._replay(scope, idempotency)
+            if replay is None:  # pragma: no cover - the record that beat us cannot vanish this fast
+                raise
+            return replay
+
+    def _now(self) -> str:
+        return iso(self.clock.now())
+
+    @staticmethod
+    def _player_json(player: Player) -> dict:
+        return {"id": player.id, "name": player.name, "email": player.email, "created_at": player.created_at}

@@ -1,0 +1,253 @@
+"""The DynamoDB adapter: one table, strongly consistent reads, one transaction per write.
+
+Every accepted action is a single ``TransactWriteItems``: the game item updated on the
+condition ``version = expected``, its new event items (each on ``attribute_not_exists``),
+the seated players' membership items and, when the request carried an Idempotency-Key,
+the idempotency record. Either all of it is written or none of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable
+
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+
+from ..records import EventRecord, GameRecord, IdempotencyRecord, Membership, Player, SeatRecord
+from .schema import TTL_ATTRIBUTE
+
+IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+_serializer = TypeSerializer()
+_deserializer = TypeDeserializer()
+
+
+class VersionConflict(Exception):
+    def __init__(self, current_version: int | None) -> None:
+        super().__init__(f"current version is {current_version}")
+        self.current_version = current_version
+
+
+class IdempotencyRace(Exception):
+    """Another request with the same Idempotency-Key committed first."""
+
+
+class DuplicateItem(Exception):
+    pass
+
+
+def _item(values: dict[str, Any]) -> dict:
+    return {k: _serializer.serialize(v) for k, v in values.items() if v is not None}
+
+
+def _plain(item: dict) -> dict:
+    def convert(value: Any) -> Any:
+        if hasattr(value, "as_integer_ratio") and not isinstance(value, (int, float, bool)):
+            return int(value)
+        return value
+
+    return {k: convert(_deserializer.deserialize(v)) for k, v in item.items()}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _game_key(game_id: str) -> dict:
+    return {"PK": {"S": f"GAME#{game_id}"}, "SK": {"S": "GAME"}}
+
+
+def _idempotency_key(scope: str, key: str) -> dict:
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    return {"PK": {"S": f"IDEMPOTENCY#{scope}#{digest}"}, "SK": {"S": "IDEMPOTENCY"}}
+
+
+class DynamoStore:
+    def __init__(self, client, table: str, *, now_epoch=None) -> None:
+        import time
+
+        self.client = client
+        self.table = table
+        self._now_epoch = now_epoch or (lambda: int(time.time()))
+
+    # ------------------------------------------------------------------ players
+
+    def create_player(self, player: Player, key_hash: str, idempotency: IdempotencyRecord | None) -> None:
+        items = [
+            self._put(_item({"PK": f"PLAYER#{player.id}", "SK": "PROFILE", "kind": "player",
+                             "id": player.id, "name": player.name, "email": player.email,
+                             "created_at": player.created_at})),
+            self._put(_item({"PK": f"APIKEY#{key_hash}", "SK": "APIKEY", "kind": "api_key",
+                             "player_id": player.id})),
+        ]
+        self._transact(items, idempotency)
+
+    def get_player(self, player_id: str) -> Player | None:
+        item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}})
+        if item is None:
+            return None
+        return Player(item["id"], item["name"], item.get("email"), item["created_at"])
+
+    def player_for_key(self, key_hash: str) -> Player | None:
+        item = self._get({"PK": {"S": f"APIKEY#{key_hash}"}, "SK": {"S": "APIKEY"}})
+        return self.get_player(item["player_id"]) if item else None
+
+    # ------------------------------------------------------------------ games
+
+    def create_game(self, game: GameRecord, events: list[EventRecord],
+                    idempotency: IdempotencyRecord | None) -> None:
+        items = [self._put(self._game_item(game))]
+        items += [self._put(self._event_item(e)) for e in events]
+        items += [self._put(self._membership_item(m)) for m in memberships(game)]
+        self._transact(items, idempotency)
+
+    def load_game(self, game_id: str) -> GameRecord | None:
+        item = self._get(_game_key(game_id))
+        if item is None:
+            return None
+        return GameRecord(
+            id=item["id"], game=item["game"], version=item["version"], status=item["status"],
+            seats=[SeatRecord(**s) for s in json.loads(item["seats"])],
+            options=json.loads(item["options"]), state=json.loads(item["state"]),
+            seed=int(item["seed"]), seed_public=item["seed_public"], created_by=item["created_by"],
+            created_at=item["created_at"], updated_at=item["updated_at"],
+            event_count=item.get("event_count", 0), to_move=item.get("to_move"),
+        )
+
+    def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
+                  idempotency: IdempotencyRecord | None) -> None:
+        """Write the game at ``expected_version + 1`` with its events, or raise VersionConflict."""
+        if game.version != expected_version + 1:
+            raise ValueError("a saved game is one version past the expected one")
+        update = {"Put": {
+            "TableName": self.table,
+            "Item": self._game_item(game),
+            "ConditionExpression": "version = :expected",
+            "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }}
+        items = [update]
+        items += [self._put(self._event_item(e)) for e in events]
+        items += [self._put(self._membership_item(m), new=False) for m in memberships(game)]
+        self._transact(items, idempotency, versioned=True)
+
+    def list_events(self, game_id: str, after: int = 0) -> list[EventRecord]:
+        items = self._query(
+            "PK = :pk AND SK > :after",
+            {":pk": {"S": f"GAME#{game_id}"}, ":after": {"S": f"EVENT#{after:010d}"}},
+        )
+        return [self._event_from(item) for item in items if item["SK"].startswith("EVENT#")]
+
+    def list_memberships(self, player_id: str) -> list[Membership]:
+        items = self._query(
+            "PK = :pk AND begins_with(SK, :game)",
+            {":pk": {"S": f"PLAYER#{player_id}"}, ":game": {"S": "GAME#"}},
+        )
+        return [Membership(**{k: item.get(k) for k in Membership.__dataclass_fields__}) for item in items]
+
+    # ------------------------------------------------------------------ idempotency
+
+    def get_idempotency(self, scope: str, key: str) -> IdempotencyRecord | None:
+        item = self._get(_idempotency_key(scope, key))
+        if item is None or item.get(TTL_ATTRIBUTE, 0) < self._now_epoch():
+            return None  # DynamoDB deletes expired items lazily; treat them as gone at once
+        return IdempotencyRecord(scope, key, item["fingerprint"], json.loads(item["body"]), item["created_at"])
+
+    # ------------------------------------------------------------------ items
+
+    def _game_item(self, game: GameRecord) -> dict:
+        return _item({
+            "PK": f"GAME#{game.id}", "SK": "GAME", "kind": "game",
+            "id": game.id, "game": game.game, "version": game.version, "status": game.status,
+            "seats": _dumps([s.as_json() for s in game.seats]), "options": _dumps(game.options),
+            "state": _dumps(game.state), "seed": game.seed, "seed_public": game.seed_public,
+            "created_by": game.created_by, "created_at": game.created_at,
+            "updated_at": game.updated_at, "event_count": game.event_count,
+            "to_move": game.to_move,
+        })
+
+    def _event_item(self, event: EventRecord) -> dict:
+        return _item({
+            "PK": f"GAME#{event.game_id}", "SK": f"EVENT#{event.seq:010d}", "kind": "event",
+            "seq": event.seq, "version": event.version, "type": event.type, "seat": event.seat,
+            "data": _dumps(event.data), "private": _dumps(event.private), "at": event.at,
+        })
+
+    @staticmethod
+    def _event_from(item: dict) -> EventRecord:
+        return EventRecord(
+            game_id=item["PK"].removeprefix("GAME#"), seq=item["seq"], version=item["version"],
+            type=item["type"], seat=item.get("seat"), data=json.loads(item["data"]),
+            at=item["at"], private=json.loads(item.get("private", "{}")),
+        )
+
+    def _membership_item(self, m: Membership) -> dict:
+        return _item({
+            "PK": f"PLAYER#{m.player_id}", "SK": f"GAME#{m.game_id}", "kind": "membership",
+            "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
+            "status": m.status, "to_move": m.to_move, "version": m.version, "updated_at": m.updated_at,
+        })
+
+    def _idempotency_item(self, record: IdempotencyRecord) -> dict:
+        return {
+            **_idempotency_key(record.scope, record.key),
+            **_item({"kind": "idempotency", "fingerprint": record.fingerprint,
+                     "body": _dumps(record.body), "created_at": record.created_at,
+                     TTL_ATTRIBUTE: self._now_epoch() + IDEMPOTENCY_TTL_SECONDS}),
+        }
+
+    # ------------------------------------------------------------------ calls
+
+    def _put(self, item: dict, *, new: bool = True) -> dict:
+        put: dict[str, Any] = {"TableName": self.table, "Item": item}
+        if new:
+            put["ConditionExpression"] = "attribute_not_exists(PK)"
+        return {"Put": put}
+
+    def _transact(self, items: list[dict], idempotency: IdempotencyRecord | None,
+                  *, versioned: bool = False) -> None:
+        """Write all items or none. ``versioned``: the first item is the version-guarded game."""
+        if idempotency is not None:
+            # A record left from an expired key may still be there: overwrite only if expired.
+            items = items + [{"Put": {
+                "TableName": self.table, "Item": self._idempotency_item(idempotency),
+                "ConditionExpression": "attribute_not_exists(PK) OR #ttl < :now",
+                "ExpressionAttributeNames": {"#ttl": TTL_ATTRIBUTE},
+                "ExpressionAttributeValues": {":now": {"N": str(self._now_epoch())}},
+            }}]
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except self.client.exceptions.TransactionCanceledException as error:
+            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+            failed = [i for i, code in enumerate(reasons) if code == "ConditionalCheckFailed"]
+            if idempotency is not None and len(items) - 1 in failed:
+                raise IdempotencyRace() from error
+            if versioned and 0 in failed:
+                old = error.response["CancellationReasons"][0].get("Item")
+                current = int(old["version"]["N"]) if old and "version" in old else None
+                raise VersionConflict(current) from error
+            if failed:
+                raise DuplicateItem(str(reasons)) from error
+            raise
+
+    def _get(self, key: dict) -> dict | None:
+        response = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
+        return _plain(response["Item"]) if "Item" in response else None
+
+    def _query(self, condition: str, values: dict) -> list[dict]:
+        items: list[dict] = []
+        kwargs: dict[str, Any] = {"TableName": self.table, "KeyConditionExpression": condition,
+                                  "ExpressionAttributeValues": values, "ConsistentRead": True}
+        while True:
+            response = self.client.query(**kwargs)
+            items += [_plain(item) for item in response["Items"]]
+            if "LastEvaluatedKey" not in response:
+                return items
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
+def memberships(game: GameRecord) -> Iterable[Membership]:
+    for seat in game.seats:
+        yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
+                         game.version, game.updated_at)

@@ -1,0 +1,157 @@
+"""The HTTP adapter: turns Chalice requests into service calls and errors into problem+json.
+
+Routes are declared with :meth:`Api.operation`, which registers the Chalice route and
+records the operation (id, bodies, responses, error codes) for the OpenAPI generator, so
+the route table and openapi.yaml cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from chalice import Chalice, Response
+from pydantic import BaseModel, ValidationError
+
+from .errors import ERRORS, ServiceError
+from .records import Player
+from .service import GameService, Idempotency, Outcome, describe_validation
+
+logger = logging.getLogger("battleline.web")
+
+PROBLEM_JSON = "application/problem+json"
+MAX_IDEMPOTENCY_KEY = 255
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str
+    path: str
+    summary: str
+    response: type[BaseModel]
+    status: int = 200
+    body: type[BaseModel] | None = None
+    query: type[BaseModel] | None = None
+    errors: tuple[str, ...] = ()
+    auth: bool = True
+    idempotent: bool = False
+    tag: str = "games"
+
+    @property
+    def error_codes(self) -> tuple[str, ...]:
+        """Every problem code this operation can answer with."""
+        codes = list(self.errors)
+        if self.body is not None:
+            codes += ["invalid_json", "invalid_request"]
+        if self.query is not None:
+            codes.append("invalid_request")
+        if self.auth:
+            codes.append("unauthorized")
+        if self.idempotent:
+            codes += ["idempotency_key_invalid", "idempotency_key_reused"]
+        codes.append("internal_error")
+        return tuple(dict.fromkeys(codes))
+
+
+@dataclass
+class Call:
+    """What a route handler gets: the service, the caller and the validated inputs."""
+
+    service: GameService
+    player: Player | None
+    params: dict[str, str]
+    body: Any = None
+    query: Any = None
+    idempotency: Idempotency | None = None
+
+
+def problem(code: str, detail: str, **extra: Any) -> Response:
+    kind = ERRORS[code]
+    body = {"type": f"/problems/{code}", "title": kind.title, "status": kind.status,
+            "detail": detail, "code": code, **extra}
+    headers = {"Content-Type": PROBLEM_JSON}
+    if code == "unauthorized":
+        headers["WWW-Authenticate"] = 'Bearer realm="battleline"'
+    return Response(body=json.dumps(body), status_code=kind.status, headers=headers)
+
+
+def _bearer(headers: Any) -> str | None:
+    value = headers.get("authorization") or ""
+    scheme, _, token = value.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _idempotency(headers: Any, method: str, path: str, body: Any) -> Idempotency | None:
+    key = headers.get("idempotency-key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isprintable() or not key.isascii():
+        raise ServiceError("idempotency_key_invalid",
+                           f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters")
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    fingerprint = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
+    return Idempotency(key, fingerprint)
+
+
+def _validate(model: type[BaseModel], data: Any) -> BaseModel:
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise ServiceError("invalid_request", describe_validation(error)) from None
+
+
+class Api:
+    def __init__(self, app: Chalice, service: Callable[[], GameService]) -> None:
+        self.app = app
+        self.service = service
+        self.operations: list[Operation] = []
+
+    def operation(self, method: str, path: str, operation_id: str, **spec: Any) -> Callable:
+        op = Operation(operation_id=operation_id, method=method, path=path, **spec)
+        self.operations.append(op)
+
+        def decorator(handler: Callable[[Call], Any]) -> Callable:
+            def view(**params: str) -> Response:
+                return self._handle(op, handler, params)
+
+            view.__name__ = handler.__name__
+            self.app.route(path, methods=[method], name=handler.__name__)(view)
+            return handler
+
+        return decorator
+
+    def _handle(self, op: Operation, handler: Callable[[Call], Any], params: dict[str, str]) -> Response:
+        request = self.app.current_request
+        try:
+            raw: Any = None
+            if op.body is not None:
+                try:
+                    raw = json.loads(request.raw_body or b"null")
+                except (ValueError, UnicodeDecodeError):
+                    raise ServiceError("invalid_json", "the body is not valid JSON") from None
+            service = self.service()
+            call = Call(service=service, player=None, params=params)
+            if op.idempotent:
+                call.idempotency = _idempotency(request.headers, op.method, op.path.format(**params), raw)
+            if op.auth:
+                call.player = service.authenticate(_bearer(request.headers))
+            if op.body is not None:
+                call.body = _validate(op.body, raw)
+            if op.query is not None:
+                call.query = _validate(op.query, dict(request.query_params or {}))
+            result = handler(call)
+        except ServiceError as error:
+            return problem(error.code, error.detail, **error.extra)
+        except Exception:  # never a stack trace to the client
+            logger.exception("unhandled error in %s", op.operation_id)
+            return problem("internal_error", "the server could not answer this request; retry it with the same Idempotency-Key")
+        headers = {"Content-Type": "application/json"}
+        if isinstance(result, Outcome):
+            if result.replayed:
+                headers["Idempotent-Replayed"] = "true"
+            result = result.body
+        return Response(body=json.dumps(result), status_code=op.status, headers=headers)
