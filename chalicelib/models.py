@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 GAME_TYPES = ("battleline", "khan")
 
 SeatNumber = Annotated[int, Field(ge=1, le=3)]
-Step = Annotated[dict[str, Any], WithJsonSchema({"$ref": "#/components/schemas/Step"})]
-GameState = Annotated[dict[str, Any], WithJsonSchema({"$ref": "#/components/schemas/GameState"})]
+Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/Step"}]})]
+GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
 PlayerId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 

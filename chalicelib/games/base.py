@@ -33,6 +33,7 @@ class GameEngine(Protocol):
     name: str
     options_model: type[BaseModel]
     step_schema: Any  # the pydantic type of one step, for validation and the OpenAPI file
+    view_model: type[BaseModel]  # the documented shape of view()
 
     def parse_step(self, raw: object) -> Step:
         """Check a step's shape (raises pydantic.ValidationError) and return it as plain data."""

@@ -13,6 +13,7 @@ class BattleLine:
     name = "battleline"
     options_model = BattleLineOptions
     step_schema = steps.BattleLineStep
+    view_model = views.BattleLineStateView
 
     def parse_step(self, raw: object) -> Step:
         return steps.parse_step(raw)

@@ -1,0 +1,37 @@
+# The two commands of the README: `make serve` and `make test`. Both install what they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+NODE_INSTALLED := node_modules/.installed
+
+.PHONY: serve test test-unit openapi install clean
+
+serve: install
+	$(PY) -m devtools.serve
+
+test: install
+	$(PY) -m pytest
+
+test-unit: install
+	$(PY) -m pytest -m "not integration"
+
+openapi: $(INSTALLED)
+	$(PY) -m devtools.openapi
+
+install: $(INSTALLED) $(NODE_INSTALLED)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+$(NODE_INSTALLED): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+clean:
+	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis

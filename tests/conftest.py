@@ -1,0 +1,149 @@
+"""Shared fixtures: the store on moto (fast) or on DynamoDB Local (the real engine), the app
+through chalice.test.Client, and a live server for tests that need real HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+# Never reach a real AWS account from the tests.
+for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+                    "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1"}.items():
+    os.environ[name] = value
+os.environ.pop("AWS_PROFILE", None)
+
+import boto3  # noqa: E402
+from chalice.test import Client  # noqa: E402
+from moto import mock_aws  # noqa: E402
+
+import app as app_module  # noqa: E402
+from chalicelib.service import GameService  # noqa: E402
+from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
+from chalicelib.store.schema import create_table_if_missing  # noqa: E402
+from devtools.dynamodb_local import ROOT, DynamoDBLocal, free_port, server_environment, wait_for_port  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def dynamodb_local():
+    """One in-memory DynamoDB Local for the session, on a free port; each test gets a table."""
+    with DynamoDBLocal() as ddb:
+        yield ddb
+
+
+def fresh_table(client) -> str:
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    create_table_if_missing(client, name)
+    return name
+
+
+@pytest.fixture(params=["moto", pytest.param("dynamodb_local", marks=pytest.mark.integration)])
+def store(request):
+    if request.param == "moto":
+        with mock_aws():
+            client = boto3.client("dynamodb", region_name="us-east-1")
+            yield DynamoStore(client, fresh_table(client))
+    else:
+        client = request.getfixturevalue("dynamodb_local").client()
+        yield DynamoStore(client, fresh_table(client))
+
+
+@pytest.fixture
+def service(store):
+    return GameService(store)
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict
+    body: dict
+
+    @property
+    def json(self) -> dict:
+        return self.body
+
+
+class ApiClient:
+    """The HTTP API through chalice.test.Client, with helpers for the common calls."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def request(self, method: str, path: str, body=None, key: str | None = None, headers: dict | None = None,
+                raw: str | None = None) -> Reply:
+        sent = {"Content-Type": "application/json", **(headers or {})}
+        if key:
+            sent["Authorization"] = f"Bearer {key}"
+        payload = raw if raw is not None else (json.dumps(body) if body is not None else None)
+        response = getattr(self.client.http, method.lower())(path, headers=sent, **({"body": payload} if payload is not None else {}))
+        parsed = json.loads(response.body) if response.body else None
+        return Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, parsed)
+
+    def post(self, path, body=None, **kw) -> Reply:
+        return self.request("POST", path, body, **kw)
+
+    def get(self, path, **kw) -> Reply:
+        return self.request("GET", path, **kw)
+
+    def signup(self, name: str = "Ann") -> dict:
+        reply = self.post("/v1/players", {"name": name})
+        assert reply.status == 201, reply.body
+        return reply.body
+
+    def new_game(self, creator: dict, seated: list[dict], **extra) -> dict:
+        body = {"game": "battleline", "seats": [{"player_id": p["id"]} for p in seated], **extra}
+        reply = self.post("/v1/games", body, key=creator["api_key"])
+        assert reply.status == 201, reply.body
+        return reply.body
+
+    def act(self, player: dict, game_id: str, version: int, *steps: dict, headers=None) -> Reply:
+        return self.post(f"/v1/games/{game_id}/actions", {"expected_version": version, "steps": list(steps)},
+                         key=player["api_key"], headers=headers)
+
+    def view(self, player: dict, game_id: str) -> dict:
+        reply = self.get(f"/v1/games/{game_id}", key=player["api_key"])
+        assert reply.status == 200, reply.body
+        return reply.body
+
+
+@pytest.fixture
+def api(service, monkeypatch):
+    monkeypatch.setattr(app_module.api, "service", lambda: service)
+    with Client(app_module.app) as client:
+        yield ApiClient(client)
+
+
+# ------------------------------------------------------------------ a live server
+
+
+@dataclass
+class LiveServer:
+    url: str
+    endpoint: str
+    table: str
+
+
+@pytest.fixture(scope="session")
+def live_server(dynamodb_local):
+    """`chalice local` on a free port, against DynamoDB Local, for real-HTTP tests."""
+    table = fresh_table(dynamodb_local.client())
+    port = free_port()
+    chalice = Path(sys.executable).with_name("chalice")
+    process = subprocess.Popen(
+        [str(chalice), "local", "--host", "127.0.0.1", "--port", str(port), "--no-autoreload"],
+        cwd=ROOT, env=server_environment(dynamodb_local.endpoint, table),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process=process)
+        yield LiveServer(f"http://127.0.0.1:{port}", dynamodb_local.endpoint, table)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
