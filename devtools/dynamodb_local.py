@@ -24,11 +24,11 @@ def free_port() -> int:
 
 
 def port_is_free(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
+    """True when nothing listens on the port (connections closing in TIME_WAIT do not count)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
             return False
+    except OSError:
         return True
 
 

@@ -36,9 +36,8 @@ def main() -> int:
     try:
         if create_table_if_missing(db.client(), TABLE):
             print(f"created table {TABLE}")
-        chalice = Path(sys.executable).with_name("chalice")
         api = subprocess.Popen(
-            [str(chalice), "local", "--host", "127.0.0.1", "--port", str(port), "--no-autoreload"],
+            [sys.executable, "-m", "devtools.local_api", "--port", str(port)],
             cwd=ROOT, env=server_environment(db.endpoint, TABLE),
         )
         wait_for_port(port, process=api)

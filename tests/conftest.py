@@ -135,9 +135,8 @@ def live_server(dynamodb_local):
     """`chalice local` on a free port, against DynamoDB Local, for real-HTTP tests."""
     table = fresh_table(dynamodb_local.client())
     port = free_port()
-    chalice = Path(sys.executable).with_name("chalice")
     process = subprocess.Popen(
-        [str(chalice), "local", "--host", "127.0.0.1", "--port", str(port), "--no-autoreload"],
+        [sys.executable, "-m", "devtools.local_api", "--port", str(port)],
         cwd=ROOT, env=server_environment(dynamodb_local.endpoint, table),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

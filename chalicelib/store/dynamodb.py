@@ -193,7 +193,8 @@ class DynamoStore:
         return {
             **_idempotency_key(record.scope, record.key),
             **_item({"kind": "idempotency", "fingerprint": record.fingerprint,
-                     "body": _dumps(record.body), "created_at": record.created_at,
+                     # Key order kept, so that a replay is byte for byte the first response.
+                     "body": json.dumps(record.body, separators=(",", ":")), "created_at": record.created_at,
                      TTL_ATTRIBUTE: self._now_epoch() + IDEMPOTENCY_TTL_SECONDS}),
         }
 

@@ -1,0 +1,71 @@
+"""`make serve` as a user meets it: a full game over HTTP, Ctrl-C, and the game survives a restart."""
+
+import os
+import random
+import signal
+import subprocess
+import time
+
+import pytest
+import requests
+
+from devtools.dynamodb_local import ROOT, free_port, port_is_free, wait_for_port
+
+pytestmark = pytest.mark.integration
+
+
+def start(port: int, data_dir) -> subprocess.Popen:
+    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(data_dir)}
+    process = subprocess.Popen(["make", "--no-print-directory", "serve"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)
+    wait_for_port(port, timeout=120, process=process)
+    return process
+
+
+def ctrl_c(process: subprocess.Popen, port: int) -> str:
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+    output, _ = process.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while not port_is_free(port) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return output
+
+
+def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start(port, tmp_path)
+    try:
+        ann = requests.post(f"{url}/v1/players", json={"name": "Ann"}, timeout=10).json()
+        bob = requests.post(f"{url}/v1/players", json={"name": "Bob"}, timeout=10).json()
+        auth = {1: {"Authorization": f"Bearer {ann['api_key']}"}, 2: {"Authorization": f"Bearer {bob['api_key']}"}}
+        view = requests.post(f"{url}/v1/games", headers=auth[1], timeout=10, json={
+            "game": "battleline", "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+        gid, choose = view["game_id"], random.Random(1)
+        for _ in range(800):
+            if view["status"] == "finished":
+                break
+            view = requests.get(f"{url}/v1/games/{gid}", headers=auth[view["to_move"]], timeout=10).json()
+            steps = [s for s in view["legal_steps"] if s["type"] != "resign"]
+            claims = [s for s in steps if s["type"] == "claim" and s["flags"]]
+            reply = requests.post(f"{url}/v1/games/{gid}/actions", headers=auth[view["you"]], timeout=10,
+                                  json={"expected_version": view["version"],
+                                        "steps": [claims[0] if claims else choose.choice(steps)]})
+            assert reply.status_code == 200, reply.text
+            view = reply.json()["view"]
+        assert view["status"] == "finished" and view["result"]["winner"] in (1, 2)
+    finally:
+        output = ctrl_c(server, port)
+    assert port_is_free(port), "Ctrl-C left the API running"
+    assert "DynamoDB Local" in output
+    assert not any("DynamoDBLocal.jar" in line and str(tmp_path) in line
+                   for line in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout.splitlines())
+
+    server = start(port, tmp_path)
+    try:
+        again = requests.get(f"{url}/v1/games/{gid}", headers=auth[1], timeout=10).json()
+        assert again["status"] == "finished" and again["version"] == view["version"]
+        assert again["result"] == view["result"]
+    finally:
+        ctrl_c(server, port)

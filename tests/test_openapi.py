@@ -1,0 +1,42 @@
+"""openapi.yaml is generated from the code (`make openapi`) and must not drift from it."""
+
+import yaml
+from openapi_spec_validator import validate
+
+from devtools import openapi
+from devtools.dynamodb_local import ROOT
+
+
+def test_committed_openapi_matches_the_code():
+    committed = (ROOT / "openapi.yaml").read_text()
+    assert committed == openapi.render(), "openapi.yaml is stale: run `make openapi` and commit it"
+
+
+def test_openapi_is_a_valid_3_1_document():
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert document["openapi"] == "3.1.0"
+    validate(document)
+
+
+def test_every_contract_operation_is_documented():
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    ids = {op["operationId"]: (method, path) for path, ops in document["paths"].items() for method, op in ops.items()}
+    assert ids == {
+        "createPlayer": ("post", "/v1/players"),
+        "getMe": ("get", "/v1/players/me"),
+        "createGame": ("post", "/v1/games"),
+        "getGame": ("get", "/v1/games/{game_id}"),
+        "listGames": ("get", "/v1/games"),
+        "postAction": ("post", "/v1/games/{game_id}/actions"),
+        "listEvents": ("get", "/v1/games/{game_id}/events"),
+    }
+
+
+def test_every_error_code_an_operation_can_raise_is_documented():
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    action = document["paths"]["/v1/games/{game_id}/actions"]["post"]["responses"]
+    codes = {code for response in action.values()
+             for code in response.get("content", {}).get("application/problem+json", {}).get("schema", {})
+             .get("properties", {}).get("code", {}).get("enum", [])}
+    assert {"version_conflict", "illegal_action", "not_your_turn", "invalid_card", "unauthorized",
+            "idempotency_key_reused", "game_not_found", "not_seated"} <= codes
