@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 NODE_INSTALLED := node_modules/.installed
 
-.PHONY: serve test test-unit openapi install clean
+.PHONY: serve test test-unit openapi bench install clean
 
 serve: install
 	$(PY) -m devtools.serve
@@ -18,6 +18,10 @@ test-unit: install
 
 openapi: $(INSTALLED)
 	$(PY) -m devtools.openapi
+
+# Benchmarks (not tests): results go into docs/benchmarks.md with the machine and date.
+bench: $(INSTALLED)
+	$(PY) -m benchmarks.item_size
 
 install: $(INSTALLED) $(NODE_INSTALLED)
 
