@@ -7,6 +7,7 @@ models and returns plain dicts, and refuses with :class:`ServiceError` codes.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -28,6 +29,7 @@ from .records import EventRecord, GameRecord, IdempotencyRecord, Player, SeatRec
 from .store.dynamodb import DynamoStore, IdempotencyRace, VersionConflict
 
 ANONYMOUS = "anonymous"
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -225,7 +227,7 @@ class GameService:
     # ------------------------------------------------------------------ helpers
 
     def _load(self, game_id: str) -> tuple[GameRecord, GameEngine]:
-        game = self.store.load_game(game_id)
+        game = self.store.load_game(game_id) if GAME_ID.fullmatch(game_id) else None
         if game is None:
             raise ServiceError("game_not_found", f"there is no game {game_id!r}")
         return game, self.engines[game.game]

@@ -46,7 +46,7 @@ class Operation:
         """Every problem code this operation can answer with."""
         codes = list(self.errors)
         if self.body is not None:
-            codes += ["invalid_json", "invalid_request"]
+            codes += ["invalid_json", "unsupported_media_type", "invalid_request"]
         if self.query is not None:
             codes.append("invalid_request")
         if self.auth:
@@ -119,7 +119,9 @@ class Api:
                 return self._handle(op, handler, params)
 
             view.__name__ = handler.__name__
-            self.app.route(path, methods=[method], name=handler.__name__)(view)
+            # Every media type reaches the handler, so that a wrong one gets a problem+json 415
+            # with a stable code rather than Chalice's own error body.
+            self.app.route(path, methods=[method], name=handler.__name__, content_types=["*/*"])(view)
             return handler
 
         return decorator
@@ -129,6 +131,9 @@ class Api:
         try:
             raw: Any = None
             if op.body is not None:
+                media_type = (request.headers.get("content-type") or "application/json").split(";")[0].strip().lower()
+                if media_type != "application/json" and not media_type.endswith("+json"):
+                    raise ServiceError("unsupported_media_type", f"send the body as application/json, not {media_type}")
                 try:
                     raw = json.loads(request.raw_body or b"null")
                 except (ValueError, UnicodeDecodeError):

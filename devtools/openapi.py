@@ -83,7 +83,7 @@ def _component_schemas(operations: list) -> dict[str, Any]:
 
 
 def _parameters(op) -> list[dict]:
-    params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+    params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}}
               for name in re.findall(r"{(\w+)}", op.path)]
     if op.query is not None:
         schema = op.query.model_json_schema()

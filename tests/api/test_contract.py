@@ -53,6 +53,18 @@ def test_create_player_refuses_bad_bodies(api, body):
 
 def test_bad_json_is_a_400_problem(api):
     problem_of(api.post("/v1/players", raw="{nope"), 400, "invalid_json")
+    problem_of(api.post("/v1/players", raw="\xff\xfe"), 400, "invalid_json")
+
+
+@pytest.mark.parametrize("media_type", ["text/plain", "application/x-www-form-urlencoded", "application/xml"])
+def test_a_body_that_is_not_json_is_a_415_problem(api, media_type):
+    reply = api.post("/v1/players", raw="name=Ann", headers={"Content-Type": media_type})
+    problem_of(reply, 415, "unsupported_media_type")
+
+
+def test_json_with_a_charset_is_accepted(api):
+    reply = api.post("/v1/players", {"name": "Ann"}, headers={"Content-Type": "application/json; charset=utf-8"})
+    assert reply.status == 201
 
 
 # ------------------------------------------------------------------ creating and viewing games
@@ -123,6 +135,8 @@ def test_create_game_refuses_bad_requests(api, body, code):
 def test_unknown_game_is_404(api):
     ann = api.signup()
     problem_of(api.get("/v1/games/g_nope", key=ann["api_key"]), 404, "game_not_found")
+    problem_of(api.get("/v1/games/" + "x" * 3000, key=ann["api_key"]), 404, "game_not_found")
+    problem_of(api.get("/v1/games/%C3%A9%20%00", key=ann["api_key"]), 404, "game_not_found")
     problem_of(api.act(ann, "g_nope", 0, {"type": "pass"}), 404, "game_not_found")
 
 
