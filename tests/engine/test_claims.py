@@ -5,8 +5,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chalicelib.games.base import IllegalStep
-from chalicelib.games.battleline.cards import TROOPS, parse_troop
-from chalicelib.games.battleline.claims import best_completion, brute_force_best, unseen_troops
+from chalicelib.games.battleline.cards import TROOPS
+from math import comb
+
+from chalicelib.games.battleline.claims import (
+    CARD_BIT,
+    Side,
+    beating_completion,
+    best_completion,
+    best_strength,
+    brute_force_beats,
+    brute_force_best,
+    pool_mask,
+)
 from chalicelib.games.battleline.turns import claim_checks, legal_steps, provable_flags
 
 from .helpers import build, play
@@ -115,32 +126,65 @@ def test_provable_flags_lists_every_claimable_flag():
 
 # ------------------------------------------------------------------ fast proof == brute force
 
-troop_lists = st.lists(st.sampled_from(TROOPS), unique=True)
+WILD_OPTIONS = {"ALEXANDER": 60, "DARIUS": 60, "COMPANION": 6, "SHIELD": 18}
 
 
 @st.composite
-def completion_problems(draw):
-    size = draw(st.sampled_from([3, 4]))
-    existing = draw(st.lists(st.sampled_from(TROOPS), unique=True, max_size=size - 1))
-    rest = [c for c in TROOPS if c not in existing]
-    pool = draw(st.lists(st.sampled_from(rest), unique=True, max_size=14 if size == 4 else 22))
-    fog = draw(st.booleans())
-    return [parse_troop(c) for c in existing], [parse_troop(c) for c in pool], size, fog
+def proof_problems(draw):
+    """A complete claimer side and an incomplete opponent side, wildcards on both, Fog and/or
+    Mud, and a pool of unseen troops small enough for the brute force."""
+    mud, fog = draw(st.booleans()), draw(st.booleans())
+    size = 4 if mud else 3
+    wilds = draw(st.permutations(["ALEXANDER", "DARIUS", "COMPANION", "SHIELD"]))
+    mine_wild = wilds[:draw(st.integers(0, 2))]
+    theirs_wild = wilds[len(mine_wild):][:draw(st.integers(0, min(2, size - 1)))]
+    troops = draw(st.permutations(TROOPS))
+    mine = list(troops[: size - len(mine_wild)]) + list(mine_wild)
+    theirs_troops = draw(st.integers(0, size - 1 - len(theirs_wild)))
+    theirs = list(troops[size: size + theirs_troops]) + list(theirs_wild)
+    needed = size - len(theirs)
+    options = 1
+    for w in theirs_wild:
+        options *= WILD_OPTIONS[w]
+    budget = 60_000 // options
+    pool_size = 0
+    while pool_size < 24 and comb(pool_size + 1, needed) <= budget:
+        pool_size += 1
+    rest = troops[size + theirs_troops:]
+    pool_cards = rest[: draw(st.integers(0, pool_size))]
+    pool = sum(CARD_BIT[c] for c in pool_cards)
+    return mine, theirs, pool, size, fog
 
 
-@settings(max_examples=1500, deadline=None)
-@given(completion_problems())
-def test_best_completion_agrees_with_brute_force(problem):
-    existing, pool, size, fog = problem
-    fast = best_completion(existing, pool, size, fog=fog)
-    slow = brute_force_best(existing, pool, size, fog=fog)
-    assert (fast.strength if fast else None) == slow
-    if fast is not None:
-        assert len(fast.added) == size - len(existing)
-        assert set(fast.added) <= set(pool)
+@settings(max_examples=700, deadline=None)
+@given(proof_problems())
+def test_fast_proof_never_disagrees_with_brute_force(problem):
+    mine, theirs, pool, size, fog = problem
+    target = best_strength(mine, fog=fog)
+    assert target == brute_force_best(Side.of(mine), 0, len(mine), fog=fog)
+    opponent = Side.of(theirs)
+    best = best_completion(opponent, pool, size, fog=fog)
+    assert (best.strength if best else None) == brute_force_best(opponent, pool, size, fog=fog)
+    beating = beating_completion(opponent, pool, size, target, fog=fog)
+    assert (beating is not None) == brute_force_beats(opponent, pool, size, target, fog=fog)
+    if beating is not None:
+        assert len(beating.added) == size - len(theirs)
+        assert all(pool & CARD_BIT[str(t)] for t in beating.added)
+        assert beating.strength > target
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TROOPS), unique=True, max_size=2), st.lists(st.sampled_from(TROOPS), unique=True, max_size=20),
+       st.booleans())
+def test_best_completion_of_plain_troops_agrees_with_brute_force(existing, pool_cards, fog):
+    existing = [c for c in existing]
+    pool = sum(CARD_BIT[c] for c in pool_cards if c not in existing)
+    side = Side.of(existing)
+    best = best_completion(side, pool, 3, fog=fog)
+    assert (best.strength if best else None) == brute_force_best(side, pool, 3, fog=fog)
 
 
 def test_best_completion_on_the_full_unseen_pool_agrees_with_brute_force():
-    pool = unseen_troops(["3R", "4R", "5R", "8B", "7B", "10B"])
-    existing = [parse_troop("8B")]
-    assert best_completion(existing, pool, 3).strength == brute_force_best(existing, pool, 3)
+    pool = pool_mask(["3R", "4R", "5R", "8B", "7B", "10B"])
+    side = Side.of(["8B"])
+    assert best_completion(side, pool, 3).strength == brute_force_best(side, pool, 3)

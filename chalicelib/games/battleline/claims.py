@@ -1,28 +1,275 @@
 """Claiming a flag: the proof that the opponent cannot beat a complete side.
 
-The opponent's possible completions are drawn from the *unseen* troops: every troop not on
-a flag (either side, claimed flags included) and not face up in a discard area. Hands,
-the claimer's own included, and the decks are unseen. Rather than trying every completion,
-:func:`best_completion` builds the strongest formation the opponent can still reach, one
-formation at a time from Wedge down, so a check costs a few dozen set look-ups.
+The opponent's possible completions come from the *unseen* troops: every troop not on a
+flag (either side, claimed flags included) and not face up in a discard area. Hands, the
+claimer's own included, and the decks are unseen; tactics not yet played are ignored.
+Morale tactics already on a side are wildcards that take their best value.
+
+Rather than trying every completion, :func:`reachable` builds, for each formation from
+Wedge down, the highest-sum completion with that formation's pattern. Formations are tried
+from the strongest and each search is exhaustive within its formation, so the first
+completion found is the strongest reachable. A claim check stops as soon as a completion
+beats the claimer, or once the formations left are weaker than the claimer's. The unseen
+troops are a 60-bit mask, so most checks are a handful of integer operations.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import combinations
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, permutations, product
+from typing import Callable, Iterable, Iterator, Sequence
 
-from .cards import COLOURS, TROOPS, VALUES, Troop, parse_troop
-from .formations import Formation, Strength, formation_of, is_consecutive, strength_of_troops
+from .cards import COLOURS, LEADERS, TROOPS, VALUES, Troop, parse_troop
+from .formations import Formation, Strength, strength_of_troops
+
+# ---------------------------------------------------------------- wildcards
+
+WILD_VALUES: dict[str, tuple[int, ...]] = {
+    **{leader: VALUES for leader in LEADERS},
+    "COMPANION": (8,),
+    "SHIELD": (1, 2, 3),
+}
+
+
+def is_wild(card: str) -> bool:
+    return card in WILD_VALUES
+
+
+# ---------------------------------------------------------------- the unseen troops as a bit mask
+
+def bit(value: int, colour: str) -> int:
+    return 1 << (COLOURS.index(colour) * 10 + value - 1)
+
+
+ALL_TROOPS = (1 << 60) - 1
+VALUE_MASK = {v: sum(bit(v, c) for c in COLOURS) for v in VALUES}
+COLOUR_MASK = {c: sum(bit(v, c) for v in VALUES) for c in COLOURS}
+CARD_BIT = {card: bit(t.value, t.colour) for card in TROOPS if (t := parse_troop(card))}
+
+
+def pool_mask(visible: Iterable[str]) -> int:
+    """The unseen troops: every troop that is not among the visible cards."""
+    mask = ALL_TROOPS
+    for card in visible:
+        mask &= ~CARD_BIT.get(card, 0)
+    return mask
+
+
+def unseen_troops(visible: Iterable[str]) -> list[Troop]:
+    mask = pool_mask(visible)
+    return [parse_troop(card) for card in TROOPS if mask & CARD_BIT[card]]  # type: ignore[misc]
+
+
+def _top_values(mask: int, count: int) -> list[Troop]:
+    """The ``count`` highest-valued troops in the mask (any colours)."""
+    chosen: list[Troop] = []
+    for value in reversed(VALUES):
+        present = mask & VALUE_MASK[value]
+        for colour in COLOURS:
+            if len(chosen) == count:
+                return chosen
+            if present & bit(value, colour):
+                chosen.append(Troop(value, colour))
+    return chosen
+
+
+def _top_of_colour(mask: int, colour: str, count: int) -> list[Troop]:
+    chosen = [Troop(v, colour) for v in reversed(VALUES) if mask & bit(v, colour)]
+    return chosen[:count] if len(chosen) >= count else []
+
+
+def _any_of_value(mask: int, value: int) -> Troop | None:
+    present = mask & VALUE_MASK[value]
+    for colour in COLOURS:
+        if present & bit(value, colour):
+            return Troop(value, colour)
+    return None
+
+
+# ---------------------------------------------------------------- completions
 
 
 @dataclass(frozen=True, slots=True)
 class Completion:
-    """One way to complete a side: the cards added to it and the strength it then has."""
+    """One way to complete a side: troops added, values given to its wildcards, strength."""
 
     added: tuple[Troop, ...]
+    wild_as: tuple[tuple[str, Troop], ...]
     strength: Strength
+
+    def as_json(self, side: Sequence[str]) -> dict:
+        added = [str(t) for t in self.added]
+        return {
+            "cards": [*side, *added],
+            "added": added,
+            "wildcards": {card: str(troop) for card, troop in self.wild_as},
+            "formation": formation_name(self.strength),
+            "total": self.strength.total,
+        }
+
+
+@dataclass
+class Side:
+    """The cards on one side of a flag, split into troops and wildcards."""
+
+    troops: list[Troop]
+    wilds: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, names: Sequence[str]) -> "Side":
+        troops = [parse_troop(name) for name in names if not is_wild(name)]
+        if any(t is None for t in troops):
+            raise ValueError(f"not a troop or morale tactic in {list(names)}")
+        return cls(troops, [name for name in names if is_wild(name)])  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return len(self.troops) + len(self.wilds)
+
+
+def _assign(missing: list[int], wilds: list[str], available: Callable[[int], Troop | None], colour: str | None
+            ) -> tuple[list[Troop], list[tuple[str, Troop]]] | None:
+    """Give each wildcard a distinct missing value it may take; fill the rest from the pool."""
+    for chosen in permutations(missing, len(wilds)):
+        if not all(value in WILD_VALUES[w] for w, value in zip(wilds, chosen)):
+            continue
+        rest = [value for value in missing if value not in chosen]
+        filled = [available(value) for value in rest]
+        if all(filled):
+            wild_colour = colour or COLOURS[0]
+            return filled, [(w, Troop(v, wild_colour)) for w, v in zip(wilds, chosen)]  # type: ignore[misc]
+    return None
+
+
+def _best_wild(card: str, colour: str) -> Troop:
+    return Troop(max(WILD_VALUES[card]), colour)
+
+
+def reachable(side: Side, pool: int, size: int, *, fog: bool = False,
+              floor: Formation = Formation.SUM_ONLY) -> Iterator[Completion]:
+    """For each formation from Wedge down to ``floor``, the highest-sum completion of ``side``
+    (troops from ``pool``, wildcards at their best) that has the formation's pattern."""
+    needed = size - len(side)
+    if needed < 0:
+        raise ValueError("side already has more cards than it needs")
+    if pool.bit_count() < needed:
+        return
+
+    def done(added: list[Troop], wild_as: list[tuple[str, Troop]]) -> Completion:
+        cards = [*side.troops, *added, *(troop for _, troop in wild_as)]
+        return Completion(tuple(added), tuple(wild_as), strength_of_troops(cards, fog=fog))
+
+    if fog:  # only the sum counts: the highest values
+        yield done(_top_values(pool, needed), [(w, _best_wild(w, COLOURS[0])) for w in side.wilds])
+        return
+    values = [t.value for t in side.troops]
+    colours = {t.colour for t in side.troops}
+    distinct = len(set(values)) == len(values)
+    top_start = VALUES[-1] - size + 1
+
+    # Wedge: one colour, consecutive values.
+    if len(colours) <= 1 and distinct:
+        found = None
+        for start in range(top_start, 0, -1):
+            run = range(start, start + size)
+            if not set(values) <= set(run):
+                continue
+            missing = [v for v in run if v not in values]
+            for colour in sorted(colours) or COLOURS:
+                found = _assign(missing, side.wilds,
+                                lambda v, c=colour: Troop(v, c) if pool & bit(v, c) else None, colour)
+                if found:
+                    yield done(*found)
+                    break
+            if found:
+                break
+    if floor > Formation.PHALANX:
+        return
+    # Phalanx: one value.
+    if len(set(values)) <= 1:
+        for value in [values[0]] if values else reversed(VALUES):
+            if not all(value in WILD_VALUES[w] for w in side.wilds):
+                continue
+            same = [Troop(value, c) for c in COLOURS if pool & bit(value, c)]
+            if len(same) >= needed:
+                yield done(same[:needed], [(w, Troop(value, COLOURS[0])) for w in side.wilds])
+                break
+    if floor > Formation.BATTALION_ORDER:
+        return
+    # Battalion Order: one colour, its highest values; wildcards at their highest.
+    if len(colours) <= 1:
+        best: Completion | None = None
+        for colour in sorted(colours) or COLOURS:
+            top = _top_of_colour(pool, colour, needed)
+            if len(top) < needed:
+                continue
+            candidate = done(top, [(w, _best_wild(w, colour)) for w in side.wilds])
+            if best is None or candidate.strength.total > best.strength.total:
+                best = candidate
+        if best is not None:
+            yield best
+    if floor > Formation.SKIRMISH_LINE:
+        return
+    # Skirmish Line: consecutive values, any colours.
+    if distinct:
+        for start in range(top_start, 0, -1):
+            run = range(start, start + size)
+            if not set(values) <= set(run):
+                continue
+            found = _assign([v for v in run if v not in values], side.wilds,
+                            lambda v: _any_of_value(pool, v), None)
+            if found:
+                yield done(*found)
+                break
+    if floor > Formation.HOST:
+        return
+    # Host: anything, the highest values.
+    yield done(_top_values(pool, needed), [(w, _best_wild(w, COLOURS[0])) for w in side.wilds])
+
+
+def best_completion(side: Side, pool: int, size: int, *, fog: bool = False) -> Completion | None:
+    """The strongest completion of a side, or None when it cannot complete."""
+    return next(reachable(side, pool, size, fog=fog), None)
+
+
+def best_strength(cards: Sequence[str], *, fog: bool = False) -> Strength:
+    """The strength of a complete side, its wildcards at their best values."""
+    completion = best_completion(Side.of(cards), 0, len(cards), fog=fog)
+    assert completion is not None
+    return completion.strength
+
+
+def beating_completion(side: Side, pool: int, size: int, target: Strength, *, fog: bool = False) -> Completion | None:
+    """A completion of ``side`` that beats ``target`` strictly, if there is one.
+
+    Formations weaker than the target's are never searched: the first completion found at
+    or above the target's formation is the strongest there is."""
+    best = next(reachable(side, pool, size, fog=fog, floor=target.formation), None)
+    return best if best is not None and best.strength > target else None
+
+
+# ---------------------------------------------------------------- the brute-force reference
+
+def brute_force_best(side: Side, pool: int, size: int, *, fog: bool = False) -> Strength | None:
+    """Reference: every completion, every wildcard value and colour. Slow; used by tests and
+    the benchmark to check :func:`reachable`."""
+    troops = [parse_troop(card) for card in TROOPS if pool & CARD_BIT[card]]
+    needed = size - len(side)
+    wild_choices = [[Troop(v, c) for v in WILD_VALUES[w] for c in COLOURS] for w in side.wilds]
+    best: Strength | None = None
+    for added in combinations(troops, needed):
+        for wild in product(*wild_choices):
+            s = strength_of_troops([*side.troops, *added, *wild], fog=fog)  # type: ignore[list-item]
+            if best is None or s > best:
+                best = s
+    return best
+
+
+def brute_force_beats(side: Side, pool: int, size: int, target: Strength, *, fog: bool = False) -> bool:
+    best = brute_force_best(side, pool, size, fog=fog)
+    return best is not None and best > target
+
+
+# ---------------------------------------------------------------- a claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,127 +278,15 @@ class ClaimCheck:
     reason: str
     counterexample: dict | None = None
 
-    def as_json(self, flag: int) -> dict:
-        return {"flag": flag, "claimable": self.claimable, "reason": self.reason,
-                "counterexample": self.counterexample}
-
-
-def unseen_troops(visible: Iterable[str]) -> list[Troop]:
-    """Troops that are not face up anywhere: the pool an opponent may still complete from."""
-    seen = set(visible)
-    return [parse_troop(card) for card in TROOPS if card not in seen]  # type: ignore[misc]
-
-
-def _completions_by_formation(
-    existing: Sequence[Troop], pool: Sequence[Troop], size: int
-) -> Iterable[Completion]:
-    """For each formation from Wedge down, the highest-sum completion that has its pattern."""
-    needed = size - len(existing)
-    values = [t.value for t in existing]
-    colours = {t.colour for t in existing}
-    available = set(pool)
-
-    def done(added: Iterable[Troop]) -> Completion:
-        added = tuple(added)
-        return Completion(added, strength_of_troops([*existing, *added]))
-
-    distinct = len(set(values)) == len(values)
-    # Wedge: one colour, consecutive values.
-    if len(colours) <= 1 and distinct:
-        for start in range(VALUES[-1] - size + 1, 0, -1):
-            run = set(range(start, start + size))
-            if not run.issuperset(values):
-                continue
-            for colour in colours or COLOURS:
-                missing = [Troop(v, colour) for v in sorted(run - set(values))]
-                if all(t in available for t in missing):
-                    yield done(missing)
-                    break
-            else:
-                continue
-            break
-    # Phalanx: one value.
-    if len(set(values)) <= 1:
-        for value in [values[0]] if values else reversed(VALUES):
-            same = [t for t in pool if t.value == value]
-            if len(same) >= needed:
-                yield done(same[:needed])
-                break
-    # Battalion Order: one colour, the highest values of it.
-    if len(colours) <= 1:
-        best: Completion | None = None
-        for colour in colours or COLOURS:
-            same = sorted((t for t in pool if t.colour == colour), key=lambda t: -t.value)
-            if len(same) >= needed:
-                candidate = done(same[:needed])
-                if best is None or candidate.strength.total > best.strength.total:
-                    best = candidate
-        if best is not None:
-            yield best
-    # Skirmish Line: consecutive values, any colours.
-    if distinct:
-        by_value: dict[int, Troop] = {}
-        for t in pool:
-            by_value.setdefault(t.value, t)
-        for start in range(VALUES[-1] - size + 1, 0, -1):
-            run = set(range(start, start + size))
-            if not run.issuperset(values):
-                continue
-            missing = sorted(run - set(values))
-            if all(v in by_value for v in missing):
-                yield done(by_value[v] for v in missing)
-                break
-    # Host: anything, the highest values.
-    if len(pool) >= needed:
-        yield done(sorted(pool, key=lambda t: -t.value)[:needed])
-
-
-def best_completion(
-    existing: Sequence[Troop], pool: Sequence[Troop], size: int, *, fog: bool = False
-) -> Completion | None:
-    """The strongest completion of a side from the pool, or None when it cannot complete."""
-    needed = size - len(existing)
-    if needed < 0:
-        raise ValueError("side already has more cards than it needs")
-    if len(pool) < needed:
-        return None
-    if fog:
-        added = sorted(pool, key=lambda t: -t.value)[:needed]
-        return Completion(tuple(added), strength_of_troops([*existing, *added], fog=True))
-    # Formations are tried from the strongest and every search within one is exhaustive, so
-    # the first completion found has the strongest reachable formation (a completion that
-    # reached a stronger one would have been found by that formation's search first) and,
-    # within it, the highest sum.
-    return next(iter(_completions_by_formation(existing, pool, size)), None)
-
-
-def brute_force_best(
-    existing: Sequence[Troop], pool: Sequence[Troop], size: int, *, fog: bool = False
-) -> Strength | None:
-    """Reference: try every completion. Slow; the tests check best_completion against it."""
-    needed = size - len(existing)
-    best: Strength | None = None
-    for added in combinations(pool, needed):
-        s = strength_of_troops([*existing, *added], fog=fog)
-        if best is None or s > best:
-            best = s
-    return best
-
 
 def describe(strength: Strength) -> str:
     if strength.formation == Formation.SUM_ONLY:
-        return f"sum {strength.total}"
+        return f"sum of {strength.total}"
     return f"{strength.formation.name.lower().replace('_', ' ')} of {strength.total}"
 
 
 def formation_name(strength: Strength) -> str:
     return "sum" if strength.formation == Formation.SUM_ONLY else strength.formation.name.lower()
-
-
-__all__ = [
-    "ClaimCheck", "Completion", "best_completion", "brute_force_best", "describe",
-    "formation_name", "unseen_troops", "formation_of", "is_consecutive",
-]
 
 
 def side_size(flag: dict) -> int:
@@ -166,13 +301,14 @@ def visible_cards(flags: list[dict], discards: dict[str, list[str]] | list[str])
     return seen + [card for pile in piles for card in pile]
 
 
-def _counterexample(cards: list[str], strength: Strength, added: list[str]) -> dict:
-    return {"cards": cards, "added": added, "formation": formation_name(strength),
-            "total": strength.total}
+def completed_earlier(flag: dict, side: int) -> bool:
+    """Was this side completed before the other one (which may not be complete)?"""
+    mine, theirs = flag["completed"][side], flag["completed"][1 - side]
+    return theirs is None or (mine is not None and mine < theirs)
 
 
-def check_claim(flag: dict, seat: int, pool: Sequence[Troop]) -> ClaimCheck:
-    """May ``seat`` claim ``flag``, with ``pool`` the unseen troops?"""
+def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
+    """May ``seat`` claim ``flag``, with ``pool`` the mask of unseen troops?"""
     number = flag["flag"]
     if flag["claimed_by"] is not None:
         return ClaimCheck(False, f"flag {number} is already claimed")
@@ -184,41 +320,25 @@ def check_claim(flag: dict, seat: int, pool: Sequence[Troop]) -> ClaimCheck:
     mine, theirs = flag["cards"][side], flag["cards"][1 - side]
     if len(mine) < size:
         return ClaimCheck(False, f"your side of flag {number} has {len(mine)} of the {size} cards it needs")
-    my_strength = _strength_of(mine, fog)
+    my_strength = best_strength(mine, fog=fog)
     if len(theirs) >= size:
-        their_strength = _strength_of(theirs, fog)
-        mine_first = _completed_earlier(flag, side)
-        if my_strength > their_strength or (my_strength == their_strength and mine_first):
-            return ClaimCheck(True, f"your {describe(my_strength)} beats {describe(their_strength)}")
-        why = "completed earlier and ties" if my_strength == their_strength else "is stronger"
-        return ClaimCheck(
-            False,
-            f"the opponent's {describe(their_strength)} at flag {number} {why}",
-            _counterexample(list(theirs), their_strength, []),
-        )
-    existing = [parse_troop(card) for card in theirs]
-    completion = best_completion(existing, pool, size, fog=fog)  # type: ignore[arg-type]
-    if completion is None:
+        their = best_completion(Side.of(theirs), 0, len(theirs), fog=fog)
+        assert their is not None
+        if my_strength > their.strength or (my_strength == their.strength and completed_earlier(flag, side)):
+            return ClaimCheck(True, f"your {describe(my_strength)} beats {describe(their.strength)}")
+        why = "ties and was completed first" if my_strength == their.strength else "is stronger"
+        return ClaimCheck(False, f"the opponent's {describe(their.strength)} at flag {number} {why}",
+                          their.as_json(theirs))
+    opponent = Side.of(theirs)
+    if pool.bit_count() < size - len(opponent):
         return ClaimCheck(True, f"the opponent cannot complete flag {number} from the unseen troops")
-    if completion.strength <= my_strength:
-        return ClaimCheck(
-            True,
-            f"the opponent's best completion, {describe(completion.strength)}, cannot beat your "
-            f"{describe(my_strength)}",
-        )
-    added = [str(t) for t in completion.added]
+    beating = beating_completion(opponent, pool, size, my_strength, fog=fog)
+    if beating is None:
+        return ClaimCheck(True, f"no completion of the opponent's side can beat your {describe(my_strength)}")
+    example = beating.as_json(theirs)
     return ClaimCheck(
         False,
-        f"the opponent could still complete flag {number} with {' '.join(added)} for a "
-        f"{describe(completion.strength)}, beating your {describe(my_strength)}",
-        _counterexample([*theirs, *added], completion.strength, added),
+        f"the opponent could still complete flag {number} with {' '.join(example['added']) or 'what is there'}"
+        f" for a {describe(beating.strength)}, beating your {describe(my_strength)}",
+        example,
     )
-
-
-def _strength_of(cards: list[str], fog: bool) -> Strength:
-    return strength_of_troops([parse_troop(card) for card in cards], fog=fog)  # type: ignore[misc]
-
-
-def _completed_earlier(flag: dict, side: int) -> bool:
-    mine, theirs = flag["completed"][side], flag["completed"][1 - side]
-    return theirs is None or (mine is not None and mine < theirs)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..base import Event, IllegalStep, State, Step
 from .cards import is_card, is_troop, sort_hand
-from .claims import ClaimCheck, check_claim, side_size, unseen_troops, visible_cards
+from .claims import ClaimCheck, check_claim, pool_mask, side_size, visible_cards
 from .setup import PHASE_ORDER
 
 DECKS = ("troop", "tactics")
@@ -53,7 +53,7 @@ def can_play_troop(state: State, seat: int) -> bool:
 
 def claim_checks(state: State, seat: int) -> dict[int, ClaimCheck]:
     """Every flag's claim check for ``seat``, with one shared pool of unseen troops."""
-    pool = unseen_troops(visible_cards(state["flags"], state["discards"]))
+    pool = pool_mask(visible_cards(state["flags"], state["discards"]))
     return {flag["flag"]: check_claim(flag, seat, pool) for flag in state["flags"]}
 
 
