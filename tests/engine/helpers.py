@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from chalicelib.games.battleline import ENGINE
-from chalicelib.games.battleline.cards import TROOPS
+from chalicelib.games.battleline.cards import TACTICS, TROOPS
 from chalicelib.games.battleline.claims import side_size
-from chalicelib.games.battleline.turns import note_completion
+from chalicelib.games.battleline.table import restamp
 
 
 def build(
@@ -17,13 +17,15 @@ def build(
     to_move: int = 1,
     phase: str = "play",
     claimed: dict[int, int] | None = None,
-    environment: dict[int, list[str]] | None = None,
+    environment: dict[int, list[str] | dict[str, int]] | None = None,
     deck: list[str] | None = None,
     **options,
 ) -> dict:
-    """A game state with the given cards placed; every other troop goes to the troop deck.
+    """A game state with the given cards placed; every other troop goes to the troop deck, and
+    the tactics cards not placed go to the tactics deck (when the game has tactics).
 
     Sides are completed in the order given: flag by flag, seat 1's side before seat 2's.
+    Environment cards are seat 1's unless given as ``{"MUD": 2}``.
     """
     state = ENGINE.new_game({"first_seat": to_move, **options}, random.Random(0))
     flags = flags or {}
@@ -32,17 +34,22 @@ def build(
     assert len(placed) == len(set(placed)), "a card placed twice"
     state["hands"] = {str(seat): list(cards) for seat, cards in hands.items()}
     for number, env in (environment or {}).items():
-        state["flags"][number - 1]["environment"] = list(env)
+        owners = env if isinstance(env, dict) else {card: 1 for card in env}
+        state["flags"][number - 1]["environment"] = list(owners)
+        state["flags"][number - 1]["environment_seats"] = dict(owners)
+        placed += list(owners)
     for number, (one, two) in sorted(flags.items()):
         flag = state["flags"][number - 1]
         flag["cards"] = [list(one), list(two)]
-        for side in (0, 1):
-            note_completion(state, flag, side)
+        restamp(state, flag, acting=2)
     for number, seat in (claimed or {}).items():
         state["flags"][number - 1]["claimed_by"] = seat
     rest = [c for c in TROOPS if c not in placed]
     state["decks"]["troop"] = list(deck) if deck is not None else rest
+    if state["tactics"]:
+        state["decks"]["tactics"] = [c for c in TACTICS if c not in placed]
     state["phase"] = phase
+    state["turn_seat"] = state["to_move"] = to_move
     return state
 
 

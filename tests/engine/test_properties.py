@@ -1,4 +1,5 @@
-"""Properties of random legal play: cards conserved, nothing hidden leaks, every game ends."""
+"""Properties of random legal play, in every variant: cards conserved, nothing hidden leaks,
+every game ends."""
 
 import copy
 import json
@@ -10,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chalicelib.games.battleline import ENGINE
-from chalicelib.games.battleline.cards import TROOPS
+from chalicelib.games.battleline.cards import TACTICS, TROOPS, is_troop
 
 from .helpers import all_cards
 
-MAX_STEPS = 1500  # far above any real game: 54 slots, a claim and a draw per play, passes
+MAX_STEPS = 5000  # far above any real game (a match of three games takes about 550 steps)
 
 
 def play_out(seed: int, choices: random.Random, options: dict, check) -> dict:
@@ -30,48 +31,60 @@ def play_out(seed: int, choices: random.Random, options: dict, check) -> dict:
     raise AssertionError(f"game did not end within {MAX_STEPS} steps")
 
 
-options = st.fixed_dictionaries({
-    "claim_timing": st.sampled_from(["basic", "start", "end"]),
-    "auto_claim": st.fixed_dictionaries({"1": st.booleans(), "2": st.booleans()}),
-})
+variants = st.one_of(
+    st.fixed_dictionaries({
+        "claim_timing": st.sampled_from(["basic", "start", "end"]),
+        "auto_claim": st.fixed_dictionaries({"1": st.booleans(), "2": st.booleans()}),
+    }),
+    st.fixed_dictionaries({"players": st.just(3), "claim_timing": st.sampled_from(["basic", "start", "end"])}),
+    st.fixed_dictionaries({"match_games": st.integers(2, 3)}),
+    st.fixed_dictionaries({"tactics": st.just(False)}),
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False), opts=options)
-def test_every_troop_is_in_exactly_one_place_and_every_game_ends(seed, choices, opts):
+@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False), options=variants)
+def test_every_card_is_in_exactly_one_place_and_every_game_ends(seed, choices, options):
     def conserved(state):
-        assert Counter(all_cards(state)) == Counter(TROOPS)
+        expected = Counter(TROOPS) + (Counter(TACTICS) if state["tactics"] else Counter())
+        assert Counter(all_cards(state)) == expected
 
-    final = play_out(seed, choices, opts, conserved)
-    assert final["result"]["reason"] in {"adjacent_flags", "flag_count", "stall"}
+    final = play_out(seed, choices, options, conserved)
+    assert final["result"]["reason"] in {"adjacent_flags", "flag_count", "stall", "match"}
 
 
 def reshuffle_hidden(state: dict, seat: int, rng: random.Random) -> dict:
-    """The same game as ``seat`` sees it, with the other hand and the deck dealt anew."""
+    """The same game as ``seat`` sees it, with the other hands and the decks dealt anew
+    (troops among troop places, tactics among tactics places)."""
     other = copy.deepcopy(state)
-    opponent = "2" if seat == 1 else "1"
-    hidden = other["hands"][opponent] + other["decks"]["troop"]
-    rng.shuffle(hidden)
-    size = len(other["hands"][opponent])
-    other["hands"][opponent], other["decks"]["troop"] = hidden[:size], hidden[size:]
+    for kind, deck in (("troop", "troop"), ("tactics", "tactics")):
+        places = [(key, i) for key, cards in other["hands"].items() if key != str(seat)
+                  for i, card in enumerate(cards) if is_troop(card) == (kind == "troop")]
+        hidden = [other["hands"][key][i] for key, i in places] + other["decks"][deck]
+        rng.shuffle(hidden)
+        for (key, i), card in zip(places, hidden):
+            other["hands"][key][i] = card
+        other["decks"][deck] = hidden[len(places):]
     return other
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False))
-def test_no_view_shows_another_seats_hand_or_the_deck_order(seed, choices):
+@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False),
+       options=st.sampled_from([{}, {"players": 3}, {"match_games": 2}]))
+def test_no_view_shows_another_seats_hand_or_the_deck_order(seed, choices, options):
     rng = random.Random(seed)
 
     def no_leak(state):
-        for seat in (1, 2):
+        for seat in range(1, state["players"] + 1):
             shown = ENGINE.view(state, seat)
             twin = reshuffle_hidden(state, seat, rng)
             # What a seat sees must not change when what it cannot see changes.
             assert shown == ENGINE.view(twin, seat)
             assert ENGINE.legal_steps(state, seat) == ENGINE.legal_steps(twin, seat)
-            hidden = set(state["hands"]["2" if seat == 1 else "1"]) | set(state["decks"]["troop"])
+            hidden = {c for key, cards in state["hands"].items() if key != str(seat) for c in cards}
+            hidden |= {c for deck in state["decks"].values() for c in deck}
             assert not set(re.findall(r'"([^"]*)"', json.dumps(shown))) & hidden
-        spectator = ENGINE.view(state, None)
-        assert spectator["hand"] == []
+            assert "seed" not in json.dumps(shown)
+        assert ENGINE.view(state, None)["hand"] == []
 
-    play_out(seed, choices, {}, no_leak)
+    play_out(seed, choices, options, no_leak)

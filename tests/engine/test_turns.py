@@ -58,14 +58,14 @@ def test_claim_timing_end_draws_before_claiming():
 
 
 def test_an_empty_deck_cannot_be_chosen():
-    state = build(hands={1: ["5R"]}, phase="draw")
+    state = build(hands={1: ["5R"]}, phase="draw", tactics=False)
     assert {"type": "draw", "deck": "tactics"} not in legal_steps(state, 1)
     with pytest.raises(IllegalStep, match="tactics deck is empty"):
         play(state, 1, {"type": "draw", "deck": "tactics"})
 
 
 def test_with_both_decks_empty_there_is_no_draw():
-    state = build(hands={1: ["5R"], 2: ["6R"]}, deck=[])
+    state = build(hands={1: ["5R"], 2: ["6R"]}, deck=[], tactics=False)
     play(state, 1, {"type": "play", "card": "5R", "flag": 1}, {"type": "claim", "flags": []})
     assert (state["to_move"], state["phase"]) == (2, "play")
 
@@ -198,7 +198,7 @@ def test_not_your_turn():
     "step, message",
     [
         ({"type": "play", "card": "9Y", "flag": 1}, "do not hold 9Y"),
-        ({"type": "play", "card": "5R", "flag": 10}, "no flag 10"),
+        ({"type": "play", "card": "5R", "flag": 10}, "name a flag from 1 to 9"),
         ({"type": "play", "card": "5R", "flag": 2}, "side of flag 2 is full"),
         ({"type": "claim", "flags": []}, "not allowed now"),
         ({"type": "draw", "deck": "troop"}, "not allowed now"),

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .cards import TROOPS
+from .cards import TACTICS, TROOPS
 
 HAND_SIZE = 7
 FLAG_COUNT = 9
@@ -20,27 +20,43 @@ PHASE_ORDER: dict[str, tuple[str, ...]] = {
     "end": ("play", "draw", "claim"),
 }
 
+# Three-player ring (battleline.md): flags 1-3 between seats 1 and 2, 4-6 between 2 and 3,
+# 7-9 between 3 and 1.
+RING_SEATS = {1: (1, 2), 2: (1, 2), 3: (1, 2), 4: (2, 3), 5: (2, 3), 6: (2, 3), 7: (3, 1), 8: (3, 1), 9: (3, 1)}
+
 
 class BattleLineOptions(BaseModel):
     """Options of a Battle Line game (``createGame`` ``options``)."""
 
     model_config = ConfigDict(extra="forbid")
 
+    players: Literal[2, 3] = Field(2, description="3: the three-player ring variant (no tactics; 3 adjacent or any 4 flags).")
+    tactics: bool | None = Field(None, description="Play with the 10 tactics cards. Default: yes with 2 players; never with 3.")
     claim_timing: ClaimTiming = Field(
         "basic",
         description="basic: play, claim, draw. start: claim, play, draw. end: play, draw, claim.",
     )
-    auto_claim: dict[Literal["1", "2"], bool] = Field(
+    auto_claim: dict[Literal["1", "2", "3"], bool] = Field(
         default_factory=dict,
         description="Per seat: claim every provable flag automatically at the claim step.",
     )
-    first_seat: Literal[1, 2] | None = Field(
-        None, description="The seat that starts; a random seat when left out."
-    )
+    first_seat: Literal[1, 2, 3] | None = Field(None, description="The seat that starts; a random seat when left out.")
+    match_games: int = Field(1, ge=1, le=15, description="Play a match of this many games: the winner of a game "
+                                                         "scores 5, the loser the flags it held; the winner starts the next.")
 
     @model_validator(mode="after")
-    def _complete(self) -> "BattleLineOptions":
-        self.auto_claim = {seat: self.auto_claim.get(seat, False) for seat in ("1", "2")}
+    def _consistent(self) -> "BattleLineOptions":
+        seats = [str(s) for s in range(1, self.players + 1)]
+        if self.players == 3 and self.tactics:
+            raise ValueError("the three-player game is played without tactics cards")
+        if self.tactics is None:
+            self.tactics = self.players == 2
+        if self.first_seat is not None and self.first_seat > self.players:
+            raise ValueError(f"first_seat {self.first_seat} does not exist in a {self.players}-player game")
+        extra = sorted(set(self.auto_claim) - set(seats))
+        if extra:
+            raise ValueError(f"auto_claim names seat {extra[0]}, which a {self.players}-player game does not have")
+        self.auto_claim = {seat: self.auto_claim.get(seat, False) for seat in seats}  # type: ignore[misc]
         return self
 
 
@@ -50,33 +66,59 @@ def new_flag(number: int, seats: tuple[int, int]) -> dict:
         "seats": list(seats),
         "cards": [[], []],
         "environment": [],
+        "environment_seats": {},  # environment card -> the seat that played it
         "claimed_by": None,
         # Completion stamps per side from the game's completion counter: smaller = earlier.
         "completed": [None, None],
     }
 
 
-def new_game(options: dict, rng: random.Random) -> dict:
-    opts = BattleLineOptions.model_validate(options)
-    seats = (1, 2)
+def deal(state: dict, rng: random.Random, first: int) -> None:
+    """Shuffle, deal and set up a fresh table (for a new game, or the next game of a match)."""
+    players = state["players"]
+    seats = list(range(1, players + 1))
     troops = list(TROOPS)
     rng.shuffle(troops)
-    hands = {str(seat): [troops.pop() for _ in range(HAND_SIZE)] for seat in seats}
-    first = opts.first_seat or rng.choice(seats)
-    return {
-        "players": len(seats),
+    tactics = list(TACTICS) if state["tactics"] else []
+    rng.shuffle(tactics)
+    state["hands"] = {str(seat): [troops.pop() for _ in range(HAND_SIZE)] for seat in seats}
+    state["decks"] = {"troop": troops, "tactics": tactics}  # the top of a deck is its last card
+    state["flags"] = [new_flag(n, RING_SEATS[n] if players == 3 else (1, 2)) for n in range(1, FLAG_COUNT + 1)]
+    state["discards"] = {str(seat): [] for seat in seats}
+    state["tactics_played"] = {str(seat): 0 for seat in seats}
+    state["leaders_played"] = {str(seat): 0 for seat in seats}
+    state["completions"] = 0
+    state["turn_seat"] = first
+    state["first_seat_of_game"] = first
+    state["to_move"] = first
+    state["phase"] = PHASE_ORDER[state["claim_timing"]][0]
+    state["turn"] = 1
+    state["passed_this_turn"] = False
+    state["scouted_this_turn"] = False
+    state["scout"] = None
+    state["pending"] = []
+    state["passes_in_a_row"] = 0
+    state["resigned"] = []
+
+
+def new_game(options: dict, rng: random.Random) -> dict:
+    opts = BattleLineOptions.model_validate(options)
+    state: dict = {
+        "players": opts.players,
+        "tactics": opts.tactics,
         "claim_timing": opts.claim_timing,
         "auto_claim": opts.auto_claim,
-        "decks": {"troop": troops, "tactics": []},  # the top of a deck is its last card
-        "hands": hands,
-        "flags": [new_flag(n, seats) for n in range(1, FLAG_COUNT + 1)],
-        "discards": {str(seat): [] for seat in seats},
-        "tactics_played": {str(seat): 0 for seat in seats},
-        "completions": 0,
-        "to_move": first,
-        "phase": PHASE_ORDER[opts.claim_timing][0],
-        "turn": 1,
-        "passed_this_turn": False,
-        "passes_in_a_row": 0,
+        "match": None,
         "result": None,
     }
+    first = opts.first_seat or rng.randint(1, opts.players)
+    if opts.match_games > 1:
+        state["match"] = {"games": opts.match_games, "number": 1, "seed": rng.getrandbits(64),
+                          "scores": {str(s): 0 for s in range(1, opts.players + 1)}, "results": []}
+    deal(state, rng, first)
+    return state
+
+
+def next_game_rng(match: dict) -> random.Random:
+    """The deal of a match's next game: determined by the match's seed, secret like the rest."""
+    return random.Random(f"battleline-match:{match['seed']}:{match['number']}")

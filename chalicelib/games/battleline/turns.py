@@ -1,8 +1,11 @@
 """Turn flow: which steps a seat may take now, and what taking one does.
 
 A turn is three phases whose order the ``claim_timing`` option sets (play, claim, draw by
-default). Each phase is one step. The functions here change the state they are given;
-callers that need the old state keep a copy (see ``games.base.apply_steps``).
+default). Each phase is one step. Some plays open decisions of their own: SCOUT's three
+draws and its return (``scout_draw``, ``scout_return``), and the discards owed when Mud
+leaves a flag (``mud_discard``, by the owner of each side left with 4 cards, who may not
+be the seat whose turn it is). The functions here change the state they are given; callers
+that need the old state keep a copy (see ``games.base.apply_steps``).
 """
 
 from __future__ import annotations
@@ -10,42 +13,28 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Event, IllegalStep, State, Step
-from .cards import is_card, is_troop, sort_hand
+from . import tactics
+from .cards import is_card, is_troop
 from .claims import ClaimCheck, check_claim, pool_mask, side_size, visible_cards
-from .setup import PHASE_ORDER
+from .setup import PHASE_ORDER, deal, next_game_rng
+from .table import (
+    active_seats,
+    discard,
+    flag_at,
+    flags_held,
+    hand,
+    open_flags,
+    restamp,
+    seat_key,
+    seats,
+    side_cards,
+)
 
 DECKS = ("troop", "tactics")
+SCOUT_DRAWS = 3
 
 
 # ---------------------------------------------------------------- reading the state
-
-def seat_key(seat: int) -> str:
-    return str(seat)
-
-
-def hand(state: State, seat: int) -> list[str]:
-    return state["hands"][seat_key(seat)]
-
-
-def seats(state: State) -> list[int]:
-    return list(range(1, state["players"] + 1))
-
-
-def flag_at(state: State, number: Any) -> dict:
-    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(state["flags"]):
-        raise IllegalStep(f"there is no flag {number!r}; flags are numbered 1 to {len(state['flags'])}")
-    return state["flags"][number - 1]
-
-
-def has_free_slot(flag: dict, seat: int) -> bool:
-    if flag["claimed_by"] is not None or seat not in flag["seats"]:
-        return False
-    return len(flag["cards"][flag["seats"].index(seat)]) < side_size(flag)
-
-
-def open_flags(state: State, seat: int) -> list[dict]:
-    return [flag for flag in state["flags"] if has_free_slot(flag, seat)]
-
 
 def can_play_troop(state: State, seat: int) -> bool:
     return any(is_troop(card) for card in hand(state, seat)) and bool(open_flags(state, seat))
@@ -61,40 +50,66 @@ def provable_flags(state: State, seat: int) -> list[int]:
     return [number for number, check in claim_checks(state, seat).items() if check.claimable]
 
 
-def flags_held(state: State, seat: int) -> list[int]:
-    return [flag["flag"] for flag in state["flags"] if flag["claimed_by"] == seat]
+def decks_empty(state: State) -> bool:
+    return not any(state["decks"][deck] for deck in DECKS)
 
 
 # ---------------------------------------------------------------- legal steps
 
 def legal_steps(state: State, seat: int) -> list[Step]:
-    if state["result"] is not None or seat not in seats(state):
+    if state["result"] is not None or seat not in active_seats(state):
         return []
     steps: list[Step] = []
     if seat == state["to_move"]:
-        phase = state["phase"]
-        if phase == "play":
-            steps += _play_steps(state, seat)
-        elif phase == "claim":
-            provable = provable_flags(state, seat)
-            steps.append({"type": "claim", "flags": provable})
-            if len(provable) > 1:
-                steps += [{"type": "claim", "flags": [number]} for number in provable]
-            if provable:
-                steps.append({"type": "claim", "flags": []})
-        elif phase == "draw":
-            steps += [{"type": "draw", "deck": deck} for deck in DECKS if state["decks"][deck]]
+        steps = _DECISIONS[state["phase"]](state, seat)
     steps.append({"type": "resign"})
     return steps
 
 
-def _play_steps(state: State, seat: int) -> list[Step]:
-    flags = open_flags(state, seat)
-    troops = [card for card in sort_hand(hand(state, seat)) if is_troop(card)]
-    steps = [{"type": "play", "card": card, "flag": flag["flag"]} for card in troops for flag in flags]
-    if not steps:
+def _play_decisions(state: State, seat: int) -> list[Step]:
+    steps = tactics.legal_plays(state, seat)
+    if not can_play_troop(state, seat):
         steps.append({"type": "pass"})
     return steps
+
+
+def _claim_decisions(state: State, seat: int) -> list[Step]:
+    provable = provable_flags(state, seat)
+    steps = [{"type": "claim", "flags": provable}]
+    if len(provable) > 1:
+        steps += [{"type": "claim", "flags": [number]} for number in provable]
+    if provable:
+        steps.append({"type": "claim", "flags": []})
+    return steps
+
+
+def _draw_decisions(state: State, seat: int, kind: str = "draw") -> list[Step]:
+    return [{"type": kind, "deck": deck} for deck in DECKS if state["decks"][deck]]
+
+
+def _scout_return_decisions(state: State, seat: int) -> list[Step]:
+    """Every choice of cards to return: the hand is small, so all ordered pairs are listed."""
+    cards = list(dict.fromkeys(hand(state, seat)))
+    count = state["scout"]["to_return"]
+    if count == 1:
+        return [{"type": "scout_return", "cards": [c]} for c in cards]
+    return [{"type": "scout_return", "cards": [a, b]} for a in cards for b in cards if a != b]
+
+
+def _mud_discard_decisions(state: State, seat: int) -> list[Step]:
+    pending = state["pending"][0]
+    flag = flag_at(state, pending["flag"])
+    return [{"type": "mud_discard", "flag": flag["flag"], "card": card} for card in side_cards(flag, seat)]
+
+
+_DECISIONS = {
+    "play": _play_decisions,
+    "claim": _claim_decisions,
+    "draw": _draw_decisions,
+    "scout_draw": lambda state, seat: _draw_decisions(state, seat, "scout_draw"),
+    "scout_return": _scout_return_decisions,
+    "mud_discard": _mud_discard_decisions,
+}
 
 
 # ---------------------------------------------------------------- applying a step
@@ -104,55 +119,44 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
         raise IllegalStep("the game is over", code="game_finished")
     if seat not in seats(state):
         raise IllegalStep(f"there is no seat {seat} in this game", code="not_seated")
+    if seat in state["resigned"]:
+        raise IllegalStep("you have resigned from this game", code="not_your_turn")
     kind = step.get("type")
     if kind == "resign":
         return _resign(state, seat)
     if seat != state["to_move"]:
-        raise IllegalStep(
-            f"it is seat {state['to_move']}'s turn, not seat {seat}'s", code="not_your_turn"
-        )
-    handler = _PHASE_STEPS.get(state["phase"], {}).get(kind)
+        raise IllegalStep(f"it is seat {state['to_move']}'s decision now, not seat {seat}'s", code="not_your_turn")
+    handler = _HANDLERS[state["phase"]].get(kind)
     if handler is None:
-        expected = " or ".join(sorted(_PHASE_STEPS.get(state["phase"], {})))
-        raise IllegalStep(
-            f"a {kind!r} step is not allowed now: this is the {state['phase']} step of the turn "
-            f"(expected {expected})"
-        )
+        expected = " or ".join(sorted(_HANDLERS[state["phase"]]))
+        raise IllegalStep(f"a {kind!r} step is not allowed now: this is the {state['phase']} step "
+                          f"(expected {expected})")
+    before = (state["phase"], _game_number(state))
     events = handler(state, seat, step)
-    if state["result"] is None:
+    # A turn phase moves on, unless the step opened a decision of its own (Scout, a Mud
+    # discard) or ended the game (in a match: dealt the next one, which starts afresh).
+    if _turn_phase(state, before[0]) and (state["phase"], _game_number(state)) == before and state["result"] is None:
         events += _advance(state)
     return events
+
+
+def _turn_phase(state: State, phase: str) -> bool:
+    return phase in PHASE_ORDER[state["claim_timing"]]
+
+
+def _game_number(state: State) -> int:
+    return state["match"]["number"] if state["match"] else 1
 
 
 def _play(state: State, seat: int, step: Step) -> list[Event]:
     card = step.get("card")
     if not isinstance(card, str) or not is_card(card):
         raise IllegalStep(f"{card!r} is not a card", code="invalid_card")
-    if card not in hand(state, seat):
-        raise IllegalStep(f"you do not hold {card}")
-    if not is_troop(card):
-        raise IllegalStep(f"{card} cannot be played in this game: it has no tactics cards")
-    flag = flag_at(state, step.get("flag"))
-    if flag["claimed_by"] is not None:
-        raise IllegalStep(f"flag {flag['flag']} is claimed; no card may be played there")
-    if not has_free_slot(flag, seat):
-        raise IllegalStep(f"your side of flag {flag['flag']} is full")
-    hand(state, seat).remove(card)
-    side = flag["seats"].index(seat)
-    flag["cards"][side].append(card)
-    note_completion(state, flag, side)
+    events = tactics.play(state, seat, step)
     state["passes_in_a_row"] = 0
-    return [_event("play", seat, {"card": card, "flag": flag["flag"]})]
-
-
-def note_completion(state: State, flag: dict, side: int) -> None:
-    """Stamp a side that just reached its size; a side that falls short loses its stamp."""
-    if len(flag["cards"][side]) >= side_size(flag):
-        if flag["completed"][side] is None:
-            state["completions"] += 1
-            flag["completed"][side] = state["completions"]
-    else:
-        flag["completed"][side] = None
+    if state["pending"]:
+        _next_pending(state)
+    return events
 
 
 def _pass(state: State, seat: int, step: Step) -> list[Event]:
@@ -175,11 +179,8 @@ def _claim(state: State, seat: int, step: Step) -> list[Event]:
         for flag in flags:
             check = checks[flag["flag"]]
             if not check.claimable:
-                raise IllegalStep(
-                    f"flag {flag['flag']} cannot be claimed: {check.reason}",
-                    flag=flag["flag"],
-                    counterexample=check.counterexample,
-                )
+                raise IllegalStep(f"flag {flag['flag']} cannot be claimed: {check.reason}",
+                                  flag=flag["flag"], counterexample=check.counterexample)
     return _claim_flags(state, seat, [flag["flag"] for flag in flags], auto=False)
 
 
@@ -191,81 +192,180 @@ def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool) -> 
     data: dict[str, Any] = {"flags": numbers}
     if auto:
         data["auto"] = True
-    events = [_event("claim", seat, data)]
-    return events + _check_victory(state, seat)
+    return [_event("claim", seat, data)] + _check_victory(state, seat)
 
 
-def _draw(state: State, seat: int, step: Step) -> list[Event]:
-    deck = step.get("deck")
+def _take_from_deck(state: State, deck: Any) -> str:
     if deck not in DECKS:
         raise IllegalStep(f"there is no {deck!r} deck; choose troop or tactics")
     if not state["decks"][deck]:
         raise IllegalStep(f"the {deck} deck is empty")
-    card = state["decks"][deck].pop()
+    return state["decks"][deck].pop()
+
+
+def _draw(state: State, seat: int, step: Step) -> list[Event]:
+    card = _take_from_deck(state, step.get("deck"))
     hand(state, seat).append(card)
-    return [_event("draw", seat, {"deck": deck}, private={"card": card})]
+    return [_event("draw", seat, {"deck": step["deck"]}, private={"card": card})]
+
+
+def _scout_draw(state: State, seat: int, step: Step) -> list[Event]:
+    card = _take_from_deck(state, step.get("deck"))
+    hand(state, seat).append(card)
+    scout = state["scout"]
+    scout["drawn"] += 1
+    events = [_event("scout_draw", seat, {"deck": step["deck"]}, private={"card": card})]
+    if scout["drawn"] == SCOUT_DRAWS or decks_empty(state):
+        scout["to_return"] = scout["drawn"] - 1  # the hand ends at the size it had before the turn
+        if scout["to_return"]:
+            state["phase"] = "scout_return"
+        else:
+            events += _end_scout(state)
+    return events
+
+
+def _scout_return(state: State, seat: int, step: Step) -> list[Event]:
+    cards = step.get("cards")
+    count = state["scout"]["to_return"]
+    if not isinstance(cards, list) or len(cards) != count:
+        raise IllegalStep(f"SCOUT returns {count} card{'s' if count > 1 else ''} from your hand")
+    if len(set(cards)) != len(cards):
+        raise IllegalStep("name each returned card once")
+    missing = [card for card in cards if card not in hand(state, seat)]
+    if missing:
+        raise IllegalStep(f"you do not hold {missing[0]}")
+    decks = []
+    for card in cards:  # in order: the last one named ends on top
+        hand(state, seat).remove(card)
+        deck = "troop" if is_troop(card) else "tactics"
+        state["decks"][deck].append(card)
+        decks.append(deck)
+    return [_event("scout_return", seat, {"decks": decks}, private={"cards": list(cards)})] + _end_scout(state)
+
+
+def _end_scout(state: State) -> list[Event]:
+    state["scout"] = None
+    state["scouted_this_turn"] = True  # Scout's draws replace the turn's draw
+    state["phase"] = "play"
+    return _advance(state)
+
+
+def _mud_discard(state: State, seat: int, step: Step) -> list[Event]:
+    pending = state["pending"][0]
+    flag = flag_at(state, step.get("flag"))
+    if flag["flag"] != pending["flag"]:
+        raise IllegalStep(f"the discard owed is at flag {pending['flag']}, not flag {flag['flag']}")
+    card = step.get("card")
+    if card not in side_cards(flag, seat):
+        raise IllegalStep(f"{card} is not on your side of flag {flag['flag']}")
+    side_cards(flag, seat).remove(card)
+    discard(state, seat, card)
+    restamp(state, flag, seat)
+    state["pending"].pop(0)
+    events = [_event("mud_discard", seat, {"flag": flag["flag"], "card": card})]
+    if state["pending"]:
+        _next_pending(state)
+        return events
+    state["phase"] = "play"
+    state["to_move"] = state["turn_seat"]
+    return events + _advance(state)
+
+
+def _next_pending(state: State) -> None:
+    state["phase"] = "mud_discard"
+    state["to_move"] = state["pending"][0]["seat"]
 
 
 def _resign(state: State, seat: int) -> list[Event]:
-    others = [s for s in seats(state) if s != seat]
-    winner = others[0] if len(others) == 1 else None
-    return [_event("resign", seat, {})] + _finish(state, winner, "resign")
+    events = [_event("resign", seat, {})]
+    if state["players"] == 2:
+        return events + _finish(state, [s for s in seats(state) if s != seat][0], "resign", whole_match=True)
+    # Three players: the seat is out; the others play on. The last one left wins.
+    state["resigned"].append(seat)
+    left = active_seats(state)
+    if len(left) == 1:
+        return events + _finish(state, left[0], "resign", whole_match=True)
+    if state["turn_seat"] == seat:
+        events += _end_turn(state)
+        state["phase"] = PHASE_ORDER[state["claim_timing"]][0]
+        events += _enter_phase(state)
+    return events
 
 
-_PHASE_STEPS = {
+_HANDLERS = {
     "play": {"play": _play, "pass": _pass},
     "claim": {"claim": _claim},
     "draw": {"draw": _draw},
+    "scout_draw": {"scout_draw": _scout_draw},
+    "scout_return": {"scout_return": _scout_return},
+    "mud_discard": {"mud_discard": _mud_discard},
 }
 
 
 # ---------------------------------------------------------------- turn flow and the end
 
 def _advance(state: State) -> list[Event]:
-    """Move on to the next phase that needs a decision, ending turns and the game on the way."""
-    events: list[Event] = []
-    while state["result"] is None:
-        order = PHASE_ORDER[state["claim_timing"]]
-        index = order.index(state["phase"])
-        if index + 1 < len(order):
-            state["phase"] = order[index + 1]
-        else:
-            events += _end_turn(state)
-            if state["result"] is not None:
-                break
-            state["phase"] = order[0]
-        seat = state["to_move"]
-        if state["phase"] == "draw" and (
-            state["passed_this_turn"] or not any(state["decks"][deck] for deck in DECKS)
-        ):
-            continue  # a pass keeps the hand as it is; with both decks empty there is no draw
-        if state["phase"] == "claim" and state["auto_claim"].get(seat_key(seat)):
-            events += _claim_flags(state, seat, provable_flags(state, seat), auto=True)
-            continue
-        break
+    """Move on to the next phase that needs a decision, ending turns (and the game) on the way."""
+    order = PHASE_ORDER[state["claim_timing"]]
+    index = order.index(state["phase"])
+    if index + 1 < len(order):
+        state["phase"] = order[index + 1]
+        return _enter_phase(state)
+    events = _end_turn(state)
+    if state["result"] is None:
+        state["phase"] = order[0]
+        events += _enter_phase(state)
     return events
 
 
+def _enter_phase(state: State) -> list[Event]:
+    """Skip phases with nothing to decide: no draw after a pass or a Scout or with both decks
+    empty; the claim is made for a seat that has auto-claim on."""
+    seat = state["turn_seat"]
+    state["to_move"] = seat
+    if state["phase"] == "draw" and (state["passed_this_turn"] or state["scouted_this_turn"] or decks_empty(state)):
+        return _advance(state)
+    if state["phase"] == "claim" and state["auto_claim"].get(seat_key(seat)):
+        game = _game_number(state)
+        events = _claim_flags(state, seat, provable_flags(state, seat), auto=True)
+        if state["result"] is None and _game_number(state) == game:
+            events += _advance(state)
+        return events
+    return []
+
+
 def _end_turn(state: State) -> list[Event]:
-    if state["passes_in_a_row"] >= state["players"]:
-        held = {seat: len(flags_held(state, seat)) for seat in seats(state)}
+    players = active_seats(state)
+    if state["passes_in_a_row"] >= len(players):
+        held = {seat: len(flags_held(state, seat)) for seat in players}
         most = max(held.values())
         leaders = [seat for seat, count in held.items() if count == most]
         return _finish(state, leaders[0] if len(leaders) == 1 else None, "stall")
     ring = seats(state)
-    state["to_move"] = ring[(ring.index(state["to_move"]) + 1) % len(ring)]
+    turn_seat = state["turn_seat"]
+    while True:
+        turn_seat = ring[(ring.index(turn_seat) + 1) % len(ring)]
+        if turn_seat in players:
+            break
+    state["turn_seat"] = state["to_move"] = turn_seat
     state["turn"] += 1
     state["passed_this_turn"] = False
+    state["scouted_this_turn"] = False
     return []
 
 
 def adjacent_run(held: list[int], flag_count: int, *, ring: bool) -> int:
     """The longest run of adjacent held flags (on a ring, 9 and 1 are adjacent)."""
     owned = set(held)
+    if ring and len(owned) == flag_count:
+        return flag_count
     best = 0
     for start in range(1, flag_count + 1):
         length = 0
-        while length < flag_count and (((start - 1 + length) % flag_count) + 1 if ring else start + length) in owned:
+        while length < flag_count:
+            number = ((start - 1 + length) % flag_count) + 1 if ring else start + length
+            if number not in owned:
+                break
             length += 1
         best = max(best, length)
     return best
@@ -281,15 +381,44 @@ def _check_victory(state: State, seat: int) -> list[Event]:
     return []
 
 
-def _finish(state: State, winner: int | None, reason: str) -> list[Event]:
-    state["result"] = {
-        "winner": winner,
-        "reason": reason,
-        "flags": {seat_key(seat): len(flags_held(state, seat)) for seat in seats(state)},
-    }
+def _finish(state: State, winner: int | None, reason: str, *, whole_match: bool = False) -> list[Event]:
+    """End the game, or in a match the current game, dealing the next one."""
+    flags = {seat_key(seat): len(flags_held(state, seat)) for seat in seats(state)}
+    result: dict[str, Any] = {"winner": winner, "reason": reason, "flags": flags}
+    match = state["match"]
+    if match is None:
+        return _close(state, result)
+    for seat in seats(state):
+        match["scores"][seat_key(seat)] += 5 if seat == winner else flags[seat_key(seat)]
+    match["results"].append({"game": match["number"], **result})
+    if whole_match or match["number"] == match["games"]:
+        scores = match["scores"]
+        best = max(scores.values())
+        top = [int(seat) for seat, score in scores.items() if score == best]
+        final = {"winner": winner if whole_match else (top[0] if len(top) == 1 else None),
+                 "reason": reason if whole_match else "match", "flags": flags,
+                 "scores": dict(scores), "games": list(match["results"])}
+        return _close(state, final)
+    starter = winner if winner is not None else _after(state, state["first_seat_of_game"])
+    match["number"] += 1
+    event = _event("match_game_finished", None, {"result": result, "scores": dict(match["scores"]),
+                                                 "next_game": match["number"], "next_starts": starter})
+    deal(state, next_game_rng(match), starter)
+    return [event] + _enter_phase(state)
+
+
+def _after(state: State, seat: int) -> int:
+    ring = seats(state)
+    return ring[(ring.index(seat) + 1) % len(ring)]
+
+
+def _close(state: State, result: dict) -> list[Event]:
+    state["result"] = result
     state["phase"] = "finished"
     state["to_move"] = None
-    return [_event("game_finished", None, {"result": state["result"]})]
+    state["pending"] = []
+    state["scout"] = None
+    return [_event("game_finished", None, {"result": result})]
 
 
 def _event(kind: str, seat: int | None, data: dict, *, private: dict | None = None) -> Event:
@@ -297,3 +426,6 @@ def _event(kind: str, seat: int | None, data: dict, *, private: dict | None = No
     if private is not None and seat is not None:
         event["private"] = {seat_key(seat): private}
     return event
+
+
+__all__ = ["adjacent_run", "apply_step", "can_play_troop", "claim_checks", "legal_steps", "provable_flags", "side_size"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..base import State
 from .cards import sort_hand
-from .turns import seat_key, seats
+from .table import seat_key, seats
 
 
 def first_complete(flag: dict) -> int | None:
@@ -19,6 +19,7 @@ def public_flag(flag: dict) -> dict:
         "seats": list(flag["seats"]),
         "cards": [list(side) for side in flag["cards"]],
         "environment": list(flag["environment"]),
+        "environment_seats": dict(flag["environment_seats"]),
         "claimed_by": flag["claimed_by"],
         "first_complete": first_complete(flag),
     }
@@ -34,8 +35,17 @@ def view(state: State, seat: int | None) -> dict:
         "decks": {deck: len(cards) for deck, cards in state["decks"].items()},
         "discards": {key: list(cards) for key, cards in state["discards"].items()},
         "tactics_played": dict(state["tactics_played"]),
+        "leaders_played": dict(state["leaders_played"]),
+        "players": state["players"],
+        "tactics": state["tactics"],
         "claim_timing": state["claim_timing"],
         "turn": state["turn"],
+        "turn_seat": state["turn_seat"],
+        "scout": dict(state["scout"]) if state["scout"] else None,
+        "pending": [dict(p) for p in state["pending"]],
+        "resigned": list(state["resigned"]),
+        # The match's seed stays out: it would tell the deals of the games to come.
+        "match": {k: v for k, v in state["match"].items() if k != "seed"} if state["match"] else None,
     }
 
 
@@ -46,11 +56,30 @@ from pydantic import BaseModel, Field  # noqa: E402
 from .steps import Card  # noqa: E402
 
 
+class ScoutProgress(BaseModel):
+    drawn: int
+    to_return: int
+
+
+class PendingDecision(BaseModel):
+    type: str
+    seat: int
+    flag: int
+
+
+class MatchProgress(BaseModel):
+    games: int = Field(description="Games in the match.")
+    number: int = Field(description="The game being played.")
+    scores: dict[str, int]
+    results: list[dict] = Field(description="Each finished game's result.")
+
+
 class FlagView(BaseModel):
     flag: int = Field(ge=1, le=9)
     seats: list[int] = Field(description="The two seats facing this flag, in the order of `cards`.")
     cards: list[list[Card]] = Field(description="Cards on each side, in the order of `seats`.")
     environment: list[str] = Field(description="FOG and/or MUD lying at the flag.")
+    environment_seats: dict[str, int] = Field(description="Who played each environment card.")
     claimed_by: int | None
     first_complete: int | None = Field(description="The seat whose side was completed first.")
 
@@ -64,5 +93,13 @@ class BattleLineStateView(BaseModel):
     decks: dict[str, int] = Field(description="Cards left in the troop and tactics decks.")
     discards: dict[str, list[Card]]
     tactics_played: dict[str, int]
+    leaders_played: dict[str, int]
+    players: int
+    tactics: bool
     claim_timing: str
     turn: int
+    turn_seat: int | None = Field(description="Whose turn it is; `to_move` may differ while a Mud discard is owed.")
+    scout: ScoutProgress | None = Field(description="A SCOUT being resolved: cards drawn, cards to return.")
+    pending: list[PendingDecision] = Field(description="Decisions owed before play goes on (Mud discards).")
+    resigned: list[int] = Field(description="Seats out of a three-player game.")
+    match: MatchProgress | None

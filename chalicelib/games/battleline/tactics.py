@@ -1,0 +1,281 @@
+"""Playing a card: troops, and the ten tactics cards with their targets.
+
+:func:`refusal` says why a play step is not allowed (or None when it is); the legal plays
+are the candidate steps it does not refuse, so what ``legal_steps`` lists and what
+``apply_step`` accepts cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from ..base import Event, IllegalStep, State, Step
+from .cards import ENVIRONMENT_TACTICS, LEADERS, MORALE_TACTICS, is_tactic, is_troop, sort_hand
+from .table import (
+    discard,
+    faces,
+    flag_at,
+    hand,
+    has_free_slot,
+    is_open,
+    opponents,
+    owns_on_flag,
+    place,
+    seat_key,
+    set_environment,
+    side_cards,
+    take,
+)
+
+SLOT_CARDS_TEXT = "a troop or morale tactics card"
+
+
+def _flag_or_none(state: State, number: object) -> dict | None:
+    try:
+        return flag_at(state, number)
+    except IllegalStep:
+        return None
+
+
+def _opponent(state: State, seat: int) -> int:
+    return opponents(state, seat)[0]
+
+
+def tactics_refusal(state: State, seat: int, card: str) -> str | None:
+    """Why ``seat`` may not play tactics card ``card`` at all now, or None."""
+    if not state["tactics"]:
+        return "this game is played without tactics cards"
+    mine = state["tactics_played"][seat_key(seat)]
+    theirs = min(state["tactics_played"][seat_key(o)] for o in opponents(state, seat))
+    if mine > theirs:
+        return (f"you have played {mine} tactics cards and your opponent {theirs}: "
+                "you may not be more than one ahead")
+    if card in LEADERS and state["leaders_played"][seat_key(seat)]:
+        return "you have played a Leader already: a second one stays in your hand to the end"
+    return None
+
+
+def _extra_keys(step: Step, allowed: set[str], what: str) -> str | None:
+    extra = sorted(set(step) - allowed - {"type", "card"})
+    if extra:
+        return f"{what} is played without {', '.join(extra)}"
+    return None
+
+
+def _slot_refusal(state: State, seat: int, step: Step) -> str | None:
+    card = step["card"]
+    if (why := _extra_keys(step, {"flag"}, card)) is not None:
+        return why
+    flag = _flag_or_none(state, step.get("flag"))
+    if flag is None:
+        return f"{card} is played into a slot: name a flag from 1 to 9"
+    if not is_open(flag):
+        return f"flag {flag['flag']} is claimed; no card may be played there"
+    if not faces(flag, seat):
+        return f"you do not face flag {flag['flag']}"
+    if not has_free_slot(flag, seat):
+        return f"your side of flag {flag['flag']} is full"
+    return None
+
+
+def _environment_refusal(state: State, seat: int, step: Step) -> str | None:
+    card = step["card"]
+    if (why := _extra_keys(step, {"flag"}, card)) is not None:
+        return why
+    flag = _flag_or_none(state, step.get("flag"))
+    if flag is None:
+        return f"{card} is placed at a flag: name a flag from 1 to 9"
+    if not is_open(flag):
+        return f"flag {flag['flag']} is claimed; no tactics card affects it"
+    return None
+
+
+def _target(state: State, step: Step) -> tuple[dict | None, str | None]:
+    target = step.get("target")
+    if not isinstance(target, dict):
+        return None, None
+    return _flag_or_none(state, target.get("flag")), target.get("card")
+
+
+def _scout_refusal(state: State, seat: int, step: Step) -> str | None:
+    if (why := _extra_keys(step, set(), "SCOUT")) is not None:
+        return why
+    if not state["decks"]["troop"] and not state["decks"]["tactics"]:
+        return "SCOUT needs at least one card left in the decks"
+    return None
+
+
+def _redeploy_refusal(state: State, seat: int, step: Step) -> str | None:
+    if (why := _extra_keys(step, {"target", "to_flag"}, "REDEPLOY")) is not None:
+        return why
+    flag, card = _target(state, step)
+    if flag is None or card is None:
+        return "REDEPLOY needs a target: one of your cards on an unclaimed flag"
+    if not is_open(flag):
+        return f"flag {flag['flag']} is claimed; no tactics card affects it"
+    if not owns_on_flag(flag, seat, card):
+        return f"{card} is not one of your cards at flag {flag['flag']}"
+    if "to_flag" not in step:
+        return "REDEPLOY needs to_flag: another unclaimed flag, or null to discard the card"
+    if step["to_flag"] is None:
+        return None
+    destination = _flag_or_none(state, step["to_flag"])
+    if destination is None:
+        return f"there is no flag {step['to_flag']!r}"
+    if destination is flag:
+        return "REDEPLOY moves a card to another flag"
+    if not is_open(destination):
+        return f"flag {destination['flag']} is claimed; no card may be played there"
+    if card in ENVIRONMENT_TACTICS:
+        return None
+    if not has_free_slot(destination, seat):
+        return f"your side of flag {destination['flag']} is full"
+    return None
+
+
+def _deserter_refusal(state: State, seat: int, step: Step) -> str | None:
+    if (why := _extra_keys(step, {"target"}, "DESERTER")) is not None:
+        return why
+    flag, card = _target(state, step)
+    if flag is None or card is None:
+        return "DESERTER needs a target: one of your opponent's cards on an unclaimed flag"
+    if not is_open(flag):
+        return f"flag {flag['flag']} is claimed; no tactics card affects it"
+    if not owns_on_flag(flag, _opponent(state, seat), card):
+        return f"{card} is not one of your opponent's cards at flag {flag['flag']}"
+    return None
+
+
+def _traitor_refusal(state: State, seat: int, step: Step) -> str | None:
+    if (why := _extra_keys(step, {"target", "to_flag"}, "TRAITOR")) is not None:
+        return why
+    flag, card = _target(state, step)
+    if flag is None or card is None:
+        return "TRAITOR needs a target: a troop on your opponent's side of an unclaimed flag"
+    if not is_open(flag):
+        return f"flag {flag['flag']} is claimed; no tactics card affects it"
+    if not is_troop(card):
+        return "TRAITOR takes troop cards only, not tactics cards"
+    if not owns_on_flag(flag, _opponent(state, seat), card):
+        return f"{card} is not on your opponent's side of flag {flag['flag']}"
+    destination = _flag_or_none(state, step.get("to_flag"))
+    if destination is None:
+        return "TRAITOR needs to_flag: an unclaimed flag with a free slot on your side"
+    if not has_free_slot(destination, seat):
+        return f"you have no free slot at flag {destination['flag']}"
+    return None
+
+
+_REFUSALS = {
+    "SCOUT": _scout_refusal,
+    "REDEPLOY": _redeploy_refusal,
+    "DESERTER": _deserter_refusal,
+    "TRAITOR": _traitor_refusal,
+    **{card: _environment_refusal for card in ENVIRONMENT_TACTICS},
+    **{card: _slot_refusal for card in MORALE_TACTICS},
+}
+
+
+def refusal(state: State, seat: int, step: Step) -> str | None:
+    """Why this play step is not allowed now, or None when it is."""
+    card = step.get("card")
+    if card not in hand(state, seat):
+        return f"you do not hold {card}"
+    if is_troop(card):
+        return _slot_refusal(state, seat, step)
+    why = tactics_refusal(state, seat, card)
+    return why if why is not None else _REFUSALS[card](state, seat, step)
+
+
+# ---------------------------------------------------------------- the legal plays
+
+def _candidates(state: State, seat: int, card: str) -> list[Step]:
+    flags = [f for f in state["flags"] if is_open(f)]
+    if is_troop(card) or card in MORALE_TACTICS or card in ENVIRONMENT_TACTICS:
+        return [{"type": "play", "card": card, "flag": f["flag"]} for f in flags if faces(f, seat)]
+    if card == "SCOUT":
+        return [{"type": "play", "card": card}]
+    opponent = _opponent(state, seat)
+    if card == "REDEPLOY":
+        steps = []
+        for f in flags:
+            for own in side_cards(f, seat) + [e for e in f["environment"] if owns_on_flag(f, seat, e)]:
+                target = {"flag": f["flag"], "card": own}
+                steps.append({"type": "play", "card": card, "target": target, "to_flag": None})
+                steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]} for d in flags]
+        return steps
+    if card == "DESERTER":
+        return [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": theirs}}
+                for f in flags
+                for theirs in side_cards(f, opponent) + [e for e in f["environment"] if owns_on_flag(f, opponent, e)]]
+    if card == "TRAITOR":
+        return [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": theirs}, "to_flag": d["flag"]}
+                for f in flags for theirs in side_cards(f, opponent) if is_troop(theirs) for d in flags]
+    raise AssertionError(card)
+
+
+def legal_plays(state: State, seat: int) -> list[Step]:
+    steps: list[Step] = []
+    for card in dict.fromkeys(sort_hand(hand(state, seat))):
+        if is_tactic(card) and tactics_refusal(state, seat, card) is not None:
+            continue
+        steps += [step for step in _candidates(state, seat, card) if refusal(state, seat, step) is None]
+    return steps
+
+
+# ---------------------------------------------------------------- effects
+
+def play(state: State, seat: int, step: Step) -> list[Event]:
+    """Play a card (the step must not be refused). Returns the play event."""
+    why = refusal(state, seat, step)
+    if why is not None:
+        raise IllegalStep(why)
+    card = step["card"]
+    hand(state, seat).remove(card)
+    data = {k: step[k] for k in ("card", "flag", "target", "to_flag") if k in step}
+    if is_tactic(card):
+        state["tactics_played"][seat_key(seat)] += 1
+    if card in LEADERS:
+        state["leaders_played"][seat_key(seat)] += 1
+    if is_troop(card) or card in MORALE_TACTICS:
+        place(state, flag_at(state, step["flag"]), seat, card)
+    elif card in ENVIRONMENT_TACTICS:
+        set_environment(state, flag_at(state, step["flag"]), seat, card)
+    else:
+        discard(state, seat, card)
+        _GUILE[card](state, seat, step)
+    return [{"type": "play", "seat": seat, "data": data}]
+
+
+def _scout(state: State, seat: int, step: Step) -> None:
+    state["scout"] = {"drawn": 0, "to_return": 0}
+    state["phase"] = "scout_draw"
+
+
+def _redeploy(state: State, seat: int, step: Step) -> None:
+    source = flag_at(state, step["target"]["flag"])
+    card = step["target"]["card"]
+    take(state, source, seat, card, acting=seat)
+    if step["to_flag"] is None:
+        discard(state, seat, card)
+    elif card in ENVIRONMENT_TACTICS:
+        set_environment(state, flag_at(state, step["to_flag"]), seat, card)
+    else:
+        place(state, flag_at(state, step["to_flag"]), seat, card)
+
+
+def _deserter(state: State, seat: int, step: Step) -> None:
+    opponent = _opponent(state, seat)
+    card = step["target"]["card"]
+    take(state, flag_at(state, step["target"]["flag"]), opponent, card, acting=seat)
+    discard(state, opponent, card)
+
+
+def _traitor(state: State, seat: int, step: Step) -> None:
+    card = step["target"]["card"]
+    take(state, flag_at(state, step["target"]["flag"]), _opponent(state, seat), card, acting=seat)
+    place(state, flag_at(state, step["to_flag"]), seat, card)
+
+
+_GUILE = {"SCOUT": _scout, "REDEPLOY": _redeploy, "DESERTER": _deserter, "TRAITOR": _traitor}
+
+
+__all__ = ["legal_plays", "play", "refusal", "tactics_refusal", "SLOT_CARDS_TEXT"]
