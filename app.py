@@ -4,6 +4,7 @@ from chalice import Chalice
 
 from chalicelib import config
 from chalicelib import models as m
+from chalicelib.games.battleline.analysis import Analysis, AnalyzeRequest
 from chalicelib.web import Api, Call
 
 app = Chalice(app_name="battleline-server")
@@ -57,3 +58,11 @@ def post_action(call: Call):
                query=m.ListEventsQuery, response=m.EventList, errors=("game_not_found",))
 def list_events(call: Call):
     return call.service.list_events(call.player, call.params["game_id"], call.query.after)
+
+
+@api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",
+               summary="Which flags a seat can claim in a position, with a counterexample for each it cannot",
+               body=AnalyzeRequest, response=Analysis, auth=False, tag="battleline",
+               errors=("invalid_position", "invalid_card"))
+def analyze_battleline(call: Call):
+    return call.service.analyze_battleline(call.body)

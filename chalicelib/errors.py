@@ -26,6 +26,7 @@ ERRORS: dict[str, ErrorKind] = {
     "invalid_seats": ErrorKind(422, "The seats are not valid for this game"),
     "unsupported_seat": ErrorKind(422, "This kind of seat is not supported yet"),
     "unknown_game_type": ErrorKind(422, "No such game type"),
+    "invalid_position": ErrorKind(422, "The position is not a possible Battle Line position"),
     "illegal_action": ErrorKind(422, "The rules do not allow this step now"),
     "unauthorized": ErrorKind(401, "A valid API key is required"),
     "not_seated": ErrorKind(403, "You have no seat in this game"),

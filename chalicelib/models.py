@@ -74,9 +74,11 @@ class SeatView(BaseModel):
 
 
 class GameResult(BaseModel):
-    winner: int | None
-    reason: str = Field(description="adjacent_flags, flag_count, resign or stall.")
-    flags: dict[str, int] = Field(description="Flags held by each seat at the end.")
+    winner: int | None = Field(description="The winning seat; null for a draw.")
+    reason: str = Field(description="adjacent_flags, flag_count, resign, stall, or match (a match decided on points).")
+    flags: dict[str, int] = Field(description="Flags held by each seat at the end (of the last game of a match).")
+    scores: dict[str, int] | None = Field(None, description="A match's total points per seat.")
+    games: list[dict[str, Any]] | None = Field(None, description="A match's games, each with its result.")
 
 
 class GameView(BaseModel):

@@ -17,6 +17,7 @@ from . import keys
 from .clock import Clock, SystemClock, iso
 from .errors import ServiceError
 from .games import ENGINES, GameEngine, IllegalStep, apply_steps
+from .games.battleline.analysis import AnalyzeRequest, InvalidPosition, analyze
 from .models import (
     ActionRequest,
     CreateGameRequest,
@@ -54,7 +55,8 @@ def describe_validation(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _is_card_error(error: ValidationError) -> bool:
+def is_card_error(error: ValidationError) -> bool:
+    """Did validation fail on a card's notation (``7Z``, ``07R``)?"""
     return any(
         problem["type"] == "string_pattern_mismatch" and {"card", "cards"} & set(map(str, problem["loc"]))
         for problem in error.errors()
@@ -221,8 +223,18 @@ class GameService:
         try:
             return engine.parse_step(raw)
         except ValidationError as error:
-            code = "invalid_card" if _is_card_error(error) else "invalid_step"
+            code = "invalid_card" if is_card_error(error) else "invalid_step"
             raise ServiceError(code, f"step {index}: {describe_validation(error)}", step_index=index) from None
+
+    # ------------------------------------------------------------------ analysis
+
+    @staticmethod
+    def analyze_battleline(request: AnalyzeRequest) -> dict:
+        """Stateless: every flag's claim check for a seat in a given position."""
+        try:
+            return analyze(request)
+        except InvalidPosition as error:
+            raise ServiceError("invalid_position", str(error)) from None
 
     # ------------------------------------------------------------------ helpers
 

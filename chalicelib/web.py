@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from .errors import ERRORS, ServiceError
 from .records import Player
-from .service import GameService, Idempotency, Outcome, describe_validation
+from .service import GameService, Idempotency, Outcome, describe_validation, is_card_error
 
 logger = logging.getLogger("battleline.web")
 
@@ -101,7 +101,8 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise ServiceError("invalid_request", describe_validation(error)) from None
+        code = "invalid_card" if is_card_error(error) else "invalid_request"
+        raise ServiceError(code, describe_validation(error)) from None
 
 
 class Api:

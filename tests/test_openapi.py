@@ -29,6 +29,7 @@ def test_every_contract_operation_is_documented():
         "listGames": ("get", "/v1/games"),
         "postAction": ("post", "/v1/games/{game_id}/actions"),
         "listEvents": ("get", "/v1/games/{game_id}/events"),
+        "analyzeBattleLine": ("post", "/v1/battleline/analyze"),
     }
 
 

@@ -76,7 +76,7 @@ def test_create_game_returns_the_creators_view(api, two):
     assert game["seats"] == [{"seat": 1, "player_id": ann["id"], "name": "Ann"},
                              {"seat": 2, "player_id": bob["id"], "name": "Bob"}]
     assert len(game["state"]["hand"]) == 7 and game["state"]["hand_sizes"] == {"1": 7, "2": 7}
-    assert game["state"]["decks"] == {"troop": 46, "tactics": 0}
+    assert game["state"]["decks"] == {"troop": 46, "tactics": 10}
     assert game["seed"] == 7  # an explicit seed is shown to all
     plays = [s for s in game["legal_steps"] if s["type"] == "play"]
     assert len(plays) == 7 * 9 and {"type": "resign"} in game["legal_steps"]

@@ -19,7 +19,7 @@ class BattleLine:
         return steps.parse_step(raw)
 
     def seat_count(self, options: dict) -> int:
-        return 2
+        return options.get("players", 2)
 
     def new_game(self, options: dict, rng: random.Random) -> State:
         return setup.new_game(options, rng)
