@@ -21,6 +21,8 @@ openapi: $(INSTALLED)
 
 # Benchmarks (not tests): results go into docs/benchmarks.md with the machine and date.
 bench: $(INSTALLED)
+	$(PY) -m benchmarks.claims
+	$(PY) -m benchmarks.games
 	$(PY) -m benchmarks.item_size
 
 install: $(INSTALLED) $(NODE_INSTALLED)

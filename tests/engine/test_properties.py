@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chalicelib.games.battleline import ENGINE
+from chalicelib.games.battleline import tactics
 from chalicelib.games.battleline.cards import TACTICS, TROOPS, is_troop
 
 from .helpers import all_cards
@@ -88,3 +89,19 @@ def test_no_view_shows_another_seats_hand_or_the_deck_order(seed, choices, optio
         assert ENGINE.view(state, None)["hand"] == []
 
     play_out(seed, choices, options, no_leak)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False))
+def test_legal_plays_are_exactly_the_plays_the_rules_accept(seed, choices):
+    """legal_steps lists a play if and only if apply_step would accept it."""
+    def agree(state):
+        seat = state["to_move"]
+        if state["phase"] != "play" or seat is None:
+            return
+        listed = tactics.legal_plays(state, seat)
+        accepted = [s for s in tactics.candidate_plays(state, seat) if tactics.refusal(state, seat, s) is None]
+        key = lambda s: json.dumps(s, sort_keys=True)  # noqa: E731
+        assert sorted(map(key, listed)) == sorted(map(key, accepted))
+
+    play_out(seed, choices, {}, agree)

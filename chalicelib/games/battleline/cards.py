@@ -60,8 +60,9 @@ def troop_sort_key(card: str) -> tuple[int, int]:
     return COLOURS.index(troop.colour), troop.value
 
 
+# Troops by colour then value, then tactics in rule-book order: how a hand is shown.
+HAND_ORDER = {card: index for index, card in enumerate([*TROOPS, *TACTICS])}
+
+
 def sort_hand(cards: list[str]) -> list[str]:
-    """Troops by colour then value, then tactics in rule-book order: how a hand is shown."""
-    troops = sorted((c for c in cards if is_troop(c)), key=troop_sort_key)
-    tactics = sorted((c for c in cards if is_tactic(c)), key=TACTICS.index)
-    return troops + tactics
+    return sorted(cards, key=HAND_ORDER.__getitem__)

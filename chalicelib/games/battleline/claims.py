@@ -16,8 +16,9 @@ troops are a 60-bit mask, so most checks are a handful of integer operations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations, permutations, product
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .cards import COLOURS, LEADERS, TROOPS, VALUES, Troop, parse_troop
 from .formations import Formation, Strength, strength_of_troops
@@ -45,6 +46,12 @@ ALL_TROOPS = (1 << 60) - 1
 VALUE_MASK = {v: sum(bit(v, c) for c in COLOURS) for v in VALUES}
 COLOUR_MASK = {c: sum(bit(v, c) for v in VALUES) for c in COLOURS}
 CARD_BIT = {card: bit(t.value, t.colour) for card in TROOPS if (t := parse_troop(card))}
+RUN_MASK = {(colour, start, size): sum(bit(v, colour) for v in range(start, start + size))
+            for colour in COLOURS for size in (3, 4) for start in range(1, VALUES[-1] - size + 2)}
+
+
+def _troops_in(mask: int) -> list[Troop]:
+    return [parse_troop(card) for card, b in CARD_BIT.items() if mask & b]  # type: ignore[misc]
 
 
 def pool_mask(visible: Iterable[str]) -> int:
@@ -93,9 +100,17 @@ def _any_of_value(mask: int, value: int) -> Troop | None:
 class Completion:
     """One way to complete a side: troops added, values given to its wildcards, strength."""
 
-    added: tuple[Troop, ...]
+    added_mask: int
     wild_as: tuple[tuple[str, Troop], ...]
     strength: Strength
+
+    @classmethod
+    def of_mask(cls, added: int, strength: Strength) -> "Completion":
+        return cls(added, (), strength)
+
+    @property
+    def added(self) -> tuple[Troop, ...]:
+        return tuple(_troops_in(self.added_mask))
 
     def as_json(self, side: Sequence[str]) -> dict:
         added = [str(t) for t in self.added]
@@ -154,9 +169,16 @@ def reachable(side: Side, pool: int, size: int, *, fog: bool = False,
     if pool.bit_count() < needed:
         return
 
+    if not side.wilds:
+        yield from _reachable_plain(side.troops, pool, size, needed, fog, floor)
+        return
+
     def done(added: list[Troop], wild_as: list[tuple[str, Troop]]) -> Completion:
         cards = [*side.troops, *added, *(troop for _, troop in wild_as)]
-        return Completion(tuple(added), tuple(wild_as), strength_of_troops(cards, fog=fog))
+        mask = 0
+        for troop in added:
+            mask |= bit(troop.value, troop.colour)
+        return Completion(mask, tuple(wild_as), strength_of_troops(cards, fog=fog))
 
     if fog:  # only the sum counts: the highest values
         yield done(_top_values(pool, needed), [(w, _best_wild(w, COLOURS[0])) for w in side.wilds])
@@ -226,6 +248,119 @@ def reachable(side: Side, pool: int, size: int, *, fog: bool = False,
     yield done(_top_values(pool, needed), [(w, _best_wild(w, COLOURS[0])) for w in side.wilds])
 
 
+def _value_of_bit(b: int) -> int:
+    return b % 10 + 1
+
+
+def _highest(avail: int, count: int) -> tuple[int, int]:
+    """The ``count`` highest bits of a one-colour mask: (their mask, the sum of their values)."""
+    taken = total = 0
+    for _ in range(count):
+        b = avail.bit_length() - 1
+        taken |= 1 << b
+        avail ^= 1 << b
+        total += _value_of_bit(b)
+    return taken, total
+
+
+def _top_overall(pool: int, count: int) -> tuple[int, int]:
+    """The ``count`` highest-valued troops of the pool, any colours: (mask, sum)."""
+    taken = total = 0
+    for value in reversed(VALUES):
+        avail = pool & VALUE_MASK[value]
+        while avail and count:
+            low = avail & -avail
+            taken |= low
+            avail ^= low
+            total += value
+            count -= 1
+        if not count:
+            break
+    return taken, total
+
+
+def _starts(values: list[int], size: int) -> range:
+    """Run starts (highest first) whose run of ``size`` values contains every given value."""
+    top = VALUES[-1] - size + 1
+    if not values:
+        return range(top, 0, -1)
+    return range(min(top, min(values)), max(1, max(values) - size + 1) - 1, -1)
+
+
+def _reachable_plain(troops: list[Troop], pool: int, size: int, needed: int, fog: bool,
+                     floor: Formation) -> Iterator[Completion]:
+    """reachable() for a side without wildcards, on bit masks. Each completion's strength is
+    its pattern's formation and sum, which is exact for the first one yielded (the only one
+    that best_completion and beating_completion use)."""
+    base = sum(t.value for t in troops)
+    if fog:
+        taken, total = _top_overall(pool, needed)
+        yield Completion.of_mask(taken, Strength(Formation.SUM_ONLY, base + total))
+        return
+    values = [t.value for t in troops]
+    colours = {t.colour for t in troops}
+    have = 0
+    for t in troops:
+        have |= bit(t.value, t.colour)
+    distinct = len(set(values)) == len(values)
+    one_colour = sorted(colours) if colours else COLOURS
+    if len(colours) <= 1 and distinct:
+        done = False
+        for start in _starts(values, size):
+            for colour in one_colour:
+                missing = RUN_MASK[colour, start, size] & ~have
+                if pool & missing == missing:
+                    yield Completion.of_mask(missing, Strength(Formation.WEDGE, sum(range(start, start + size))))
+                    done = True
+                    break
+            if done:
+                break
+    if floor > Formation.PHALANX:
+        return
+    if len(set(values)) <= 1:
+        for value in [values[0]] if values else reversed(VALUES):
+            avail = pool & VALUE_MASK[value]
+            if avail.bit_count() >= needed:
+                taken = 0
+                for _ in range(needed):
+                    low = avail & -avail
+                    taken |= low
+                    avail ^= low
+                yield Completion.of_mask(taken, Strength(Formation.PHALANX, value * size))
+                break
+    if floor > Formation.BATTALION_ORDER:
+        return
+    if len(colours) <= 1:
+        best: tuple[int, int] | None = None
+        for colour in one_colour:
+            avail = pool & COLOUR_MASK[colour]
+            if avail.bit_count() >= needed:
+                taken, total = _highest(avail, needed)
+                if best is None or total > best[1]:
+                    best = (taken, total)
+        if best is not None:
+            yield Completion.of_mask(best[0], Strength(Formation.BATTALION_ORDER, base + best[1]))
+    if floor > Formation.SKIRMISH_LINE:
+        return
+    if distinct:
+        for start in _starts(values, size):
+            taken = 0
+            for value in range(start, start + size):
+                if value in values:
+                    continue
+                avail = pool & VALUE_MASK[value]
+                if not avail:
+                    break
+                taken |= avail & -avail
+            else:
+                yield Completion.of_mask(taken, Strength(Formation.SKIRMISH_LINE, sum(range(start, start + size))))
+                break
+    if floor > Formation.HOST:
+        return
+    taken, total = _top_overall(pool, needed)
+    yield Completion.of_mask(taken, Strength(Formation.HOST, base + total))
+
+
 def best_completion(side: Side, pool: int, size: int, *, fog: bool = False) -> Completion | None:
     """The strongest completion of a side, or None when it cannot complete."""
     return next(reachable(side, pool, size, fog=fog), None)
@@ -233,6 +368,11 @@ def best_completion(side: Side, pool: int, size: int, *, fog: bool = False) -> C
 
 def best_strength(cards: Sequence[str], *, fog: bool = False) -> Strength:
     """The strength of a complete side, its wildcards at their best values."""
+    return _best_strength(tuple(sorted(cards)), fog)
+
+
+@lru_cache(maxsize=4096)
+def _best_strength(cards: tuple[str, ...], fog: bool) -> Strength:
     completion = best_completion(Side.of(cards), 0, len(cards), fog=fog)
     assert completion is not None
     return completion.strength
@@ -307,33 +447,68 @@ def completed_earlier(flag: dict, side: int) -> bool:
     return theirs is None or (mine is not None and mine < theirs)
 
 
-def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
-    """May ``seat`` claim ``flag``, with ``pool`` the mask of unseen troops?"""
-    number = flag["flag"]
+def _verdict(flag: dict, seat: int, pool: int) -> tuple[bool, str, Any]:
+    """The claim decision without its wording: (claimable, why, details). Runs at every claim
+    step for every flag, so it formats nothing."""
     if flag["claimed_by"] is not None:
-        return ClaimCheck(False, f"flag {number} is already claimed")
+        return False, "claimed", None
     if seat not in flag["seats"]:
-        return ClaimCheck(False, f"seat {seat} does not face flag {number}")
+        return False, "not_facing", None
     side = flag["seats"].index(seat)
-    size = side_size(flag)
-    fog = "FOG" in flag["environment"]
-    mine, theirs = flag["cards"][side], flag["cards"][1 - side]
+    size = 4 if "MUD" in flag["environment"] else 3
+    mine = flag["cards"][side]
     if len(mine) < size:
-        return ClaimCheck(False, f"your side of flag {number} has {len(mine)} of the {size} cards it needs")
+        return False, "incomplete", size
+    fog = "FOG" in flag["environment"]
+    theirs = flag["cards"][1 - side]
     my_strength = best_strength(mine, fog=fog)
     if len(theirs) >= size:
-        their = best_completion(Side.of(theirs), 0, len(theirs), fog=fog)
-        assert their is not None
-        if my_strength > their.strength or (my_strength == their.strength and completed_earlier(flag, side)):
-            return ClaimCheck(True, f"your {describe(my_strength)} beats {describe(their.strength)}")
-        why = "ties and was completed first" if my_strength == their.strength else "is stronger"
-        return ClaimCheck(False, f"the opponent's {describe(their.strength)} at flag {number} {why}",
-                          their.as_json(theirs))
-    opponent = Side.of(theirs)
-    if pool.bit_count() < size - len(opponent):
+        their_strength = best_strength(theirs, fog=fog)
+        wins = my_strength > their_strength or (my_strength == their_strength and completed_earlier(flag, side))
+        return wins, "direct", (my_strength, their_strength)
+    if pool.bit_count() < size - len(theirs):
+        return True, "cannot_complete", None
+    beating = _beating(tuple(sorted(theirs)), pool, size, my_strength, fog)
+    return beating is None, "completion", (my_strength, beating)
+
+
+@lru_cache(maxsize=16384)
+def _beating(theirs: tuple[str, ...], pool: int, size: int, target: Strength, fog: bool) -> Completion | None:
+    # Cached: the same flag is judged again at every claim step until something there or in
+    # the unseen pool changes.
+    return beating_completion(Side.of(theirs), pool, size, target, fog=fog)
+
+
+def claimable(flag: dict, seat: int, pool: int) -> bool:
+    return _verdict(flag, seat, pool)[0]
+
+
+def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
+    """May ``seat`` claim ``flag``, with ``pool`` the mask of unseen troops? With the reason,
+    and a counterexample when it may not."""
+    ok, why, details = _verdict(flag, seat, pool)
+    number = flag["flag"]
+    side = flag["seats"].index(seat) if seat in flag["seats"] else 0
+    mine, theirs = flag["cards"][side], flag["cards"][1 - side]
+    if why == "claimed":
+        return ClaimCheck(False, f"flag {number} is already claimed")
+    if why == "not_facing":
+        return ClaimCheck(False, f"seat {seat} does not face flag {number}")
+    if why == "incomplete":
+        return ClaimCheck(False, f"your side of flag {number} has {len(mine)} of the {details} cards it needs")
+    if why == "cannot_complete":
         return ClaimCheck(True, f"the opponent cannot complete flag {number} from the unseen troops")
-    beating = beating_completion(opponent, pool, size, my_strength, fog=fog)
-    if beating is None:
+    if why == "direct":
+        my_strength, their_strength = details
+        if ok:
+            return ClaimCheck(True, f"your {describe(my_strength)} beats {describe(their_strength)}")
+        fog = "FOG" in flag["environment"]
+        their = best_completion(Side.of(theirs), 0, len(theirs), fog=fog)
+        tie = "ties and was completed first" if my_strength == their_strength else "is stronger"
+        return ClaimCheck(False, f"the opponent's {describe(their_strength)} at flag {number} {tie}",
+                          their.as_json(theirs) if their else None)
+    my_strength, beating = details
+    if ok:
         return ClaimCheck(True, f"no completion of the opponent's side can beat your {describe(my_strength)}")
     example = beating.as_json(theirs)
     return ClaimCheck(

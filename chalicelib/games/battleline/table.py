@@ -48,9 +48,10 @@ def is_open(flag: dict) -> bool:
 
 
 def has_free_slot(flag: dict, seat: int) -> bool:
-    if not is_open(flag) or not faces(flag, seat):
+    seats_here = flag["seats"]
+    if flag["claimed_by"] is not None or seat not in seats_here:
         return False
-    return len(side_cards(flag, seat)) < side_size(flag)
+    return len(flag["cards"][seats_here.index(seat)]) < (4 if "MUD" in flag["environment"] else 3)
 
 
 def open_flags(state: State, seat: int) -> list[dict]:

@@ -25,9 +25,6 @@ from .table import (
     take,
 )
 
-SLOT_CARDS_TEXT = "a troop or morale tactics card"
-
-
 def _flag_or_none(state: State, number: object) -> dict | None:
     try:
         return flag_at(state, number)
@@ -187,37 +184,69 @@ def refusal(state: State, seat: int, step: Step) -> str | None:
 
 # ---------------------------------------------------------------- the legal plays
 
-def _candidates(state: State, seat: int, card: str) -> list[Step]:
-    flags = [f for f in state["flags"] if is_open(f)]
-    if is_troop(card) or card in MORALE_TACTICS or card in ENVIRONMENT_TACTICS:
-        return [{"type": "play", "card": card, "flag": f["flag"]} for f in flags if faces(f, seat)]
-    if card == "SCOUT":
-        return [{"type": "play", "card": card}]
-    opponent = _opponent(state, seat)
-    if card == "REDEPLOY":
-        steps = []
-        for f in flags:
-            for own in side_cards(f, seat) + [e for e in f["environment"] if owns_on_flag(f, seat, e)]:
-                target = {"flag": f["flag"], "card": own}
-                steps.append({"type": "play", "card": card, "target": target, "to_flag": None})
-                steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]} for d in flags]
-        return steps
-    if card == "DESERTER":
-        return [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": theirs}}
-                for f in flags
-                for theirs in side_cards(f, opponent) + [e for e in f["environment"] if owns_on_flag(f, opponent, e)]]
-    if card == "TRAITOR":
-        return [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": theirs}, "to_flag": d["flag"]}
-                for f in flags for theirs in side_cards(f, opponent) if is_troop(theirs) for d in flags]
-    raise AssertionError(card)
-
-
 def legal_plays(state: State, seat: int) -> list[Step]:
+    """Every play step :func:`refusal` accepts, built directly (this runs at every decision;
+    tests check it against refusal over every candidate step)."""
+    cards = list(dict.fromkeys(sort_hand(hand(state, seat))))
+    open_slots = [f["flag"] for f in state["flags"] if has_free_slot(f, seat)]
+    unclaimed = [f for f in state["flags"] if is_open(f)]
     steps: list[Step] = []
-    for card in dict.fromkeys(sort_hand(hand(state, seat))):
-        if is_tactic(card) and tactics_refusal(state, seat, card) is not None:
+    for card in cards:
+        if is_troop(card):
+            steps += [{"type": "play", "card": card, "flag": n} for n in open_slots]
             continue
-        steps += [step for step in _candidates(state, seat, card) if refusal(state, seat, step) is None]
+        if tactics_refusal(state, seat, card) is not None:
+            continue
+        if card in MORALE_TACTICS:
+            steps += [{"type": "play", "card": card, "flag": n} for n in open_slots]
+        elif card in ENVIRONMENT_TACTICS:
+            steps += [{"type": "play", "card": card, "flag": f["flag"]} for f in unclaimed if faces(f, seat)]
+        elif card == "SCOUT":
+            if state["decks"]["troop"] or state["decks"]["tactics"]:
+                steps.append({"type": "play", "card": card})
+        else:
+            steps += _guile_plays(state, seat, card, unclaimed, open_slots)
+    return steps
+
+
+def _guile_plays(state: State, seat: int, card: str, unclaimed: list[dict], open_slots: list[int]) -> list[Step]:
+    opponent = _opponent(state, seat)
+    steps: list[Step] = []
+    for f in unclaimed:
+        number = f["flag"]
+        if card == "REDEPLOY":
+            for own in side_cards(f, seat):
+                target = {"flag": number, "card": own}
+                steps.append({"type": "play", "card": card, "target": target, "to_flag": None})
+                steps += [{"type": "play", "card": card, "target": target, "to_flag": n} for n in open_slots if n != number]
+            for own in f["environment"]:
+                if f["environment_seats"].get(own) == seat:
+                    target = {"flag": number, "card": own}
+                    steps.append({"type": "play", "card": card, "target": target, "to_flag": None})
+                    steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]}
+                              for d in unclaimed if d is not f]
+        elif card == "DESERTER":
+            theirs = side_cards(f, opponent) + [e for e in f["environment"] if f["environment_seats"].get(e) == opponent]
+            steps += [{"type": "play", "card": card, "target": {"flag": number, "card": c}} for c in theirs]
+        else:  # TRAITOR
+            steps += [{"type": "play", "card": card, "target": {"flag": number, "card": c}, "to_flag": n}
+                      for c in side_cards(f, opponent) if is_troop(c) for n in open_slots]
+    return steps
+
+
+def candidate_plays(state: State, seat: int) -> list[Step]:
+    """A superset of the legal plays (every card held × every flag and target), for tests."""
+    flags = [f["flag"] for f in state["flags"]]
+    on_table = [(f["flag"], c) for f in state["flags"] for side in f["cards"] for c in side]
+    on_table += [(f["flag"], e) for f in state["flags"] for e in f["environment"]]
+    steps: list[Step] = []
+    for card in dict.fromkeys(hand(state, seat)):
+        steps += [{"type": "play", "card": card, "flag": n} for n in flags]
+        steps.append({"type": "play", "card": card})
+        for number, target in on_table:
+            steps.append({"type": "play", "card": card, "target": {"flag": number, "card": target}})
+            steps += [{"type": "play", "card": card, "target": {"flag": number, "card": target}, "to_flag": n}
+                      for n in [None, *flags]]
     return steps
 
 
@@ -278,4 +307,4 @@ def _traitor(state: State, seat: int, step: Step) -> None:
 _GUILE = {"SCOUT": _scout, "REDEPLOY": _redeploy, "DESERTER": _deserter, "TRAITOR": _traitor}
 
 
-__all__ = ["legal_plays", "play", "refusal", "tactics_refusal", "SLOT_CARDS_TEXT"]
+__all__ = ["candidate_plays", "legal_plays", "play", "refusal", "tactics_refusal"]

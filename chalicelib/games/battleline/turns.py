@@ -15,7 +15,7 @@ from typing import Any
 from ..base import Event, IllegalStep, State, Step
 from . import tactics
 from .cards import is_card, is_troop
-from .claims import ClaimCheck, check_claim, pool_mask, side_size, visible_cards
+from .claims import ClaimCheck, check_claim, claimable, pool_mask, side_size, visible_cards
 from .setup import PHASE_ORDER, deal, next_game_rng
 from .table import (
     active_seats,
@@ -40,14 +40,25 @@ def can_play_troop(state: State, seat: int) -> bool:
     return any(is_troop(card) for card in hand(state, seat)) and bool(open_flags(state, seat))
 
 
+def unseen_pool(state: State) -> int:
+    return pool_mask(visible_cards(state["flags"], state["discards"]))
+
+
 def claim_checks(state: State, seat: int) -> dict[int, ClaimCheck]:
-    """Every flag's claim check for ``seat``, with one shared pool of unseen troops."""
-    pool = pool_mask(visible_cards(state["flags"], state["discards"]))
+    """Every flag's claim check for ``seat``, with reasons, sharing one pool of unseen troops."""
+    pool = unseen_pool(state)
     return {flag["flag"]: check_claim(flag, seat, pool) for flag in state["flags"]}
 
 
 def provable_flags(state: State, seat: int) -> list[int]:
-    return [number for number, check in claim_checks(state, seat).items() if check.claimable]
+    # Only an unclaimed flag where the seat's side is complete can be claimed: most claim
+    # steps have none, and then the unseen pool is never built.
+    candidates = [flag for flag in state["flags"] if flag["claimed_by"] is None and seat in flag["seats"]
+                  and len(flag["cards"][flag["seats"].index(seat)]) >= side_size(flag)]
+    if not candidates:
+        return []
+    pool = unseen_pool(state)
+    return [flag["flag"] for flag in candidates if claimable(flag, seat, pool)]
 
 
 def decks_empty(state: State) -> bool:
@@ -57,7 +68,7 @@ def decks_empty(state: State) -> bool:
 # ---------------------------------------------------------------- legal steps
 
 def legal_steps(state: State, seat: int) -> list[Step]:
-    if state["result"] is not None or seat not in active_seats(state):
+    if state["result"] is not None or not 1 <= seat <= state["players"] or seat in state["resigned"]:
         return []
     steps: list[Step] = []
     if seat == state["to_move"]:
@@ -68,7 +79,7 @@ def legal_steps(state: State, seat: int) -> list[Step]:
 
 def _play_decisions(state: State, seat: int) -> list[Step]:
     steps = tactics.legal_plays(state, seat)
-    if not can_play_troop(state, seat):
+    if not (steps and is_troop(steps[0]["card"])):  # troop plays, if any, come first
         steps.append({"type": "pass"})
     return steps
 
@@ -117,7 +128,7 @@ _DECISIONS = {
 def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     if state["result"] is not None:
         raise IllegalStep("the game is over", code="game_finished")
-    if seat not in seats(state):
+    if not 1 <= seat <= state["players"]:
         raise IllegalStep(f"there is no seat {seat} in this game", code="not_seated")
     if seat in state["resigned"]:
         raise IllegalStep("you have resigned from this game", code="not_your_turn")
@@ -174,13 +185,12 @@ def _claim(state: State, seat: int, step: Step) -> list[Event]:
     if len(set(map(repr, numbers))) != len(numbers):
         raise IllegalStep("a claim names each flag once")
     flags = [flag_at(state, number) for number in numbers]
-    if flags:
-        checks = claim_checks(state, seat)
-        for flag in flags:
-            check = checks[flag["flag"]]
-            if not check.claimable:
-                raise IllegalStep(f"flag {flag['flag']} cannot be claimed: {check.reason}",
-                                  flag=flag["flag"], counterexample=check.counterexample)
+    pool = unseen_pool(state) if flags else 0
+    for flag in flags:
+        if not claimable(flag, seat, pool):
+            check = check_claim(flag, seat, pool)
+            raise IllegalStep(f"flag {flag['flag']} cannot be claimed: {check.reason}",
+                              flag=flag["flag"], counterexample=check.counterexample)
     return _claim_flags(state, seat, [flag["flag"] for flag in flags], auto=False)
 
 
@@ -192,7 +202,7 @@ def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool) -> 
     data: dict[str, Any] = {"flags": numbers}
     if auto:
         data["auto"] = True
-    return [_event("claim", seat, data)] + _check_victory(state, seat)
+    return [_event("claim", seat, data)] + (_check_victory(state, seat) if numbers else [])
 
 
 def _take_from_deck(state: State, deck: Any) -> str:
