@@ -90,3 +90,31 @@ def test_playing_a_card_not_held_is_refused_with_a_reason(api):
     reply = api.act(ann, game["game_id"], 0, {"type": "play", "card": "TRAITOR", "target": {"flag": 1, "card": "5R"}, "to_flag": 2})
     body = problem_of(reply, 422, "illegal_action")
     assert body["detail"] == "you do not hold TRAITOR"
+
+
+def test_scout_returns_and_draws_stay_private_in_events(api, service):
+    """Random legal play until a Scout is resolved; the other seat never sees its cards."""
+    import random
+
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    players = {1: ann, 2: bob}
+    for seed in range(40):
+        game = api.new_game(ann, [ann, bob], seed=seed)
+        gid, view, choose = game["game_id"], game, random.Random(seed)
+        while view["status"] == "active":
+            player = players[view["to_move"]]
+            view = api.view(player, gid)
+            steps = [s for s in view["legal_steps"] if s["type"] != "resign"]
+            scout = [s for s in steps if s.get("card") == "SCOUT"]
+            view = api.act(player, gid, view["version"], scout[0] if scout else choose.choice(steps)).body["view"]
+            events = api.get(f"/v1/games/{gid}/events", key=ann["api_key"]).body["events"]
+            returned = [e for e in events if e["type"] == "scout_return"]
+            if returned:
+                scout_seat = returned[0]["seat"]
+                mine = api.get(f"/v1/games/{gid}/events", key=players[scout_seat]["api_key"]).body["events"]
+                theirs = api.get(f"/v1/games/{gid}/events", key=players[3 - scout_seat]["api_key"]).body["events"]
+                assert "cards" in [e for e in mine if e["type"] == "scout_return"][0]["data"]
+                other = [e for e in theirs if e["type"] in ("scout_return", "scout_draw")]
+                assert other and all("card" not in e["data"] and "cards" not in e["data"] for e in other)
+                return
+    pytest.fail("no Scout was played in 40 random games")

@@ -156,7 +156,7 @@ def proof_problems(draw):
     return mine, theirs, pool, size, fog
 
 
-@settings(max_examples=700, deadline=None)
+@settings(max_examples=2500, deadline=None)
 @given(proof_problems())
 def test_fast_proof_never_disagrees_with_brute_force(problem):
     mine, theirs, pool, size, fog = problem

@@ -294,3 +294,9 @@ def test_decision_sides_completed_by_one_step_count_the_acting_seat_last():
     play(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 4, "card": "MUD"}, "to_flag": 8})
     flag = state["flags"][3]
     assert flag["completed"][1] < flag["completed"][0]
+
+
+def test_decision_a_wildcard_may_take_the_value_of_a_troop_already_on_the_table():
+    # 7B and 10B lie elsewhere, yet the Leader may still be 10B: a wedge 8-9-10 of 27.
+    state = build(flags={1: (["8B", "9B", "ALEXANDER"], ["1R", "2O", "4Y"]), 2: (["7B"], ["10B"])})
+    assert "wedge of 27" in claim_checks(state, 1)[1].reason
