@@ -9,7 +9,6 @@ import subprocess
 import sys
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 

@@ -3,7 +3,10 @@
 import pytest
 
 from chalicelib.games.battleline.cards import parse_troop, sort_hand
-from chalicelib.games.battleline.formations import Formation, Strength, strength, winner_of_complete_sides
+from chalicelib.games.battleline.formations import Formation, Strength, strength
+from chalicelib.games.battleline.turns import claim_checks
+
+from .helpers import build
 
 
 @pytest.mark.parametrize(
@@ -63,11 +66,13 @@ def test_fog_only_the_sum_decides():
 
 
 def test_equal_strength_side_completed_last_loses():
-    host = strength(["7Y", "2B", "1G"])
-    other = strength(["3Y", "3B", "4G"])
-    assert host == other
-    assert winner_of_complete_sides(host, other, first_completed_earlier=True) == 0
-    assert winner_of_complete_sides(host, other, first_completed_earlier=False) == 1
+    # 002's example: yellow 7, blue 2, green 1 (10) against yellow 3, blue 3, green 4 (10).
+    assert strength(["7Y", "2B", "1G"]) == strength(["3Y", "3B", "4G"])
+    first = build(flags={1: (["7Y", "2B", "1G"], ["3Y", "3B", "4G"])})  # seat 1 completes first
+    assert claim_checks(first, 1)[1].claimable and not claim_checks(first, 2)[1].claimable
+    later = build(flags={1: (["7Y", "2B", "1G"], ["3Y", "3B", "4G"])})
+    later["flags"][0]["completed"] = [2, 1]  # seat 2 completed first this time
+    assert claim_checks(later, 2)[1].claimable and not claim_checks(later, 1)[1].claimable
 
 
 def test_a_hand_is_shown_by_colour_then_value():

@@ -54,12 +54,6 @@ def is_card(card: str) -> bool:
     return is_troop(card) or is_tactic(card)
 
 
-def troop_sort_key(card: str) -> tuple[int, int]:
-    troop = parse_troop(card)
-    assert troop is not None, card
-    return COLOURS.index(troop.colour), troop.value
-
-
 # Troops by colour then value, then tactics in rule-book order: how a hand is shown.
 HAND_ORDER = {card: index for index, card in enumerate([*TROOPS, *TACTICS])}
 

@@ -62,11 +62,6 @@ def pool_mask(visible: Iterable[str]) -> int:
     return mask
 
 
-def unseen_troops(visible: Iterable[str]) -> list[Troop]:
-    mask = pool_mask(visible)
-    return [parse_troop(card) for card in TROOPS if mask & CARD_BIT[card]]  # type: ignore[misc]
-
-
 def _top_values(mask: int, count: int) -> list[Troop]:
     """The ``count`` highest-valued troops in the mask (any colours)."""
     chosen: list[Troop] = []

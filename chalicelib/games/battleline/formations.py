@@ -57,12 +57,3 @@ def strength(cards: list[str], *, fog: bool = False) -> Strength:
     if any(t is None for t in troops):
         raise ValueError(f"not all troops: {cards}")
     return strength_of_troops(troops, fog=fog)  # type: ignore[arg-type]
-
-
-def winner_of_complete_sides(
-    first: Strength, second: Strength, *, first_completed_earlier: bool
-) -> int:
-    """0 when the first side wins, 1 when the second does. Ties: the later completion loses."""
-    if first != second:
-        return 0 if first > second else 1
-    return 0 if first_completed_earlier else 1
