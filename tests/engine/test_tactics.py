@@ -300,3 +300,10 @@ def test_decision_a_wildcard_may_take_the_value_of_a_troop_already_on_the_table(
     # 7B and 10B lie elsewhere, yet the Leader may still be 10B: a wedge 8-9-10 of 27.
     state = build(flags={1: (["8B", "9B", "ALEXANDER"], ["1R", "2O", "4Y"]), 2: (["7B"], ["10B"])})
     assert "wedge of 27" in claim_checks(state, 1)[1].reason
+
+
+def test_decision_mud_discards_are_owed_by_the_acting_seat_first():
+    state = build(flags={2: (["5R", "6R", "7R", "8R"], ["1G", "2G", "3G", "4G"])},
+                  environment={2: {"MUD": 1}}, hands={2: ["DESERTER"]}, to_move=2)
+    play(state, 2, {"type": "play", "card": "DESERTER", "target": {"flag": 2, "card": "MUD"}})
+    assert [p["seat"] for p in state["pending"]] == [2, 1] and state["to_move"] == 2

@@ -84,10 +84,11 @@ def restamp(state: State, flag: dict, acting: int) -> None:
             flag["completed"][side] = state["completions"]
 
 
-def queue_mud_discards(state: State, flag: dict) -> None:
-    """Decision: when Mud leaves a flag, a side left with 4 cards is cut to 3 by its owner."""
-    for side, cards in enumerate(flag["cards"]):
-        if len(cards) > side_size(flag):
+def queue_mud_discards(state: State, flag: dict, acting: int) -> None:
+    """Decision: when Mud leaves a flag, a side left with 4 cards is cut to 3 by its owner,
+    the acting seat first."""
+    for side in sorted(range(2), key=lambda side: flag["seats"][side] != acting):
+        if len(flag["cards"][side]) > side_size(flag):
             state["pending"].append({"type": "mud_discard", "seat": flag["seats"][side], "flag": flag["flag"]})
 
 
@@ -103,7 +104,7 @@ def take(state: State, flag: dict, seat: int, card: str, acting: int) -> None:
         del flag["environment_seats"][card]
         restamp(state, flag, acting)
         if card == "MUD":
-            queue_mud_discards(state, flag)
+            queue_mud_discards(state, flag, acting)
         return
     side_cards(flag, seat).remove(card)
     restamp(state, flag, acting)
