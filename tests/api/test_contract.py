@@ -194,6 +194,13 @@ def test_refused_claim_carries_the_counterexample(api, two):
     body = problem_of(api.act(ann, gid, version, {"type": "claim", "flags": [1]}), 422, "illegal_action")
     assert body["flag"] == 1 and len(body["counterexample"]["cards"]) == 3
     assert "cannot be claimed" in body["detail"]
+    # analyzeBattleLine on the same position gives the same counterexample.
+    view = api.view(ann, gid)["state"]
+    position = {"flags": [{"flag": f["flag"], "cards": f["cards"], "environment": f["environment"],
+                           "claimed_by": f["claimed_by"], "first_complete": f["first_complete"]} for f in view["flags"]],
+                "discards": [c for pile in view["discards"].values() for c in pile]}
+    analysis = api.post("/v1/battleline/analyze", {"position": position, "seat": 1}).body
+    assert analysis["flags"][0]["counterexample"] == body["counterexample"]
 
 
 def test_not_your_turn_is_403(api, two):
