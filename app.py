@@ -1,10 +1,11 @@
 """HTTP routes: each translates one API operation into one service call. Nothing else."""
 
-from chalice import Chalice
+from chalice import Chalice, Rate
 
 from chalicelib import config
 from chalicelib import models as m
 from chalicelib.games.battleline.analysis import Analysis, AnalyzeRequest
+from chalicelib.notify import stream
 from chalicelib.web import Api, Call
 
 app = Chalice(app_name="battleline-server")
@@ -66,3 +67,59 @@ def list_events(call: Call):
                errors=("invalid_position", "invalid_card"))
 def analyze_battleline(call: Call):
     return call.service.analyze_battleline(call.body)
+
+
+# ---------------------------------------------------------------- webhooks
+
+@api.operation("POST", "/v1/webhooks", "createWebhook", summary="Register a webhook; returns its secret, once",
+               body=m.CreateWebhookRequest, response=m.WebhookCreated, status=201, tag="webhooks",
+               errors=("unsafe_webhook_url",))
+def create_webhook(call: Call):
+    return call.service.create_webhook(call.player, call.body)
+
+
+@api.operation("GET", "/v1/webhooks", "listWebhooks", summary="The caller's webhooks", response=m.WebhookList,
+               tag="webhooks")
+def list_webhooks(call: Call):
+    return call.service.list_webhooks(call.player)
+
+
+@api.operation("DELETE", "/v1/webhooks/{webhook_id}", "deleteWebhook", summary="Remove a webhook",
+               response=None, status=204, tag="webhooks", errors=("webhook_not_found",))
+def delete_webhook(call: Call):
+    return call.service.delete_webhook(call.player, call.params["webhook_id"])
+
+
+@api.operation("POST", "/v1/webhooks/{webhook_id}/rotate", "rotateWebhookSecret",
+               summary="A new secret; the old one keeps signing for 24 hours", response=m.RotatedSecret,
+               tag="webhooks", errors=("webhook_not_found",))
+def rotate_webhook_secret(call: Call):
+    return call.service.rotate_webhook_secret(call.player, call.params["webhook_id"])
+
+
+@api.operation("GET", "/v1/webhooks/{webhook_id}/deliveries", "listWebhookDeliveries",
+               summary="A webhook's deliveries, newest first, with every attempt", response=m.DeliveryList,
+               tag="webhooks", errors=("webhook_not_found",))
+def list_webhook_deliveries(call: Call):
+    return call.service.list_webhook_deliveries(call.player, call.params["webhook_id"])
+
+
+@api.operation("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", "redeliverWebhook",
+               summary="Attempt a delivery again now, with the same id and body", response=m.DeliveryView,
+               tag="webhooks", errors=("webhook_not_found", "delivery_not_found"))
+def redeliver_webhook(call: Call):
+    return call.service.redeliver_webhook(call.player, call.params["webhook_id"], call.params["delivery_id"])
+
+
+# ---------------------------------------------------------------- the outbox, in AWS
+
+@app.lambda_function(name="outbox_consumer")
+def outbox_consumer(event, context):
+    """DynamoDB Streams consumer: dispatches new outbox items, reports failed records."""
+    return stream.handle_batch(event, context, config.dispatcher())
+
+
+@app.schedule(Rate(1, unit=Rate.MINUTES), name="webhook_retries")
+def webhook_retries(event):
+    """Attempts the webhook deliveries that are due (from the sparse due index)."""
+    config.dispatcher().run_due()

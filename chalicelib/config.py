@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import boto3
 
+from .notify.dispatcher import Dispatcher
 from .service import GameService
 from .store.dynamodb import DynamoStore
 
@@ -23,5 +24,15 @@ def dynamodb_client():
 
 
 @lru_cache(maxsize=1)
+def store() -> DynamoStore:
+    return DynamoStore(dynamodb_client(), table_name())
+
+
+@lru_cache(maxsize=1)
 def service() -> GameService:
-    return GameService(DynamoStore(dynamodb_client(), table_name()))
+    return GameService(store())
+
+
+@lru_cache(maxsize=1)
+def dispatcher() -> Dispatcher:
+    return Dispatcher(store())

@@ -156,3 +156,59 @@ class Problem(BaseModel):
     status: int
     detail: str
     code: str
+
+
+# ---------------------------------------------------------------- webhooks
+
+WebhookEvent = Literal["game.invited", "game.your_turn", "game.action", "game.finished"]
+
+
+class CreateWebhookRequest(Request):
+    url: str = Field(min_length=8, max_length=2048, description="An https:// URL that resolves to public addresses.")
+    events: list[WebhookEvent] | None = Field(None, min_length=1, description="The event types to send; all when left out.")
+
+
+class WebhookView(BaseModel):
+    id: str
+    url: str
+    events: list[str] | None
+    disabled: str | None = Field(description="Why the endpoint was disabled (410 Gone), or null.")
+    created_at: str
+
+
+class WebhookCreated(WebhookView):
+    secret: str = Field(description="whsec_...: the signing secret, shown once.")
+
+
+class WebhookList(BaseModel):
+    webhooks: list[WebhookView]
+
+
+class RotatedSecret(BaseModel):
+    id: str
+    secret: str = Field(description="The new signing secret, shown once.")
+    previous_secret_expires_at: str = Field(description="Until then, deliveries are signed with both secrets.")
+
+
+class AttemptView(BaseModel):
+    at: str
+    status: int | None = Field(description="The HTTP status the receiver answered, or null.")
+    error: str | None
+
+
+class DeliveryView(BaseModel):
+    id: str = Field(description="The message id, sent as webhook-id on every attempt.")
+    webhook_id: str
+    type: str
+    status: Literal["pending", "delivered", "failed"]
+    attempts: list[AttemptView]
+    next_attempt_at: str | None
+    created_at: str
+
+
+class DeliveryList(BaseModel):
+    deliveries: list[DeliveryView]
+
+
+class Empty(BaseModel):
+    """No body (204)."""

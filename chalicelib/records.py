@@ -86,3 +86,59 @@ class IdempotencyRecord:
     fingerprint: str
     body: dict[str, Any]
     created_at: str
+
+
+@dataclass
+class WebhookSecret:
+    secret: str
+    created_at: str
+    expires_at: str | None = None  # set on the old secret when it is rotated out
+
+
+@dataclass
+class WebhookEndpoint:
+    id: str
+    player_id: str
+    url: str
+    events: list[str] | None  # None: every event type
+    secrets: list[WebhookSecret]
+    disabled: str | None  # why it was disabled, e.g. the receiver answered 410 Gone
+    created_at: str
+
+    def wants(self, event_type: str) -> bool:
+        return self.disabled is None and (self.events is None or event_type in self.events)
+
+    def secrets_in_force(self, now: str) -> list[str]:
+        return [s.secret for s in self.secrets if s.expires_at is None or s.expires_at > now]
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "url": self.url, "events": self.events, "disabled": self.disabled,
+                "created_at": self.created_at}
+
+
+@dataclass
+class Attempt:
+    at: str
+    status: int | None
+    error: str | None = None
+
+
+@dataclass
+class Delivery:
+    """One message to one webhook endpoint, with every attempt made to deliver it."""
+
+    webhook_id: str
+    msg_id: str
+    player_id: str
+    type: str
+    body: str  # fixed when the delivery is created, so every retry sends the same bytes
+    status: str  # pending | delivered | failed
+    attempts: list[Attempt]
+    next_attempt_at: str | None
+    created_at: str
+    version: int = 0
+
+    def as_json(self) -> dict:
+        return {"id": self.msg_id, "webhook_id": self.webhook_id, "type": self.type, "status": self.status,
+                "attempts": [a.__dict__ for a in self.attempts], "next_attempt_at": self.next_attempt_at,
+                "created_at": self.created_at}

@@ -26,7 +26,11 @@ from .models import (
     ListGamesQuery,
     PlayerSeat,
 )
-from .records import EventRecord, GameRecord, IdempotencyRecord, Player, SeatRecord
+from .notify import messages
+from .notify.dispatcher import Dispatcher
+from .notify.ssrf import UnsafeUrl, check_url
+from .notify.webhooks import ROTATION_OVERLAP, new_secret
+from .records import EventRecord, GameRecord, IdempotencyRecord, Player, SeatRecord, WebhookEndpoint, WebhookSecret
 from .store.dynamodb import DynamoStore, IdempotencyRace, VersionConflict
 
 ANONYMOUS = "anonymous"
@@ -70,11 +74,13 @@ class GameService:
         clock: Clock | None = None,
         engines: dict[str, GameEngine] | None = None,
         new_seed: Callable[[], int] = keys.new_seed,
+        dispatcher: Dispatcher | None = None,
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.engines = engines or ENGINES
         self.new_seed = new_seed
+        self.dispatcher = dispatcher or Dispatcher(store, self.clock)
 
     # ------------------------------------------------------------------ players
 
@@ -123,7 +129,7 @@ class GameService:
             created = EventRecord(game.id, 1, 0, "game_created", None,
                                   {"game": game.game, "seats": [s.as_json() for s in seats]}, now)
             body = self._view(engine, game, game.seat_of(player.id))
-            self.store.create_game(game, [created], record(body))
+            self.store.create_game(game, [created], record(body), messages.for_new_game(game))
             return body
 
         return self._idempotent(player.id, idempotency, run)
@@ -209,7 +215,8 @@ class GameService:
             body = {"version": version, "view": self._view(engine, saved, seat),
                     "events": [e.seen_by(seat) for e in events]}
             try:
-                self.store.save_game(saved, game.version, events, record(body))
+                self.store.save_game(saved, game.version, events, record(body),
+                                     messages.for_action(game, saved, events))
             except VersionConflict as conflict:
                 raise ServiceError("version_conflict",
                                    f"another action was accepted first; the game is at version "
@@ -225,6 +232,58 @@ class GameService:
         except ValidationError as error:
             code = "invalid_card" if is_card_error(error) else "invalid_step"
             raise ServiceError(code, f"step {index}: {describe_validation(error)}", step_index=index) from None
+
+    # ------------------------------------------------------------------ webhooks
+
+    def create_webhook(self, player: Player, request) -> dict:
+        try:
+            check_url(request.url)
+        except UnsafeUrl as refused:
+            raise ServiceError("unsafe_webhook_url", str(refused)) from None
+        now = self._now()
+        endpoint = WebhookEndpoint(keys.new_id("wh"), player.id, request.url, request.events,
+                                   [WebhookSecret(new_secret(), now)], None, now)
+        self.store.put_webhook(endpoint)
+        return {**endpoint.as_json(), "secret": endpoint.secrets[0].secret}
+
+    def list_webhooks(self, player: Player) -> dict:
+        return {"webhooks": [e.as_json() for e in self.store.list_webhooks(player.id)]}
+
+    def _webhook(self, player: Player, webhook_id: str) -> WebhookEndpoint:
+        endpoint = self.store.get_webhook(player.id, webhook_id) if GAME_ID.fullmatch(webhook_id) else None
+        if endpoint is None:
+            raise ServiceError("webhook_not_found", f"you have no webhook {webhook_id!r}")
+        return endpoint
+
+    def delete_webhook(self, player: Player, webhook_id: str) -> None:
+        self._webhook(player, webhook_id)
+        self.store.delete_webhook(player.id, webhook_id)
+
+    def rotate_webhook_secret(self, player: Player, webhook_id: str) -> dict:
+        endpoint = self._webhook(player, webhook_id)
+        now = self.clock.now()
+        overlap_ends = iso(now + ROTATION_OVERLAP)
+        kept = [replace(s, expires_at=min(s.expires_at or overlap_ends, overlap_ends))
+                for s in endpoint.secrets if s.expires_at is None or s.expires_at > iso(now)]
+        fresh = WebhookSecret(new_secret(), iso(now))
+        endpoint.secrets = [fresh, *kept]
+        self.store.put_webhook(endpoint)
+        return {"id": endpoint.id, "secret": fresh.secret, "previous_secret_expires_at": overlap_ends}
+
+    def list_webhook_deliveries(self, player: Player, webhook_id: str) -> dict:
+        self._webhook(player, webhook_id)
+        deliveries = sorted(self.store.list_deliveries(webhook_id), key=lambda d: d.created_at, reverse=True)
+        return {"deliveries": [d.as_json() for d in deliveries]}
+
+    def redeliver_webhook(self, player: Player, webhook_id: str, delivery_id: str) -> dict:
+        endpoint = self._webhook(player, webhook_id)
+        delivery = self.store.get_delivery(webhook_id, delivery_id) if len(delivery_id) <= 200 else None
+        if delivery is None:
+            raise ServiceError("delivery_not_found", f"webhook {webhook_id} has no delivery {delivery_id!r}")
+        endpoint.disabled = None  # asking for a redelivery re-enables an endpoint disabled by a 410
+        self.store.put_webhook(endpoint)
+        done = self.dispatcher.redeliver(delivery, endpoint)
+        return (done or self.store.get_delivery(webhook_id, delivery_id) or delivery).as_json()
 
     # ------------------------------------------------------------------ analysis
 

@@ -32,7 +32,7 @@ class Operation:
     method: str
     path: str
     summary: str
-    response: type[BaseModel]
+    response: type[BaseModel] | None
     status: int = 200
     body: type[BaseModel] | None = None
     query: type[BaseModel] | None = None
@@ -155,6 +155,8 @@ class Api:
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
             return problem("internal_error", "the server could not answer this request; retry it with the same Idempotency-Key")
+        if op.status == 204:
+            return Response(body="", status_code=204, headers={})
         headers = {"Content-Type": "application/json"}
         if isinstance(result, Outcome):
             if result.replayed:

@@ -58,7 +58,8 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     for op in operations:
         if op.body is not None:
             entries.append((op.body.__name__, "validation", TypeAdapter(op.body)))
-        entries.append((op.response.__name__, "serialization", TypeAdapter(op.response)))
+        if op.response is not None:
+            entries.append((op.response.__name__, "serialization", TypeAdapter(op.response)))
     entries.append(("Problem", "serialization", TypeAdapter(Problem)))
     step_names, state_names, option_names = [], [], []
     for engine in ENGINES.values():
@@ -102,8 +103,9 @@ def _parameters(op) -> list[dict]:
 
 
 def _responses(op) -> dict[str, Any]:
-    ok: dict[str, Any] = {"description": op.summary,
-                          "content": {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}}
+    ok: dict[str, Any] = {"description": op.summary}
+    if op.response is not None:
+        ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}
     if op.idempotent:
         ok["headers"] = {"Idempotent-Replayed": {
             "description": "Present (true) when this is the stored response of an earlier request.",
@@ -144,7 +146,7 @@ def build() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Battle Line correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}],
+        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "webhooks"}],
         "paths": paths,
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",

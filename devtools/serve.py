@@ -1,4 +1,5 @@
-"""``make serve``: DynamoDB Local (data under var/), the table, and the API on 127.0.0.1.
+"""``make serve``: DynamoDB Local (data under var/), the table, the API on 127.0.0.1, and the
+notification worker.
 
 PORT sets the API's port (default 8000); DynamoDB Local takes a free port of its own.
 Ctrl-C stops everything this started.
@@ -33,6 +34,7 @@ def main() -> int:
     data = Path(os.environ.get("DATA_DIR", ROOT / "var"))
     db = DynamoDBLocal(db_path=data / "dynamodb").start()
     api: subprocess.Popen | None = None
+    worker: subprocess.Popen | None = None
     try:
         if create_table_if_missing(db.client(), TABLE):
             print(f"created table {TABLE}")
@@ -40,19 +42,22 @@ def main() -> int:
             [sys.executable, "-m", "devtools.local_api", "--port", str(port)],
             cwd=ROOT, env=server_environment(db.endpoint, TABLE),
         )
+        worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT,
+                                  env=server_environment(db.endpoint, TABLE))
         wait_for_port(port, process=api)
-        print(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}). "
-              "Ctrl-C stops both.", flush=True)
+        print(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}), "
+              "notification worker running. Ctrl-C stops them all.", flush=True)
         return api.wait()
     except KeyboardInterrupt:
         return 0
     finally:
-        if api is not None and api.poll() is None:
-            api.terminate()
-            try:
-                api.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                api.kill()
+        for process in (worker, api):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
         db.stop()
 
 

@@ -30,6 +30,12 @@ def test_every_contract_operation_is_documented():
         "postAction": ("post", "/v1/games/{game_id}/actions"),
         "listEvents": ("get", "/v1/games/{game_id}/events"),
         "analyzeBattleLine": ("post", "/v1/battleline/analyze"),
+        "createWebhook": ("post", "/v1/webhooks"),
+        "listWebhooks": ("get", "/v1/webhooks"),
+        "deleteWebhook": ("delete", "/v1/webhooks/{webhook_id}"),
+        "rotateWebhookSecret": ("post", "/v1/webhooks/{webhook_id}/rotate"),
+        "listWebhookDeliveries": ("get", "/v1/webhooks/{webhook_id}/deliveries"),
+        "redeliverWebhook": ("post", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"),
     }
 
 

@@ -14,7 +14,19 @@ from typing import Any, Iterable
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
-from ..records import EventRecord, GameRecord, IdempotencyRecord, Membership, Player, SeatRecord
+from ..notify.messages import Message
+from ..records import (
+    Attempt,
+    Delivery,
+    EventRecord,
+    GameRecord,
+    IdempotencyRecord,
+    Membership,
+    Player,
+    SeatRecord,
+    WebhookEndpoint,
+    WebhookSecret,
+)
 from .schema import TTL_ATTRIBUTE
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
@@ -96,9 +108,10 @@ class DynamoStore:
     # ------------------------------------------------------------------ games
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
-                    idempotency: IdempotencyRecord | None) -> None:
+                    idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
         items = [self._put(self._game_item(game))]
         items += [self._put(self._event_item(e)) for e in events]
+        items += [self._put(self._outbox_item(m)) for m in messages]
         items += [self._put(self._membership_item(m)) for m in memberships(game)]
         self._transact(items, idempotency)
 
@@ -116,7 +129,7 @@ class DynamoStore:
         )
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
-                  idempotency: IdempotencyRecord | None) -> None:
+                  idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
         """Write the game at ``expected_version + 1`` with its events, or raise VersionConflict."""
         if game.version != expected_version + 1:
             raise ValueError("a saved game is one version past the expected one")
@@ -130,6 +143,7 @@ class DynamoStore:
         items = [update]
         items += [self._put(self._event_item(e)) for e in events]
         items += [self._put(self._membership_item(m), new=False) for m in memberships(game)]
+        items += [self._put(self._outbox_item(m)) for m in messages]
         self._transact(items, idempotency, versioned=True)
 
     def list_events(self, game_id: str, after: int = 0) -> list[EventRecord]:
@@ -153,6 +167,114 @@ class DynamoStore:
         if item is None or item.get(TTL_ATTRIBUTE, 0) < self._now_epoch():
             return None  # DynamoDB deletes expired items lazily; treat them as gone at once
         return IdempotencyRecord(scope, key, item["fingerprint"], json.loads(item["body"]), item["created_at"])
+
+    # ------------------------------------------------------------------ webhooks
+
+    def put_webhook(self, endpoint: WebhookEndpoint) -> None:
+        self.client.put_item(TableName=self.table, Item=_item({
+            "PK": f"PLAYER#{endpoint.player_id}", "SK": f"WEBHOOK#{endpoint.id}", "kind": "webhook",
+            "id": endpoint.id, "player_id": endpoint.player_id, "url": endpoint.url,
+            "events": _dumps(endpoint.events), "secrets": _dumps([s.__dict__ for s in endpoint.secrets]),
+            "disabled": endpoint.disabled, "created_at": endpoint.created_at,
+        }))
+
+    @staticmethod
+    def _webhook_from(item: dict) -> WebhookEndpoint:
+        return WebhookEndpoint(item["id"], item["player_id"], item["url"], json.loads(item["events"]),
+                               [WebhookSecret(**s) for s in json.loads(item["secrets"])], item.get("disabled"),
+                               item["created_at"])
+
+    def get_webhook(self, player_id: str, webhook_id: str) -> WebhookEndpoint | None:
+        item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": f"WEBHOOK#{webhook_id}"}})
+        return self._webhook_from(item) if item else None
+
+    def list_webhooks(self, player_id: str) -> list[WebhookEndpoint]:
+        items = self._query("PK = :pk AND begins_with(SK, :w)",
+                            {":pk": {"S": f"PLAYER#{player_id}"}, ":w": {"S": "WEBHOOK#"}})
+        return [self._webhook_from(item) for item in items]
+
+    def delete_webhook(self, player_id: str, webhook_id: str) -> bool:
+        response = self.client.delete_item(
+            TableName=self.table, Key={"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": f"WEBHOOK#{webhook_id}"}},
+            ReturnValues="ALL_OLD")
+        return "Attributes" in response
+
+    # ------------------------------------------------------------------ the outbox
+
+    def _outbox_item(self, message: Message) -> dict:
+        return _item({"PK": "OUTBOX", "SK": f"{message.created_at}#{message.id}", "kind": "outbox",
+                      "msg_id": message.id, "type": message.type, "player_id": message.player_id,
+                      "data": _dumps(message.data), "created_at": message.created_at})
+
+    @staticmethod
+    def message_from(item: dict) -> Message:
+        return Message(item["msg_id"], item["type"], item["player_id"], json.loads(item["data"]), item["created_at"])
+
+    def list_outbox(self, limit: int = 100) -> list[tuple[str, Message]]:
+        response = self.client.query(TableName=self.table, KeyConditionExpression="PK = :pk",
+                                     ExpressionAttributeValues={":pk": {"S": "OUTBOX"}}, Limit=limit,
+                                     ConsistentRead=True)
+        return [(item["SK"]["S"], self.message_from(_plain(item))) for item in response["Items"]]
+
+    def delete_outbox(self, sort_key: str) -> None:
+        self.client.delete_item(TableName=self.table, Key={"PK": {"S": "OUTBOX"}, "SK": {"S": sort_key}})
+
+    # ------------------------------------------------------------------ deliveries
+
+    def _delivery_item(self, d: Delivery) -> dict:
+        values = {
+            "PK": f"WEBHOOK#{d.webhook_id}", "SK": f"DELIVERY#{d.msg_id}", "kind": "delivery",
+            "webhook_id": d.webhook_id, "msg_id": d.msg_id, "player_id": d.player_id, "type": d.type,
+            "body": d.body, "status": d.status, "attempts": _dumps([a.__dict__ for a in d.attempts]),
+            "next_attempt_at": d.next_attempt_at, "created_at": d.created_at, "version": d.version,
+        }
+        if d.status == "pending" and d.next_attempt_at:
+            values.update(due="DUE", due_at=d.next_attempt_at)  # in the sparse "due" index
+        return _item(values)
+
+    @staticmethod
+    def _delivery_from(item: dict) -> Delivery:
+        return Delivery(item["webhook_id"], item["msg_id"], item["player_id"], item["type"], item["body"],
+                        item["status"], [Attempt(**a) for a in json.loads(item["attempts"])],
+                        item.get("next_attempt_at"), item["created_at"], item.get("version", 0))
+
+    def create_delivery(self, delivery: Delivery) -> bool:
+        """False when this message was already given to this endpoint (a dispatch re-run)."""
+        try:
+            self.client.put_item(TableName=self.table, Item=self._delivery_item(delivery),
+                                 ConditionExpression="attribute_not_exists(PK)")
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
+    def update_delivery(self, delivery: Delivery, expected_version: int) -> bool:
+        """Write the delivery if nobody else changed it since ``expected_version``."""
+        try:
+            self.client.put_item(TableName=self.table, Item=self._delivery_item(delivery),
+                                 ConditionExpression="version = :v",
+                                 ExpressionAttributeValues={":v": {"N": str(expected_version)}})
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
+    def get_delivery(self, webhook_id: str, msg_id: str) -> Delivery | None:
+        item = self._get({"PK": {"S": f"WEBHOOK#{webhook_id}"}, "SK": {"S": f"DELIVERY#{msg_id}"}})
+        return self._delivery_from(item) if item else None
+
+    def list_deliveries(self, webhook_id: str) -> list[Delivery]:
+        items = self._query("PK = :pk AND begins_with(SK, :d)",
+                            {":pk": {"S": f"WEBHOOK#{webhook_id}"}, ":d": {"S": "DELIVERY#"}})
+        return [self._delivery_from(item) for item in items]
+
+    def due_deliveries(self, now: str, limit: int = 100) -> list[Delivery]:
+        """Deliveries whose next attempt is due, from the sparse index (never a scan)."""
+        response = self.client.query(
+            TableName=self.table, IndexName="due", KeyConditionExpression="due = :due AND due_at <= :now",
+            ExpressionAttributeValues={":due": {"S": "DUE"}, ":now": {"S": now}}, Limit=limit)
+        keys = [(item["webhook_id"]["S"], item["msg_id"]["S"]) for item in response["Items"]]
+        # The index is eventually consistent: read each item itself before acting on it.
+        found = [self.get_delivery(webhook_id, msg_id) for webhook_id, msg_id in keys]
+        return [d for d in found if d is not None and d.status == "pending"]
 
     # ------------------------------------------------------------------ items
 

@@ -38,7 +38,9 @@ def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(live_server, 
     run = subprocess.run(
         [str(schemathesis), "--config-file", str(config), "run", str(ROOT / "openapi.yaml"), "--url", url,
          "--checks", CHECKS, "--max-examples", "40", "--phases", "examples,coverage,fuzzing",
-         "--seed", "20261121", "--no-color", "--generation-database", "none", "--workers", "2"],
+         # One worker: with threads, CPython 3.11 can raise a spurious "AST constructor recursion depth
+         # mismatch" inside schemathesis (CPython gh-106905), failing the run for no fault of the API.
+         "--seed", "20261121", "--no-color", "--generation-database", "none", "--workers", "1"],
         capture_output=True, text=True, timeout=540, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"},
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]

@@ -1,0 +1,1 @@
+"""Notifications: the outbox's messages, webhook delivery (Standard Webhooks), the dispatcher."""

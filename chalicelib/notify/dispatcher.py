@@ -1,0 +1,140 @@
+"""The dispatcher: turns outbox messages into webhook deliveries and makes their attempts.
+
+At least once, with a stable id: a message becomes one delivery per subscribed endpoint
+(created with a condition, so a re-run after a crash creates nothing twice), and only then
+is the outbox item removed. A crash anywhere leaves either the outbox item or a pending
+delivery in the ``due`` index, and the next run picks it up; every attempt of a delivery
+carries the message's id as ``webhook-id``, so receivers can drop repeats.
+
+It runs as the DynamoDB Streams consumer and a scheduled retry sweep in AWS, and as the
+``make serve`` worker locally.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from random import Random
+from typing import Callable
+
+from ..clock import Clock, SystemClock, iso
+from ..records import Attempt, Delivery, WebhookEndpoint
+from ..store.dynamodb import DynamoStore
+from .messages import Message
+from .ssrf import Target, UnsafeUrl, check_url
+from .webhooks import SendResult, http_send, next_wait, retry_after, signature_header
+
+logger = logging.getLogger("battleline.notify")
+
+LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this long
+
+Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
+
+
+def envelope(message: Message) -> str:
+    """The body every delivery of a message sends: ``{type, timestamp, data}``."""
+    return json.dumps({"type": message.type, "timestamp": message.created_at, "data": message.data},
+                      separators=(",", ":"))
+
+
+class Dispatcher:
+    def __init__(self, store: DynamoStore, clock: Clock | None = None, send: Sender = http_send,
+                 rng: Random | None = None, allow_private: bool | None = None) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.send = send
+        self.rng = rng or Random()
+        self.allow_private = allow_private
+
+    def now(self) -> datetime:
+        return self.clock.now().astimezone(timezone.utc)
+
+    # ------------------------------------------------------------------ messages
+
+    def drain_outbox(self) -> int:
+        """Dispatch every message waiting in the outbox (the local worker's loop)."""
+        count = 0
+        for sort_key, message in self.store.list_outbox():
+            self.dispatch(message)
+            self.store.delete_outbox(sort_key)
+            count += 1
+        return count
+
+    def dispatch(self, message: Message) -> None:
+        """One delivery per endpoint of the receiver that wants this event type, tried at once."""
+        for endpoint in self.store.list_webhooks(message.player_id):
+            if not endpoint.wants(message.type):
+                continue
+            now = iso(self.now())
+            delivery = Delivery(endpoint.id, message.id, message.player_id, message.type, envelope(message),
+                                "pending", [], now, now)
+            if self.store.create_delivery(delivery):
+                self.attempt(delivery, endpoint)
+
+    # ------------------------------------------------------------------ attempts
+
+    def run_due(self) -> int:
+        """Make every attempt that is due (retries, and first attempts a crash interrupted)."""
+        count = 0
+        for delivery in self.store.due_deliveries(iso(self.now())):
+            self.attempt(delivery, self.store.get_webhook(delivery.player_id, delivery.webhook_id))
+            count += 1
+        return count
+
+    def attempt(self, delivery: Delivery, endpoint: WebhookEndpoint | None) -> Delivery | None:
+        """One attempt, if this worker wins the delivery's lease. Returns the delivery as left."""
+        now = self.now()
+        if endpoint is None or endpoint.disabled:
+            why = "the endpoint was deleted" if endpoint is None else f"the endpoint is disabled: {endpoint.disabled}"
+            return self._settle(delivery, "failed", None, Attempt(iso(now), None, why))
+        leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
+        if not self.store.update_delivery(leased, delivery.version):
+            return None  # another worker is on it
+        try:
+            target = check_url(endpoint.url, allow_private=self.allow_private)
+        except UnsafeUrl as refused:
+            return self._after_failure(leased, endpoint, now, SendResult(None, error=f"refused: {refused}"))
+        body = delivery.body
+        headers = {
+            "content-type": "application/json",
+            "webhook-id": delivery.msg_id,
+            "webhook-timestamp": str(int(now.timestamp())),
+            "webhook-signature": signature_header(endpoint.secrets_in_force(iso(now)), delivery.msg_id, now, body),
+            "user-agent": "battleline-webhooks/1",
+        }
+        result = self.send(target, body.encode(), headers)
+        logger.info("webhook delivery %s to endpoint %s: %s", delivery.msg_id, endpoint.id, result.status or result.error)
+        if result.ok:
+            return self._settle(leased, "delivered", None, Attempt(iso(now), result.status))
+        if result.status == 410:
+            endpoint.disabled = "the receiver answered 410 Gone"
+            self.store.put_webhook(endpoint)
+            return self._settle(leased, "failed", None, Attempt(iso(now), 410, "410 Gone: endpoint disabled"))
+        return self._after_failure(leased, endpoint, now, result)
+
+    def _after_failure(self, delivery: Delivery, endpoint: WebhookEndpoint, now: datetime,
+                       result: SendResult) -> Delivery | None:
+        attempt = Attempt(iso(now), result.status, result.error or f"HTTP {result.status}")
+        wait = next_wait(len(delivery.attempts) + 1, self.rng)
+        if wait is None:
+            return self._settle(delivery, "failed", None, attempt)
+        asked = retry_after(result.retry_after, now)
+        if asked is not None:
+            wait = max(wait, asked)
+        return self._settle(delivery, "pending", iso(now + wait), attempt)
+
+    def _settle(self, delivery: Delivery, status: str, next_at: str | None, attempt: Attempt) -> Delivery | None:
+        settled = replace(delivery, status=status, next_attempt_at=next_at, attempts=[*delivery.attempts, attempt],
+                          version=delivery.version + 1)
+        return settled if self.store.update_delivery(settled, delivery.version) else None
+
+    # ------------------------------------------------------------------ redelivery
+
+    def redeliver(self, delivery: Delivery, endpoint: WebhookEndpoint) -> Delivery | None:
+        """Another attempt now, whatever the delivery's state (the same id and body)."""
+        fresh = replace(delivery, status="pending", next_attempt_at=iso(self.now()), version=delivery.version + 1)
+        if not self.store.update_delivery(fresh, delivery.version):
+            return None
+        return self.attempt(fresh, endpoint)

@@ -1,0 +1,55 @@
+"""What an accepted action tells whom: the outbox messages, written in the action's own
+transaction. Message data holds only what every seat may see (no hand, no deck order, no
+private event data); a receiver reads its own view with getGame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..records import EventRecord, GameRecord
+
+EVENT_TYPES = ("game.invited", "game.your_turn", "game.action", "game.finished")
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str  # stable: the webhook-id of every delivery of this message, retries included
+    type: str
+    player_id: str
+    data: dict[str, Any]
+    created_at: str
+
+
+def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict) -> Message:
+    msg_id = f"msg_{game.id}_{game.version}_{kind.removeprefix('game.')}_{seat}"
+    return Message(msg_id, kind, player_id, {"game_id": game.id, "game": game.game, "version": game.version,
+                                             "seat": seat, **data}, game.updated_at)
+
+
+def for_new_game(game: GameRecord) -> list[Message]:
+    messages = [_message("game.invited", game, s.seat, s.player_id, {"created_by": game.created_by})
+                for s in game.seats]
+    return messages + _your_turn(game)
+
+
+def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord]) -> list[Message]:
+    public = [{"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data} for e in events]
+    messages = [_message("game.action", after, s.seat, s.player_id, {"events": public, "to_move": after.to_move})
+                for s in after.seats]
+    if after.status == "finished":
+        result = next((e.data["result"] for e in events if e.type == "game_finished"), None)
+        messages += [_message("game.finished", after, s.seat, s.player_id, {"result": result}) for s in after.seats]
+    elif after.to_move != before.to_move or _turns_passed(events):
+        messages += _your_turn(after)
+    return messages
+
+
+def _turns_passed(events: list[EventRecord]) -> bool:
+    """In a match the same seat may move again after a new deal."""
+    return any(e.type == "match_game_finished" for e in events)
+
+
+def _your_turn(game: GameRecord) -> list[Message]:
+    return [_message("game.your_turn", game, s.seat, s.player_id, {}) for s in game.seats
+            if game.status == "active" and s.seat == game.to_move]

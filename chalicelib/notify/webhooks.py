@@ -1,0 +1,92 @@
+"""Webhook delivery per Standard Webhooks 1.0: secrets, signatures, the retry schedule, and
+one HTTP attempt (no redirects, 10 s timeout, to the address the SSRF guard checked)."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+from random import Random
+
+import urllib3
+from standardwebhooks import Webhook
+
+from .ssrf import Target
+
+SECRET_PREFIX = "whsec_"
+TIMEOUT_SECONDS = 10.0
+ROTATION_OVERLAP = timedelta(hours=24)
+
+# After the first attempt (immediately), the waits before each next one.
+RETRY_SCHEDULE = [timedelta(seconds=5), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
+                  timedelta(hours=5), timedelta(hours=10), timedelta(hours=14), timedelta(hours=20),
+                  timedelta(hours=24)]
+JITTER = 0.1  # each wait is stretched by up to 10 %, so that failed endpoints are not hit in waves
+
+
+def new_secret() -> str:
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def signature_header(secrets_in_force: list[str], msg_id: str, timestamp: datetime, body: str) -> str:
+    """``v1,<sig>`` for every secret in force (old and new during a rotation), space separated."""
+    return " ".join(Webhook(secret).sign(msg_id, timestamp, body) for secret in secrets_in_force)
+
+
+def next_wait(failed_attempts: int, rng: Random) -> timedelta | None:
+    """How long to wait after the n-th failed attempt, or None when the schedule is spent."""
+    if failed_attempts > len(RETRY_SCHEDULE):
+        return None
+    base = RETRY_SCHEDULE[failed_attempts - 1]
+    return base * (1 + rng.uniform(0, JITTER))
+
+
+def retry_after(value: str | None, now: datetime) -> timedelta | None:
+    """A Retry-After header (seconds or an HTTP date) as a wait from now."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return timedelta(seconds=int(value))
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(when - now, timedelta(0))
+
+
+@dataclass(frozen=True)
+class SendResult:
+    status: int | None  # None when no HTTP answer came (refused, timed out, ...)
+    retry_after: str | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+def http_send(target: Target, body: bytes, headers: dict[str, str], timeout: float = TIMEOUT_SECONDS) -> SendResult:
+    """POST once to the checked address, with the URL's host in Host (and TLS SNI)."""
+    default_port = 443 if target.scheme == "https" else 80
+    host_header = target.host if target.port == default_port else f"{target.host}:{target.port}"
+    timeouts = urllib3.Timeout(total=timeout)
+    if target.scheme == "https":
+        pool = urllib3.HTTPSConnectionPool(target.address, target.port, timeout=timeouts, retries=False,
+                                           server_hostname=target.host, assert_hostname=target.host)
+    else:
+        pool = urllib3.HTTPConnectionPool(target.address, target.port, timeout=timeouts, retries=False)
+    try:
+        response = pool.urlopen("POST", target.path, body=body, headers={**headers, "Host": host_header},
+                                redirect=False, retries=False, preload_content=True)
+    except urllib3.exceptions.HTTPError as error:
+        return SendResult(None, error=type(error).__name__)
+    finally:
+        pool.close()
+    if 300 <= response.status < 400:
+        return SendResult(response.status, error="redirects are not followed")
+    return SendResult(response.status, response.headers.get("Retry-After"))

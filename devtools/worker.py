@@ -1,0 +1,31 @@
+"""The local notification worker (`make serve` starts it beside the API): drains the outbox
+and makes due webhook attempts, as the stream consumer and the retry schedule do in AWS."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import time
+
+from chalicelib import config
+
+
+def main() -> int:
+    logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="worker: %(message)s")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    dispatcher = config.dispatcher()
+    try:
+        while True:
+            try:
+                dispatcher.drain_outbox()
+                dispatcher.run_due()
+            except Exception:  # keep serving; the outbox keeps what was not done
+                logging.exception("dispatch failed; retrying")
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The webhook operations through the HTTP API."""
+
+import pytest
+
+from .test_contract import problem_of
+
+
+@pytest.fixture
+def dev_mode(monkeypatch):
+    monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
+
+
+def test_create_list_rotate_delete(api, dev_mode):
+    ann = api.signup("Ann")
+    created = api.post("/v1/webhooks", {"url": "http://127.0.0.1:9/hook", "events": ["game.your_turn"]}, key=ann["api_key"])
+    assert created.status == 201 and created.body["secret"].startswith("whsec_")
+    hook_id = created.body["id"]
+    listed = api.get("/v1/webhooks", key=ann["api_key"]).body["webhooks"]
+    assert listed == [{k: created.body[k] for k in ("id", "url", "events", "disabled", "created_at")}]
+    assert "secret" not in listed[0]
+    rotated = api.post(f"/v1/webhooks/{hook_id}/rotate", key=ann["api_key"]).body
+    assert rotated["secret"].startswith("whsec_") and rotated["secret"] != created.body["secret"]
+    assert api.get(f"/v1/webhooks/{hook_id}/deliveries", key=ann["api_key"]).body == {"deliveries": []}
+    deleted = api.request("DELETE", f"/v1/webhooks/{hook_id}", key=ann["api_key"])
+    assert deleted.status == 204 and deleted.body is None
+    problem_of(api.request("DELETE", f"/v1/webhooks/{hook_id}", key=ann["api_key"]), 404, "webhook_not_found")
+
+
+def test_webhooks_belong_to_their_player(api, dev_mode):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    hook_id = api.post("/v1/webhooks", {"url": "http://127.0.0.1:9/hook"}, key=ann["api_key"]).body["id"]
+    assert api.get("/v1/webhooks", key=bob["api_key"]).body["webhooks"] == []
+    problem_of(api.post(f"/v1/webhooks/{hook_id}/rotate", key=bob["api_key"]), 404, "webhook_not_found")
+    problem_of(api.post(f"/v1/webhooks/{hook_id}/deliveries/msg_x/redeliver", key=ann["api_key"]), 404,
+               "delivery_not_found")
+
+
+@pytest.mark.parametrize("url", ["https://127.0.0.1/hook", "https://169.254.169.254/", "http://example.com/x",
+                                 "https://[::1]/", "https://2130706433/"])
+def test_unsafe_urls_are_refused_at_registration(api, url, monkeypatch):
+    monkeypatch.delenv("ALLOW_PRIVATE_WEBHOOKS", raising=False)
+    ann = api.signup("Ann")
+    problem_of(api.post("/v1/webhooks", {"url": url}, key=ann["api_key"]), 422, "unsafe_webhook_url")
+
+
+def test_unknown_event_types_are_refused(api, dev_mode):
+    ann = api.signup("Ann")
+    problem_of(api.post("/v1/webhooks", {"url": "http://127.0.0.1:9/h", "events": ["game.exploded"]},
+                        key=ann["api_key"]), 422, "invalid_request")
+
+
+def test_an_action_writes_its_messages_to_the_outbox_in_the_same_transaction(api, store):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    before = {m.id for _, m in store.list_outbox()}
+    assert {m.type for _, m in store.list_outbox()} == {"game.invited", "game.your_turn"}
+    step = {"type": "play", "card": game["state"]["hand"][0], "flag": 1}
+    api.act(ann, game["game_id"], 0, step, {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"})
+    added = [m for _, m in store.list_outbox() if m.id not in before]
+    assert sorted(m.type for m in added) == ["game.action", "game.action", "game.your_turn"]
+    assert next(m for m in added if m.type == "game.your_turn").player_id == bob["id"]
+    # A refused action writes nothing, messages included.
+    api.act(ann, game["game_id"], 0, {"type": "resign"})
+    assert len(store.list_outbox()) == len(before) + 3

@@ -1,0 +1,212 @@
+"""Webhook delivery end to end: outbox -> dispatcher -> a real local receiver."""
+
+import json
+from datetime import datetime, timedelta, timezone
+from random import Random
+
+import pytest
+
+from chalicelib.clock import iso
+from chalicelib.models import CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.webhooks import RETRY_SCHEDULE
+from chalicelib.service import GameService
+
+from .receiver import Receiver
+
+
+class FakeClock:
+    def __init__(self, start: datetime) -> None:
+        self.moment = start
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def advance(self, delta: timedelta) -> None:
+        self.moment += delta
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver().start()
+    yield r
+    r.stop()
+
+
+@pytest.fixture
+def clock():
+    return FakeClock(datetime.now(timezone.utc).replace(microsecond=0))
+
+
+@pytest.fixture
+def world(store, clock, monkeypatch):
+    monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
+    dispatcher = Dispatcher(store, clock, rng=Random(1), allow_private=True)
+    service = GameService(store, clock, dispatcher=dispatcher)
+    ann = service.create_player(CreatePlayerRequest(name="Ann"), None).body
+    bob = service.create_player(CreatePlayerRequest(name="Bob"), None).body
+    return service, dispatcher, service.authenticate(ann["api_key"]), service.authenticate(bob["api_key"])
+
+
+def start_game(service, ann, bob):
+    request = CreateGameRequest(game="battleline", seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)],
+                                options={"first_seat": 1})
+    return service.create_game(ann, request, None).body
+
+
+def test_signed_deliveries_reach_the_receiver_once_per_message(world, receiver):
+    service, dispatcher, ann, bob = world
+    hook = service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    game = start_game(service, ann, bob)
+    assert dispatcher.drain_outbox() >= 3  # invited x2, your_turn
+    receiver.verify_all(hook["secret"])
+    types = sorted(body["type"] for body in receiver.seen.values())
+    assert types == ["game.invited"]  # Bob was invited; it is Ann's turn
+    body = next(iter(receiver.seen.values()))
+    assert body["data"]["game_id"] == game["game_id"] and body["data"]["seat"] == 2
+    assert set(body) == {"type", "timestamp", "data"}
+    # Draining again sends nothing more: every message was dispatched once.
+    assert dispatcher.drain_outbox() == 0 and len(receiver.requests) == 1
+
+
+def test_your_turn_and_action_messages_never_carry_hidden_cards(world, receiver):
+    from chalicelib.models import ActionRequest
+
+    service, dispatcher, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    game = start_game(service, ann, bob)
+    ann_hand = game["state"]["hand"]
+    steps = [{"type": "play", "card": ann_hand[0], "flag": 1}, {"type": "claim", "flags": []},
+             {"type": "draw", "deck": "troop"}]
+    reply = service.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=steps), None).body
+    drawn = reply["events"][-1]["data"]["card"]
+    dispatcher.drain_outbox()
+    kinds = sorted(b["type"] for b in receiver.seen.values())
+    assert kinds == ["game.action", "game.invited", "game.your_turn"]
+    sent = json.dumps(list(receiver.seen.values()))
+    for card in ann_hand[1:] + [drawn]:
+        assert f'"{card}"' not in sent  # Ann's hand and her drawn card stay hers
+
+
+def test_receiver_failing_three_times_then_recovering_gets_it_on_schedule(world, receiver, clock):
+    service, dispatcher, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
+    receiver.script = [500, 503, 502]
+    start = clock.now()
+    start_game(service, ann, bob)
+    dispatcher.drain_outbox()  # attempt 1, immediately: 500
+    delivery = service.list_webhook_deliveries(bob, service.list_webhooks(bob)["webhooks"][0]["id"])["deliveries"][0]
+    assert delivery["status"] == "pending" and len(delivery["attempts"]) == 1
+    for wait in RETRY_SCHEDULE[:3]:
+        clock.advance(wait * 0.5)
+        assert dispatcher.run_due() == 0  # not due yet
+        clock.advance(wait * 0.6)  # past the wait and its jitter (at most 10 %)
+        assert dispatcher.run_due() == 1
+    hook_id = service.list_webhooks(bob)["webhooks"][0]["id"]
+    delivery = service.list_webhook_deliveries(bob, hook_id)["deliveries"][0]
+    assert delivery["status"] == "delivered"
+    assert [a["status"] for a in delivery["attempts"]] == [500, 503, 502, 200]
+    times = [datetime.fromisoformat(a["at"].replace("Z", "+00:00")) for a in delivery["attempts"]]
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    for gap, wait in zip(gaps, RETRY_SCHEDULE):
+        assert wait <= gap <= wait * 1.2
+    assert times[0] == start
+    assert len({r.headers["webhook-id"] for r in receiver.requests}) == 1  # the same id on every attempt
+    assert len(receiver.seen) == 1
+
+
+def test_crash_after_commit_before_send_still_delivers_once_per_id(world, receiver, clock):
+    service, dispatcher, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    service.create_webhook(ann, CreateWebhookRequest(url=receiver.url))
+    start_game(service, ann, bob)  # committed, with its outbox messages
+
+    crashing = Dispatcher(dispatcher.store, clock, send=lambda *a: (_ for _ in ()).throw(SystemExit("crash")),
+                          allow_private=True)
+    with pytest.raises(SystemExit):
+        crashing.drain_outbox()  # dies at its first send: nothing reached the receiver
+    assert receiver.requests == []
+    clock.advance(timedelta(minutes=2))  # past the dead worker's lease
+    dispatcher.drain_outbox()
+    dispatcher.run_due()
+    ids = [r.headers["webhook-id"] for r in receiver.requests]
+    assert len(ids) == len(set(ids)) == 3  # invited (to both), your_turn (Ann), and nothing twice
+    assert dispatcher.drain_outbox() == 0 and dispatcher.run_due() == 0
+
+
+def test_410_disables_the_endpoint(world, receiver):
+    service, dispatcher, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    receiver.script = [410]
+    start_game(service, ann, bob)
+    dispatcher.drain_outbox()
+    hook = service.list_webhooks(bob)["webhooks"][0]
+    assert hook["disabled"] and "410" in hook["disabled"]
+    assert service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "failed"
+
+
+def test_a_redirect_is_a_failure(world, receiver):
+    service, dispatcher, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    receiver.script = [302]
+    start_game(service, ann, bob)
+    dispatcher.drain_outbox()
+    hook = service.list_webhooks(bob)["webhooks"][0]
+    delivery = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
+    assert delivery["status"] == "pending" and delivery["attempts"][0]["status"] == 302
+    assert len(receiver.requests) == 1  # the Location was not followed
+
+
+def test_retry_after_is_honoured(world, receiver, clock):
+    service, dispatcher, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    receiver.script = [429]
+    receiver.extra_headers = {"Retry-After": "600"}
+    start_game(service, ann, bob)
+    dispatcher.drain_outbox()
+    hook = service.list_webhooks(bob)["webhooks"][0]
+    delivery = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
+    next_at = datetime.fromisoformat(delivery["next_attempt_at"].replace("Z", "+00:00"))
+    assert next_at - clock.now() == timedelta(seconds=600)  # not the scheduled 5 s
+
+
+def test_the_schedule_ends_in_failure(world, receiver, clock):
+    service, dispatcher, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
+    receiver.script = [500] * 20
+    start_game(service, ann, bob)
+    dispatcher.drain_outbox()
+    for _ in RETRY_SCHEDULE:
+        clock.advance(timedelta(hours=30))
+        dispatcher.run_due()
+    hook = service.list_webhooks(bob)["webhooks"][0]
+    delivery = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
+    assert delivery["status"] == "failed" and len(delivery["attempts"]) == 1 + len(RETRY_SCHEDULE)
+
+
+def test_rotation_signs_with_both_secrets_for_24_hours(world, receiver, clock):
+    service, dispatcher, ann, bob = world
+    old = service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    new = service.rotate_webhook_secret(bob, old["id"])
+    start_game(service, ann, bob)
+    dispatcher.drain_outbox()
+    receiver.verify_all(old["secret"])
+    receiver.verify_all(new["secret"])
+    assert len(receiver.requests[0].headers["webhook-signature"].split(" ")) == 2
+    assert new["previous_secret_expires_at"] == iso(clock.now() + timedelta(hours=24))
+    clock.advance(timedelta(hours=25))
+    delivery = service.list_webhook_deliveries(bob, old["id"])["deliveries"][0]
+    service.redeliver_webhook(bob, old["id"], delivery["id"])
+    assert len(receiver.requests[-1].headers["webhook-signature"].split(" ")) == 1
+
+
+def test_delivery_to_an_address_that_turned_private_is_refused_at_send_time(world, receiver, store, clock):
+    service, _, ann, bob = world
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))  # allowed while registering (dev mode)
+    strict = Dispatcher(store, clock, allow_private=False)
+    start_game(service, ann, bob)
+    strict.drain_outbox()
+    assert receiver.requests == []
+    hook = service.list_webhooks(bob)["webhooks"][0]
+    attempt = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["attempts"][0]
+    assert attempt["status"] is None and "refused" in attempt["error"]
