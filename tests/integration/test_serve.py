@@ -11,11 +11,13 @@ import requests
 
 from devtools.dynamodb_local import ROOT, free_port, port_is_free, wait_for_port
 
+from ..notify.receiver import Receiver
+
 pytestmark = pytest.mark.integration
 
 
 def start(port: int, data_dir) -> subprocess.Popen:
-    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(data_dir)}
+    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(data_dir), "ALLOW_PRIVATE_WEBHOOKS": "1"}
     process = subprocess.Popen(["make", "--no-print-directory", "serve"], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True)
@@ -33,6 +35,7 @@ def ctrl_c(process: subprocess.Popen, port: int) -> str:
 
 
 def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
+    receiver = Receiver().start()
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     server = start(port, tmp_path)
@@ -42,6 +45,8 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
         auth = {1: {"Authorization": f"Bearer {ann['api_key']}"}, 2: {"Authorization": f"Bearer {bob['api_key']}"}}
         view = requests.post(f"{url}/v1/games", headers=auth[1], timeout=10, json={
             "game": "battleline", "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+        hook = requests.post(f"{url}/v1/webhooks", headers=auth[2], timeout=10,
+                             json={"url": receiver.url, "events": ["game.your_turn", "game.finished"]}).json()
         gid, choose = view["game_id"], random.Random(1)
         for _ in range(800):
             if view["status"] == "finished":
@@ -55,6 +60,13 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
             assert reply.status_code == 200, reply.text
             view = reply.json()["view"]
         assert view["status"] == "finished" and view["result"]["winner"] in (1, 2)
+        # The worker beside the API delivered Bob's notifications, signed.
+        deadline = time.monotonic() + 30
+        while not any(b["type"] == "game.finished" for b in receiver.seen.values()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        kinds = {b["type"] for b in receiver.seen.values()}
+        assert kinds == {"game.your_turn", "game.finished"}
+        receiver.verify_all(hook["secret"])
     finally:
         output = ctrl_c(server, port)
     assert port_is_free(port), "Ctrl-C left the API running"
@@ -69,3 +81,4 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
         assert again["result"] == view["result"]
     finally:
         ctrl_c(server, port)
+        receiver.stop()
