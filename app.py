@@ -111,6 +111,47 @@ def redeliver_webhook(call: Call):
     return call.service.redeliver_webhook(call.player, call.params["webhook_id"], call.params["delivery_id"])
 
 
+# ---------------------------------------------------------------- preferences and email links
+
+@api.operation("GET", "/v1/players/me/preferences", "getPreferences",
+               summary="Which events reach the caller by email and by webhook", response=m.Preferences,
+               tag="players")
+def get_preferences(call: Call):
+    return call.service.get_preferences(call.player)
+
+
+@api.operation("PUT", "/v1/players/me/preferences", "updatePreferences",
+               summary="Choose which events reach the caller by email and by webhook", body=m.Preferences,
+               response=m.Preferences, tag="players")
+def update_preferences(call: Call):
+    return call.service.set_preferences(call.player, call.body)
+
+
+@api.operation("GET", "/v1/links/{token}", "showStepLink", summary="An email's step link: a page to confirm the step",
+               response=None, auth=False, html=True, tag="email")
+def show_step_link(call: Call):
+    return call.service.step_link_page(call.params["token"], f"/v1/links/{call.params['token']}")
+
+
+@api.operation("POST", "/v1/links/{token}", "playStepLink", summary="Confirm an email's step link: plays the step",
+               response=None, auth=False, html=True, tag="email")
+def play_step_link(call: Call):
+    return call.service.play_step_link(call.params["token"])
+
+
+@api.operation("GET", "/v1/unsubscribe/{token}", "showUnsubscribe", summary="A page to stop game emails",
+               response=None, auth=False, html=True, tag="email")
+def show_unsubscribe(call: Call):
+    return call.service.unsubscribe_page(call.params["token"], f"/v1/unsubscribe/{call.params['token']}")
+
+
+@api.operation("POST", "/v1/unsubscribe/{token}", "unsubscribe",
+               summary="One-click unsubscribe (RFC 8058 List-Unsubscribe-Post)", response=None, auth=False,
+               html=True, tag="email")
+def unsubscribe(call: Call):
+    return call.service.unsubscribe(call.params["token"])
+
+
 # ---------------------------------------------------------------- the outbox, in AWS
 
 @app.lambda_function(name="outbox_consumer")

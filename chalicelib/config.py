@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import os
+import secrets
 from functools import lru_cache
+from pathlib import Path
 
 import boto3
 
 from .notify.dispatcher import Dispatcher
+from .notify.links import Links
+from .notify.mail import mailer_from_environment
 from .service import GameService
 from .store.dynamodb import DynamoStore
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def table_name() -> str:
@@ -28,11 +35,31 @@ def store() -> DynamoStore:
     return DynamoStore(dynamodb_client(), table_name())
 
 
+def public_url() -> str:
+    """Where players' browsers reach this API (links in emails)."""
+    return os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
+
+
+def link_secret() -> str:
+    """LINK_SECRET signs email links (make serve keeps one with its data). Without it, a key is
+    drawn for this process only: links in emails it sends stop working when it restarts."""
+    return os.environ.get("LINK_SECRET") or _process_secret()
+
+
+@lru_cache(maxsize=1)
+def _process_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+@lru_cache(maxsize=1)
+def links() -> Links:
+    return Links(link_secret(), public_url())
+
+
 @lru_cache(maxsize=1)
 def service() -> GameService:
-    return GameService(store())
+    return GameService(store(), dispatcher=Dispatcher(store(), mailer=mailer_from_environment(ROOT), links=links()))
 
 
-@lru_cache(maxsize=1)
 def dispatcher() -> Dispatcher:
-    return Dispatcher(store())
+    return service().dispatcher

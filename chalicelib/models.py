@@ -210,5 +210,8 @@ class DeliveryList(BaseModel):
     deliveries: list[DeliveryView]
 
 
-class Empty(BaseModel):
-    """No body (204)."""
+class Preferences(Request):
+    """Which events reach the player by email and by webhook."""
+
+    email: list[WebhookEvent] = Field(description="Event types sent by email (to the player's email address).")
+    webhook: list[WebhookEvent] = Field(description="Event types sent to the player's webhooks.")

@@ -6,12 +6,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+DEFAULT_PREFERENCES = {
+    "email": ["game.invited", "game.your_turn", "game.finished"],
+    "webhook": ["game.invited", "game.your_turn", "game.action", "game.finished"],
+}
+
+
 @dataclass
 class Player:
     id: str
     name: str
     email: str | None
     created_at: str
+    preferences: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_PREFERENCES.items()})
+
+    def wants(self, channel: str, event_type: str) -> bool:
+        return event_type in self.preferences.get(channel, [])
 
 
 @dataclass

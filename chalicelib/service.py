@@ -6,6 +6,7 @@ models and returns plain dicts, and refuses with :class:`ServiceError` codes.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from dataclasses import dataclass, replace
@@ -18,6 +19,7 @@ from .clock import Clock, SystemClock, iso
 from .errors import ServiceError
 from .games import ENGINES, GameEngine, IllegalStep, apply_steps
 from .games.battleline.analysis import AnalyzeRequest, InvalidPosition, analyze
+from .games.battleline.render import describe_step, html_board
 from .models import (
     ActionRequest,
     CreateGameRequest,
@@ -28,6 +30,8 @@ from .models import (
 )
 from .notify import messages
 from .notify.dispatcher import Dispatcher
+from .notify.links import LinkError, Links
+from .notify.pages import Page
 from .notify.ssrf import UnsafeUrl, check_url
 from .notify.webhooks import ROTATION_OVERLAP, new_secret
 from .records import EventRecord, GameRecord, IdempotencyRecord, Player, SeatRecord, WebhookEndpoint, WebhookSecret
@@ -81,6 +85,7 @@ class GameService:
         self.engines = engines or ENGINES
         self.new_seed = new_seed
         self.dispatcher = dispatcher or Dispatcher(store, self.clock)
+        self.dispatcher.viewer = self.view_for_seat
 
     # ------------------------------------------------------------------ players
 
@@ -102,6 +107,14 @@ class GameService:
 
     def get_me(self, player: Player) -> dict:
         return self._player_json(player)
+
+    def get_preferences(self, player: Player) -> dict:
+        return dict(player.preferences)
+
+    def set_preferences(self, player: Player, preferences) -> dict:
+        chosen = preferences.model_dump()
+        self.store.set_preferences(player.id, chosen)
+        return chosen
 
     # ------------------------------------------------------------------ games
 
@@ -156,6 +169,11 @@ class GameService:
     def get_game(self, player: Player, game_id: str) -> dict:
         game, engine = self._load(game_id)
         return self._view(engine, game, game.seat_of(player.id))
+
+    def view_for_seat(self, game_id: str, seat: int) -> dict | None:
+        """A seat's view, for notifications (no caller to authorize)."""
+        game = self.store.load_game(game_id) if GAME_ID.fullmatch(game_id) else None
+        return self._view(self.engines[game.game], game, seat) if game else None
 
     def list_games(self, player: Player, query: ListGamesQuery) -> dict:
         games = []
@@ -284,6 +302,76 @@ class GameService:
         self.store.put_webhook(endpoint)
         done = self.dispatcher.redeliver(delivery, endpoint)
         return (done or self.store.get_delivery(webhook_id, delivery_id) or delivery).as_json()
+
+    # ------------------------------------------------------------------ email links
+
+    def step_link_page(self, token: str, action_url: str) -> Page:
+        """GET of a step link: what it would do, and a button to do it. Changes nothing."""
+        try:
+            link = self._links().read_step(token)
+        except LinkError as error:
+            return Page(400 if error.code == "invalid_link" else 410, "This link cannot be used", str(error))
+        view = self.view_for_seat(link.game_id, link.seat)
+        if view is None:
+            return Page(404, "No such game", f"there is no game {link.game_id}")
+        if view["version"] != link.version:
+            return Page(409, "The game has moved on", "this link was for an earlier position; "
+                        "the latest email or the game's page has your current moves",
+                        board=html_board(view["state"], link.seat))
+        return Page(200, f"Confirm: {describe_step(link.step)}", f"Game {link.game_id}, seat {link.seat}.",
+                    form_action=action_url, button=f"Yes, {describe_step(link.step)}",
+                    board=html_board(view["state"], link.seat))
+
+    def play_step_link(self, token: str) -> Page:
+        """POST of a step link: plays the step for the seat the link was made for."""
+        try:
+            link = self._links().read_step(token)
+        except LinkError as error:
+            return Page(400 if error.code == "invalid_link" else 410, "This link cannot be used", str(error))
+        game = self.store.load_game(link.game_id) if GAME_ID.fullmatch(link.game_id) else None
+        seat = next((s for s in game.seats if s.seat == link.seat), None) if game else None
+        player = self.store.get_player(seat.player_id) if seat else None
+        if player is None:
+            return Page(404, "No such game", f"there is no game {link.game_id}")
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        try:
+            outcome = self.post_action(player, link.game_id, ActionRequest(expected_version=link.version,
+                                                                           steps=[link.step]),
+                                       Idempotency(f"link:{digest[:32]}", digest))
+        except ServiceError as error:
+            status = 409 if error.code in ("version_conflict", "game_finished") else error.status
+            return Page(status, "That move was not played", error.detail)
+        view = outcome.body["view"]
+        links = [{"label": describe_step(step), "url": self._links().step_url(view["game_id"], link.seat,
+                                                                             view["version"], step)}
+                 for step in view["legal_steps"] if view["to_move"] == link.seat and step["type"] != "resign"]
+        return Page(200, f"Played: {describe_step(link.step)}", f"Game {link.game_id} is at version {view['version']}.",
+                    board=html_board(view["state"], link.seat), links=links)
+
+    def unsubscribe_page(self, token: str, action_url: str) -> Page:
+        try:
+            self._links().read_unsubscribe(token)
+        except LinkError as error:
+            return Page(400, "This link cannot be used", str(error))
+        return Page(200, "Stop emails?", "You will get no more game emails; webhooks are not affected.",
+                    form_action=action_url, button="Unsubscribe")
+
+    def unsubscribe(self, token: str) -> Page:
+        """One-click unsubscribe (RFC 8058): no more email notifications for this player."""
+        try:
+            player_id = self._links().read_unsubscribe(token)
+        except LinkError as error:
+            return Page(400, "This link cannot be used", str(error))
+        player = self.store.get_player(player_id)
+        if player is None:
+            return Page(404, "No such player", "this player no longer exists")
+        self.store.set_preferences(player.id, {**player.preferences, "email": []})
+        return Page(200, "Unsubscribed", "You will get no more game emails.")
+
+    def _links(self) -> Links:
+        if self.dispatcher.links is None:
+            raise ServiceError("internal_error", "email links are not configured")
+        return self.dispatcher.links
 
     # ------------------------------------------------------------------ analysis
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from .errors import ERRORS, ServiceError
 from .records import Player
+from .notify.pages import Page
 from .service import GameService, Idempotency, Outcome, describe_validation, is_card_error
 
 logger = logging.getLogger("battleline.web")
@@ -40,6 +41,7 @@ class Operation:
     auth: bool = True
     idempotent: bool = False
     tag: str = "games"
+    html: bool = False  # answers with an HTML page (email links), errors included
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -151,12 +153,19 @@ class Api:
                 call.query = _validate(op.query, dict(request.query_params or {}))
             result = handler(call)
         except ServiceError as error:
+            if op.html:
+                return Response(body=Page(error.status, "Something went wrong", error.detail).html(),
+                                status_code=error.status, headers={"Content-Type": "text/html; charset=utf-8"})
             return problem(error.code, error.detail, **error.extra)
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
             return problem("internal_error", "the server could not answer this request; retry it with the same Idempotency-Key")
         if op.status == 204:
             return Response(body="", status_code=204, headers={})
+        if isinstance(result, Page):
+            return Response(body=result.html(), status_code=result.status,
+                            headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                                     "Referrer-Policy": "no-referrer"})
         headers = {"Content-Type": "application/json"}
         if isinstance(result, Outcome):
             if result.replayed:

@@ -84,7 +84,9 @@ def _component_schemas(operations: list) -> dict[str, Any]:
 
 
 def _parameters(op) -> list[dict]:
-    params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}}
+    params = [{"name": name, "in": "path", "required": True,
+               "schema": ({"type": "string", "maxLength": 4096, "description": "A signed token from an email."}
+                          if name == "token" else {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"})}
               for name in re.findall(r"{(\w+)}", op.path)]
     if op.query is not None:
         schema = op.query.model_json_schema()
@@ -102,7 +104,15 @@ def _parameters(op) -> list[dict]:
     return params
 
 
+HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
+
+
 def _responses(op) -> dict[str, Any]:
+    if op.html:
+        pages = {"200": "the page", "400": "the link is not valid", "404": "no such game or player",
+                 "409": "the game has moved on since the link was made", "410": "the link has expired",
+                 "422": "the rules do not allow the step now", "500": "internal error"}
+        return {status: {"description": text, "content": HTML_PAGE} for status, text in pages.items()}
     ok: dict[str, Any] = {"description": op.summary}
     if op.response is not None:
         ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}
@@ -146,7 +156,8 @@ def build() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Battle Line correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "webhooks"}],
+        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "webhooks"},
+                 {"name": "email"}],
         "paths": paths,
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",

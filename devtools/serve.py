@@ -8,6 +8,7 @@ Ctrl-C stops everything this started.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -17,6 +18,17 @@ from chalicelib.store.schema import create_table_if_missing
 from devtools.dynamodb_local import ROOT, DynamoDBLocal, port_is_free, server_environment, wait_for_port
 
 TABLE = os.environ.get("TABLE_NAME", "battleline")
+
+
+def _link_secret(data: Path) -> str:
+    """The key that signs email links, made once and kept with the data, so links survive restarts."""
+    if os.environ.get("LINK_SECRET"):
+        return os.environ["LINK_SECRET"]
+    path = data / "link-secret"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(32))
+    return path.read_text().strip()
 
 
 def _interrupt(*_: object) -> None:
@@ -38,15 +50,13 @@ def main() -> int:
     try:
         if create_table_if_missing(db.client(), TABLE):
             print(f"created table {TABLE}")
-        api = subprocess.Popen(
-            [sys.executable, "-m", "devtools.local_api", "--port", str(port)],
-            cwd=ROOT, env=server_environment(db.endpoint, TABLE),
-        )
-        worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT,
-                                  env=server_environment(db.endpoint, TABLE))
+        env = {**server_environment(db.endpoint, TABLE), "MAIL_DIR": str(data / "mail"),
+               "LINK_SECRET": _link_secret(data), "PUBLIC_URL": os.environ.get("PUBLIC_URL", f"http://127.0.0.1:{port}")}
+        api = subprocess.Popen([sys.executable, "-m", "devtools.local_api", "--port", str(port)], cwd=ROOT, env=env)
+        worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT, env=env)
         wait_for_port(port, process=api)
-        print(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}), "
-              "notification worker running. Ctrl-C stops them all.", flush=True)
+        print(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}); "
+              f"notification worker running, emails in {data / 'mail'}. Ctrl-C stops them all.", flush=True)
         return api.wait()
     except KeyboardInterrupt:
         return 0

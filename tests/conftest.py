@@ -23,6 +23,8 @@ from chalice.test import Client  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 import app as app_module  # noqa: E402
+from chalicelib.notify.dispatcher import Dispatcher  # noqa: E402
+from chalicelib.notify.links import Links  # noqa: E402
 from chalicelib.service import GameService  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402
@@ -53,9 +55,12 @@ def store(request):
         yield DynamoStore(client, fresh_table(client))
 
 
+LINKS = Links("test-link-secret", "http://testserver")
+
+
 @pytest.fixture
 def service(store):
-    return GameService(store)
+    return GameService(store, dispatcher=Dispatcher(store, links=LINKS))
 
 
 @dataclass
@@ -82,7 +87,9 @@ class ApiClient:
             sent["Authorization"] = f"Bearer {key}"
         payload = raw if raw is not None else (json.dumps(body) if body is not None else None)
         response = getattr(self.client.http, method.lower())(path, headers=sent, **({"body": payload} if payload is not None else {}))
-        parsed = json.loads(response.body) if response.body else None
+        kind = response.headers.get("Content-Type", response.headers.get("content-type", ""))
+        parsed = response.body.decode() if kind.startswith("text/html") else (
+            json.loads(response.body) if response.body else None)
         return Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, parsed)
 
     def post(self, path, body=None, **kw) -> Reply:

@@ -36,6 +36,12 @@ def test_every_contract_operation_is_documented():
         "rotateWebhookSecret": ("post", "/v1/webhooks/{webhook_id}/rotate"),
         "listWebhookDeliveries": ("get", "/v1/webhooks/{webhook_id}/deliveries"),
         "redeliverWebhook": ("post", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"),
+        "getPreferences": ("get", "/v1/players/me/preferences"),
+        "updatePreferences": ("put", "/v1/players/me/preferences"),
+        "showStepLink": ("get", "/v1/links/{token}"),
+        "playStepLink": ("post", "/v1/links/{token}"),
+        "showUnsubscribe": ("get", "/v1/unsubscribe/{token}"),
+        "unsubscribe": ("post", "/v1/unsubscribe/{token}"),
     }
 
 

@@ -22,6 +22,9 @@ from typing import Callable
 from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Delivery, WebhookEndpoint
 from ..store.dynamodb import DynamoStore
+from .email import compose
+from .links import Links
+from .mail import Mailer
 from .messages import Message
 from .ssrf import Target, UnsafeUrl, check_url
 from .webhooks import SendResult, http_send, next_wait, retry_after, signature_header
@@ -31,6 +34,8 @@ logger = logging.getLogger("battleline.notify")
 LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this long
 
 Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
+Viewer = Callable[[str, int], dict | None]  # (game_id, seat) -> that seat's view, or None
+EMAIL_CHANNEL = "email-"  # an email delivery's endpoint id is "email-<player_id>"
 
 
 def envelope(message: Message) -> str:
@@ -41,12 +46,16 @@ def envelope(message: Message) -> str:
 
 class Dispatcher:
     def __init__(self, store: DynamoStore, clock: Clock | None = None, send: Sender = http_send,
-                 rng: Random | None = None, allow_private: bool | None = None) -> None:
+                 rng: Random | None = None, allow_private: bool | None = None,
+                 mailer: Mailer | None = None, links: Links | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.send = send
         self.rng = rng or Random()
         self.allow_private = allow_private
+        self.mailer = mailer
+        self.links = links
+        self.viewer: Viewer | None = None  # set by the service that owns the games
 
     def now(self) -> datetime:
         return self.clock.now().astimezone(timezone.utc)
@@ -63,15 +72,24 @@ class Dispatcher:
         return count
 
     def dispatch(self, message: Message) -> None:
-        """One delivery per endpoint of the receiver that wants this event type, tried at once."""
-        for endpoint in self.store.list_webhooks(message.player_id):
-            if not endpoint.wants(message.type):
-                continue
-            now = iso(self.now())
-            delivery = Delivery(endpoint.id, message.id, message.player_id, message.type, envelope(message),
+        """One delivery per channel the receiver wants this event on (each webhook endpoint, and
+        email), each tried at once."""
+        player = self.store.get_player(message.player_id)
+        if player is None:
+            return
+        now = iso(self.now())
+        if player.wants("webhook", message.type):
+            for endpoint in self.store.list_webhooks(message.player_id):
+                if endpoint.wants(message.type):
+                    delivery = Delivery(endpoint.id, message.id, message.player_id, message.type, envelope(message),
+                                        "pending", [], now, now)
+                    if self.store.create_delivery(delivery):
+                        self.attempt(delivery, endpoint)
+        if player.email and player.wants("email", message.type) and self.mailer is not None:
+            delivery = Delivery(EMAIL_CHANNEL + player.id, message.id, player.id, message.type, envelope(message),
                                 "pending", [], now, now)
             if self.store.create_delivery(delivery):
-                self.attempt(delivery, endpoint)
+                self.attempt_email(delivery)
 
     # ------------------------------------------------------------------ attempts
 
@@ -79,7 +97,10 @@ class Dispatcher:
         """Make every attempt that is due (retries, and first attempts a crash interrupted)."""
         count = 0
         for delivery in self.store.due_deliveries(iso(self.now())):
-            self.attempt(delivery, self.store.get_webhook(delivery.player_id, delivery.webhook_id))
+            if delivery.webhook_id.startswith(EMAIL_CHANNEL):
+                self.attempt_email(delivery)
+            else:
+                self.attempt(delivery, self.store.get_webhook(delivery.player_id, delivery.webhook_id))
             count += 1
         return count
 
@@ -95,7 +116,7 @@ class Dispatcher:
         try:
             target = check_url(endpoint.url, allow_private=self.allow_private)
         except UnsafeUrl as refused:
-            return self._after_failure(leased, endpoint, now, SendResult(None, error=f"refused: {refused}"))
+            return self._after_failure(leased, now, SendResult(None, error=f"refused: {refused}"))
         body = delivery.body
         headers = {
             "content-type": "application/json",
@@ -112,10 +133,32 @@ class Dispatcher:
             endpoint.disabled = "the receiver answered 410 Gone"
             self.store.put_webhook(endpoint)
             return self._settle(leased, "failed", None, Attempt(iso(now), 410, "410 Gone: endpoint disabled"))
-        return self._after_failure(leased, endpoint, now, result)
+        return self._after_failure(leased, now, result)
 
-    def _after_failure(self, delivery: Delivery, endpoint: WebhookEndpoint, now: datetime,
-                       result: SendResult) -> Delivery | None:
+    def attempt_email(self, delivery: Delivery) -> Delivery | None:
+        """Render the email from the receiver's view now, and send it (once it wins the lease)."""
+        now = self.now()
+        leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
+        if self.mailer is None or self.links is None or self.viewer is None:
+            return None  # this process does not send email (the worker does)
+        if not self.store.update_delivery(leased, delivery.version):
+            return None
+        body = json.loads(delivery.body)
+        message = Message(delivery.msg_id, body["type"], delivery.player_id, body["data"], body["timestamp"])
+        player = self.store.get_player(delivery.player_id)
+        view = self.viewer(message.data["game_id"], message.data["seat"])
+        if player is None or not player.email or view is None:
+            return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"))
+        if message.type == "game.your_turn" and view["to_move"] != message.data["seat"]:
+            return self._settle(leased, "delivered", None, Attempt(iso(now), None, "skipped: no longer your move"))
+        try:
+            self.mailer.send(compose(message, player, view, self.links))
+        except Exception as error:  # a mail server down: retried on the schedule
+            logger.warning("email %s to player %s failed: %s", message.id, player.id, type(error).__name__)
+            return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"))
+        return self._settle(leased, "delivered", None, Attempt(iso(now), 250))
+
+    def _after_failure(self, delivery: Delivery, now: datetime, result: SendResult) -> Delivery | None:
         attempt = Attempt(iso(now), result.status, result.error or f"HTTP {result.status}")
         wait = next_wait(len(delivery.attempts) + 1, self.rng)
         if wait is None:

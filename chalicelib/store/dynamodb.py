@@ -89,7 +89,7 @@ class DynamoStore:
         items = [
             self._put(_item({"PK": f"PLAYER#{player.id}", "SK": "PROFILE", "kind": "player",
                              "id": player.id, "name": player.name, "email": player.email,
-                             "created_at": player.created_at})),
+                             "created_at": player.created_at, "preferences": _dumps(player.preferences)})),
             self._put(_item({"PK": f"APIKEY#{key_hash}", "SK": "APIKEY", "kind": "api_key",
                              "player_id": player.id})),
         ]
@@ -99,7 +99,16 @@ class DynamoStore:
         item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}})
         if item is None:
             return None
-        return Player(item["id"], item["name"], item.get("email"), item["created_at"])
+        player = Player(item["id"], item["name"], item.get("email"), item["created_at"])
+        if "preferences" in item:
+            player.preferences = json.loads(item["preferences"])
+        return player
+
+    def set_preferences(self, player_id: str, preferences: dict) -> None:
+        self.client.update_item(
+            TableName=self.table, Key={"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}},
+            UpdateExpression="SET preferences = :p", ConditionExpression="attribute_exists(PK)",
+            ExpressionAttributeValues={":p": {"S": _dumps(preferences)}})
 
     def player_for_key(self, key_hash: str) -> Player | None:
         item = self._get({"PK": {"S": f"APIKEY#{key_hash}"}, "SK": {"S": "APIKEY"}})

@@ -40,7 +40,7 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
     url = f"http://127.0.0.1:{port}"
     server = start(port, tmp_path)
     try:
-        ann = requests.post(f"{url}/v1/players", json={"name": "Ann"}, timeout=10).json()
+        ann = requests.post(f"{url}/v1/players", json={"name": "Ann", "email": "ann@example.org"}, timeout=10).json()
         bob = requests.post(f"{url}/v1/players", json={"name": "Bob"}, timeout=10).json()
         auth = {1: {"Authorization": f"Bearer {ann['api_key']}"}, 2: {"Authorization": f"Bearer {bob['api_key']}"}}
         view = requests.post(f"{url}/v1/games", headers=auth[1], timeout=10, json={
@@ -67,6 +67,9 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
         kinds = {b["type"] for b in receiver.seen.values()}
         assert kinds == {"game.your_turn", "game.finished"}
         receiver.verify_all(hook["secret"])
+        # ... and Ann's emails landed in the file mailbox kept with the data.
+        mails = sorted((tmp_path / "mail").glob("*.eml"))
+        assert any(b"Your move in Battle Line" in m.read_bytes() for m in mails)
     finally:
         output = ctrl_c(server, port)
     assert port_is_free(port), "Ctrl-C left the API running"

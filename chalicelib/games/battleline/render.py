@@ -1,0 +1,78 @@
+"""The board as text and as HTML (for emails and viewers), from a seat's view only."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .cards import parse_troop
+
+COLOUR_NAMES = {"R": "#c62828", "O": "#ef6c00", "Y": "#b59b00", "G": "#2e7d32", "B": "#1565c0", "P": "#6a1b9a"}
+
+
+def _side(cards: list[str]) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+def text_board(view: dict, seat: int | None) -> str:
+    """One line a flag: the opponent's side, the flag (claims, Fog, Mud), your side."""
+    me = seat or 1
+    lines = []
+    for flag in view["flags"]:
+        mine_index = flag["seats"].index(me) if me in flag["seats"] else 0
+        theirs = flag["cards"][1 - mine_index]
+        mine = flag["cards"][mine_index]
+        marks = "".join(e[0] for e in flag["environment"])  # F, M
+        claimed = f" won by seat {flag['claimed_by']}" if flag["claimed_by"] else ""
+        lines.append(f"flag {flag['flag']}{(' ' + marks) if marks else ''}{claimed}: "
+                     f"them {_side(theirs):<16} | you {_side(mine)}")
+    return "\n".join(lines)
+
+
+def _card_html(card: str) -> str:
+    troop = parse_troop(card)
+    colour = COLOUR_NAMES[troop.colour] if troop else "#333333"
+    return (f'<span style="display:inline-block;min-width:2.4em;padding:2px 4px;margin:1px;border:1px solid {colour};'
+            f'border-radius:3px;color:{colour};font-weight:bold;font-family:monospace">{escape(card)}</span>')
+
+
+def html_board(view: dict, seat: int | None) -> str:
+    """A plain table with inline styles: what common mail clients render."""
+    me = seat or 1
+    rows = []
+    for flag in view["flags"]:
+        mine_index = flag["seats"].index(me) if me in flag["seats"] else 0
+        theirs = "".join(_card_html(c) for c in flag["cards"][1 - mine_index])
+        mine = "".join(_card_html(c) for c in flag["cards"][mine_index])
+        label = f"Flag {flag['flag']}" + "".join(f" {escape(e)}" for e in flag["environment"])
+        if flag["claimed_by"]:
+            label += f" (seat {flag['claimed_by']})"
+        rows.append(f'<tr><td style="padding:4px;text-align:right">{theirs}</td>'
+                    f'<td style="padding:4px;text-align:center;background:#eeeeee;white-space:nowrap">{label}</td>'
+                    f'<td style="padding:4px">{mine}</td></tr>')
+    return ('<table style="border-collapse:collapse;font-family:sans-serif;font-size:14px">'
+            '<tr><th>Opponent</th><th></th><th>You</th></tr>' + "".join(rows) + "</table>")
+
+
+def hand_html(cards: list[str]) -> str:
+    return "".join(_card_html(c) for c in cards)
+
+
+def describe_step(step: dict) -> str:
+    """A step in words, for links and confirmation pages."""
+    kind = step["type"]
+    if kind == "play":
+        if "target" in step:
+            target = f"{step['target']['card']} at flag {step['target']['flag']}"
+            to = step.get("to_flag")
+            where = "" if "to_flag" not in step else (" to discard" if to is None else f" to flag {to}")
+            return f"play {step['card']} on {target}{where}"
+        return f"play {step['card']}" + (f" at flag {step['flag']}" if "flag" in step else "")
+    if kind == "claim":
+        return "claim flags " + ", ".join(map(str, step["flags"])) if step["flags"] else "claim nothing"
+    if kind in ("draw", "scout_draw"):
+        return f"draw from the {step['deck']} deck"
+    if kind == "scout_return":
+        return "return " + " and ".join(step["cards"])
+    if kind == "mud_discard":
+        return f"discard {step['card']} at flag {step['flag']}"
+    return kind

@@ -1,0 +1,75 @@
+"""Notification emails: multipart text + HTML, the board drawn, the hand, one signed link per
+legal step, and one-click unsubscribe headers (RFC 8058). Built from the receiver's own
+view of the game, so nothing hidden from that seat can appear."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from ..games.battleline.render import describe_step, hand_html, html_board, text_board
+from ..records import Player
+from .links import Links
+from .mail import mail_from
+from .messages import Message
+
+_templates = Environment(loader=PackageLoader("chalicelib", "templates"),
+                         autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+                         keep_trailing_newline=True)
+
+
+def _headline(message: Message, view: dict) -> str:
+    game = f"game {view['game_id']}"
+    if message.type == "game.your_turn":
+        return f"Your move in Battle Line {game} (turn {view['state'].get('turn', '?')})"
+    if message.type == "game.invited":
+        return f"You have a seat in a new Battle Line {game}"
+    if message.type == "game.finished":
+        return f"Battle Line {game} is over"
+    return f"Battle Line {game}: a move was made"
+
+
+def _result(view: dict) -> str | None:
+    result = view.get("result")
+    if not result:
+        return None
+    if result["winner"] is None:
+        return f"a draw ({result['reason']})"
+    who = "you won" if result["winner"] == view["you"] else f"seat {result['winner']} won"
+    return f"{who} ({result['reason'].replace('_', ' ')})"
+
+
+def compose(message: Message, player: Player, view: dict, links: Links) -> EmailMessage:
+    seat = view["you"]
+    state = view["state"]
+    steps = view["legal_steps"] if message.type == "game.your_turn" and view["to_move"] == seat else []
+    link_list = [{"label": describe_step(step), "url": links.step_url(view["game_id"], seat, view["version"], step)}
+                 for step in steps]
+    context = {
+        "headline": _headline(message, view),
+        "game_id": view["game_id"],
+        "version": view["version"],
+        "board": None,
+        "hand": state.get("hand", []),
+        "deadline": None,
+        "links": link_list,
+        "result": _result(view) if message.type == "game.finished" else None,
+        "base_url": links.base_url,
+        "unsubscribe_url": links.unsubscribe_url(player.id),
+    }
+    text = _templates.get_template("notification.txt").render(**{**context, "board": text_board(state, seat)})
+    html = _templates.get_template("notification.html").render(
+        **{**context, "board": html_board(state, seat), "hand_html": hand_html(context["hand"])})
+    email = EmailMessage()
+    email["From"] = mail_from()
+    email["To"] = player.email
+    email["Subject"] = context["headline"]
+    email["Message-ID"] = make_msgid(domain="battleline.localhost")
+    email["X-Battleline-Message"] = message.id
+    email["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+    email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    email.set_content(text)
+    email.add_alternative(html, subtype="html")
+    return email

@@ -1,0 +1,54 @@
+"""Signed links in emails: one per legal step (bound to the seat and the game version, and
+expiring), and the one-click unsubscribe link. Signed with itsdangerous."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+STEP_LINK_MAX_AGE = 7 * 24 * 3600  # a week: correspondence moves are slow, stale versions are refused anyway
+
+
+class LinkError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class StepLink:
+    game_id: str
+    seat: int
+    version: int
+    step: dict
+
+
+class Links:
+    def __init__(self, secret: str, base_url: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._steps = URLSafeTimedSerializer(secret, salt="battleline-step-link")
+        self._unsubscribe = URLSafeTimedSerializer(secret, salt="battleline-unsubscribe")
+
+    def step_url(self, game_id: str, seat: int, version: int, step: dict) -> str:
+        token = self._steps.dumps({"g": game_id, "s": seat, "v": version, "st": step})
+        return f"{self.base_url}/v1/links/{quote(token)}"
+
+    def read_step(self, token: str, max_age: int = STEP_LINK_MAX_AGE) -> StepLink:
+        try:
+            data = self._steps.loads(token, max_age=max_age)
+        except SignatureExpired:
+            raise LinkError("link_expired", "this link has expired; open the game for its current moves") from None
+        except BadSignature:
+            raise LinkError("invalid_link", "this link is not valid") from None
+        return StepLink(data["g"], data["s"], data["v"], data["st"])
+
+    def unsubscribe_url(self, player_id: str) -> str:
+        return f"{self.base_url}/v1/unsubscribe/{quote(self._unsubscribe.dumps(player_id))}"
+
+    def read_unsubscribe(self, token: str) -> str:
+        try:
+            return self._unsubscribe.loads(token)
+        except BadSignature:
+            raise LinkError("invalid_link", "this link is not valid") from None

@@ -1,0 +1,66 @@
+"""Sending email: SES v2 in AWS, SMTP when SMTP_URL is set, else a file mailbox (var/mail)."""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import time
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import unquote, urlsplit
+
+
+class Mailer(Protocol):
+    def send(self, message: EmailMessage) -> None: ...
+
+
+class FileMailbox:
+    """Each message as an .eml file: what `make serve` does by default."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def send(self, message: EmailMessage) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = f"{time.time_ns()}-{message['X-Battleline-Message'] or 'mail'}.eml"
+        (self.directory / name).write_bytes(bytes(message))
+
+
+class SmtpMailer:
+    """SMTP_URL: smtp://user:password@host:port (or smtps:// for TLS from the start)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = urlsplit(url)
+
+    def send(self, message: EmailMessage) -> None:
+        secure = self.url.scheme == "smtps"
+        connect = smtplib.SMTP_SSL if secure else smtplib.SMTP
+        with connect(self.url.hostname, self.url.port or (465 if secure else 25), timeout=30) as smtp:
+            if self.url.username:
+                if not secure:
+                    smtp.starttls()
+                smtp.login(unquote(self.url.username), unquote(self.url.password or ""))
+            smtp.send_message(message)
+
+
+class SesMailer:
+    def __init__(self, client) -> None:
+        self.client = client
+
+    def send(self, message: EmailMessage) -> None:
+        self.client.send_email(Content={"Raw": {"Data": bytes(message)}})
+
+
+def mail_from() -> str:
+    return os.environ.get("MAIL_FROM", "Battle Line <play@battleline.localhost>")
+
+
+def mailer_from_environment(root: Path) -> Mailer:
+    if os.environ.get("SMTP_URL"):
+        return SmtpMailer(os.environ["SMTP_URL"])
+    if os.environ.get("MAIL_TRANSPORT") == "ses":
+        import boto3
+
+        return SesMailer(boto3.client("sesv2"))
+    return FileMailbox(Path(os.environ.get("MAIL_DIR", root / "var" / "mail")))

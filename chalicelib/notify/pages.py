@@ -1,0 +1,24 @@
+"""The small HTML pages behind email links: a GET only shows what a link would do (mail
+scanners open every link); only the page's POST button acts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+_templates = Environment(loader=PackageLoader("chalicelib", "templates"), autoescape=select_autoescape())
+
+
+@dataclass
+class Page:
+    status: int
+    title: str
+    message: str
+    form_action: str | None = None
+    button: str | None = None
+    board: str | None = None
+    links: list[dict] = field(default_factory=list)
+
+    def html(self) -> str:
+        return _templates.get_template("page.html").render(**self.__dict__)
