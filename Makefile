@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 NODE_INSTALLED := node_modules/.installed
 
-.PHONY: serve test test-unit openapi bench install clean
+.PHONY: serve test test-unit openapi bench mail-in install clean
 
 serve: install
 	$(PY) -m devtools.serve
@@ -15,6 +15,11 @@ test: install
 
 test-unit: install
 	$(PY) -m pytest -m "not integration"
+
+# Play by email locally: a raw reply on standard input, run by the same handler as in AWS.
+# Uses the data and link secret of `make serve` (DATA_DIR, default var/).
+mail-in: $(INSTALLED)
+	@$(PY) -m devtools.mail_in_env
 
 openapi: $(INSTALLED)
 	$(PY) -m devtools.openapi

@@ -1,5 +1,8 @@
 """HTTP routes: each translates one API operation into one service call. Nothing else."""
 
+import base64
+import json
+
 from chalice import Chalice, Rate
 
 from chalicelib import config
@@ -164,3 +167,18 @@ def outbox_consumer(event, context):
 def webhook_retries(event):
     """Attempts the webhook deliveries that are due (from the sparse due index)."""
     config.dispatcher().run_due()
+
+
+@app.lambda_function(name="inbound_mail")
+def inbound_mail(event, context):
+    """SES receipt rule -> SNS -> here: each raw MIME reply is read as commands and played."""
+    outcomes = []
+    for record in event.get("Records", []):
+        notice = json.loads(record["Sns"]["Message"])
+        content = notice["content"].encode()
+        if notice.get("receipt", {}).get("action", {}).get("encoding") == "BASE64":
+            content = base64.b64decode(content)
+        receipt = notice.get("receipt", {})
+        verdicts = {name: receipt.get(f"{name}Verdict", {}).get("status", "") for name in ("spf", "dkim")}
+        outcomes.append(config.inbound().handle(content, receipt.get("recipients"), verdicts).outcome)
+    return {"outcomes": outcomes}

@@ -10,6 +10,7 @@ from pathlib import Path
 import boto3
 
 from .notify.dispatcher import Dispatcher
+from .notify.inbound import InboundMail
 from .notify.links import Links
 from .notify.mail import mailer_from_environment
 from .service import GameService
@@ -53,12 +54,21 @@ def _process_secret() -> str:
 
 @lru_cache(maxsize=1)
 def links() -> Links:
-    return Links(link_secret(), public_url())
+    return Links(link_secret(), public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"))
+
+
+@lru_cache(maxsize=1)
+def mailer():
+    return mailer_from_environment(ROOT)
 
 
 @lru_cache(maxsize=1)
 def service() -> GameService:
-    return GameService(store(), dispatcher=Dispatcher(store(), mailer=mailer_from_environment(ROOT), links=links()))
+    return GameService(store(), dispatcher=Dispatcher(store(), mailer=mailer(), links=links()))
+
+
+def inbound() -> InboundMail:
+    return InboundMail(service(), mailer(), links())
 
 
 def dispatcher() -> Dispatcher:

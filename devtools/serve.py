@@ -52,6 +52,8 @@ def main() -> int:
             print(f"created table {TABLE}")
         env = {**server_environment(db.endpoint, TABLE), "MAIL_DIR": str(data / "mail"),
                "LINK_SECRET": _link_secret(data), "PUBLIC_URL": os.environ.get("PUBLIC_URL", f"http://127.0.0.1:{port}")}
+        shared = ("DYNAMODB_ENDPOINT", "TABLE_NAME", "MAIL_DIR", "LINK_SECRET", "PUBLIC_URL")
+        (data / "serve.env").write_text("".join(f"{name}={env[name]}\n" for name in shared))  # for make mail-in
         api = subprocess.Popen([sys.executable, "-m", "devtools.local_api", "--port", str(port)], cwd=ROOT, env=env)
         worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT, env=env)
         wait_for_port(port, process=api)
@@ -69,6 +71,7 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     process.kill()
         db.stop()
+        (data / "serve.env").unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,8 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
     email["X-Battleline-Message"] = message.id
     email["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
     email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if link_list:  # play by email: a reply to this address plays as this seat, at this version
+        email["Reply-To"] = links.reply_address(view["game_id"], seat, view["version"])
     email.set_content(text)
     email.add_alternative(html, subtype="html")
     return email

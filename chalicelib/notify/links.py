@@ -3,6 +3,10 @@ expiring), and the one-click unsubscribe link. Signed with itsdangerous."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -25,9 +29,18 @@ class StepLink:
     step: dict
 
 
+@dataclass(frozen=True)
+class ReplyTo:
+    game_id: str
+    seat: int
+    version: int
+
+
 class Links:
-    def __init__(self, secret: str, base_url: str) -> None:
+    def __init__(self, secret: str, base_url: str, mail_domain: str = "battleline.localhost") -> None:
         self.base_url = base_url.rstrip("/")
+        self.mail_domain = mail_domain
+        self._secret = secret.encode()
         self._steps = URLSafeTimedSerializer(secret, salt="battleline-step-link")
         self._unsubscribe = URLSafeTimedSerializer(secret, salt="battleline-unsubscribe")
 
@@ -52,3 +65,25 @@ class Links:
             return self._unsubscribe.loads(token)
         except BadSignature:
             raise LinkError("invalid_link", "this link is not valid") from None
+
+    # ---------------------------------------------------------------- reply addresses
+
+    def _mac(self, text: str) -> str:
+        digest = hmac.new(self._secret, f"reply:{text}".encode(), hashlib.sha256).digest()
+        return base64.b32encode(digest).decode().lower()[:16]
+
+    def reply_address(self, game_id: str, seat: int, version: int) -> str:
+        """play+<game>.<seat>.<version>.<mac>@domain: a reply to it plays as that seat, at that version.
+        Short enough for an address's local part (64 characters)."""
+        text = f"{game_id}.{seat}.{version}"
+        return f"play+{text}.{self._mac(text)}@{self.mail_domain}"
+
+    def read_reply_address(self, address: str) -> ReplyTo:
+        local = address.split("@", 1)[0].lower()
+        match = re.fullmatch(r"play\+(g_[0-9a-f]{1,32})\.([1-3])\.(\d{1,9})\.([a-z2-7]{16})", local)
+        if match is None:
+            raise LinkError("invalid_link", f"{address} is not a game's reply address")
+        game_id, seat, version, mac = match.groups()
+        if not hmac.compare_digest(mac, self._mac(f"{game_id}.{seat}.{version}")):
+            raise LinkError("invalid_link", f"{address} is not a reply address this server made")
+        return ReplyTo(game_id, int(seat), int(version))

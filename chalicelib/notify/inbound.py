@@ -1,0 +1,117 @@
+"""Play by email: a reply to a game's reply address is read as commands and applied as one
+action request for that seat, at the version the address was made for.
+
+Authenticated by the signed reply address, by the sender being the seat's player, and in
+AWS by SES's SPF and DKIM verdicts. Answers go only to the seat's registered address (never
+to an unverified sender, so forged mail makes no backscatter).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import getaddresses, make_msgid, parseaddr
+
+from ..errors import ServiceError
+from ..games.battleline.commands import HELP, CommandError, parse_commands, write_step
+from ..games.battleline.render import text_board
+from ..models import ActionRequest
+from .links import LinkError, Links
+from .mail import Mailer, mail_from
+
+logger = logging.getLogger("battleline.inbound")
+
+
+@dataclass
+class Inbound:
+    outcome: str  # applied | refused (the player was told why) | ignored (no answer sent)
+    reason: str
+    reply: EmailMessage | None = None
+
+
+class InboundMail:
+    def __init__(self, service, mailer: Mailer, links: Links) -> None:
+        self.service = service
+        self.mailer = mailer
+        self.links = links
+
+    def handle(self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None) -> Inbound:
+        message = message_from_bytes(raw, policy=policy.default)
+        failed = [name for name, verdict in (verdicts or {}).items() if verdict.upper() == "FAIL"]
+        if failed:
+            return self._ignore(f"{' and '.join(failed).upper()} failed")
+        addresses = recipients or [a for _, a in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
+        reply_to = None
+        for address in addresses:
+            if address.lower().startswith("play+"):
+                try:
+                    reply_to = self.links.read_reply_address(address)
+                    break
+                except LinkError as error:
+                    return self._ignore(str(error))
+        if reply_to is None:
+            return self._ignore("not addressed to a game")
+        game = self.service.store.load_game(reply_to.game_id)
+        seat = next((s for s in game.seats if s.seat == reply_to.seat), None) if game else None
+        player = self.service.store.get_player(seat.player_id) if seat else None
+        if player is None or not player.email:
+            return self._ignore("no such game or seat")
+        sender = parseaddr(message.get("From", ""))[1]
+        if sender.lower() != player.email.lower():
+            return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
+        body = message.get_body(("plain",))
+        text = body.get_content() if body is not None else ""
+        try:
+            steps = parse_commands(text)
+        except CommandError as error:
+            return self._answer(player, reply_to, message, "refused", f"I could not read your message: {error}",
+                                help_text=True)
+        key = hashlib.sha256((message.get("Message-ID") or text).encode()).hexdigest()
+        try:
+            from ..service import Idempotency
+
+            self.service.post_action(player, reply_to.game_id,
+                                     ActionRequest(expected_version=reply_to.version, steps=steps),
+                                     Idempotency(f"mail:{key[:40]}", key))
+        except ServiceError as error:
+            why = ("the game has moved on since that email; here is where it stands now"
+                   if error.code == "version_conflict" else error.detail)
+            return self._answer(player, reply_to, message, "refused", f"Not played: {why}")
+        played = "; ".join(write_step(s) for s in steps)
+        return self._answer(player, reply_to, message, "applied", f"Played: {played}")
+
+    def _ignore(self, reason: str) -> Inbound:
+        logger.info("inbound mail ignored: %s", reason)
+        return Inbound("ignored", reason)
+
+    def _answer(self, player, reply_to, original: EmailMessage, outcome: str, headline: str,
+                help_text: bool = False) -> Inbound:
+        view = self.service.view_for_seat(reply_to.game_id, reply_to.seat)
+        mine = view["to_move"] == reply_to.seat and view["status"] == "active"
+        moves = [write_step(step) for step in view["legal_steps"]] if mine else []
+        lines = [headline, "", f"Game {view['game_id']}, version {view['version']}:", "",
+                 text_board(view["state"], reply_to.seat), "",
+                 "Your hand: " + (" ".join(view["state"]["hand"]) or "(empty)"), ""]
+        if moves:
+            lines += ["It is your decision. Reply with one of:", *[f"  {m}" for m in moves], ""]
+        elif view["status"] == "finished":
+            lines += [f"The game is over: {view['result']}", ""]
+        else:
+            lines += [f"Seat {view['to_move']} is to move; you will hear when it is your turn.", ""]
+        if help_text:
+            lines += ["Commands:", HELP, ""]
+        reply = EmailMessage()
+        reply["From"] = mail_from()
+        reply["To"] = player.email
+        reply["Subject"] = "Re: " + (original.get("Subject") or f"Battle Line game {view['game_id']}")
+        reply["Message-ID"] = make_msgid(domain="battleline.localhost")
+        if original.get("Message-ID"):
+            reply["In-Reply-To"] = original["Message-ID"]
+        if moves:
+            reply["Reply-To"] = self.links.reply_address(view["game_id"], reply_to.seat, view["version"])
+        reply.set_content("\n".join(lines))
+        self.mailer.send(reply)
+        return Inbound(outcome, headline, reply)

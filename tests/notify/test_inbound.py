@@ -1,0 +1,185 @@
+"""Play by email: replies parsed as commands and applied as the seat; everything else refused."""
+
+import base64
+import json
+from email.message import EmailMessage
+
+import pytest
+
+from chalicelib.games.battleline.commands import CommandError, parse_commands, parse_line, write_step
+from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.inbound import InboundMail
+from chalicelib.notify.links import Links
+from chalicelib.service import GameService
+
+LINKS = Links("test-link-secret", "http://play.example", "mail.example")
+
+
+class Outbox:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, message):
+        self.sent.append(message)
+
+
+@pytest.fixture
+def game_by_mail(store):
+    outbox = Outbox()
+    service = GameService(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    ann = service.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
+    bob = service.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
+    ann, bob = service.authenticate(ann["api_key"]), service.authenticate(bob["api_key"])
+    game = service.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 1}, seed=5,
+                                                      seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
+                               None).body
+    return service, InboundMail(service, outbox, LINKS), outbox, game, ann, bob
+
+
+def reply(sender, to, text, message_id="<r1@example.org>"):
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = "Re: Your move"
+    message["Message-ID"] = message_id
+    message.set_content(text)
+    return bytes(message)
+
+
+def version(service, game):
+    return service.view_for_seat(game["game_id"], 1)["version"]
+
+
+def test_a_valid_reply_is_played_as_one_action_and_confirmed(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    card = game["state"]["hand"][0]
+    address = LINKS.reply_address(game["game_id"], 1, 0)
+    text = f"play {card.lower()} 5\nclaim none\ndraw troop\n\nOn Mon, Ann wrote:\n> play 9Y 1\n"
+    result = inbound.handle(reply("Ann <ann@example.org>", address, text))
+    assert result.outcome == "applied"
+    view = service.view_for_seat(game["game_id"], 1)
+    assert view["version"] == 1 and view["state"]["flags"][4]["cards"][0] == [card] and view["to_move"] == 2
+    answer = outbox.sent[-1]
+    assert answer["To"] == "ann@example.org" and f"Played: play {card} 5; claim none; draw troop" in answer.get_content()
+    assert answer["In-Reply-To"] == "<r1@example.org>"
+
+
+def test_the_same_reply_delivered_twice_is_played_once(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    address = LINKS.reply_address(game["game_id"], 1, 0)
+    message = reply("ann@example.org", address, f"play {game['state']['hand'][0]} 2")
+    assert inbound.handle(message).outcome == "applied"
+    assert inbound.handle(message).outcome == "applied"
+    assert version(service, game) == 1
+
+
+def test_garbage_is_refused_with_the_commands_and_the_legal_moves(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    address = LINKS.reply_address(game["game_id"], 1, 0)
+    result = inbound.handle(reply("ann@example.org", address, "hello, I think I will attack the left flank"))
+    assert result.outcome == "refused" and version(service, game) == 0
+    text = outbox.sent[-1].get_content()
+    assert "could not read" in text and "Commands:" in text
+    assert f"  play {game['state']['hand'][0]} 1" in text  # the legal moves, written as commands
+    assert outbox.sent[-1]["Reply-To"] == address
+
+
+def test_an_illegal_move_is_refused_with_the_reason(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    address = LINKS.reply_address(game["game_id"], 1, 0)
+    result = inbound.handle(reply("ann@example.org", address, "draw troop"))
+    assert result.outcome == "refused" and "not allowed now" in outbox.sent[-1].get_content()
+
+
+def test_a_reply_from_another_player_is_ignored(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    address = LINKS.reply_address(game["game_id"], 1, 0)  # Ann's seat
+    result = inbound.handle(reply("bob@example.org", address, f"play {game['state']['hand'][0]} 1"))
+    assert result.outcome == "ignored" and version(service, game) == 0 and outbox.sent == []
+
+
+def test_a_forged_reply_address_is_ignored(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    real = LINKS.reply_address(game["game_id"], 1, 0)
+    forged = real.replace(".1.0.", ".2.0.")  # claims seat 2 with seat 1's signature
+    other_key = Links("not-our-secret", "http://x", "mail.example").reply_address(game["game_id"], 1, 0)
+    for address in (forged, other_key):
+        result = inbound.handle(reply("ann@example.org", address, "resign"))
+        assert result.outcome == "ignored" and "not a reply address" in result.reason
+    assert service.view_for_seat(game["game_id"], 1)["status"] == "active" and outbox.sent == []
+
+
+def test_a_stale_reply_is_refused_with_the_current_moves(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    old = LINKS.reply_address(game["game_id"], 1, 0)
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    service.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[step]), None)
+    result = inbound.handle(reply("ann@example.org", old, "claim none"))
+    assert result.outcome == "refused" and version(service, game) == 1
+    text = outbox.sent[-1].get_content()
+    assert "moved on" in text and "  claim none" in text
+    assert outbox.sent[-1]["Reply-To"] == LINKS.reply_address(game["game_id"], 1, 1)
+
+
+def test_failed_spf_or_dkim_is_ignored(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    address = LINKS.reply_address(game["game_id"], 1, 0)
+    result = inbound.handle(reply("ann@example.org", address, "resign"), verdicts={"spf": "PASS", "dkim": "FAIL"})
+    assert result.outcome == "ignored" and "DKIM" in result.reason
+    assert service.view_for_seat(game["game_id"], 1)["status"] == "active"
+
+
+def test_the_sns_lambda_path_plays_a_raw_reply(game_by_mail, monkeypatch):
+    import app as app_module
+    from chalicelib import config
+
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    monkeypatch.setattr(config, "inbound", lambda: inbound)
+    address = LINKS.reply_address(game["game_id"], 1, 0)
+    raw = reply("ann@example.org", address, f"play {game['state']['hand'][0]} 9")
+    notice = {"notificationType": "Received", "content": base64.b64encode(raw).decode(),
+              "receipt": {"recipients": [address], "spfVerdict": {"status": "PASS"}, "dkimVerdict": {"status": "PASS"},
+                          "action": {"type": "SNS", "encoding": "BASE64"}}}
+    result = app_module.inbound_mail({"Records": [{"Sns": {"Message": json.dumps(notice)}}]}, None)
+    assert result == {"outcomes": ["applied"]} and version(service, game) == 1
+
+
+def test_your_move_emails_carry_the_seats_reply_address(game_by_mail):
+    service, inbound, outbox, game, ann, bob = game_by_mail
+    service.dispatcher.drain_outbox()
+    your_move = next(m for m in outbox.sent if m["Subject"].startswith("Your move"))
+    assert your_move["Reply-To"] == LINKS.reply_address(game["game_id"], 1, 0)
+    assert len(your_move["Reply-To"].split("@")[0]) <= 64
+
+
+@pytest.mark.parametrize(
+    "line, step",
+    [
+        ("play 7R 3", {"type": "play", "card": "7R", "flag": 3}),
+        ("PLAY 10p 9", {"type": "play", "card": "10P", "flag": 9}),
+        ("play fog 4", {"type": "play", "card": "FOG", "flag": 4}),
+        ("play scout", {"type": "play", "card": "SCOUT"}),
+        ("play deserter 3 9B", {"type": "play", "card": "DESERTER", "target": {"flag": 3, "card": "9B"}}),
+        ("play traitor 3 9B 5", {"type": "play", "card": "TRAITOR", "target": {"flag": 3, "card": "9B"}, "to_flag": 5}),
+        ("play redeploy 3 9B discard", {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "to_flag": None}),
+        ("claim 3 5", {"type": "claim", "flags": [3, 5]}),
+        ("claim 3, 5", {"type": "claim", "flags": [3, 5]}),
+        ("claim none", {"type": "claim", "flags": []}),
+        ("draw tactics", {"type": "draw", "deck": "tactics"}),
+        ("scout troop", {"type": "scout_draw", "deck": "troop"}),
+        ("return 7R 8R", {"type": "scout_return", "cards": ["7R", "8R"]}),
+        ("mud 4 2G", {"type": "mud_discard", "flag": 4, "card": "2G"}),
+        ("pass", {"type": "pass"}),
+        ("resign", {"type": "resign"}),
+    ],
+)
+def test_email_commands_read_as_steps_and_write_back(line, step):
+    assert parse_line(line) == step
+    assert parse_line(write_step(step)) == step
+
+
+@pytest.mark.parametrize("text", ["", "attack!", "play 7R", "play 7R 10", "play 07R 3", "draw sideways", "claim x"])
+def test_unreadable_commands_are_refused(text):
+    with pytest.raises(CommandError):
+        parse_commands(text)
