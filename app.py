@@ -52,7 +52,7 @@ def get_game(call: Call):
                summary="Apply steps at an expected version, all or nothing",
                body=m.ActionRequest, response=m.ActionResult, idempotent=True,
                errors=("game_not_found", "not_seated", "not_your_turn", "version_conflict",
-                       "game_finished", "illegal_action", "invalid_card", "invalid_step"))
+                       "game_finished", "game_not_started", "illegal_action", "invalid_card", "invalid_step"))
 def post_action(call: Call):
     return call.service.post_action(call.player, call.params["game_id"], call.body, call.idempotency)
 
@@ -140,6 +140,19 @@ def show_step_link(call: Call):
                response=None, auth=False, html=True, tag="email")
 def play_step_link(call: Call):
     return call.service.play_step_link(call.params["token"])
+
+
+@api.operation("GET", "/v1/invitations/{token}", "showInvitation", summary="An invitation by email: a page to join",
+               response=None, auth=False, html=True, tag="email")
+def show_invitation(call: Call):
+    return call.service.invitation_page(call.params["token"], f"/v1/invitations/{call.params['token']}")
+
+
+@api.operation("POST", "/v1/invitations/{token}", "acceptInvitation",
+               summary="Take the invited seat (a player is made for the address; its API key is shown once)",
+               response=None, auth=False, html=True, tag="email")
+def accept_invitation(call: Call):
+    return call.service.accept_invitation(call.params["token"])
 
 
 @api.operation("GET", "/v1/unsubscribe/{token}", "showUnsubscribe", summary="A page to stop game emails",

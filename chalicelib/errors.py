@@ -38,6 +38,7 @@ ERRORS: dict[str, ErrorKind] = {
     "unsafe_webhook_url": ErrorKind(422, "The webhook URL is not allowed"),
     "version_conflict": ErrorKind(409, "The game has moved on since that version"),
     "game_finished": ErrorKind(409, "The game is over"),
+    "game_not_started": ErrorKind(409, "The game waits for invited players"),
     "idempotency_key_reused": ErrorKind(422, "This Idempotency-Key was used with another request"),
     "idempotency_key_invalid": ErrorKind(400, "The Idempotency-Key header is not valid"),
     "internal_error": ErrorKind(500, "Internal error"),

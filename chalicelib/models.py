@@ -69,8 +69,9 @@ class ActionRequest(Request):
 
 class SeatView(BaseModel):
     seat: int
-    player_id: str
+    player_id: str | None = Field(description="null while the seat's invitation by email is unanswered")
     name: str
+    invited: bool = Field(description="The seat waits for an invited player to accept.")
 
 
 class GameResult(BaseModel):

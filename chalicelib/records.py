@@ -27,11 +27,19 @@ class Player:
 @dataclass
 class SeatRecord:
     seat: int
-    player_id: str
+    player_id: str | None  # None while an invitation by email waits for an answer
     name: str
+    email: str | None = None  # the invited address (never shown to other players)
+
+    @property
+    def invited(self) -> bool:
+        return self.player_id is None
 
     def as_json(self) -> dict:
-        return {"seat": self.seat, "player_id": self.player_id, "name": self.name}
+        return {"seat": self.seat, "player_id": self.player_id, "name": self.name, "invited": self.invited}
+
+    def stored(self) -> dict:
+        return {**self.as_json(), "email": self.email}
 
 
 @dataclass

@@ -133,11 +133,12 @@ class GameService:
             seed = request.seed if request.seed is not None else self.new_seed()
             state = engine.new_game(options, random.Random(seed))
             now = self._now()
+            waiting = any(s.invited for s in seats)
             game = GameRecord(
-                id=keys.new_id("g"), game=engine.name, version=0, status="active", seats=seats,
-                options=options, state=state, seed=seed, seed_public=request.seed is not None,
+                id=keys.new_id("g"), game=engine.name, version=0, status="waiting" if waiting else "active",
+                seats=seats, options=options, state=state, seed=seed, seed_public=request.seed is not None,
                 created_by=player.id, created_at=now, updated_at=now, event_count=1,
-                to_move=engine.to_move(state),
+                to_move=None if waiting else engine.to_move(state),
             )
             created = EventRecord(game.id, 1, 0, "game_created", None,
                                   {"game": game.game, "seats": [s.as_json() for s in seats]}, now)
@@ -154,10 +155,14 @@ class GameService:
                                                 f"not {len(request.seats)}")
         seats: list[SeatRecord] = []
         for number, seat in enumerate(request.seats, start=1):
+            if isinstance(seat, EmailSeat):
+                if self.dispatcher.links is None:
+                    raise ServiceError("unsupported_seat", f"seat {number}: this server sends no email")
+                seats.append(SeatRecord(number, None, "(invited)", seat.email.lower()))
+                continue
             if not isinstance(seat, PlayerSeat):
-                kind = "invitations by email" if isinstance(seat, EmailSeat) else "bot seats"
-                raise ServiceError("unsupported_seat", f"seat {number}: {kind} are not available yet; "
-                                                       "seat a player by player_id")
+                raise ServiceError("unsupported_seat", f"seat {number}: bot seats are not available yet; "
+                                                       "seat a player by player_id, or invite one by email")
             found = self.store.get_player(seat.player_id)
             if found is None:
                 raise ServiceError("player_not_found", f"seat {number}: no player {seat.player_id!r}")
@@ -211,6 +216,8 @@ class GameService:
                                current_version=game.version)
         if game.status == "finished":
             raise ServiceError("game_finished", "the game is over")
+        if game.status == "waiting":
+            raise ServiceError("game_not_started", "the game waits for invited players to accept")
         steps = [self._parse_step(engine, raw, index) for index, raw in enumerate(request.steps)]
         try:
             state, raw_events = apply_steps(engine, game.state, seat, steps)
@@ -368,6 +375,47 @@ class GameService:
         self.store.set_preferences(player.id, {**player.preferences, "email": []})
         return Page(200, "Unsubscribed", "You will get no more game emails.")
 
+    def invitation_page(self, token: str, action_url: str) -> Page:
+        try:
+            invite = self._links().read_invitation(token)
+        except LinkError as error:
+            return Page(400 if error.code == "invalid_link" else 410, "This invitation cannot be used", str(error))
+        game = self.store.load_game(invite.game_id) if GAME_ID.fullmatch(invite.game_id) else None
+        seat = next((s for s in game.seats if s.seat == invite.seat), None) if game else None
+        if seat is None or not seat.invited or seat.email != invite.email:
+            return Page(409, "This invitation was already answered", "the seat is taken")
+        return Page(200, "Join this game of Battle Line?", f"Seat {invite.seat} of game {invite.game_id} is kept "
+                    f"for {invite.email}. You will play by email (or by API, with the key shown next).",
+                    form_action=action_url, button="Join the game")
+
+    def accept_invitation(self, token: str) -> Page:
+        """Take the invited seat: a player is made for the invited address (its API key shown once)."""
+        try:
+            invite = self._links().read_invitation(token)
+        except LinkError as error:
+            return Page(400 if error.code == "invalid_link" else 410, "This invitation cannot be used", str(error))
+        game, engine = self._load(invite.game_id)
+        seat = next((s for s in game.seats if s.seat == invite.seat), None)
+        if seat is None or not seat.invited or seat.email != invite.email:
+            return Page(409, "This invitation was already answered", "the seat is taken")
+        api_key = keys.new_api_key()
+        player = Player(keys.new_id("p"), invite.email.split("@")[0][:64] or "player", invite.email, self._now())
+        self.store.create_player(player, keys.hash_api_key(api_key), None)
+        seats = [SeatRecord(s.seat, player.id, player.name, s.email) if s.seat == seat.seat else s for s in game.seats]
+        now = self._now()
+        active = not any(s.invited for s in seats)
+        saved = replace(game, version=game.version + 1, seats=seats, updated_at=now,
+                        status="active" if active else "waiting",
+                        to_move=engine.to_move(game.state) if active else None, event_count=game.event_count + 1)
+        event = EventRecord(game.id, saved.event_count, saved.version, "seat_taken", seat.seat,
+                            {"seat": seat.seat, "player_id": player.id, "name": player.name}, now)
+        try:
+            self.store.save_game(saved, game.version, [event], None, messages.for_seat_taken(saved))
+        except VersionConflict:
+            return Page(409, "Please try again", "the game changed while you joined; open the link again")
+        return Page(200, "You are in", f"You have seat {seat.seat} in game {game.id}. We will email you when it is "
+                    f"your move. Your API key, shown only this once, is {api_key}")
+
     def _links(self) -> Links:
         if self.dispatcher.links is None:
             raise ServiceError("internal_error", "email links are not configured")
@@ -394,6 +442,7 @@ class GameService:
     def _view(self, engine: GameEngine, game: GameRecord, seat: int | None) -> dict:
         state = game.state
         finished = engine.result(state) is not None
+        waiting = game.status == "waiting"
         return {
             "game_id": game.id,
             "game": game.game,
@@ -401,9 +450,9 @@ class GameService:
             "status": game.status,
             "seats": [s.as_json() for s in game.seats],
             "you": seat,
-            "to_move": engine.to_move(state),
-            "phase": engine.phase(state),
-            "legal_steps": engine.legal_steps(state, seat) if seat is not None else [],
+            "to_move": None if waiting else engine.to_move(state),
+            "phase": "waiting" if waiting else engine.phase(state),
+            "legal_steps": engine.legal_steps(state, seat) if seat is not None and not waiting else [],
             "state": engine.view(state, seat),
             "result": engine.result(state),
             "options": game.options,

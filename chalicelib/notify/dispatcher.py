@@ -22,7 +22,7 @@ from typing import Callable
 from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Delivery, WebhookEndpoint
 from ..store.dynamodb import DynamoStore
-from .email import compose
+from .email import compose, compose_invitation
 from .links import Links
 from .mail import Mailer
 from .messages import Message
@@ -36,6 +36,7 @@ LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this 
 Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
 Viewer = Callable[[str, int], dict | None]  # (game_id, seat) -> that seat's view, or None
 EMAIL_CHANNEL = "email-"  # an email delivery's endpoint id is "email-<player_id>"
+INVITATION_CHANNEL = "invitation"  # an invitation by email, to an address that is no player yet
 
 
 def envelope(message: Message) -> str:
@@ -74,10 +75,16 @@ class Dispatcher:
     def dispatch(self, message: Message) -> None:
         """One delivery per channel the receiver wants this event on (each webhook endpoint, and
         email), each tried at once."""
+        now = iso(self.now())
+        if message.data.get("invite_email") and self.mailer is not None:
+            delivery = Delivery(INVITATION_CHANNEL, message.id, "", message.type, envelope(message), "pending", [],
+                                now, now)
+            if self.store.create_delivery(delivery):
+                self.attempt_invitation(delivery)
+            return
         player = self.store.get_player(message.player_id)
         if player is None:
             return
-        now = iso(self.now())
         if player.wants("webhook", message.type):
             for endpoint in self.store.list_webhooks(message.player_id):
                 if endpoint.wants(message.type):
@@ -97,7 +104,9 @@ class Dispatcher:
         """Make every attempt that is due (retries, and first attempts a crash interrupted)."""
         count = 0
         for delivery in self.store.due_deliveries(iso(self.now())):
-            if delivery.webhook_id.startswith(EMAIL_CHANNEL):
+            if delivery.webhook_id == INVITATION_CHANNEL:
+                self.attempt_invitation(delivery)
+            elif delivery.webhook_id.startswith(EMAIL_CHANNEL):
                 self.attempt_email(delivery)
             else:
                 self.attempt(delivery, self.store.get_webhook(delivery.player_id, delivery.webhook_id))
@@ -155,6 +164,22 @@ class Dispatcher:
             self.mailer.send(compose(message, player, view, self.links))
         except Exception as error:  # a mail server down: retried on the schedule
             logger.warning("email %s to player %s failed: %s", message.id, player.id, type(error).__name__)
+            return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"))
+        return self._settle(leased, "delivered", None, Attempt(iso(now), 250))
+
+    def attempt_invitation(self, delivery: Delivery) -> Delivery | None:
+        now = self.now()
+        if self.mailer is None or self.links is None:
+            return None
+        leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
+        if not self.store.update_delivery(leased, delivery.version):
+            return None
+        body = json.loads(delivery.body)
+        data = body["data"]
+        inviter = self.store.get_player(data["created_by"])
+        try:
+            self.mailer.send(compose_invitation(data, inviter.name if inviter else "A player", self.links))
+        except Exception as error:
             return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"))
         return self._settle(leased, "delivered", None, Attempt(iso(now), 250))
 

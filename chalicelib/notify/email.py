@@ -75,3 +75,22 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
     email.set_content(text)
     email.add_alternative(html, subtype="html")
     return email
+
+
+def compose_invitation(data: dict, inviter: str, links: Links) -> EmailMessage:
+    """An invitation to a seat, for an address that is not a player yet."""
+    url = links.invitation_url(data["game_id"], data["seat"], data["invite_email"])
+    email = EmailMessage()
+    email["From"] = mail_from()
+    email["To"] = data["invite_email"]
+    email["Subject"] = f"{inviter} invites you to a game of Battle Line"
+    email["Message-ID"] = make_msgid(domain="battleline.localhost")
+    email.set_content(f"{inviter} has kept seat {data['seat']} for you in a game of Battle Line "
+                      f"(game {data['game_id']}).\n\nTo join, open this link and confirm:\n{url}\n\n"
+                      "You can then play by email: we write when it is your move, and you answer with a click "
+                      "or a reply. If you do not want to play, ignore this email.\n")
+    email.add_alternative(_templates.get_template("page.html").render(
+        title=f"{inviter} invites you to a game of Battle Line",
+        message=f"Seat {data['seat']} of game {data['game_id']} is kept for you.",
+        links=[{"label": "Join the game", "url": url}]), subtype="html")
+    return email

@@ -30,6 +30,16 @@ class StepLink:
 
 
 @dataclass(frozen=True)
+class Invitation:
+    game_id: str
+    seat: int
+    email: str
+
+
+INVITATION_MAX_AGE = 30 * 24 * 3600
+
+
+@dataclass(frozen=True)
 class ReplyTo:
     game_id: str
     seat: int
@@ -43,6 +53,7 @@ class Links:
         self._secret = secret.encode()
         self._steps = URLSafeTimedSerializer(secret, salt="battleline-step-link")
         self._unsubscribe = URLSafeTimedSerializer(secret, salt="battleline-unsubscribe")
+        self._invitations = URLSafeTimedSerializer(secret, salt="battleline-invitation")
 
     def step_url(self, game_id: str, seat: int, version: int, step: dict) -> str:
         token = self._steps.dumps({"g": game_id, "s": seat, "v": version, "st": step})
@@ -56,6 +67,19 @@ class Links:
         except BadSignature:
             raise LinkError("invalid_link", "this link is not valid") from None
         return StepLink(data["g"], data["s"], data["v"], data["st"])
+
+    def invitation_url(self, game_id: str, seat: int, email: str) -> str:
+        token = self._invitations.dumps({"g": game_id, "s": seat, "e": email})
+        return f"{self.base_url}/v1/invitations/{quote(token)}"
+
+    def read_invitation(self, token: str) -> Invitation:
+        try:
+            data = self._invitations.loads(token, max_age=INVITATION_MAX_AGE)
+        except SignatureExpired:
+            raise LinkError("link_expired", "this invitation has expired") from None
+        except BadSignature:
+            raise LinkError("invalid_link", "this link is not valid") from None
+        return Invitation(data["g"], data["s"], data["e"])
 
     def unsubscribe_url(self, player_id: str) -> str:
         return f"{self.base_url}/v1/unsubscribe/{quote(self._unsubscribe.dumps(player_id))}"

@@ -27,10 +27,19 @@ def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict)
                                              "seat": seat, **data}, game.updated_at)
 
 
+INVITATION = ""  # the receiver of an invitation by email: an address, not yet a player
+
+
 def for_new_game(game: GameRecord) -> list[Message]:
-    messages = [_message("game.invited", game, s.seat, s.player_id, {"created_by": game.created_by})
+    messages = [_message("game.invited", game, s.seat, s.player_id or INVITATION,
+                         {"created_by": game.created_by, **({"invite_email": s.email} if s.invited else {})})
                 for s in game.seats]
     return messages + _your_turn(game)
+
+
+def for_seat_taken(game: GameRecord) -> list[Message]:
+    """An invitation was accepted; once every seat is taken, the game starts."""
+    return _your_turn(game)
 
 
 def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord]) -> list[Message]:

@@ -130,7 +130,7 @@ class DynamoStore:
             return None
         return GameRecord(
             id=item["id"], game=item["game"], version=item["version"], status=item["status"],
-            seats=[SeatRecord(**s) for s in json.loads(item["seats"])],
+            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email")) for s in json.loads(item["seats"])],
             options=json.loads(item["options"]), state=json.loads(item["state"]),
             seed=int(item["seed"]), seed_public=item["seed_public"], created_by=item["created_by"],
             created_at=item["created_at"], updated_at=item["updated_at"],
@@ -291,7 +291,7 @@ class DynamoStore:
         return _item({
             "PK": f"GAME#{game.id}", "SK": "GAME", "kind": "game",
             "id": game.id, "game": game.game, "version": game.version, "status": game.status,
-            "seats": _dumps([s.as_json() for s in game.seats]), "options": _dumps(game.options),
+            "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
             "state": _dumps(game.state), "seed": game.seed, "seed_public": game.seed_public,
             "created_by": game.created_by, "created_at": game.created_at,
             "updated_at": game.updated_at, "event_count": game.event_count,
@@ -381,5 +381,7 @@ class DynamoStore:
 
 def memberships(game: GameRecord) -> Iterable[Membership]:
     for seat in game.seats:
+        if seat.player_id is None:
+            continue
         yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
                          game.version, game.updated_at)
