@@ -317,7 +317,7 @@ class GameService:
         try:
             link = self._links().read_step(token)
         except LinkError as error:
-            return Page(400 if error.code == "invalid_link" else 410, "This link cannot be used", str(error))
+            return Page.refused(error)
         view = self.view_for_seat(link.game_id, link.seat)
         if view is None:
             return Page(404, "No such game", f"there is no game {link.game_id}")
@@ -334,7 +334,7 @@ class GameService:
         try:
             link = self._links().read_step(token)
         except LinkError as error:
-            return Page(400 if error.code == "invalid_link" else 410, "This link cannot be used", str(error))
+            return Page.refused(error)
         game = self.store.load_game(link.game_id) if GAME_ID.fullmatch(link.game_id) else None
         seat = next((s for s in game.seats if s.seat == link.seat), None) if game else None
         player = self.store.get_player(seat.player_id) if seat else None
@@ -359,7 +359,7 @@ class GameService:
         try:
             self._links().read_unsubscribe(token)
         except LinkError as error:
-            return Page(400, "This link cannot be used", str(error))
+            return Page.refused(error)
         return Page(200, "Stop emails?", "You will get no more game emails; webhooks are not affected.",
                     form_action=action_url, button="Unsubscribe")
 
@@ -368,7 +368,7 @@ class GameService:
         try:
             player_id = self._links().read_unsubscribe(token)
         except LinkError as error:
-            return Page(400, "This link cannot be used", str(error))
+            return Page.refused(error)
         player = self.store.get_player(player_id)
         if player is None:
             return Page(404, "No such player", "this player no longer exists")
@@ -379,7 +379,7 @@ class GameService:
         try:
             invite = self._links().read_invitation(token)
         except LinkError as error:
-            return Page(400 if error.code == "invalid_link" else 410, "This invitation cannot be used", str(error))
+            return Page.refused(error)
         game = self.store.load_game(invite.game_id) if GAME_ID.fullmatch(invite.game_id) else None
         seat = next((s for s in game.seats if s.seat == invite.seat), None) if game else None
         if seat is None or not seat.invited or seat.email != invite.email:
@@ -393,7 +393,7 @@ class GameService:
         try:
             invite = self._links().read_invitation(token)
         except LinkError as error:
-            return Page(400 if error.code == "invalid_link" else 410, "This invitation cannot be used", str(error))
+            return Page.refused(error)
         game, engine = self._load(invite.game_id)
         seat = next((s for s in game.seats if s.seat == invite.seat), None)
         if seat is None or not seat.invited or seat.email != invite.email:

@@ -59,13 +59,17 @@ class Links:
         token = self._steps.dumps({"g": game_id, "s": seat, "v": version, "st": step})
         return f"{self.base_url}/v1/links/{quote(token)}"
 
-    def read_step(self, token: str, max_age: int = STEP_LINK_MAX_AGE) -> StepLink:
+    @staticmethod
+    def _read(serializer: URLSafeTimedSerializer, token: str, max_age: int | None, expired: str):
         try:
-            data = self._steps.loads(token, max_age=max_age)
+            return serializer.loads(token, max_age=max_age)
         except SignatureExpired:
-            raise LinkError("link_expired", "this link has expired; open the game for its current moves") from None
+            raise LinkError("link_expired", expired) from None
         except BadSignature:
             raise LinkError("invalid_link", "this link is not valid") from None
+
+    def read_step(self, token: str, max_age: int = STEP_LINK_MAX_AGE) -> StepLink:
+        data = self._read(self._steps, token, max_age, "this link has expired; open the game for its current moves")
         return StepLink(data["g"], data["s"], data["v"], data["st"])
 
     def invitation_url(self, game_id: str, seat: int, email: str) -> str:
@@ -73,22 +77,14 @@ class Links:
         return f"{self.base_url}/v1/invitations/{quote(token)}"
 
     def read_invitation(self, token: str) -> Invitation:
-        try:
-            data = self._invitations.loads(token, max_age=INVITATION_MAX_AGE)
-        except SignatureExpired:
-            raise LinkError("link_expired", "this invitation has expired") from None
-        except BadSignature:
-            raise LinkError("invalid_link", "this link is not valid") from None
+        data = self._read(self._invitations, token, INVITATION_MAX_AGE, "this invitation has expired")
         return Invitation(data["g"], data["s"], data["e"])
 
     def unsubscribe_url(self, player_id: str) -> str:
         return f"{self.base_url}/v1/unsubscribe/{quote(self._unsubscribe.dumps(player_id))}"
 
     def read_unsubscribe(self, token: str) -> str:
-        try:
-            return self._unsubscribe.loads(token)
-        except BadSignature:
-            raise LinkError("invalid_link", "this link is not valid") from None
+        return self._read(self._unsubscribe, token, None, "")
 
     # ---------------------------------------------------------------- reply addresses
 

@@ -20,5 +20,10 @@ class Page:
     board: str | None = None
     links: list[dict] = field(default_factory=list)
 
+    @classmethod
+    def refused(cls, error: Exception) -> "Page":
+        """The page for a link that cannot be used: 410 once expired, else 400."""
+        return cls(410 if getattr(error, "code", "") == "link_expired" else 400, "This link cannot be used", str(error))
+
     def html(self) -> str:
         return _templates.get_template("page.html").render(**self.__dict__)

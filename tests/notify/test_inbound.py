@@ -13,15 +13,7 @@ from chalicelib.notify.inbound import InboundMail
 from chalicelib.notify.links import Links
 from chalicelib.service import GameService
 
-LINKS = Links("test-link-secret", "http://play.example", "mail.example")
-
-
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, message):
-        self.sent.append(message)
+from .helpers import LINKS, Outbox
 
 
 @pytest.fixture

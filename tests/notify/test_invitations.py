@@ -11,15 +11,7 @@ from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.links import Links
 from chalicelib.service import GameService
 
-LINKS = Links("test-link-secret", "http://play.example", "mail.example")
-
-
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, message):
-        self.sent.append(message)
+from .helpers import LINKS, Outbox
 
 
 @pytest.fixture
