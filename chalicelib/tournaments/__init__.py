@@ -1,0 +1,1 @@
+"""Tournaments and ratings: pure functions (pairings, standings, Glicko-2), no I/O."""

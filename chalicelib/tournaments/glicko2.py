@@ -1,0 +1,73 @@
+"""Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013): one rating period's update.
+
+Ratings are on the Glicko scale (1500 / 350 / 0.06 for a new player); the system constant
+TAU limits how fast volatility changes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+SCALE = 173.7178
+TAU = 0.5
+EPSILON = 0.000001
+PROVISIONAL_RD = 110.0
+
+
+@dataclass(frozen=True)
+class Rating:
+    rating: float = 1500.0
+    rd: float = 350.0
+    volatility: float = 0.06
+
+    @property
+    def provisional(self) -> bool:
+        return self.rd >= PROVISIONAL_RD
+
+
+def _g(phi: float) -> float:
+    return 1 / math.sqrt(1 + 3 * phi * phi / math.pi ** 2)
+
+
+def _e(mu: float, mu_j: float, phi_j: float) -> float:
+    return 1 / (1 + math.exp(-_g(phi_j) * (mu - mu_j)))
+
+
+def update(player: Rating, games: list[tuple[Rating, float]], tau: float = TAU) -> Rating:
+    """The player's rating after a period's games: (opponent before the period, score 1 / ½ / 0)."""
+    mu, phi, sigma = (player.rating - 1500) / SCALE, player.rd / SCALE, player.volatility
+    if not games:
+        return Rating(player.rating, min(math.sqrt(phi ** 2 + sigma ** 2) * SCALE, 350.0), sigma)
+    opponents = [((o.rating - 1500) / SCALE, o.rd / SCALE, score) for o, score in games]
+    v = 1 / sum(_g(p) ** 2 * _e(mu, m, p) * (1 - _e(mu, m, p)) for m, p, _ in opponents)
+    delta = v * sum(_g(p) * (s - _e(mu, m, p)) for m, p, s in opponents)
+
+    a = math.log(sigma ** 2)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta ** 2 - phi ** 2 - v - ex) / (2 * (phi ** 2 + v + ex) ** 2) - (x - a) / tau ** 2
+
+    big_a = a
+    if delta ** 2 > phi ** 2 + v:
+        big_b = math.log(delta ** 2 - phi ** 2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    f_a, f_b = f(big_a), f(big_b)
+    while abs(big_b - big_a) > EPSILON:  # the Illinois algorithm
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = f(big_c)
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a /= 2
+        big_b, f_b = big_c, f_c
+    sigma_new = math.exp(big_a / 2)
+    phi_star = math.sqrt(phi ** 2 + sigma_new ** 2)
+    phi_new = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)
+    mu_new = mu + phi_new ** 2 * sum(_g(p) * (s - _e(mu, m, p)) for m, p, s in opponents)
+    return Rating(1500 + SCALE * mu_new, SCALE * phi_new, sigma_new)
