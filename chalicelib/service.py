@@ -375,7 +375,8 @@ class GameService:
         self.store.set_preferences(player.id, {**player.preferences, "email": []})
         return Page(200, "Unsubscribed", "You will get no more game emails.")
 
-    def invitation_page(self, token: str, action_url: str) -> Page:
+    def _open_invitation(self, token: str):
+        """(invitation, game, seat) for a token whose seat still waits, or the page saying why not."""
         try:
             invite = self._links().read_invitation(token)
         except LinkError as error:
@@ -384,20 +385,24 @@ class GameService:
         seat = next((s for s in game.seats if s.seat == invite.seat), None) if game else None
         if seat is None or not seat.invited or seat.email != invite.email:
             return Page(409, "This invitation was already answered", "the seat is taken")
+        return invite, game, seat
+
+    def invitation_page(self, token: str, action_url: str) -> Page:
+        opened = self._open_invitation(token)
+        if isinstance(opened, Page):
+            return opened
+        invite = opened[0]
         return Page(200, "Join this game of Battle Line?", f"Seat {invite.seat} of game {invite.game_id} is kept "
                     f"for {invite.email}. You will play by email (or by API, with the key shown next).",
                     form_action=action_url, button="Join the game")
 
     def accept_invitation(self, token: str) -> Page:
         """Take the invited seat: a player is made for the invited address (its API key shown once)."""
-        try:
-            invite = self._links().read_invitation(token)
-        except LinkError as error:
-            return Page.refused(error)
-        game, engine = self._load(invite.game_id)
-        seat = next((s for s in game.seats if s.seat == invite.seat), None)
-        if seat is None or not seat.invited or seat.email != invite.email:
-            return Page(409, "This invitation was already answered", "the seat is taken")
+        opened = self._open_invitation(token)
+        if isinstance(opened, Page):
+            return opened
+        invite, game, seat = opened
+        engine = self.engines[game.game]
         api_key = keys.new_api_key()
         player = Player(keys.new_id("p"), invite.email.split("@")[0][:64] or "player", invite.email, self._now())
         self.store.create_player(player, keys.hash_api_key(api_key), None)
