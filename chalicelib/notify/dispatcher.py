@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import replace
+from email.message import EmailMessage
 from datetime import datetime, timedelta, timezone
 from random import Random
 from typing import Callable
@@ -119,8 +120,8 @@ class Dispatcher:
         if endpoint is None or endpoint.disabled:
             why = "the endpoint was deleted" if endpoint is None else f"the endpoint is disabled: {endpoint.disabled}"
             return self._settle(delivery, "failed", None, Attempt(iso(now), None, why))
-        leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
-        if not self.store.update_delivery(leased, delivery.version):
+        leased = self._lease(delivery, now)
+        if leased is None:
             return None  # another worker is on it
         try:
             target = check_url(endpoint.url, allow_private=self.allow_private)
@@ -147,10 +148,10 @@ class Dispatcher:
     def attempt_email(self, delivery: Delivery) -> Delivery | None:
         """Render the email from the receiver's view now, and send it (once it wins the lease)."""
         now = self.now()
-        leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
         if self.mailer is None or self.links is None or self.viewer is None:
             return None  # this process does not send email (the worker does)
-        if not self.store.update_delivery(leased, delivery.version):
+        leased = self._lease(delivery, now)
+        if leased is None:
             return None
         body = json.loads(delivery.body)
         message = Message(delivery.msg_id, body["type"], delivery.player_id, body["data"], body["timestamp"])
@@ -160,26 +161,31 @@ class Dispatcher:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"))
         if message.type == "game.your_turn" and view["to_move"] != message.data["seat"]:
             return self._settle(leased, "delivered", None, Attempt(iso(now), None, "skipped: no longer your move"))
-        try:
-            self.mailer.send(compose(message, player, view, self.links))
-        except Exception as error:  # a mail server down: retried on the schedule
-            logger.warning("email %s to player %s failed: %s", message.id, player.id, type(error).__name__)
-            return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"))
-        return self._settle(leased, "delivered", None, Attempt(iso(now), 250))
+        return self._mail(leased, now, lambda: compose(message, player, view, self.links))
 
     def attempt_invitation(self, delivery: Delivery) -> Delivery | None:
         now = self.now()
         if self.mailer is None or self.links is None:
             return None
-        leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
-        if not self.store.update_delivery(leased, delivery.version):
+        leased = self._lease(delivery, now)
+        if leased is None:
             return None
-        body = json.loads(delivery.body)
-        data = body["data"]
+        data = json.loads(delivery.body)["data"]
         inviter = self.store.get_player(data["created_by"])
+        return self._mail(leased, now, lambda: compose_invitation(data, inviter.name if inviter else "A player",
+                                                                  self.links))
+
+    def _lease(self, delivery: Delivery, now: datetime) -> Delivery | None:
+        """Hold the delivery for this attempt; None when another worker holds it already."""
+        leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
+        return leased if self.store.update_delivery(leased, delivery.version) else None
+
+    def _mail(self, leased: Delivery, now: datetime, build: Callable[[], EmailMessage]) -> Delivery | None:
+        """Send one email; a failure (a mail server down) is retried on the schedule."""
         try:
-            self.mailer.send(compose_invitation(data, inviter.name if inviter else "A player", self.links))
+            self.mailer.send(build())
         except Exception as error:
+            logger.warning("email %s failed: %s", leased.msg_id, type(error).__name__)
             return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"))
         return self._settle(leased, "delivered", None, Attempt(iso(now), 250))
 
