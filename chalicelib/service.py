@@ -177,8 +177,14 @@ class GameService:
 
     def view_for_seat(self, game_id: str, seat: int) -> dict | None:
         """A seat's view, for notifications (no caller to authorize)."""
-        game = self.store.load_game(game_id) if GAME_ID.fullmatch(game_id) else None
+        game = self._find(game_id)
         return self._view(self.engines[game.game], game, seat) if game else None
+
+    def seat_player(self, game_id: str, seat_number: int) -> Player | None:
+        """The player in a game's seat (for email links and replies), or None."""
+        game = self._find(game_id)
+        seat = next((s for s in game.seats if s.seat == seat_number), None) if game else None
+        return self.store.get_player(seat.player_id) if seat and seat.player_id else None
 
     def list_games(self, player: Player, query: ListGamesQuery) -> dict:
         games = []
@@ -335,9 +341,7 @@ class GameService:
             link = self._links().read_step(token)
         except LinkError as error:
             return Page.refused(error)
-        game = self.store.load_game(link.game_id) if GAME_ID.fullmatch(link.game_id) else None
-        seat = next((s for s in game.seats if s.seat == link.seat), None) if game else None
-        player = self.store.get_player(seat.player_id) if seat else None
+        player = self.seat_player(link.game_id, link.seat)
         if player is None:
             return Page(404, "No such game", f"there is no game {link.game_id}")
         digest = hashlib.sha256(token.encode()).hexdigest()
@@ -381,7 +385,7 @@ class GameService:
             invite = self._links().read_invitation(token)
         except LinkError as error:
             return Page.refused(error)
-        game = self.store.load_game(invite.game_id) if GAME_ID.fullmatch(invite.game_id) else None
+        game = self._find(invite.game_id)
         seat = next((s for s in game.seats if s.seat == invite.seat), None) if game else None
         if seat is None or not seat.invited or seat.email != invite.email:
             return Page(409, "This invitation was already answered", "the seat is taken")
@@ -438,8 +442,12 @@ class GameService:
 
     # ------------------------------------------------------------------ helpers
 
+    def _find(self, game_id: str) -> GameRecord | None:
+        """The game, or None; an id that cannot be a game's never reaches the store."""
+        return self.store.load_game(game_id) if GAME_ID.fullmatch(game_id) else None
+
     def _load(self, game_id: str) -> tuple[GameRecord, GameEngine]:
-        game = self.store.load_game(game_id) if GAME_ID.fullmatch(game_id) else None
+        game = self._find(game_id)
         if game is None:
             raise ServiceError("game_not_found", f"there is no game {game_id!r}")
         return game, self.engines[game.game]

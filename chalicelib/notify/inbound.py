@@ -19,6 +19,7 @@ from ..errors import ServiceError
 from ..games.battleline.commands import HELP, CommandError, parse_commands, write_step
 from ..games.battleline.render import text_board
 from ..models import ActionRequest
+from ..service import Idempotency
 from .links import LinkError, Links
 from .mail import Mailer, mail_from
 
@@ -54,9 +55,7 @@ class InboundMail:
                     return self._ignore(str(error))
         if reply_to is None:
             return self._ignore("not addressed to a game")
-        game = self.service.store.load_game(reply_to.game_id)
-        seat = next((s for s in game.seats if s.seat == reply_to.seat), None) if game else None
-        player = self.service.store.get_player(seat.player_id) if seat else None
+        player = self.service.seat_player(reply_to.game_id, reply_to.seat)
         if player is None or not player.email:
             return self._ignore("no such game or seat")
         sender = parseaddr(message.get("From", ""))[1]
@@ -71,8 +70,6 @@ class InboundMail:
                                 help_text=True)
         key = hashlib.sha256((message.get("Message-ID") or text).encode()).hexdigest()
         try:
-            from ..service import Idempotency
-
             self.service.post_action(player, reply_to.game_id,
                                      ActionRequest(expected_version=reply_to.version, steps=steps),
                                      Idempotency(f"mail:{key[:40]}", key))

@@ -10,6 +10,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from boto3.dynamodb.types import TypeDeserializer
 
+from ..store.dynamodb import DynamoStore
 from .dispatcher import Dispatcher
 
 _deserializer = TypeDeserializer()
@@ -23,8 +24,6 @@ def outbox_message(record: DynamoDBRecord):
     if raw.get("PK", {}).get("S") != "OUTBOX":
         return None
     item = {k: _deserializer.deserialize(v) for k, v in raw.items()}
-    from ..store.dynamodb import DynamoStore
-
     return item["SK"], DynamoStore.message_from(item)
 
 
