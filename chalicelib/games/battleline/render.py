@@ -13,14 +13,18 @@ def _side(cards: list[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
+def _sides(flag: dict, seat: int | None) -> tuple[list[str], list[str]]:
+    """(the opponent's cards, your cards) at a flag; a spectator sees it from seat 1's side."""
+    me = seat or 1
+    mine = flag["seats"].index(me) if me in flag["seats"] else 0
+    return flag["cards"][1 - mine], flag["cards"][mine]
+
+
 def text_board(view: dict, seat: int | None) -> str:
     """One line a flag: the opponent's side, the flag (claims, Fog, Mud), your side."""
-    me = seat or 1
     lines = []
     for flag in view["flags"]:
-        mine_index = flag["seats"].index(me) if me in flag["seats"] else 0
-        theirs = flag["cards"][1 - mine_index]
-        mine = flag["cards"][mine_index]
+        theirs, mine = _sides(flag, seat)
         marks = "".join(e[0] for e in flag["environment"])  # F, M
         claimed = f" won by seat {flag['claimed_by']}" if flag["claimed_by"] else ""
         lines.append(f"flag {flag['flag']}{(' ' + marks) if marks else ''}{claimed}: "
@@ -37,12 +41,9 @@ def _card_html(card: str) -> str:
 
 def html_board(view: dict, seat: int | None) -> str:
     """A plain table with inline styles: what common mail clients render."""
-    me = seat or 1
     rows = []
     for flag in view["flags"]:
-        mine_index = flag["seats"].index(me) if me in flag["seats"] else 0
-        theirs = "".join(_card_html(c) for c in flag["cards"][1 - mine_index])
-        mine = "".join(_card_html(c) for c in flag["cards"][mine_index])
+        theirs, mine = ("".join(_card_html(c) for c in side) for side in _sides(flag, seat))
         label = f"Flag {flag['flag']}" + "".join(f" {escape(e)}" for e in flag["environment"])
         if flag["claimed_by"]:
             label += f" (seat {flag['claimed_by']})"
