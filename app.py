@@ -22,10 +22,31 @@ def create_player(call: Call):
     return call.service.create_player(call.body, call.idempotency)
 
 
-@api.operation("GET", "/v1/players/me", "getMe", summary="The caller's player",
-               response=m.PlayerView, tag="players")
+@api.operation("GET", "/v1/players/me", "getMe", summary="The caller's player, vacation days and ratings",
+               response=m.Me, tag="players")
 def get_me(call: Call):
     return call.service.get_me(call.player)
+
+
+@api.operation("POST", "/v1/players/me/vacation", "takeVacation",
+               summary="Go on vacation now for whole days: all your clocks stop", body=m.TakeVacationRequest,
+               response=m.VacationView, errors=("already_on_vacation", "vacation_days_exhausted"), tag="players")
+def take_vacation(call: Call):
+    return call.service.take_vacation(call.player, call.body.days)
+
+
+@api.operation("DELETE", "/v1/players/me/vacation", "endVacation",
+               summary="Come back early: the whole days not begun are given back", response=m.VacationView,
+               errors=("not_on_vacation",), tag="players")
+def end_vacation(call: Call):
+    return call.service.end_vacation(call.player)
+
+
+@api.operation("GET", "/v1/leaderboards/{game}", "getLeaderboard",
+               summary="The best established Glicko-2 ratings of a game type", query=m.LeaderboardQuery,
+               response=m.Leaderboard, auth=False, errors=("unknown_game_type",), tag="ratings")
+def get_leaderboard(call: Call):
+    return call.service.leaderboard(call.params["game"], call.query.limit)
 
 
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
@@ -36,7 +57,9 @@ def create_game(call: Call):
     return call.service.create_game(call.player, call.body, call.idempotency)
 
 
-@api.operation("GET", "/v1/games", "listGames", summary="The caller's games, most recently moved first",
+@api.operation("GET", "/v1/games", "listGames",
+               summary="The caller's games, most recently moved first; to_move=me: awaiting your move, "
+                       "soonest deadline first",
                query=m.ListGamesQuery, response=m.GameList)
 def list_games(call: Call):
     return call.service.list_games(call.player, call.query)
@@ -52,7 +75,8 @@ def get_game(call: Call):
                summary="Apply steps at an expected version, all or nothing",
                body=m.ActionRequest, response=m.ActionResult, idempotent=True,
                errors=("game_not_found", "not_seated", "not_your_turn", "version_conflict",
-                       "game_finished", "game_not_started", "illegal_action", "invalid_card", "invalid_step"))
+                       "game_finished", "game_not_started", "time_expired", "illegal_action", "invalid_card",
+                       "invalid_step"))
 def post_action(call: Call):
     return call.service.post_action(call.player, call.params["game_id"], call.body, call.idempotency)
 
@@ -180,6 +204,12 @@ def outbox_consumer(event, context):
 def webhook_retries(event):
     """Attempts the webhook deliveries that are due (from the sparse due index)."""
     config.dispatcher().run_due()
+
+
+@app.schedule(Rate(1, unit=Rate.MINUTES), name="clock_sweeper")
+def clock_sweeper(event):
+    """Sends due reminders and applies timeouts (from the sparse due index, never a scan)."""
+    config.service().sweep_clocks()
 
 
 @app.lambda_function(name="inbound_mail")

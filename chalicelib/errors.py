@@ -41,6 +41,18 @@ ERRORS: dict[str, ErrorKind] = {
     "game_not_started": ErrorKind(409, "The game waits for invited players"),
     "idempotency_key_reused": ErrorKind(422, "This Idempotency-Key was used with another request"),
     "idempotency_key_invalid": ErrorKind(400, "The Idempotency-Key header is not valid"),
+    "time_expired": ErrorKind(409, "The seat to move ran out of time; the game is over"),
+    "already_on_vacation": ErrorKind(409, "You are on vacation already"),
+    "not_on_vacation": ErrorKind(409, "You are not on vacation"),
+    "vacation_days_exhausted": ErrorKind(422, "Not enough vacation days left this year"),
+    "tournament_not_found": ErrorKind(404, "No such tournament"),
+    "tournament_started": ErrorKind(409, "The tournament has started"),
+    "tournament_finished": ErrorKind(409, "The tournament is over"),
+    "tournament_full": ErrorKind(409, "The tournament has no places left"),
+    "not_entered": ErrorKind(409, "You are not in this tournament"),
+    "already_entered": ErrorKind(409, "You are in this tournament already"),
+    "too_few_players": ErrorKind(409, "Not enough players to start"),
+    "not_organiser": ErrorKind(403, "Only the tournament's organiser may do this"),
     "internal_error": ErrorKind(500, "Internal error"),
 }
 

@@ -34,6 +34,50 @@ class PlayerView(BaseModel):
     created_at: str
 
 
+class VacationView(BaseModel):
+    days_per_year: int
+    days_left: int = Field(description="Vacation days not yet taken this calendar year (UTC).")
+    on_vacation: bool
+    until: str | None = Field(description="When the current vacation ends.")
+
+
+class RatingView(BaseModel):
+    game: str
+    rating: int
+    rd: float = Field(description="Rating deviation; provisional while it is 110 or more.")
+    volatility: float
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+class Me(PlayerView):
+    vacation: VacationView
+    ratings: dict[str, RatingView] = Field(description="Glicko-2 rating per game type played rated.")
+
+
+class TakeVacationRequest(Request):
+    days: int = Field(ge=1, le=366, description="Whole days from now; all your clocks stop meanwhile.")
+
+
+class LeaderboardRow(RatingView):
+    rank: int
+    player_id: str
+    name: str
+
+
+class Leaderboard(BaseModel):
+    game: str
+    players: list[LeaderboardRow] = Field(description="Established ratings (RD below 110), best first.")
+
+
+class LeaderboardQuery(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    limit: int = Field(50, ge=1, le=200)
+
+
 class PlayerCreated(PlayerView):
     api_key: str = Field(description="Shown once; only its hash is stored.")
 
@@ -60,6 +104,8 @@ class CreateGameRequest(Request):
     options: dict[str, Any] = Field(default_factory=dict, description="Game options; see each game's options schema.")
     seats: list[Seat] = Field(min_length=1, max_length=3)
     seed: int | None = Field(None, ge=0, lt=2**63, description="Deal deterministically; the seed is then shown to all and the game is never rated.")
+    rated: bool = Field(True, description="Update the players' Glicko-2 ratings when the game ends. Only "
+                                          "two-player games without an explicit seed are rated.")
 
 
 class ActionRequest(Request):
@@ -82,6 +128,21 @@ class GameResult(BaseModel):
     games: list[dict[str, Any]] | None = Field(None, description="A match's games, each with its result.")
 
 
+class SeatClock(BaseModel):
+    seat: int
+    time_left_seconds: int = Field(description="For the seat to move, what is left of this turn; for the "
+                                               "others, what their next turn will have.")
+    moves: int = Field(description="Turns the seat has completed.")
+    running: bool
+    deadline: str | None = Field(description="When the seat to move loses on time (vacations included).")
+    paused: bool = Field(description="The seat to move is on vacation: its clock does not run.")
+
+
+class ClockView(BaseModel):
+    control: dict[str, int] = Field(description='{"per_move_days": N} or {"moves": M, "days": D}')
+    seats: list[SeatClock]
+
+
 class GameView(BaseModel):
     game_id: str
     game: str
@@ -95,7 +156,11 @@ class GameView(BaseModel):
     state: GameState
     result: GameResult | None
     options: dict[str, Any]
-    seed: int | None = Field(description="Shown when the seed was chosen by the creator, or once the game is over.")
+    clock: ClockView | None = Field(description="The time control and each seat's time; null without one.")
+    rated: bool
+    tournament_id: str | None
+    seed: int | None = Field(description="Shown when the seed was chosen by the creator, or once the game is over "
+                                         "(never for a duplicate tournament's boards).")
     created_at: str
     updated_at: str
 
@@ -124,6 +189,7 @@ class GameSummary(BaseModel):
     your_turn: bool
     version: int
     updated_at: str
+    deadline: str | None = Field(None, description="When it is your move: when your time runs out.")
 
 
 class GameList(BaseModel):
@@ -161,7 +227,7 @@ class Problem(BaseModel):
 
 # ---------------------------------------------------------------- webhooks
 
-WebhookEvent = Literal["game.invited", "game.your_turn", "game.action", "game.finished"]
+WebhookEvent = Literal["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"]
 
 
 class CreateWebhookRequest(Request):

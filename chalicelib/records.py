@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .tournaments.glicko2 import PROVISIONAL_RD
+
 
 DEFAULT_PREFERENCES = {
-    "email": ["game.invited", "game.your_turn", "game.finished"],
-    "webhook": ["game.invited", "game.your_turn", "game.action", "game.finished"],
+    "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
+    "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
 }
 
 
@@ -19,6 +21,7 @@ class Player:
     email: str | None
     created_at: str
     preferences: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_PREFERENCES.items()})
+    vacation: dict | None = None  # see chalicelib.vacation
 
     def wants(self, channel: str, event_type: str) -> bool:
         return event_type in self.preferences.get(channel, [])
@@ -58,6 +61,12 @@ class GameRecord:
     updated_at: str
     event_count: int = 0
     to_move: int | None = None
+    clock: dict | None = None  # see chalicelib.timecontrol; None: no time control
+    deadline: str | None = None  # when the seat to move runs out of time
+    due_at: str | None = None  # when the clock sweeper must next look at this game
+    rated: bool = False
+    tournament_id: str | None = None
+    seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: never shown
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
@@ -95,6 +104,38 @@ class Membership:
     to_move: int | None
     version: int
     updated_at: str
+    deadline: str | None = None
+
+
+@dataclass
+class RatingRecord:
+    """A player's Glicko-2 rating for one game type."""
+
+    player_id: str
+    game: str
+    rating: float = 1500.0
+    rd: float = 350.0
+    volatility: float = 0.06
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    updated_at: str | None = None
+    version: int = 0
+
+    def as_json(self) -> dict:
+        return {"game": self.game, "rating": round(self.rating), "rd": round(self.rd, 1),
+                "volatility": round(self.volatility, 6), "provisional": self.rd >= PROVISIONAL_RD,
+                "games": self.games, "wins": self.wins, "losses": self.losses, "draws": self.draws}
+
+
+@dataclass
+class TournamentRecord:
+    """A tournament: its settings, entrants and rounds as plain data (see chalicelib.tournaments.director)."""
+
+    id: str
+    data: dict[str, Any]
+    version: int = 0
 
 
 @dataclass

@@ -6,15 +6,18 @@ models and returns plain dicts, and refuses with :class:`ServiceError` codes.
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import logging
 import random
 import re
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Callable
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from . import keys
+from . import keys, timecontrol, vacation
 from .clock import Clock, SystemClock, iso
 from .errors import ServiceError
 from .games import ENGINES, GameEngine, IllegalStep, apply_steps
@@ -34,10 +37,23 @@ from .notify.links import LinkError, Links
 from .notify.pages import Page
 from .notify.ssrf import UnsafeUrl, check_url
 from .notify.webhooks import ROTATION_OVERLAP, new_secret
-from .records import EventRecord, GameRecord, IdempotencyRecord, Player, SeatRecord, WebhookEndpoint, WebhookSecret
+from .records import (
+    EventRecord,
+    GameRecord,
+    IdempotencyRecord,
+    Player,
+    RatingRecord,
+    SeatRecord,
+    WebhookEndpoint,
+    WebhookSecret,
+)
 from .store.dynamodb import DynamoStore, IdempotencyRace, VersionConflict
+from .tournaments import glicko2
+
+logger = logging.getLogger("battleline.service")
 
 ANONYMOUS = "anonymous"
+RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a rated game
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -79,13 +95,17 @@ class GameService:
         engines: dict[str, GameEngine] | None = None,
         new_seed: Callable[[], int] = keys.new_seed,
         dispatcher: Dispatcher | None = None,
+        vacation_days: int = vacation.DAYS_PER_YEAR,
     ) -> None:
         self.store = store
+        self.vacation_days = vacation_days
+        self.on_tournament_game: Callable[[str], None] | None = None  # set by the tournament service
         self.clock = clock or SystemClock()
         self.engines = engines or ENGINES
         self.new_seed = new_seed
         self.dispatcher = dispatcher or Dispatcher(store, self.clock)
         self.dispatcher.viewer = self.view_for_seat
+        self.dispatcher.handlers[messages.GAME_FINISHED] = self.settle_finished
 
     # ------------------------------------------------------------------ players
 
@@ -106,7 +126,8 @@ class GameService:
         return player
 
     def get_me(self, player: Player) -> dict:
-        return self._player_json(player)
+        return {**self._player_json(player), "vacation": self.vacation_status(player),
+                "ratings": self.player_ratings(player)}
 
     def get_preferences(self, player: Player) -> dict:
         return dict(player.preferences)
@@ -123,30 +144,53 @@ class GameService:
         engine = self.engines.get(request.game)
         if engine is None:
             raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
-        try:
-            options = engine.options_model.model_validate(request.options).model_dump(mode="json")
-        except ValidationError as error:
-            raise ServiceError("invalid_options", describe_validation(error)) from None
+        options = self.game_options(engine, request.options)
         seats = self._seats(engine, options, request)
 
         def run(record: Callable[[dict], IdempotencyRecord | None]) -> dict:
             seed = request.seed if request.seed is not None else self.new_seed()
-            state = engine.new_game(options, random.Random(seed))
-            now = self._now()
-            waiting = any(s.invited for s in seats)
-            game = GameRecord(
-                id=keys.new_id("g"), game=engine.name, version=0, status="waiting" if waiting else "active",
-                seats=seats, options=options, state=state, seed=seed, seed_public=request.seed is not None,
-                created_by=player.id, created_at=now, updated_at=now, event_count=1,
-                to_move=None if waiting else engine.to_move(state),
-            )
-            created = EventRecord(game.id, 1, 0, "game_created", None,
-                                  {"game": game.game, "seats": [s.as_json() for s in seats]}, now)
+            game, created = self.new_game_record(engine, keys.new_id("g"), options, seats, seed, player.id,
+                                                 seed_public=request.seed is not None,
+                                                 rated=request.rated and request.seed is None)
             body = self._view(engine, game, game.seat_of(player.id))
             self.store.create_game(game, [created], record(body), messages.for_new_game(game))
             return body
 
         return self._idempotent(player.id, idempotency, run)
+
+    def game_options(self, engine: GameEngine, raw: dict) -> dict:
+        """The game's options, validated: the engine's own, and ``time_control``, which the service keeps."""
+        raw = dict(raw)
+        control = raw.pop("time_control", None)
+        try:
+            options = engine.options_model.model_validate(raw).model_dump(mode="json")
+            if control is not None:
+                options["time_control"] = TIME_CONTROL.validate_python(control).model_dump()
+        except ValidationError as error:
+            raise ServiceError("invalid_options", describe_validation(error)) from None
+        return options
+
+    def new_game_record(self, engine: GameEngine, game_id: str, options: dict, seats: list[SeatRecord], seed: int,
+                        created_by: str, *, seed_public: bool = False, rated: bool = False,
+                        tournament_id: str | None = None, seed_withheld: bool = False) -> tuple[GameRecord, EventRecord]:
+        """A new game (not yet stored) and its first event; its clock starts if every seat is taken."""
+        engine_options = {k: v for k, v in options.items() if k != "time_control"}
+        state = engine.new_game(engine_options, random.Random(seed))
+        now = self._now()
+        waiting = any(s.invited for s in seats)
+        control = options.get("time_control")
+        game = GameRecord(
+            id=game_id, game=engine.name, version=0, status="waiting" if waiting else "active",
+            seats=seats, options=options, state=state, seed=seed, seed_public=seed_public,
+            created_by=created_by, created_at=now, updated_at=now, event_count=1,
+            to_move=None if waiting else engine.to_move(state),
+            clock=timecontrol.new_clock(control, [s.seat for s in seats]) if control else None,
+            rated=rated and len(seats) == 2, tournament_id=tournament_id, seed_withheld=seed_withheld,
+        )
+        game = self._pass_clock(game, self.clock.now())
+        created = EventRecord(game.id, 1, 0, "game_created", None,
+                              {"game": game.game, "seats": [s.as_json() for s in seats]}, now)
+        return game, created
 
     def _seats(self, engine: GameEngine, options: dict, request: CreateGameRequest) -> list[SeatRecord]:
         wanted = engine.seat_count(options)
@@ -187,8 +231,11 @@ class GameService:
         return self.store.get_player(seat.player_id) if seat and seat.player_id else None
 
     def list_games(self, player: Player, query: ListGamesQuery) -> dict:
+        """The player's games, latest first; with ``to_move=me`` those awaiting their move, from the
+        ``my_move`` index, soonest deadline first."""
+        mine = query.to_move == "me"
         games = []
-        for m in self.store.list_memberships(player.id):
+        for m in self.store.list_my_moves(player.id) if mine else self.store.list_memberships(player.id):
             your_turn = m.status == "active" and m.to_move == m.seat
             if query.status and m.status != query.status:
                 continue
@@ -196,8 +243,9 @@ class GameService:
                 continue
             games.append({"game_id": m.game_id, "game": m.game, "seat": m.seat, "status": m.status,
                           "to_move": m.to_move, "your_turn": your_turn, "version": m.version,
-                          "updated_at": m.updated_at})
-        games.sort(key=lambda g: g["updated_at"], reverse=True)
+                          "updated_at": m.updated_at, "deadline": m.deadline if your_turn else None})
+        if not mine:
+            games.sort(key=lambda g: g["updated_at"], reverse=True)
         return {"games": games}
 
     def list_events(self, player: Player, game_id: str, after: int) -> dict:
@@ -225,22 +273,13 @@ class GameService:
         if game.status == "waiting":
             raise ServiceError("game_not_started", "the game waits for invited players to accept")
         steps = [self._parse_step(engine, raw, index) for index, raw in enumerate(request.steps)]
+        game = self._check_time(game)
         try:
             state, raw_events = apply_steps(engine, game.state, seat, steps)
         except IllegalStep as illegal:
             raise ServiceError(illegal.code, illegal.reason, **illegal.details) from None
-
-        now = self._now()
-        version = game.version + 1
-        events = [
-            EventRecord(game.id, game.event_count + i, version, e["type"], e["seat"], e["data"], now,
-                        e.get("private", {}))
-            for i, e in enumerate(raw_events, start=1)
-        ]
-        result = engine.result(state)
-        saved = replace(game, version=version, state=state, updated_at=now,
-                        status="finished" if result is not None else game.status,
-                        event_count=game.event_count + len(events), to_move=engine.to_move(state))
+        saved, events = self._advance(game, engine, state, raw_events)
+        version = saved.version
 
         def run(record: Callable[[dict], IdempotencyRecord | None]) -> dict:
             body = {"version": version, "view": self._view(engine, saved, seat),
@@ -255,6 +294,204 @@ class GameService:
             return body
 
         return self._idempotent(player.id, idempotency, run, checked=True)
+
+    def _advance(self, game: GameRecord, engine: GameEngine, state: dict,
+                 raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:
+        """The game one version on, with the engine's new state and events, and its clock passed on."""
+        now = self.clock.now()
+        version = game.version + 1
+        events = [
+            EventRecord(game.id, game.event_count + i, version, e["type"], e["seat"], e["data"], iso(now),
+                        e.get("private", {}))
+            for i, e in enumerate(raw_events, start=1)
+        ]
+        finished = engine.result(state) is not None
+        saved = replace(game, version=version, state=state, updated_at=iso(now),
+                        status="finished" if finished else game.status,
+                        event_count=game.event_count + len(events), to_move=engine.to_move(state))
+        return self._pass_clock(saved, now), events
+
+    def forfeit(self, game: GameRecord, seat: int, reason: str) -> GameRecord | None:
+        """The seat loses now (timeout, withdrawal), as one more version; None if the game moved on first."""
+        engine = self.engines[game.game]
+        state = copy.deepcopy(game.state)
+        raw_events = engine.forfeit(state, seat, reason)
+        if not raw_events:
+            return game
+        saved, events = self._advance(game, engine, state, raw_events)
+        try:
+            self.store.save_game(saved, game.version, events, None, messages.for_action(game, saved, events))
+        except VersionConflict:
+            return None
+        logger.info("game %s: seat %s lost (%s) at version %s", game.id, seat, reason, saved.version)
+        return saved
+
+    # ------------------------------------------------------------------ clocks
+
+    def _check_time(self, game: GameRecord) -> GameRecord:
+        """Before a move: if the seat to move is out of time, it has lost and nothing else is played."""
+        if not timecontrol.expired(game.clock, self.clock.now()):
+            return game
+        after, timed_out = self._time_out(game)
+        if not timed_out and after.version == game.version:
+            return after  # a vacation it had taken gave it more time
+        raise ServiceError("time_expired", f"seat {game.clock['running']['seat']} ran out of time; the game "
+                           f"is over", current_version=after.version)
+
+    def _time_out(self, game: GameRecord) -> tuple[GameRecord, bool]:
+        """The running seat's deadline has passed by its clock: re-read its player's vacations (taken
+        since the turn began) and either apply the timeout or move the deadline. Returns the game as
+        it is now and whether this call timed the seat out; a concurrent move or timeout wins if it
+        came first (the game is then reloaded)."""
+        now = self.clock.now()
+        seat = game.clock["running"]["seat"]
+        clock = timecontrol.with_vacations(game.clock, self._vacations(game, seat))
+        if timecontrol.expired(clock, now):
+            done = self.forfeit(game, seat, "timeout")
+            return (done, True) if done is not None else (self._find(game.id) or game, False)
+        moved = self._timed(replace(game, clock=clock), None)
+        return (moved if self.store.save_clock(moved) else self._find(game.id) or game), False
+
+    def _vacations(self, game: GameRecord, seat: int) -> list[timecontrol.Interval]:
+        player_id = next((s.player_id for s in game.seats if s.seat == seat), None)
+        player = self.store.get_player(player_id) if player_id else None
+        return vacation.intervals(player.vacation) if player else []
+
+    def _pass_clock(self, game: GameRecord, now: datetime) -> GameRecord:
+        """After a change: the clock runs for the seat now to move (none once the game is over)."""
+        if game.clock is None:
+            return game
+        to_move = game.to_move if game.status == "active" else None
+        running = game.clock["running"]
+        if running is not None and running["seat"] == to_move:
+            return game  # the same turn goes on: same deadline, same reminders
+        vacations = self._vacations(game, to_move) if to_move is not None else []
+        return self._timed(replace(game, clock=timecontrol.pass_turn(game.clock, now, to_move, vacations)), None)
+
+    @staticmethod
+    def _timed(game: GameRecord, after: datetime | None) -> GameRecord:
+        """The game's deadline and next sweep, from its clock."""
+        end = timecontrol.deadline(game.clock)
+        alarm = timecontrol.next_alarm(game.clock, after)
+        return replace(game, deadline=iso(end) if end else None, due_at=iso(alarm.at) if alarm else None)
+
+    def sweep_clocks(self, limit: int = 100) -> dict:
+        """The scheduled sweeper: reminders that are due, and timeouts, found through the sparse
+        ``due`` index (never a scan). Running it twice, or beside a move, does nothing twice."""
+        now = self.clock.now()
+        done = {"reminders": 0, "timeouts": 0}
+        for game_id in self.store.due_games(iso(now), limit):
+            game = self._find(game_id)
+            if game is None or game.status != "active" or game.clock is None or game.clock["running"] is None:
+                if game is not None:
+                    self.store.set_game_due(game.id, game.version, None)
+                continue
+            if timecontrol.expired(game.clock, now):
+                done["timeouts"] += self._time_out(game)[1]
+                continue
+            done["reminders"] += self._remind(game, now)
+        return done
+
+    def _remind(self, game: GameRecord, now: datetime) -> int:
+        seat = game.clock["running"]["seat"]
+        player_id = next((s.player_id for s in game.seats if s.seat == seat), None)
+        next_at = iso(timecontrol.next_alarm(game.clock, now).at)
+        sent = 0
+        for alarm in timecontrol.alarms(game.clock):
+            if alarm.kind == "timeout" or alarm.at > now:
+                continue
+            left = int(timecontrol.time_left(game.clock, seat, now))
+            message = messages.reminder(game, seat, player_id, alarm.kind, game.deadline, left, iso(now))
+            outcome = self.store.send_reminder(game, f"{timecontrol.turn_key(game.clock)}#{alarm.kind}",
+                                               [message] if player_id else [], next_at)
+            sent += outcome == "sent"
+            if outcome == "already":
+                self.store.set_game_due(game.id, game.version, next_at)
+        if not sent:
+            self.store.set_game_due(game.id, game.version, next_at)
+        return sent
+
+    # ------------------------------------------------------------------ vacations
+
+    def vacation_status(self, player: Player) -> dict:
+        return vacation.status(player.vacation, self.clock.now(), self.vacation_days)
+
+    def take_vacation(self, player: Player, days: int) -> dict:
+        now = self.clock.now()
+        try:
+            taken = vacation.take(player.vacation, now, days, self.vacation_days)
+        except vacation.VacationRefused as refused:
+            raise ServiceError(refused.code, refused.reason) from None
+        return self._set_vacation(player, taken, now)
+
+    def end_vacation(self, player: Player) -> dict:
+        now = self.clock.now()
+        try:
+            ended = vacation.end(player.vacation, now)
+        except vacation.VacationRefused as refused:
+            raise ServiceError(refused.code, refused.reason) from None
+        return self._set_vacation(player, ended, now)
+
+    def _set_vacation(self, player: Player, record: dict, now: datetime) -> dict:
+        """Store the vacation, then move the deadlines of the games waiting for this player's move
+        (a move racing this is safe: the sweeper re-reads vacations before any timeout)."""
+        self.store.set_vacation(player.id, record)
+        for m in self.store.list_memberships(player.id):
+            if m.status != "active" or m.to_move != m.seat:
+                continue
+            for _ in range(3):
+                game = self._find(m.game_id)
+                if game is None or game.clock is None or game.clock["running"] is None \
+                        or game.clock["running"]["seat"] != m.seat:
+                    break
+                moved = self._timed(replace(game, clock=timecontrol.with_vacations(
+                    game.clock, vacation.intervals(record))), None)
+                if self.store.save_clock(moved):
+                    break
+        return vacation.status(record, now, self.vacation_days)
+
+    # ------------------------------------------------------------------ finished games
+
+    def settle_finished(self, message: messages.Message) -> None:
+        """A finished game's consequences, from the outbox (so never lost): its rating, its tournament."""
+        game = self._find(message.data["game_id"])
+        if game is None or game.status != "finished":
+            return
+        engine = self.engines[game.game]
+        if game.rated:
+            self._rate(game, engine.result(game.state))
+        if game.tournament_id and self.on_tournament_game is not None:
+            self.on_tournament_game(game.tournament_id)
+
+    def _rate(self, game: GameRecord, result: dict) -> None:
+        """Glicko-2, each game its own rating period; an idle rating's RD grows first."""
+        first, second = (s.player_id for s in game.seats)
+        score = 1.0 if result["winner"] == 1 else 0.0 if result["winner"] == 2 else 0.5
+        now = self.clock.now()
+        for _ in range(5):
+            a, b = self.store.get_rating(first, game.game), self.store.get_rating(second, game.game)
+            ra, rb = _aged(a, now), _aged(b, now)
+            new_a = glicko2.update(ra, [(rb, score)])
+            new_b = glicko2.update(rb, [(ra, 1.0 - score)])
+            changed = [_rated(a, new_a, score, now), _rated(b, new_b, 1.0 - score, now)]
+            try:
+                self.store.save_ratings(game.id, changed)
+                return
+            except VersionConflict:
+                continue  # another game of one of them was rated meanwhile: read again
+        raise RuntimeError(f"could not rate game {game.id}; the outbox will try again")
+
+    def player_ratings(self, player: Player) -> dict:
+        return {r.game: r.as_json() for r in self.store.list_ratings(player.id)}
+
+    def leaderboard(self, game: str, limit: int) -> dict:
+        if game not in self.engines:
+            raise ServiceError("unknown_game_type", f"there are no {game!r} games on this server")
+        rows = self.store.leaderboard(game, limit)
+        names = {r.player_id: self.store.get_player(r.player_id) for r in rows}
+        return {"game": game, "players": [
+            {"rank": rank, "player_id": r.player_id, "name": names[r.player_id].name if names[r.player_id] else "?",
+             **r.as_json()} for rank, r in enumerate(rows, start=1)]}
 
     @staticmethod
     def _parse_step(engine: GameEngine, raw: object, index: int) -> dict:
@@ -416,6 +653,7 @@ class GameService:
         saved = replace(game, version=game.version + 1, seats=seats, updated_at=now,
                         status="active" if active else "waiting",
                         to_move=engine.to_move(game.state) if active else None, event_count=game.event_count + 1)
+        saved = self._pass_clock(saved, self.clock.now())
         event = EventRecord(game.id, saved.event_count, saved.version, "seat_taken", seat.seat,
                             {"seat": seat.seat, "player_id": player.id, "name": player.name}, now)
         try:
@@ -469,10 +707,19 @@ class GameService:
             "state": engine.view(state, seat),
             "result": engine.result(state),
             "options": game.options,
-            "seed": game.seed if game.seed_public or finished else None,
+            "clock": self._clock_view(game),
+            "rated": game.rated,
+            "tournament_id": game.tournament_id,
+            "seed": game.seed if (game.seed_public or finished) and not game.seed_withheld else None,
             "created_at": game.created_at,
             "updated_at": game.updated_at,
         }
+
+    def _clock_view(self, game: GameRecord) -> dict | None:
+        if game.clock is None:
+            return None
+        return {"control": game.clock["control"],
+                "seats": timecontrol.seat_clocks(game.clock, [s.seat for s in game.seats], self.clock.now())}
 
     def _replay(self, scope: str, idempotency: Idempotency | None) -> Outcome | None:
         if idempotency is None:
@@ -513,3 +760,22 @@ class GameService:
     @staticmethod
     def _player_json(player: Player) -> dict:
         return {"id": player.id, "name": player.name, "email": player.email, "created_at": player.created_at}
+
+
+TIME_CONTROL = TypeAdapter(timecontrol.TimeControl)
+
+
+def _aged(record: RatingRecord, now: datetime) -> glicko2.Rating:
+    """The rating as Glicko-2 sees it now: its RD grown for each idle rating period."""
+    rating = glicko2.Rating(record.rating, record.rd, record.volatility)
+    if record.updated_at:
+        idle = (now - timecontrol.parse_time(record.updated_at)).days // RATING_PERIOD_DAYS
+        for _ in range(min(idle, 24)):
+            rating = glicko2.update(rating, [])
+    return rating
+
+
+def _rated(before: RatingRecord, after: glicko2.Rating, score: float, now: datetime) -> RatingRecord:
+    return replace(before, rating=after.rating, rd=after.rd, volatility=after.volatility, games=before.games + 1,
+                   wins=before.wins + (score == 1.0), losses=before.losses + (score == 0.0),
+                   draws=before.draws + (score == 0.5), updated_at=iso(now))

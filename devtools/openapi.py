@@ -156,8 +156,8 @@ def build() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Battle Line correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "webhooks"},
-                 {"name": "email"}],
+        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "tournaments"},
+                 {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"}],
         "paths": paths,
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",

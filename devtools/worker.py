@@ -1,5 +1,5 @@
-"""The local notification worker (`make serve` starts it beside the API): drains the outbox
-and makes due webhook attempts, as the stream consumer and the retry schedule do in AWS."""
+"""The local worker (`make serve` starts it beside the API): drains the outbox, makes due
+webhook attempts and sweeps the clocks, as the stream consumer and the two schedules do in AWS."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from chalicelib import config
 def main() -> int:
     logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="worker: %(message)s")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    dispatcher = config.dispatcher()
+    service = config.service()
+    dispatcher = service.dispatcher
     try:
         while True:
             try:
                 dispatcher.drain_outbox()
                 dispatcher.run_due()
+                service.sweep_clocks()
             except Exception:  # keep serving; the outbox keeps what was not done
                 logging.exception("dispatch failed; retrying")
             time.sleep(0.5)

@@ -24,6 +24,9 @@ def test_every_contract_operation_is_documented():
     assert ids == {
         "createPlayer": ("post", "/v1/players"),
         "getMe": ("get", "/v1/players/me"),
+        "takeVacation": ("post", "/v1/players/me/vacation"),
+        "endVacation": ("delete", "/v1/players/me/vacation"),
+        "getLeaderboard": ("get", "/v1/leaderboards/{game}"),
         "createGame": ("post", "/v1/games"),
         "getGame": ("get", "/v1/games/{game_id}"),
         "listGames": ("get", "/v1/games"),

@@ -57,6 +57,18 @@ class GameEngine(Protocol):
 
     def result(self, state: State) -> dict | None: ...
 
+    def forfeit(self, state: State, seat: int, reason: str) -> list[Event]:
+        """The seat loses at once (``reason``: timeout, withdrawn); in place, like apply_step."""
+        ...
+
+    def match_points(self, result: dict) -> dict[str, float]:
+        """Tournament points per seat ("1", "2") of a finished game."""
+        ...
+
+    def forfeit_points(self, options: dict) -> float:
+        """Tournament points of a pairing won without play."""
+        ...
+
 
 def apply_steps(engine: GameEngine, state: State, seat: int, steps: list[Step]) -> tuple[State, list[Event]]:
     """Apply steps in order, all or nothing: the given state is never changed."""

@@ -58,6 +58,9 @@ class Dispatcher:
         self.mailer = mailer
         self.links = links
         self.viewer: Viewer | None = None  # set by the service that owns the games
+        # Messages for the server itself (a finished game to rate, a tournament to advance),
+        # by type; set by the service. They ride the outbox so that none is lost.
+        self.handlers: dict[str, Callable[[Message], None]] = {}
 
     def now(self) -> datetime:
         return self.clock.now().astimezone(timezone.utc)
@@ -76,6 +79,10 @@ class Dispatcher:
     def dispatch(self, message: Message) -> None:
         """One delivery per channel the receiver wants this event on (each webhook endpoint, and
         email), each tried at once."""
+        handler = self.handlers.get(message.type)
+        if handler is not None:
+            handler(message)
+            return
         now = iso(self.now())
         if message.data.get("invite_email") and self.mailer is not None:
             delivery = Delivery(INVITATION_CHANNEL, message.id, "", message.type, envelope(message), "pending", [],
@@ -159,7 +166,7 @@ class Dispatcher:
         view = self.viewer(message.data["game_id"], message.data["seat"])
         if player is None or not player.email or view is None:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"))
-        if message.type == "game.your_turn" and view["to_move"] != message.data["seat"]:
+        if message.type in ("game.your_turn", "game.reminder") and view["to_move"] != message.data["seat"]:
             return self._settle(leased, "delivered", None, Attempt(iso(now), None, "skipped: no longer your move"))
         return self._mail(leased, now, lambda: compose(message, player, view, self.links))
 

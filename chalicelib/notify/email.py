@@ -24,11 +24,23 @@ def _headline(message: Message, view: dict) -> str:
     game = f"game {view['game_id']}"
     if message.type == "game.your_turn":
         return f"Your move in Battle Line {game} (turn {view['state'].get('turn', '?')})"
+    if message.type == "game.reminder":
+        hours = message.data.get("time_left_seconds", 0) // 3600
+        return f"Reminder: your move in Battle Line {game}, {hours} hours left"
     if message.type == "game.invited":
         return f"You have a seat in a new Battle Line {game}"
     if message.type == "game.finished":
         return f"Battle Line {game} is over"
     return f"Battle Line {game}: a move was made"
+
+
+TURN_MESSAGES = ("game.your_turn", "game.reminder")
+
+
+def _deadline(view: dict) -> str | None:
+    clock = view.get("clock")
+    running = next((s for s in clock["seats"] if s["running"]), None) if clock else None
+    return running["deadline"] if running else None
 
 
 def _result(view: dict) -> str | None:
@@ -44,7 +56,7 @@ def _result(view: dict) -> str | None:
 def compose(message: Message, player: Player, view: dict, links: Links) -> EmailMessage:
     seat = view["you"]
     state = view["state"]
-    steps = view["legal_steps"] if message.type == "game.your_turn" and view["to_move"] == seat else []
+    steps = view["legal_steps"] if message.type in TURN_MESSAGES and view["to_move"] == seat else []
     link_list = [{"label": describe_step(step), "url": links.step_url(view["game_id"], seat, view["version"], step)}
                  for step in steps]
     context = {
@@ -53,7 +65,7 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
         "version": view["version"],
         "board": None,
         "hand": state.get("hand", []),
-        "deadline": None,
+        "deadline": _deadline(view),
         "links": link_list,
         "result": _result(view) if message.type == "game.finished" else None,
         "base_url": links.base_url,

@@ -9,7 +9,8 @@ from typing import Any
 
 from ..records import EventRecord, GameRecord
 
-EVENT_TYPES = ("game.invited", "game.your_turn", "game.action", "game.finished")
+EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
+GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,9 @@ def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord])
     if after.status == "finished":
         result = next((e.data["result"] for e in events if e.type == "game_finished"), None)
         messages += [_message("game.finished", after, s.seat, s.player_id, {"result": result}) for s in after.seats]
+        if after.rated or after.tournament_id:
+            messages.append(Message(f"msg_{after.id}_{after.version}_settle", GAME_FINISHED, "",
+                                    {"game_id": after.id}, after.updated_at))
     elif after.to_move != before.to_move or _turns_passed(events):
         messages += _your_turn(after)
     return messages
@@ -62,3 +66,12 @@ def _turns_passed(events: list[EventRecord]) -> bool:
 def _your_turn(game: GameRecord) -> list[Message]:
     return [_message("game.your_turn", game, s.seat, s.player_id, {}) for s in game.seats
             if game.status == "active" and s.seat == game.to_move]
+
+
+def reminder(game: GameRecord, seat: int, player_id: str, kind: str, deadline: str, time_left: int,
+             now: str) -> Message:
+    """The seat to move is reminded (``kind``: reminder_80 when 80 % of its time is used,
+    reminder_24h when 24 hours are left)."""
+    message = _message("game.reminder", game, seat, player_id,
+                       {"reminder": kind, "deadline": deadline, "time_left_seconds": time_left})
+    return Message(f"msg_{game.id}_{game.version}_{kind}_{seat}", message.type, player_id, message.data, now)

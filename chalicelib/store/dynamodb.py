@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from decimal import Decimal
 from typing import Any, Iterable
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -23,13 +24,17 @@ from ..records import (
     IdempotencyRecord,
     Membership,
     Player,
+    RatingRecord,
     SeatRecord,
+    TournamentRecord,
     WebhookEndpoint,
     WebhookSecret,
 )
+from ..tournaments.glicko2 import PROVISIONAL_RD
 from .schema import TTL_ATTRIBUTE
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+NO_DEADLINE = "~"  # sorts after every ISO time: games without a clock come last in "my move" lists
 
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
@@ -55,11 +60,15 @@ def _item(values: dict[str, Any]) -> dict:
 
 def _plain(item: dict) -> dict:
     def convert(value: Any) -> Any:
-        if hasattr(value, "as_integer_ratio") and not isinstance(value, (int, float, bool)):
-            return int(value)
+        if isinstance(value, Decimal):
+            return int(value) if value == value.to_integral_value() else float(value)
         return value
 
     return {k: convert(_deserializer.deserialize(v)) for k, v in item.items()}
+
+
+def _decimal(value: float) -> Decimal:
+    return Decimal(str(round(value, 6)))
 
 
 def _dumps(value: Any) -> str:
@@ -89,7 +98,8 @@ class DynamoStore:
         items = [
             self._put(_item({"PK": f"PLAYER#{player.id}", "SK": "PROFILE", "kind": "player",
                              "id": player.id, "name": player.name, "email": player.email,
-                             "created_at": player.created_at, "preferences": _dumps(player.preferences)})),
+                             "created_at": player.created_at, "preferences": _dumps(player.preferences),
+                             "vacation": _dumps(player.vacation) if player.vacation else None})),
             self._put(_item({"PK": f"APIKEY#{key_hash}", "SK": "APIKEY", "kind": "api_key",
                              "player_id": player.id})),
         ]
@@ -102,7 +112,15 @@ class DynamoStore:
         player = Player(item["id"], item["name"], item.get("email"), item["created_at"])
         if "preferences" in item:
             player.preferences = json.loads(item["preferences"])
+        if "vacation" in item:
+            player.vacation = json.loads(item["vacation"])
         return player
+
+    def set_vacation(self, player_id: str, vacation: dict) -> None:
+        self.client.update_item(
+            TableName=self.table, Key={"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}},
+            UpdateExpression="SET vacation = :v", ConditionExpression="attribute_exists(PK)",
+            ExpressionAttributeValues={":v": {"S": _dumps(vacation)}})
 
     def set_preferences(self, player_id: str, preferences: dict) -> None:
         self.client.update_item(
@@ -135,6 +153,9 @@ class DynamoStore:
             seed=int(item["seed"]), seed_public=item["seed_public"], created_by=item["created_by"],
             created_at=item["created_at"], updated_at=item["updated_at"],
             event_count=item.get("event_count", 0), to_move=item.get("to_move"),
+            clock=json.loads(item["clock"]) if "clock" in item else None, deadline=item.get("deadline"),
+            due_at=item.get("due_at"), rated=item.get("rated", False), tournament_id=item.get("tournament_id"),
+            seed_withheld=item.get("seed_withheld", False),
         )
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
@@ -167,7 +188,140 @@ class DynamoStore:
             "PK = :pk AND begins_with(SK, :game)",
             {":pk": {"S": f"PLAYER#{player_id}"}, ":game": {"S": "GAME#"}},
         )
-        return [Membership(**{k: item.get(k) for k in Membership.__dataclass_fields__}) for item in items]
+        return [self._membership_from(item) for item in items]
+
+    def list_my_moves(self, player_id: str) -> list[Membership]:
+        """The games where it is the player's move, soonest deadline first (the ``my_move`` index)."""
+        items = self._query("mover = :p", {":p": {"S": player_id}}, index="my_move")
+        return [self._membership_from(item) for item in items]
+
+    @staticmethod
+    def _membership_from(item: dict) -> Membership:
+        return Membership(**{k: item.get(k) for k in Membership.__dataclass_fields__})
+
+    # ------------------------------------------------------------------ clocks
+
+    def due_games(self, now: str, limit: int = 100) -> list[str]:
+        """Ids of games whose clock needs the sweeper by ``now`` (the sparse ``due`` index, never a scan)."""
+        response = self.client.query(
+            TableName=self.table, IndexName="due", KeyConditionExpression="due = :due AND due_at <= :now",
+            ExpressionAttributeValues={":due": {"S": "CLOCK"}, ":now": {"S": now}}, Limit=limit)
+        return [item["id"]["S"] for item in response["Items"]]
+
+    def set_game_due(self, game_id: str, version: int, due_at: str | None) -> bool:
+        """Move the game's next sweep, if it is still at ``version``."""
+        update = "SET due_at = :d" if due_at else "REMOVE due, due_at"
+        values = {":v": {"N": str(version)}, **({":d": {"S": due_at}} if due_at else {})}
+        try:
+            self.client.update_item(TableName=self.table, Key=_game_key(game_id), UpdateExpression=update,
+                                    ConditionExpression="version = :v", ExpressionAttributeValues=values)
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
+    def send_reminder(self, game: GameRecord, mark: str, messages: list[Message], due_at: str | None) -> str:
+        """Record the reminder ``mark`` once, with its messages, and move the game's next sweep.
+        Returns "sent", "already" (it was sent before) or "moved" (the game changed meanwhile)."""
+        values = {":v": {"N": str(game.version)}, **({":d": {"S": due_at}} if due_at else {})}
+        items = [
+            self._put(_item({"PK": f"GAME#{game.id}", "SK": f"REMINDER#{mark}", "kind": "reminder",
+                             TTL_ATTRIBUTE: self._now_epoch() + 400 * 86400})),
+            {"Update": {"TableName": self.table, "Key": _game_key(game.id),
+                        "UpdateExpression": "SET due_at = :d" if due_at else "REMOVE due, due_at",
+                        "ConditionExpression": "version = :v", "ExpressionAttributeValues": values}},
+            *[self._put(self._outbox_item(m)) for m in messages],
+        ]
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except self.client.exceptions.TransactionCanceledException as error:
+            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+            if reasons and reasons[0] == "ConditionalCheckFailed":
+                return "already"
+            if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
+                return "moved"
+            raise
+        return "sent"
+
+    def save_clock(self, game: GameRecord) -> bool:
+        """Rewrite the game's clock (a vacation moved it) at the same version; False if it moved on."""
+        update = {"Put": {"TableName": self.table, "Item": self._game_item(game),
+                          "ConditionExpression": "version = :v",
+                          "ExpressionAttributeValues": {":v": {"N": str(game.version)}}}}
+        items = [update] + [self._put(self._membership_item(m), new=False) for m in memberships(game)]
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except self.client.exceptions.TransactionCanceledException:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ ratings
+
+    def get_rating(self, player_id: str, game: str) -> RatingRecord:
+        item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": f"RATING#{game}"}})
+        if item is None:
+            return RatingRecord(player_id, game)
+        return RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
+
+    def list_ratings(self, player_id: str) -> list[RatingRecord]:
+        items = self._query("PK = :pk AND begins_with(SK, :r)",
+                            {":pk": {"S": f"PLAYER#{player_id}"}, ":r": {"S": "RATING#"}})
+        return [RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
+                for item in items]
+
+    def save_ratings(self, game_id: str, ratings: list[RatingRecord]) -> bool:
+        """Write the ratings a finished game changed, once: False if this game was rated already
+        (a re-run). Each rating is guarded by its version; a race raises VersionConflict."""
+        items = [self._put(_item({"PK": f"GAME#{game_id}", "SK": "RATED", "kind": "rated"}))]
+        for r in ratings:
+            values = {"PK": f"PLAYER#{r.player_id}", "SK": f"RATING#{r.game}", "kind": "rating",
+                      **{k: getattr(r, k) for k in RatingRecord.__dataclass_fields__}}
+            values["version"] = r.version + 1
+            if r.rd < PROVISIONAL_RD:
+                values.update(lb=r.game, lb_rating=_decimal(r.rating))
+            for name in ("rating", "rd", "volatility"):
+                values[name] = _decimal(values[name])
+            condition = "attribute_not_exists(PK)" if r.version == 0 else "version = :v"
+            put = {"TableName": self.table, "Item": _item(values), "ConditionExpression": condition}
+            if r.version:
+                put["ExpressionAttributeValues"] = {":v": {"N": str(r.version)}}
+            items.append({"Put": put})
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except self.client.exceptions.TransactionCanceledException as error:
+            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+            if reasons and reasons[0] == "ConditionalCheckFailed":
+                return False
+            raise VersionConflict(None) from error
+        return True
+
+    def leaderboard(self, game: str, limit: int) -> list[RatingRecord]:
+        response = self.client.query(
+            TableName=self.table, IndexName="leaderboard", KeyConditionExpression="lb = :g",
+            ExpressionAttributeValues={":g": {"S": game}}, ScanIndexForward=False, Limit=limit)
+        items = [_plain(item) for item in response["Items"]]
+        return [RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
+                for item in items]
+
+    # ------------------------------------------------------------------ tournaments
+
+    def put_tournament(self, tournament: TournamentRecord, expected_version: int | None) -> None:
+        """Create (``expected_version`` None) or update a tournament; raise VersionConflict if it moved on."""
+        put: dict[str, Any] = {"TableName": self.table, "Item": _item({
+            "PK": f"TOURNAMENT#{tournament.id}", "SK": "TOURNAMENT", "kind": "tournament", "id": tournament.id,
+            "data": _dumps(tournament.data), "version": tournament.version})}
+        if expected_version is None:
+            put["ConditionExpression"] = "attribute_not_exists(PK)"
+        else:
+            put["ConditionExpression"] = "version = :v"
+            put["ExpressionAttributeValues"] = {":v": {"N": str(expected_version)}}
+        try:
+            self.client.put_item(**put)
+        except self.client.exceptions.ConditionalCheckFailedException:
+            raise VersionConflict(None) from None
+
+    def load_tournament(self, tournament_id: str) -> TournamentRecord | None:
+        item = self._get({"PK": {"S": f"TOURNAMENT#{tournament_id}"}, "SK": {"S": "TOURNAMENT"}})
+        return TournamentRecord(item["id"], json.loads(item["data"]), item["version"]) if item else None
 
     # ------------------------------------------------------------------ idempotency
 
@@ -295,7 +449,11 @@ class DynamoStore:
             "state": _dumps(game.state), "seed": game.seed, "seed_public": game.seed_public,
             "created_by": game.created_by, "created_at": game.created_at,
             "updated_at": game.updated_at, "event_count": game.event_count,
-            "to_move": game.to_move,
+            "to_move": game.to_move, "clock": _dumps(game.clock) if game.clock else None,
+            "deadline": game.deadline, "rated": game.rated, "tournament_id": game.tournament_id,
+            "seed_withheld": game.seed_withheld or None,
+            # In the sparse "due" index while its clock runs: the sweeper's next look.
+            **({"due": "CLOCK", "due_at": game.due_at} if game.due_at and game.status == "active" else {}),
         })
 
     def _event_item(self, event: EventRecord) -> dict:
@@ -314,11 +472,15 @@ class DynamoStore:
         )
 
     def _membership_item(self, m: Membership) -> dict:
-        return _item({
+        values = {
             "PK": f"PLAYER#{m.player_id}", "SK": f"GAME#{m.game_id}", "kind": "membership",
             "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
             "status": m.status, "to_move": m.to_move, "version": m.version, "updated_at": m.updated_at,
-        })
+            "deadline": m.deadline,
+        }
+        if m.status == "active" and m.to_move == m.seat:  # in the sparse "my_move" index
+            values.update(mover=m.player_id, move_due=m.deadline or NO_DEADLINE)
+        return _item(values)
 
     def _idempotency_item(self, record: IdempotencyRecord) -> dict:
         return {
@@ -367,10 +529,14 @@ class DynamoStore:
         response = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
         return _plain(response["Item"]) if "Item" in response else None
 
-    def _query(self, condition: str, values: dict) -> list[dict]:
+    def _query(self, condition: str, values: dict, *, index: str | None = None) -> list[dict]:
         items: list[dict] = []
         kwargs: dict[str, Any] = {"TableName": self.table, "KeyConditionExpression": condition,
-                                  "ExpressionAttributeValues": values, "ConsistentRead": True}
+                                  "ExpressionAttributeValues": values}
+        if index is None:
+            kwargs["ConsistentRead"] = True
+        else:
+            kwargs["IndexName"] = index  # global indexes are eventually consistent
         while True:
             response = self.client.query(**kwargs)
             items += [_plain(item) for item in response["Items"]]
@@ -384,4 +550,4 @@ def memberships(game: GameRecord) -> Iterable[Membership]:
         if seat.player_id is None:
             continue
         yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
-                         game.version, game.updated_at)
+                         game.version, game.updated_at, game.deadline)

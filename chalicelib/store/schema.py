@@ -11,12 +11,26 @@
 | webhook       | PLAYER#<player_id>              | WEBHOOK#<webhook_id> |
 | outbox        | OUTBOX                          | <created_at>#<msg_id> |
 | delivery      | WEBHOOK#<webhook_id>            | DELIVERY#<msg_id>  |
+| reminder sent | GAME#<game_id>                  | REMINDER#<seat>@<turn start>#<kind> |
+| rating        | PLAYER#<player_id>              | RATING#<game type> |
+| rated game    | GAME#<game_id>                  | RATED              |
+| tournament    | TOURNAMENT#<tournament_id>      | TOURNAMENT         |
 
-GSI ``due`` (sparse): deliveries waiting for an attempt, keyed ``due = "DUE"``,
-``due_at = <next attempt time>``; the attributes are removed once a delivery is settled.
+GSI ``due`` (sparse): work the schedulers must do at a time. Deliveries waiting for an
+attempt are keyed ``due = "DUE"``, games whose clock runs ``due = "CLOCK"``; ``due_at`` is
+the next attempt, or the game's next reminder or deadline. The attributes are removed once
+there is nothing left to do.
+
+GSI ``my_move`` (sparse): a membership while it is that player's move, keyed
+``mover = <player_id>``, ``move_due = <deadline, or "~" without a clock>``.
+
+GSI ``leaderboard`` (sparse): ratings that are no longer provisional, keyed
+``lb = <game type>``, ``lb_rating = <rating>`` (a number).
 """
 
 from __future__ import annotations
+
+import time
 
 TTL_ATTRIBUTE = "expires_at"
 
@@ -30,13 +44,17 @@ def table_definition(name: str) -> dict:
             {"AttributeName": "SK", "AttributeType": "S"},
             {"AttributeName": "due", "AttributeType": "S"},
             {"AttributeName": "due_at", "AttributeType": "S"},
+            {"AttributeName": "mover", "AttributeType": "S"},
+            {"AttributeName": "move_due", "AttributeType": "S"},
+            {"AttributeName": "lb", "AttributeType": "S"},
+            {"AttributeName": "lb_rating", "AttributeType": "N"},
         ],
         "KeySchema": [
             {"AttributeName": "PK", "KeyType": "HASH"},
             {"AttributeName": "SK", "KeyType": "RANGE"},
         ],
         "BillingMode": "PAY_PER_REQUEST",
-        "GlobalSecondaryIndexes": [DUE_INDEX],
+        "GlobalSecondaryIndexes": [DUE_INDEX, MY_MOVE_INDEX, LEADERBOARD_INDEX],
         "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
     }
 
@@ -44,6 +62,18 @@ def table_definition(name: str) -> dict:
 DUE_INDEX = {
     "IndexName": "due",
     "KeySchema": [{"AttributeName": "due", "KeyType": "HASH"}, {"AttributeName": "due_at", "KeyType": "RANGE"}],
+    "Projection": {"ProjectionType": "ALL"},
+}
+
+MY_MOVE_INDEX = {
+    "IndexName": "my_move",
+    "KeySchema": [{"AttributeName": "mover", "KeyType": "HASH"}, {"AttributeName": "move_due", "KeyType": "RANGE"}],
+    "Projection": {"ProjectionType": "ALL"},
+}
+
+LEADERBOARD_INDEX = {
+    "IndexName": "leaderboard",
+    "KeySchema": [{"AttributeName": "lb", "KeyType": "HASH"}, {"AttributeName": "lb_rating", "KeyType": "RANGE"}],
     "Projection": {"ProjectionType": "ALL"},
 }
 
@@ -74,3 +104,12 @@ def _add_missing_indexes(client, name: str) -> None:
         if index["IndexName"] not in have:
             client.update_table(TableName=name, AttributeDefinitions=definition["AttributeDefinitions"],
                                 GlobalSecondaryIndexUpdates=[{"Create": index}])
+            _wait_for_indexes(client, name)  # DynamoDB builds one new index at a time
+
+
+def _wait_for_indexes(client, name: str, attempts: int = 600) -> None:
+    for _ in range(attempts):
+        table = client.describe_table(TableName=name)["Table"]
+        if all(index.get("IndexStatus", "ACTIVE") == "ACTIVE" for index in table.get("GlobalSecondaryIndexes", [])):
+            return
+        time.sleep(0.5)

@@ -28,7 +28,9 @@ def test_create_player_shows_the_key_once_and_get_me_uses_it(api, store):
     ann = api.signup("Ann")
     assert ann["api_key"].startswith("bl_live_")
     me = api.get("/v1/players/me", key=ann["api_key"])
-    assert me.status == 200 and me.body == {k: ann[k] for k in ("id", "name", "email", "created_at")}
+    assert me.status == 200 and {k: me.body[k] for k in ("id", "name", "email", "created_at")} == {
+        k: ann[k] for k in ("id", "name", "email", "created_at")}
+    assert me.body["ratings"] == {} and me.body["vacation"]["days_left"] == 14
     assert "api_key" not in me.body
 
 

@@ -10,8 +10,8 @@ from .test_contract import problem_of
 def test_preferences_default_and_update(api):
     ann = api.signup("Ann")
     prefs = api.get("/v1/players/me/preferences", key=ann["api_key"]).body
-    assert prefs == {"email": ["game.invited", "game.your_turn", "game.finished"],
-                     "webhook": ["game.invited", "game.your_turn", "game.action", "game.finished"]}
+    assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
+                     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"]}
     chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"]}
     assert api.request("PUT", "/v1/players/me/preferences", chosen, key=ann["api_key"]).body == chosen
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body == chosen

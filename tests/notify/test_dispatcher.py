@@ -12,18 +12,8 @@ from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.webhooks import RETRY_SCHEDULE
 from chalicelib.service import GameService
 
+from ..fakes import FakeClock
 from .receiver import Receiver
-
-
-class FakeClock:
-    def __init__(self, start: datetime) -> None:
-        self.moment = start
-
-    def now(self) -> datetime:
-        return self.moment
-
-    def advance(self, delta: timedelta) -> None:
-        self.moment += delta
 
 
 @pytest.fixture

@@ -42,5 +42,20 @@ class BattleLine:
     def result(self, state: State) -> dict | None:
         return state["result"]
 
+    def forfeit(self, state: State, seat: int, reason: str) -> list[Event]:
+        return turns.forfeit(state, seat, reason)
+
+    def match_points(self, result: dict) -> dict[str, float]:
+        """Tournament points of a finished game (a whole match when ``match_games`` > 1): 5 for
+        each game won, the flags held for each game lost or drawn."""
+        if "scores" in result:
+            return {seat: float(points) for seat, points in result["scores"].items()}
+        return {seat: 5.0 if int(seat) == result["winner"] else float(flags)
+                for seat, flags in result["flags"].items()}
+
+    def forfeit_points(self, options: dict) -> float:
+        """What a pairing won without play (a bye, an absent opponent) is worth: every game won."""
+        return 5.0 * options.get("match_games", 1)
+
 
 ENGINE = BattleLine()

@@ -286,15 +286,23 @@ def _next_pending(state: State) -> None:
     state["to_move"] = state["pending"][0]["seat"]
 
 
-def _resign(state: State, seat: int) -> list[Event]:
-    events = [_event("resign", seat, {})]
+def forfeit(state: State, seat: int, reason: str) -> list[Event]:
+    """The seat loses without playing on: it resigned, its time ran out, or it withdrew from a
+    tournament. Like a resignation, it concedes a whole match; with three players the others play on."""
+    if state["result"] is not None or seat in state["resigned"]:
+        return []
+    return _resign(state, seat, reason)
+
+
+def _resign(state: State, seat: int, reason: str = "resign") -> list[Event]:
+    events = [_event(reason, seat, {})]
     if state["players"] == 2:
-        return events + _finish(state, [s for s in seats(state) if s != seat][0], "resign", whole_match=True)
+        return events + _finish(state, [s for s in seats(state) if s != seat][0], reason, whole_match=True)
     # Three players: the seat is out; the others play on. The last one left wins.
     state["resigned"].append(seat)
     left = active_seats(state)
     if len(left) == 1:
-        return events + _finish(state, left[0], "resign", whole_match=True)
+        return events + _finish(state, left[0], reason, whole_match=True)
     if state["turn_seat"] == seat:
         events += _end_turn(state)
         state["phase"] = PHASE_ORDER[state["claim_timing"]][0]

@@ -1,0 +1,302 @@
+"""Time controls through the API and the sweeper, with an injected clock (no sleeping)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from chalice.test import Client
+
+import app as app_module
+from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.service import GameService
+
+from ..conftest import LINKS, ApiClient
+from ..fakes import FakeClock
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock(START)
+
+
+@pytest.fixture
+def timed(store, clock, monkeypatch):
+    service = GameService(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
+    monkeypatch.setattr(app_module.api, "service", lambda: service)
+    with Client(app_module.app) as client:
+        api = ApiClient(client)
+        api.service = service
+        yield api
+
+
+@pytest.fixture
+def concurrent(request):
+    """Races need the real engine: moto's conditional writes are not atomic across threads."""
+    if request.node.callspec.params.get("store") == "moto":
+        pytest.skip("races run on DynamoDB Local (the integration tier)")
+
+
+def new_timed_game(api, control, players=None, **extra):
+    ann, bob = players or (api.signup("Ann"), api.signup("Bob"))
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1, "time_control": control}, **extra)
+    return ann, bob, game
+
+
+def end_turn(api, players, game_id):
+    """The seat to move plays its first legal steps until the turn passes to the other seat."""
+    view = api.view(players[0], game_id)
+    mover = view["to_move"]
+    while view["to_move"] == mover and view["status"] == "active":
+        seat_player = players[mover - 1]
+        view = api.view(seat_player, game_id)
+        step = next(s for s in view["legal_steps"] if s["type"] != "resign")
+        reply = api.act(seat_player, game_id, view["version"], step)
+        assert reply.status == 200, reply.body
+        view = reply.body["view"]
+    return view
+
+
+def outbox(api, kind):
+    return [m for _, m in api.service.store.list_outbox(1000) if m.type == kind]
+
+
+def seat_clock(view, seat):
+    return view["clock"]["seats"][seat - 1]
+
+
+# ---------------------------------------------------------------- time controls in views
+
+def test_per_move_view_shows_time_left_and_deadline(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 3})
+    clock.advance(DAY)
+    view = timed.view(ann, game["game_id"])
+    assert view["clock"]["control"] == {"per_move_days": 3}
+    assert seat_clock(view, 1) == {"seat": 1, "time_left_seconds": 2 * 86400, "moves": 0, "running": True,
+                                   "deadline": "2026-03-05T09:00:00.000Z", "paused": False}
+    assert seat_clock(view, 2)["time_left_seconds"] == 3 * 86400 and seat_clock(view, 2)["deadline"] is None
+
+
+def test_per_move_clock_resets_when_the_turn_passes(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 3})
+    clock.advance(2 * DAY)
+    view = end_turn(timed, [ann, bob], game["game_id"])
+    assert view["to_move"] == 2
+    assert seat_clock(view, 2)["deadline"] == "2026-03-07T09:00:00.000Z"
+    assert seat_clock(view, 1)["time_left_seconds"] == 3 * 86400
+
+
+def test_iccf_bank_carries_unused_time_in_views(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"moves": 2, "days": 10})
+    clock.advance(3 * DAY)
+    end_turn(timed, [ann, bob], game["game_id"])       # Ann used 3 of her 10 days
+    clock.advance(DAY)
+    view = end_turn(timed, [ann, bob], game["game_id"])  # Bob used 1
+    assert seat_clock(view, 1)["time_left_seconds"] == 7 * 86400
+    assert seat_clock(view, 2)["time_left_seconds"] == 9 * 86400
+    clock.advance(DAY)
+    view = end_turn(timed, [ann, bob], game["game_id"])  # Ann's 2nd move: 7 - 1 + 10
+    assert seat_clock(view, 1)["time_left_seconds"] == 16 * 86400
+
+
+def test_bad_time_control_is_refused(timed):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    for control in ({"per_move_days": 0}, {"moves": 10}, {"per_move_days": 3, "days": 2}, "fast"):
+        reply = timed.post("/v1/games", {"game": "battleline", "seats": [{"player_id": ann["id"]},
+                                                                         {"player_id": bob["id"]}],
+                                         "options": {"time_control": control}}, key=ann["api_key"])
+        assert reply.status == 422 and reply.body["code"] == "invalid_options", control
+
+
+def test_game_without_time_control_has_no_clock(timed):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    game = timed.new_game(ann, [ann, bob])
+    assert game["clock"] is None
+    assert timed.service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+
+
+# ---------------------------------------------------------------- reminders
+
+def test_reminders_fire_once_at_80_percent_and_24_hours_before(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 10})
+    service = timed.service
+    clock.advance(8 * DAY - timedelta(minutes=1))
+    assert service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    clock.advance(timedelta(minutes=1))
+    assert service.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    clock.advance(DAY)
+    assert service.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    sent = outbox(timed, "game.reminder")
+    assert [(m.player_id, m.data["reminder"], m.data["time_left_seconds"]) for m in sent] == [
+        (ann["id"], "reminder_80", 2 * 86400), (ann["id"], "reminder_24h", 86400)]
+    assert all(m.data["deadline"] == "2026-03-12T09:00:00.000Z" for m in sent)
+
+
+def test_a_reminder_is_not_sent_twice_when_two_sweepers_run_at_once(concurrent, timed, clock):
+    new_timed_game(timed, {"per_move_days": 10})
+    clock.advance(8 * DAY)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(timed.service.sweep_clocks())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(r["reminders"] for r in results) == 1
+    assert len(outbox(timed, "game.reminder")) == 1
+
+
+def test_a_move_before_the_reminder_means_no_reminder_for_that_turn(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 10})
+    clock.advance(7 * DAY)
+    end_turn(timed, [ann, bob], game["game_id"])
+    clock.advance(DAY + timedelta(hours=1))
+    assert timed.service.sweep_clocks()["reminders"] == 0
+    clock.advance(7 * DAY)  # Bob's turn is at 80 % now
+    assert timed.service.sweep_clocks()["reminders"] == 1
+    assert [m.player_id for m in outbox(timed, "game.reminder")] == [bob["id"]]
+
+
+# ---------------------------------------------------------------- timeouts
+
+def test_timeout_loses_the_game_once_even_when_swept_twice(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    clock.advance(2 * DAY)
+    assert timed.service.sweep_clocks()["timeouts"] == 1
+    assert timed.service.sweep_clocks()["timeouts"] == 0
+    view = timed.view(bob, game["game_id"])
+    assert view["status"] == "finished" and view["version"] == 1
+    assert view["result"]["winner"] == 2 and view["result"]["reason"] == "timeout"
+    events = timed.get(f"/v1/games/{game['game_id']}/events", key=bob["api_key"]).body["events"]
+    assert [e["type"] for e in events].count("timeout") == 1
+    assert len(outbox(timed, "game.finished")) == 2
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_timeout_applied(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    clock.advance(2 * DAY + timedelta(seconds=1))
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    reply = timed.act(ann, game["game_id"], 0, step)
+    assert reply.status == 409 and reply.body["code"] == "time_expired" and reply.body["current_version"] == 1
+    assert timed.view(ann, game["game_id"])["result"]["reason"] == "timeout"
+
+
+def test_a_move_just_before_the_deadline_wins_over_a_stale_sweeper(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    clock.advance(2 * DAY - timedelta(seconds=1))
+    stale = timed.service._find(game["game_id"])  # the sweeper read the game just before the move
+    end_turn(timed, [ann, bob], game["game_id"])
+    clock.advance(timedelta(seconds=2))
+    after, timed_out = timed.service._time_out(stale)
+    assert not timed_out
+    view = timed.view(ann, game["game_id"])
+    assert view["status"] == "active" and view["to_move"] == 2 and view["result"] is None
+
+
+def test_timeout_and_moves_racing_give_exactly_one_outcome(concurrent, timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    clock.advance(2 * DAY)
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    replies, sweeps = [], []
+    threads = [threading.Thread(target=lambda: sweeps.append(timed.service.sweep_clocks())) for _ in range(3)]
+    threads += [threading.Thread(target=lambda: replies.append(timed.act(ann, game["game_id"], 0, step)))
+                for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r.status == 409 for r in replies)
+    view = timed.view(ann, game["game_id"])
+    assert view["version"] == 1 and view["result"]["reason"] == "timeout"
+    events = timed.get(f"/v1/games/{game['game_id']}/events", key=ann["api_key"]).body["events"]
+    assert [e["type"] for e in events] == ["game_created", "timeout", "game_finished"], events
+
+
+def test_iccf_timeout_when_the_bank_is_empty(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"moves": 10, "days": 3})
+    clock.advance(2 * DAY)
+    end_turn(timed, [ann, bob], game["game_id"])
+    clock.advance(DAY)
+    end_turn(timed, [ann, bob], game["game_id"])  # Ann has 1 day left
+    clock.advance(DAY - timedelta(seconds=1))
+    assert timed.service.sweep_clocks()["timeouts"] == 0
+    clock.advance(timedelta(seconds=1))
+    assert timed.service.sweep_clocks()["timeouts"] == 1
+    assert timed.view(ann, game["game_id"])["result"]["winner"] == 2
+
+
+# ---------------------------------------------------------------- vacation
+
+def test_vacation_pauses_the_clock_and_moves_the_deadline(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    clock.advance(DAY)
+    reply = timed.post("/v1/players/me/vacation", {"days": 3}, key=ann["api_key"])
+    assert reply.status == 200 and reply.body == {"days_per_year": 14, "days_left": 11, "on_vacation": True,
+                                                  "until": "2026-03-06T09:00:00.000Z"}
+    view = timed.view(ann, game["game_id"])
+    assert seat_clock(view, 1)["deadline"] == "2026-03-07T09:00:00.000Z" and seat_clock(view, 1)["paused"]
+    clock.advance(2 * DAY)
+    assert timed.service.sweep_clocks()["timeouts"] == 0
+    assert seat_clock(timed.view(ann, game["game_id"]), 1)["time_left_seconds"] == 86400
+    clock.advance(3 * DAY)
+    assert timed.service.sweep_clocks()["timeouts"] == 1
+
+
+def test_vacation_pauses_a_clock_that_starts_during_it(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    timed.post("/v1/players/me/vacation", {"days": 2}, key=bob["api_key"])
+    view = end_turn(timed, [ann, bob], game["game_id"])
+    assert seat_clock(view, 2)["deadline"] == "2026-03-06T09:00:00.000Z"
+
+
+def test_sweeper_reads_a_vacation_taken_while_a_move_was_being_saved(timed, clock, store):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    clock.advance(DAY)
+    record = {"year": 2026, "days_used": 3, "periods": [["2026-03-03T09:00:00.000Z", "2026-03-06T09:00:00.000Z"]]}
+    store.set_vacation(ann["id"], record)  # the vacation is stored, but the game kept its old deadline
+    clock.advance(DAY)
+    assert timed.service.sweep_clocks()["timeouts"] == 0
+    assert seat_clock(timed.view(ann, game["game_id"]), 1)["deadline"] == "2026-03-07T09:00:00.000Z"
+
+
+def test_ending_vacation_early_restarts_the_clock(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    timed.post("/v1/players/me/vacation", {"days": 5}, key=ann["api_key"])
+    clock.advance(DAY + timedelta(hours=2))
+    reply = timed.request("DELETE", "/v1/players/me/vacation", key=ann["api_key"])
+    assert reply.status == 200 and reply.body["days_left"] == 14 - 2 and not reply.body["on_vacation"]
+    assert seat_clock(timed.view(ann, game["game_id"]), 1)["deadline"] == "2026-03-05T11:00:00.000Z"
+
+
+def test_vacation_refusals(timed):
+    ann = timed.signup("Ann")
+    assert timed.request("DELETE", "/v1/players/me/vacation", key=ann["api_key"]).body["code"] == "not_on_vacation"
+    assert timed.post("/v1/players/me/vacation", {"days": 15}, key=ann["api_key"]).body["code"] == \
+        "vacation_days_exhausted"
+    timed.post("/v1/players/me/vacation", {"days": 1}, key=ann["api_key"])
+    reply = timed.post("/v1/players/me/vacation", {"days": 1}, key=ann["api_key"])
+    assert reply.status == 409 and reply.body["code"] == "already_on_vacation"
+    assert timed.get("/v1/players/me", key=ann["api_key"]).body["vacation"]["days_left"] == 13
+
+
+# ---------------------------------------------------------------- my-move lists
+
+def test_my_move_list_comes_sorted_by_deadline(timed, clock):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    slow = timed.new_game(ann, [ann, bob], options={"first_seat": 1, "time_control": {"per_move_days": 7}})
+    untimed = timed.new_game(ann, [ann, bob], options={"first_seat": 1})
+    fast = timed.new_game(ann, [ann, bob], options={"first_seat": 1, "time_control": {"per_move_days": 1}})
+    theirs = timed.new_game(ann, [ann, bob], options={"first_seat": 2, "time_control": {"per_move_days": 1}})
+    mine = timed.get("/v1/games?to_move=me", key=ann["api_key"]).body["games"]
+    assert [g["game_id"] for g in mine] == [fast["game_id"], slow["game_id"], untimed["game_id"]]
+    assert mine[0]["deadline"] == "2026-03-03T09:00:00.000Z" and mine[2]["deadline"] is None
+    assert [g["game_id"] for g in timed.get("/v1/games?to_move=me", key=bob["api_key"]).body["games"]] == [
+        theirs["game_id"]]
+    end_turn(timed, [ann, bob], fast["game_id"])
+    assert fast["game_id"] not in [g["game_id"] for g in
+                                   timed.get("/v1/games?to_move=me", key=ann["api_key"]).body["games"]]
