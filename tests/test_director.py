@@ -1,0 +1,114 @@
+"""The tournament director on hand-built tournaments: rounds, byes, forfeits, brackets, standings."""
+
+import itertools
+
+from chalicelib.tournaments import director
+
+
+def tournament(fmt, n, rounds=None, forfeit_points=5.0):
+    t = director.new_tournament("t_1", "Cup", "battleline", fmt, {}, organiser="p1", created_at="2026-01-01",
+                                seed=42, rounds=rounds, forfeit_points=forfeit_points)
+    for i in range(1, n + 1):
+        director.join(t, f"p{i}", f"P{i}")
+    return t
+
+
+def play_round(t, points_for):
+    for p in director.current_pairings(t):
+        if p["points"] is None:
+            p["points"] = points_for(p["first"], p["second"])
+    return director.next_round(t) if director.round_complete(t) else []
+
+
+def test_round_robin_odd_count_gives_each_player_one_scoreless_bye():
+    t = tournament("round_robin", 5)
+    director.start(t, {})
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [5.0, 0.0] if a < b else [0.0, 5.0])
+    byes = [p["first"] for p in t["pairings"] if p["second"] is None]
+    assert sorted(byes) == [1, 2, 3, 4, 5]
+    assert all(p["points"] == [0.0, 0.0] for p in t["pairings"] if p["second"] is None)
+    met = [frozenset((p["first"], p["second"])) for p in t["pairings"] if p["second"]]
+    assert sorted(met, key=sorted) == sorted((frozenset(c) for c in itertools.combinations(range(1, 6), 2)),
+                                             key=sorted)
+
+
+def test_double_round_robin_meets_everyone_twice_with_seats_swapped():
+    t = tournament("double_round_robin", 4)
+    director.start(t, {})
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [2.0, 3.0])
+    sides = [(p["first"], p["second"]) for p in t["pairings"]]
+    assert len(sides) == 12 and all((b, a) in sides for a, b in sides)
+
+
+def test_players_are_seeded_by_rating_then_entry():
+    t = tournament("round_robin", 3)
+    director.start(t, {"p3": 1700.0, "p1": 1400.0})
+    assert [(p["player_id"], p["seed"]) for p in t["players"]] == [("p3", 1), ("p2", 2), ("p1", 3)]
+
+
+def test_swiss_bye_scores_a_won_forfeit_and_goes_to_a_different_player_each_round():
+    t = tournament("swiss", 5, rounds=5)
+    director.start(t, {})
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [5.0, 1.0])
+    byes = [p for p in t["pairings"] if p["second"] is None]
+    assert len({p["first"] for p in byes}) == len(byes) == 5 and all(p["points"] == [5.0, 0.0] for p in byes)
+    met = [frozenset((p["first"], p["second"])) for p in t["pairings"] if p["second"]]
+    assert len(met) == len(set(met))
+
+
+def test_swiss_ends_early_when_no_pairing_without_a_repeat_is_left():
+    t = tournament("swiss", 4, rounds=10)
+    director.start(t, {})
+    assert t["rounds"] == 3
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [5.0, 0.0])
+    assert t["round"] == 3 and t["status"] == "finished"
+
+
+def test_swiss_standings_break_ties_by_buchholz():
+    t = tournament("swiss", 4, rounds=2)
+    director.start(t, {})
+    # Round 1 (all on 0, best seed first): 1-2 and 3-4; the first side wins.
+    play_round(t, lambda a, b: [5.0, 0.0])
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 3), (2, 4)]
+    # Round 2: 1-3 (1 wins) and 2-4 (4 wins).
+    play_round(t, lambda a, b: [5.0, 0.0] if a == 1 else [0.0, 5.0])
+    rows = director.standing_rows(t)
+    assert {r["seed"]: r["points"] for r in rows} == {1: 10.0, 2: 0.0, 3: 5.0, 4: 5.0}
+    # Buchholz: 3 met 4 (5) and 1 (10) = 15; 4 met 3 (5) and 2 (0) = 5: 3 ranks above 4.
+    assert [(r["seed"], r["tie_break"]) for r in rows] == [(1, 5.0), (3, 15.0), (4, 5.0), (2, 15.0)]
+
+
+def test_withdrawn_player_forfeits_the_remaining_pairings():
+    t = tournament("round_robin", 4)
+    director.start(t, {})
+    play_round(t, lambda a, b: [5.0, 0.0])
+    assert director.withdraw(t, "p4") == []  # in this pure test, round 2 has no games made
+    play_round(t, lambda a, b: [5.0, 0.0])
+    forfeits = [p for p in t["pairings"] if p["forfeit"]]
+    assert forfeits and all(p["points"] == ([5.0, 0.0] if p["second"] == 4 else [0.0, 5.0]) for p in forfeits)
+
+
+def test_elimination_bracket_gives_top_seeds_the_byes_and_a_drawn_match_to_the_higher_seed():
+    t = tournament("single_elimination", 6)
+    director.start(t, {})
+    first = [(p["first"], p["second"]) for p in director.current_pairings(t)]
+    assert first == [(1, None), (4, 5), (2, None), (3, 6)]
+    play_round(t, lambda a, b: [3.0, 3.0])  # drawn: 4 and 3 go through
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 4), (2, 3)]
+    play_round(t, lambda a, b: [0.0, 5.0])  # 4 and 3 win
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(4, 3)]
+    play_round(t, lambda a, b: [5.0, 2.0])
+    assert t["status"] == "finished"
+    assert [r["seed"] for r in director.standing_rows(t)][:2] == [4, 3]
+
+
+def test_duplicate_boards_share_the_round_seed():
+    t = tournament("round_robin", 4)
+    t["duplicate"] = True
+    assert director.board_seed(t, 1, 1) == director.board_seed(t, 1, 2) != director.board_seed(t, 2, 1)
+    t["duplicate"] = False
+    assert director.board_seed(t, 1, 1) != director.board_seed(t, 1, 2)
