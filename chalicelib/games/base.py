@@ -61,7 +61,7 @@ class GameEngine(Protocol):
         """The seat loses at once (``reason``: timeout, withdrawn); in place, like apply_step."""
         ...
 
-    def match_points(self, result: dict) -> dict[str, float]:
+    def match_points(self, result: dict, options: dict) -> dict[str, float]:
         """Tournament points per seat ("1", "2") of a finished game."""
         ...
 

@@ -45,10 +45,14 @@ class BattleLine:
     def forfeit(self, state: State, seat: int, reason: str) -> list[Event]:
         return turns.forfeit(state, seat, reason)
 
-    def match_points(self, result: dict) -> dict[str, float]:
+    def match_points(self, result: dict, options: dict) -> dict[str, float]:
         """Tournament points of a finished game (a whole match when ``match_games`` > 1): 5 for
-        each game won, the flags held for each game lost or drawn."""
+        each game won, the flags held for each game lost or drawn. A match conceded before its
+        end (resigned, lost on time, withdrawn) scores like a forfeit: every game to the winner."""
         if "scores" in result:
+            if result["reason"] != "match" and result["winner"] is not None:
+                return {seat: self.forfeit_points(options) if int(seat) == result["winner"] else 0.0
+                        for seat in result["scores"]}
             return {seat: float(points) for seat, points in result["scores"].items()}
         return {seat: 5.0 if int(seat) == result["winner"] else float(flags)
                 for seat, flags in result["flags"].items()}
