@@ -42,6 +42,52 @@ def end_vacation(call: Call):
     return call.service.end_vacation(call.player)
 
 
+@api.operation("POST", "/v1/tournaments", "createTournament", summary="Create a tournament (you organise it)",
+               body=m.CreateTournamentRequest, response=m.TournamentView, status=201,
+               errors=("unknown_game_type", "invalid_options", "invalid_tournament"), tag="tournaments")
+def create_tournament(call: Call):
+    return call.service.tournaments.create(call.player, call.body)
+
+
+@api.operation("GET", "/v1/tournaments/{tournament_id}", "getTournament",
+               summary="A tournament: players, rounds, pairings and their games", response=m.TournamentView,
+               auth=False, errors=("tournament_not_found",), tag="tournaments")
+def get_tournament(call: Call):
+    return call.service.tournaments.get(call.params["tournament_id"])
+
+
+@api.operation("POST", "/v1/tournaments/{tournament_id}/join", "joinTournament",
+               summary="Enter a tournament before it starts", response=m.TournamentView,
+               errors=("tournament_not_found", "tournament_started", "tournament_full", "already_entered"),
+               tag="tournaments")
+def join_tournament(call: Call):
+    return call.service.tournaments.join(call.player, call.params["tournament_id"])
+
+
+@api.operation("POST", "/v1/tournaments/{tournament_id}/withdraw", "withdrawFromTournament",
+               summary="Leave a tournament; once it runs, your remaining games are forfeited",
+               response=m.TournamentView, errors=("tournament_not_found", "not_entered", "tournament_finished"),
+               tag="tournaments")
+def withdraw_from_tournament(call: Call):
+    return call.service.tournaments.withdraw(call.player, call.params["tournament_id"])
+
+
+@api.operation("POST", "/v1/tournaments/{tournament_id}/start", "startTournament",
+               summary="Seed the players by rating and pair round one (the organiser only)",
+               response=m.TournamentView,
+               errors=("tournament_not_found", "not_organiser", "tournament_started", "too_few_players"),
+               tag="tournaments")
+def start_tournament(call: Call):
+    return call.service.tournaments.start(call.player, call.params["tournament_id"])
+
+
+@api.operation("GET", "/v1/tournaments/{tournament_id}/standings", "getStandings",
+               summary="Standings: points, then Sonneborn-Berger (round robin) or Buchholz (Swiss)",
+               response=m.Standings, auth=False, errors=("tournament_not_found",), tag="tournaments")
+def get_standings(call: Call):
+    return call.service.tournaments.standings(call.params["tournament_id"])
+
+
 @api.operation("GET", "/v1/leaderboards/{game}", "getLeaderboard",
                summary="The best established Glicko-2 ratings of a game type", query=m.LeaderboardQuery,
                response=m.Leaderboard, auth=False, errors=("unknown_game_type",), tag="ratings")

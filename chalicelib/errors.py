@@ -46,6 +46,7 @@ ERRORS: dict[str, ErrorKind] = {
     "not_on_vacation": ErrorKind(409, "You are not on vacation"),
     "vacation_days_exhausted": ErrorKind(422, "Not enough vacation days left this year"),
     "tournament_not_found": ErrorKind(404, "No such tournament"),
+    "invalid_tournament": ErrorKind(422, "The tournament settings are not valid"),
     "tournament_started": ErrorKind(409, "The tournament has started"),
     "tournament_finished": ErrorKind(409, "The tournament is over"),
     "tournament_full": ErrorKind(409, "The tournament has no places left"),

@@ -4,9 +4,11 @@ are 256-bit random secrets, so a fast hash is enough (nothing to brute-force).""
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
 KEY_PREFIX = "bl_live_"
+ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a game, tournament or webhook id may look like
 
 
 def new_api_key() -> str:

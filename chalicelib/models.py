@@ -282,3 +282,80 @@ class Preferences(Request):
 
     email: list[WebhookEvent] = Field(description="Event types sent by email (to the player's email address).")
     webhook: list[WebhookEvent] = Field(description="Event types sent to the player's webhooks.")
+
+
+# ---------------------------------------------------------------- tournaments
+
+TournamentFormat = Literal["round_robin", "double_round_robin", "swiss", "single_elimination"]
+
+
+class CreateTournamentRequest(Request):
+    name: str = Field(min_length=1, max_length=100)
+    game: Literal["battleline", "khan"]
+    format: TournamentFormat
+    rounds: int | None = Field(None, ge=1, le=50, description="Swiss only: how many rounds (default: log2 of "
+                                                              "the players, rounded up).")
+    options: dict[str, Any] = Field(default_factory=dict, description="Every game's options, time_control "
+                                                                      "and match_games included.")
+    duplicate: bool = Field(False, description="Every board of a round deals the same cards (the same seed).")
+    rated: bool = Field(True, description="The tournament's games update ratings.")
+    max_players: int | None = Field(None, ge=2, le=256)
+
+
+class TournamentPlayer(BaseModel):
+    player_id: str
+    name: str
+    seed: int | None = Field(description="1 = best rating at the start; null before it.")
+    withdrawn: bool
+
+
+class PairingSide(BaseModel):
+    seed: int
+    player_id: str
+    name: str
+
+
+class PairingView(BaseModel):
+    round: int
+    board: int
+    first: PairingSide = Field(description="Seat 1 of the pairing's game.")
+    second: PairingSide | None = Field(description="null: a bye.")
+    game_ids: list[str]
+    points: list[float] | None = Field(description="Each side's tournament points, once the pairing is over.")
+    forfeit: bool = Field(description="Not played: a side had withdrawn.")
+
+
+class TournamentView(BaseModel):
+    id: str
+    name: str
+    game: str
+    format: TournamentFormat
+    rounds: int | None
+    options: dict[str, Any]
+    duplicate: bool
+    rated: bool
+    max_players: int | None
+    status: Literal["open", "running", "finished"]
+    organiser: str
+    created_at: str
+    round: int = Field(description="The round being played (0 before the start).")
+    players: list[TournamentPlayer]
+    pairings: list[PairingView]
+
+
+class StandingRow(BaseModel):
+    rank: int | None
+    player_id: str
+    name: str
+    seed: int | None
+    points: float
+    tie_break: float
+    withdrawn: bool
+
+
+class Standings(BaseModel):
+    tournament_id: str
+    status: Literal["open", "running", "finished"]
+    round: int
+    tie_break: Literal["sonneborn_berger", "buchholz", "round_reached"]
+    standings: list[StandingRow]

@@ -10,7 +10,6 @@ import copy
 import hashlib
 import logging
 import random
-import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Callable
@@ -48,13 +47,13 @@ from .records import (
     WebhookSecret,
 )
 from .store.dynamodb import DynamoStore, IdempotencyRace, VersionConflict
+from .tournament_service import Tournaments
 from .tournaments import glicko2
 
 logger = logging.getLogger("battleline.service")
 
 ANONYMOUS = "anonymous"
 RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a rated game
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -99,7 +98,7 @@ class GameService:
     ) -> None:
         self.store = store
         self.vacation_days = vacation_days
-        self.on_tournament_game: Callable[[str], None] | None = None  # set by the tournament service
+        self.tournaments = Tournaments(self)
         self.clock = clock or SystemClock()
         self.engines = engines or ENGINES
         self.new_seed = new_seed
@@ -460,8 +459,8 @@ class GameService:
         engine = self.engines[game.game]
         if game.rated:
             self._rate(game, engine.result(game.state))
-        if game.tournament_id and self.on_tournament_game is not None:
-            self.on_tournament_game(game.tournament_id)
+        if game.tournament_id:
+            self.tournaments.advance(game.tournament_id)
 
     def _rate(self, game: GameRecord, result: dict) -> None:
         """Glicko-2, each game its own rating period; an idle rating's RD grows first."""
@@ -518,7 +517,7 @@ class GameService:
         return {"webhooks": [e.as_json() for e in self.store.list_webhooks(player.id)]}
 
     def _webhook(self, player: Player, webhook_id: str) -> WebhookEndpoint:
-        endpoint = self.store.get_webhook(player.id, webhook_id) if GAME_ID.fullmatch(webhook_id) else None
+        endpoint = self.store.get_webhook(player.id, webhook_id) if keys.ID.fullmatch(webhook_id) else None
         if endpoint is None:
             raise ServiceError("webhook_not_found", f"you have no webhook {webhook_id!r}")
         return endpoint
@@ -682,7 +681,7 @@ class GameService:
 
     def _find(self, game_id: str) -> GameRecord | None:
         """The game, or None; an id that cannot be a game's never reaches the store."""
-        return self.store.load_game(game_id) if GAME_ID.fullmatch(game_id) else None
+        return self.store.load_game(game_id) if keys.ID.fullmatch(game_id) else None
 
     def _load(self, game_id: str) -> tuple[GameRecord, GameEngine]:
         game = self._find(game_id)

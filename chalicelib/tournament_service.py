@@ -1,0 +1,182 @@
+"""Tournaments as a service: load → authorize → director (pure) → save, and the games.
+
+Each pairing plays one game of the tournament's game with its options (a Battle Line match
+when ``match_games`` > 1), created automatically with an id derived from the tournament,
+round and board, so that a re-run creates nothing twice. A round's end is noticed when its
+last game finishes: the finished game's outbox message calls :meth:`Tournaments.advance`,
+which is idempotent and may run any number of times.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Callable
+
+from . import keys
+from .errors import ServiceError
+from .notify import messages
+from .records import Player, SeatRecord, TournamentRecord
+from .store.dynamodb import DuplicateItem, VersionConflict
+from .tournaments import director
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .service import GameService
+
+ATTEMPTS = 8  # optimistic retries when two updates of one tournament race
+
+
+class Tournaments:
+    def __init__(self, games: "GameService") -> None:
+        self.games = games
+        self.store = games.store
+
+    # ------------------------------------------------------------------ requests
+
+    def create(self, player: Player, request) -> dict:
+        engine = self.games.engines.get(request.game)
+        if engine is None:
+            raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
+        options = self.games.game_options(engine, request.options)
+        if engine.seat_count(options) != 2:
+            raise ServiceError("invalid_options", "tournament games have two seats")
+        if request.rounds is not None and request.format != "swiss":
+            raise ServiceError("invalid_tournament", "rounds is set by the format; only a Swiss tournament takes it")
+        data = director.new_tournament(
+            keys.new_id("t"), request.name, engine.name, request.format, options, organiser=player.id,
+            created_at=self.games._now(), seed=self.games.new_seed(), rounds=request.rounds,
+            duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
+            forfeit_points=engine.forfeit_points(options))
+        self.store.put_tournament(TournamentRecord(data["id"], data, 0), None)
+        return self.view(data)
+
+    def get(self, tournament_id: str) -> dict:
+        return self.view(self._load(tournament_id).data)
+
+    def standings(self, tournament_id: str) -> dict:
+        data = self._load(tournament_id).data
+        return {"tournament_id": data["id"], "status": data["status"], "round": data["round"],
+                "tie_break": _tie_break(data["format"]), "standings": director.standing_rows(data)}
+
+    def join(self, player: Player, tournament_id: str) -> dict:
+        return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name)))
+
+    def start(self, player: Player, tournament_id: str) -> dict:
+        def begin(t: dict) -> list[dict]:
+            if t["organiser"] != player.id:
+                raise ServiceError("not_organiser", "only the tournament's organiser may start it")
+            ratings = {p["player_id"]: self.store.get_rating(p["player_id"], t["game"]).rating for p in t["players"]}
+            return self._with_games(t, director.start(t, ratings))
+
+        return self.view(self._update(tournament_id, begin))
+
+    def withdraw(self, player: Player, tournament_id: str) -> dict:
+        playing: list[str] = []
+        data = self._update(tournament_id, lambda t: playing.extend(director.withdraw(t, player.id)))
+        for game_id in playing:  # the withdrawn player's games in progress are lost
+            for _ in range(ATTEMPTS):
+                game = self.games._find(game_id)
+                seat = game.seat_of(player.id) if game else None
+                if game is None or game.status != "active" or seat is None:
+                    break
+                if self.games.forfeit(game, seat, "withdrawn") is not None:
+                    break
+        self.advance(tournament_id)
+        return self.view(self._load(tournament_id).data if playing else data)
+
+    # ------------------------------------------------------------------ progress
+
+    def advance(self, tournament_id: str) -> None:
+        """Score the current round's finished pairings; when the round is over, pair the next one
+        and create its games (or finish). Safe to run again and beside itself."""
+        def step(t: dict) -> None:
+            if t["status"] != "running":
+                return
+            self._score_finished(t)
+            while director.round_complete(t):
+                self._with_games(t, director.next_round(t))
+
+        self._update(tournament_id, step)
+
+    def _score_finished(self, t: dict) -> None:
+        engine = self.games.engines[t["game"]]
+        for pairing in director.current_pairings(t):
+            if pairing["points"] is not None or not pairing["games"]:
+                continue
+            games = [self.games._find(game_id) for game_id in pairing["games"]]
+            if any(g is None or g.status != "finished" for g in games):
+                continue
+            points = [0.0, 0.0]
+            for game in games:
+                by_seat = engine.match_points(engine.result(game.state), t["options"])
+                points = [points[0] + by_seat["1"], points[1] + by_seat["2"]]
+            pairing["points"] = points
+
+    def _with_games(self, t: dict, pairings: list[dict]) -> list[dict]:
+        """Create each new pairing's game (the same id on every re-run: created once)."""
+        engine = self.games.engines[t["game"]]
+        for pairing in pairings:
+            game_id = f"{t['id']}-r{pairing['round']}-b{pairing['board']}"
+            first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
+            seats = [SeatRecord(1, first["player_id"], first["name"]), SeatRecord(2, second["player_id"], second["name"])]
+            game, created = self.games.new_game_record(
+                engine, game_id, t["options"], seats, director.board_seed(t, pairing["round"], pairing["board"]),
+                t["organiser"], rated=t["rated"], tournament_id=t["id"], seed_withheld=t["duplicate"])
+            try:
+                self.store.create_game(game, [created], None, messages.for_new_game(game))
+            except DuplicateItem:
+                pass  # an earlier run created it
+            pairing["games"] = [game_id]
+        return pairings
+
+    # ------------------------------------------------------------------ storage
+
+    def _load(self, tournament_id: str) -> TournamentRecord:
+        found = self.store.load_tournament(tournament_id) if keys.ID.fullmatch(tournament_id) else None
+        if found is None:
+            raise ServiceError("tournament_not_found", f"there is no tournament {tournament_id!r}")
+        return found
+
+    def _update(self, tournament_id: str, change: Callable[[dict], object]) -> dict:
+        """Apply ``change`` to a fresh copy and save it on the version read; retry if it raced."""
+        for _ in range(ATTEMPTS):
+            record = self._load(tournament_id)
+            data = copy.deepcopy(record.data)
+            try:
+                change(data)
+            except director.TournamentRefused as refused:
+                raise ServiceError(refused.code, refused.reason) from None
+            if data == record.data:
+                return data
+            try:
+                self.store.put_tournament(TournamentRecord(record.id, data, record.version + 1), record.version)
+            except VersionConflict:
+                continue
+            return data
+        raise ServiceError("version_conflict", "the tournament is busy; try again", current_version=None)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, t: dict) -> dict:
+        by_seed = {p["seed"]: p for p in t["players"]}
+
+        def who(seed: int | None) -> dict | None:
+            if seed is None:
+                return None
+            return {"seed": seed, "player_id": by_seed[seed]["player_id"], "name": by_seed[seed]["name"]}
+
+        return {
+            "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
+            "options": t["options"], "duplicate": t["duplicate"], "rated": t["rated"],
+            "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
+            "created_at": t["created_at"], "round": t["round"],
+            "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
+                         "withdrawn": p["withdrawn"]} for p in t["players"]],
+            "pairings": [{"round": p["round"], "board": p["board"], "first": who(p["first"]),
+                          "second": who(p["second"]), "game_ids": p["games"], "points": p["points"],
+                          "forfeit": p["forfeit"]} for p in t["pairings"]],
+        }
+
+
+def _tie_break(fmt: str) -> str:
+    return {"swiss": "buchholz", "single_elimination": "round_reached"}.get(fmt, "sonneborn_berger")
+

@@ -1,0 +1,219 @@
+"""Tournaments through the API: games made automatically, rounds advanced by the outbox worker,
+standings with tie-breaks, withdrawal, duplicate seeds."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def create(api, organiser, **settings):
+    body = {"name": "Spring cup", "game": "battleline", "format": "round_robin", **settings}
+    reply = api.post("/v1/tournaments", body, key=organiser["api_key"])
+    assert reply.status == 201, reply.body
+    return reply.body
+
+
+def join(api, tournament, *players):
+    for player in players:
+        reply = api.post(f"/v1/tournaments/{tournament['id']}/join", key=player["api_key"])
+        assert reply.status == 200, reply.body
+
+
+def start(api, organiser, tournament):
+    reply = api.post(f"/v1/tournaments/{tournament['id']}/start", key=organiser["api_key"])
+    assert reply.status == 200, reply.body
+    return reply.body
+
+
+def get(api, tournament):
+    return api.get(f"/v1/tournaments/{tournament['id']}").body
+
+
+def resign(api, service, loser, game_id):
+    view = api.view(loser, game_id)
+    reply = api.act(loser, game_id, view["version"], {"type": "resign"})
+    assert reply.status == 200, reply.body
+    service.dispatcher.drain_outbox()  # what the worker (or the stream consumer) does
+
+
+def test_a_four_player_round_robin_played_through_the_api(api, service):
+    ann, bob, cat, dan = (api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    t = create(api, ann)
+    join(api, t, ann, bob, cat, dan)
+    t = start(api, ann, t)
+    assert t["status"] == "running" and t["round"] == 1 and t["rounds"] == 3
+    assert [p["seed"] for p in t["players"]] == [1, 2, 3, 4]  # equal ratings: order of entry
+    # The decided results: Ann beats Bob and Cat, Bob beats Cat and Dan, Cat beats Dan, Dan beats Ann.
+    beats = {(ann["id"], bob["id"]), (ann["id"], cat["id"]), (bob["id"], cat["id"]), (bob["id"], dan["id"]),
+             (cat["id"], dan["id"]), (dan["id"], ann["id"])}
+    players = {p["id"]: p for p in (ann, bob, cat, dan)}
+    for number in (1, 2, 3):
+        t = get(api, t)
+        assert t["round"] == number
+        games = [p for p in t["pairings"] if p["round"] == number]
+        assert len(games) == 2 and all(len(p["game_ids"]) == 1 for p in games)
+        later = [p for p in t["pairings"] if p["round"] > number]
+        assert later == []  # the next round is paired only when this one ends
+        for pairing in games:
+            a, b = pairing["first"]["player_id"], pairing["second"]["player_id"]
+            loser = b if (a, b) in beats else a
+            game = api.view(players[loser], pairing["game_ids"][0])
+            assert game["tournament_id"] == t["id"] and game["rated"] is True
+            resign(api, service, players[loser], pairing["game_ids"][0])
+    t = get(api, t)
+    assert t["status"] == "finished"
+    standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert standings["tie_break"] == "sonneborn_berger"
+    # By hand: Ann 10 (SB: Bob 10 + Cat 5 = 15), Bob 10 (SB: Cat 5 + Dan 5 = 10),
+    # Dan 5 (SB: Ann 10), Cat 5 (SB: Dan 5).
+    assert [(r["rank"], r["name"], r["points"], r["tie_break"]) for r in standings["standings"]] == [
+        (1, "Ann", 10.0, 15.0), (2, "Bob", 10.0, 10.0), (3, "Dan", 5.0, 10.0), (4, "Cat", 5.0, 5.0)]
+    # Tournament games are rated: Ann won twice.
+    assert api.get("/v1/players/me", key=ann["api_key"]).body["ratings"]["battleline"]["wins"] == 2
+
+
+def test_a_conceded_match_scores_as_a_forfeit(api, service):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    t = create(api, ann, options={"match_games": 3})
+    join(api, t, ann, bob)
+    t = start(api, ann, t)
+    game_id = t["pairings"][0]["game_ids"][0]
+    assert api.view(ann, game_id)["options"]["match_games"] == 3
+    resign(api, service, bob, game_id)  # a conceded match scores as a forfeit: every game to Ann
+    t = get(api, t)
+    pairing = t["pairings"][0]
+    ann_side = 0 if pairing["first"]["player_id"] == ann["id"] else 1
+    assert t["status"] == "finished" and pairing["points"][ann_side] == 15.0 and pairing["points"][1 - ann_side] == 0
+    rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
+    assert [(r["name"], r["points"]) for r in rows] == [("Ann", 15.0), ("Bob", 0.0)]
+
+
+def test_withdrawal_forfeits_the_game_in_progress_and_the_rest(api, service):
+    ann, bob, cat = (api.signup(n) for n in ("Ann", "Bob", "Cat"))
+    t = create(api, ann)
+    join(api, t, ann, bob, cat)
+    t = start(api, ann, t)
+    assert t["rounds"] == 3  # three players: everyone has one bye
+    playing = next(p for p in t["pairings"] if p["second"] is not None)
+    leaver = next(pl for pl in (ann, bob, cat) if pl["id"] == playing["first"]["player_id"])
+    reply = api.post(f"/v1/tournaments/{t['id']}/withdraw", key=leaver["api_key"])
+    assert reply.status == 200 and reply.body["players"][[p["player_id"] for p in reply.body["players"]].index(
+        leaver["id"])]["withdrawn"] is True
+    game = api.view(leaver, playing["game_ids"][0])
+    assert game["status"] == "finished" and game["result"]["reason"] == "withdrawn"
+    service.dispatcher.drain_outbox()
+    t = get(api, t)
+    leaver_pairings = [p for p in t["pairings"] if p["second"] is not None and leaver["id"] in
+                       (p["first"]["player_id"], p["second"]["player_id"])]
+    later = [p for p in leaver_pairings if p["round"] > 1]
+    assert later and all(p["forfeit"] and p["game_ids"] == [] for p in later)
+    assert all(5.0 in p["points"] and 0.0 in p["points"] for p in later)
+    rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
+    assert next(r for r in rows if r["player_id"] == leaver["id"])["withdrawn"] is True
+    # Withdrawing twice is refused with a clear code.
+    assert api.post(f"/v1/tournaments/{t['id']}/withdraw", key=leaver["api_key"]).body["code"] == "not_entered"
+
+
+def test_withdrawing_before_the_start_removes_the_entry(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    t = create(api, ann)
+    join(api, t, ann, bob)
+    reply = api.post(f"/v1/tournaments/{t['id']}/withdraw", key=bob["api_key"])
+    assert [p["name"] for p in reply.body["players"]] == ["Ann"]
+
+
+def test_duplicate_boards_share_a_seed_that_is_never_shown(api, service):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    t = create(api, players[0], duplicate=True)
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    boards = [service._find(p["game_ids"][0]) for p in t["pairings"]]
+    assert boards[0].seed == boards[1].seed
+    seat_one = [api.view(next(pl for pl in players if pl["id"] == b.seats[0].player_id), b.id) for b in boards]
+    assert seat_one[0]["state"]["hand"] == seat_one[1]["state"]["hand"]
+    loser = next(pl for pl in players if pl["id"] == boards[0].seats[1].player_id)
+    resign(api, service, loser, boards[0].id)
+    assert api.view(loser, boards[0].id)["seed"] is None  # the other board still plays this deal
+
+
+def test_not_duplicate_boards_deal_differently(api, service):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    t = create(api, players[0])
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    boards = [service._find(p["game_ids"][0]) for p in t["pairings"]]
+    assert boards[0].seed != boards[1].seed
+
+
+def test_tournament_games_get_the_time_control(api, service):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    t = create(api, ann, options={"time_control": {"per_move_days": 3}})
+    join(api, t, ann, bob)
+    t = start(api, ann, t)
+    view = api.view(ann, t["pairings"][0]["game_ids"][0])
+    assert view["clock"]["control"] == {"per_move_days": 3}
+
+
+def test_swiss_through_the_api_never_repeats_a_pairing(api, service):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")]
+    t = create(api, players[0], format="swiss", rounds=4)
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    by_id = {p["id"]: p for p in players}
+    while t["status"] == "running":
+        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
+            resign(api, service, by_id[p["second"]["player_id"]], p["game_ids"][0])
+        t = get(api, t)
+    met = [frozenset((p["first"]["seed"], p["second"]["seed"])) for p in t["pairings"] if p["second"]]
+    assert len(met) == len(set(met)) == 8
+    byes = [p["first"]["seed"] for p in t["pairings"] if p["second"] is None]
+    assert len(byes) == 4 and len(set(byes)) == 4
+    standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert standings["tie_break"] == "buchholz" and sum(r["points"] for r in standings["standings"]) == 12 * 5.0
+
+
+def test_single_elimination_through_the_api(api, service):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat")]
+    t = create(api, players[0], format="single_elimination")
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    assert t["rounds"] == 2
+    bye = next(p for p in t["pairings"] if p["second"] is None)
+    assert bye["first"]["seed"] == 1  # the top seed has the bye
+    by_id = {p["id"]: p for p in players}
+    match = next(p for p in t["pairings"] if p["second"] is not None)
+    resign(api, service, by_id[match["first"]["player_id"]], match["game_ids"][0])  # seed 3 beats seed 2
+    t = get(api, t)
+    final = next(p for p in t["pairings"] if p["round"] == 2)
+    assert (final["first"]["seed"], final["second"]["seed"]) == (1, 3)
+    resign(api, service, by_id[final["first"]["player_id"]], final["game_ids"][0])
+    rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
+    assert [r["seed"] for r in rows] == [3, 1, 2]
+
+
+@pytest.mark.parametrize("settings, code", [
+    ({"format": "round_robin", "rounds": 3}, "invalid_tournament"),
+    ({"options": {"players": 3}}, "invalid_options"),
+    ({"options": {"time_control": {"per_move_days": 0}}}, "invalid_options"),
+    ({"format": "knockout"}, "invalid_request"),
+])
+def test_bad_tournament_settings_are_refused(api, settings, code):
+    ann = api.signup("Ann")
+    reply = api.post("/v1/tournaments", {"name": "x", "game": "battleline", "format": "swiss", **settings},
+                     key=ann["api_key"])
+    assert reply.status == 422 and reply.body["code"] == code
+
+
+def test_tournament_refusals(api):
+    ann, bob, cat = api.signup("Ann"), api.signup("Bob"), api.signup("Cat")
+    t = create(api, ann, max_players=2)
+    assert api.post(f"/v1/tournaments/{t['id']}/start", key=ann["api_key"]).body["code"] == "too_few_players"
+    join(api, t, ann, bob)
+    assert api.post(f"/v1/tournaments/{t['id']}/join", key=bob["api_key"]).body["code"] == "already_entered"
+    assert api.post(f"/v1/tournaments/{t['id']}/join", key=cat["api_key"]).body["code"] == "tournament_full"
+    reply = api.post(f"/v1/tournaments/{t['id']}/start", key=bob["api_key"])
+    assert reply.status == 403 and reply.body["code"] == "not_organiser"
+    start(api, ann, t)
+    assert api.post(f"/v1/tournaments/{t['id']}/join", key=cat["api_key"]).body["code"] == "tournament_started"
+    assert api.get("/v1/tournaments/t_nothing").status == 404
+    assert api.get("/v1/tournaments/t_nothing/standings").body["code"] == "tournament_not_found"
