@@ -105,6 +105,7 @@ class GameService:
         self.dispatcher = dispatcher or Dispatcher(store, self.clock)
         self.dispatcher.viewer = self.view_for_seat
         self.dispatcher.handlers[messages.GAME_FINISHED] = self.settle_finished
+        self.dispatcher.handlers[messages.TOURNAMENT_GAMES] = self.tournaments.make_games
 
     # ------------------------------------------------------------------ players
 

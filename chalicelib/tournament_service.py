@@ -10,7 +10,10 @@ which is idempotent and may run any number of times.
 from __future__ import annotations
 
 import copy
+import logging
 from typing import TYPE_CHECKING, Callable
+
+from botocore.exceptions import BotoCoreError, ClientError
 
 from . import keys
 from .errors import ServiceError
@@ -21,6 +24,8 @@ from .tournaments import director
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import GameService
+
+logger = logging.getLogger("battleline.tournaments")
 
 ATTEMPTS = 8  # optimistic retries when two updates of one tournament race
 
@@ -65,13 +70,18 @@ class Tournaments:
             if t["organiser"] != player.id:
                 raise ServiceError("not_organiser", "only the tournament's organiser may start it")
             ratings = {p["player_id"]: self.store.get_rating(p["player_id"], t["game"]).rating for p in t["players"]}
-            return self._with_games(t, director.start(t, ratings))
+            _name_games(t, director.start(t, ratings))
 
-        return self.view(self._update(tournament_id, begin))
+        return self.view(self._games_now(self._update(tournament_id, begin)))
 
     def withdraw(self, player: Player, tournament_id: str) -> dict:
         playing: list[str] = []
-        data = self._update(tournament_id, lambda t: playing.extend(director.withdraw(t, player.id)))
+
+        def leave(t: dict) -> None:
+            playing[:] = director.withdraw(t, player.id)  # a retried update starts afresh
+
+        self._update(tournament_id, leave)
+        self.advance(tournament_id)  # makes any of the round's games still missing, so none escapes below
         for game_id in playing:  # the withdrawn player's games in progress are lost
             for _ in range(ATTEMPTS):
                 game = self.games._find(game_id)
@@ -81,7 +91,7 @@ class Tournaments:
                 if self.games.forfeit(game, seat, "withdrawn") is not None:
                     break
         self.advance(tournament_id)
-        return self.view(self._load(tournament_id).data if playing else data)
+        return self.get(tournament_id)
 
     # ------------------------------------------------------------------ progress
 
@@ -93,9 +103,9 @@ class Tournaments:
                 return
             self._score_finished(t)
             while director.round_complete(t):
-                self._with_games(t, director.next_round(t))
+                _name_games(t, director.next_round(t))
 
-        self._update(tournament_id, step)
+        self._games_now(self._update(tournament_id, step))
 
     def _score_finished(self, t: dict) -> None:
         engine = self.games.engines[t["game"]]
@@ -111,22 +121,35 @@ class Tournaments:
                 points = [points[0] + by_seat["1"], points[1] + by_seat["2"]]
             pairing["points"] = points
 
-    def _with_games(self, t: dict, pairings: list[dict]) -> list[dict]:
-        """Create each new pairing's game (the same id on every re-run: created once)."""
+    def _games_now(self, t: dict) -> dict:
+        """Make the round's games in this request, so its answer shows them; if the store fails
+        midway, the round's outbox message makes the rest."""
+        try:
+            self._create_games(t)
+        except (BotoCoreError, ClientError):
+            logger.warning("tournament %s: round %s games left to the outbox", t["id"], t["round"], exc_info=True)
+        return t
+
+    def _create_games(self, t: dict) -> dict:
+        """Create the current round's games that do not exist yet. Runs after the tournament was
+        saved, so a game is only ever made for a pairing that stands; a crash in between leaves
+        the rest to the next run (every finished game and every withdrawal runs it again)."""
         engine = self.games.engines[t["game"]]
-        for pairing in pairings:
-            game_id = f"{t['id']}-r{pairing['round']}-b{pairing['board']}"
-            first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
-            seats = [SeatRecord(1, first["player_id"], first["name"]), SeatRecord(2, second["player_id"], second["name"])]
-            game, created = self.games.new_game_record(
-                engine, game_id, t["options"], seats, director.board_seed(t, pairing["round"], pairing["board"]),
-                t["organiser"], rated=t["rated"], tournament_id=t["id"], seed_withheld=t["duplicate"])
-            try:
-                self.store.create_game(game, [created], None, messages.for_new_game(game))
-            except DuplicateItem:
-                pass  # an earlier run created it
-            pairing["games"] = [game_id]
-        return pairings
+        for pairing in director.current_pairings(t):
+            for game_id in pairing["games"]:
+                if self.games._find(game_id) is not None:
+                    continue
+                first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
+                seats = [SeatRecord(1, first["player_id"], first["name"]),
+                         SeatRecord(2, second["player_id"], second["name"])]
+                game, created = self.games.new_game_record(
+                    engine, game_id, t["options"], seats, director.board_seed(t, pairing["round"], pairing["board"]),
+                    t["organiser"], rated=t["rated"], tournament_id=t["id"], seed_withheld=t["duplicate"])
+                try:
+                    self.store.create_game(game, [created], None, messages.for_new_game(game))
+                except DuplicateItem:
+                    pass  # a run beside this one made it first
+        return t
 
     # ------------------------------------------------------------------ storage
 
@@ -137,7 +160,8 @@ class Tournaments:
         return found
 
     def _update(self, tournament_id: str, change: Callable[[dict], object]) -> dict:
-        """Apply ``change`` to a fresh copy and save it on the version read; retry if it raced."""
+        """Apply ``change`` to a fresh copy and save it on the version read; retry if it raced. A change
+        that pairs a round saves, in the same transaction, the outbox message that makes its games."""
         for _ in range(ATTEMPTS):
             record = self._load(tournament_id)
             data = copy.deepcopy(record.data)
@@ -147,12 +171,21 @@ class Tournaments:
                 raise ServiceError(refused.code, refused.reason) from None
             if data == record.data:
                 return data
+            paired = data["round"] != record.data["round"] and director.current_pairings(data)
+            outbox = [messages.tournament_games(data["id"], data["round"], self.games._now())] if paired else []
             try:
-                self.store.put_tournament(TournamentRecord(record.id, data, record.version + 1), record.version)
+                self.store.put_tournament(TournamentRecord(record.id, data, record.version + 1), record.version,
+                                          outbox)
             except VersionConflict:
                 continue
             return data
         raise ServiceError("version_conflict", "the tournament is busy; try again", current_version=None)
+
+    def make_games(self, message: messages.Message) -> None:
+        """The outbox's side of a paired round: make its games if the request that paired it could not."""
+        found = self.store.load_tournament(message.data["tournament_id"])
+        if found is not None and found.data["round"] == message.data["round"]:
+            self._create_games(found.data)
 
     # ------------------------------------------------------------------ views
 
@@ -175,6 +208,12 @@ class Tournaments:
                           "second": who(p["second"]), "game_ids": p["games"], "points": p["points"],
                           "forfeit": p["forfeit"]} for p in t["pairings"]],
         }
+
+
+def _name_games(t: dict, pairings: list[dict]) -> None:
+    """Each new pairing's game id, derived from the tournament, round and board."""
+    for pairing in pairings:
+        pairing["games"] = [f"{t['id']}-r{pairing['round']}-b{pairing['board']}"]
 
 
 def _tie_break(fmt: str) -> str:

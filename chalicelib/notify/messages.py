@@ -11,6 +11,7 @@ from ..records import EventRecord, GameRecord
 
 EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
 GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
+TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a tournament round's games
 
 
 @dataclass(frozen=True)
@@ -75,3 +76,9 @@ def reminder(game: GameRecord, seat: int, player_id: str, kind: str, deadline: s
     message = _message("game.reminder", game, seat, player_id,
                        {"reminder": kind, "deadline": deadline, "time_left_seconds": time_left})
     return Message(f"msg_{game.id}_{game.version}_{kind}_{seat}", message.type, player_id, message.data, now)
+
+
+def tournament_games(tournament_id: str, round_number: int, now: str) -> Message:
+    """A tournament paired a round: its games must be made (once; the message makes it never lost)."""
+    return Message(f"msg_{tournament_id}_r{round_number}_games", TOURNAMENT_GAMES, "",
+                   {"tournament_id": tournament_id, "round": round_number}, now)

@@ -304,8 +304,10 @@ class DynamoStore:
 
     # ------------------------------------------------------------------ tournaments
 
-    def put_tournament(self, tournament: TournamentRecord, expected_version: int | None) -> None:
-        """Create (``expected_version`` None) or update a tournament; raise VersionConflict if it moved on."""
+    def put_tournament(self, tournament: TournamentRecord, expected_version: int | None,
+                       messages: list[Message] = ()) -> None:
+        """Create (``expected_version`` None) or update a tournament, with its outbox messages in the
+        same transaction; raise VersionConflict if it moved on."""
         put: dict[str, Any] = {"TableName": self.table, "Item": _item({
             "PK": f"TOURNAMENT#{tournament.id}", "SK": "TOURNAMENT", "kind": "tournament", "id": tournament.id,
             "data": _dumps(tournament.data), "version": tournament.version})}
@@ -315,8 +317,9 @@ class DynamoStore:
             put["ConditionExpression"] = "version = :v"
             put["ExpressionAttributeValues"] = {":v": {"N": str(expected_version)}}
         try:
-            self.client.put_item(**put)
-        except self.client.exceptions.ConditionalCheckFailedException:
+            self._transact([{"Put": put}, *[self._put(self._outbox_item(m)) for m in messages]], None,
+                           versioned=True)
+        except VersionConflict:
             raise VersionConflict(None) from None
 
     def load_tournament(self, tournament_id: str) -> TournamentRecord | None:

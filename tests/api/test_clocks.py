@@ -34,13 +34,6 @@ def timed(store, clock, monkeypatch):
         yield api
 
 
-@pytest.fixture
-def concurrent(request):
-    """Races need the real engine: moto's conditional writes are not atomic across threads."""
-    if request.node.callspec.params.get("store") == "moto":
-        pytest.skip("races run on DynamoDB Local (the integration tier)")
-
-
 def new_timed_game(api, control, players=None, **extra):
     ann, bob = players or (api.signup("Ann"), api.signup("Bob"))
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1, "time_control": control}, **extra)

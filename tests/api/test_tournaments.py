@@ -217,3 +217,51 @@ def test_tournament_refusals(api):
     assert api.post(f"/v1/tournaments/{t['id']}/join", key=cat["api_key"]).body["code"] == "tournament_started"
     assert api.get("/v1/tournaments/t_nothing").status == 404
     assert api.get("/v1/tournaments/t_nothing/standings").body["code"] == "tournament_not_found"
+
+
+def test_a_rounds_games_are_made_by_the_outbox_if_the_request_that_paired_it_failed(api, service, monkeypatch):
+    from botocore.exceptions import ClientError
+
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    t = create(api, ann)
+    join(api, t, ann, bob)
+    real = service.store.create_game
+
+    def down(*args, **kwargs):
+        raise ClientError({"Error": {"Code": "InternalServerError", "Message": "down"}}, "TransactWriteItems")
+
+    monkeypatch.setattr(service.store, "create_game", down)
+    t = start(api, ann, t)  # the tournament stands, paired; its game could not be made yet
+    game_id = t["pairings"][0]["game_ids"][0]
+    assert api.get(f"/v1/games/{game_id}", key=ann["api_key"]).status == 404
+    monkeypatch.setattr(service.store, "create_game", real)
+    service.dispatcher.drain_outbox()
+    assert api.view(ann, game_id)["tournament_id"] == t["id"]
+    service.dispatcher.drain_outbox()  # nothing is made twice
+    assert len(api.get("/v1/games", key=ann["api_key"]).body["games"]) == 1
+
+
+def test_the_last_games_of_a_round_finishing_at_once_pair_the_next_round_once(concurrent, api, service):
+    import threading
+
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    by_id = {p["id"]: p for p in players}
+    t = create(api, players[0])
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    for pairing in t["pairings"]:  # both games end; their finished messages wait in the outbox
+        loser = by_id[pairing["second"]["player_id"]]
+        view = api.view(loser, pairing["game_ids"][0])
+        assert api.act(loser, view["game_id"], view["version"], {"type": "resign"}).status == 200
+    threads = [threading.Thread(target=service.tournaments.advance, args=(t["id"],)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    t = get(api, t)
+    assert t["round"] == 2 and len([p for p in t["pairings"] if p["round"] == 2]) == 2
+    for pairing in (p for p in t["pairings"] if p["round"] == 2):
+        game = service._find(pairing["game_ids"][0])
+        assert {s.player_id for s in game.seats} == {pairing["first"]["player_id"], pairing["second"]["player_id"]}
+    listed = [g for p in players for g in api.get("/v1/games", key=p["api_key"]).body["games"]]
+    assert len(listed) == 8  # each player: one game a round, none made twice
