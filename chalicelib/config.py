@@ -64,7 +64,8 @@ def mailer():
 
 @lru_cache(maxsize=1)
 def service() -> GameService:
-    return GameService(store(), dispatcher=Dispatcher(store(), mailer=mailer(), links=links()))
+    return GameService(store(), dispatcher=Dispatcher(store(), mailer=mailer(), links=links()),
+                       vacation_days=int(os.environ.get("VACATION_DAYS", "14")))
 
 
 def inbound() -> InboundMail:
