@@ -1,0 +1,262 @@
+"""Maintenance and action-phase steps: flipping units, discarding defence commands, deploying
+units, commanding units from the command zone, and paying a cost.
+
+Each ``check_*`` raises IllegalStep with the reason a step is not allowed now; each
+``apply_*`` changes the state (after its check) and returns the events. Where in the turn a
+step may come is the turn flow's business (``turns.py``).
+"""
+
+from __future__ import annotations
+
+from ..base import Event, IllegalStep, State, Step
+from .cardset import CardSet, Command
+from .grid import FACINGS, Square, adjacent, around
+from .setup import limit
+from .table import (
+    as_json,
+    card_id,
+    card_set,
+    command_on,
+    hand_ids,
+    key,
+    occupied,
+    other,
+    own_unit,
+    take_from_hand,
+    to_square,
+    unit_at,
+    unit_key,
+    unit_type,
+    units_of,
+)
+
+STAGES = ("deploy", "command", "pay")
+
+
+def event(kind: str, seat: int | None, data: dict, private: dict | None = None) -> Event:
+    found: Event = {"type": kind, "seat": seat, "data": data}
+    if private is not None and seat is not None:
+        found["private"] = {key(seat): private}
+    return found
+
+
+def _known_card(cards: CardSet, card: str, kind: str) -> None:
+    if kind == "unit" and card not in cards.units:
+        raise IllegalStep(f"{card!r} is not a unit card of card set {cards.id}", code="invalid_card")
+    if kind == "command" and card not in cards.commands:
+        raise IllegalStep(f"{card!r} is not a command card of card set {cards.id}", code="invalid_card")
+
+
+def _in_hand(state: State, seat: int, card: str) -> None:
+    if card not in hand_ids(state, seat):
+        raise IllegalStep(f"you hold no {card}")
+
+
+def _room(state: State, seat: int) -> None:
+    allowed = limit(state, seat)
+    if state["turn"]["played"] >= allowed:
+        raise IllegalStep(f"you may play {allowed} cards this turn and have played them all")
+
+
+def _stage(state: State, wanted: str) -> None:
+    """Deploy, then command, then pay: a step of an earlier stage is too late once a later one began."""
+    stage = state["turn"]["stage"]
+    if STAGES.index(stage) > STAGES.index(wanted):
+        raise IllegalStep({"deploy": "units are deployed before any command or payment this turn",
+                           "command": "commands are played before the cost is paid this turn"}[wanted])
+    if wanted == "pay" and state["turn"].get("paid"):
+        raise IllegalStep("you may pay only one cost a turn")
+
+
+# ---------------------------------------------------------------- maintenance
+
+def check_flip(state: State, seat: int, step: Step) -> dict:
+    unit = own_unit(state, seat, step["at"])
+    if unit["up"]:
+        raise IllegalStep("that unit is face up already")
+    return unit
+
+
+def apply_flip(state: State, seat: int, step: Step) -> list[Event]:
+    unit = check_flip(state, seat, step)
+    unit["up"] = True
+    return [event("flip", seat, {"at": as_json((unit["x"], unit["y"])), "unit": card_id(state, seat, unit["card"])})]
+
+
+def check_discard_defence(state: State, seat: int, step: Step) -> dict:
+    unit = own_unit(state, seat, step["at"])
+    command = command_on(state, unit)
+    if command is None or command.kind != "defend":
+        raise IllegalStep("that unit carries no defence command")
+    return unit
+
+
+def apply_discard_defence(state: State, seat: int, step: Step) -> list[Event]:
+    unit = check_discard_defence(state, seat, step)
+    card = card_id(state, seat, unit["command"])
+    state["discards"][key(seat)].append(unit["command"])
+    unit["command"] = None
+    return [event("defence_discarded", seat, {"at": as_json((unit["x"], unit["y"])), "card": card})]
+
+
+# ---------------------------------------------------------------- deploying
+
+def deploy_squares(state: State, seat: int) -> list[Square]:
+    """Empty squares around one of the seat's face-up units and not adjacent to any enemy unit."""
+    taken = occupied(state)
+    enemy_next = {sq for u in units_of(state, other(seat)) for sq in adjacent((u["x"], u["y"]))}
+    found = {sq for u in units_of(state, seat) if u["up"] for sq in around((u["x"], u["y"]))}
+    return sorted(sq for sq in found if sq not in taken and sq not in enemy_next)
+
+
+def check_deploy(state: State, seat: int, step: Step) -> None:
+    cards = card_set(state)
+    _known_card(cards, step["unit"], "unit")
+    _stage(state, "deploy")
+    _room(state, seat)
+    _in_hand(state, seat, step["unit"])
+    square = to_square(step["at"])
+    if unit_at(state, square) is not None:
+        raise IllegalStep(f"({square[0]}, {square[1]}) is taken")
+    if not any(u["up"] and max(abs(u["x"] - square[0]), abs(u["y"] - square[1])) == 1 for u in units_of(state, seat)):
+        raise IllegalStep("a unit is deployed on a square around one of your face-up units")
+    if any(sq in adjacent(square) for sq in ((u["x"], u["y"]) for u in units_of(state, other(seat)))):
+        raise IllegalStep("a unit may not be deployed next to an enemy unit")
+
+
+def apply_deploy(state: State, seat: int, step: Step) -> list[Event]:
+    check_deploy(state, seat, step)
+    number = take_from_hand(state, seat, step["unit"])
+    square = to_square(step["at"])
+    state["field"].append({"seat": seat, "card": number, "x": square[0], "y": square[1], "facing": step["facing"],
+                           "up": False, "wounded": False, "command": None, "grappled_by": []})
+    state["turn"]["played"] += 1
+    return [event("deploy", seat, {"at": as_json(square), "facing": step["facing"]}, private={"unit": step["unit"]})]
+
+
+def deploy_candidates(state: State, seat: int) -> list[Step]:
+    units = sorted({c for c in hand_ids(state, seat) if card_set(state).is_unit(c)})
+    return [{"type": "deploy", "unit": u, "at": as_json(sq), "facing": f}
+            for u in units for sq in deploy_squares(state, seat) for f in FACINGS]
+
+
+# ---------------------------------------------------------------- commanding
+
+def sequence_for(state: State, seat: int, cost: int, number: int | None) -> None:
+    """Check the payment of a command: cost 0 needs no sequence; cost c a sequence of exactly c cards."""
+    sequences = state["sequences"][key(seat)]
+    if cost == 0:
+        if number is not None:
+            raise IllegalStep("a command that costs nothing is played without a sequence")
+        return
+    if number is None:
+        raise IllegalStep(f"this command costs {cost}: name a sequence of exactly {cost} face-down cards")
+    if not 1 <= number <= len(sequences):
+        raise IllegalStep(f"you have no sequence {number} (you have {len(sequences)})")
+    if len(sequences[number - 1]) != cost:
+        raise IllegalStep(f"sequence {number} holds {len(sequences[number - 1])} cards; this command costs "
+                          f"exactly {cost}")
+
+
+def check_command(state: State, seat: int, step: Step, *, reaction: bool = False) -> tuple[dict, Command]:
+    cards = card_set(state)
+    _known_card(cards, step["card"], "command")
+    command = cards.commands[step["card"]]
+    if reaction:
+        if command.kind != "defend":
+            raise IllegalStep("in the reaction window only defence commands may be played")
+    else:
+        _stage(state, "command")
+        _room(state, seat)
+    _in_hand(state, seat, step["card"])
+    unit = own_unit(state, seat, step["at"])
+    if not unit["up"]:
+        raise IllegalStep("a face-down unit cannot take commands")
+    if unit["command"] is not None:
+        raise IllegalStep("that unit carries a command already")
+    kind = unit_type(state, unit, cards)
+    if not command.executable_by(kind):
+        raise IllegalStep(f"{kind.id} cannot execute {command.id}")
+    sequence_for(state, seat, command.cost, step.get("sequence"))
+    return unit, command
+
+
+def apply_command(state: State, seat: int, step: Step, *, reaction: bool = False) -> list[Event]:
+    unit, command = check_command(state, seat, step, reaction=reaction)
+    number = take_from_hand(state, seat, step["card"])
+    paid = 0
+    if command.cost:
+        sequence = state["sequences"][key(seat)].pop(step["sequence"] - 1)
+        state["discards"][key(seat)].extend(sequence)
+        paid = len(sequence)
+    unit["command"] = number
+    if not reaction:
+        state["turn"]["played"] += 1
+        state["turn"]["stage"] = "command"
+    before, _ = command.split()
+    moves = [[k.name, k.value] for k in before if k.name in ("mobility", "turn")]
+    if moves:
+        state["turn"]["pending"].append({"unit": unit_key(unit), "seat": seat, "keywords": moves,
+                                         "attack": command.kind == "attack"})
+    return [event("command", seat, {"card": command.id, "at": as_json((unit["x"], unit["y"])), "paid": paid,
+                                    "reaction": reaction})]
+
+
+def command_candidates(state: State, seat: int, *, reaction: bool = False) -> list[Step]:
+    cards = card_set(state)
+    held = sorted({c for c in hand_ids(state, seat) if c in cards.commands})
+    if reaction:
+        held = [c for c in held if cards.commands[c].kind == "defend"]
+    targets = [u for u in units_of(state, seat) if u["up"] and u["command"] is None]
+    sequences = state["sequences"][key(seat)]
+    steps = []
+    for card in held:
+        command = cards.commands[card]
+        payments = [None] if command.cost == 0 else [i + 1 for i, s in enumerate(sequences) if len(s) == command.cost]
+        for unit in targets:
+            if not command.executable_by(unit_type(state, unit, cards)):
+                continue
+            for number in payments:
+                step = {"type": "command", "card": card, "at": as_json((unit["x"], unit["y"]))}
+                if number is not None:
+                    step["sequence"] = number
+                steps.append(step)
+    return steps
+
+
+# ---------------------------------------------------------------- paying a cost
+
+def check_pay(state: State, seat: int, step: Step) -> None:
+    cards = card_set(state)
+    _known_card(cards, step["card"], "command")
+    _stage(state, "pay")
+    _room(state, seat)
+    _in_hand(state, seat, step["card"])
+    number = step.get("sequence")
+    sequences = state["sequences"][key(seat)]
+    if number is not None and not 1 <= number <= len(sequences):
+        raise IllegalStep(f"you have no sequence {number}; leave sequence out to start a new one")
+
+
+def apply_pay(state: State, seat: int, step: Step) -> list[Event]:
+    check_pay(state, seat, step)
+    card = take_from_hand(state, seat, step["card"])
+    sequences = state["sequences"][key(seat)]
+    number = step.get("sequence")
+    if number is None:
+        sequences.append([card])
+        number = len(sequences)
+    else:
+        sequences[number - 1].append(card)
+    state["turn"]["played"] += 1
+    state["turn"]["stage"] = "pay"
+    state["turn"]["paid"] = True
+    private = None if state["advanced"] else {"card": step["card"]}
+    return [event("pay", seat, {"sequence": number, "size": len(sequences[number - 1])}, private=private)]
+
+
+def pay_candidates(state: State, seat: int) -> list[Step]:
+    cards = card_set(state)
+    held = sorted({c for c in hand_ids(state, seat) if c in cards.commands})
+    count = len(state["sequences"][key(seat)])
+    return [{"type": "pay", "card": c, **({"sequence": n} if n else {})} for c in held for n in [None, *range(1, count + 1)]]

@@ -1,0 +1,448 @@
+"""Khan & General's cards as data: the card-set file schema, its checks, and the registry.
+
+A card set is a JSON file (``cardsets/<id>.v<version>.json``; see ``khan-default.v1.json``)
+with the two factions, their unit types (base power, melee, ranged area), their command
+cards (kind, cost, unit types, ordered keywords) and each faction's recommended deck. A
+designer adds a file, and games can use it: no code changes. A file that does not pass
+the checks is refused, with one message per fault naming the entry (``commands[charge]
+.keywords[1]: ...``); ``python -m chalicelib.games.khan.cardset check FILE`` shows them.
+
+Versions are immutable: a game records the id, version and digest of its card set, and
+a file changed under a game in progress is refused rather than silently changing it.
+
+Keywords are written as text, in the card's order: ``power +2``, ``melee``, ``ranged``,
+``flank +1``, ``activate 2``, ``mobility 3``, ``turn``, ``trigger 2``, ``grapple``,
+``counter``, ``coordinate +2``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+logger = logging.getLogger("battleline.khan.cardsets")
+
+HERE = Path(__file__).resolve().parent / "cardsets"
+EXTRA_DIR_VARIABLE = "KHAN_CARD_SETS_DIR"  # a folder of the designer's own card-set files
+
+DECK_UNITS = 5
+DECK_COMMANDS = 10
+MAX_SAME_UNIT = 3
+MAX_SAME_COMMAND = 2
+
+# name -> how its number is written: None (no number), "count" (N >= 1), "plus" (+N), "signed" (+N or -N)
+KEYWORDS: dict[str, str | None] = {
+    "power": "signed", "melee": None, "ranged": None, "flank": "plus", "activate": "count",
+    "mobility": "count", "turn": None, "trigger": "count", "grapple": None, "counter": None,
+    "coordinate": "plus",
+}
+KIND_KEYWORDS = {  # which keywords make sense on which kind of command
+    "move": {"mobility", "turn"},
+    "attack": {"power", "melee", "ranged", "flank", "activate", "mobility", "turn", "grapple", "coordinate"},
+    "defend": {"power", "turn", "mobility", "trigger", "grapple", "counter"},
+}
+
+CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$", description="lower_snake_case")]
+
+
+class CardSetError(ValueError):
+    """A card-set file that does not pass the checks: ``problems`` holds one message per fault."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        super().__init__(f"{source}: " + "; ".join(problems))
+        self.source = source
+        self.problems = problems
+
+
+# ---------------------------------------------------------------- keywords
+
+@dataclass(frozen=True)
+class Keyword:
+    name: str
+    value: int | None = None
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return self.name
+        sign = "+" if KEYWORDS[self.name] in ("plus", "signed") and self.value >= 0 else ""
+        return f"{self.name} {sign}{self.value}"
+
+
+_KEYWORD_TEXT = re.compile(r"^\s*([a-z]+)\s*(?:([+-]?)(\d{1,2}))?\s*$")
+
+
+def parse_keyword(text: Any) -> Keyword:
+    if isinstance(text, Keyword):
+        return text
+    if not isinstance(text, str):
+        raise ValueError("a keyword is written as text, e.g. \"power +2\" or \"melee\"")
+    found = _KEYWORD_TEXT.match(text)
+    if not found or found.group(1) not in KEYWORDS:
+        raise ValueError(f"{text!r} is not a keyword; the keywords are {', '.join(KEYWORDS)}")
+    name, sign, number = found.groups()
+    form = KEYWORDS[name]
+    if form is None:
+        if number is not None:
+            raise ValueError(f"{name!r} takes no number")
+        return Keyword(name)
+    if number is None:
+        example = {"signed": "+2", "plus": "+1", "count": "2"}[form]
+        raise ValueError(f"{name!r} needs a number, e.g. \"{name} {example}\"")
+    value = int(number) * (-1 if sign == "-" else 1)
+    if form == "count" and (sign or value < 1):
+        raise ValueError(f"{name!r} takes a count of 1 or more without a sign, e.g. \"{name} 2\"")
+    if form == "plus" and sign != "+":
+        raise ValueError(f"{name!r} takes a bonus written with +, e.g. \"{name} +1\"")
+    if form == "signed" and not sign:
+        raise ValueError(f"{name!r} takes a signed number, e.g. \"{name} +2\" or \"{name} -1\"")
+    return Keyword(name, value)
+
+
+KeywordText = Annotated[Keyword, BeforeValidator(parse_keyword)]
+
+
+# ---------------------------------------------------------------- the file's schema
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+
+class Faction(_Entry):
+    id: CardId
+    name: str = Field(min_length=1, max_length=80)
+
+
+class RangedArea(_Entry):
+    """The squares a unit shoots at, in its own frame: ``forward`` distance from..to ahead of it,
+    and at most ``side`` squares to either side."""
+
+    forward: tuple[int, int] = Field(description="[nearest, farthest] squares ahead, 1 or more")
+    side: int = Field(ge=0, le=5)
+
+    def offsets(self) -> list[tuple[int, int]]:
+        """(sideways, forward) offsets in the unit's frame."""
+        near, far = self.forward
+        return [(s, f) for f in range(near, far + 1) for s in range(-self.side, self.side + 1)]
+
+
+class UnitType(_Entry):
+    id: CardId
+    faction: CardId
+    name: str = Field(min_length=1, max_length=80)
+    base: int = Field(ge=0, le=20, description="Base power.")
+    melee: bool = Field(description="Can attack the square in front of it.")
+    ranged: RangedArea | None = Field(None, description="Its ranged area, or null.")
+
+
+class Command(_Entry):
+    id: CardId
+    faction: CardId
+    name: str | None = Field(None, max_length=80)
+    kind: Literal["move", "defend", "attack"]
+    cost: int = Field(ge=0, le=3)
+    units: Union[Literal["all"], list[CardId]] = Field(description="The unit types that may execute it, or \"all\".")
+    keywords: list[KeywordText] = Field(max_length=12, description="In the card's order, e.g. [\"power +2\", \"melee\"].")
+
+    def has(self, name: str) -> bool:
+        return any(k.name == name for k in self.keywords)
+
+    def value(self, name: str) -> int:
+        """The sum of the card's ``name`` keywords' numbers (0 without one)."""
+        return sum(k.value or 0 for k in self.keywords if k.name == name)
+
+    @property
+    def power(self) -> int:
+        return self.value("power")
+
+    def split(self) -> tuple[list[Keyword], list[Keyword]]:
+        """The keywords before and after ``power`` (all are *before* on a card without power)."""
+        names = [k.name for k in self.keywords]
+        if "power" not in names:
+            return list(self.keywords), []
+        cut = names.index("power")
+        return list(self.keywords[:cut]), list(self.keywords[cut + 1:])
+
+    def executable_by(self, unit: UnitType) -> bool:
+        return unit.faction == self.faction and (self.units == "all" or unit.id in self.units)
+
+
+class CardSetFile(_Entry):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")
+    version: int = Field(ge=1)
+    name: str = Field(min_length=1, max_length=120)
+    factions: list[Faction] = Field(min_length=2, max_length=2)
+    units: list[UnitType] = Field(min_length=1)
+    commands: list[Command] = Field(min_length=1)
+    recommended: dict[str, list[CardId]] = Field(description="Each faction's recommended deck: 15 card ids.")
+
+
+# ---------------------------------------------------------------- the validated set
+
+@dataclass(frozen=True)
+class CardSet:
+    id: str
+    version: int
+    name: str
+    digest: str
+    factions: tuple[Faction, ...]
+    units: dict[str, UnitType]
+    commands: dict[str, Command]
+    recommended: dict[str, tuple[str, ...]]
+    source: str = ""
+    data: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def faction_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.factions)
+
+    def is_unit(self, card_id: str) -> bool:
+        return card_id in self.units
+
+    def deck_problems(self, deck: list[str], faction: str) -> list[str]:
+        """Why a deck is not a legal deck of ``faction`` (empty when it is)."""
+        return deck_problems(deck, faction, self.units, self.commands)
+
+
+def deck_problems(deck: list[str], faction: str, units: dict[str, UnitType], commands: dict[str, Command]) -> list[str]:
+    problems = []
+    unknown = [c for c in deck if c not in units and c not in commands]
+    if unknown:
+        return [f"{', '.join(sorted(set(unknown)))} {'is not a card' if len(set(unknown)) == 1 else 'are not cards'} "
+                f"of this card set"]
+    foreign = sorted({c for c in deck if (units.get(c) or commands.get(c)).faction != faction})
+    if foreign:
+        problems.append(f"{', '.join(foreign)} {'is not a' if len(foreign) == 1 else 'are not'} {faction} "
+                        f"card{'' if len(foreign) == 1 else 's'}")
+    unit_cards = [c for c in deck if c in units]
+    command_cards = [c for c in deck if c in commands]
+    if len(unit_cards) != DECK_UNITS:
+        problems.append(f"a deck has exactly {DECK_UNITS} unit cards, not {len(unit_cards)}")
+    if len(command_cards) != DECK_COMMANDS:
+        problems.append(f"a deck has exactly {DECK_COMMANDS} command cards, not {len(command_cards)}")
+    for card, count in sorted(Counter(unit_cards).items()):
+        if count > MAX_SAME_UNIT:
+            problems.append(f"at most {MAX_SAME_UNIT} units of one type: {count} × {card}")
+    for card, count in sorted(Counter(command_cards).items()):
+        if count > MAX_SAME_COMMAND:
+            problems.append(f"at most {MAX_SAME_COMMAND} copies of a command: {count} × {card}")
+    return problems
+
+
+def _where(data: Any, loc: tuple) -> str:
+    """A pydantic error location as a path a designer can find: ``commands[charge].keywords[1]``."""
+    parts: list[str] = []
+    node = data
+    for step in loc:
+        if isinstance(step, int):
+            name = node[step].get("id") if isinstance(node, list) and step < len(node) and isinstance(
+                node[step], dict) and isinstance(node[step].get("id"), str) else None
+            parts[-1:] = [f"{parts[-1] if parts else ''}[{name or step}]"]
+            node = node[step] if isinstance(node, list) and step < len(node) else None
+        else:
+            if "function" in str(step):  # a validator's name in the path, not a field
+                continue
+            parts.append(str(step))
+            node = node.get(step) if isinstance(node, dict) else None
+    return ".".join(parts) or "the file"
+
+
+def _cross_checks(cs: CardSetFile) -> list[str]:
+    problems: list[str] = []
+    factions = [f.id for f in cs.factions]
+    if len(set(factions)) != 2:
+        problems.append("factions: the two factions need different ids")
+    seen: dict[str, str] = {}
+    for group, entries in (("units", cs.units), ("commands", cs.commands)):
+        for entry in entries:
+            if entry.id in seen:
+                problems.append(f"{group}[{entry.id}]: the id {entry.id!r} is used twice (also in {seen[entry.id]})")
+            seen.setdefault(entry.id, group)
+            if entry.faction not in factions:
+                problems.append(f"{group}[{entry.id}].faction: {entry.faction!r} is not one of the factions "
+                                f"({', '.join(factions)})")
+    units = {u.id: u for u in cs.units}
+    for unit in cs.units:
+        if unit.ranged is not None:
+            near, far = unit.ranged.forward
+            if not 1 <= near <= far <= 10:
+                problems.append(f"units[{unit.id}].ranged.forward: write [nearest, farthest] with "
+                                f"1 <= nearest <= farthest <= 10, not {[near, far]}")
+    for command in cs.commands:
+        where = f"commands[{command.id}]"
+        if command.units != "all":
+            if not command.units:
+                problems.append(f"{where}.units: name at least one unit type, or \"all\"")
+            for unit_id in command.units:
+                unit = units.get(unit_id)
+                if unit is None:
+                    problems.append(f"{where}.units: {unit_id!r} is not a unit type of this card set")
+                elif unit.faction != command.faction:
+                    problems.append(f"{where}.units: {unit_id} is a {unit.faction} unit, the card is {command.faction}")
+                elif command.has("melee") and not command.has("ranged") and not unit.melee:
+                    problems.append(f"{where}.units: {unit_id} cannot fight in melee, and the card is a melee attack")
+                elif command.has("ranged") and not command.has("melee") and unit.ranged is None:
+                    problems.append(f"{where}.units: {unit_id} has no ranged area, and the card is a ranged attack")
+        names = [k.name for k in command.keywords]
+        for index, keyword in enumerate(command.keywords):
+            if keyword.name not in KIND_KEYWORDS[command.kind]:
+                problems.append(f"{where}.keywords[{index}]: {keyword.name!r} does not belong on a {command.kind} "
+                                f"command (it may carry {', '.join(sorted(KIND_KEYWORDS[command.kind]))})")
+        for name, count in Counter(names).items():
+            if count > 1:
+                problems.append(f"{where}.keywords: {name!r} appears {count} times; write it once")
+        if command.kind == "attack" and not ({"melee", "ranged"} & set(names)):
+            problems.append(f"{where}.keywords: an attack command needs melee or ranged")
+    for faction, deck in cs.recommended.items():
+        if faction not in factions:
+            problems.append(f"recommended[{faction}]: {faction!r} is not one of the factions")
+            continue
+        for problem in deck_problems(deck, faction, units, {c.id: c for c in cs.commands}):
+            problems.append(f"recommended[{faction}]: {problem}")
+    for faction in factions:
+        if faction not in cs.recommended:
+            problems.append(f"recommended: give the {faction} faction a recommended deck")
+    return problems
+
+
+def parse(data: Any, source: str = "card set") -> CardSet:
+    """Validate a card set's data; raise CardSetError with every fault found."""
+    try:
+        model = CardSetFile.model_validate(data)
+    except ValidationError as error:
+        problems = []
+        for problem in error.errors():
+            message = problem["msg"].removeprefix("Value error, ")
+            problems.append(f"{_where(data, problem['loc'])}: {message}")
+        raise CardSetError(source, problems) from None
+    problems = _cross_checks(model)
+    if problems:
+        raise CardSetError(source, problems)
+    canonical = json.dumps(model.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), default=str)
+    return CardSet(
+        id=model.id, version=model.version, name=model.name,
+        digest=hashlib.sha256(canonical.encode()).hexdigest()[:16],
+        factions=tuple(model.factions), units={u.id: u for u in model.units},
+        commands={c.id: c for c in model.commands},
+        recommended={f: tuple(deck) for f, deck in model.recommended.items()}, source=source,
+        data=json.loads(json.dumps(data)),
+    )
+
+
+def load_file(path: Path) -> CardSet:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise CardSetError(path.name, [f"cannot read the file: {error}"]) from None
+    except json.JSONDecodeError as error:
+        raise CardSetError(path.name, [f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"]) \
+            from None
+    return parse(data, path.name)
+
+
+# ---------------------------------------------------------------- the registry
+
+class UnknownCardSet(LookupError):
+    pass
+
+
+class CardSetChanged(RuntimeError):
+    """A game's card set is no longer the one it began with (its file was edited in place)."""
+
+
+class Registry:
+    """Every card set this server knows, by id and version, and the files it refused (and why)."""
+
+    def __init__(self) -> None:
+        self.sets: dict[tuple[str, int], CardSet] = {}
+        self.refused: dict[str, list[str]] = {}
+
+    def add(self, card_set: CardSet) -> None:
+        key = (card_set.id, card_set.version)
+        if key in self.sets and self.sets[key].digest != card_set.digest:
+            self.refused[card_set.source] = [f"{card_set.id} version {card_set.version} is already defined by "
+                                             f"{self.sets[key].source}; give the new file a new version"]
+            return
+        self.sets[key] = card_set
+
+    def load_dir(self, folder: Path) -> None:
+        for path in sorted(folder.glob("*.json")):
+            try:
+                self.add(load_file(path))
+            except CardSetError as error:
+                self.refused[error.source] = error.problems
+                logger.error("card set file refused: %s", error)
+
+    def latest(self, card_set_id: str) -> CardSet:
+        versions = [v for (i, v) in self.sets if i == card_set_id]
+        if not versions:
+            raise UnknownCardSet(self._unknown(card_set_id))
+        return self.sets[(card_set_id, max(versions))]
+
+    def get(self, card_set_id: str, version: int | None = None, digest: str | None = None) -> CardSet:
+        if version is None:
+            return self.latest(card_set_id)
+        found = self.sets.get((card_set_id, version))
+        if found is None:
+            raise UnknownCardSet(self._unknown(card_set_id, version))
+        if digest is not None and found.digest != digest:
+            raise CardSetChanged(f"card set {card_set_id} version {version} changed after a game began with it "
+                                 f"({digest} then, {found.digest} now); restore it, and publish changes as a "
+                                 f"new version")
+        return found
+
+    def _unknown(self, card_set_id: str, version: int | None = None) -> str:
+        known = ", ".join(f"{i} v{v}" for i, v in sorted(self.sets)) or "none"
+        what = f"{card_set_id} version {version}" if version is not None else card_set_id
+        refused = [f"{source} ({'; '.join(problems)})" for source, problems in sorted(self.refused.items())]
+        return (f"there is no card set {what} (known: {known})"
+                + (f"; refused files: {', '.join(refused)}" if refused else ""))
+
+    def all(self) -> list[CardSet]:
+        return [self.sets[key] for key in sorted(self.sets)]
+
+
+def default_registry() -> Registry:
+    registry = Registry()
+    registry.load_dir(HERE)
+    extra = os.environ.get(EXTRA_DIR_VARIABLE)
+    if extra:
+        registry.load_dir(Path(extra))
+    return registry
+
+
+REGISTRY = default_registry()
+DEFAULT_CARD_SET = "khan-default"
+
+
+def main(argv: list[str]) -> int:
+    """``check FILE...``: validate card-set files and say what is wrong, entry by entry."""
+    if len(argv) < 2 or argv[0] != "check":
+        print("usage: python -m chalicelib.games.khan.cardset check FILE [FILE ...]", file=sys.stderr)
+        return 2
+    failed = 0
+    for name in argv[1:]:
+        try:
+            card_set = load_file(Path(name))
+        except CardSetError as error:
+            failed += 1
+            print(f"{name}: refused")
+            for problem in error.problems:
+                print(f"  - {problem}")
+            continue
+        print(f"{name}: {card_set.id} version {card_set.version} is valid ({len(card_set.units)} unit types, "
+              f"{len(card_set.commands)} commands; digest {card_set.digest})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
