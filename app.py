@@ -142,6 +142,28 @@ def analyze_battleline(call: Call):
     return call.service.analyze_battleline(call.body)
 
 
+@api.operation("GET", "/v1/khan/card-sets", "listKhanCardSets",
+               summary="The Khan & General card sets this server has (and any files it refused, with why)",
+               response=m.CardSetList, auth=False, tag="khan")
+def list_khan_card_sets(call: Call):
+    return call.service.khan_card_sets()
+
+
+@api.operation("GET", "/v1/khan/card-sets/{card_set_id}", "getKhanCardSet",
+               summary="A card set's units, commands and recommended decks (the latest version unless asked)",
+               query=m.CardSetQuery, response=m.CardSetDocument, auth=False, errors=("card_set_not_found",),
+               tag="khan")
+def get_khan_card_set(call: Call):
+    return call.service.khan_card_set(call.params["card_set_id"], call.query.version)
+
+
+@api.operation("POST", "/v1/khan/card-sets/check", "checkKhanCardSet",
+               summary="Check a designer's card-set file: every fault, naming its entry (nothing is stored)",
+               body=m.CardSetFile, response=m.CardSetCheck, auth=False, tag="khan")
+def check_khan_card_set(call: Call):
+    return call.service.check_khan_card_set(call.body.root)
+
+
 # ---------------------------------------------------------------- webhooks
 
 @api.operation("POST", "/v1/webhooks", "createWebhook", summary="Register a webhook; returns its secret, once",

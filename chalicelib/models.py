@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema
 
 GAME_TYPES = ("battleline", "khan")
 
@@ -122,10 +122,16 @@ class SeatView(BaseModel):
 
 class GameResult(BaseModel):
     winner: int | None = Field(description="The winning seat; null for a draw.")
-    reason: str = Field(description="adjacent_flags, flag_count, resign, stall, or match (a match decided on points).")
-    flags: dict[str, int] = Field(description="Flags held by each seat at the end (of the last game of a match).")
-    scores: dict[str, int] | None = Field(None, description="A match's total points per seat.")
-    games: list[dict[str, Any]] | None = Field(None, description="A match's games, each with its result.")
+    reason: str = Field(description="Battle Line: adjacent_flags, flag_count, stall, or match (a match decided on "
+                                    "points). Khan & General: annihilation, max_rounds, draw_agreed. Both: resign, "
+                                    "timeout, withdrawn.")
+    flags: dict[str, int] | None = Field(None, description="Battle Line: flags held by each seat at the end (of the "
+                                                           "last game of a match).")
+    scores: dict[str, int] | None = Field(None, description="Battle Line: a match's total points per seat.")
+    games: list[dict[str, Any]] | None = Field(None, description="Battle Line: a match's games, each with its result.")
+    destroyed: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat destroyed.")
+    wounded: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat has wounded, "
+                                                             "still on the field.")
 
 
 class SeatClock(BaseModel):
@@ -296,7 +302,10 @@ class CreateTournamentRequest(Request):
     rounds: int | None = Field(None, ge=1, le=50, description="Swiss only: how many rounds (default: log2 of "
                                                               "the players, rounded up).")
     options: dict[str, Any] = Field(default_factory=dict, description="Every game's options, time_control "
-                                                                      "and match_games included.")
+                                                                      "included.")
+    match_games: int = Field(1, ge=1, le=15, description="Games each pairing plays: in Battle Line one match of "
+                                                         "that many games (the winner starts the next); in Khan & "
+                                                         "General that many games at once, the seats alternating.")
     duplicate: bool = Field(False, description="Every board of a round deals the same cards (the same seed).")
     rated: bool = Field(True, description="The tournament's games update ratings.")
     max_players: int | None = Field(None, ge=2, le=256)
@@ -332,6 +341,7 @@ class TournamentView(BaseModel):
     format: TournamentFormat
     rounds: int | None
     options: dict[str, Any]
+    match_games: int
     duplicate: bool
     rated: bool
     max_players: int | None
@@ -359,3 +369,68 @@ class Standings(BaseModel):
     round: int
     tie_break: Literal["sonneborn_berger", "buchholz", "round_reached"]
     standings: list[StandingRow]
+
+
+# ---------------------------------------------------------------- Khan & General card sets
+
+class CardSetFaction(BaseModel):
+    id: str
+    name: str
+
+
+class CardSetSummary(BaseModel):
+    id: str
+    version: int
+    name: str
+    digest: str = Field(description="Fingerprint of the version's content; a game records it.")
+    factions: list[CardSetFaction]
+
+
+class CardSetList(BaseModel):
+    card_sets: list[CardSetSummary]
+    refused: dict[str, list[str]] = Field(description="Card-set files this server refused to load, each with "
+                                                      "what is wrong, entry by entry.")
+
+
+class CardSetUnit(BaseModel):
+    id: str
+    faction: str
+    name: str
+    base: int
+    melee: bool
+    ranged: dict[str, Any] | None = Field(description='{"forward": [nearest, farthest], "side": s} or null.')
+
+
+class CardSetCommand(BaseModel):
+    id: str
+    faction: str
+    name: str | None = None
+    kind: Literal["move", "defend", "attack"]
+    cost: int
+    units: list[str] | Literal["all"]
+    keywords: list[str] = Field(description='In the card\'s order, e.g. ["mobility 2", "power +2", "melee"].')
+
+
+class CardSetDocument(CardSetSummary):
+    """A card set as its file gives it (the format a designer writes)."""
+
+    units: list[CardSetUnit]
+    commands: list[CardSetCommand]
+    recommended: dict[str, list[str]]
+
+
+class CardSetQuery(Query):
+    version: int | None = Field(None, ge=1, description="The version; the latest when left out.")
+
+
+class CardSetFile(RootModel[dict[str, Any]]):
+    """A card-set file's content (see getKhanCardSet for the format)."""
+
+
+class CardSetCheck(BaseModel):
+    valid: bool
+    id: str | None = None
+    version: int | None = None
+    digest: str | None = None
+    problems: list[str] = Field(description="What is wrong, one message per fault, each naming its entry "
+                                            "(e.g. commands[charge].keywords[1]).")

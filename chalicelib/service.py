@@ -21,7 +21,8 @@ from .clock import Clock, SystemClock, iso
 from .errors import ServiceError
 from .games import ENGINES, GameEngine, IllegalStep, apply_steps
 from .games.battleline.analysis import AnalyzeRequest, InvalidPosition, analyze
-from .games.battleline.render import describe_step, html_board
+from .games.khan import cardset
+from .games.presenters import PRESENTERS
 from .models import (
     ActionRequest,
     CreateGameRequest,
@@ -81,7 +82,7 @@ def describe_validation(error: ValidationError) -> str:
 def is_card_error(error: ValidationError) -> bool:
     """Did validation fail on a card's notation (``7Z``, ``07R``)?"""
     return any(
-        problem["type"] == "string_pattern_mismatch" and {"card", "cards"} & set(map(str, problem["loc"]))
+        problem["type"] == "string_pattern_mismatch" and {"card", "cards", "unit"} & set(map(str, problem["loc"]))
         for problem in error.errors()
     )
 
@@ -167,7 +168,8 @@ class GameService:
             if control is not None:
                 options["time_control"] = TIME_CONTROL.validate_python(control).model_dump()
         except ValidationError as error:
-            raise ServiceError("invalid_options", describe_validation(error)) from None
+            special = {problem["type"] for problem in error.errors()} & {"invalid_deck", "unknown_card_set"}
+            raise ServiceError(special.pop() if special else "invalid_options", describe_validation(error)) from None
         return options
 
     def new_game_record(self, engine: GameEngine, game_id: str, options: dict, seats: list[SeatRecord], seed: int,
@@ -564,13 +566,14 @@ class GameService:
         view = self.view_for_seat(link.game_id, link.seat)
         if view is None:
             return Page(404, "No such game", f"there is no game {link.game_id}")
+        shown = PRESENTERS[view["game"]]
         if view["version"] != link.version:
             return Page(409, "The game has moved on", "this link was for an earlier position; "
                         "the latest email or the game's page has your current moves",
-                        board=html_board(view["state"], link.seat))
-        return Page(200, f"Confirm: {describe_step(link.step)}", f"Game {link.game_id}, seat {link.seat}.",
-                    form_action=action_url, button=f"Yes, {describe_step(link.step)}",
-                    board=html_board(view["state"], link.seat))
+                        board=shown.html_board(view["state"], link.seat))
+        step = shown.describe_step(link.step)
+        return Page(200, f"Confirm: {step}", f"Game {link.game_id}, seat {link.seat}.", form_action=action_url,
+                    button=f"Yes, {step}", board=shown.html_board(view["state"], link.seat))
 
     def play_step_link(self, token: str) -> Page:
         """POST of a step link: plays the step for the seat the link was made for."""
@@ -590,11 +593,13 @@ class GameService:
             status = 409 if error.code in ("version_conflict", "game_finished") else error.status
             return Page(status, "That move was not played", error.detail)
         view = outcome.body["view"]
-        links = [{"label": describe_step(step), "url": self._links().step_url(view["game_id"], link.seat,
-                                                                             view["version"], step)}
+        shown = PRESENTERS[view["game"]]
+        links = [{"label": shown.describe_step(step), "url": self._links().step_url(view["game_id"], link.seat,
+                                                                                   view["version"], step)}
                  for step in view["legal_steps"] if view["to_move"] == link.seat and step["type"] != "resign"]
-        return Page(200, f"Played: {describe_step(link.step)}", f"Game {link.game_id} is at version {view['version']}.",
-                    board=html_board(view["state"], link.seat), links=links)
+        return Page(200, f"Played: {shown.describe_step(link.step)}",
+                    f"Game {link.game_id} is at version {view['version']}.",
+                    board=shown.html_board(view["state"], link.seat), links=links)
 
     def unsubscribe_page(self, token: str, action_url: str) -> Page:
         try:
@@ -632,8 +637,8 @@ class GameService:
         opened = self._open_invitation(token)
         if isinstance(opened, Page):
             return opened
-        invite = opened[0]
-        return Page(200, "Join this game of Battle Line?", f"Seat {invite.seat} of game {invite.game_id} is kept "
+        invite, game = opened[0], opened[1]
+        return Page(200, f"Join this game of {PRESENTERS[game.game].title}?", f"Seat {invite.seat} of game {invite.game_id} is kept "
                     f"for {invite.email}. You will play by email (or by API, with the key shown next).",
                     form_action=action_url, button="Join the game")
 
@@ -678,6 +683,32 @@ class GameService:
         except InvalidPosition as error:
             raise ServiceError("invalid_position", str(error)) from None
 
+    # ------------------------------------------------------------------ Khan & General card sets
+
+    @staticmethod
+    def khan_card_sets() -> dict:
+        return {"card_sets": [_card_set_summary(c) for c in cardset.REGISTRY.all()],
+                "refused": dict(cardset.REGISTRY.refused)}
+
+    @staticmethod
+    def khan_card_set(card_set_id: str, version: int | None) -> dict:
+        try:
+            found = cardset.REGISTRY.get(card_set_id, version)
+        except cardset.UnknownCardSet as error:
+            raise ServiceError("card_set_not_found", str(error)) from None
+        data = found.data
+        return {**_card_set_summary(found), "units": data["units"], "commands": data["commands"],
+                "recommended": data["recommended"]}
+
+    @staticmethod
+    def check_khan_card_set(data: dict) -> dict:
+        """A designer's card-set file checked as the server would load it (nothing is stored)."""
+        try:
+            found = cardset.parse(data, "the posted card set")
+        except cardset.CardSetError as error:
+            return {"valid": False, "problems": error.problems}
+        return {"valid": True, "id": found.id, "version": found.version, "digest": found.digest, "problems": []}
+
     # ------------------------------------------------------------------ helpers
 
     def _find(self, game_id: str) -> GameRecord | None:
@@ -706,7 +737,7 @@ class GameService:
             "legal_steps": engine.legal_steps(state, seat) if seat is not None and not waiting else [],
             "state": engine.view(state, seat),
             "result": engine.result(state),
-            "options": game.options,
+            "options": engine.public_options(game.options, seat),
             "clock": self._clock_view(game),
             "rated": game.rated,
             "tournament_id": game.tournament_id,
@@ -763,6 +794,11 @@ class GameService:
 
 
 TIME_CONTROL = TypeAdapter(timecontrol.TimeControl)
+
+
+def _card_set_summary(found: cardset.CardSet) -> dict:
+    return {"id": found.id, "version": found.version, "name": found.name, "digest": found.digest,
+            "factions": [{"id": f.id, "name": f.name} for f in found.factions]}
 
 
 def _aged(record: RatingRecord, now: datetime) -> glicko2.Rating:

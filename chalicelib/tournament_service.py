@@ -41,16 +41,25 @@ class Tournaments:
         engine = self.games.engines.get(request.game)
         if engine is None:
             raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
-        options = self.games.game_options(engine, request.options)
+        raw = dict(request.options)
+        native = "match_games" in engine.options_model.model_fields  # the game plays a match in one record
+        if native and request.match_games > 1:
+            if raw.get("match_games", request.match_games) != request.match_games:
+                raise ServiceError("invalid_tournament", "match_games is given twice, with two values")
+            raw["match_games"] = request.match_games
+        options = self.games.game_options(engine, raw)
         if engine.seat_count(options) != 2:
             raise ServiceError("invalid_options", "tournament games have two seats")
         if request.rounds is not None and request.format != "swiss":
             raise ServiceError("invalid_tournament", "rounds is set by the format; only a Swiss tournament takes it")
+        match_games = options.get("match_games", 1) if native else request.match_games
+        per_pairing = 1 if native else match_games
         data = director.new_tournament(
             keys.new_id("t"), request.name, engine.name, request.format, options, organiser=player.id,
             created_at=self.games._now(), seed=self.games.new_seed(), rounds=request.rounds,
             duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
-            forfeit_points=engine.forfeit_points(options))
+            forfeit_points=engine.forfeit_points(options) * per_pairing, match_games=match_games,
+            games_per_pairing=per_pairing)
         self.store.put_tournament(TournamentRecord(data["id"], data, 0), None)
         return self.view(data)
 
@@ -115,10 +124,13 @@ class Tournaments:
             games = [self.games._find(game_id) for game_id in pairing["games"]]
             if any(g is None or g.status != "finished" for g in games):
                 continue
+            first_player = t["players"][pairing["first"] - 1]["player_id"]
             points = [0.0, 0.0]
             for game in games:
                 by_seat = engine.match_points(engine.result(game.state), t["options"])
-                points = [points[0] + by_seat["1"], points[1] + by_seat["2"]]
+                first_seat = str(game.seat_of(first_player))
+                points[0] += by_seat[first_seat]
+                points[1] += sum(p for seat, p in by_seat.items() if seat != first_seat)
             pairing["points"] = points
 
     def _games_now(self, t: dict) -> dict:
@@ -140,6 +152,8 @@ class Tournaments:
                 if self.games._find(game_id) is not None:
                     continue
                 first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
+                if pairing["games"].index(game_id) % 2:  # a pairing's games alternate the seats
+                    first, second = second, first
                 seats = [SeatRecord(1, first["player_id"], first["name"]),
                          SeatRecord(2, second["player_id"], second["name"])]
                 game, created = self.games.new_game_record(
@@ -199,7 +213,8 @@ class Tournaments:
 
         return {
             "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
-            "options": t["options"], "duplicate": t["duplicate"], "rated": t["rated"],
+            "options": t["options"], "match_games": t.get("match_games", t["options"].get("match_games", 1)),
+            "duplicate": t["duplicate"], "rated": t["rated"],
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
             "created_at": t["created_at"], "round": t["round"],
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
@@ -211,9 +226,11 @@ class Tournaments:
 
 
 def _name_games(t: dict, pairings: list[dict]) -> None:
-    """Each new pairing's game id, derived from the tournament, round and board."""
+    """Each new pairing's game ids, derived from the tournament, round, board (and game)."""
+    count = t.get("games_per_pairing", 1)
     for pairing in pairings:
-        pairing["games"] = [f"{t['id']}-r{pairing['round']}-b{pairing['board']}"]
+        board = f"{t['id']}-r{pairing['round']}-b{pairing['board']}"
+        pairing["games"] = [board] if count == 1 else [f"{board}-g{n}" for n in range(1, count + 1)]
 
 
 def _tie_break(fmt: str) -> str:

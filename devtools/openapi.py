@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REF = "#/components/schemas/{model}"
 
 DESCRIPTION = """\
-Correspondence game server for Battle Line (and, later, Khan & General).
+Correspondence game server for Battle Line and Khan & General.
 
 * JSON in and out. Errors are RFC 9457 `application/problem+json` with a stable machine `code`.
 * Auth: `Authorization: Bearer <api_key>`; a key is shown once, by `createPlayer`.
@@ -154,9 +154,9 @@ def build() -> dict[str, Any]:
         paths.setdefault(op.path, {})[op.method.lower()] = entry
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Battle Line correspondence server", "version": "1.0.0", "description": DESCRIPTION},
+        "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "tournaments"},
+        "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "khan"}, {"name": "tournaments"},
                  {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"}],
         "paths": paths,
         "components": {

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .base import GameEngine, IllegalStep, apply_steps
 from .battleline import ENGINE as BATTLELINE
+from .khan import ENGINE as KHAN
 
-ENGINES: dict[str, GameEngine] = {BATTLELINE.name: BATTLELINE}
+ENGINES: dict[str, GameEngine] = {BATTLELINE.name: BATTLELINE, KHAN.name: KHAN}
 
 __all__ = ["ENGINES", "GameEngine", "IllegalStep", "apply_steps"]

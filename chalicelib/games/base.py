@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Protocol
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
 from pydantic import BaseModel
 
@@ -51,6 +53,10 @@ class GameEngine(Protocol):
 
     def view(self, state: State, seat: int | None) -> dict: ...
 
+    def public_options(self, options: dict, seat: int | None) -> dict:
+        """The game's options as a seat (None: a spectator) may see them."""
+        ...
+
     def to_move(self, state: State) -> int | None: ...
 
     def phase(self, state: State) -> str: ...
@@ -81,3 +87,47 @@ def apply_steps(engine: GameEngine, state: State, seat: int, steps: list[Step]) 
             error.details.setdefault("step_index", index)
             raise
     return working, events
+
+
+# ---------------------------------------------------------------- presenting a game to people
+
+class CommandError(ValueError):
+    """A line of a play-by-email message that is not a command of the game."""
+
+
+def command_lines(text: str) -> list[str]:
+    """The command lines of a message: everything from a quoted reply (lines starting with ">",
+    or "On ... wrote:") or a signature ("-- ") on is left out."""
+    lines = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith(">") or line == "--" or line.startswith("-- ") or re.match(r"^On .+wrote:$", line):
+            break
+        if line:
+            lines.append(line)
+    return lines
+
+
+def parse_commands(text: str, parse_line: Callable[[str], Step]) -> list[Step]:
+    """The steps a message's text asks for, in order (raises CommandError naming the line)."""
+    lines = command_lines(text)
+    if not lines:
+        raise CommandError("the message holds no command")
+    return [parse_line(line) for line in lines]
+
+
+@dataclass(frozen=True)
+class Presenter:
+    """How a game is shown to people (emails, pages, the command line) and read from their
+    text commands; every function works from a seat's view only."""
+
+    title: str
+    help: str  # the text commands, for replies that could not be read
+    example: str  # a command or two, for emails
+    text_board: Callable[[dict, int | None], str]
+    html_board: Callable[[dict, int | None], str]
+    hand_html: Callable[[list[str]], str]
+    describe_step: Callable[[Step], str]
+    write_step: Callable[[Step], str]
+    parse_commands: Callable[[str], list[Step]]
+    bulky_steps: tuple[str, ...] = ()  # step types left out of emails' link lists when there are many

@@ -16,10 +16,11 @@ from email.message import EmailMessage
 from email.utils import getaddresses, make_msgid, parseaddr
 
 from ..errors import ServiceError
-from ..games.battleline.commands import HELP, CommandError, parse_commands, write_step
-from ..games.battleline.render import text_board
+from ..games.base import CommandError
+from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..service import Idempotency
+from .email import linked_steps
 from .links import LinkError, Links
 from .mail import Mailer, mail_from
 
@@ -63,8 +64,9 @@ class InboundMail:
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
+        presenter = PRESENTERS[self.service.view_for_seat(reply_to.game_id, reply_to.seat)["game"]]
         try:
-            steps = parse_commands(text)
+            steps = presenter.parse_commands(text)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused", f"I could not read your message: {error}",
                                 help_text=True)
@@ -77,7 +79,7 @@ class InboundMail:
             why = ("the game has moved on since that email; here is where it stands now"
                    if error.code == "version_conflict" else error.detail)
             return self._answer(player, reply_to, message, "refused", f"Not played: {why}")
-        played = "; ".join(write_step(s) for s in steps)
+        played = "; ".join(presenter.write_step(s) for s in steps)
         return self._answer(player, reply_to, message, "applied", f"Played: {played}")
 
     def _ignore(self, reason: str) -> Inbound:
@@ -87,23 +89,28 @@ class InboundMail:
     def _answer(self, player, reply_to, original: EmailMessage, outcome: str, headline: str,
                 help_text: bool = False) -> Inbound:
         view = self.service.view_for_seat(reply_to.game_id, reply_to.seat)
+        presenter = PRESENTERS[view["game"]]
         mine = view["to_move"] == reply_to.seat and view["status"] == "active"
-        moves = [write_step(step) for step in view["legal_steps"]] if mine else []
+        listed, unlisted = linked_steps(view["game"], view["legal_steps"] if mine else [])
+        moves = [presenter.write_step(step) for step in listed]
         lines = [headline, "", f"Game {view['game_id']}, version {view['version']}:", "",
-                 text_board(view["state"], reply_to.seat), "",
+                 presenter.text_board(view["state"], reply_to.seat), "",
                  "Your hand: " + (" ".join(view["state"]["hand"]) or "(empty)"), ""]
         if moves:
             lines += ["It is your decision. Reply with one of:", *[f"  {m}" for m in moves], ""]
+            if unlisted:
+                lines += [f"...or one of {unlisted} more deployments, moves and payments (commands below).", ""]
+                help_text = True
         elif view["status"] == "finished":
             lines += [f"The game is over: {view['result']}", ""]
         else:
             lines += [f"Seat {view['to_move']} is to move; you will hear when it is your turn.", ""]
         if help_text:
-            lines += ["Commands:", HELP, ""]
+            lines += ["Commands:", presenter.help, ""]
         reply = EmailMessage()
         reply["From"] = mail_from()
         reply["To"] = player.email
-        reply["Subject"] = "Re: " + (original.get("Subject") or f"Battle Line game {view['game_id']}")
+        reply["Subject"] = "Re: " + (original.get("Subject") or f"{presenter.title} game {view['game_id']}")
         reply["Message-ID"] = make_msgid(domain="battleline.localhost")
         if original.get("Message-ID"):
             reply["In-Reply-To"] = original["Message-ID"]

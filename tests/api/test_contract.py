@@ -116,7 +116,7 @@ def test_views_are_per_seat_and_spectators_see_no_hand(api, two):
     "body, code",
     [
         ({"game": "chess", "seats": []}, "invalid_request"),
-        ({"game": "khan", "seats": [{"player_id": "p_x"}, {"player_id": "p_y"}]}, "unknown_game_type"),
+        ({"game": "khan", "seats": [{"player_id": "p_x"}, {"player_id": "p_y"}]}, "player_not_found"),
         ({"game": "battleline", "seats": [{"player_id": "ANN"}]}, "invalid_seats"),
         ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"player_id": "ANN"}]}, "invalid_seats"),
         ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"player_id": "p_nobody"}]}, "player_not_found"),

@@ -301,3 +301,8 @@ def test_keyword_counter_answers_only_melee():
     put(state, 2, "spearmen", 0, 1, "S", command="pike_wall")
     data = engage(state, 1, (0, 1), (0, 0), (-1, 1))  # the archers stand on its front square, but shoot
     assert data["outcome"] == "wounded" and "countered" not in data
+
+
+def test_decision_ranged_attacks_pass_over_other_units():
+    state = general_attacks()  # the archers shoot over their own swordsmen
+    assert engage(state, 2, (0, 0), (0, 3))["attack"] == 3

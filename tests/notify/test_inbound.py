@@ -6,7 +6,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from chalicelib.games.battleline.commands import CommandError, parse_commands, parse_line, write_step
+from chalicelib.games.base import CommandError
+from chalicelib.games.battleline.commands import parse_commands, parse_line, write_step
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.inbound import InboundMail

@@ -33,6 +33,9 @@ class BattleLine:
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)
 
+    def public_options(self, options: dict, seat: int | None) -> dict:
+        return options
+
     def to_move(self, state: State) -> int | None:
         return state["to_move"]
 

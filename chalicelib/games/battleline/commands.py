@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import re
 
+from .. import base
+from ..base import CommandError
+
 HELP = __doc__.split("\n\n")[1]
-
-
-class CommandError(ValueError):
-    pass
 
 
 def _card(word: str) -> str:
@@ -75,23 +74,9 @@ def parse_line(line: str) -> dict:
     raise CommandError(f"cannot read {line!r}")
 
 
-def command_lines(text: str) -> list[str]:
-    lines = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith(">") or line == "--" or line.startswith("-- ") or re.match(r"^On .+wrote:$", line):
-            break
-        if line:
-            lines.append(line)
-    return lines
-
-
 def parse_commands(text: str) -> list[dict]:
     """The steps a message's text asks for, in order (raises CommandError naming the line)."""
-    lines = command_lines(text)
-    if not lines:
-        raise CommandError("the message holds no command")
-    return [parse_line(line) for line in lines]
+    return base.parse_commands(text, parse_line)
 
 
 def write_step(step: dict) -> str:
