@@ -9,14 +9,11 @@ import pytest
 
 from chalicelib.games.base import CommandError
 from chalicelib.games.khan.commands import parse_commands, parse_line, write_step
-from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.email import compose
-from chalicelib.notify.inbound import InboundMail
 from chalicelib.notify.messages import Message
-from chalicelib.service import GameService
 
 from ..engine.test_khan_rules import KHAN_PLUS
-from ..notify.helpers import LINKS, Outbox
+from ..notify.helpers import LINKS, game_by_mail
 from ..notify.test_inbound import reply
 
 
@@ -136,17 +133,7 @@ def test_a_khan_game_takes_a_time_control_and_is_rated(api, service):
 
 @pytest.fixture
 def khan_by_mail(store):
-    outbox = Outbox()
-    service = GameService(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
-    from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
-
-    ann = service.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
-    bob = service.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
-    ann, bob = service.authenticate(ann["api_key"]), service.authenticate(bob["api_key"])
-    game = service.create_game(ann, CreateGameRequest(game="khan", options={"first_seat": 1}, seed=5,
-                                                      seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
-                               None).body
-    return service, InboundMail(service, outbox, LINKS), outbox, game, ann, bob
+    return game_by_mail(store, "khan")
 
 
 def test_a_khan_your_move_email_draws_the_field_and_shows_nothing_hidden(khan_by_mail):

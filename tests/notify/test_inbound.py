@@ -8,26 +8,16 @@ import pytest
 
 from chalicelib.games.base import CommandError
 from chalicelib.games.battleline.commands import parse_commands, parse_line, write_step
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.notify.inbound import InboundMail
+from chalicelib.models import ActionRequest
 from chalicelib.notify.links import Links
-from chalicelib.service import GameService
 
-from .helpers import LINKS, Outbox
+from .helpers import LINKS
+from .helpers import game_by_mail as mail_game
 
 
 @pytest.fixture
 def game_by_mail(store):
-    outbox = Outbox()
-    service = GameService(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
-    ann = service.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
-    bob = service.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
-    ann, bob = service.authenticate(ann["api_key"]), service.authenticate(bob["api_key"])
-    game = service.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 1}, seed=5,
-                                                      seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
-                               None).body
-    return service, InboundMail(service, outbox, LINKS), outbox, game, ann, bob
+    return mail_game(store, "battleline")
 
 
 def reply(sender, to, text, message_id="<r1@example.org>"):
