@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 NODE_INSTALLED := node_modules/.installed
 
-.PHONY: serve test test-unit openapi bench mail-in install clean
+.PHONY: serve test test-unit openapi bench mail-in check-card-set install clean
 
 serve: install
 	$(PY) -m devtools.serve
@@ -20,6 +20,10 @@ test-unit: install
 # Uses the data and link secret of `make serve` (DATA_DIR, default var/).
 mail-in: $(INSTALLED)
 	@$(PY) -m devtools.mail_in_env
+
+# A designer's Khan & General card-set file, checked as the server loads it: make check-card-set FILE=mine.json
+check-card-set: $(INSTALLED)
+	@$(PY) -m devtools.card_set check $(FILE)
 
 openapi: $(INSTALLED)
 	$(PY) -m devtools.openapi

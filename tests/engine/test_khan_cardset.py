@@ -9,6 +9,7 @@ import json
 import pytest
 
 from chalicelib.games.khan import cardset
+from devtools import card_set as card_set_tool
 from chalicelib.games.khan.cardset import REGISTRY, CardSetChanged, CardSetError, Registry, parse, parse_keyword
 
 from .khan_helpers import ENGINE, act, new_game
@@ -107,12 +108,12 @@ def test_the_check_command_shows_a_designer_every_fault(tmp_path, capsys):
     data = copy.deepcopy(DEFAULT.data)
     command(data, "charge")["keywords"] = ["mobility 2", "powr +2", "melee"]
     path.write_text(json.dumps(data))
-    assert cardset.main(["check", str(path)]) == 1
+    assert card_set_tool.main(["check", str(path)]) == 1
     assert "commands[charge].keywords[1]" in capsys.readouterr().out
     path.write_text("{not json")
-    assert cardset.main(["check", str(path)]) == 1
+    assert card_set_tool.main(["check", str(path)]) == 1
     assert "not valid JSON" in capsys.readouterr().out
-    assert cardset.main(["check", "chalicelib/games/khan/cardsets/khan-default.v1.json"]) == 0
+    assert card_set_tool.main(["check", "chalicelib/games/khan/cardsets/khan-default.v1.json"]) == 0
 
 
 def designer_set(**changes) -> dict:

@@ -306,3 +306,11 @@ def test_keyword_counter_answers_only_melee():
 def test_decision_ranged_attacks_pass_over_other_units():
     state = general_attacks()  # the archers shoot over their own swordsmen
     assert engage(state, 2, (0, 0), (0, 3))["attack"] == 3
+
+
+def test_decision_a_move_that_changes_nothing_is_refused():
+    state = battle()
+    put(state, 1, "heavy_cavalry", 0, 0)
+    act(state, 1, {"type": "command", "card": "gallop", "at": at(0, 0)})
+    assert "skip the keyword instead" in refused(state, 1, {"type": "move", "at": at(0, 0), "to": at(0, 0),
+                                                            "facing": "N"})

@@ -5,7 +5,7 @@ with the two factions, their unit types (base power, melee, ranged area), their 
 cards (kind, cost, unit types, ordered keywords) and each faction's recommended deck. A
 designer adds a file, and games can use it: no code changes. A file that does not pass
 the checks is refused, with one message per fault naming the entry (``commands[charge]
-.keywords[1]: ...``); ``python -m chalicelib.games.khan.cardset check FILE`` shows them.
+.keywords[1]: ...``); ``make check-card-set FILE=...`` shows them.
 
 Versions are immutable: a game records the id, version and digest of its card set, and
 a file changed under a game in progress is refused rather than silently changing it.
@@ -22,7 +22,6 @@ import json
 import logging
 import os
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -422,27 +421,3 @@ def default_registry() -> Registry:
 
 REGISTRY = default_registry()
 DEFAULT_CARD_SET = "khan-default"
-
-
-def main(argv: list[str]) -> int:
-    """``check FILE...``: validate card-set files and say what is wrong, entry by entry."""
-    if len(argv) < 2 or argv[0] != "check":
-        print("usage: python -m chalicelib.games.khan.cardset check FILE [FILE ...]", file=sys.stderr)
-        return 2
-    failed = 0
-    for name in argv[1:]:
-        try:
-            card_set = load_file(Path(name))
-        except CardSetError as error:
-            failed += 1
-            print(f"{name}: refused")
-            for problem in error.problems:
-                print(f"  - {problem}")
-            continue
-        print(f"{name}: {card_set.id} version {card_set.version} is valid ({len(card_set.units)} unit types, "
-              f"{len(card_set.commands)} commands; digest {card_set.digest})")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
