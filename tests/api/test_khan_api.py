@@ -276,3 +276,17 @@ def test_a_designer_checks_a_card_set_file_and_hears_every_fault_by_entry(api):
     bad = api.post("/v1/khan/card-sets/check", mine).body
     assert bad["valid"] is False and any(p.startswith("units[heavy_cavalry].base") for p in bad["problems"])
     assert api.post("/v1/khan/card-sets/check", raw="[1, 2]").body["code"] == "invalid_request"
+
+
+def test_a_khan_step_link_shows_the_field_and_plays_the_step(api):
+    from ..conftest import LINKS as SERVICE_LINKS
+
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = khan(api, ann, [ann, bob])
+    step = {"type": "place", "unit": "horse_archers"}
+    path = SERVICE_LINKS.step_url(game["game_id"], 1, 0, step).removeprefix(SERVICE_LINKS.base_url)
+    page = api.get(path)
+    assert page.status == 200 and "Confirm: place horse_archers as your first unit" in page.body and "<svg" in page.body
+    played = api.post(path)
+    assert played.status == 200 and "Played: place horse_archers" in played.body
+    assert api.view(ann, game["game_id"])["state"]["field"][0]["unit"] == "horse_archers"
