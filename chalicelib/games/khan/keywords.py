@@ -103,8 +103,12 @@ def apply_turn(state: State, seat: int, step: Step) -> list[Event]:
     return [event("turn", seat, {"at": as_json(square_of(unit)), "facing": unit["facing"]})]
 
 
+def check_skip(state: State, seat: int, step: Step) -> dict:
+    return pending_for(state, seat, step["at"])
+
+
 def apply_skip(state: State, seat: int, step: Step) -> list[Event]:
-    entry = pending_for(state, seat, step["at"])
+    entry = check_skip(state, seat, step)
     name, value = entry["keywords"][0]
     _done(state, entry)
     return [event("skip", seat, {"at": as_json(to_square(step["at"])), "keyword": name})]

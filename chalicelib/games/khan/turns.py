@@ -133,8 +133,7 @@ def _check(state: State, seat: int, step: Step) -> None:
     elif kind in ("move", "turn", "skip"):
         if not waiting and phase != "after":
             raise IllegalStep("no keyword of yours is waiting to be used")
-        {"move": keywords.check_move, "turn": keywords.check_turn,
-         "skip": keywords.pending_for}[kind](state, seat, *([step] if kind != "skip" else [step["at"]]))
+        {"move": keywords.check_move, "turn": keywords.check_turn, "skip": keywords.check_skip}[kind](state, seat, step)
     elif kind == "engage":
         _phase(phase, "engagements", kind)
         _no_advance_waiting(state)
@@ -285,10 +284,6 @@ def _apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
     return [event("engagements_ended", seat, {})]
 
 
-def _apply_discard_defence(state: State, seat: int, step: Step) -> list[Event]:
-    return actions.apply_discard_defence(state, seat, step)
-
-
 def _apply_end_turn(state: State, seat: int, step: Step) -> list[Event]:
     """Recovery: move and attack commands go to the discard pile, then the pile returns to the hand."""
     cards = card_set(state)
@@ -327,7 +322,7 @@ def _settle(state: State) -> list[Event]:
 _APPLY = {
     "place": _apply_place,
     "flip": actions.apply_flip,
-    "discard_defence": _apply_discard_defence,
+    "discard_defence": actions.apply_discard_defence,
     "deploy": actions.apply_deploy,
     "command": lambda state, seat, step: actions.apply_command(state, seat, step,
                                                                reaction=state["phase"] == "reaction"),
