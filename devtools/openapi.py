@@ -76,10 +76,11 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     for (name, _mode), schema in mapping.items():
         if "$ref" not in schema:
             schemas[name] = schema
-    schemas["Step"] = {"description": "One step of the game being played.",
-                       "oneOf": [{"$ref": REF.format(model=n)} for n in step_names]}
-    schemas["GameState"] = {"description": "The game-specific part of a view.",
-                            "oneOf": [{"$ref": REF.format(model=n)} for n in state_names]}
+    # anyOf, not oneOf: games share some steps ({"type": "resign"} is a step of both).
+    schemas["Step"] = {"description": "One step of the game being played (the view's `game` says which).",
+                       "anyOf": [{"$ref": REF.format(model=n)} for n in step_names]}
+    schemas["GameState"] = {"description": "The game-specific part of a view (the view's `game` says which).",
+                            "anyOf": [{"$ref": REF.format(model=n)} for n in state_names]}
     return _strip_titles(dict(sorted(schemas.items())))
 
 
