@@ -5,59 +5,60 @@ import json
 
 from chalice import Chalice, Rate
 
-from chalicelib import config
+from chalicelib import config, observability
 from chalicelib import models as m
-from chalicelib.games.battleline.analysis import Analysis, AnalyzeRequest
-from chalicelib.notify import stream
-from chalicelib.web import Api, Call
+from chalicelib.web import Api, Call, Models
 
+r = Models("chalicelib.responses")  # what each route answers: documented in openapi.yaml, never loaded here
+positions = Models("chalicelib.games.battleline.positions")  # analyzeBattleLine's bodies, loaded when first used
 app = Chalice(app_name="battleline-server")
-api = Api(app, config.service)
+app.register_middleware(observability.middleware, "all")
+api = Api(app, config.service, config.allowed_origins())
 
 
 @api.operation("POST", "/v1/players", "createPlayer", summary="Sign up: returns the API key, once",
-               body=m.CreatePlayerRequest, response=m.PlayerCreated, status=201, auth=False,
+               body=m.CreatePlayerRequest, response=r.PlayerCreated, status=201, auth=False,
                idempotent=True, tag="players")
 def create_player(call: Call):
     return call.service.create_player(call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/players/me", "getMe", summary="The caller's player, vacation days and ratings",
-               response=m.Me, tag="players")
+               response=r.Me, tag="players")
 def get_me(call: Call):
     return call.service.get_me(call.player)
 
 
 @api.operation("POST", "/v1/players/me/vacation", "takeVacation",
                summary="Go on vacation now for whole days: all your clocks stop", body=m.TakeVacationRequest,
-               response=m.VacationView, errors=("already_on_vacation", "vacation_days_exhausted"), tag="players")
+               response=r.VacationView, errors=("already_on_vacation", "vacation_days_exhausted"), tag="players")
 def take_vacation(call: Call):
     return call.service.take_vacation(call.player, call.body.days)
 
 
 @api.operation("DELETE", "/v1/players/me/vacation", "endVacation",
-               summary="Come back early: the whole days not begun are given back", response=m.VacationView,
+               summary="Come back early: the whole days not begun are given back", response=r.VacationView,
                errors=("not_on_vacation",), tag="players")
 def end_vacation(call: Call):
     return call.service.end_vacation(call.player)
 
 
 @api.operation("POST", "/v1/tournaments", "createTournament", summary="Create a tournament (you organise it)",
-               body=m.CreateTournamentRequest, response=m.TournamentView, status=201,
+               body=m.CreateTournamentRequest, response=r.TournamentView, status=201,
                errors=("unknown_game_type", "invalid_options", "invalid_tournament"), tag="tournaments")
 def create_tournament(call: Call):
     return call.service.tournaments.create(call.player, call.body)
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}", "getTournament",
-               summary="A tournament: players, rounds, pairings and their games", response=m.TournamentView,
+               summary="A tournament: players, rounds, pairings and their games", response=r.TournamentView,
                auth=False, errors=("tournament_not_found",), tag="tournaments")
 def get_tournament(call: Call):
     return call.service.tournaments.get(call.params["tournament_id"])
 
 
 @api.operation("POST", "/v1/tournaments/{tournament_id}/join", "joinTournament",
-               summary="Enter a tournament before it starts", response=m.TournamentView,
+               summary="Enter a tournament before it starts", response=r.TournamentView,
                errors=("tournament_not_found", "tournament_started", "tournament_full", "already_entered"),
                tag="tournaments")
 def join_tournament(call: Call):
@@ -66,7 +67,7 @@ def join_tournament(call: Call):
 
 @api.operation("POST", "/v1/tournaments/{tournament_id}/withdraw", "withdrawFromTournament",
                summary="Leave a tournament; once it runs, your remaining games are forfeited",
-               response=m.TournamentView, errors=("tournament_not_found", "not_entered", "tournament_finished"),
+               response=r.TournamentView, errors=("tournament_not_found", "not_entered", "tournament_finished"),
                tag="tournaments")
 def withdraw_from_tournament(call: Call):
     return call.service.tournaments.withdraw(call.player, call.params["tournament_id"])
@@ -74,7 +75,7 @@ def withdraw_from_tournament(call: Call):
 
 @api.operation("POST", "/v1/tournaments/{tournament_id}/start", "startTournament",
                summary="Seed the players by rating and pair round one (the organiser only)",
-               response=m.TournamentView,
+               response=r.TournamentView,
                errors=("tournament_not_found", "not_organiser", "tournament_started", "too_few_players"),
                tag="tournaments")
 def start_tournament(call: Call):
@@ -83,20 +84,20 @@ def start_tournament(call: Call):
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}/standings", "getStandings",
                summary="Standings: points, then Sonneborn-Berger (round robin) or Buchholz (Swiss)",
-               response=m.Standings, auth=False, errors=("tournament_not_found",), tag="tournaments")
+               response=r.Standings, auth=False, errors=("tournament_not_found",), tag="tournaments")
 def get_standings(call: Call):
     return call.service.tournaments.standings(call.params["tournament_id"])
 
 
 @api.operation("GET", "/v1/leaderboards/{game}", "getLeaderboard",
                summary="The best established Glicko-2 ratings of a game type", query=m.LeaderboardQuery,
-               response=m.Leaderboard, auth=False, errors=("unknown_game_type",), tag="ratings")
+               response=r.Leaderboard, auth=False, errors=("unknown_game_type",), tag="ratings")
 def get_leaderboard(call: Call):
     return call.service.leaderboard(call.params["game"], call.query.limit)
 
 
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
-               body=m.CreateGameRequest, response=m.GameView, status=201, idempotent=True,
+               body=m.CreateGameRequest, response=r.GameView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_seats", "unsupported_seat",
                        "player_not_found"))
 def create_game(call: Call):
@@ -106,20 +107,20 @@ def create_game(call: Call):
 @api.operation("GET", "/v1/games", "listGames",
                summary="The caller's games, most recently moved first; to_move=me: awaiting your move, "
                        "soonest deadline first",
-               query=m.ListGamesQuery, response=m.GameList)
+               query=m.ListGamesQuery, response=r.GameList)
 def list_games(call: Call):
     return call.service.list_games(call.player, call.query)
 
 
 @api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
-               response=m.GameView, errors=("game_not_found",))
+               response=r.GameView, errors=("game_not_found",))
 def get_game(call: Call):
     return call.service.get_game(call.player, call.params["game_id"])
 
 
 @api.operation("POST", "/v1/games/{game_id}/actions", "postAction",
                summary="Apply steps at an expected version, all or nothing",
-               body=m.ActionRequest, response=m.ActionResult, idempotent=True,
+               body=m.ActionRequest, response=r.ActionResult, idempotent=True,
                errors=("game_not_found", "not_seated", "not_your_turn", "version_conflict",
                        "game_finished", "game_not_started", "time_expired", "illegal_action", "invalid_card",
                        "invalid_step"))
@@ -129,14 +130,14 @@ def post_action(call: Call):
 
 @api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
                summary="The game's events the caller may see, in order",
-               query=m.ListEventsQuery, response=m.EventList, errors=("game_not_found",))
+               query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found",))
 def list_events(call: Call):
     return call.service.list_events(call.player, call.params["game_id"], call.query.after)
 
 
 @api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",
                summary="Which flags a seat can claim in a position, with a counterexample for each it cannot",
-               body=AnalyzeRequest, response=Analysis, auth=False, tag="battleline",
+               body=positions.AnalyzeRequest, response=positions.Analysis, auth=False, tag="battleline",
                errors=("invalid_position", "invalid_card"))
 def analyze_battleline(call: Call):
     return call.service.analyze_battleline(call.body)
@@ -144,14 +145,14 @@ def analyze_battleline(call: Call):
 
 @api.operation("GET", "/v1/khan/card-sets", "listKhanCardSets",
                summary="The Khan & General card sets this server has (and any files it refused, with why)",
-               response=m.CardSetList, auth=False, tag="khan")
+               response=r.CardSetList, auth=False, tag="khan")
 def list_khan_card_sets(call: Call):
     return call.service.khan_card_sets()
 
 
 @api.operation("GET", "/v1/khan/card-sets/{card_set_id}", "getKhanCardSet",
                summary="A card set's units, commands and recommended decks (the latest version unless asked)",
-               query=m.CardSetQuery, response=m.CardSetDocument, auth=False, errors=("card_set_not_found",),
+               query=m.CardSetQuery, response=r.CardSetDocument, auth=False, errors=("card_set_not_found",),
                tag="khan")
 def get_khan_card_set(call: Call):
     return call.service.khan_card_set(call.params["card_set_id"], call.query.version)
@@ -159,21 +160,21 @@ def get_khan_card_set(call: Call):
 
 @api.operation("POST", "/v1/khan/card-sets/check", "checkKhanCardSet",
                summary="Check a designer's card-set file: every fault, naming its entry (nothing is stored)",
-               body=m.CardSetFile, response=m.CardSetCheck, auth=False, tag="khan")
+               body=m.CardSetFile, response=r.CardSetCheck, auth=False, tag="khan")
 def check_khan_card_set(call: Call):
-    return call.service.check_khan_card_set(call.body.root)
+    return call.service.check_khan_card_set(call.body.model_dump())
 
 
 # ---------------------------------------------------------------- webhooks
 
 @api.operation("POST", "/v1/webhooks", "createWebhook", summary="Register a webhook; returns its secret, once",
-               body=m.CreateWebhookRequest, response=m.WebhookCreated, status=201, tag="webhooks",
+               body=m.CreateWebhookRequest, response=r.WebhookCreated, status=201, tag="webhooks",
                errors=("unsafe_webhook_url",))
 def create_webhook(call: Call):
     return call.service.create_webhook(call.player, call.body)
 
 
-@api.operation("GET", "/v1/webhooks", "listWebhooks", summary="The caller's webhooks", response=m.WebhookList,
+@api.operation("GET", "/v1/webhooks", "listWebhooks", summary="The caller's webhooks", response=r.WebhookList,
                tag="webhooks")
 def list_webhooks(call: Call):
     return call.service.list_webhooks(call.player)
@@ -186,21 +187,21 @@ def delete_webhook(call: Call):
 
 
 @api.operation("POST", "/v1/webhooks/{webhook_id}/rotate", "rotateWebhookSecret",
-               summary="A new secret; the old one keeps signing for 24 hours", response=m.RotatedSecret,
+               summary="A new secret; the old one keeps signing for 24 hours", response=r.RotatedSecret,
                tag="webhooks", errors=("webhook_not_found",))
 def rotate_webhook_secret(call: Call):
     return call.service.rotate_webhook_secret(call.player, call.params["webhook_id"])
 
 
 @api.operation("GET", "/v1/webhooks/{webhook_id}/deliveries", "listWebhookDeliveries",
-               summary="A webhook's deliveries, newest first, with every attempt", response=m.DeliveryList,
+               summary="A webhook's deliveries, newest first, with every attempt", response=r.DeliveryList,
                tag="webhooks", errors=("webhook_not_found",))
 def list_webhook_deliveries(call: Call):
     return call.service.list_webhook_deliveries(call.player, call.params["webhook_id"])
 
 
 @api.operation("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", "redeliverWebhook",
-               summary="Attempt a delivery again now, with the same id and body", response=m.DeliveryView,
+               summary="Attempt a delivery again now, with the same id and body", response=r.DeliveryView,
                tag="webhooks", errors=("webhook_not_found", "delivery_not_found"))
 def redeliver_webhook(call: Call):
     return call.service.redeliver_webhook(call.player, call.params["webhook_id"], call.params["delivery_id"])
@@ -209,7 +210,7 @@ def redeliver_webhook(call: Call):
 # ---------------------------------------------------------------- preferences and email links
 
 @api.operation("GET", "/v1/players/me/preferences", "getPreferences",
-               summary="Which events reach the caller by email and by webhook", response=m.Preferences,
+               summary="Which events reach the caller by email and by webhook", response=r.Preferences,
                tag="players")
 def get_preferences(call: Call):
     return call.service.get_preferences(call.player)
@@ -217,7 +218,7 @@ def get_preferences(call: Call):
 
 @api.operation("PUT", "/v1/players/me/preferences", "updatePreferences",
                summary="Choose which events reach the caller by email and by webhook", body=m.Preferences,
-               response=m.Preferences, tag="players")
+               response=r.Preferences, tag="players")
 def update_preferences(call: Call):
     return call.service.set_preferences(call.player, call.body)
 
@@ -265,6 +266,8 @@ def unsubscribe(call: Call):
 @app.lambda_function(name="outbox_consumer")
 def outbox_consumer(event, context):
     """DynamoDB Streams consumer: dispatches new outbox items, reports failed records."""
+    from chalicelib.notify import stream  # Powertools' batch utility: only this function loads it
+
     return stream.handle_batch(event, context, config.dispatcher())
 
 

@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from chalicelib.games.battleline import ENGINE
+from chalicelib.games.battleline.engine import ENGINE
 
 
 def play_random_game(seed: int) -> int:

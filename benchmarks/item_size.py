@@ -9,7 +9,7 @@ import math
 import random
 import statistics
 
-from chalicelib.games.battleline import ENGINE
+from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.records import GameRecord, SeatRecord
 from chalicelib.store.dynamodb import DynamoStore
 

@@ -1,4 +1,8 @@
-"""Settings from the environment, and the service wired to its adapters."""
+"""Settings from the environment, and the service wired to its adapters (the composition root).
+
+The service and its adapters are imported and built on first use, not when app.py is
+imported: each Lambda function loads only what its first event needs.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,16 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import boto3
 
-from .notify.dispatcher import Dispatcher
-from .notify.inbound import InboundMail
-from .notify.links import Links
-from .notify.mail import mailer_from_environment
-from .service import GameService
-from .store.dynamodb import DynamoStore
-
+if TYPE_CHECKING:  # pragma: no cover
+    from .notify.dispatcher import Dispatcher
+    from .notify.inbound import InboundMail
+    from .notify.links import Links
+    from .service import GameService
+    from .store.dynamodb import DynamoStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,8 +37,15 @@ def dynamodb_client():
 
 
 @lru_cache(maxsize=1)
-def store() -> DynamoStore:
+def store() -> "DynamoStore":
+    from .store.dynamodb import DynamoStore
+
     return DynamoStore(dynamodb_client(), table_name())
+
+
+def allowed_origins() -> str:
+    """ALLOWED_ORIGINS: the origins of browser clients on other sites (comma-separated, or "*")."""
+    return os.environ.get("ALLOWED_ORIGINS", "")
 
 
 def public_url() -> str:
@@ -42,9 +54,20 @@ def public_url() -> str:
 
 
 def link_secret() -> str:
-    """LINK_SECRET signs email links (make serve keeps one with its data). Without it, a key is
-    drawn for this process only: links in emails it sends stop working when it restarts."""
-    return os.environ.get("LINK_SECRET") or _process_secret()
+    """LINK_SECRET signs email links (make serve keeps one with its data); in AWS it is read from
+    Secrets Manager (LINK_SECRET_ARN). Without either, a key is drawn for this process only:
+    links in emails it sends stop working when it restarts."""
+    if os.environ.get("LINK_SECRET"):
+        return os.environ["LINK_SECRET"]
+    if os.environ.get("LINK_SECRET_ARN"):
+        return _stored_secret(os.environ["LINK_SECRET_ARN"])
+    return _process_secret()
+
+
+@lru_cache(maxsize=4)
+def _stored_secret(arn: str) -> str:
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
+    return boto3.client("secretsmanager", region_name=region).get_secret_value(SecretId=arn)["SecretString"]
 
 
 @lru_cache(maxsize=1)
@@ -53,24 +76,33 @@ def _process_secret() -> str:
 
 
 @lru_cache(maxsize=1)
-def links() -> Links:
-    return Links(link_secret(), public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"))
+def links() -> "Links":
+    from .notify.links import Links
+
+    return Links(link_secret, public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"))
 
 
 @lru_cache(maxsize=1)
 def mailer():
+    from .notify.mail import mailer_from_environment
+
     return mailer_from_environment(ROOT)
 
 
 @lru_cache(maxsize=1)
-def service() -> GameService:
+def service() -> "GameService":
+    from .notify.dispatcher import Dispatcher
+    from .service import GameService
+
     return GameService(store(), dispatcher=Dispatcher(store(), mailer=mailer(), links=links()),
                        vacation_days=int(os.environ.get("VACATION_DAYS", "14")))
 
 
-def inbound() -> InboundMail:
+def inbound() -> "InboundMail":
+    from .notify.inbound import InboundMail
+
     return InboundMail(service(), mailer(), links())
 
 
-def dispatcher() -> Dispatcher:
+def dispatcher() -> "Dispatcher":
     return service().dispatcher

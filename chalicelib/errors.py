@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 
 @dataclass(frozen=True)
 class ErrorKind:
@@ -75,3 +77,20 @@ class ServiceError(Exception):
     @property
     def status(self) -> int:
         return ERRORS[self.code].status
+
+
+def describe_validation(error: ValidationError) -> str:
+    """The first few validation problems, each with where it is: ``steps.0.card: ...``."""
+    parts = []
+    for problem in error.errors()[:3]:
+        where = ".".join(str(p) for p in problem["loc"]) or "body"
+        parts.append(f"{where}: {problem['msg']}")
+    return "; ".join(parts)
+
+
+def is_card_error(error: ValidationError) -> bool:
+    """Did validation fail on a card's notation (``7Z``, ``07R``, ``Light Cavalry``)?"""
+    return any(
+        problem["type"] == "string_pattern_mismatch" and {"card", "cards", "unit"} & set(map(str, problem["loc"]))
+        for problem in error.errors()
+    )

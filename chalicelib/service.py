@@ -10,17 +10,19 @@ import copy
 import hashlib
 import logging
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Callable
 
 from pydantic import TypeAdapter, ValidationError
 
-from . import keys, timecontrol, vacation
+from . import keys, observability, timecontrol, vacation
 from .clock import Clock, SystemClock, iso
-from .errors import ServiceError
+from .calls import Idempotency, Outcome
+from .errors import ServiceError, describe_validation, is_card_error
 from .games import ENGINES, GameEngine, IllegalStep, apply_steps
-from .games.battleline.analysis import AnalyzeRequest, InvalidPosition, analyze
+from .games.battleline.analysis import InvalidPosition, analyze
+from .games.battleline.positions import AnalyzeRequest
 from .games.khan import cardset
 from .games.presenters import PRESENTERS
 from .models import (
@@ -47,6 +49,7 @@ from .records import (
     WebhookEndpoint,
     WebhookSecret,
 )
+from .shapes import DEFERRED
 from .store.dynamodb import DynamoStore, IdempotencyRace, VersionConflict
 from .tournament_service import Tournaments
 from .tournaments import glicko2
@@ -55,36 +58,6 @@ logger = logging.getLogger("battleline.service")
 
 ANONYMOUS = "anonymous"
 RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a rated game
-
-
-@dataclass(frozen=True)
-class Idempotency:
-    """An Idempotency-Key and the fingerprint of the request that carried it."""
-
-    key: str
-    fingerprint: str
-
-
-@dataclass(frozen=True)
-class Outcome:
-    body: dict
-    replayed: bool = False
-
-
-def describe_validation(error: ValidationError) -> str:
-    parts = []
-    for problem in error.errors()[:3]:
-        where = ".".join(str(p) for p in problem["loc"]) or "body"
-        parts.append(f"{where}: {problem['msg']}")
-    return "; ".join(parts)
-
-
-def is_card_error(error: ValidationError) -> bool:
-    """Did validation fail on a card's notation (``7Z``, ``07R``)?"""
-    return any(
-        problem["type"] == "string_pattern_mismatch" and {"card", "cards", "unit"} & set(map(str, problem["loc"]))
-        for problem in error.errors()
-    )
 
 
 class GameService:
@@ -261,12 +234,14 @@ class GameService:
                     idempotency: Idempotency | None) -> Outcome:
         game, engine = self._load(game_id)
         seat = game.seat_of(player.id)
+        observability.tag(game_id=game_id, seat=seat)
         if seat is None:
             raise ServiceError("not_seated", f"you have no seat in game {game_id}")
         replay = self._replay(player.id, idempotency)
         if replay is not None:
             return replay
         if request.expected_version != game.version:
+            observability.count("version_conflicts")
             raise ServiceError("version_conflict", f"the game is at version {game.version}, "
                                f"not {request.expected_version}; reload it and choose again",
                                current_version=game.version)
@@ -279,6 +254,8 @@ class GameService:
         try:
             state, raw_events = apply_steps(engine, game.state, seat, steps)
         except IllegalStep as illegal:
+            observability.count("illegal_actions")
+            logger.info("action refused: %s", illegal.code)
             raise ServiceError(illegal.code, illegal.reason, **illegal.details) from None
         saved, events = self._advance(game, engine, state, raw_events)
         version = saved.version
@@ -290,9 +267,13 @@ class GameService:
                 self.store.save_game(saved, game.version, events, record(body),
                                      messages.for_action(game, saved, events))
             except VersionConflict as conflict:
+                observability.count("version_conflicts")
                 raise ServiceError("version_conflict",
                                    f"another action was accepted first; the game is at version "
                                    f"{conflict.current_version}", current_version=conflict.current_version) from None
+            observability.count("actions")
+            # Step types only: a step's content may name cards another seat must not see.
+            logger.info("action accepted at version %s: %s", version, " ".join(s["type"] for s in steps))
             return body
 
         return self._idempotent(player.id, idempotency, run, checked=True)
@@ -793,7 +774,7 @@ class GameService:
         return {"id": player.id, "name": player.name, "email": player.email, "created_at": player.created_at}
 
 
-TIME_CONTROL = TypeAdapter(timecontrol.TimeControl)
+TIME_CONTROL = TypeAdapter(timecontrol.TimeControl, config=DEFERRED)
 
 
 def _card_set_summary(found: cardset.CardSet) -> dict:

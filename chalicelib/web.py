@@ -8,18 +8,22 @@ the route table and openapi.yaml cannot drift apart.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from chalice import Chalice, Response
 from pydantic import BaseModel, ValidationError
 
-from .errors import ERRORS, ServiceError
-from .records import Player
+from .calls import Idempotency, Outcome
+from .errors import ERRORS, ServiceError, describe_validation, is_card_error
 from .notify.pages import Page
-from .service import GameService, Idempotency, Outcome, describe_validation, is_card_error
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .records import Player
+    from .service import GameService
 
 logger = logging.getLogger("battleline.web")
 
@@ -28,14 +32,45 @@ MAX_IDEMPOTENCY_KEY = 255
 
 
 @dataclass(frozen=True)
+class ModelRef:
+    """A model named by module and name, imported only when first needed. Responses are only
+    documented (openapi.yaml): the running server writes plain dicts and never loads them; a
+    rarely used body (analyzeBattleLine's) is loaded by its route's first request."""
+
+    module: str
+    name: str
+
+    @property
+    def __name__(self) -> str:
+        return self.name
+
+    def resolve(self) -> type[BaseModel]:
+        return getattr(importlib.import_module(self.module), self.name)
+
+
+class Models:
+    """``Models("chalicelib.responses").GameView`` names a model without importing it."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+
+    def __getattr__(self, name: str) -> ModelRef:
+        return ModelRef(self.module, name)
+
+
+def resolve(model: "type[BaseModel] | ModelRef | None") -> type[BaseModel] | None:
+    return model.resolve() if isinstance(model, ModelRef) else model
+
+
+@dataclass(frozen=True)
 class Operation:
     operation_id: str
     method: str
     path: str
     summary: str
-    response: type[BaseModel] | None
+    response: ModelRef | None  # documented only: the server never validates what it writes
     status: int = 200
-    body: type[BaseModel] | None = None
+    body: type[BaseModel] | ModelRef | None = None
     query: type[BaseModel] | None = None
     errors: tuple[str, ...] = ()
     auth: bool = True
@@ -63,8 +98,8 @@ class Operation:
 class Call:
     """What a route handler gets: the service, the caller and the validated inputs."""
 
-    service: GameService
-    player: Player | None
+    service: "GameService"
+    player: "Player | None"
     params: dict[str, str]
     body: Any = None
     query: Any = None
@@ -107,19 +142,26 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
         raise ServiceError(code, describe_validation(error)) from None
 
 
+CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key"
+
+
 class Api:
-    def __init__(self, app: Chalice, service: Callable[[], GameService]) -> None:
+    def __init__(self, app: Chalice, service: Callable[[], "GameService"], allowed_origins: str = "") -> None:
         self.app = app
         self.service = service
         self.operations: list[Operation] = []
+        # Browser clients on other sites: ALLOWED_ORIGINS lists their origins (or "*"); none by default.
+        self.allowed_origins = {o.strip() for o in allowed_origins.split(",") if o.strip()}
 
     def operation(self, method: str, path: str, operation_id: str, **spec: Any) -> Callable:
         op = Operation(operation_id=operation_id, method=method, path=path, **spec)
+        if not any(o.path == path for o in self.operations):
+            self._preflight(path)
         self.operations.append(op)
 
         def decorator(handler: Callable[[Call], Any]) -> Callable:
             def view(**params: str) -> Response:
-                return self._handle(op, handler, params)
+                return self._cors(self._handle(op, handler, params))
 
             view.__name__ = handler.__name__
             # Every media type reaches the handler, so that a wrong one gets a problem+json 415
@@ -128,6 +170,34 @@ class Api:
             return handler
 
         return decorator
+
+    # ------------------------------------------------------------------ CORS
+
+    def _allowed(self) -> str | None:
+        origin = (self.app.current_request.headers or {}).get("origin")
+        if origin and (origin in self.allowed_origins or "*" in self.allowed_origins):
+            return origin
+        return None
+
+    def _cors(self, response: Response) -> Response:
+        origin = self._allowed()
+        if origin:
+            response.headers.update({"Access-Control-Allow-Origin": origin, "Vary": "Origin",
+                                     "Access-Control-Expose-Headers": "Idempotent-Replayed"})
+        return response
+
+    def _preflight(self, path: str) -> None:
+        def preflight(**params: str) -> Response:
+            methods = sorted({o.method for o in self.operations if o.path == path})
+            response = Response(body="", status_code=204, headers={})
+            if self._allowed():
+                response.headers.update({"Access-Control-Allow-Methods": ", ".join(methods),
+                                         "Access-Control-Allow-Headers": CORS_HEADERS,
+                                         "Access-Control-Max-Age": "600"})
+            return self._cors(response)
+
+        preflight.__name__ = "preflight_" + "".join(c if c.isalnum() else "_" for c in path)
+        self.app.route(path, methods=["OPTIONS"], name=preflight.__name__, content_types=["*/*"])(preflight)
 
     def _handle(self, op: Operation, handler: Callable[[Call], Any], params: dict[str, str]) -> Response:
         request = self.app.current_request
@@ -148,7 +218,7 @@ class Api:
             if op.auth:
                 call.player = service.authenticate(_bearer(request.headers))
             if op.body is not None:
-                call.body = _validate(op.body, raw)
+                call.body = _validate(resolve(op.body), raw)
             if op.query is not None:
                 call.query = _validate(op.query, dict(request.query_params or {}))
             result = handler(call)

@@ -15,7 +15,8 @@ from pydantic import TypeAdapter
 
 from chalicelib.errors import ERRORS
 from chalicelib.games import ENGINES
-from chalicelib.models import Problem
+from chalicelib.responses import Problem
+from chalicelib.web import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 REF = "#/components/schemas/{model}"
@@ -57,9 +58,9 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     entries: list[tuple[str, str, TypeAdapter]] = []
     for op in operations:
         if op.body is not None:
-            entries.append((op.body.__name__, "validation", TypeAdapter(op.body)))
+            entries.append((op.body.__name__, "validation", TypeAdapter(resolve(op.body))))
         if op.response is not None:
-            entries.append((op.response.__name__, "serialization", TypeAdapter(op.response)))
+            entries.append((op.response.__name__, "serialization", TypeAdapter(resolve(op.response))))
     entries.append(("Problem", "serialization", TypeAdapter(Problem)))
     step_names, state_names, option_names = [], [], []
     for engine in ENGINES.values():

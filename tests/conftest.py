@@ -62,6 +62,14 @@ def concurrent(request):
         pytest.skip("races run on DynamoDB Local (the integration tier)")
 
 
+@pytest.fixture
+def long_play(request):
+    """A whole game writes hundreds of items; moto copies the whole table in every transaction,
+    so a game played to its end runs on DynamoDB Local only."""
+    if request.node.callspec.params.get("store") == "moto":
+        pytest.skip("long games run on DynamoDB Local (the integration tier)")
+
+
 LINKS = Links("test-link-secret", "http://testserver")
 
 

@@ -17,6 +17,7 @@ from typing import Any, Callable, Protocol
 from pydantic import BaseModel
 
 State = dict[str, Any]
+
 Step = dict[str, Any]
 Event = dict[str, Any]
 

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta, timezone
 from random import Random
 from typing import Callable
 
+from .. import observability
 from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Delivery, WebhookEndpoint
 from ..store.dynamodb import DynamoStore
@@ -79,6 +80,7 @@ class Dispatcher:
     def dispatch(self, message: Message) -> None:
         """One delivery per channel the receiver wants this event on (each webhook endpoint, and
         email), each tried at once."""
+        observability.tag(game_id=message.data.get("game_id"), seat=message.data.get("seat"))
         handler = self.handlers.get(message.type)
         if handler is not None:
             handler(message)
@@ -207,6 +209,7 @@ class Dispatcher:
         return self._settle(delivery, "pending", iso(now + wait), attempt)
 
     def _settle(self, delivery: Delivery, status: str, next_at: str | None, attempt: Attempt) -> Delivery | None:
+        observability.count("deliveries" if status == "delivered" else "delivery_failures")
         settled = replace(delivery, status=status, next_attempt_at=next_at, attempts=[*delivery.attempts, attempt],
                           version=delivery.version + 1)
         return settled if self.store.update_delivery(settled, delivery.version) else None

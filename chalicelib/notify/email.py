@@ -7,17 +7,13 @@ from __future__ import annotations
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-
 from ..games.presenters import PRESENTERS
 from ..records import Player
 from .links import Links
 from .mail import mail_from
 from .messages import Message
+from .templates import render
 
-_templates = Environment(loader=PackageLoader("chalicelib", "templates"),
-                         autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
-                         keep_trailing_newline=True)
 
 
 def _headline(message: Message, view: dict) -> str:
@@ -89,8 +85,8 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
         "base_url": links.base_url,
         "unsubscribe_url": links.unsubscribe_url(player.id),
     }
-    text = _templates.get_template("notification.txt").render(**{**context, "board": presenter.text_board(state, seat)})
-    html = _templates.get_template("notification.html").render(
+    text = render("notification.txt", **{**context, "board": presenter.text_board(state, seat)})
+    html = render("notification.html", 
         **{**context, "board": presenter.html_board(state, seat), "hand_html": presenter.hand_html(context["hand"])})
     email = EmailMessage()
     email["From"] = mail_from()
@@ -120,7 +116,7 @@ def compose_invitation(data: dict, inviter: str, links: Links) -> EmailMessage:
                       f"(game {data['game_id']}).\n\nTo join, open this link and confirm:\n{url}\n\n"
                       "You can then play by email: we write when it is your move, and you answer with a click "
                       "or a reply. If you do not want to play, ignore this email.\n")
-    email.add_alternative(_templates.get_template("page.html").render(
+    email.add_alternative(render("page.html", 
         title=f"{inviter} invites you to a game of {title}",
         message=f"Seat {data['seat']} of game {data['game_id']} is kept for you.",
         links=[{"label": "Join the game", "url": url}]), subtype="html")

@@ -19,7 +19,7 @@ from ..errors import ServiceError
 from ..games.base import CommandError
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
-from ..service import Idempotency
+from ..calls import Idempotency
 from .email import linked_steps
 from .links import LinkError, Links
 from .mail import Mailer, mail_from

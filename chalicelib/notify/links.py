@@ -8,6 +8,8 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable
 from urllib.parse import quote
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -47,13 +49,34 @@ class ReplyTo:
 
 
 class Links:
-    def __init__(self, secret: str, base_url: str, mail_domain: str = "battleline.localhost") -> None:
+    """``secret`` is the key, or a function that gives it: then it is asked for when the first link
+    is made or read (in AWS a Secrets Manager read, which functions that make no links never do)."""
+
+    def __init__(self, secret: str | Callable[[], str], base_url: str,
+                 mail_domain: str = "battleline.localhost") -> None:
         self.base_url = base_url.rstrip("/")
         self.mail_domain = mail_domain
-        self._secret = secret.encode()
-        self._steps = URLSafeTimedSerializer(secret, salt="battleline-step-link")
-        self._unsubscribe = URLSafeTimedSerializer(secret, salt="battleline-unsubscribe")
-        self._invitations = URLSafeTimedSerializer(secret, salt="battleline-invitation")
+        self._source = secret
+
+    @cached_property
+    def _key(self) -> str:
+        return self._source() if callable(self._source) else self._source
+
+    @cached_property
+    def _secret(self) -> bytes:
+        return self._key.encode()
+
+    @cached_property
+    def _steps(self) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._key, salt="battleline-step-link")
+
+    @cached_property
+    def _unsubscribe(self) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._key, salt="battleline-unsubscribe")
+
+    @cached_property
+    def _invitations(self) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._key, salt="battleline-invitation")
 
     def step_url(self, game_id: str, seat: int, version: int, step: dict) -> str:
         token = self._steps.dumps({"g": game_id, "s": seat, "v": version, "st": step})

@@ -56,7 +56,10 @@ def mail_from() -> str:
     return os.environ.get("MAIL_FROM", "Battle Line <play@battleline.localhost>")
 
 
-def mailer_from_environment(root: Path) -> Mailer:
+def mailer_from_environment(root: Path) -> Mailer | None:
+    """SMTP_URL, or MAIL_TRANSPORT=ses, or none (MAIL_TRANSPORT=none: no email at all), else files."""
+    if os.environ.get("MAIL_TRANSPORT") == "none":
+        return None
     if os.environ.get("SMTP_URL"):
         return SmtpMailer(os.environ["SMTP_URL"])
     if os.environ.get("MAIL_TRANSPORT") == "ses":

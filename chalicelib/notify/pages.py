@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-
-_templates = Environment(loader=PackageLoader("chalicelib", "templates"), autoescape=select_autoescape())
+from .templates import render
 
 
 @dataclass
@@ -26,4 +24,4 @@ class Page:
         return cls(410 if getattr(error, "code", "") == "link_expired" else 400, "This link cannot be used", str(error))
 
     def html(self) -> str:
-        return _templates.get_template("page.html").render(**self.__dict__)
+        return render("page.html", **self.__dict__)

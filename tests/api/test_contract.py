@@ -326,7 +326,7 @@ def test_events_show_each_seat_only_its_own_draws(api, two):
     problem_of(api.get(f"/v1/games/{gid}/events?after=-1", key=bob["api_key"]), 422, "invalid_request")
 
 
-def test_a_full_game_through_the_api_reaches_a_result(api, two):
+def test_a_full_game_through_the_api_reaches_a_result(long_play, api, two):
     ann, bob, game = two
     players = {1: ann, 2: bob}
     choose = random.Random(3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from chalicelib.games.battleline import ENGINE
+from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline.cards import TACTICS, TROOPS
 from chalicelib.games.battleline.claims import side_size
 from chalicelib.games.battleline.table import restamp

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from chalicelib.games.base import IllegalStep, apply_steps
-from chalicelib.games.khan import ENGINE
+from chalicelib.games.khan.engine import ENGINE
 from chalicelib.games.khan.setup import new_turn
 from chalicelib.games.khan.table import card_id, key, places, unit_at
 

@@ -10,7 +10,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chalicelib.games.battleline import ENGINE
+from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline import tactics
 from chalicelib.games.battleline.cards import TACTICS, TROOPS, is_troop
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from chalicelib.games.base import IllegalStep, apply_steps
-from chalicelib.games.battleline import ENGINE
+from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline.turns import adjacent_run, legal_steps
 
 from .helpers import build, play

@@ -5,7 +5,7 @@ import random
 import pytest
 from pydantic import ValidationError
 
-from chalicelib.games.battleline import ENGINE
+from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline.setup import BattleLineOptions
 from chalicelib.games.battleline.turns import claim_checks, legal_steps
 
@@ -166,7 +166,7 @@ def test_match_deals_each_game_from_the_hidden_match_seed():
 # ---------------------------------------------------------------- tournament points
 
 def test_tournament_points_are_5_to_the_winner_and_flags_to_the_loser():
-    from chalicelib.games.battleline import ENGINE
+    from chalicelib.games.battleline.engine import ENGINE
 
     assert ENGINE.match_points({"winner": 2, "reason": "adjacent_flags", "flags": {"1": 2, "2": 3}}, {}) == {
         "1": 2.0, "2": 5.0}
@@ -175,14 +175,14 @@ def test_tournament_points_are_5_to_the_winner_and_flags_to_the_loser():
 
 
 def test_tournament_points_of_a_match_played_out_are_its_scores():
-    from chalicelib.games.battleline import ENGINE
+    from chalicelib.games.battleline.engine import ENGINE
 
     result = {"winner": 1, "reason": "match", "flags": {"1": 5, "2": 2}, "scores": {"1": 12, "2": 9}, "games": []}
     assert ENGINE.match_points(result, {"match_games": 3}) == {"1": 12.0, "2": 9.0}
 
 
 def test_a_conceded_match_scores_as_a_forfeit():
-    from chalicelib.games.battleline import ENGINE
+    from chalicelib.games.battleline.engine import ENGINE
 
     result = {"winner": 2, "reason": "resign", "flags": {"1": 0, "2": 0}, "scores": {"1": 10, "2": 2}, "games": []}
     assert ENGINE.match_points(result, {"match_games": 3}) == {"1": 0.0, "2": 15.0}
@@ -194,7 +194,7 @@ def test_a_conceded_match_scores_as_a_forfeit():
 def test_timeout_loses_like_a_resignation():
     import random
 
-    from chalicelib.games.battleline import ENGINE
+    from chalicelib.games.battleline.engine import ENGINE
 
     state = ENGINE.new_game({"first_seat": 1}, random.Random(3))
     events = ENGINE.forfeit(state, 1, "timeout")
@@ -206,7 +206,7 @@ def test_timeout_loses_like_a_resignation():
 def test_three_player_timeout_leaves_the_others_playing():
     import random
 
-    from chalicelib.games.battleline import ENGINE
+    from chalicelib.games.battleline.engine import ENGINE
 
     state = ENGINE.new_game({"players": 3, "first_seat": 1}, random.Random(3))
     ENGINE.forfeit(state, 1, "timeout")

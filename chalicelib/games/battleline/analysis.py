@@ -3,50 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
-
 from .cards import LEADERS, is_troop
 from .claims import WILD_VALUES, check_claim, pool_mask, side_size, visible_cards
-from .steps import Card
-
-
-class AnalyzeFlag(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    flag: Annotated[int, Field(ge=1, le=9)] | None = Field(None, description="1-9; the list's order when left out.")
-    cards: list[list[Card]] = Field(min_length=2, max_length=2, description="Seat 1's side, then seat 2's.")
-    environment: list[Literal["FOG", "MUD"]] = Field(default_factory=list, max_length=2)
-    claimed_by: Literal[1, 2] | None = None
-    first_complete: Literal[1, 2] | None = Field(
-        None, description="Which side was completed first, when both are; if left out, the seat asking is "
-                          "taken to have completed last (a tie then goes against it).")
-
-
-class AnalyzePosition(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    flags: list[AnalyzeFlag] = Field(min_length=9, max_length=9)
-    discards: list[Card] = Field(default_factory=list, max_length=70)
-
-
-class AnalyzeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    position: AnalyzePosition
-    seat: Literal[1, 2]
-
-
-class FlagAnalysis(BaseModel):
-    flag: int
-    claimable: bool
-    reason: str
-    counterexample: dict | None = Field(description="A completion of the opponent's side that would beat the seat.")
-
-
-class Analysis(BaseModel):
-    flags: list[FlagAnalysis]
+from .positions import AnalyzePosition, AnalyzeRequest
 
 
 class InvalidPosition(ValueError):

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Annotated
+
+from pydantic import Field
 
 COLOURS = ("R", "O", "Y", "G", "B", "P")
 VALUES = tuple(range(1, 11))
@@ -19,6 +22,10 @@ GUILE_TACTICS = ("SCOUT", "REDEPLOY", "DESERTER", "TRAITOR")
 TACTICS = (*MORALE_TACTICS, *ENVIRONMENT_TACTICS, *GUILE_TACTICS)
 
 TROOPS = tuple(f"{value}{colour}" for colour in COLOURS for value in VALUES)
+
+CARD_PATTERN = rf"^((10|[1-9])[{''.join(COLOURS)}]|{'|'.join(TACTICS)})$"
+Card = Annotated[str, Field(pattern=CARD_PATTERN, examples=["7R", "10P", "ALEXANDER"],
+                            description="A troop (value + colour letter R O Y G B P) or a tactics card by name.")]
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+
+from ...shapes import Shape
 
 from .cards import TACTICS, TROOPS
 
@@ -25,10 +27,10 @@ PHASE_ORDER: dict[str, tuple[str, ...]] = {
 RING_SEATS = {1: (1, 2), 2: (1, 2), 3: (1, 2), 4: (2, 3), 5: (2, 3), 6: (2, 3), 7: (3, 1), 8: (3, 1), 9: (3, 1)}
 
 
-class BattleLineOptions(BaseModel):
+class BattleLineOptions(Shape):
     """Options of a Battle Line game (``createGame`` ``options``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     players: Literal[2, 3] = Field(2, description="3: the three-player ring variant (no tactics; 3 adjacent or any 4 flags).")
     tactics: bool | None = Field(None, description="Play with the 10 tactics cards. Default: yes with 2 players; never with 3.")

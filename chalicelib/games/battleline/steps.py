@@ -7,21 +7,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
-from .cards import COLOURS, TACTICS
+from ...shapes import DEFERRED, Shape
+from .cards import Card
 
-CARD_PATTERN = rf"^((10|[1-9])[{''.join(COLOURS)}]|{'|'.join(TACTICS)})$"
-TROOP_PATTERN = rf"^(10|[1-9])[{''.join(COLOURS)}]$"
-
-Card = Annotated[str, Field(pattern=CARD_PATTERN, examples=["7R", "10P", "ALEXANDER"],
-                            description="A troop (value + colour letter R O Y G B P) or a tactics card by name.")]
 FlagNumber = Annotated[int, Field(ge=1, le=9)]
 Deck = Literal["troop", "tactics"]
 
 
-class _Step(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Step(Shape):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class CardOnFlag(_Step):
@@ -85,7 +81,7 @@ BattleLineStep = Annotated[
     Field(discriminator="type"),
 ]
 
-STEP_ADAPTER: TypeAdapter = TypeAdapter(BattleLineStep)
+STEP_ADAPTER: TypeAdapter = TypeAdapter(BattleLineStep, config=DEFERRED)
 
 
 def parse_step(raw: object) -> dict:

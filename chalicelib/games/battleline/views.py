@@ -51,30 +51,32 @@ def view(state: State, seat: int | None) -> dict:
 
 # ---------------------------------------------------------------- the documented shape
 
-from pydantic import BaseModel, Field  # noqa: E402
+from pydantic import Field  # noqa: E402
 
-from .steps import Card  # noqa: E402
+from ...shapes import Shape  # noqa: E402
+
+from .cards import Card  # noqa: E402
 
 
-class ScoutProgress(BaseModel):
+class ScoutProgress(Shape):
     drawn: int
     to_return: int
 
 
-class PendingDecision(BaseModel):
+class PendingDecision(Shape):
     type: str
     seat: int
     flag: int
 
 
-class MatchProgress(BaseModel):
+class MatchProgress(Shape):
     games: int = Field(description="Games in the match.")
     number: int = Field(description="The game being played.")
     scores: dict[str, int]
     results: list[dict] = Field(description="Each finished game's result.")
 
 
-class FlagView(BaseModel):
+class FlagView(Shape):
     flag: int = Field(ge=1, le=9)
     seats: list[int] = Field(description="The two seats facing this flag, in the order of `cards`.")
     cards: list[list[Card]] = Field(description="Cards on each side, in the order of `seats`.")
@@ -84,7 +86,7 @@ class FlagView(BaseModel):
     first_complete: int | None = Field(description="The seat whose side was completed first.")
 
 
-class BattleLineStateView(BaseModel):
+class BattleLineStateView(Shape):
     """The Battle Line part of a view: the table, your own hand, and counts of the rest."""
 
     flags: list[FlagView]

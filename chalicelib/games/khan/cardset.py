@@ -359,11 +359,30 @@ class CardSetChanged(RuntimeError):
 
 
 class Registry:
-    """Every card set this server knows, by id and version, and the files it refused (and why)."""
+    """Every card set this server knows, by id and version, and the files it refused (and why).
+    The folders are read on first use: a server that plays no Khan & General starts without it."""
 
-    def __init__(self) -> None:
-        self.sets: dict[tuple[str, int], CardSet] = {}
-        self.refused: dict[str, list[str]] = {}
+    def __init__(self, folders: list[Path] | None = None) -> None:
+        self._folders = list(folders or [])
+        self._sets: dict[tuple[str, int], CardSet] = {}
+        self._refused: dict[str, list[str]] = {}
+        self._loaded = False
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            for folder in self._folders:
+                self.load_dir(folder)
+
+    @property
+    def sets(self) -> dict[tuple[str, int], CardSet]:
+        self._load()
+        return self._sets
+
+    @property
+    def refused(self) -> dict[str, list[str]]:
+        self._load()
+        return self._refused
 
     def add(self, card_set: CardSet) -> None:
         key = (card_set.id, card_set.version)
@@ -411,12 +430,9 @@ class Registry:
 
 
 def default_registry() -> Registry:
-    registry = Registry()
-    registry.load_dir(HERE)
+    """The card sets shipped with the server, and those in the folder KHAN_CARD_SETS_DIR names."""
     extra = os.environ.get(EXTRA_DIR_VARIABLE)
-    if extra:
-        registry.load_dir(Path(extra))
-    return registry
+    return Registry([HERE, *([Path(extra)] if extra else [])])
 
 
 REGISTRY = default_registry()

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from typing import Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from ...shapes import Shape
 from ..base import State
 from .cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetChanged, UnknownCardSet
 from .table import SEATS, key
@@ -19,10 +20,10 @@ SeatKey = Literal["1", "2"]
 DeckChoice = Union[Literal["recommended"], list[str]]
 
 
-class KhanOptions(BaseModel):
+class KhanOptions(Shape):
     """Options of a Khan & General game (``createGame`` ``options``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     card_set: str = Field(DEFAULT_CARD_SET, max_length=40, description="The card set's id.")
     card_set_version: int | None = Field(None, ge=1, description="Its version; the latest when left out. "

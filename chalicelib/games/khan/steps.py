@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
+
+from ...shapes import DEFERRED, Shape
 
 CARD_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Card = Annotated[str, Field(pattern=CARD_PATTERN, examples=["heavy_cavalry", "charge"],
@@ -15,8 +17,8 @@ Facing = Literal["N", "E", "S", "W"]
 Coordinate = Annotated[int, Field(ge=-1000, le=1000)]
 
 
-class _Step(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Step(Shape):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Square(_Step):
@@ -179,7 +181,7 @@ KhanStep = Annotated[
     Field(discriminator="type"),
 ]
 
-STEP_ADAPTER: TypeAdapter = TypeAdapter(KhanStep)
+STEP_ADAPTER: TypeAdapter = TypeAdapter(KhanStep, config=DEFERRED)
 
 
 def parse_step(raw: object) -> dict:

@@ -9,8 +9,9 @@ rules it may not look at its own sequence cards nor its own discard pile.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from ...shapes import Shape
 from ..base import State
 from .cardset import CardSet
 from .combat import activations, card_power
@@ -83,7 +84,7 @@ def view(state: State, seat: int | None) -> dict:
 
 # ---------------------------------------------------------------- the documented shape
 
-class SquareView(BaseModel):
+class SquareView(Shape):
     x: int
     y: int
 
@@ -100,23 +101,23 @@ class UnitView(SquareView):
     activations_left: int | None = Field(description="For the active seat's attack-command units: engagements left.")
 
 
-class Pile(BaseModel):
+class Pile(Shape):
     cards: list[str] | None = Field(description="The card ids, when you may look at them; else null.")
     size: int
 
 
-class PendingKeywords(BaseModel):
+class PendingKeywords(Shape):
     seat: int
     at: SquareView
     keywords: list[str] = Field(description="Waiting to be used (move, turn) or skipped, first one first.")
 
 
-class AdvanceChoice(BaseModel):
+class AdvanceChoice(Shape):
     to: SquareView = Field(description="The destroyed unit's square.")
     from_: list[SquareView] = Field(alias="from", description="The melee attackers that may advance into it.")
 
 
-class KhanStateView(BaseModel):
+class KhanStateView(Shape):
     """The Khan & General part of a view."""
 
     card_set: dict[str, str | int] = Field(description="The card set's id and version, fixed for the game.")

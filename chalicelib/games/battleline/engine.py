@@ -1,0 +1,68 @@
+"""The Battle Line engine: the interface of ``games.base`` over the rules modules."""
+
+from __future__ import annotations
+
+import random
+
+from ..base import Event, State, Step
+from . import setup, steps, turns, views
+from .setup import BattleLineOptions
+
+
+class BattleLine:
+    name = "battleline"
+    options_model = BattleLineOptions
+    step_schema = steps.BattleLineStep
+    view_model = views.BattleLineStateView
+
+    def parse_step(self, raw: object) -> Step:
+        return steps.parse_step(raw)
+
+    def seat_count(self, options: dict) -> int:
+        return options.get("players", 2)
+
+    def new_game(self, options: dict, rng: random.Random) -> State:
+        return setup.new_game(options, rng)
+
+    def legal_steps(self, state: State, seat: int) -> list[Step]:
+        return turns.legal_steps(state, seat)
+
+    def apply_step(self, state: State, seat: int, step: Step) -> list[Event]:
+        return turns.apply_step(state, seat, step)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def public_options(self, options: dict, seat: int | None) -> dict:
+        return options
+
+    def to_move(self, state: State) -> int | None:
+        return state["to_move"]
+
+    def phase(self, state: State) -> str:
+        return state["phase"]
+
+    def result(self, state: State) -> dict | None:
+        return state["result"]
+
+    def forfeit(self, state: State, seat: int, reason: str) -> list[Event]:
+        return turns.forfeit(state, seat, reason)
+
+    def match_points(self, result: dict, options: dict) -> dict[str, float]:
+        """Tournament points of a finished game (a whole match when ``match_games`` > 1): 5 for
+        each game won, the flags held for each game lost or drawn. A match conceded before its
+        end (resigned, lost on time, withdrawn) scores like a forfeit: every game to the winner."""
+        if "scores" in result:
+            if result["reason"] != "match" and result["winner"] is not None:
+                return {seat: self.forfeit_points(options) if int(seat) == result["winner"] else 0.0
+                        for seat in result["scores"]}
+            return {seat: float(points) for seat, points in result["scores"].items()}
+        return {seat: 5.0 if int(seat) == result["winner"] else float(flags)
+                for seat, flags in result["flags"].items()}
+
+    def forfeit_points(self, options: dict) -> float:
+        """What a pairing won without play (a bye, an absent opponent) is worth: every game won."""
+        return 5.0 * options.get("match_games", 1)
+
+
+ENGINE = BattleLine()

@@ -1,0 +1,63 @@
+"""The Khan & General engine: the interface of ``games.base`` over the rules modules. The cards
+are data (``cardset.py``): the engine reads them from the game's card set."""
+
+from __future__ import annotations
+
+import random
+
+from ..base import Event, State, Step
+from . import setup, steps, turns, views
+from .setup import KhanOptions
+
+
+class Khan:
+    name = "khan"
+    title = "Khan & General"
+    options_model = KhanOptions
+    step_schema = steps.KhanStep
+    view_model = views.KhanStateView
+
+    def parse_step(self, raw: object) -> Step:
+        return steps.parse_step(raw)
+
+    def seat_count(self, options: dict) -> int:
+        return 2
+
+    def new_game(self, options: dict, rng: random.Random) -> State:
+        return setup.new_game(options, rng)
+
+    def legal_steps(self, state: State, seat: int) -> list[Step]:
+        return turns.legal_steps(state, seat)
+
+    def apply_step(self, state: State, seat: int, step: Step) -> list[Event]:
+        return turns.apply_step(state, seat, step)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def public_options(self, options: dict, seat: int | None) -> dict:
+        """The options as a seat may see them: its own deck, never the other seat's."""
+        decks = options.get("decks", {})
+        return {**options, "decks": {s: deck for s, deck in decks.items() if seat is not None and s == str(seat)}}
+
+    def to_move(self, state: State) -> int | None:
+        return state["to_move"]
+
+    def phase(self, state: State) -> str:
+        return state["phase"]
+
+    def result(self, state: State) -> dict | None:
+        return state["result"]
+
+    def forfeit(self, state: State, seat: int, reason: str) -> list[Event]:
+        return turns.forfeit(state, seat, reason)
+
+    def match_points(self, result: dict, options: dict) -> dict[str, float]:
+        """Tournament points: 1 for a win, ½ for a draw, 0 for a loss."""
+        return {seat: 0.5 if result["winner"] is None else float(int(seat) == result["winner"]) for seat in ("1", "2")}
+
+    def forfeit_points(self, options: dict) -> float:
+        return 1.0
+
+
+ENGINE = Khan()

@@ -1,0 +1,324 @@
+"""What the API answers, as pydantic models: only for openapi.yaml (``make openapi``), never
+loaded by the running server, which writes plain dicts (so a cold start does not pay for
+them). Requests are in ``models.py``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, WithJsonSchema
+
+from .models import STEP_REF, TournamentFormat
+from .models import Preferences  # noqa: F401 - getPreferences answers with what updatePreferences takes
+from .shapes import Shape
+
+Step = Annotated[dict[str, Any], WithJsonSchema(STEP_REF)]
+GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
+
+
+class PlayerView(Shape):
+    id: str
+    name: str
+    email: str | None
+    created_at: str
+
+
+class VacationView(Shape):
+    days_per_year: int
+    days_left: int = Field(description="Vacation days not yet taken this calendar year (UTC).")
+    on_vacation: bool
+    until: str | None = Field(description="When the current vacation ends.")
+
+
+class RatingView(Shape):
+    game: str
+    rating: int
+    rd: float = Field(description="Rating deviation; provisional while it is 110 or more.")
+    volatility: float
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+class Me(PlayerView):
+    vacation: VacationView
+    ratings: dict[str, RatingView] = Field(description="Glicko-2 rating per game type played rated.")
+
+
+class LeaderboardRow(RatingView):
+    rank: int
+    player_id: str
+    name: str
+
+
+class Leaderboard(Shape):
+    game: str
+    players: list[LeaderboardRow] = Field(description="Established ratings (RD below 110), best first.")
+
+
+class PlayerCreated(PlayerView):
+    api_key: str = Field(description="Shown once; only its hash is stored.")
+
+
+class SeatView(Shape):
+    seat: int
+    player_id: str | None = Field(description="null while the seat's invitation by email is unanswered")
+    name: str
+    invited: bool = Field(description="The seat waits for an invited player to accept.")
+
+
+class GameResult(Shape):
+    winner: int | None = Field(description="The winning seat; null for a draw.")
+    reason: str = Field(description="Battle Line: adjacent_flags, flag_count, stall, or match (a match decided on "
+                                    "points). Khan & General: annihilation, max_rounds, draw_agreed. Both: resign, "
+                                    "timeout, withdrawn.")
+    flags: dict[str, int] | None = Field(None, description="Battle Line: flags held by each seat at the end (of the "
+                                                           "last game of a match).")
+    scores: dict[str, int] | None = Field(None, description="Battle Line: a match's total points per seat.")
+    games: list[dict[str, Any]] | None = Field(None, description="Battle Line: a match's games, each with its result.")
+    destroyed: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat destroyed.")
+    wounded: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat has wounded, "
+                                                             "still on the field.")
+
+
+class SeatClock(Shape):
+    seat: int
+    time_left_seconds: int = Field(description="For the seat to move, what is left of this turn; for the "
+                                               "others, what their next turn will have.")
+    moves: int = Field(description="Turns the seat has completed.")
+    running: bool
+    deadline: str | None = Field(description="When the seat to move loses on time (vacations included).")
+    paused: bool = Field(description="The seat to move is on vacation: its clock does not run.")
+
+
+class ClockView(Shape):
+    control: dict[str, int] = Field(description='{"per_move_days": N} or {"moves": M, "days": D}')
+    seats: list[SeatClock]
+
+
+class GameView(Shape):
+    game_id: str
+    game: str
+    version: int
+    status: Literal["waiting", "active", "finished"]
+    seats: list[SeatView]
+    you: int | None = Field(description="Your seat, or null when you watch.")
+    to_move: int | None
+    phase: str
+    legal_steps: list[Step] = Field(description="Every step you may post now.")
+    state: GameState
+    result: GameResult | None
+    options: dict[str, Any]
+    clock: ClockView | None = Field(description="The time control and each seat's time; null without one.")
+    rated: bool
+    tournament_id: str | None
+    seed: int | None = Field(description="Shown when the seed was chosen by the creator, or once the game is over "
+                                         "(never for a duplicate tournament's boards).")
+    created_at: str
+    updated_at: str
+
+
+class EventView(Shape):
+    seq: int
+    version: int
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+    at: str
+
+
+class ActionResult(Shape):
+    version: int
+    view: GameView
+    events: list[EventView]
+
+
+class GameSummary(Shape):
+    game_id: str
+    game: str
+    seat: int
+    status: Literal["waiting", "active", "finished"]
+    to_move: int | None
+    your_turn: bool
+    version: int
+    updated_at: str
+    deadline: str | None = Field(None, description="When it is your move: when your time runs out.")
+
+
+class GameList(Shape):
+    games: list[GameSummary]
+
+
+class EventList(Shape):
+    events: list[EventView]
+
+
+class Problem(Shape):
+    """RFC 9457 problem details, with a stable machine ``code``."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+class WebhookView(Shape):
+    id: str
+    url: str
+    events: list[str] | None
+    disabled: str | None = Field(description="Why the endpoint was disabled (410 Gone), or null.")
+    created_at: str
+
+
+class WebhookCreated(WebhookView):
+    secret: str = Field(description="whsec_...: the signing secret, shown once.")
+
+
+class WebhookList(Shape):
+    webhooks: list[WebhookView]
+
+
+class RotatedSecret(Shape):
+    id: str
+    secret: str = Field(description="The new signing secret, shown once.")
+    previous_secret_expires_at: str = Field(description="Until then, deliveries are signed with both secrets.")
+
+
+class AttemptView(Shape):
+    at: str
+    status: int | None = Field(description="The HTTP status the receiver answered, or null.")
+    error: str | None
+
+
+class DeliveryView(Shape):
+    id: str = Field(description="The message id, sent as webhook-id on every attempt.")
+    webhook_id: str
+    type: str
+    status: Literal["pending", "delivered", "failed"]
+    attempts: list[AttemptView]
+    next_attempt_at: str | None
+    created_at: str
+
+
+class DeliveryList(Shape):
+    deliveries: list[DeliveryView]
+
+
+class TournamentPlayer(Shape):
+    player_id: str
+    name: str
+    seed: int | None = Field(description="1 = best rating at the start; null before it.")
+    withdrawn: bool
+
+
+class PairingSide(Shape):
+    seed: int
+    player_id: str
+    name: str
+
+
+class PairingView(Shape):
+    round: int
+    board: int
+    first: PairingSide = Field(description="Seat 1 of the pairing's game.")
+    second: PairingSide | None = Field(description="null: a bye.")
+    game_ids: list[str]
+    points: list[float] | None = Field(description="Each side's tournament points, once the pairing is over.")
+    forfeit: bool = Field(description="Not played: a side had withdrawn.")
+
+
+class TournamentView(Shape):
+    id: str
+    name: str
+    game: str
+    format: TournamentFormat
+    rounds: int | None
+    options: dict[str, Any]
+    match_games: int
+    duplicate: bool
+    rated: bool
+    max_players: int | None
+    status: Literal["open", "running", "finished"]
+    organiser: str
+    created_at: str
+    round: int = Field(description="The round being played (0 before the start).")
+    players: list[TournamentPlayer]
+    pairings: list[PairingView]
+
+
+class StandingRow(Shape):
+    rank: int | None
+    player_id: str
+    name: str
+    seed: int | None
+    points: float
+    tie_break: float
+    withdrawn: bool
+
+
+class Standings(Shape):
+    tournament_id: str
+    status: Literal["open", "running", "finished"]
+    round: int
+    tie_break: Literal["sonneborn_berger", "buchholz", "round_reached"]
+    standings: list[StandingRow]
+
+
+class CardSetFaction(Shape):
+    id: str
+    name: str
+
+
+class CardSetSummary(Shape):
+    id: str
+    version: int
+    name: str
+    digest: str = Field(description="Fingerprint of the version's content; a game records it.")
+    factions: list[CardSetFaction]
+
+
+class CardSetList(Shape):
+    card_sets: list[CardSetSummary]
+    refused: dict[str, list[str]] = Field(description="Card-set files this server refused to load, each with "
+                                                      "what is wrong, entry by entry.")
+
+
+class CardSetUnit(Shape):
+    id: str
+    faction: str
+    name: str
+    base: int
+    melee: bool
+    ranged: dict[str, Any] | None = Field(description='{"forward": [nearest, farthest], "side": s} or null.')
+
+
+class CardSetCommand(Shape):
+    id: str
+    faction: str
+    name: str | None = None
+    kind: Literal["move", "defend", "attack"]
+    cost: int
+    units: list[str] | Literal["all"]
+    keywords: list[str] = Field(description='In the card\'s order, e.g. ["mobility 2", "power +2", "melee"].')
+
+
+class CardSetDocument(CardSetSummary):
+    """A card set as its file gives it (the format a designer writes)."""
+
+    units: list[CardSetUnit]
+    commands: list[CardSetCommand]
+    recommended: dict[str, list[str]]
+
+
+class CardSetCheck(Shape):
+    valid: bool
+    id: str | None = None
+    version: int | None = None
+    digest: str | None = None
+    problems: list[str] = Field(description="What is wrong, one message per fault, each naming its entry "
+                                            "(e.g. commands[charge].keywords[1]).")
