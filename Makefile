@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 NODE_INSTALLED := node_modules/.installed
 
-.PHONY: serve test test-unit openapi bench mail-in check-card-set install clean
+.PHONY: serve test test-unit openapi bench mail-in check-card-set synth package deploy destroy install clean
 
 serve: install
 	$(PY) -m devtools.serve
@@ -33,6 +33,26 @@ bench: $(INSTALLED)
 	$(PY) -m benchmarks.claims
 	$(PY) -m benchmarks.games
 	$(PY) -m benchmarks.item_size
+	$(PY) -m benchmarks.cold_import
+	$(PY) -m benchmarks.capacity
+
+# AWS (docs/deploy.md). Settings come from CDK context: infra/cdk.json, or CONTEXT="name=value ...".
+CDK_CLI := aws-cdk@2.1148.1
+CDK_ENV := JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20 AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-us-east-1}
+
+# The CloudFormation template, offline (no AWS account needed): infra/cdk.out/Battleline.template.json
+synth: $(INSTALLED)
+	cd infra && $(CDK_ENV) ../$(PY) app.py $(CONTEXT)
+
+# The Lambda deployment package alone (chalice package, precompiled): dist/deployment.zip
+package: $(INSTALLED)
+	$(PY) -m infra.package
+
+deploy: $(INSTALLED)
+	cd infra && $(CDK_ENV) npx --yes $(CDK_CLI) deploy --require-approval broadening $(foreach c,$(CONTEXT),-c $(c))
+
+destroy: $(INSTALLED)
+	cd infra && $(CDK_ENV) npx --yes $(CDK_CLI) destroy $(foreach c,$(CONTEXT),-c $(c))
 
 install: $(INSTALLED) $(NODE_INSTALLED)
 
@@ -49,4 +69,4 @@ $(NODE_INSTALLED): package.json package-lock.json
 	touch $@
 
 clean:
-	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis dist chalice.out infra/cdk.out infra/chalice.out

@@ -1,0 +1,290 @@
+"""The whole deployment as one CDK stack: the table, the Chalice app (API and functions), the
+outbox stream consumer, the schedules, inbound mail, per-function IAM, log retention, alarms.
+
+Stage settings come from CDK context (``cdk.json``, or ``-c name=value``), never from code
+edits; docs/deploy.md lists them all.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import aws_cdk as cdk
+from aws_cdk import aws_cloudwatch as cloudwatch
+from aws_cdk import aws_cloudwatch_actions as cloudwatch_actions
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_secretsmanager as secretsmanager
+from aws_cdk import aws_ses as ses
+from aws_cdk import aws_ses_actions as ses_actions
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_sqs as sqs
+from chalice.cdk import Chalice
+from constructs import Construct
+
+from chalicelib.store.schema import TTL_ATTRIBUTE, table_definition
+from infra.package import precompile
+
+ROOT = Path(__file__).resolve().parent.parent
+API_STAGE = "api"
+
+# The Chalice functions (their logical ids in Chalice's template) and their name suffixes.
+FUNCTIONS = {
+    "APIHandler": "api",
+    "OutboxConsumer": "outbox-consumer",
+    "WebhookRetries": "webhook-retries",
+    "ClockSweeper": "clock-sweeper",
+    "InboundMail": "inbound-mail",
+}
+# What each function does with DynamoDB: every one reads and writes items, none needs more.
+TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem",
+                 "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"]
+STREAM_ACTIONS = ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator",
+                  "dynamodb:ListStreams"]
+SENDS_EMAIL = ("OutboxConsumer", "WebhookRetries", "InboundMail")
+SIGNS_LINKS = ("APIHandler", "OutboxConsumer", "WebhookRetries", "InboundMail")
+# API Gateway's own answers, each as a problem: (response type, status, code, detail).
+GATEWAY_PROBLEMS = (
+    ("MISSING_AUTHENTICATION_TOKEN", 404, "route_not_found", "this API has no such route or method; see openapi.yaml"),
+    ("THROTTLED", 429, "throttled", "too many requests; retry after a moment"),
+    ("REQUEST_TOO_LARGE", 413, "request_too_large", "the request is too large"),
+    ("INTEGRATION_TIMEOUT", 504, "gateway_timeout", "the server did not answer in time; retry with the same "
+                                                     "Idempotency-Key"),
+    ("DEFAULT_5XX", 502, "bad_gateway", "the gateway could not reach the server; retry with the same "
+                                         "Idempotency-Key"),
+)
+# Only new outbox items wake the consumer: everything else in the stream is filtered out by Lambda.
+OUTBOX_FILTER = {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": ["OUTBOX"]}}}}
+
+
+class PrecompiledChalice(Chalice):
+    """Chalice's construct, with the package precompiled before it becomes the functions' code
+    (infra/package.py says why: a cold start then loads bytecode instead of compiling)."""
+
+    def _package_app(self) -> None:
+        super()._package_app()
+        precompile(Path(self._sam_package_dir) / "deployment.zip")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The stage's settings, from CDK context."""
+
+    name: str
+    table_name: str
+    mail_domain: str
+    mail_from: str
+    public_url: str
+    allowed_origins: str
+    alarm_email: str
+    log_retention_days: int
+    retain_table: bool
+    lambda_memory_mb: int
+
+    @classmethod
+    def from_context(cls, scope: Construct) -> "Settings":
+        def get(key: str, default=None):
+            value = scope.node.try_get_context(key)
+            return default if value in (None, "") else value
+
+        name = get("name", "battleline")
+        domain = get("mail_domain", "")
+        return cls(
+            name=name,
+            table_name=get("table_name", name),
+            mail_domain=domain,
+            mail_from=get("mail_from", f"Battle Line <play@{domain}>" if domain else ""),
+            public_url=get("public_url", ""),
+            allowed_origins=get("allowed_origins", ""),
+            alarm_email=get("alarm_email", ""),
+            log_retention_days=int(get("log_retention_days", 30)),
+            retain_table=str(get("retain_table", "true")).lower() != "false",
+            lambda_memory_mb=int(get("lambda_memory_mb", 512)),
+        )
+
+
+class BattlelineStack(cdk.Stack):
+    def __init__(self, scope: Construct, construct_id: str, **kwargs) -> None:
+        super().__init__(scope, construct_id, **kwargs)
+        settings = Settings.from_context(self)
+        self.settings = settings
+
+        self.table = self._table(settings)
+        self.link_secret = secretsmanager.Secret(
+            self, "LinkSecret", description="Signs email links and reply addresses",
+            generate_secret_string=secretsmanager.SecretStringGenerator(exclude_punctuation=True, password_length=48))
+        self.failures = sqs.Queue(self, "OutboxFailures", retention_period=cdk.Duration.days(14),
+                                  encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
+        self.roles = {logical: self._role(logical, settings) for logical in FUNCTIONS}
+        self.app = self._chalice(settings)
+        self._outbox_consumer()
+        self._inbound_mail(settings)
+        self._gateway_problems()
+        self._alarms(settings)
+        cdk.CfnOutput(self, "TableName", value=self.table.table_name)
+        cdk.CfnOutput(self, "OutboxFailureQueue", value=self.failures.queue_url)
+
+    # ------------------------------------------------------------------ data
+
+    def _table(self, settings: Settings) -> dynamodb.Table:
+        """The table of chalicelib/store/schema.py (the one make serve and the tests create)."""
+        definition = table_definition(settings.table_name)
+        types = {a["AttributeName"]: a["AttributeType"] for a in definition["AttributeDefinitions"]}
+
+        def attribute(name: str) -> dynamodb.Attribute:
+            return dynamodb.Attribute(name=name, type={"S": dynamodb.AttributeType.STRING,
+                                                       "N": dynamodb.AttributeType.NUMBER}[types[name]])
+
+        keys = {k["KeyType"]: k["AttributeName"] for k in definition["KeySchema"]}
+        table = dynamodb.Table(
+            self, "Table", table_name=settings.table_name, partition_key=attribute(keys["HASH"]),
+            sort_key=attribute(keys["RANGE"]), billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            stream=dynamodb.StreamViewType.NEW_IMAGE, time_to_live_attribute=TTL_ATTRIBUTE,
+            point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
+                point_in_time_recovery_enabled=True),
+            removal_policy=cdk.RemovalPolicy.RETAIN if settings.retain_table else cdk.RemovalPolicy.DESTROY)
+        for index in definition["GlobalSecondaryIndexes"]:
+            index_keys = {k["KeyType"]: k["AttributeName"] for k in index["KeySchema"]}
+            table.add_global_secondary_index(
+                index_name=index["IndexName"], partition_key=attribute(index_keys["HASH"]),
+                sort_key=attribute(index_keys["RANGE"]) if "RANGE" in index_keys else None,
+                projection_type=dynamodb.ProjectionType.ALL)
+        return table
+
+    # ------------------------------------------------------------------ functions
+
+    def function_name(self, logical: str) -> str:
+        return f"{self.settings.name}-{FUNCTIONS[logical]}"
+
+    def _role(self, logical: str, settings: Settings) -> iam.Role:
+        """One role a function, with only what that function does."""
+        role = iam.Role(self, f"{logical}Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+                        description=f"{self.function_name(logical)}: least privilege")
+        log_group = self.format_arn(service="logs", resource="log-group",
+                                    resource_name=f"/aws/lambda/{self.function_name(logical)}:*",
+                                    arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)
+        role.add_to_policy(iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents"],
+                                               resources=[log_group]))
+        role.add_to_policy(iam.PolicyStatement(actions=TABLE_ACTIONS,
+                                               resources=[self.table.table_arn, f"{self.table.table_arn}/index/*"]))
+        if logical == "OutboxConsumer":
+            role.add_to_policy(iam.PolicyStatement(actions=STREAM_ACTIONS,
+                                                   resources=[self.table.table_stream_arn]))
+            role.add_to_policy(iam.PolicyStatement(actions=["sqs:SendMessage"], resources=[self.failures.queue_arn]))
+        if logical in SENDS_EMAIL and settings.mail_domain:
+            identity = self.format_arn(service="ses", resource="identity", resource_name=settings.mail_domain)
+            role.add_to_policy(iam.PolicyStatement(actions=["ses:SendEmail", "ses:SendRawEmail"],
+                                                   resources=[identity]))
+        if logical in SIGNS_LINKS:
+            self.link_secret.grant_read(role)
+        return role  # metrics need no permission: they travel in the logs (embedded metric format)
+
+    def _chalice(self, settings: Settings) -> Chalice:
+        environment = {
+            "TABLE_NAME": self.table.table_name,
+            "LINK_SECRET_ARN": self.link_secret.secret_arn,
+            "MAIL_TRANSPORT": "ses" if settings.mail_domain else "none",
+            "MAIL_DOMAIN": settings.mail_domain,
+            "MAIL_FROM": settings.mail_from,
+            "PUBLIC_URL": settings.public_url,
+            "ALLOWED_ORIGINS": settings.allowed_origins,
+            "POWERTOOLS_SERVICE_NAME": settings.name,
+            "POWERTOOLS_METRICS_NAMESPACE": "Battleline",
+        }
+        app = PrecompiledChalice(self, "App", source_dir=str(ROOT), stage_config={
+            "environment_variables": {k: v for k, v in environment.items() if v != ""},
+            "lambda_memory_size": settings.lambda_memory_mb,
+            "lambda_timeout": 60,
+            # Chalice makes no role: each function gets its own, set below.
+            "manage_iam_role": False, "iam_role_arn": "arn:aws:iam::000000000000:role/replaced-per-function",
+        })
+        for logical, role in self.roles.items():
+            function = app.get_resource(logical)
+            function.add_property_override("Role", role.role_arn)
+            function.add_property_override("FunctionName", self.function_name(logical))
+            # The log group is made here, with its retention, before the function can log into it.
+            # (Chalice's own log_retention_in_days names the API handler's group wrongly.)
+            log_group = logs.CfnLogGroup(self, f"{logical}Logs",
+                                         log_group_name=f"/aws/lambda/{self.function_name(logical)}",
+                                         retention_in_days=settings.log_retention_days)
+            function.add_resource_dependency(log_group)
+        app.get_resource("APIHandler").add_property_override("Timeout", 29)  # API Gateway waits 29 s at most
+        app.get_resource("RestAPI").add_property_override("Name", f"{settings.name}-api")
+        return app
+
+    def _outbox_consumer(self) -> None:
+        """The stream feeds the outbox consumer: failed records alone are retried (partial batch
+        responses), a failing batch is split, and what still fails after the retries goes to a queue."""
+        lambda_.CfnEventSourceMapping(
+            self, "OutboxStream", function_name=self.function_name("OutboxConsumer"),
+            event_source_arn=self.table.table_stream_arn, starting_position="TRIM_HORIZON", batch_size=25,
+            maximum_batching_window_in_seconds=1, function_response_types=["ReportBatchItemFailures"],
+            bisect_batch_on_function_error=True, maximum_retry_attempts=5, maximum_record_age_in_seconds=86400,
+            destination_config=lambda_.CfnEventSourceMapping.DestinationConfigProperty(
+                on_failure=lambda_.CfnEventSourceMapping.OnFailureProperty(destination=self.failures.queue_arn)),
+            filter_criteria=lambda_.CfnEventSourceMapping.FilterCriteriaProperty(
+                filters=[lambda_.CfnEventSourceMapping.FilterProperty(pattern=json.dumps(OUTBOX_FILTER))]),
+        ).add_resource_dependency(self.app.get_resource("OutboxConsumer"))
+
+    def _inbound_mail(self, settings: Settings) -> None:
+        """SES receives replies for the mail domain, publishes them to SNS, which invokes inbound-mail."""
+        if not settings.mail_domain:
+            return
+        topic = sns.Topic(self, "InboundMailTopic", display_name="Replies to game emails",
+                          enforce_ssl=True)
+        ses.ReceiptRuleSet(self, "InboundMailRules", rules=[ses.ReceiptRuleOptions(
+            recipients=[settings.mail_domain], scan_enabled=True, tls_policy=ses.TlsPolicy.REQUIRE,
+            actions=[ses_actions.Sns(topic=topic, encoding=ses_actions.EmailEncoding.BASE64)])])
+        # A SAM event on the function: the subscription and the permission to invoke it.
+        self.app.get_resource("InboundMail").add_property_override(
+            "Events.Replies", {"Type": "SNS", "Properties": {"Topic": topic.topic_arn}})
+
+    def _gateway_problems(self) -> None:
+        """API Gateway's own refusals (an unknown route, throttling, a timeout) as problem+json too."""
+        for kind, status, code, detail in GATEWAY_PROBLEMS:
+            body = {"type": f"/problems/{code}", "title": "API Gateway", "status": status, "detail": detail,
+                    "code": code}
+            cdk.CfnResource(self, f"Gateway{kind.title().replace('_', '')}", type="AWS::ApiGateway::GatewayResponse",
+                            properties={"RestApiId": self.app.get_resource("RestAPI").ref, "ResponseType": kind,
+                                        "StatusCode": str(status),
+                                        "ResponseParameters": {
+                                            "gatewayresponse.header.Content-Type": "'application/problem+json'"},
+                                        "ResponseTemplates": {"application/json": json.dumps(body)}})
+
+    # ------------------------------------------------------------------ alarms
+
+    def _alarms(self, settings: Settings) -> None:
+        topic = sns.Topic(self, "Alarms", display_name=f"{settings.name} alarms", enforce_ssl=True)
+        if settings.alarm_email:
+            topic.add_subscription(subscriptions.EmailSubscription(settings.alarm_email))
+        alarms = [
+            cloudwatch.Alarm(self, "OutboxFailuresAlarm", metric=self.failures.metric_approximate_number_of_messages_visible(
+                period=cdk.Duration.minutes(5), statistic="Maximum"), threshold=0,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, evaluation_periods=1,
+                alarm_description="Outbox records failed after every retry: notifications or settlements are "
+                                  "waiting in the failure queue",
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING),
+            cloudwatch.Alarm(self, "Api5xxAlarm", metric=cloudwatch.Metric(
+                namespace="AWS/ApiGateway", metric_name="5XXError",
+                dimensions_map={"ApiName": f"{settings.name}-api", "Stage": API_STAGE}, statistic="Sum",
+                period=cdk.Duration.minutes(5)), threshold=1,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                evaluation_periods=1, alarm_description="The API answered 5xx",
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING),
+        ]
+        for logical in ("OutboxConsumer", "WebhookRetries", "ClockSweeper", "InboundMail"):
+            alarms.append(cloudwatch.Alarm(
+                self, f"{logical}ErrorsAlarm", metric=cloudwatch.Metric(
+                    namespace="AWS/Lambda", metric_name="Errors",
+                    dimensions_map={"FunctionName": self.function_name(logical)}, statistic="Sum",
+                    period=cdk.Duration.minutes(5)), threshold=1,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                evaluation_periods=1, alarm_description=f"{self.function_name(logical)} failed",
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING))
+        for alarm in alarms:
+            alarm.add_alarm_action(cloudwatch_actions.SnsAction(topic))

@@ -1,0 +1,204 @@
+"""The CDK app, synthesized offline: the resources and their wiring, cfn-lint clean, and a lean
+Lambda package. One synth for the module (it packages the app with Chalice, as a deploy does)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from chalicelib.store.schema import table_definition
+from devtools.dynamodb_local import ROOT
+
+MAIL_DOMAIN = "games.example.com"
+MAX_PACKAGE_BYTES = 10 * 1024 * 1024
+FUNCTIONS = {"APIHandler": "battleline-api", "OutboxConsumer": "battleline-outbox-consumer",
+             "WebhookRetries": "battleline-webhook-retries", "ClockSweeper": "battleline-clock-sweeper",
+             "InboundMail": "battleline-inbound-mail"}
+
+
+@pytest.fixture(scope="module")
+def synthesized(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("cdk.out")
+    env = {**os.environ, "CDK_OUTDIR": str(out), "AWS_DEFAULT_REGION": "us-east-1",
+           "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"}
+    run = subprocess.run([sys.executable, "infra/app.py", f"mail_domain={MAIL_DOMAIN}", "alarm_email=ops@example.com"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def template(synthesized) -> dict:
+    return json.loads((synthesized / "Battleline.template.json").read_text())
+
+
+def resources(template: dict, kind: str) -> dict[str, dict]:
+    return {name: r for name, r in template["Resources"].items() if r["Type"] == kind}
+
+
+def one(template: dict, kind: str) -> dict:
+    found = list(resources(template, kind).values())
+    assert len(found) == 1, f"{len(found)} {kind}"
+    return found[0]["Properties"]
+
+
+def logical_id(template: dict, kind: str, prefix: str) -> str:
+    return next(name for name in resources(template, kind) if name.startswith(prefix))
+
+
+# ---------------------------------------------------------------- the table
+
+def test_the_table_is_on_demand_with_the_codes_keys_indexes_ttl_and_a_new_image_stream(template):
+    table = one(template, "AWS::DynamoDB::Table")
+    wanted = table_definition("battleline")
+    assert table["BillingMode"] == "PAY_PER_REQUEST"
+    assert table["KeySchema"] == wanted["KeySchema"]
+    assert sorted(table["AttributeDefinitions"], key=str) == sorted(wanted["AttributeDefinitions"], key=str)
+    indexes = {i["IndexName"]: i["KeySchema"] for i in table["GlobalSecondaryIndexes"]}
+    assert indexes == {i["IndexName"]: i["KeySchema"] for i in wanted["GlobalSecondaryIndexes"]}
+    assert {"due", "my_move", "leaderboard"} <= set(indexes)
+    assert table["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+    assert table["StreamSpecification"] == {"StreamViewType": "NEW_IMAGE"}
+
+
+# ---------------------------------------------------------------- the functions and their wiring
+
+def test_every_function_has_its_own_role_and_a_log_group_with_retention(template):
+    functions = resources(template, "AWS::Serverless::Function")
+    assert {name: f["Properties"]["FunctionName"] for name, f in functions.items()} == FUNCTIONS
+    roles = {json.dumps(f["Properties"]["Role"]) for f in functions.values()}
+    assert len(roles) == len(FUNCTIONS)
+    groups = {g["Properties"]["LogGroupName"]: g["Properties"]["RetentionInDays"]
+              for g in resources(template, "AWS::Logs::LogGroup").values()}
+    assert groups == {f"/aws/lambda/{name}": 30 for name in FUNCTIONS.values()}
+
+
+def test_the_stream_feeds_the_outbox_consumer_with_partial_failures_bisection_retries_and_a_failure_queue(template):
+    mapping = one(template, "AWS::Lambda::EventSourceMapping")
+    table = logical_id(template, "AWS::DynamoDB::Table", "Table")
+    queue = logical_id(template, "AWS::SQS::Queue", "OutboxFailures")
+    assert mapping["EventSourceArn"] == {"Fn::GetAtt": [table, "StreamArn"]}
+    assert mapping["FunctionName"] == FUNCTIONS["OutboxConsumer"]
+    assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert mapping["BisectBatchOnFunctionError"] is True and 1 <= mapping["MaximumRetryAttempts"] <= 10
+    assert mapping["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue, "Arn"]}
+    pattern = json.loads(mapping["FilterCriteria"]["Filters"][0]["Pattern"])
+    assert pattern == {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": ["OUTBOX"]}}}}
+
+
+def test_the_sweeper_and_the_retries_run_on_a_schedule(template):
+    functions = resources(template, "AWS::Serverless::Function")
+    for name in ("ClockSweeper", "WebhookRetries"):
+        events = functions[name]["Properties"]["Events"]
+        assert [e["Properties"]["Schedule"] for e in events.values() if e["Type"] == "Schedule"] == ["rate(1 minute)"]
+
+
+def test_ses_receipt_rule_publishes_replies_to_sns_which_invokes_inbound_mail(template):
+    rule = one(template, "AWS::SES::ReceiptRule")["Rule"]
+    topic = logical_id(template, "AWS::SNS::Topic", "InboundMailTopic")
+    assert rule["Recipients"] == [MAIL_DOMAIN] and rule["Enabled"] is True
+    assert rule["Actions"] == [{"SNSAction": {"Encoding": "Base64", "TopicArn": {"Ref": topic}}}]
+    events = template["Resources"]["InboundMail"]["Properties"]["Events"]
+    assert [e["Properties"]["Topic"] for e in events.values() if e["Type"] == "SNS"] == [{"Ref": topic}]
+
+
+def test_stage_settings_reach_the_functions_from_context(template):
+    variables = template["Resources"]["APIHandler"]["Properties"]["Environment"]["Variables"]
+    assert variables["MAIL_DOMAIN"] == MAIL_DOMAIN and variables["MAIL_TRANSPORT"] == "ses"
+    assert variables["MAIL_FROM"] == f"Battle Line <play@{MAIL_DOMAIN}>"
+    assert variables["TABLE_NAME"] == {"Ref": logical_id(template, "AWS::DynamoDB::Table", "Table")}
+    assert "LINK_SECRET" not in variables and "LINK_SECRET_ARN" in variables  # the secret stays in Secrets Manager
+
+
+# ---------------------------------------------------------------- least privilege
+
+def statements(template: dict, role_prefix: str) -> list[dict]:
+    policies = [p["Properties"] for name, p in resources(template, "AWS::IAM::Policy").items()
+                if name.startswith(role_prefix + "Role")]
+    return [s for p in policies for s in p["PolicyDocument"]["Statement"]]
+
+
+def actions_of(found: list[dict]) -> set[str]:
+    return {a for s in found for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
+
+
+def test_no_statement_grants_every_action_and_table_actions_name_only_the_table(template):
+    for policy in resources(template, "AWS::IAM::Policy").values():
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+            granted = actions_of([statement])
+            assert not any(a == "*" or a.endswith(":*") for a in granted), statement
+            if any(a.startswith("dynamodb:") for a in granted):
+                assert statement["Resource"] != "*" and "*" not in json.dumps(statement["Resource"]).replace(
+                    "/index/*", "").replace("/stream/*", ""), statement
+
+
+def test_each_role_holds_only_what_its_function_does(template):
+    api, consumer = actions_of(statements(template, "APIHandler")), actions_of(statements(template, "OutboxConsumer"))
+    sweeper = actions_of(statements(template, "ClockSweeper"))
+    assert "dynamodb:PutItem" in api and "dynamodb:GetRecords" not in api and "ses:SendRawEmail" not in api
+    assert {"dynamodb:GetRecords", "sqs:SendMessage", "ses:SendRawEmail"} <= consumer
+    assert not any(a.startswith(("ses:", "secretsmanager:", "sqs:")) for a in sweeper)
+    for name in FUNCTIONS:
+        logs = [s for s in statements(template, name) if "logs:PutLogEvents" in actions_of([s])]
+        assert logs and FUNCTIONS[name] in json.dumps(logs[0]["Resource"])
+
+
+# ---------------------------------------------------------------- alarms, errors, outputs
+
+def test_alarms_watch_the_failure_queue_and_5xx(template):
+    alarms = [a["Properties"] for a in resources(template, "AWS::CloudWatch::Alarm").values()]
+    queue = logical_id(template, "AWS::SQS::Queue", "OutboxFailures")
+    assert any(a["MetricName"] == "ApproximateNumberOfMessagesVisible" and
+               a["Dimensions"][0]["Value"] == {"Fn::GetAtt": [queue, "QueueName"]} for a in alarms)
+    assert any(a["MetricName"] == "5XXError" and a["Namespace"] == "AWS/ApiGateway" and
+               {"Name": "ApiName", "Value": "battleline-api"} in a["Dimensions"] for a in alarms)
+    assert all(a["AlarmActions"] for a in alarms)
+    assert template["Resources"]["RestAPI"]["Properties"]["Name"] == "battleline-api"
+
+
+def test_api_gateways_own_errors_are_problem_json(template):
+    responses = {r["Properties"]["ResponseType"]: r["Properties"] for r in
+                 resources(template, "AWS::ApiGateway::GatewayResponse").values()}
+    missing = responses["MISSING_AUTHENTICATION_TOKEN"]
+    assert missing["StatusCode"] == "404"
+    assert missing["ResponseParameters"]["gatewayresponse.header.Content-Type"] == "'application/problem+json'"
+    assert json.loads(missing["ResponseTemplates"]["application/json"])["code"] == "route_not_found"
+
+
+def test_cfn_lint_finds_nothing(synthesized):
+    cfn_lint = Path(sys.executable).with_name("cfn-lint")
+    run = subprocess.run([str(cfn_lint), str(synthesized / "Battleline.template.json")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+# ---------------------------------------------------------------- the package
+
+def test_the_lambda_package_is_lean_precompiled_and_has_no_boto3(synthesized, template):
+    key = template["Resources"]["APIHandler"]["Properties"]["CodeUri"]["Key"]
+    package = synthesized / f"asset.{key.removesuffix('.zip')}.zip"
+    if not package.exists():  # the asset keeps the name of the packaged zip
+        package = next(synthesized.glob("asset.*.zip"))
+    assert package.stat().st_size <= MAX_PACKAGE_BYTES, f"{package.stat().st_size} bytes"
+    names = zipfile.ZipFile(package).namelist()
+    assert not any(re.match(r"(boto3|botocore|s3transfer)/", n) for n in names)
+    assert "app.py" in names and "chalicelib/games/khan/cardsets/khan-default.v1.json" in names
+    version = f"cpython-{sys.version_info.major}{sys.version_info.minor}"  # the runtime's, so the bytecode is used
+    runtime = template["Resources"]["APIHandler"]["Properties"]["Runtime"]
+    assert runtime == f"python{sys.version_info.major}.{sys.version_info.minor}"
+    assert f"__pycache__/app.{version}.pyc" in names and f"pydantic/__pycache__/main.{version}.pyc" in names
+
+
+def test_requirements_txt_is_pyprojects_runtime_dependencies_without_boto3_and_chalice():
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    wanted = sorted(d for d in declared if not d.startswith(("boto3", "chalice")))
+    lines = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    assert sorted(line for line in lines if line and not line.startswith("#")) == wanted
