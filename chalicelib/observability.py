@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, Callable
 
 from aws_lambda_powertools import Logger, Metrics
@@ -22,7 +23,9 @@ METRICS = ("actions", "version_conflicts", "illegal_actions", "deliveries", "del
 
 # Powertools' logger is the standard logger named after the service, so the modules' own
 # loggers ("battleline.service", ...) hand their records to it and its JSON formatter.
-logger = Logger(service=SERVICE, level=os.environ.get("POWERTOOLS_LOG_LEVEL", "INFO"))
+# On standard error: the command-line tools (make mail-in) keep standard output for their answers;
+# in Lambda both streams go to the function's log group.
+logger = Logger(service=SERVICE, level=os.environ.get("POWERTOOLS_LOG_LEVEL", "INFO"), stream=sys.stderr)
 metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "Battleline"), service=SERVICE)
 
 

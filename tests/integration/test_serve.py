@@ -20,9 +20,12 @@ pytestmark = pytest.mark.integration
 
 def start(port: int, data_dir) -> subprocess.Popen:
     env = {**os.environ, "PORT": str(port), "DATA_DIR": str(data_dir), "ALLOW_PRIVATE_WEBHOOKS": "1"}
+    # The output goes to a file: a pipe nobody reads while the game is played would fill up with
+    # the servers' log lines and stall them.
+    output = open(data_dir / f"serve-{port}-{time.monotonic_ns()}.log", "w+")
     process = subprocess.Popen(["make", "--no-print-directory", "serve"], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True)
+                               stdout=output, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    process.output = output
     wait_for_port(port, timeout=120, process=process)
     return process
 
@@ -40,7 +43,10 @@ def wait_for_mail(folder, subject: str, timeout: float = 30):
 
 def ctrl_c(process: subprocess.Popen, port: int) -> str:
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
-    output, _ = process.communicate(timeout=30)
+    process.wait(timeout=30)
+    process.output.seek(0)
+    output = process.output.read()
+    process.output.close()
     deadline = time.monotonic() + 10
     while not port_is_free(port) and time.monotonic() < deadline:
         time.sleep(0.1)
