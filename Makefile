@@ -4,13 +4,16 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 NODE_INSTALLED := node_modules/.installed
+# Debian's Chromium, for the board's browser test (driven by Playwright: no browser is downloaded).
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve test test-unit openapi bench mail-in check-card-set synth package deploy destroy install clean
 
 serve: install
 	$(PY) -m devtools.serve
 
-test: install
+test: install $(CHROMIUM)
 	$(PY) -m pytest
 
 test-unit: install
@@ -56,11 +59,15 @@ destroy: $(INSTALLED)
 
 install: $(INSTALLED) $(NODE_INSTALLED)
 
+$(CHROMIUM):
+	$(SUDO) apt-get install -y -qq --no-install-recommends chromium || \
+	  ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium)
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(INSTALLED): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "pip==26.2.1"  # chalice 1.34 packages with pip < 26.3
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $@
 

@@ -59,6 +59,9 @@ ERRORS: dict[str, ErrorKind] = {
     "already_entered": ErrorKind(409, "You are in this tournament already"),
     "too_few_players": ErrorKind(409, "Not enough players to start"),
     "not_organiser": ErrorKind(403, "Only the tournament's organiser may do this"),
+    "game_not_public": ErrorKind(403, "Only a public game can be watched without a seat's link"),
+    "invalid_link": ErrorKind(403, "The link is not valid"),
+    "link_expired": ErrorKind(410, "The link has expired"),
     "internal_error": ErrorKind(500, "Internal error"),
 }
 

@@ -60,7 +60,9 @@ class CreateGameRequest(Request):
     seats: list[Seat] = Field(min_length=1, max_length=3)
     seed: int | None = Field(None, ge=0, lt=2**63, description="Deal deterministically; the seed is then shown to all and the game is never rated.")
     rated: bool = Field(True, description="Update the players' Glicko-2 ratings when the game ends. Only "
-                                          "two-player games without an explicit seed are rated.")
+                                          "two-player games without an explicit seed or a bot are rated.")
+    public: bool = Field(False, description="Anyone may watch it (getBoard without a seat link; getGame by "
+                                            "anyone): a spectator sees no hand and no hidden card.")
 
 
 class ActionRequest(Request):
@@ -130,3 +132,13 @@ class CardSetFile(Shape):
     """A card-set file's content, in the format getKhanCardSet shows."""
 
     model_config = ConfigDict(extra="allow", defer_build=True)
+
+
+class BoardQuery(Query):
+    seat: str | None = Field(None, max_length=1024, description="A seat's board link token (getBoardLink); "
+                                                              "without it, a public game's spectator board.")
+
+
+class BoardStep(Request):
+    expected_version: int = Field(ge=0)
+    step: dict[str, Any] = Field(json_schema_extra={"allOf": [STEP_REF]})

@@ -30,16 +30,18 @@ class Player:
 @dataclass
 class SeatRecord:
     seat: int
-    player_id: str | None  # None while an invitation by email waits for an answer
+    player_id: str | None  # None while an invitation by email waits for an answer, and for a bot
     name: str
     email: str | None = None  # the invited address (never shown to other players)
+    bot: str | None = None  # a computer player (chalicelib.bots)
 
     @property
     def invited(self) -> bool:
-        return self.player_id is None
+        return self.player_id is None and self.bot is None
 
     def as_json(self) -> dict:
-        return {"seat": self.seat, "player_id": self.player_id, "name": self.name, "invited": self.invited}
+        return {"seat": self.seat, "player_id": self.player_id, "name": self.name, "invited": self.invited,
+                "bot": self.bot}
 
     def stored(self) -> dict:
         return {**self.as_json(), "email": self.email}
@@ -67,6 +69,7 @@ class GameRecord:
     rated: bool = False
     tournament_id: str | None = None
     seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: never shown
+    public: bool = False  # anyone may watch it (a spectator's view: no hand, no hidden card)
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)

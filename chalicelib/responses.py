@@ -12,7 +12,7 @@ from .models import STEP_REF, TournamentFormat
 from .models import Preferences  # noqa: F401 - getPreferences answers with what updatePreferences takes
 from .shapes import Shape
 
-Step = Annotated[dict[str, Any], WithJsonSchema(STEP_REF)]
+Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [STEP_REF]})]
 GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
 
 
@@ -64,9 +64,11 @@ class PlayerCreated(PlayerView):
 
 class SeatView(Shape):
     seat: int
-    player_id: str | None = Field(description="null while the seat's invitation by email is unanswered")
+    player_id: str | None = Field(description="null for a bot, and while the seat's invitation by email is "
+                                              "unanswered")
     name: str
     invited: bool = Field(description="The seat waits for an invited player to accept.")
+    bot: str | None = Field(description="The computer player in the seat (random, greedy, mcts), or null.")
 
 
 class GameResult(Shape):
@@ -114,6 +116,7 @@ class GameView(Shape):
     clock: ClockView | None = Field(description="The time control and each seat's time; null without one.")
     rated: bool
     tournament_id: str | None
+    public: bool = Field(description="Anyone may watch it on its board.")
     seed: int | None = Field(description="Shown when the seed was chosen by the creator, or once the game is over "
                                          "(never for a duplicate tournament's boards).")
     created_at: str
@@ -322,3 +325,31 @@ class CardSetCheck(Shape):
     digest: str | None = None
     problems: list[str] = Field(description="What is wrong, one message per fault, each naming its entry "
                                             "(e.g. commands[charge].keywords[1]).")
+
+
+class BoardLink(Shape):
+    url: str = Field(description="Opens the game's board in a browser, as your seat (keep it to yourself), or "
+                                 "as a spectator of a public game.")
+    seat: int | None
+
+
+class BoardStepChoice(Shape):
+    label: str
+    step: Step
+
+
+class BoardView(Shape):
+    """What the board page shows, refreshed as the game moves on."""
+
+    game_id: str
+    game: str
+    title: str
+    version: int
+    status: str
+    you: int | None
+    to_move: int | None
+    headline: str
+    svg: str = Field(description="The board as SVG, as the seat (or a spectator) sees it.")
+    text: str = Field(description="The same board as text.")
+    hand: list[str]
+    steps: list[BoardStepChoice] = Field(description="Every step the seat may take now (none for spectators).")

@@ -11,14 +11,16 @@ import hashlib
 import logging
 import random
 from dataclasses import replace
+from urllib.parse import quote
 from datetime import datetime
 from typing import Callable
 
 from pydantic import TypeAdapter, ValidationError
 
-from . import keys, observability, timecontrol, vacation
-from .clock import Clock, SystemClock, iso
+from . import bots, keys, observability, timecontrol, vacation
+from .bots import runner
 from .calls import Idempotency, Outcome
+from .clock import Clock, SystemClock, iso
 from .errors import ServiceError, describe_validation, is_card_error
 from .games import ENGINES, GameEngine, IllegalStep, apply_steps
 from .games.battleline.analysis import InvalidPosition, analyze
@@ -27,11 +29,11 @@ from .games.khan import cardset
 from .games.presenters import PRESENTERS
 from .models import (
     ActionRequest,
+    BotSeat,
     CreateGameRequest,
     CreatePlayerRequest,
     EmailSeat,
     ListGamesQuery,
-    PlayerSeat,
 )
 from .notify import messages
 from .notify.dispatcher import Dispatcher
@@ -80,6 +82,7 @@ class GameService:
         self.dispatcher.viewer = self.view_for_seat
         self.dispatcher.handlers[messages.GAME_FINISHED] = self.settle_finished
         self.dispatcher.handlers[messages.TOURNAMENT_GAMES] = self.tournaments.make_games
+        self.dispatcher.handlers[messages.BOT_TURN] = self.play_bot
 
     # ------------------------------------------------------------------ players
 
@@ -125,7 +128,7 @@ class GameService:
             seed = request.seed if request.seed is not None else self.new_seed()
             game, created = self.new_game_record(engine, keys.new_id("g"), options, seats, seed, player.id,
                                                  seed_public=request.seed is not None,
-                                                 rated=request.rated and request.seed is None)
+                                                 rated=request.rated and request.seed is None, public=request.public)
             body = self._view(engine, game, game.seat_of(player.id))
             self.store.create_game(game, [created], record(body), messages.for_new_game(game))
             return body
@@ -147,7 +150,8 @@ class GameService:
 
     def new_game_record(self, engine: GameEngine, game_id: str, options: dict, seats: list[SeatRecord], seed: int,
                         created_by: str, *, seed_public: bool = False, rated: bool = False,
-                        tournament_id: str | None = None, seed_withheld: bool = False) -> tuple[GameRecord, EventRecord]:
+                        tournament_id: str | None = None, seed_withheld: bool = False,
+                        public: bool = False) -> tuple[GameRecord, EventRecord]:
         """A new game (not yet stored) and its first event; its clock starts if every seat is taken."""
         engine_options = {k: v for k, v in options.items() if k != "time_control"}
         state = engine.new_game(engine_options, random.Random(seed))
@@ -160,7 +164,8 @@ class GameService:
             created_by=created_by, created_at=now, updated_at=now, event_count=1,
             to_move=None if waiting else engine.to_move(state),
             clock=timecontrol.new_clock(control, [s.seat for s in seats]) if control else None,
-            rated=rated and len(seats) == 2, tournament_id=tournament_id, seed_withheld=seed_withheld,
+            rated=rated and len(seats) == 2 and not any(s.bot for s in seats), tournament_id=tournament_id,
+            seed_withheld=seed_withheld, public=public,
         )
         game = self._pass_clock(game, self.clock.now())
         created = EventRecord(game.id, 1, 0, "game_created", None,
@@ -179,9 +184,13 @@ class GameService:
                     raise ServiceError("unsupported_seat", f"seat {number}: this server sends no email")
                 seats.append(SeatRecord(number, None, "(invited)", seat.email.lower()))
                 continue
-            if not isinstance(seat, PlayerSeat):
-                raise ServiceError("unsupported_seat", f"seat {number}: bot seats are not available yet; "
-                                                       "seat a player by player_id, or invite one by email")
+            if isinstance(seat, BotSeat):
+                names = bots.BOTS.get(engine.name, {})
+                if seat.bot not in names:
+                    raise ServiceError("unsupported_seat", f"seat {number}: there is no {seat.bot!r} bot for "
+                                                           f"{engine.name}; there are {', '.join(names)}")
+                seats.append(SeatRecord(number, None, f"{seat.bot} bot", bot=seat.bot))
+                continue
             found = self.store.get_player(seat.player_id)
             if found is None:
                 raise ServiceError("player_not_found", f"seat {number}: no player {seat.player_id!r}")
@@ -307,6 +316,93 @@ class GameService:
         except VersionConflict:
             return None
         logger.info("game %s: seat %s lost (%s) at version %s", game.id, seat, reason, saved.version)
+        return saved
+
+    # ------------------------------------------------------------------ the board in a browser
+
+    def board_link(self, player: Player, game_id: str) -> dict:
+        """A link to the game's board: it plays as the caller's seat, or watches a public game."""
+        game, _ = self._load(game_id)
+        seat = game.seat_of(player.id)
+        if seat is None and not game.public:
+            raise ServiceError("not_seated", f"you have no seat in game {game_id}, and it is not public")
+        return {"url": self._links().board_url(game_id, seat), "seat": seat}
+
+    def _board_seat(self, game: GameRecord, token: str | None) -> int | None:
+        if token:
+            try:
+                return self._links().read_board(token, game.id)
+            except LinkError as error:
+                raise ServiceError(error.code, str(error)) from None
+        if not game.public:
+            raise ServiceError("game_not_public", "this game is not public: open it with your seat's board link")
+        return None
+
+    def board_view(self, game_id: str, token: str | None) -> dict:
+        game, engine = self._load(game_id)
+        seat = self._board_seat(game, token)
+        view = self._view(engine, game, seat)
+        shown = PRESENTERS[game.game]
+        if view["status"] == "finished":
+            result = view["result"]
+            headline = "A draw" if result["winner"] is None else (
+                "You won" if result["winner"] == seat else f"Seat {result['winner']} won")
+            headline += f" ({result['reason'].replace('_', ' ')})"
+        elif view["status"] == "waiting":
+            headline = "Waiting for invited players"
+        else:
+            headline = "Your move" if view["to_move"] == seat else f"Seat {view['to_move']} is to move"
+        return {"game_id": game.id, "game": game.game, "title": shown.title, "version": game.version,
+                "status": view["status"], "you": seat, "to_move": view["to_move"], "headline": headline,
+                "svg": shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
+                "hand": view["state"].get("hand", []),
+                "steps": [{"label": shown.describe_step(s), "step": s} for s in view["legal_steps"]]}
+
+    def board_page(self, game_id: str, token: str | None) -> Page:
+        board = self.board_view(game_id, token)
+        query = f"?seat={quote(token)}" if token else ""
+        return Page(200, f"{board['title']}: game {game_id}", board["headline"], template="board.html",
+                    data={"board": board, "view_url": f"/v1/games/{game_id}/board/view{query}",
+                          "step_url": f"/v1/games/{game_id}/board/steps{query}"})
+
+    def board_play(self, game_id: str, token: str | None, request) -> dict:
+        """A step taken on a seat's board: played as that seat's player, at the version shown."""
+        game, _ = self._load(game_id)
+        seat = self._board_seat(game, token)
+        player = self.seat_player(game_id, seat) if seat is not None else None
+        if player is None:
+            raise ServiceError("not_seated", "a spectator's board does not play")
+        self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version,
+                                                        steps=[request.step]), None)
+        return self.board_view(game_id, token)
+
+    # ------------------------------------------------------------------ bots
+
+    def play_bot(self, message: messages.Message) -> GameRecord | None:
+        """A bot's turn, from the outbox (never inside another player's request): its steps are
+        chosen from its seat's view and played like anyone's, at the version the turn began.
+        Nothing happens if the game moved on meanwhile (someone resigned, time ran out)."""
+        game = self._find(message.data["game_id"])
+        seat = next((s for s in game.seats if s.seat == message.data["seat"]), None) if game else None
+        if game is None or seat is None or not seat.bot or game.status != "active" \
+                or game.version != message.data["version"] or game.to_move != seat.seat:
+            return None
+        observability.tag(game_id=game.id, seat=seat.seat)
+        engine = self.engines[game.game]
+        try:
+            game = self._check_time(game)
+        except ServiceError:
+            return None  # its time ran out: the timeout was applied instead
+        rng = random.Random(f"{game.id}/{game.version}/{seat.seat}")  # the same decision if the message comes twice
+        steps = runner.bot_steps(engine, game.state, seat.seat, game.options, bots.bot(game.game, seat.bot), rng)
+        state, raw_events = apply_steps(engine, game.state, seat.seat, steps)
+        saved, events = self._advance(game, engine, state, raw_events)
+        try:
+            self.store.save_game(saved, game.version, events, None, messages.for_action(game, saved, events))
+        except VersionConflict:
+            return None  # a resignation or a timeout came first
+        observability.count("actions")
+        logger.info("bot %s played at version %s: %s", seat.bot, saved.version, " ".join(s["type"] for s in steps))
         return saved
 
     # ------------------------------------------------------------------ clocks
@@ -722,6 +818,7 @@ class GameService:
             "clock": self._clock_view(game),
             "rated": game.rated,
             "tournament_id": game.tournament_id,
+            "public": game.public,
             "seed": game.seed if (game.seed_public or finished) and not game.seed_withheld else None,
             "created_at": game.created_at,
             "updated_at": game.updated_at,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from chalice.cli.factory import CLIFactory
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", default="dev")
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(message)s")
+    os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")  # links in pages and emails
     config = CLIFactory(str(ROOT)).create_config_obj(chalice_stage_name=args.stage)
     server = LocalDevServer(config.chalice_app, config, args.host, args.port, server_cls=BurstTolerantServer,
                             handler_cls=RequestHandler)

@@ -158,7 +158,7 @@ def live_server(dynamodb_local):
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "devtools.local_api", "--port", str(port)],
-        cwd=ROOT, env=server_environment(dynamodb_local.endpoint, table),
+        cwd=ROOT, env={**server_environment(dynamodb_local.endpoint, table), "PUBLIC_URL": f"http://127.0.0.1:{port}"},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:

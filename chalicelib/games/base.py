@@ -126,7 +126,8 @@ class Presenter:
     help: str  # the text commands, for replies that could not be read
     example: str  # a command or two, for emails
     text_board: Callable[[dict, int | None], str]
-    html_board: Callable[[dict, int | None], str]
+    html_board: Callable[[dict, int | None], str]  # for emails: what common mail clients draw
+    svg_board: Callable[[dict, int | None], str]  # for pages in a browser
     hand_html: Callable[[list[str]], str]
     describe_step: Callable[[Step], str]
     write_step: Callable[[Step], str]

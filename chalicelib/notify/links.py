@@ -39,6 +39,7 @@ class Invitation:
 
 
 INVITATION_MAX_AGE = 30 * 24 * 3600
+BOARD_LINK_MAX_AGE = 90 * 24 * 3600  # a correspondence game lasts weeks
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,10 @@ class Links:
     def _invitations(self) -> URLSafeTimedSerializer:
         return URLSafeTimedSerializer(self._key, salt="battleline-invitation")
 
+    @cached_property
+    def _boards(self) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._key, salt="battleline-board")
+
     def step_url(self, game_id: str, seat: int, version: int, step: dict) -> str:
         token = self._steps.dumps({"g": game_id, "s": seat, "v": version, "st": step})
         return f"{self.base_url}/v1/links/{quote(token)}"
@@ -94,6 +99,18 @@ class Links:
     def read_step(self, token: str, max_age: int = STEP_LINK_MAX_AGE) -> StepLink:
         data = self._read(self._steps, token, max_age, "this link has expired; open the game for its current moves")
         return StepLink(data["g"], data["s"], data["v"], data["st"])
+
+    def board_url(self, game_id: str, seat: int | None) -> str:
+        """The game's board in a browser: a seat's (it plays as that seat), or a spectator's (None)."""
+        url = f"{self.base_url}/v1/games/{game_id}/board"
+        return f"{url}?seat={quote(self._boards.dumps({'g': game_id, 's': seat}))}" if seat is not None else url
+
+    def read_board(self, token: str, game_id: str) -> int:
+        """The seat a board link plays as (LinkError when it is not this game's, or has expired)."""
+        data = self._read(self._boards, token, BOARD_LINK_MAX_AGE, "this board link has expired; ask for a new one")
+        if data.get("g") != game_id:
+            raise LinkError("invalid_link", "this board link is for another game")
+        return data["s"]
 
     def invitation_url(self, game_id: str, seat: int, email: str) -> str:
         token = self._invitations.dumps({"g": game_id, "s": seat, "e": email})

@@ -11,6 +11,7 @@ from ..records import EventRecord, GameRecord
 
 EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
 GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
+BOT_TURN = "server.bot_turn"  # for the server itself: a bot's seat is to move
 TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a tournament round's games
 
 
@@ -35,7 +36,7 @@ INVITATION = ""  # the receiver of an invitation by email: an address, not yet a
 def for_new_game(game: GameRecord) -> list[Message]:
     messages = [_message("game.invited", game, s.seat, s.player_id or INVITATION,
                          {"created_by": game.created_by, **({"invite_email": s.email} if s.invited else {})})
-                for s in game.seats]
+                for s in game.seats if not s.bot]
     return messages + _your_turn(game)
 
 
@@ -46,11 +47,12 @@ def for_seat_taken(game: GameRecord) -> list[Message]:
 
 def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord]) -> list[Message]:
     public = [{"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data} for e in events]
+    players = [s for s in after.seats if s.player_id]  # not the bots, nor invitations still open
     messages = [_message("game.action", after, s.seat, s.player_id, {"events": public, "to_move": after.to_move})
-                for s in after.seats]
+                for s in players]
     if after.status == "finished":
         result = next((e.data["result"] for e in events if e.type == "game_finished"), None)
-        messages += [_message("game.finished", after, s.seat, s.player_id, {"result": result}) for s in after.seats]
+        messages += [_message("game.finished", after, s.seat, s.player_id, {"result": result}) for s in players]
         if after.rated or after.tournament_id:
             messages.append(Message(f"msg_{after.id}_{after.version}_settle", GAME_FINISHED, "",
                                     {"game_id": after.id}, after.updated_at))
@@ -65,8 +67,17 @@ def _turns_passed(events: list[EventRecord]) -> bool:
 
 
 def _your_turn(game: GameRecord) -> list[Message]:
-    return [_message("game.your_turn", game, s.seat, s.player_id, {}) for s in game.seats
-            if game.status == "active" and s.seat == game.to_move]
+    """The seat to move is told; a bot's turn is a message to the server, which plays it."""
+    found = []
+    for s in game.seats:
+        if game.status != "active" or s.seat != game.to_move:
+            continue
+        if s.bot:
+            found.append(Message(f"msg_{game.id}_{game.version}_bot_{s.seat}", BOT_TURN, "",
+                                 {"game_id": game.id, "seat": s.seat, "version": game.version}, game.updated_at))
+        else:
+            found.append(_message("game.your_turn", game, s.seat, s.player_id, {}))
+    return found
 
 
 def reminder(game: GameRecord, seat: int, player_id: str, kind: str, deadline: str, time_left: int,

@@ -17,6 +17,8 @@ class Page:
     button: str | None = None
     board: str | None = None
     links: list[dict] = field(default_factory=list)
+    template: str = "page.html"
+    data: dict = field(default_factory=dict)  # more for the template (the board page's first view)
 
     @classmethod
     def refused(cls, error: Exception) -> "Page":
@@ -24,4 +26,4 @@ class Page:
         return cls(410 if getattr(error, "code", "") == "link_expired" else 400, "This link cannot be used", str(error))
 
     def html(self) -> str:
-        return render("page.html", **self.__dict__)
+        return render(self.template, **self.__dict__)

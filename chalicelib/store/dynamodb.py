@@ -148,14 +148,15 @@ class DynamoStore:
             return None
         return GameRecord(
             id=item["id"], game=item["game"], version=item["version"], status=item["status"],
-            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email")) for s in json.loads(item["seats"])],
+            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"))
+                   for s in json.loads(item["seats"])],
             options=json.loads(item["options"]), state=json.loads(item["state"]),
             seed=int(item["seed"]), seed_public=item["seed_public"], created_by=item["created_by"],
             created_at=item["created_at"], updated_at=item["updated_at"],
             event_count=item.get("event_count", 0), to_move=item.get("to_move"),
             clock=json.loads(item["clock"]) if "clock" in item else None, deadline=item.get("deadline"),
             due_at=item.get("due_at"), rated=item.get("rated", False), tournament_id=item.get("tournament_id"),
-            seed_withheld=item.get("seed_withheld", False),
+            seed_withheld=item.get("seed_withheld", False), public=item.get("public", False),
         )
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
@@ -454,7 +455,7 @@ class DynamoStore:
             "updated_at": game.updated_at, "event_count": game.event_count,
             "to_move": game.to_move, "clock": _dumps(game.clock) if game.clock else None,
             "deadline": game.deadline, "rated": game.rated, "tournament_id": game.tournament_id,
-            "seed_withheld": game.seed_withheld or None,
+            "seed_withheld": game.seed_withheld or None, "public": game.public or None,
             # In the sparse "due" index while its clock runs: the sweeper's next look.
             **({"due": "CLOCK", "due_at": game.due_at} if game.due_at and game.status == "active" else {}),
         })

@@ -75,8 +75,8 @@ def test_create_game_returns_the_creators_view(api, two):
     ann, bob, game = two
     assert game["status"] == "active" and game["version"] == 0
     assert game["you"] == 1 and game["to_move"] == 1 and game["phase"] == "play"
-    assert game["seats"] == [{"seat": 1, "player_id": ann["id"], "name": "Ann", "invited": False},
-                             {"seat": 2, "player_id": bob["id"], "name": "Bob", "invited": False}]
+    assert game["seats"] == [{"seat": 1, "player_id": ann["id"], "name": "Ann", "invited": False, "bot": None},
+                             {"seat": 2, "player_id": bob["id"], "name": "Bob", "invited": False, "bot": None}]
     assert len(game["state"]["hand"]) == 7 and game["state"]["hand_sizes"] == {"1": 7, "2": 7}
     assert game["state"]["decks"] == {"troop": 46, "tactics": 10}
     assert game["seed"] == 7  # an explicit seed is shown to all
@@ -120,7 +120,7 @@ def test_views_are_per_seat_and_spectators_see_no_hand(api, two):
         ({"game": "battleline", "seats": [{"player_id": "ANN"}]}, "invalid_seats"),
         ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"player_id": "ANN"}]}, "invalid_seats"),
         ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"player_id": "p_nobody"}]}, "player_not_found"),
-        ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"bot": "random"}]}, "unsupported_seat"),
+        ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"bot": "stockfish"}]}, "unsupported_seat"),
         ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"player_id": "BOB"}],
           "options": {"claim_timing": "never"}}, "invalid_options"),
         ({"game": "battleline", "seats": [{"player_id": "ANN"}, {"player_id": "BOB"}],

@@ -41,6 +41,10 @@ def view(state: State, seat: int | None) -> dict:
         "claim_timing": state["claim_timing"],
         "turn": state["turn"],
         "turn_seat": state["turn_seat"],
+        "first_seat_of_game": state["first_seat_of_game"],
+        "passed_this_turn": state["passed_this_turn"],
+        "scouted_this_turn": state["scouted_this_turn"],
+        "passes_in_a_row": state["passes_in_a_row"],
         "scout": dict(state["scout"]) if state["scout"] else None,
         "pending": [dict(p) for p in state["pending"]],
         "resigned": list(state["resigned"]),
@@ -101,6 +105,11 @@ class BattleLineStateView(Shape):
     claim_timing: str
     turn: int
     turn_seat: int | None = Field(description="Whose turn it is; `to_move` may differ while a Mud discard is owed.")
+    first_seat_of_game: int = Field(description="The seat that started this game (of a match).")
+    passed_this_turn: bool
+    scouted_this_turn: bool = Field(description="A SCOUT was played this turn (its draws replace the draw).")
+    passes_in_a_row: int = Field(description="Seats that passed in succession with no claim: when every seat has, "
+                                             "the game ends (the stall rule).")
     scout: ScoutProgress | None = Field(description="A SCOUT being resolved: cards drawn, cards to return.")
     pending: list[PendingDecision] = Field(description="Decisions owed before play goes on (Mud discards).")
     resigned: list[int] = Field(description="Seats out of a three-player game.")

@@ -1,0 +1,119 @@
+"""The greedy Battle Line bot: claims every flag it can prove, then plays the card that best
+improves a flag, judged one step ahead from its own view.
+
+A flag is judged by the best formation each side can still reach: the bot's side from the
+troops it holds or has not seen, the opponent's from the troops the bot has not seen
+(``claims.reachable``, the claim proof's own search). Playing a card is worth what it adds to
+its flag's standing, plus a little for progress; tactics other than the morale ones are
+played only when nothing else may be.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from ..games.battleline.cards import is_troop, parse_troop
+from ..games.battleline.claims import CARD_BIT, Side, best_completion, pool_mask, visible_cards
+from ..games.battleline.formations import Strength
+from . import playing
+
+PROGRESS = 12  # points a card on a side is worth for bringing it nearer completion
+FLAG = 150  # a flag won, in the same points
+WILD_PENALTY = 25  # a wildcard is kept for when it completes something strong
+
+
+def side_size(flag: dict) -> int:
+    return 4 if "MUD" in flag["environment"] else 3
+
+
+def strength_key(strength: Strength | None) -> int:
+    return -1 if strength is None else int(strength.formation) * 100 + strength.total
+
+
+@lru_cache(maxsize=65536)
+def potential(cards: tuple[str, ...], pool: int, size: int, fog: bool) -> int:
+    """The strongest formation the side can still reach, as one number (formation, then sum)."""
+    if len(cards) > size:
+        return -1
+    completion = best_completion(Side.of(cards), pool, size, fog=fog)
+    return strength_key(completion.strength if completion else None)
+
+
+class Table:
+    """The bot's reading of the table: the troops it may still get, and those its opponent may.
+    ``table`` has the flags, the discards and the bot's ``hand`` (a seat's view has them)."""
+
+    def __init__(self, table: dict, seat: int) -> None:
+        self.state = table
+        self.seat = seat
+        self._standings: dict[int, float] = {}  # flag -> standing as it is (many plays share it)
+        visible = visible_cards(table["flags"], table["discards"])
+        self.mine = pool_mask(visible)  # unseen by the bot, its own hand included
+        self.theirs = pool_mask([*visible, *table["hand"]])
+
+    @classmethod
+    def of_view(cls, view: dict) -> "Table":
+        return cls(view["state"], view["you"])
+
+    def score(self) -> float:
+        """The bot's standing over the whole table: flags won, and how it stands at the others."""
+        won = sum(1 if f["claimed_by"] == self.seat else -1 if f["claimed_by"] else 0 for f in self.state["flags"])
+        return FLAG * won + sum(self.standing(f) for f in self.state["flags"] if f["claimed_by"] is None)
+
+    def standing(self, flag: dict, extra: str | None = None) -> float:
+        """How well the bot stands at a flag (with ``extra`` added to its side)."""
+        if flag["claimed_by"] is not None or self.seat not in flag["seats"]:
+            return 0.0
+        side = flag["seats"].index(self.seat)
+        mine = tuple(sorted([*flag["cards"][side], *([extra] if extra else [])]))
+        theirs = tuple(sorted(flag["cards"][1 - side]))
+        size, fog = side_size(flag), "FOG" in flag["environment"]
+        pool = self.mine & ~CARD_BIT.get(extra, 0) if extra else self.mine
+        own = potential(mine, pool, size, fog)
+        other = potential(theirs, self.theirs, size, fog)
+        return own - other + PROGRESS * len(mine)
+
+
+def play_score(table: Table, step: dict) -> float:
+    card = step["card"]
+    flag = next((f for f in table.state["flags"] if f["flag"] == step.get("flag")), None)
+    if flag is None or "target" in step or card in ("FOG", "MUD", "SCOUT"):
+        return -1000.0  # guile and environment tactics: only when nothing else may be played
+    if flag["flag"] not in table._standings:
+        table._standings[flag["flag"]] = table.standing(flag)
+    gain = table.standing(flag, card) - table._standings[flag["flag"]]
+    return gain - (0 if is_troop(card) else WILD_PENALTY)
+
+
+def card_value(card: str) -> int:
+    troop = parse_troop(card)
+    return troop.value if troop else 11  # tactics are worth keeping
+
+
+def decide(steps: list[dict], table: Table | None, rng: random.Random) -> dict:
+    """The greedy choice among legal steps (``table`` is only read for plays: None builds nothing)."""
+    steps = playing(steps)
+    kinds = {s["type"] for s in steps}
+    if "claim" in kinds:  # the first claim step claims every provable flag
+        return max((s for s in steps if s["type"] == "claim"), key=lambda s: len(s["flags"]))
+    if kinds & {"draw", "scout_draw"}:
+        return next((s for s in steps if s.get("deck") == "troop"), steps[0])
+    if "scout_return" in kinds:
+        return min(steps, key=lambda s: sum(card_value(c) for c in s["cards"]))
+    if "mud_discard" in kinds:
+        return min(steps, key=lambda s: card_value(s["card"]))
+    plays = [s for s in steps if s["type"] == "play"]
+    if not plays or table is None:
+        return steps[0]
+    best_score, _, best = max(((play_score(table, s), rng.random(), s) for s in plays), key=lambda x: (x[0], x[1]))
+    if best_score <= -1000.0 and any(s["type"] == "pass" for s in steps):
+        return next(s for s in steps if s["type"] == "pass")  # rather than a tactics card that does no good
+    return best
+
+
+class Greedy:
+    name = "greedy"
+
+    def choose(self, view: dict, rng: random.Random) -> dict:
+        return decide(view["legal_steps"], Table.of_view(view), rng)

@@ -1,0 +1,131 @@
+"""The Monte Carlo Battle Line bot: the greedy bot's best few steps, each tried in many games
+played out to the end from states dealt to agree with what the bot can see.
+
+Every playout starts from a new determinization (``battleline_determinize``): the hidden
+cards are dealt at random among the cards the bot has not seen, so it never uses what it
+cannot see. The candidate to try next is chosen by UCB1; playouts follow a quick policy
+(claim whatever is provable, otherwise a random legal step, mostly one that fits a flag);
+the most tried candidate is played. A budget of playouts, and of time, bounds a decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import time
+
+from ..games.battleline.engine import ENGINE
+from . import playing
+from .battleline_determinize import determinize
+from .battleline_greedy import Greedy, Table, decide, play_score
+
+CANDIDATES = 5  # the greedy bot's best plays that the search compares
+ROUNDS = 200  # at most, per decision: each plays every candidate out once
+SECONDS = 0.85  # at most, per decision (the benchmark measures the time per move)
+HORIZON = 12  # steps a playout plays (about two turns each) before the table is judged
+EPSILON = 0.15  # how often a playout step is random rather than greedy
+SCALE = 150.0  # standing points per unit of the logistic judgement
+
+
+def seat_table(state: dict, seat: int) -> Table:
+    return Table({"flags": state["flags"], "discards": state["discards"], "hand": state["hands"][str(seat)]}, seat)
+
+
+def playout(state: dict, seat: int, rng: random.Random) -> float:
+    """Play a few turns on with the greedy policy (now and then a random step), then judge the
+    table from ``seat``'s side: 1 a win, 0.5 a draw, 0 a loss, or the standing in between."""
+    for _ in range(HORIZON):
+        if ENGINE.result(state) is not None:
+            break
+        mover = ENGINE.to_move(state)
+        steps = ENGINE.legal_steps(state, mover)
+        if rng.random() < EPSILON:
+            step = rng.choice(playing(steps))
+        else:
+            step = decide(steps, seat_table(state, mover), rng)
+        games = len(state["match"]["results"]) if state["match"] else 0
+        ENGINE.apply_step(state, mover, step)
+        if state["match"] and len(state["match"]["results"]) > games:
+            winner = state["match"]["results"][-1]["winner"]
+            return 0.5 if winner is None else float(winner == seat)
+    result = ENGINE.result(state)
+    if result is not None:
+        return 0.5 if result["winner"] is None else float(result["winner"] == seat)
+    return judge(state, seat)
+
+
+def judge(state: dict, seat: int) -> float:
+    """The seat's chance to win, from each flag's chance to be its (won flags are certain, the
+    others follow the greedy standing there), under the rules' two ways to win: three adjacent
+    flags, or five. (The greedy bot weighs flags one by one; knowing which flags matter
+    together is much of what the search adds.)"""
+    table = seat_table(state, seat)
+    chances = []
+    for flag in state["flags"]:
+        if flag["claimed_by"] is not None:
+            chances.append(1.0 if flag["claimed_by"] == seat else 0.0)
+        else:
+            chances.append(1 / (1 + math.exp(-table.standing(flag) / SCALE)))
+    mine = wins_chance(chances)
+    theirs = wins_chance([1.0 - c for c in chances])
+    return mine / (mine + theirs) if mine + theirs > 0 else 0.5
+
+
+def wins_chance(chances: list[float], run: int = 3, count: int = 5) -> float:
+    """The chance that independent flags, won with these chances, give a run of ``run`` adjacent
+    ones or ``count`` in all (a small dynamic programme over the flags)."""
+    states = {(0, 0): 1.0}  # (current run, flags won) -> probability, until a win
+    won = 0.0
+    for p in chances:
+        following: dict[tuple[int, int], float] = {}
+        for (length, total), q in states.items():
+            if q == 0.0:
+                continue
+            length_won, total_won = length + 1, total + 1
+            if length_won >= run or total_won >= count:
+                won += q * p
+            else:
+                following[(length_won, total_won)] = following.get((length_won, total_won), 0.0) + q * p
+            following[(0, total)] = following.get((0, total), 0.0) + q * (1 - p)
+        states = following
+    return won
+
+
+class Mcts:
+    name = "mcts"
+
+    def __init__(self, rounds: int = ROUNDS, seconds: float | None = SECONDS) -> None:
+        self.rounds = rounds
+        self.seconds = seconds
+        self.greedy = Greedy()
+
+    def candidates(self, view: dict, rng: random.Random) -> list[dict]:
+        steps = playing(view["legal_steps"])
+        kinds = {s["type"] for s in steps}
+        if kinds & {"claim", "scout_return", "mud_discard"} or len(steps) == 1:
+            return [self.greedy.choose(view, rng)]  # claiming every provable flag is never wrong
+        plays = [s for s in steps if s["type"] == "play"]
+        if not plays:
+            return steps
+        table = Table.of_view(view)
+        ranked = sorted(plays, key=lambda s: (play_score(table, s), rng.random()), reverse=True)
+        return ranked[:CANDIDATES] + [s for s in steps if s["type"] == "pass"]
+
+    def choose(self, view: dict, rng: random.Random) -> dict:
+        options = self.candidates(view, rng)
+        if len(options) == 1:
+            return options[0]
+        seat = view["you"]
+        won = [0.0] * len(options)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        for _ in range(self.rounds):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            # One deal and one stream of chance for every candidate: they are compared on equal terms.
+            dealt, chance = determinize(view, rng), rng.getrandbits(64)
+            for index, option in enumerate(options):
+                state = copy.deepcopy(dealt)
+                ENGINE.apply_step(state, seat, option)
+                won[index] += playout(state, seat, random.Random(chance))
+        return options[max(range(len(options)), key=lambda i: won[i])]

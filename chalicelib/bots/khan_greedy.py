@@ -1,0 +1,143 @@
+"""The greedy Khan & General bot: every decision scored one step ahead from its own view.
+
+It flips its units, brings them towards the enemy, lays attack commands on units that have
+(or can reach) an enemy in range, pays costs so that its sequences keep a command affordable,
+shields threatened units in the reaction window, and fights the engagement that hurts most.
+It reads the cards from the game's card set (public) and the field as its seat sees it: a
+face-down enemy counts as an average unit.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..games.khan.cardset import REGISTRY, CardSet
+from ..games.khan.grid import area, front
+from . import playing
+
+UNKNOWN_POWER = 3  # a face-down enemy, as far as the bot can tell
+
+
+def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+class Field:
+    """The bot's reading of its view."""
+
+    def __init__(self, view: dict) -> None:
+        self.state = view["state"]
+        self.seat = view["you"]
+        ref = self.state["card_set"]
+        self.cards: CardSet = REGISTRY.get(ref["id"], ref["version"])
+        self.units = {(u["x"], u["y"]): u for u in self.state["field"]}
+        self.enemies = [u for u in self.state["field"] if u["seat"] != self.seat]
+        self.mine = [u for u in self.state["field"] if u["seat"] == self.seat]
+
+    def unit(self, square: dict) -> dict | None:
+        return self.units.get((square["x"], square["y"]))
+
+    def nearest_enemy(self, square: tuple[int, int]) -> int:
+        return min((distance(square, (e["x"], e["y"])) for e in self.enemies), default=0)
+
+    def facing_towards(self, square: tuple[int, int]) -> str:
+        if not self.enemies:
+            return "N" if self.seat == self.state["first_seat"] else "S"
+        target = min(self.enemies, key=lambda e: distance(square, (e["x"], e["y"])))
+        dx, dy = target["x"] - square[0], target["y"] - square[1]
+        if abs(dx) >= abs(dy):
+            return "E" if dx > 0 else "W"
+        return "N" if dy > 0 else "S"
+
+    def reaches(self, square: tuple[int, int], facing: str, unit_type: str, command: str) -> list[dict]:
+        """Enemies a unit of this type would have in range with this attack card."""
+        kind = self.cards.units[unit_type]
+        card = self.cards.commands[command]
+        found = []
+        if card.has("melee") and kind.melee:
+            found += [e for e in self.enemies if (e["x"], e["y"]) == front(square, facing)]
+        if card.has("ranged") and kind.ranged is not None:
+            zone = area(square, facing, kind.ranged.offsets())
+            found += [e for e in self.enemies if (e["x"], e["y"]) in zone]
+        return found
+
+    def threatened(self, unit: dict) -> bool:
+        """Does an enemy face it from next door (or could shoot at it)?"""
+        here = (unit["x"], unit["y"])
+        return any(distance(here, (e["x"], e["y"])) <= 2 for e in self.enemies)
+
+    def power(self, unit: dict) -> int:
+        return unit["power"] if unit["power"] is not None else UNKNOWN_POWER
+
+
+def score(field: Field, step: dict) -> float:
+    kind = step["type"]
+    if kind == "place":
+        return field.cards.units[step["unit"]].base
+    if kind == "flip":
+        return 50.0
+    if kind == "deploy":
+        square = (step["at"]["x"], step["at"]["y"])
+        facing_bonus = 2.0 if step["facing"] == field.facing_towards(square) else 0.0
+        return 30.0 - 2 * field.nearest_enemy(square) + facing_bonus + field.cards.units[step["unit"]].base / 10
+    if kind == "command":
+        unit = field.unit(step["at"])
+        card = field.cards.commands[step["card"]]
+        here = (unit["x"], unit["y"])
+        if card.kind == "attack":
+            targets = field.reaches(here, unit["facing"], unit["unit"], card.id)
+            charges = any(k.name == "mobility" for k in card.split()[0])  # it may move before it strikes
+            if targets:
+                return 40.0 + card.power + 0.1 * card.cost
+            if charges and field.nearest_enemy(here) <= card.value("mobility") + 1:
+                return 25.0 + card.power
+            return -5.0
+        if card.kind == "move":
+            return 15.0 + min(card.value("mobility"), field.nearest_enemy(here)) if field.enemies else 5.0
+        return 18.0 + card.power if field.threatened(unit) else 1.0 + card.power / 10
+    if kind == "pay":
+        sizes = [p["size"] for p in field.state["sequences"][str(field.seat)]]
+        into = sizes[step["sequence"] - 1] if step.get("sequence") else 0
+        # Sequences of 1 and 2 pay most commands; never bury a card in a long one.
+        return (8.0 if into < 2 else -2.0) - 0.1 * field.cards.commands[step["card"]].power
+    if kind in ("move", "turn"):
+        unit = field.unit(step["at"])
+        to = step.get("to", step["at"])
+        square = (to["x"], to["y"])
+        face_enemy = any((e["x"], e["y"]) == front(square, step["facing"]) for e in field.enemies)
+        return 10.0 - field.nearest_enemy(square) + (6.0 if face_enemy else 0.0) + \
+            (1.0 if step["facing"] == field.facing_towards(square) else 0.0) + (0.0 if unit else -1.0)
+    if kind == "skip":
+        return 0.5
+    if kind == "engage":
+        target = field.unit(step["target"])
+        attack = sum(field.power(field.unit(a)) for a in step["attackers"])
+        defence = field.power(target)
+        if attack > 2 * defence or (attack > defence and target["wounded"]):
+            return 60.0 + defence
+        if attack > defence:
+            return 45.0 + defence - len(step["attackers"])
+        return -10.0
+    if kind == "advance":
+        return 5.0
+    if kind == "stay":
+        return 4.0
+    if kind == "end_action":
+        return 0.0
+    if kind in ("end_reaction", "end_engagements"):
+        return 0.0
+    if kind == "end_turn":
+        return -1.0
+    if kind == "discard_defence":
+        return -3.0
+    return -20.0
+
+
+class Greedy:
+    name = "greedy"
+
+    def choose(self, view: dict, rng: random.Random) -> dict:
+        steps = playing(view["legal_steps"])
+        field = Field(view)
+        return max(steps, key=lambda s: (score(field, s), rng.random()))
+
