@@ -18,9 +18,10 @@ import time
 from ..games.battleline.engine import ENGINE
 from . import playing
 from .battleline_determinize import determinize
-from .battleline_greedy import Greedy, Table, decide, play_score
+from .battleline_greedy import Greedy, Table, decide
 
-CANDIDATES = 5  # the greedy bot's best plays that the search compares
+CANDIDATES = 4  # the steps judged best one step ahead, which the playouts then compare
+SHORTLIST_DEALS = 3  # deals each step is judged on, one step ahead
 ROUNDS = 200  # at most, per decision: each plays every candidate out once
 SECONDS = 0.85  # at most, per decision (the benchmark measures the time per move)
 HORIZON = 12  # steps a playout plays (about two turns each) before the table is judged
@@ -108,17 +109,31 @@ class Mcts:
         plays = [s for s in steps if s["type"] == "play"]
         if not plays:
             return steps
-        table = Table.of_view(view)
-        ranked = sorted(plays, key=lambda s: (play_score(table, s), rng.random()), reverse=True)
-        return ranked[:CANDIDATES] + [s for s in steps if s["type"] == "pass"]
+        return self.shortlist(view, steps, rng)
+
+    def shortlist(self, view: dict, steps: list[dict], rng: random.Random) -> list[dict]:
+        """Every step judged one step ahead on a few deals (tactics cards included, which the
+        greedy bot leaves aside); the best few go on to the playouts."""
+        seat = view["you"]
+        deals = [determinize(view, rng) for _ in range(SHORTLIST_DEALS)]
+        scored = []
+        for step in steps:
+            total = 0.0
+            for dealt in deals:
+                state = copy.deepcopy(dealt)
+                ENGINE.apply_step(state, seat, step)
+                total += judge(state, seat)
+            scored.append((total, rng.random(), step))
+        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        return [step for _, _, step in scored[:CANDIDATES]]
 
     def choose(self, view: dict, rng: random.Random) -> dict:
+        deadline = time.perf_counter() + self.seconds if self.seconds else None  # the shortlist counts too
         options = self.candidates(view, rng)
         if len(options) == 1:
             return options[0]
         seat = view["you"]
         won = [0.0] * len(options)
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
         for _ in range(self.rounds):
             if deadline is not None and time.perf_counter() > deadline:
                 break

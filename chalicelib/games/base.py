@@ -77,6 +77,20 @@ class GameEngine(Protocol):
         ...
 
 
+class TurnState:
+    """The engine accessors every game's state answers the same way: ``to_move``, ``phase``,
+    ``result`` are keys of the state."""
+
+    def to_move(self, state: State) -> int | None:
+        return state["to_move"]
+
+    def phase(self, state: State) -> str:
+        return state["phase"]
+
+    def result(self, state: State) -> dict | None:
+        return state["result"]
+
+
 def apply_steps(engine: GameEngine, state: State, seat: int, steps: list[Step]) -> tuple[State, list[Event]]:
     """Apply steps in order, all or nothing: the given state is never changed."""
     working = copy.deepcopy(state)

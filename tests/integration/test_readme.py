@@ -12,7 +12,8 @@ pytestmark = pytest.mark.integration
 
 def walkthrough() -> tuple[str, list[str]]:
     text = (ROOT / "README.md").read_text()
-    section = text[text.index("## A first game with curl"):text.index("## Where the docs are")]
+    start = text.index("## A first game with curl")
+    section = text[start:text.index("\n## ", start)]  # up to the next section
     script = "".join(re.findall(r"```sh\n(.*?)```", section, re.S))  # Battle Line, then Khan & General
     expected, previous = [], ""
     for line in script.splitlines():

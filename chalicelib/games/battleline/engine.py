@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from ..base import Event, State, Step
+from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
 from .setup import BattleLineOptions
 
 
-class BattleLine:
+class BattleLine(TurnState):
     name = "battleline"
     options_model = BattleLineOptions
     step_schema = steps.BattleLineStep
@@ -35,15 +35,6 @@ class BattleLine:
 
     def public_options(self, options: dict, seat: int | None) -> dict:
         return options
-
-    def to_move(self, state: State) -> int | None:
-        return state["to_move"]
-
-    def phase(self, state: State) -> str:
-        return state["phase"]
-
-    def result(self, state: State) -> dict | None:
-        return state["result"]
 
     def forfeit(self, state: State, seat: int, reason: str) -> list[Event]:
         return turns.forfeit(state, seat, reason)

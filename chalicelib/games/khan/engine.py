@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from ..base import Event, State, Step
+from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
 from .setup import KhanOptions
 
 
-class Khan:
+class Khan(TurnState):
     name = "khan"
     title = "Khan & General"
     options_model = KhanOptions
@@ -39,15 +39,6 @@ class Khan:
         """The options as a seat may see them: its own deck, never the other seat's."""
         decks = options.get("decks", {})
         return {**options, "decks": {s: deck for s, deck in decks.items() if seat is not None and s == str(seat)}}
-
-    def to_move(self, state: State) -> int | None:
-        return state["to_move"]
-
-    def phase(self, state: State) -> str:
-        return state["phase"]
-
-    def result(self, state: State) -> dict | None:
-        return state["result"]
 
     def forfeit(self, state: State, seat: int, reason: str) -> list[Event]:
         return turns.forfeit(state, seat, reason)
