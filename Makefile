@@ -8,7 +8,7 @@ NODE_INSTALLED := node_modules/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test test-unit openapi bench mail-in check-card-set synth package deploy destroy install clean
+.PHONY: serve test test-unit openapi bench bench-bots mail-in check-card-set synth package deploy destroy install clean
 
 serve: install
 	$(PY) -m devtools.serve
@@ -38,6 +38,10 @@ bench: $(INSTALLED)
 	$(PY) -m benchmarks.item_size
 	$(PY) -m benchmarks.cold_import
 	$(PY) -m benchmarks.capacity
+
+# The bots' strength: hundreds of games each (about an hour on two cores, most of it for mcts).
+bench-bots: $(INSTALLED)
+	$(PY) -m benchmarks.bots --games 200
 
 # AWS (docs/deploy.md). Settings come from CDK context: infra/cdk.json, or CONTEXT="name=value ...".
 CDK_CLI := aws-cdk@2.1148.1

@@ -1,11 +1,17 @@
-"""The Monte Carlo Battle Line bot: the greedy bot's best few steps, each tried in many games
-played out to the end from states dealt to agree with what the bot can see.
+"""The Monte Carlo Battle Line bot: every step judged one step ahead, then the best few played
+out from many deals that agree with what the bot can see.
 
-Every playout starts from a new determinization (``battleline_determinize``): the hidden
-cards are dealt at random among the cards the bot has not seen, so it never uses what it
-cannot see. The candidate to try next is chosen by UCB1; playouts follow a quick policy
-(claim whatever is provable, otherwise a random legal step, mostly one that fits a flag);
-the most tried candidate is played. A budget of playouts, and of time, bounds a decision.
+* The judgement (``judge``) turns each flag's standing (the greedy bot's reading: the best
+  formation each side can still reach) into a chance to win it, and those into a chance to
+  win the game under the rules' two ways to win: three adjacent flags, or five. Knowing which
+  flags matter together is what the greedy bot lacks.
+* Every step is judged one step ahead (tactics cards too, which the greedy bot leaves aside);
+  the best few are compared by playouts: from a deal of the hidden cards drawn among the
+  cards the bot has not seen (``battleline_determinize``: it never uses what it cannot see),
+  each candidate is played, then a few more steps by the greedy policy (now and then a
+  random one), and the table is judged. Every candidate meets the same deal and the same
+  chances, so they are compared on equal terms. The best total is played.
+* A budget of rounds, and of time (the shortlist included), bounds a decision.
 """
 
 from __future__ import annotations
@@ -24,8 +30,8 @@ CANDIDATES = 4  # the steps judged best one step ahead, which the playouts then 
 SHORTLIST_DEALS = 3  # deals each step is judged on, one step ahead
 ROUNDS = 200  # at most, per decision: each plays every candidate out once
 SECONDS = 0.85  # at most, per decision (the benchmark measures the time per move)
-HORIZON = 12  # steps a playout plays (about two turns each) before the table is judged
-EPSILON = 0.15  # how often a playout step is random rather than greedy
+HORIZON = 6  # steps a playout plays (about a turn each) before the table is judged
+EPSILON = 0.05  # how often a playout step is random rather than greedy
 SCALE = 150.0  # standing points per unit of the logistic judgement
 
 
