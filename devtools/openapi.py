@@ -111,7 +111,8 @@ HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
 
 def _responses(op) -> dict[str, Any]:
     if op.html:
-        pages = {"200": "the page", "400": "the link is not valid", "404": "no such game or player",
+        pages = {"200": "the page", "400": "the link is not valid",
+                 "403": "the link is for another game, or the game is not public", "404": "no such game or player",
                  "409": "the game has moved on since the link was made", "410": "the link has expired",
                  "422": "the rules do not allow the step now", "500": "internal error"}
         return {status: {"description": text, "content": HTML_PAGE} for status, text in pages.items()}
