@@ -58,3 +58,20 @@ def test_a_board_link_for_one_game_does_not_open_another(api):
     token = urlsplit(link).query.removeprefix("seat=")
     reply = api.get(f"/v1/games/{second['game_id']}/board/view?seat={token}")
     assert reply.status == 403 and reply.body["code"] == "invalid_link"
+
+
+def test_a_khan_board_shows_the_field_and_plays_a_clicked_step(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], game="khan", options={"first_seat": 1}, public=True)
+    link = api.get(f"/v1/games/{game['game_id']}/board-link", key=ann["api_key"]).body
+    view_path = path_of(link["url"]).replace("/board?", "/board/view?")
+    view = api.get(view_path).body
+    assert view["game"] == "khan" and "<svg" in view["svg"] and view["headline"] == "Your move"
+    place = next(c for c in view["steps"] if c["step"] == {"type": "place", "unit": "heavy_cavalry"})
+    assert "heavy_cavalry" in place["label"]
+    played = api.post(view_path.replace("/board/view?", "/board/steps?"), {"expected_version": 0, "step": place["step"]})
+    assert played.status == 200 and played.body["version"] == 1 and played.body["headline"] == "Seat 2 is to move"
+    watched = api.get(f"/v1/games/{game['game_id']}/board/view").body  # a spectator: no hand, no steps
+    assert watched["version"] == 1 and watched["hand"] == [] and watched["steps"] == []
+    commands = [card for card in played.body["hand"] if not card.endswith(("cavalry", "archers", "men"))]
+    assert commands and not any(card in watched["svg"] or card in watched["text"] for card in commands)
