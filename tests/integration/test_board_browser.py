@@ -30,13 +30,23 @@ def signup(url: str, name: str) -> dict:
     return requests.post(f"{url}/v1/players", json={"name": name}, timeout=10).json()
 
 
+def bearer(player: dict) -> dict:
+    return {"Authorization": f"Bearer {player['api_key']}"}
+
+
+def new_game(url: str, ann: dict, bob: dict, **body) -> dict:
+    """Ann creates a game for both, with herself as seat 1 and to move."""
+    reply = requests.post(f"{url}/v1/games", headers=bearer(ann), timeout=10, json={
+        **body, "options": {"first_seat": 1}, "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]})
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
 def test_a_seat_plays_a_whole_battle_line_turn_by_clicking(live_server, browser):
     url = live_server.url
     ann, bob = signup(url, "Ann"), signup(url, "Bob")
-    auth = {1: {"Authorization": f"Bearer {ann['api_key']}"}, 2: {"Authorization": f"Bearer {bob['api_key']}"}}
-    game = requests.post(f"{url}/v1/games", headers=auth[1], timeout=10, json={
-        "game": "battleline", "seed": 42, "options": {"first_seat": 1},
-        "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+    auth = {1: bearer(ann), 2: bearer(bob)}
+    game = new_game(url, ann, bob, game="battleline", seed=42)
     gid = game["game_id"]
     link = requests.get(f"{url}/v1/games/{gid}/board-link", headers=auth[1], timeout=10).json()["url"]
     card = next(s for s in game["legal_steps"] if s["type"] == "play")["card"]
@@ -69,10 +79,8 @@ def test_a_seat_plays_a_whole_battle_line_turn_by_clicking(live_server, browser)
 def test_a_stale_click_is_refused_on_the_page_and_the_board_catches_up(live_server, browser):
     url = live_server.url
     ann, bob = signup(url, "Ann"), signup(url, "Bob")
-    auth = {"Authorization": f"Bearer {ann['api_key']}"}
-    game = requests.post(f"{url}/v1/games", headers=auth, timeout=10, json={
-        "game": "battleline", "seed": 7, "options": {"first_seat": 1},
-        "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+    auth = bearer(ann)
+    game = new_game(url, ann, bob, game="battleline", seed=7)
     link = requests.get(f"{url}/v1/games/{game['game_id']}/board-link", headers=auth, timeout=10).json()["url"]
     page = browser.new_page()
     page.goto(link)
@@ -89,10 +97,8 @@ def test_a_stale_click_is_refused_on_the_page_and_the_board_catches_up(live_serv
 def test_a_spectator_watches_a_public_game_without_any_hand(live_server, browser):
     url = live_server.url
     ann, bob = signup(url, "Ann"), signup(url, "Bob")
-    auth = {"Authorization": f"Bearer {ann['api_key']}"}
-    game = requests.post(f"{url}/v1/games", headers=auth, timeout=10, json={
-        "game": "khan", "public": True, "options": {"first_seat": 1},
-        "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+    auth = bearer(ann)
+    game = new_game(url, ann, bob, game="khan", public=True)
     page = browser.new_page()
     page.goto(f"{url}/v1/games/{game['game_id']}/board")
     expect(page.locator("#headline")).to_contain_text("Seat 1 is to move")
