@@ -62,7 +62,17 @@ ERRORS: dict[str, ErrorKind] = {
     "game_not_public": ErrorKind(403, "Only a public game can be watched without a seat's link"),
     "invalid_link": ErrorKind(403, "The link is not valid"),
     "link_expired": ErrorKind(410, "The link has expired"),
+    "board_in_play": ErrorKind(403, "Another board of this duplicate round is still being played"),
+    # Errors of the HTTP edge itself (no operation was reached); API Gateway's own responses
+    # are mapped to the same codes by the CDK app (infra/), so local and deployed agree.
+    "not_found": ErrorKind(404, "No such resource"),
+    "method_not_allowed": ErrorKind(405, "This method is not allowed here"),
+    "payload_too_large": ErrorKind(413, "The request body is too large"),
+    "headers_too_large": ErrorKind(431, "The request headers are too large"),
+    "rate_limited": ErrorKind(429, "Too many requests"),
     "internal_error": ErrorKind(500, "Internal error"),
+    "service_unavailable": ErrorKind(503, "The service is unavailable for a moment; retry after Retry-After seconds"),
+    "gateway_timeout": ErrorKind(504, "The server took too long to answer"),
 }
 
 
