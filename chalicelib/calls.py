@@ -17,3 +17,12 @@ class Idempotency:
 class Outcome:
     body: dict
     replayed: bool = False
+
+
+SECRETS = frozenset({"api_key", "secret"})  # response fields shown once and never stored
+
+
+def withheld(body: dict) -> dict:
+    """A response as an idempotency record keeps it: every secret field null. A replay answers
+    this, so a replayed sign-up never hands over an API key."""
+    return {k: None if k in SECRETS else withheld(v) if isinstance(v, dict) else v for k, v in body.items()}

@@ -152,7 +152,7 @@ class IdempotencyRecord:
 
 @dataclass
 class WebhookSecret:
-    secret: str
+    salt: str  # the secret itself is derived from it and the server key (notify.webhooks.SigningKeys)
     created_at: str
     expires_at: str | None = None  # set on the old secret when it is rotated out
 
@@ -170,8 +170,8 @@ class WebhookEndpoint:
     def wants(self, event_type: str) -> bool:
         return self.disabled is None and (self.events is None or event_type in self.events)
 
-    def secrets_in_force(self, now: str) -> list[str]:
-        return [s.secret for s in self.secrets if s.expires_at is None or s.expires_at > now]
+    def salts_in_force(self, now: str) -> list[str]:
+        return [s.salt for s in self.secrets if s.expires_at is None or s.expires_at > now]
 
     def as_json(self) -> dict:
         return {"id": self.id, "url": self.url, "events": self.events, "disabled": self.disabled,

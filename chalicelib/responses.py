@@ -59,7 +59,12 @@ class Leaderboard(Shape):
 
 
 class PlayerCreated(PlayerView):
-    api_key: str = Field(description="Shown once; only its hash is stored.")
+    api_key: str | None = Field(description="Shown once, in the first response; only its hash is stored. A "
+                                            "replay of the sign-up (the same Idempotency-Key and body, answered "
+                                            "with `Idempotent-Replayed: true`) gives the same player with "
+                                            "`api_key` null: a key is never stored, so it cannot be shown again. "
+                                            "A client that lost the first response signs up again with a new "
+                                            "Idempotency-Key.")
 
 
 class SeatView(Shape):

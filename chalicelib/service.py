@@ -19,7 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from . import bots, keys, observability, timecontrol, vacation
 from .bots import runner
-from .calls import Idempotency, Outcome
+from .calls import Idempotency, Outcome, withheld
 from .clock import Clock, SystemClock, iso
 from .errors import ServiceError, describe_validation, is_card_error
 from .games import ENGINES, GameEngine, IllegalStep, apply_steps
@@ -40,7 +40,7 @@ from .notify.dispatcher import Dispatcher
 from .notify.links import LinkError, Links
 from .notify.pages import Page
 from .notify.ssrf import UnsafeUrl, check_url
-from .notify.webhooks import ROTATION_OVERLAP, new_secret
+from .notify.webhooks import ROTATION_OVERLAP
 from .records import (
     EventRecord,
     GameRecord,
@@ -589,9 +589,9 @@ class GameService:
             raise ServiceError("unsafe_webhook_url", str(refused)) from None
         now = self._now()
         endpoint = WebhookEndpoint(keys.new_id("wh"), player.id, request.url, request.events,
-                                   [WebhookSecret(new_secret(), now)], None, now)
+                                   [WebhookSecret(self.dispatcher.signing.new_salt(), now)], None, now)
         self.store.put_webhook(endpoint)
-        return {**endpoint.as_json(), "secret": endpoint.secrets[0].secret}
+        return {**endpoint.as_json(), "secret": self.dispatcher.signing.secret(endpoint.id, endpoint.secrets[0].salt)}
 
     def list_webhooks(self, player: Player) -> dict:
         return {"webhooks": [e.as_json() for e in self.store.list_webhooks(player.id)]}
@@ -612,10 +612,11 @@ class GameService:
         overlap_ends = iso(now + ROTATION_OVERLAP)
         kept = [replace(s, expires_at=min(s.expires_at or overlap_ends, overlap_ends))
                 for s in endpoint.secrets if s.expires_at is None or s.expires_at > iso(now)]
-        fresh = WebhookSecret(new_secret(), iso(now))
+        fresh = WebhookSecret(self.dispatcher.signing.new_salt(), iso(now))
         endpoint.secrets = [fresh, *kept]
         self.store.put_webhook(endpoint)
-        return {"id": endpoint.id, "secret": fresh.secret, "previous_secret_expires_at": overlap_ends}
+        return {"id": endpoint.id, "secret": self.dispatcher.signing.secret(endpoint.id, fresh.salt),
+                "previous_secret_expires_at": overlap_ends}
 
     def list_webhook_deliveries(self, player: Player, webhook_id: str) -> dict:
         self._webhook(player, webhook_id)
@@ -853,7 +854,7 @@ class GameService:
         def record(body: dict) -> IdempotencyRecord | None:
             if idempotency is None:
                 return None
-            return IdempotencyRecord(scope, idempotency.key, idempotency.fingerprint, body, self._now())
+            return IdempotencyRecord(scope, idempotency.key, idempotency.fingerprint, withheld(body), self._now())
 
         try:
             return Outcome(run(record))

@@ -28,7 +28,9 @@ Correspondence game server for Battle Line and Khan & General.
 * Auth: `Authorization: Bearer <api_key>`; a key is shown once, by `createPlayer`.
 * Writes accept `Idempotency-Key` (1-255 printable ASCII characters): a retry with the same
   key and body returns the first response (with `Idempotent-Replayed: true`) and changes
-  nothing; the same key with another body is refused with `idempotency_key_reused`.
+  nothing; the same key with another body is refused with `idempotency_key_reused`. A
+  replayed response never carries a secret: a replayed sign-up has `api_key` null (a key is
+  shown once and stored only as a hash), so knowing someone's Idempotency-Key gives nothing.
   Keys are kept for 24 hours.
 * Every game has an integer `version`, 0 at creation and +1 per accepted action request.
   `postAction` takes the `expected_version`; a stale one gets 409 `version_conflict` with

@@ -68,7 +68,7 @@ def test_deliveries_and_failed_attempts_are_counted(store):
     dispatcher = Dispatcher(store, send=lambda target, body, headers: next(answers), allow_private=True)
     store.create_player(Player("p_1", "Ann", None, "2026-01-01T00:00:00Z"), "h", None)
     store.put_webhook(WebhookEndpoint("wh_1", "p_1", "http://127.0.0.1:9/hook", None,
-                                      [WebhookSecret("whsec_" + "A" * 32, "2026-01-01T00:00:00Z")], None, "now"))
+                                      [WebhookSecret("salt-1", "2026-01-01T00:00:00Z")], None, "now"))
     before = counted("deliveries"), counted("delivery_failures")
     for n in (1, 2):
         dispatcher.dispatch(Message(f"m{n}", "game.action", "p_1", {"game_id": "g_1", "seat": 1}, "now"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 from dataclasses import replace
 from email.message import EmailMessage
 from datetime import datetime, timedelta, timezone
@@ -29,7 +30,7 @@ from .links import Links
 from .mail import Mailer
 from .messages import Message
 from .ssrf import Target, UnsafeUrl, check_url
-from .webhooks import SendResult, http_send, next_wait, retry_after, signature_header
+from .webhooks import SendResult, SigningKeys, http_send, next_wait, retry_after, signature_header
 
 logger = logging.getLogger("battleline.notify")
 
@@ -50,7 +51,8 @@ def envelope(message: Message) -> str:
 class Dispatcher:
     def __init__(self, store: DynamoStore, clock: Clock | None = None, send: Sender = http_send,
                  rng: Random | None = None, allow_private: bool | None = None,
-                 mailer: Mailer | None = None, links: Links | None = None) -> None:
+                 mailer: Mailer | None = None, links: Links | None = None,
+                 signing: SigningKeys | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.send = send
@@ -58,6 +60,8 @@ class Dispatcher:
         self.allow_private = allow_private
         self.mailer = mailer
         self.links = links
+        # The key that derives webhook signing secrets: the links' key (LINK_SECRET) by default.
+        self.signing = signing or SigningKeys(links.key if links else secrets.token_urlsafe(32))
         self.viewer: Viewer | None = None  # set by the service that owns the games
         # Messages for the server itself (a finished game to rate, a tournament to advance),
         # by type; set by the service. They ride the outbox so that none is lost.
@@ -141,7 +145,7 @@ class Dispatcher:
             "content-type": "application/json",
             "webhook-id": delivery.msg_id,
             "webhook-timestamp": str(int(now.timestamp())),
-            "webhook-signature": signature_header(endpoint.secrets_in_force(iso(now)), delivery.msg_id, now, body),
+            "webhook-signature": signature_header(self.secrets_in_force(endpoint, iso(now)), delivery.msg_id, now, body),
             "user-agent": "battleline-webhooks/1",
         }
         result = self.send(target, body.encode(), headers)
@@ -153,6 +157,10 @@ class Dispatcher:
             self.store.put_webhook(endpoint)
             return self._settle(leased, "failed", None, Attempt(iso(now), 410, "410 Gone: endpoint disabled"))
         return self._after_failure(leased, now, result)
+
+    def secrets_in_force(self, endpoint: WebhookEndpoint, now: str) -> list[str]:
+        """The endpoint's signing secrets in force (the new and the old one during a rotation)."""
+        return [self.signing.secret(endpoint.id, salt) for salt in endpoint.salts_in_force(now)]
 
     def attempt_email(self, delivery: Delivery) -> Delivery | None:
         """Render the email from the receiver's view now, and send it (once it wins the lease)."""

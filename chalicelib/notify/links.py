@@ -59,6 +59,10 @@ class Links:
         self.mail_domain = mail_domain
         self._source = secret
 
+    def key(self) -> str:
+        """The server key (asked for once); webhook signing secrets are derived from it too."""
+        return self._key
+
     @cached_property
     def _key(self) -> str:
         return self._source() if callable(self._source) else self._source

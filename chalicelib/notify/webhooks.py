@@ -4,8 +4,12 @@ one HTTP attempt (no redirects, 10 s timeout, to the address the SSRF guard chec
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from random import Random
@@ -26,8 +30,28 @@ RETRY_SCHEDULE = [timedelta(seconds=5), timedelta(minutes=5), timedelta(minutes=
 JITTER = 0.1  # each wait is stretched by up to 10 %, so that failed endpoints are not hit in waves
 
 
-def new_secret() -> str:
-    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(24)).decode()
+class SigningKeys:
+    """Webhook signing secrets are derived, never stored: an endpoint's item keeps only a random
+    salt per secret, and the secret is HMAC-SHA256(server key, endpoint id and salt), 32 bytes as
+    Standard Webhooks' ``whsec_<base64>``. A copy of the table alone reveals no secret; the server
+    key (``LINK_SECRET``) is needed too. ``server_key`` is the key or a function that gives it
+    (asked for on first use, as :class:`~chalicelib.notify.links.Links` does)."""
+
+    def __init__(self, server_key: str | Callable[[], str]) -> None:
+        self._source = server_key
+
+    @cached_property
+    def _key(self) -> bytes:
+        key = self._source() if callable(self._source) else self._source
+        return hmac.new(key.encode(), b"battleline-webhook-signing-secret", hashlib.sha256).digest()
+
+    @staticmethod
+    def new_salt() -> str:
+        return secrets.token_urlsafe(16)
+
+    def secret(self, webhook_id: str, salt: str) -> str:
+        digest = hmac.new(self._key, f"{webhook_id}\n{salt}".encode(), hashlib.sha256).digest()
+        return SECRET_PREFIX + base64.b64encode(digest).decode()
 
 
 def signature_header(secrets_in_force: list[str], msg_id: str, timestamp: datetime, body: str) -> str:
