@@ -328,3 +328,6 @@ def inbound_mail(event, context):
         verdicts = {name: receipt.get(f"{name}Verdict", {}).get("status", "") for name in ("spf", "dkim")}
         outcomes.append(config.inbound().handle(content, receipt.get("recipients"), verdicts).outcome)
     return {"outcomes": outcomes}
+
+
+api.refuse_other_methods()  # last: every other method on these paths answers 405 problem+json

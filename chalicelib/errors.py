@@ -65,9 +65,11 @@ ERRORS: dict[str, ErrorKind] = {
     "board_in_play": ErrorKind(403, "Another board of this duplicate round is still being played"),
     # Errors of the HTTP edge itself (no operation was reached); API Gateway's own responses
     # are mapped to the same codes by the CDK app (infra/), so local and deployed agree.
+    "bad_request": ErrorKind(400, "The request could not be read"),
     "not_found": ErrorKind(404, "No such resource"),
     "method_not_allowed": ErrorKind(405, "This method is not allowed here"),
     "payload_too_large": ErrorKind(413, "The request body is too large"),
+    "uri_too_long": ErrorKind(414, "The request URI is too long"),
     "headers_too_large": ErrorKind(431, "The request headers are too large"),
     "rate_limited": ErrorKind(429, "Too many requests"),
     "internal_error": ErrorKind(500, "Internal error"),

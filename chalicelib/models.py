@@ -5,26 +5,26 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import ConfigDict, Field
+from pydantic import AfterValidator, ConfigDict, Field
 
-from .shapes import Shape
+from .shapes import STRICT, Shape
+from .text import Email, Name, no_controls, plain_text
 
 GAME_TYPES = ("battleline", "khan")
 
 SeatNumber = Annotated[int, Field(ge=1, le=3)]
 STEP_REF = {"$ref": "#/components/schemas/Step"}  # every game's steps, in openapi.yaml
 PlayerId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 
 
 class Request(Shape):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
 
 # ---------------------------------------------------------------- players
 
 class CreatePlayerRequest(Request):
-    name: str = Field(min_length=1, max_length=64)
+    name: Name
     email: Email | None = None
 
 
@@ -90,7 +90,8 @@ WebhookEvent = Literal["game.invited", "game.your_turn", "game.reminder", "game.
 
 
 class CreateWebhookRequest(Request):
-    url: str = Field(min_length=8, max_length=2048, description="An https:// URL that resolves to public addresses.")
+    url: Annotated[str, Field(min_length=8, max_length=2048, description="An https:// URL that resolves to public "
+                                                                         "addresses."), AfterValidator(no_controls)]
     events: list[WebhookEvent] | None = Field(None, min_length=1, description="The event types to send; all when left out.")
 
 
@@ -107,7 +108,7 @@ TournamentFormat = Literal["round_robin", "double_round_robin", "swiss", "single
 
 
 class CreateTournamentRequest(Request):
-    name: str = Field(min_length=1, max_length=100)
+    name: Annotated[str, Field(min_length=1, max_length=100), AfterValidator(plain_text)]
     game: Literal["battleline", "khan"]
     format: TournamentFormat
     rounds: int | None = Field(None, ge=1, le=50, description="Swiss only: how many rounds (default: log2 of "

@@ -40,14 +40,14 @@ REMINDER_BEFORE = timedelta(hours=24)
 class PerMove(BaseModel):
     """Lichess style: N days for every move; the clock resets each move."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     per_move_days: int = Field(ge=1, le=60)
 
 
 class Bank(BaseModel):
     """ICCF style: D days for every M moves; unused time is carried forward."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     moves: int = Field(ge=1, le=100)
     days: int = Field(ge=1, le=365)
 

@@ -29,6 +29,11 @@ logger = logging.getLogger("battleline.web")
 
 PROBLEM_JSON = "application/problem+json"
 MAX_IDEMPOTENCY_KEY = 255
+# Limits on what a request may bring (docs/architecture.md, openapi.yaml). The largest body a
+# client needs is a designer's card-set file for checkKhanCardSet (the default one is 5 KB).
+MAX_BODY_BYTES = 256 * 1024
+MAX_JSON_DEPTH = 32  # arrays and objects inside each other; every body of this API needs at most 6
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD")  # what API Gateway routes to the function
 
 
 @dataclass(frozen=True)
@@ -83,7 +88,7 @@ class Operation:
         """Every problem code this operation can answer with."""
         codes = list(self.errors)
         if self.body is not None:
-            codes += ["invalid_json", "unsupported_media_type", "invalid_request"]
+            codes += ["invalid_json", "payload_too_large", "unsupported_media_type", "invalid_request"]
         if self.query is not None:
             codes.append("invalid_request")
         if self.auth:
@@ -134,6 +139,42 @@ def _idempotency(headers: Any, method: str, path: str, body: Any) -> Idempotency
     return Idempotency(key, fingerprint)
 
 
+def json_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_JSON_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def parse_body(raw_body: bytes | None) -> Any:
+    """The request body as JSON, within the limits: any body, however large, nested or
+    malformed, is a problem with a stable code, never a server error."""
+    raw_body = raw_body or b""
+    if len(raw_body) > MAX_BODY_BYTES:
+        raise ServiceError("payload_too_large", f"a request body is at most {MAX_BODY_BYTES} bytes; "
+                                                f"this one has {len(raw_body)}")
+    try:
+        data = json.loads(raw_body or b"null")
+    except RecursionError:
+        data = None  # nested too deeply for the parser: refused below, as any over the limit
+        depth = MAX_JSON_DEPTH + 1
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ServiceError("invalid_json", f"the body is not valid JSON: {error}") from None
+    else:
+        depth = json_depth(data)
+    if depth > MAX_JSON_DEPTH:
+        raise ServiceError("invalid_json", f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
+    return data
+
+
 def _validate(model: type[BaseModel], data: Any) -> BaseModel:
     try:
         return model.model_validate(data)
@@ -152,6 +193,42 @@ class Api:
         self.operations: list[Operation] = []
         # Browser clients on other sites: ALLOWED_ORIGINS lists their origins (or "*"); none by default.
         self.allowed_origins = {o.strip() for o in allowed_origins.split(",") if o.strip()}
+        app.register_middleware(self._as_problem, "http")
+
+    def refuse_other_methods(self) -> None:
+        """Every method a path has no operation for answers 405 problem+json with ``Allow``; called
+        once all operations are declared. They are routes of their own, so that API Gateway passes
+        them on and the deployed API answers them as the local one does."""
+        for path in dict.fromkeys(o.path for o in self.operations):
+            allowed = sorted({o.method for o in self.operations if o.path == path} | {"OPTIONS"})
+            others = [m for m in METHODS if m not in allowed]
+
+            def refuse(allowed: list[str] = allowed, **params: str) -> Response:
+                response = problem("method_not_allowed", f"{self.app.current_request.method} is not allowed "
+                                                         f"here; this path takes {', '.join(allowed)}")
+                response.headers["Allow"] = ", ".join(allowed)
+                return self._cors(response)
+
+            name = "refuse_" + "".join(c if c.isalnum() else "_" for c in path)
+            refuse.__name__ = name
+            self.app.route(path, methods=others, name=name, content_types=["*/*"])(refuse)
+
+    @staticmethod
+    def _as_problem(event: Any, get_response: Callable) -> Response:
+        """A last guard: an error Chalice itself answers (a method no route takes, an exception
+        outside any operation) becomes problem+json too, never its own ``{"Code": ...}`` body."""
+        response = get_response(event)
+        kind = {k.lower(): v for k, v in (response.headers or {}).items()}.get("content-type", "")
+        if response.status_code < 400 or kind.startswith((PROBLEM_JSON, "text/html")):
+            return response
+        code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+                415: "unsupported_media_type", 429: "rate_limited"}.get(response.status_code, "internal_error")
+        if code == "internal_error":
+            logger.error("answered %s outside any operation", response.status_code)
+        replaced = problem(code, "the server could not answer this request" if code == "internal_error"
+                           else ERRORS[code].title)
+        replaced.headers.update({k: v for k, v in (response.headers or {}).items() if k.lower() == "allow"})
+        return replaced
 
     def operation(self, method: str, path: str, operation_id: str, **spec: Any) -> Callable:
         op = Operation(operation_id=operation_id, method=method, path=path, **spec)
@@ -207,10 +284,7 @@ class Api:
                 media_type = (request.headers.get("content-type") or "application/json").split(";")[0].strip().lower()
                 if media_type != "application/json" and not media_type.endswith("+json"):
                     raise ServiceError("unsupported_media_type", f"send the body as application/json, not {media_type}")
-                try:
-                    raw = json.loads(request.raw_body or b"null")
-                except (ValueError, UnicodeDecodeError):
-                    raise ServiceError("invalid_json", "the body is not valid JSON") from None
+                raw = parse_body(request.raw_body)
             service = self.service()
             call = Call(service=service, player=None, params=params)
             if op.idempotent:
@@ -242,3 +316,4 @@ class Api:
                 headers["Idempotent-Replayed"] = "true"
             result = result.body
         return Response(body=json.dumps(result), status_code=op.status, headers=headers)
+

@@ -11,9 +11,15 @@ import os
 import sys
 
 from chalice.cli.factory import CLIFactory
-from chalice.local import ChaliceRequestHandler, LocalDevServer, ThreadedHTTPServer
+from chalice.local import ChaliceRequestHandler, LocalDevServer, LocalGatewayException, ThreadedHTTPServer
 
+from chalicelib.web import problem
 from devtools.dynamodb_local import ROOT
+
+# What http.server and Chalice's local gateway answer by themselves, as the API's problem codes
+# (the CDK app maps API Gateway's own answers to the same codes).
+EDGE_PROBLEMS = {400: "bad_request", 403: "not_found", 404: "not_found", 413: "payload_too_large",
+                 414: "uri_too_long", 431: "headers_too_large", 501: "method_not_allowed"}
 
 
 class BurstTolerantServer(ThreadedHTTPServer):
@@ -28,6 +34,27 @@ class RequestHandler(ChaliceRequestHandler):
         if name.startswith("do_"):
             return self._generic_handle
         raise AttributeError(name)
+
+    def _send_error_response(self, error: LocalGatewayException) -> None:
+        """The local gateway's own refusals (no such route: its 403 "Missing Authentication
+        Token") as problem+json."""
+        self._send_problem(error.CODE, "this API has no such path; see openapi.yaml")
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, a URI or headers too long) as
+        problem+json rather than its HTML page."""
+        self.close_connection = True
+        self._send_problem(code, message or "the request could not be read")
+
+    def _send_problem(self, status: int, detail: str) -> None:
+        response = problem(EDGE_PROBLEMS.get(status, "bad_request"), detail)
+        body = response.body.encode()
+        self.send_response(response.status_code)
+        for name, value in {**response.headers, "Content-Length": str(len(body)), "Connection": "close"}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,36 +5,36 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
-from ...shapes import Shape
+from ...shapes import STRICT, OneOf, Shape
 from .cards import Card
 
 
 class AnalyzeFlag(Shape):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
     flag: Annotated[int, Field(ge=1, le=9)] | None = Field(None, description="1-9; the list's order when left out.")
     cards: list[list[Card]] = Field(min_length=2, max_length=2, description="Seat 1's side, then seat 2's.")
     environment: list[Literal["FOG", "MUD"]] = Field(default_factory=list, max_length=2)
-    claimed_by: Literal[1, 2] | None = None
-    first_complete: Literal[1, 2] | None = Field(
+    claimed_by: OneOf(1, 2) | None = None
+    first_complete: OneOf(1, 2) | None = Field(
         None, description="Which side was completed first, when both are; if left out, the seat asking is "
                           "taken to have completed last (a tie then goes against it).")
 
 
 class AnalyzePosition(Shape):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
     flags: list[AnalyzeFlag] = Field(min_length=9, max_length=9)
     discards: list[Card] = Field(default_factory=list, max_length=70)
 
 
 class AnalyzeRequest(Shape):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
     position: AnalyzePosition
-    seat: Literal[1, 2]
+    seat: OneOf(1, 2)
 
 
 class FlagAnalysis(Shape):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from ...shapes import Shape
+from ...shapes import STRICT, OneOf, Shape
 
 from .cards import TACTICS, TROOPS
 
@@ -30,9 +30,9 @@ RING_SEATS = {1: (1, 2), 2: (1, 2), 3: (1, 2), 4: (2, 3), 5: (2, 3), 6: (2, 3), 
 class BattleLineOptions(Shape):
     """Options of a Battle Line game (``createGame`` ``options``)."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
-    players: Literal[2, 3] = Field(2, description="3: the three-player ring variant (no tactics; 3 adjacent or any 4 flags).")
+    players: OneOf(2, 3) = Field(2, description="3: the three-player ring variant (no tactics; 3 adjacent or any 4 flags).")
     tactics: bool | None = Field(None, description="Play with the 10 tactics cards. Default: yes with 2 players; never with 3.")
     claim_timing: ClaimTiming = Field(
         "basic",
@@ -42,7 +42,7 @@ class BattleLineOptions(Shape):
         default_factory=dict,
         description="Per seat: claim every provable flag automatically at the claim step.",
     )
-    first_seat: Literal[1, 2, 3] | None = Field(None, description="The seat that starts; a random seat when left out.")
+    first_seat: OneOf(1, 2, 3) | None = Field(None, description="The seat that starts; a random seat when left out.")
     match_games: int = Field(1, ge=1, le=15, description="Play a match of this many games: the winner of a game "
                                                          "scores 5, the loser the flags it held; the winner starts the next.")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
-from ...shapes import DEFERRED, Shape
+from ...shapes import DEFERRED, STRICT, Shape
 from .cards import Card
 
 FlagNumber = Annotated[int, Field(ge=1, le=9)]
@@ -17,7 +17,7 @@ Deck = Literal["troop", "tactics"]
 
 
 class _Step(Shape):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
 
 class CardOnFlag(_Step):

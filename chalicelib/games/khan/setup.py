@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Literal, Union
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from ...shapes import Shape
+from ...shapes import STRICT, OneOf, Shape
 from ..base import State
 from .cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetChanged, UnknownCardSet
 from .table import SEATS, key
@@ -23,7 +23,7 @@ DeckChoice = Union[Literal["recommended"], list[str]]
 class KhanOptions(Shape):
     """Options of a Khan & General game (``createGame`` ``options``)."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
     card_set: str = Field(DEFAULT_CARD_SET, max_length=40, description="The card set's id.")
     card_set_version: int | None = Field(None, ge=1, description="Its version; the latest when left out. "
@@ -35,7 +35,7 @@ class KhanOptions(Shape):
         default_factory=dict,
         description='Each seat\'s deck: 15 card ids (5 units, at most 3 of a type; 10 commands, at most 2 of a '
                     'card) or "recommended" (the default). Each seat sees only its own deck.')
-    first_seat: Literal[1, 2] | None = Field(None, description="The seat that starts; a random seat when left out.")
+    first_seat: OneOf(1, 2) | None = Field(None, description="The seat that starts; a random seat when left out.")
     max_rounds: int = Field(40, ge=1, le=500, description="After this many rounds: most enemy units destroyed "
                                                           "wins, then most enemy units wounded, else a draw.")
     advanced: bool = Field(False, description="The advanced rules: you may not look at your own face-down "

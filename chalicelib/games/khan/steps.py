@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
-from ...shapes import DEFERRED, Shape
+from ...shapes import DEFERRED, STRICT, Shape
 
 CARD_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Card = Annotated[str, Field(pattern=CARD_PATTERN, examples=["heavy_cavalry", "charge"],
@@ -18,7 +18,7 @@ Coordinate = Annotated[int, Field(ge=-1000, le=1000)]
 
 
 class _Step(Shape):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = STRICT
 
 
 class Square(_Step):
