@@ -113,21 +113,22 @@ def list_games(call: Call):
 
 
 @api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
-               response=r.GameView, errors=("game_not_found",))
+               response=r.GameView, errors=("game_not_found", "board_in_play"))
 def get_game(call: Call):
     return call.service.get_game(call.player, call.params["game_id"])
 
 
 @api.operation("GET", "/v1/games/{game_id}/board-link", "getBoardLink",
                summary="A link to the game's board in a browser: it plays as your seat (or watches a public game)",
-               response=r.BoardLink, errors=("game_not_found", "not_seated"))
+               response=r.BoardLink, errors=("game_not_found", "not_seated", "board_in_play"))
 def get_board_link(call: Call):
     return call.service.board_link(call.player, call.params["game_id"])
 
 
 @api.operation("GET", "/v1/games/{game_id}/board", "getBoard",
                summary="The board page: the table as SVG, your hand and steps to click; follows the game as it moves",
-               query=m.BoardQuery, response=None, auth=False, html=True, tag="board")
+               query=m.BoardQuery, response=None, auth=False, html=True, tag="board",
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board(call: Call):
     return call.service.board_page(call.params["game_id"], call.query.seat)
 
@@ -135,7 +136,7 @@ def get_board(call: Call):
 @api.operation("GET", "/v1/games/{game_id}/board/view", "getBoardView",
                summary="What the board page shows now (it asks again every few seconds)", query=m.BoardQuery,
                response=r.BoardView, auth=False, tag="board",
-               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired"))
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board_view(call: Call):
     return call.service.board_view(call.params["game_id"], call.query.seat)
 
@@ -143,8 +144,8 @@ def get_board_view(call: Call):
 @api.operation("POST", "/v1/games/{game_id}/board/steps", "playOnBoard",
                summary="A step clicked on a seat's board, played as that seat at the version shown",
                query=m.BoardQuery, body=m.BoardStep, response=r.BoardView, auth=False, tag="board",
-               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "not_seated",
-                       "not_your_turn", "version_conflict", "game_finished", "game_not_started", "time_expired",
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play",
+                       "not_seated", "not_your_turn", "version_conflict", "game_finished", "game_not_started", "time_expired",
                        "illegal_action", "invalid_card", "invalid_step"))
 def play_on_board(call: Call):
     return call.service.board_play(call.params["game_id"], call.query.seat, call.body)
@@ -162,7 +163,7 @@ def post_action(call: Call):
 
 @api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
                summary="The game's events the caller may see, in order",
-               query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found",))
+               query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found", "board_in_play"))
 def list_events(call: Call):
     return call.service.list_events(call.player, call.params["game_id"], call.query.after)
 

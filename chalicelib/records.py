@@ -74,6 +74,12 @@ class GameRecord:
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
 
+    @property
+    def duplicate_board(self) -> bool:
+        """A board of a duplicate tournament's round (only those withhold their seed): the other
+        boards of its round deal the same cards."""
+        return self.seed_withheld and self.tournament_id is not None
+
 
 @dataclass
 class EventRecord:

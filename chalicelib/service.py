@@ -201,7 +201,9 @@ class GameService:
 
     def get_game(self, player: Player, game_id: str) -> dict:
         game, engine = self._load(game_id)
-        return self._view(engine, game, game.seat_of(player.id))
+        seat = game.seat_of(player.id)
+        self._hide_board_in_play(game, seat)
+        return self._view(engine, game, seat)
 
     def view_for_seat(self, game_id: str, seat: int) -> dict | None:
         """A seat's view, for notifications (no caller to authorize)."""
@@ -235,6 +237,7 @@ class GameService:
     def list_events(self, player: Player, game_id: str, after: int) -> dict:
         game, _ = self._load(game_id)
         seat = game.seat_of(player.id)
+        self._hide_board_in_play(game, seat)
         return {"events": [e.seen_by(seat) for e in self.store.list_events(game_id, after)]}
 
     # ------------------------------------------------------------------ actions
@@ -324,6 +327,7 @@ class GameService:
         """A link to the game's board: it plays as the caller's seat, or watches a public game."""
         game, _ = self._load(game_id)
         seat = game.seat_of(player.id)
+        self._hide_board_in_play(game, seat)
         if seat is None and not game.public:
             raise ServiceError("not_seated", f"you have no seat in game {game_id}, and it is not public")
         return {"url": self._links().board_url(game_id, seat), "seat": seat}
@@ -334,6 +338,7 @@ class GameService:
                 return self._links().read_board(token, game.id)
             except LinkError as error:
                 raise ServiceError(error.code, str(error)) from None
+        self._hide_board_in_play(game, None)
         if not game.public:
             raise ServiceError("game_not_public", "this game is not public: open it with your seat's board link")
         return None
@@ -375,6 +380,18 @@ class GameService:
         self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version,
                                                         steps=[request.step]), None)
         return self.board_view(game_id, token)
+
+    def _hide_board_in_play(self, game: GameRecord, seat: int | None) -> None:
+        """Every board of a duplicate round deals the same cards: what is played (and drawn) on one
+        is in the hands (and the deck) of the others. So while any board of the round is unfinished,
+        only a board's own seats may see it: anyone else (a player of another board, the organiser)
+        is refused. An unfinished board needs no look at its tournament; a finished one asks whether
+        its round is scored."""
+        if seat is not None or not game.duplicate_board:
+            return
+        if game.status != "finished" or self.tournaments.round_in_play(game.tournament_id, game.id):
+            raise ServiceError("board_in_play", f"game {game.id} is a board of a duplicate round that is still "
+                               "being played; it may be watched once every board of the round is finished")
 
     # ------------------------------------------------------------------ bots
 

@@ -71,6 +71,16 @@ class Tournaments:
         return {"tournament_id": data["id"], "status": data["status"], "round": data["round"],
                 "tie_break": _tie_break(data["format"]), "standings": director.standing_rows(data)}
 
+    def round_in_play(self, tournament_id: str, game_id: str) -> bool:
+        """Whether a board of the game's round is unfinished: a pairing of that round is not yet scored
+        (a pairing is scored once its last game ends). A game the tournament does not list counts as
+        in play, so a doubt hides the board rather than shows it."""
+        found = self.store.load_tournament(tournament_id)
+        pairing = next((p for p in found.data["pairings"] if game_id in p["games"]), None) if found else None
+        if pairing is None:
+            return True
+        return any(p["points"] is None for p in found.data["pairings"] if p["round"] == pairing["round"])
+
     def join(self, player: Player, tournament_id: str) -> dict:
         return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name)))
 

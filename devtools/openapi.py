@@ -117,6 +117,8 @@ def _responses(op) -> dict[str, Any]:
                  "403": "the link is for another game, or the game is not public", "404": "no such game or player",
                  "409": "the game has moved on since the link was made", "410": "the link has expired",
                  "422": "the rules do not allow the step now", "500": "internal error"}
+        if "board_in_play" in op.errors:
+            pages["403"] += ", or another board of its duplicate round is still being played (`board_in_play`)"
         return {status: {"description": text, "content": HTML_PAGE} for status, text in pages.items()}
     ok: dict[str, Any] = {"description": op.summary}
     if op.response is not None:

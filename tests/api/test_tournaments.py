@@ -136,6 +136,84 @@ def test_duplicate_boards_share_a_seed_that_is_never_shown(api, service):
     assert api.view(loser, boards[0].id)["seed"] is None  # the other board still plays this deal
 
 
+def duplicate_round(api, duplicate=True):
+    """A round robin of four organised by someone who does not play: the organiser, an outsider,
+    and round one's two boards as (game id, seat 1's player, seat 2's player)."""
+    organiser, outsider = api.signup("Org"), api.signup("Eve")
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    by_id = {p["id"]: p for p in players}
+    t = create(api, organiser, duplicate=duplicate)
+    join(api, t, *players)
+    t = start(api, organiser, t)
+    boards = [(p["game_ids"][0], by_id[p["first"]["player_id"]], by_id[p["second"]["player_id"]])
+              for p in t["pairings"]]
+    return organiser, outsider, t, boards
+
+
+def assert_board_in_play(api, game_id, *callers):
+    """Every way to see the board, for callers without a seat at it, answers 403 board_in_play."""
+    for caller in callers:
+        for path in (f"/v1/games/{game_id}", f"/v1/games/{game_id}/events", f"/v1/games/{game_id}/board-link"):
+            reply = api.get(path, key=caller["api_key"])
+            assert (reply.status, reply.body["code"]) == (403, "board_in_play"), (path, caller["name"])
+    view = api.get(f"/v1/games/{game_id}/board/view")
+    assert (view.status, view.headers["content-type"], view.body["code"]) == (
+        403, "application/problem+json", "board_in_play")
+    played = api.post(f"/v1/games/{game_id}/board/steps", {"expected_version": 0, "step": {"type": "resign"}})
+    assert (played.status, played.body["code"]) == (403, "board_in_play")
+    page = api.get(f"/v1/games/{game_id}/board")
+    assert page.status == 403 and page.headers["content-type"].startswith("text/html")
+    assert "duplicate round" in page.body
+
+
+def test_duplicate_round_board_in_play_hides_other_boards(api, service):
+    organiser, outsider, _, [(first, ann, bob), (second, cat, dan)] = duplicate_round(api)
+    # The other board's players hold the cards played here: no one without a seat sees a board.
+    assert_board_in_play(api, first, cat, dan, organiser, outsider)
+    assert_board_in_play(api, second, ann, bob, organiser, outsider)
+    # A board's own seats see it as usual, by the API and by their board link.
+    assert api.view(ann, first)["state"]["hand"]
+    assert api.get(f"/v1/games/{first}/events", key=bob["api_key"]).status == 200
+    link = api.get(f"/v1/games/{first}/board-link", key=ann["api_key"]).body["url"]
+    board = api.get(link.removeprefix("http://testserver").replace("/board?", "/board/view?"))
+    assert board.status == 200 and board.body["hand"]
+    # A finished board stays hidden while another board of its round plays the same deal.
+    resign(api, service, bob, first)
+    assert_board_in_play(api, first, cat, organiser, outsider)
+    finished = api.view(ann, first)
+    assert finished["status"] == "finished" and finished["seed"] is None
+
+
+def test_duplicate_round_boards_open_when_round_finished(api, service):
+    organiser, outsider, t, [(first, ann, bob), (second, cat, dan)] = duplicate_round(api)
+    resign(api, service, bob, first)
+    view = api.view(dan, second)
+    assert api.act(dan, second, view["version"], {"type": "resign"}).status == 200
+    # Every board is finished, but the round is not scored yet (its outbox message has not run).
+    assert_board_in_play(api, first, outsider)
+    service.dispatcher.drain_outbox()
+    for game_id in (first, second):
+        watched = api.view(outsider, game_id)
+        assert watched["status"] == "finished" and watched["state"]["hand"] == []
+        assert watched["seed"] is None  # the seed is never shown: it is the tournament's, derived per round
+        assert api.get(f"/v1/games/{game_id}/events", key=organiser["api_key"]).status == 200
+        # As any other tournament game: not public, so no spectator's board and no board link.
+        assert api.get(f"/v1/games/{game_id}/board/view").body["code"] == "game_not_public"
+        assert api.get(f"/v1/games/{game_id}/board-link", key=outsider["api_key"]).body["code"] == "not_seated"
+    t = get(api, t)
+    assert t["round"] == 2
+    for pairing in (p for p in t["pairings"] if p["round"] == 2):
+        assert_board_in_play(api, pairing["game_ids"][0], outsider, organiser)
+
+
+def test_boards_of_a_tournament_that_is_not_duplicate_stay_open(api, service):
+    organiser, outsider, _, [(first, ann, bob), (second, cat, dan)] = duplicate_round(api, duplicate=False)
+    for caller in (cat, organiser, outsider):
+        watched = api.view(caller, first)
+        assert watched["you"] is None and watched["state"]["hand"] == []
+        assert api.get(f"/v1/games/{first}/events", key=caller["api_key"]).status == 200
+
+
 def test_not_duplicate_boards_deal_differently(api, service):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
     t = create(api, players[0])
