@@ -90,8 +90,10 @@ WebhookEvent = Literal["game.invited", "game.your_turn", "game.reminder", "game.
 
 
 class CreateWebhookRequest(Request):
-    url: Annotated[str, Field(min_length=8, max_length=2048, description="An https:// URL that resolves to public "
-                                                                         "addresses."), AfterValidator(no_controls)]
+    url: Annotated[str, Field(min_length=8, max_length=2048, description="An https:// URL on port 443 or 80 that "
+                                                                         "resolves to public addresses "
+                                                                         "(docs/notifications.md)."),
+                   AfterValidator(no_controls)]
     events: list[WebhookEvent] | None = Field(None, min_length=1, description="The event types to send; all when left out.")
 
 

@@ -27,6 +27,8 @@ from aws_cdk import aws_sqs as sqs
 from chalice.cdk import Chalice
 from constructs import Construct
 
+from chalicelib.errors import ERRORS
+from chalicelib.web import PROBLEM_JSON
 from chalicelib.store.schema import TTL_ATTRIBUTE, table_definition
 from infra.package import precompile
 
@@ -48,18 +50,39 @@ STREAM_ACTIONS = ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:Ge
                   "dynamodb:ListStreams"]
 SENDS_EMAIL = ("OutboxConsumer", "WebhookRetries", "InboundMail")
 SIGNS_LINKS = ("APIHandler", "OutboxConsumer", "WebhookRetries", "InboundMail")
-# API Gateway's own answers, each as a problem: (response type, status, code, detail).
-GATEWAY_PROBLEMS = (
-    ("MISSING_AUTHENTICATION_TOKEN", 404, "route_not_found", "this API has no such route or method; see openapi.yaml"),
-    ("THROTTLED", 429, "throttled", "too many requests; retry after a moment"),
-    ("REQUEST_TOO_LARGE", 413, "request_too_large", "the request is too large"),
-    ("INTEGRATION_TIMEOUT", 504, "gateway_timeout", "the server did not answer in time; retry with the same "
-                                                     "Idempotency-Key"),
-    ("DEFAULT_5XX", 502, "bad_gateway", "the gateway could not reach the server; retry with the same "
-                                         "Idempotency-Key"),
-)
+# API Gateway's own answers, each as a problem of chalicelib/errors.py (its status and title come
+# from ERRORS, so they cannot drift from what the app answers): response type -> (code, detail,
+# extra headers). Every type not named here falls to DEFAULT_4XX or DEFAULT_5XX, which take
+# their code's status. Without an authorizer, API keys or IAM auth, an unknown path or method is
+# MISSING_AUTHENTICATION_TOKEN (also when it carries a Bearer key: "not a valid key=value pair").
+RETRY = "Idempotency-Key"
+GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
+    "MISSING_AUTHENTICATION_TOKEN": ("not_found", "This API has no such path, or the path has no such method; "
+                                                  "see openapi.yaml", {}),
+    "RESOURCE_NOT_FOUND": ("not_found", "This API has no such path; see openapi.yaml", {}),
+    "REQUEST_TOO_LARGE": ("payload_too_large", "The request is larger than API Gateway takes (10 MB)", {}),
+    "UNSUPPORTED_MEDIA_TYPE": ("unsupported_media_type", "The body must be application/json", {}),
+    "THROTTLED": ("rate_limited", "Too many requests; retry after Retry-After seconds", {"Retry-After": "1"}),
+    "QUOTA_EXCEEDED": ("rate_limited", "The request quota is used up", {}),
+    "INTEGRATION_TIMEOUT": ("gateway_timeout", f"The server did not answer in time; retry with the same {RETRY}", {}),
+    "INTEGRATION_FAILURE": ("service_unavailable", f"The server could not be reached; retry with the same {RETRY} "
+                                                   "after Retry-After seconds", {"Retry-After": "1"}),
+    "DEFAULT_4XX": ("bad_request", "API Gateway refused the request before it reached the server", {}),
+    "DEFAULT_5XX": ("internal_error", f"API Gateway failed to pass the request on; retry with the same {RETRY}", {}),
+}
 # Only new outbox items wake the consumer: everything else in the stream is filtered out by Lambda.
 OUTBOX_FILTER = {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": ["OUTBOX"]}}}}
+
+
+def gateway_problem(code: str, detail: str) -> tuple[str, int]:
+    """The body of a Gateway Response (the app's problem+json for ``code``) and its status.
+    The body is a static template: no ``$``, which API Gateway would read as a variable."""
+    kind = ERRORS[code]
+    body = json.dumps({"type": f"/problems/{code}", "title": kind.title, "status": kind.status, "detail": detail,
+                       "code": code})
+    if "$" in body:
+        raise ValueError(f"a Gateway Response body cannot hold $: {body}")
+    return body, kind.status
 
 
 class PrecompiledChalice(Chalice):
@@ -245,16 +268,16 @@ class BattlelineStack(cdk.Stack):
             "Events.Replies", {"Type": "SNS", "Properties": {"Topic": topic.topic_arn}})
 
     def _gateway_problems(self) -> None:
-        """API Gateway's own refusals (an unknown route, throttling, a timeout) as problem+json too."""
-        for kind, status, code, detail in GATEWAY_PROBLEMS:
-            body = {"type": f"/problems/{code}", "title": "API Gateway", "status": status, "detail": detail,
-                    "code": code}
+        """API Gateway's own refusals (an unknown route, a body too large, throttling, a timeout) as
+        problem+json with a code of chalicelib/errors.py, as the app answers."""
+        for kind, (code, detail, headers) in GATEWAY_PROBLEMS.items():
+            body, status = gateway_problem(code, detail)
+            parameters = {f"gatewayresponse.header.{name}": f"'{value}'"
+                          for name, value in {"Content-Type": PROBLEM_JSON, **headers}.items()}
             cdk.CfnResource(self, f"Gateway{kind.title().replace('_', '')}", type="AWS::ApiGateway::GatewayResponse",
                             properties={"RestApiId": self.app.get_resource("RestAPI").ref, "ResponseType": kind,
-                                        "StatusCode": str(status),
-                                        "ResponseParameters": {
-                                            "gatewayresponse.header.Content-Type": "'application/problem+json'"},
-                                        "ResponseTemplates": {"application/json": json.dumps(body)}})
+                                        "StatusCode": str(status), "ResponseParameters": parameters,
+                                        "ResponseTemplates": {"application/json": body}})
 
     # ------------------------------------------------------------------ alarms
 

@@ -36,9 +36,12 @@ def test_webhooks_belong_to_their_player(api, dev_mode):
 
 
 @pytest.mark.parametrize("url", ["https://127.0.0.1/hook", "https://169.254.169.254/", "http://example.com/x",
-                                 "https://[::1]/", "https://2130706433/"])
+                                 "https://[::1]/", "https://2130706433/", "https://example.com:22/hook",
+                                 "https://example.com:0/hook", "https://[2002:a9fe:a9fe::1]/hook",
+                                 "https://[64:ff9b::169.254.169.254]/hook", "https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/"])
 def test_unsafe_urls_are_refused_at_registration(api, url, monkeypatch):
     monkeypatch.delenv("ALLOW_PRIVATE_WEBHOOKS", raising=False)
+    monkeypatch.delenv("WEBHOOK_PORTS", raising=False)
     ann = api.signup("Ann")
     problem_of(api.post("/v1/webhooks", {"url": url}, key=ann["api_key"]), 422, "unsafe_webhook_url")
 

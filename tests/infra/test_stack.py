@@ -164,13 +164,50 @@ def test_alarms_watch_the_failure_queue_and_5xx(template):
     assert template["Resources"]["RestAPI"]["Properties"]["Name"] == "battleline-api"
 
 
-def test_api_gateways_own_errors_are_problem_json(template):
-    responses = {r["Properties"]["ResponseType"]: r["Properties"] for r in
-                 resources(template, "AWS::ApiGateway::GatewayResponse").values()}
-    missing = responses["MISSING_AUTHENTICATION_TOKEN"]
-    assert missing["StatusCode"] == "404"
-    assert missing["ResponseParameters"]["gatewayresponse.header.Content-Type"] == "'application/problem+json'"
-    assert json.loads(missing["ResponseTemplates"]["application/json"])["code"] == "route_not_found"
+# API Gateway's own answers: (status, code). Written out here, not taken from infra/stack.py.
+GATEWAY_PROBLEMS = {
+    "MISSING_AUTHENTICATION_TOKEN": (404, "not_found"),  # an unknown path or method: not 403
+    "RESOURCE_NOT_FOUND": (404, "not_found"),
+    "REQUEST_TOO_LARGE": (413, "payload_too_large"),
+    "UNSUPPORTED_MEDIA_TYPE": (415, "unsupported_media_type"),
+    "THROTTLED": (429, "rate_limited"),
+    "QUOTA_EXCEEDED": (429, "rate_limited"),
+    "INTEGRATION_TIMEOUT": (504, "gateway_timeout"),
+    "INTEGRATION_FAILURE": (503, "service_unavailable"),
+    "DEFAULT_4XX": (400, "bad_request"),  # everything else API Gateway refuses (a malformed request)
+    "DEFAULT_5XX": (500, "internal_error"),
+}
+
+
+def gateway_responses(template: dict) -> dict[str, dict]:
+    return {r["Properties"]["ResponseType"]: r["Properties"] for r in
+            resources(template, "AWS::ApiGateway::GatewayResponse").values()}
+
+
+def test_api_gateway_answers_no_error_of_its_own_outside_the_problem_responses(template):
+    assert set(gateway_responses(template)) == set(GATEWAY_PROBLEMS)
+
+
+@pytest.mark.parametrize("kind", GATEWAY_PROBLEMS)
+def test_api_gateways_own_errors_are_problem_json_with_the_apps_codes(template, kind):
+    from chalicelib.errors import ERRORS
+
+    status, code = GATEWAY_PROBLEMS[kind]
+    response = gateway_responses(template)[kind]
+    assert response["RestApiId"] == {"Ref": "RestAPI"}
+    assert response["StatusCode"] == str(status)
+    assert response["ResponseParameters"]["gatewayresponse.header.Content-Type"] == "'application/problem+json'"
+    body = json.loads(response["ResponseTemplates"]["application/json"])
+    assert set(body) == {"type", "title", "status", "detail", "code"}
+    assert (body["type"], body["code"], body["status"]) == (f"/problems/{code}", code, status)
+    assert body["title"] == ERRORS[code].title and ERRORS[code].status == status  # the app's own answer for it
+    assert body["detail"] and "$" not in response["ResponseTemplates"]["application/json"]
+
+
+@pytest.mark.parametrize("kind", ["THROTTLED", "INTEGRATION_FAILURE"])
+def test_throttled_and_unreachable_gateway_answers_say_when_to_retry(template, kind):
+    retry_after = gateway_responses(template)[kind]["ResponseParameters"]["gatewayresponse.header.Retry-After"]
+    assert re.fullmatch(r"'[1-9][0-9]*'", retry_after)
 
 
 def test_cfn_lint_finds_nothing(synthesized):

@@ -1,5 +1,7 @@
 """Shared pieces of the notification tests."""
 
+import socket
+
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.inbound import InboundMail
@@ -31,3 +33,21 @@ def game_by_mail(store, game: str):
                                                       seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
                                None).body
     return service, InboundMail(service, outbox, LINKS), outbox, view, ann, bob
+
+
+class FakeDns:
+    """socket.getaddrinfo with made-up answers: ``answers[name] = [addresses]``; each lookup of
+    such a name is counted in ``lookups``; literal addresses and other names resolve for real."""
+
+    def __init__(self, monkeypatch):
+        self.answers: dict[str, list[str]] = {}
+        self.lookups: dict[str, int] = {}
+        self.real = socket.getaddrinfo
+        monkeypatch.setattr(socket, "getaddrinfo", self.getaddrinfo)
+
+    def getaddrinfo(self, host, port, *args, **kwargs):
+        if host not in self.answers:
+            return self.real(host, port, *args, **kwargs)
+        self.lookups[host] = self.lookups.get(host, 0) + 1
+        return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
+                for a in self.answers[host]]

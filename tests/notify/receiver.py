@@ -15,11 +15,13 @@ from standardwebhooks import Webhook
 class Received:
     headers: dict[str, str]
     body: bytes
+    path: str = "/hooks"
 
 
 @dataclass
 class Receiver:
-    """Answers with ``script`` statuses in turn (then 200); ``seen`` holds unique webhook-ids."""
+    """Answers with ``script`` statuses in turn (then 200); ``seen`` holds unique webhook-ids.
+    A 3xx answer redirects to ``/hooks/redirected`` on this receiver."""
 
     script: list[int] = field(default_factory=list)
     extra_headers: dict[str, str] = field(default_factory=dict)
@@ -37,17 +39,22 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
-                receiver.requests.append(Received({k.lower(): v for k, v in self.headers.items()}, body))
+                receiver.requests.append(Received({k.lower(): v for k, v in self.headers.items()}, body, self.path))
                 status = receiver.script.pop(0) if receiver.script else 200
                 self.send_response(status)
                 for name, value in receiver.extra_headers.items():
                     self.send_header(name, value)
-                if status in (301, 302, 307):
-                    self.send_header("Location", "http://127.0.0.1:1/elsewhere")
+                if 300 <= status < 400:  # to this receiver itself: a followed redirect would show
+                    self.send_header("Location", receiver.url + "/redirected")
                 self.end_headers()
                 if 200 <= status < 300:
                     msg_id = self.headers["webhook-id"]
                     receiver.seen.setdefault(msg_id, json.loads(body))  # a repeat id is dropped
+
+            def do_GET(self):  # noqa: N802 - a 303 followed would come back as a GET
+                receiver.requests.append(Received({k.lower(): v for k, v in self.headers.items()}, b"", self.path))
+                self.send_response(200)
+                self.end_headers()
 
             def log_message(self, *args):
                 pass

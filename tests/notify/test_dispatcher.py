@@ -9,10 +9,11 @@ import pytest
 from chalicelib.clock import iso
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.notify.webhooks import RETRY_SCHEDULE
+from chalicelib.notify.webhooks import RETRY_SCHEDULE, SendResult, http_send
 from chalicelib.service import GameService
 
 from ..fakes import FakeClock
+from .helpers import FakeDns
 from .receiver import Receiver
 
 
@@ -135,16 +136,19 @@ def test_410_disables_the_endpoint(world, receiver):
     assert service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "failed"
 
 
-def test_a_redirect_is_a_failure(world, receiver):
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_redirect_is_not_followed(world, receiver, status):
     service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
-    receiver.script = [302]
+    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
+    receiver.script = [status]
     start_game(service, ann, bob)
     dispatcher.drain_outbox()
     hook = service.list_webhooks(bob)["webhooks"][0]
     delivery = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
-    assert delivery["status"] == "pending" and delivery["attempts"][0]["status"] == 302
-    assert len(receiver.requests) == 1  # the Location was not followed
+    assert delivery["status"] == "pending" and delivery["attempts"][0]["status"] == status
+    assert "redirects are not followed" in delivery["attempts"][0]["error"]
+    # The Location points back at the receiver: nothing came for it.
+    assert [r.path for r in receiver.requests] == ["/hooks"]
 
 
 def test_retry_after_is_honoured(world, receiver, clock):
@@ -200,3 +204,49 @@ def test_delivery_to_an_address_that_turned_private_is_refused_at_send_time(worl
     hook = service.list_webhooks(bob)["webhooks"][0]
     attempt = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["attempts"][0]
     assert attempt["status"] is None and "refused" in attempt["error"]
+
+
+def test_delivery_rechecks_the_address_dns_rebinding(world, store, clock, monkeypatch):
+    service, _, ann, bob = world
+    monkeypatch.delenv("ALLOW_PRIVATE_WEBHOOKS")
+    dns = FakeDns(monkeypatch)
+    dns.answers["hooks.example.com"] = ["93.184.216.34"]
+    hook = service.create_webhook(bob, CreateWebhookRequest(url="https://hooks.example.com/hook",
+                                                            events=["game.invited"]))
+    sent = []
+    strict = Dispatcher(store, clock, allow_private=False,
+                        send=lambda target, body, headers: sent.append(target) or SendResult(200))
+    dns.answers["hooks.example.com"] = ["10.0.0.7"]  # re-pointed after registration
+    start_game(service, ann, bob)
+    strict.drain_outbox()
+    assert sent == []
+    attempt = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["attempts"][0]
+    assert attempt["status"] is None and "10.0.0.7 is a private address" in attempt["error"]
+    # Each attempt looks again: a public address again is delivered to, at that address.
+    dns.answers["hooks.example.com"] = ["93.184.216.35"]
+    clock.advance(RETRY_SCHEDULE[0] * 1.2)
+    assert strict.run_due() == 1
+    assert [(t.address, t.host, t.port) for t in sent] == [("93.184.216.35", "hooks.example.com", 443)]
+    assert service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "delivered"
+
+
+def test_delivery_connects_to_the_address_it_checked_without_a_second_lookup(world, receiver, store, clock,
+                                                                             monkeypatch):
+    service, _, ann, bob = world
+    dns = FakeDns(monkeypatch)
+    dns.answers["hooks.example.com"] = ["127.0.0.1"]
+    port = receiver.server.server_address[1]
+    service.create_webhook(bob, CreateWebhookRequest(url=f"http://hooks.example.com:{port}/hooks",
+                                                     events=["game.invited"]))
+
+    def rebind_then_send(target, body, headers):
+        dns.answers["hooks.example.com"] = ["127.0.0.2"]  # re-pointed between the check and the connection
+        return http_send(target, body, headers)
+
+    dispatcher = Dispatcher(store, clock, allow_private=True, send=rebind_then_send)
+    lookups_before = dns.lookups["hooks.example.com"]
+    start_game(service, ann, bob)
+    dispatcher.drain_outbox()
+    assert dns.lookups["hooks.example.com"] == lookups_before + 1  # the check's, and no other
+    assert len(receiver.seen) == 1  # reached at 127.0.0.1, where the receiver listens
+    assert receiver.requests[0].headers["host"] == f"hooks.example.com:{port}"
