@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import boto3
+from botocore.config import Config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .notify.dispatcher import Dispatcher
@@ -29,11 +30,18 @@ def table_name() -> str:
     return os.environ.get("TABLE_NAME", "battleline")
 
 
+# An unreachable or failing DynamoDB must answer 503 in seconds, well inside API Gateway's 29 s,
+# not after botocore's defaults (60 s timeouts): short timeouts, and 3 attempts in all with the
+# standard mode's backoff (throttling and 5xx included). A single DynamoDB request takes
+# milliseconds; a hung one gives up after 3 x (2 + 3) s plus at most 3 s of backoff.
+DYNAMODB_CONFIG = Config(connect_timeout=2, read_timeout=3, retries={"mode": "standard", "max_attempts": 3})
+
+
 def dynamodb_client():
     """A DynamoDB client; ``DYNAMODB_ENDPOINT`` points it at DynamoDB Local."""
     endpoint = os.environ.get("DYNAMODB_ENDPOINT") or None
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-    return boto3.client("dynamodb", endpoint_url=endpoint, region_name=region)
+    return boto3.client("dynamodb", endpoint_url=endpoint, region_name=region, config=DYNAMODB_CONFIG)
 
 
 @lru_cache(maxsize=1)

@@ -13,13 +13,11 @@ import copy
 import logging
 from typing import TYPE_CHECKING, Callable
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from . import keys
 from .errors import ServiceError
 from .notify import messages
 from .records import Player, SeatRecord, TournamentRecord
-from .store.dynamodb import DuplicateItem, VersionConflict
+from .store.errors import DuplicateItem, StoreUnavailable, VersionConflict
 from .tournaments import director
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -138,7 +136,7 @@ class Tournaments:
         midway, the round's outbox message makes the rest."""
         try:
             self._create_games(t)
-        except (BotoCoreError, ClientError):
+        except StoreUnavailable:
             logger.warning("tournament %s: round %s games left to the outbox", t["id"], t["round"], exc_info=True)
         return t
 
