@@ -221,8 +221,11 @@ class DynamoStore:
         )
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
-                  idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
-        """Write the game at ``expected_version + 1`` with its events, or raise VersionConflict."""
+                  idempotency: IdempotencyRecord | None, messages: list[Message] = (),
+                  new_players: Iterable[tuple[Player, str]] = ()) -> None:
+        """Write the game at ``expected_version + 1`` with its events, or raise VersionConflict.
+        ``new_players`` (player, API key hash) are created in the same transaction: a seat taken
+        by a new player is never half-written."""
         if game.version != expected_version + 1:
             raise ValueError("a saved game is one version past the expected one")
         update = {"Put": {
@@ -236,6 +239,7 @@ class DynamoStore:
         items += [self._put(self._event_item(e)) for e in events]
         items += [self._put(self._membership_item(m), new=False) for m in memberships(game)]
         items += [self._put(self._outbox_item(m)) for m in messages]
+        items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
         self._transact(items, idempotency, versioned=True)
 
     def list_events(self, game_id: str, after: int = 0) -> list[EventRecord]:
