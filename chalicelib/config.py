@@ -32,8 +32,8 @@ def table_name() -> str:
 
 # An unreachable or failing DynamoDB must answer 503 in seconds, well inside API Gateway's 29 s,
 # not after botocore's defaults (60 s timeouts): short timeouts, and 3 attempts in all with the
-# standard mode's backoff (throttling and 5xx included). A single DynamoDB request takes
-# milliseconds; a hung one gives up after 3 x (2 + 3) s plus at most 3 s of backoff.
+# standard mode's backoff (throttling and 5xx included). A DynamoDB request takes milliseconds;
+# a hung one gives up after 3 x (2 + 3) s at worst, throttling after at most 3 s of backoff.
 DYNAMODB_CONFIG = Config(connect_timeout=2, read_timeout=3, retries={"mode": "standard", "total_max_attempts": 3})
 
 
