@@ -144,8 +144,8 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
 
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key"
-STORE_UNAVAILABLE = ("the game store is unavailable for a moment; retry after Retry-After seconds (a write with "
-                     "the same Idempotency-Key, which is then applied at most once)")
+STORE_UNAVAILABLE = ("the game store is unavailable for a moment; try again after Retry-After seconds (a write "
+                     "with the same Idempotency-Key, so that it is applied once)")
 
 
 def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None = None) -> Response:
