@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import boto3
+from botocore.config import Config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .notify.dispatcher import Dispatcher
@@ -29,11 +30,22 @@ def table_name() -> str:
     return os.environ.get("TABLE_NAME", "battleline")
 
 
+def dynamodb_config() -> Config:
+    """An unreachable or failing DynamoDB must answer 503 in seconds, well inside API Gateway's
+    29 s, not after botocore's defaults (60 s timeouts): short timeouts, and 3 attempts in all
+    with the standard mode's backoff (throttling and 5xx included). A DynamoDB request takes
+    milliseconds; a hung one gives up after 3 x (2 + 3) s at worst, throttling after at most 3 s
+    of backoff. ``DYNAMODB_READ_TIMEOUT`` (seconds) is longer under ``make serve`` and the tests,
+    where DynamoDB Local on a busy machine can take seconds to answer its first requests."""
+    read_timeout = float(os.environ.get("DYNAMODB_READ_TIMEOUT") or 3)
+    return Config(connect_timeout=2, read_timeout=read_timeout, retries={"mode": "standard", "total_max_attempts": 3})
+
+
 def dynamodb_client():
     """A DynamoDB client; ``DYNAMODB_ENDPOINT`` points it at DynamoDB Local."""
     endpoint = os.environ.get("DYNAMODB_ENDPOINT") or None
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-    return boto3.client("dynamodb", endpoint_url=endpoint, region_name=region)
+    return boto3.client("dynamodb", endpoint_url=endpoint, region_name=region, config=dynamodb_config())
 
 
 @lru_cache(maxsize=1)

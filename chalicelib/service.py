@@ -82,6 +82,7 @@ class GameService:
         self.dispatcher.viewer = self.view_for_seat
         self.dispatcher.handlers[messages.GAME_FINISHED] = self.settle_finished
         self.dispatcher.handlers[messages.TOURNAMENT_GAMES] = self.tournaments.make_games
+        self.dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = self.tournaments.finish_withdrawal
         self.dispatcher.handlers[messages.BOT_TURN] = self.play_bot
 
     # ------------------------------------------------------------------ players
@@ -529,9 +530,10 @@ class GameService:
         return self._set_vacation(player, ended, now)
 
     def _set_vacation(self, player: Player, record: dict, now: datetime) -> dict:
-        """Store the vacation, then move the deadlines of the games waiting for this player's move
-        (a move racing this is safe: the sweeper re-reads vacations before any timeout)."""
-        self.store.set_vacation(player.id, record)
+        """Move the deadlines of the games waiting for this player's move, then store the vacation.
+        The player's record is written last: if the store fails midway, the vacation is not taken
+        and a retry does it all again (a deadline moved for a vacation never stored is undone, since
+        the sweeper re-reads vacations before any timeout, as it does when a move races this)."""
         for m in self.store.list_memberships(player.id):
             if m.status != "active" or m.to_move != m.seat:
                 continue
@@ -544,6 +546,7 @@ class GameService:
                     game.clock, vacation.intervals(record))), None)
                 if self.store.save_clock(moved):
                     break
+        self.store.set_vacation(player.id, record)
         return vacation.status(record, now, self.vacation_days)
 
     # ------------------------------------------------------------------ finished games
@@ -738,7 +741,9 @@ class GameService:
                     form_action=action_url, button="Join the game")
 
     def accept_invitation(self, token: str) -> Page:
-        """Take the invited seat: a player is made for the invited address (its API key shown once)."""
+        """Take the invited seat: a player is made for the invited address (its API key shown once),
+        in the seat's own transaction, so an outage leaves either both or neither (the link then
+        works again)."""
         opened = self._open_invitation(token)
         if isinstance(opened, Page):
             return opened
@@ -746,7 +751,6 @@ class GameService:
         engine = self.engines[game.game]
         api_key = keys.new_api_key()
         player = Player(keys.new_id("p"), invite.email.split("@")[0][:64] or "player", invite.email, self._now())
-        self.store.create_player(player, keys.hash_api_key(api_key), None)
         seats = [SeatRecord(s.seat, player.id, player.name, s.email) if s.seat == seat.seat else s for s in game.seats]
         now = self._now()
         active = not any(s.invited for s in seats)
@@ -757,7 +761,8 @@ class GameService:
         event = EventRecord(game.id, saved.event_count, saved.version, "seat_taken", seat.seat,
                             {"seat": seat.seat, "player_id": player.id, "name": player.name}, now)
         try:
-            self.store.save_game(saved, game.version, [event], None, messages.for_seat_taken(saved))
+            self.store.save_game(saved, game.version, [event], None, messages.for_seat_taken(saved),
+                                 new_players=[(player, keys.hash_api_key(api_key))])
         except VersionConflict:
             return Page(409, "Please try again", "the game changed while you joined; open the link again")
         return Page(200, "You are in", f"You have seat {seat.seat} in game {game.id}. We will email you when it is "

@@ -13,13 +13,11 @@ import copy
 import logging
 from typing import TYPE_CHECKING, Callable
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from . import keys
 from .errors import ServiceError
 from .notify import messages
 from .records import Player, SeatRecord, TournamentRecord
-from .store.dynamodb import DuplicateItem, VersionConflict
+from .store.errors import DuplicateItem, StoreUnavailable, VersionConflict
 from .tournaments import director
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,23 +92,36 @@ class Tournaments:
         return self.view(self._games_now(self._update(tournament_id, begin)))
 
     def withdraw(self, player: Player, tournament_id: str) -> dict:
+        """Leave the tournament; its games in progress are lost, now and (should the store fail
+        midway) by the outbox message saved with the withdrawal."""
         playing: list[str] = []
 
         def leave(t: dict) -> None:
             playing[:] = director.withdraw(t, player.id)  # a retried update starts afresh
 
-        self._update(tournament_id, leave)
+        def outbox(t: dict) -> list[messages.Message]:
+            return [messages.tournament_withdrawal(t["id"], player.id, playing, self.games._now())] if playing else []
+
+        self._update(tournament_id, leave, outbox)
+        self._lose_games(tournament_id, player.id, playing)
+        return self.get(tournament_id)
+
+    def _lose_games(self, tournament_id: str, player_id: str, game_ids: list[str]) -> None:
+        """A withdrawn player's games in progress are lost. Safe to run again."""
         self.advance(tournament_id)  # makes any of the round's games still missing, so none escapes below
-        for game_id in playing:  # the withdrawn player's games in progress are lost
+        for game_id in game_ids:
             for _ in range(ATTEMPTS):
                 game = self.games._find(game_id)
-                seat = game.seat_of(player.id) if game else None
+                seat = game.seat_of(player_id) if game else None
                 if game is None or game.status != "active" or seat is None:
                     break
                 if self.games.forfeit(game, seat, "withdrawn") is not None:
                     break
         self.advance(tournament_id)
-        return self.get(tournament_id)
+
+    def finish_withdrawal(self, message: messages.Message) -> None:
+        """The outbox's side of a withdrawal: lose the games the request that withdrew could not."""
+        self._lose_games(message.data["tournament_id"], message.data["player_id"], message.data["games"])
 
     # ------------------------------------------------------------------ progress
 
@@ -148,7 +159,7 @@ class Tournaments:
         midway, the round's outbox message makes the rest."""
         try:
             self._create_games(t)
-        except (BotoCoreError, ClientError):
+        except StoreUnavailable:
             logger.warning("tournament %s: round %s games left to the outbox", t["id"], t["round"], exc_info=True)
         return t
 
@@ -183,9 +194,11 @@ class Tournaments:
             raise ServiceError("tournament_not_found", f"there is no tournament {tournament_id!r}")
         return found
 
-    def _update(self, tournament_id: str, change: Callable[[dict], object]) -> dict:
+    def _update(self, tournament_id: str, change: Callable[[dict], object],
+                outbox: Callable[[dict], list[messages.Message]] | None = None) -> dict:
         """Apply ``change`` to a fresh copy and save it on the version read; retry if it raced. A change
-        that pairs a round saves, in the same transaction, the outbox message that makes its games."""
+        that pairs a round saves, in the same transaction, the outbox message that makes its games,
+        and ``outbox``'s messages for the changed copy."""
         for _ in range(ATTEMPTS):
             record = self._load(tournament_id)
             data = copy.deepcopy(record.data)
@@ -196,10 +209,11 @@ class Tournaments:
             if data == record.data:
                 return data
             paired = data["round"] != record.data["round"] and director.current_pairings(data)
-            outbox = [messages.tournament_games(data["id"], data["round"], self.games._now())] if paired else []
+            sent = [messages.tournament_games(data["id"], data["round"], self.games._now())] if paired else []
+            sent += outbox(data) if outbox else []
             try:
                 self.store.put_tournament(TournamentRecord(record.id, data, record.version + 1), record.version,
-                                          outbox)
+                                          sent)
             except VersionConflict:
                 continue
             return data

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from .calls import Idempotency, Outcome
 from .errors import ERRORS, ServiceError, describe_validation, is_card_error
 from .notify.pages import Page
+from .store.errors import Conflict, StoreUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover
     from .records import Player
@@ -95,7 +96,7 @@ class Operation:
             codes.append("unauthorized")
         if self.idempotent:
             codes += ["idempotency_key_invalid", "idempotency_key_reused"]
-        codes.append("internal_error")
+        codes += ["internal_error", "service_unavailable"]
         return tuple(dict.fromkeys(codes))
 
 
@@ -184,6 +185,19 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
 
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key"
+STORE_UNAVAILABLE = ("the game store is unavailable for a moment; try again after Retry-After seconds (a write "
+                     "with the same Idempotency-Key, so that it is applied once)")
+
+
+def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None = None) -> Response:
+    """A refusal as problem+json, or as an HTML page for the operations that answer pages."""
+    if op.html:
+        response = Response(body=Page(error.status, "Something went wrong", error.detail).html(),
+                            status_code=error.status, headers={"Content-Type": "text/html; charset=utf-8"})
+    else:
+        response = problem(error.code, error.detail, **error.extra)
+    response.headers.update(headers or {})
+    return response
 
 
 class Api:
@@ -260,7 +274,7 @@ class Api:
         origin = self._allowed()
         if origin:
             response.headers.update({"Access-Control-Allow-Origin": origin, "Vary": "Origin",
-                                     "Access-Control-Expose-Headers": "Idempotent-Replayed"})
+                                     "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After"})
         return response
 
     def _preflight(self, path: str) -> None:
@@ -297,10 +311,14 @@ class Api:
                 call.query = _validate(op.query, dict(request.query_params or {}))
             result = handler(call)
         except ServiceError as error:
-            if op.html:
-                return Response(body=Page(error.status, "Something went wrong", error.detail).html(),
-                                status_code=error.status, headers={"Content-Type": "text/html; charset=utf-8"})
-            return problem(error.code, error.detail, **error.extra)
+            return _refusal(op, error)
+        except StoreUnavailable as error:  # Throttled too; the store raises only its own errors
+            logger.warning("%s: %s", op.operation_id, error)
+            return _refusal(op, ServiceError("service_unavailable", STORE_UNAVAILABLE),
+                            {"Retry-After": str(error.retry_after)})
+        except Conflict as error:  # a race the service did not turn into a refusal of its own
+            return _refusal(op, ServiceError("version_conflict", "another change was accepted first; reload and "
+                                             "try again", current_version=getattr(error, "current_version", None)))
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
             return problem("internal_error", "the server could not answer this request; retry it with the same Idempotency-Key")

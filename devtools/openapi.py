@@ -109,6 +109,8 @@ def _parameters(op) -> list[dict]:
 
 
 HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled).",
+                               "schema": {"type": "integer", "minimum": 1}}}
 
 
 def _responses(op) -> dict[str, Any]:
@@ -116,10 +118,13 @@ def _responses(op) -> dict[str, Any]:
         pages = {"200": "the page", "400": "the link is not valid",
                  "403": "the link is for another game, or the game is not public", "404": "no such game or player",
                  "409": "the game has moved on since the link was made", "410": "the link has expired",
-                 "422": "the rules do not allow the step now", "500": "internal error"}
+                 "422": "the rules do not allow the step now", "500": "internal error",
+                 "503": "the service is unavailable for a moment: retry after Retry-After seconds"}
         if "board_in_play" in op.errors:
             pages["403"] += ", or another board of its duplicate round is still being played (`board_in_play`)"
-        return {status: {"description": text, "content": HTML_PAGE} for status, text in pages.items()}
+        responses = {status: {"description": text, "content": HTML_PAGE} for status, text in pages.items()}
+        responses["503"]["headers"] = RETRY_AFTER
+        return responses
     ok: dict[str, Any] = {"description": op.summary}
     if op.response is not None:
         ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}
@@ -141,6 +146,8 @@ def _responses(op) -> dict[str, Any]:
         }
         if status == 401:
             response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        if status == 503:
+            response["headers"] = RETRY_AFTER
         responses[str(status)] = response
     return responses
 

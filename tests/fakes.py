@@ -14,3 +14,43 @@ class FakeClock:
 
     def advance(self, delta: timedelta) -> None:
         self.moment += delta
+
+
+class Outage:
+    """A DynamoDB client that fails on cue, under the store's boundary: while ``error`` is set,
+    the operations named (every one when none is) raise it, once ``after`` of them went through."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.error: Exception | None = None
+        self.only: tuple[str, ...] = ()
+        self.after = 0
+
+    def fail(self, error: Exception, *only: str, after: int = 0) -> None:
+        self.error, self.only, self.after = error, only, after
+
+    def end(self) -> None:
+        self.error = None
+
+    def __getattr__(self, name: str):
+        found = getattr(self.client, name)
+        if name.startswith("_") or not callable(found):
+            return found
+
+        def call(*args, **kwargs):
+            if self.error is not None and (not self.only or name in self.only):
+                if self.after == 0:
+                    raise self.error
+                self.after -= 1
+            return found(*args, **kwargs)
+
+        return call
+
+
+def outage(store) -> Outage:
+    """Put an Outage between the store and its DynamoDB client."""
+    from chalicelib.store.dynamodb import Boundary
+
+    fake = Outage(store.client._client)
+    store.client = Boundary(fake)
+    return fake

@@ -13,6 +13,7 @@ EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action",
 GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
 BOT_TURN = "server.bot_turn"  # for the server itself: a bot's seat is to move
 TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a tournament round's games
+TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself: a withdrawn player's games lost
 
 
 @dataclass(frozen=True)
@@ -93,3 +94,10 @@ def tournament_games(tournament_id: str, round_number: int, now: str) -> Message
     """A tournament paired a round: its games must be made (once; the message makes it never lost)."""
     return Message(f"msg_{tournament_id}_r{round_number}_games", TOURNAMENT_GAMES, "",
                    {"tournament_id": tournament_id, "round": round_number}, now)
+
+
+def tournament_withdrawal(tournament_id: str, player_id: str, game_ids: list[str], now: str) -> Message:
+    """A player withdrew from a running tournament: their games still being played are lost (once;
+    the message makes it never lost, should the request that withdrew them fail midway)."""
+    return Message(f"msg_{tournament_id}_withdrawal_{player_id}", TOURNAMENT_WITHDRAWAL, "",
+                   {"tournament_id": tournament_id, "player_id": player_id, "games": game_ids}, now)

@@ -4,6 +4,12 @@ Every accepted action is a single ``TransactWriteItems``: the game item updated 
 condition ``version = expected``, its new event items (each on ``attribute_not_exists``),
 the seated players' membership items and, when the request carried an Idempotency-Key,
 the idempotency record. Either all of it is written or none of it.
+
+Every call to DynamoDB goes through :class:`Boundary`, so the store raises only its own
+errors (``store/errors.py``): ``StoreUnavailable`` when DynamoDB cannot be reached or fails,
+``Throttled`` when it refuses for capacity or cancels a racing transaction, and a
+``Conflict`` (``VersionConflict``, ``IdempotencyRace``, ``DuplicateItem``) when a condition
+fails.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import json
 from decimal import Decimal
 from typing import Any, Iterable
 
+import botocore.exceptions
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from ..notify.messages import Message
@@ -31,6 +38,15 @@ from ..records import (
     WebhookSecret,
 )
 from ..tournaments.glicko2 import PROVISIONAL_RD
+from .errors import (  # noqa: F401 - the store's errors are named from here too
+    Conflict,
+    DuplicateItem,
+    IdempotencyRace,
+    StoreError,
+    StoreUnavailable,
+    Throttled,
+    VersionConflict,
+)
 from .schema import TTL_ATTRIBUTE
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
@@ -40,18 +56,60 @@ _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
 
 
-class VersionConflict(Exception):
-    def __init__(self, current_version: int | None) -> None:
-        super().__init__(f"current version is {current_version}")
-        self.current_version = current_version
+# botocore's failures that mean "not now" rather than "never": after the client's own retries
+# (config.py bounds them) they leave the store as StoreUnavailable or Throttled.
+_UNREACHABLE = (botocore.exceptions.ConnectionError, botocore.exceptions.HTTPClientError)  # timeouts too
+_UNAVAILABLE_CODES = {"InternalServerError", "ServiceUnavailable", "InternalFailure", "RequestTimeout",
+                      "RequestTimeoutException"}
+_THROTTLED_CODES = {"ProvisionedThroughputExceededException", "ThrottlingException", "Throttling",
+                    "RequestLimitExceeded", "TransactionConflictException"}
+_THROTTLED_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict",
+                      "RequestLimitExceeded"}
 
 
-class IdempotencyRace(Exception):
-    """Another request with the same Idempotency-Key committed first."""
+def store_error(error: Exception) -> StoreError | None:
+    """The store's own error for a failed DynamoDB call, or None when it is the caller's to read
+    (a failed condition, a cancelled transaction whose reasons name one, or a bug)."""
+    if isinstance(error, _UNREACHABLE):
+        return StoreUnavailable(f"DynamoDB could not be reached: {type(error).__name__}")
+    if not isinstance(error, botocore.exceptions.ClientError):
+        return None
+    code = error.response.get("Error", {}).get("Code", "")
+    if code in _THROTTLED_CODES:
+        return Throttled(f"DynamoDB refused the request for now: {code}")
+    if code == "TransactionCanceledException":
+        reasons = {r.get("Code") for r in error.response.get("CancellationReasons", [])}
+        if "ConditionalCheckFailed" not in reasons and reasons & _THROTTLED_REASONS:
+            return Throttled(f"DynamoDB cancelled the transaction: {', '.join(sorted(reasons & _THROTTLED_REASONS))}")
+        return None
+    if code in _UNAVAILABLE_CODES or error.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0) >= 500:
+        return StoreUnavailable(f"DynamoDB failed: {code or 'a server error'}")
+    return None
 
 
-class DuplicateItem(Exception):
-    pass
+class Boundary:
+    """The DynamoDB client as the store uses it: every operation goes through here, and leaves
+    with the store's own error when DynamoDB is down or throttled (see :func:`store_error`).
+    Anything else (``exceptions``, ``meta``) is the client's own."""
+
+    def __init__(self, client) -> None:
+        self._client = client
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._client, name)
+        if name.startswith("_") or not callable(found):
+            return found
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return found(*args, **kwargs)
+            except Exception as error:
+                typed = store_error(error)
+                if typed is None:
+                    raise
+                raise typed from error
+
+        return call
 
 
 def _item(values: dict[str, Any]) -> dict:
@@ -88,14 +146,18 @@ class DynamoStore:
     def __init__(self, client, table: str, *, now_epoch=None) -> None:
         import time
 
-        self.client = client
+        self.client = client if isinstance(client, Boundary) else Boundary(client)
         self.table = table
         self._now_epoch = now_epoch or (lambda: int(time.time()))
 
     # ------------------------------------------------------------------ players
 
     def create_player(self, player: Player, key_hash: str, idempotency: IdempotencyRecord | None) -> None:
-        items = [
+        self._transact(self._player_items(player, key_hash), idempotency)
+
+    def _player_items(self, player: Player, key_hash: str) -> list[dict]:
+        """A new player: its profile and its API key (hashed), both on ``attribute_not_exists``."""
+        return [
             self._put(_item({"PK": f"PLAYER#{player.id}", "SK": "PROFILE", "kind": "player",
                              "id": player.id, "name": player.name, "email": player.email,
                              "created_at": player.created_at, "preferences": _dumps(player.preferences),
@@ -103,7 +165,6 @@ class DynamoStore:
             self._put(_item({"PK": f"APIKEY#{key_hash}", "SK": "APIKEY", "kind": "api_key",
                              "player_id": player.id})),
         ]
-        self._transact(items, idempotency)
 
     def get_player(self, player_id: str) -> Player | None:
         item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}})
@@ -160,8 +221,11 @@ class DynamoStore:
         )
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
-                  idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
-        """Write the game at ``expected_version + 1`` with its events, or raise VersionConflict."""
+                  idempotency: IdempotencyRecord | None, messages: list[Message] = (),
+                  new_players: Iterable[tuple[Player, str]] = ()) -> None:
+        """Write the game at ``expected_version + 1`` with its events, or raise VersionConflict.
+        ``new_players`` (player, API key hash) are created in the same transaction: a seat taken
+        by a new player is never half-written."""
         if game.version != expected_version + 1:
             raise ValueError("a saved game is one version past the expected one")
         update = {"Put": {
@@ -175,6 +239,7 @@ class DynamoStore:
         items += [self._put(self._event_item(e)) for e in events]
         items += [self._put(self._membership_item(m), new=False) for m in memberships(game)]
         items += [self._put(self._outbox_item(m)) for m in messages]
+        items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
         self._transact(items, idempotency, versioned=True)
 
     def list_events(self, game_id: str, after: int = 0) -> list[EventRecord]:

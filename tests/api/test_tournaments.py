@@ -298,7 +298,7 @@ def test_tournament_refusals(api):
 
 
 def test_a_rounds_games_are_made_by_the_outbox_if_the_request_that_paired_it_failed(api, service, monkeypatch):
-    from botocore.exceptions import ClientError
+    from chalicelib.store.errors import StoreUnavailable
 
     ann, bob = api.signup("Ann"), api.signup("Bob")
     t = create(api, ann)
@@ -306,7 +306,7 @@ def test_a_rounds_games_are_made_by_the_outbox_if_the_request_that_paired_it_fai
     real = service.store.create_game
 
     def down(*args, **kwargs):
-        raise ClientError({"Error": {"Code": "InternalServerError", "Message": "down"}}, "TransactWriteItems")
+        raise StoreUnavailable("DynamoDB failed: InternalServerError")
 
     monkeypatch.setattr(service.store, "create_game", down)
     t = start(api, ann, t)  # the tournament stands, paired; its game could not be made yet
