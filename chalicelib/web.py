@@ -141,18 +141,29 @@ def _idempotency(headers: Any, method: str, path: str, body: Any) -> Idempotency
 
 
 def json_depth(value: Any) -> int:
-    """How deeply arrays and objects nest in a parsed JSON value (a scalar is 0), without recursion."""
+    """How deeply arrays and objects nest in a parsed JSON value (a scalar is 0), without
+    recursion; raises ValueError for a string that is not Unicode text (a lone surrogate such as
+    ``"\\ud800"``, which the parser lets through and no store or mail can encode)."""
     deepest, stack = 0, [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is None:
+        if isinstance(item, dict):
+            children: Any = [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            children = item
+        else:
+            if isinstance(item, str):
+                item.encode("utf-8")  # UnicodeEncodeError is a ValueError
             continue
         deepest = max(deepest, depth)
         if depth > MAX_JSON_DEPTH:
             break
         stack.extend((child, depth + 1) for child in children)
     return deepest
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # the parser would take NaN, Infinity and -Infinity
 
 
 def parse_body(raw_body: bytes | None) -> Any:
@@ -162,15 +173,14 @@ def parse_body(raw_body: bytes | None) -> Any:
     if len(raw_body) > MAX_BODY_BYTES:
         raise ServiceError("payload_too_large", f"a request body is at most {MAX_BODY_BYTES} bytes; "
                                                 f"this one has {len(raw_body)}")
+    data, depth = None, MAX_JSON_DEPTH + 1
     try:
-        data = json.loads(raw_body or b"null")
-    except RecursionError:
-        data = None  # nested too deeply for the parser: refused below, as any over the limit
-        depth = MAX_JSON_DEPTH + 1
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ServiceError("invalid_json", f"the body is not valid JSON: {error}") from None
-    else:
+        data = json.loads(raw_body or b"null", parse_constant=_no_constant)
         depth = json_depth(data)
+    except RecursionError:
+        pass  # nested too deeply for the parser: refused below, as any body over the limit
+    except ValueError as error:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
+        raise ServiceError("invalid_json", f"the body is not valid JSON: {error}") from None
     if depth > MAX_JSON_DEPTH:
         raise ServiceError("invalid_json", f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
     return data
