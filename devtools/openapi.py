@@ -36,6 +36,11 @@ Correspondence game server for Battle Line and Khan & General.
   `postAction` takes the `expected_version`; a stale one gets 409 `version_conflict` with
   `current_version`.
 * A view's `legal_steps` lists every step the caller may post now.
+* Limits: a body is at most 256 KiB (413 `payload_too_large`) and nests arrays and objects at
+  most 32 deep (400 `invalid_json`); JSON types are strict (`"3"` is not an integer, `false`
+  is not a number: 422 naming the field); names hold no control characters. A method a path
+  does not take is 405 `method_not_allowed`; the store down or throttled is 503
+  `service_unavailable` with `Retry-After`. Every error, whatever caused it, is problem+json.
 """
 
 
