@@ -62,6 +62,7 @@ ERRORS: dict[str, ErrorKind] = {
     "game_not_public": ErrorKind(403, "Only a public game can be watched without a seat's link"),
     "invalid_link": ErrorKind(403, "The link is not valid"),
     "link_expired": ErrorKind(410, "The link has expired"),
+    "invitation_answered": ErrorKind(409, "The invitation was already answered"),
     "board_in_play": ErrorKind(403, "Another board of this duplicate round is still being played"),
     # Errors of the HTTP edge itself (no operation was reached); API Gateway's own responses
     # are mapped to the same codes by the CDK app (infra/), so local and deployed agree.

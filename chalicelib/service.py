@@ -663,12 +663,12 @@ class GameService:
             return Page.refused(error)
         view = self.view_for_seat(link.game_id, link.seat)
         if view is None:
-            return Page(404, "No such game", f"there is no game {link.game_id}")
+            return Page(404, "No such game", f"there is no game {link.game_id}", code="game_not_found")
         shown = PRESENTERS[view["game"]]
         if view["version"] != link.version:
             return Page(409, "The game has moved on", "this link was for an earlier position; "
                         "the latest email or the game's page has your current moves",
-                        board=shown.html_board(view["state"], link.seat))
+                        board=shown.html_board(view["state"], link.seat), code="version_conflict")
         step = shown.describe_step(link.step)
         return Page(200, f"Confirm: {step}", f"Game {link.game_id}, seat {link.seat}.", form_action=action_url,
                     button=f"Yes, {step}", board=shown.html_board(view["state"], link.seat))
@@ -681,7 +681,7 @@ class GameService:
             return Page.refused(error)
         player = self.seat_player(link.game_id, link.seat)
         if player is None:
-            return Page(404, "No such game", f"there is no game {link.game_id}")
+            return Page(404, "No such game", f"there is no game {link.game_id}", code="game_not_found")
         digest = hashlib.sha256(token.encode()).hexdigest()
         try:
             outcome = self.post_action(player, link.game_id, ActionRequest(expected_version=link.version,
@@ -689,7 +689,7 @@ class GameService:
                                        Idempotency(f"link:{digest[:32]}", digest))
         except ServiceError as error:
             status = 409 if error.code in ("version_conflict", "game_finished") else error.status
-            return Page(status, "That move was not played", error.detail)
+            return Page(status, "That move was not played", error.detail, code=error.code)
         view = outcome.body["view"]
         shown = PRESENTERS[view["game"]]
         links = [{"label": shown.describe_step(step), "url": self._links().step_url(view["game_id"], link.seat,
@@ -715,7 +715,7 @@ class GameService:
             return Page.refused(error)
         player = self.store.get_player(player_id)
         if player is None:
-            return Page(404, "No such player", "this player no longer exists")
+            return Page(404, "No such player", "this player no longer exists", code="not_found")
         self.store.set_preferences(player.id, {**player.preferences, "email": []})
         return Page(200, "Unsubscribed", "You will get no more game emails.")
 
@@ -728,7 +728,7 @@ class GameService:
         game = self._find(invite.game_id)
         seat = next((s for s in game.seats if s.seat == invite.seat), None) if game else None
         if seat is None or not seat.invited or seat.email != invite.email:
-            return Page(409, "This invitation was already answered", "the seat is taken")
+            return Page(409, "This invitation was already answered", "the seat is taken", code="invitation_answered")
         return invite, game, seat
 
     def invitation_page(self, token: str, action_url: str) -> Page:
@@ -764,7 +764,8 @@ class GameService:
             self.store.save_game(saved, game.version, [event], None, messages.for_seat_taken(saved),
                                  new_players=[(player, keys.hash_api_key(api_key))])
         except VersionConflict:
-            return Page(409, "Please try again", "the game changed while you joined; open the link again")
+            return Page(409, "Please try again", "the game changed while you joined; open the link again",
+                        code="version_conflict")
         return Page(200, "You are in", f"You have seat {seat.seat} in game {game.id}. We will email you when it is "
                     f"your move. Your API key, shown only this once, is {api_key}")
 

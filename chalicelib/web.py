@@ -199,11 +199,30 @@ STORE_UNAVAILABLE = ("the game store is unavailable for a moment; try again afte
                      "with the same Idempotency-Key, so that it is applied once)")
 
 
-def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None = None) -> Response:
-    """A refusal as problem+json, or as an HTML page for the operations that answer pages."""
-    if op.html:
-        response = Response(body=Page(error.status, "Something went wrong", error.detail).html(),
-                            status_code=error.status, headers={"Content-Type": "text/html; charset=utf-8"})
+def wants_page(headers: Any) -> bool:
+    """Does the client read HTML (a browser, which always names text/html in Accept)? The
+    operations that answer pages answer any other client's refusals as problem+json."""
+    accept = (headers or {}).get("accept") or ""
+    return "text/html" in accept or "application/xhtml+xml" in accept
+
+
+def page_response(page: Page, as_page: bool) -> Response:
+    """A page, or (a refusal, for a client that does not read HTML) its problem+json."""
+    if page.status >= 400 and not as_page:
+        code = page.code or "bad_request"
+        body = {"type": f"/problems/{code}", "title": page.title, "status": page.status, "detail": page.message,
+                "code": code}
+        return Response(body=json.dumps(body), status_code=page.status, headers={"Content-Type": PROBLEM_JSON})
+    return Response(body=page.html(), status_code=page.status,
+                    headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                             "Referrer-Policy": "no-referrer"})
+
+
+def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None = None,
+             as_page: bool = False) -> Response:
+    """A refusal as problem+json, or as an HTML page for a browser at the operations that answer pages."""
+    if op.html and as_page:
+        response = page_response(Page(error.status, "Something went wrong", error.detail, code=error.code), True)
     else:
         response = problem(error.code, error.detail, **error.extra)
     response.headers.update(headers or {})
@@ -302,6 +321,7 @@ class Api:
 
     def _handle(self, op: Operation, handler: Callable[[Call], Any], params: dict[str, str]) -> Response:
         request = self.app.current_request
+        as_page = op.html and wants_page(request.headers)
         try:
             raw: Any = None
             if op.body is not None:
@@ -321,23 +341,22 @@ class Api:
                 call.query = _validate(op.query, dict(request.query_params or {}))
             result = handler(call)
         except ServiceError as error:
-            return _refusal(op, error)
+            return _refusal(op, error, as_page=as_page)
         except StoreUnavailable as error:  # Throttled too; the store raises only its own errors
             logger.warning("%s: %s", op.operation_id, error)
             return _refusal(op, ServiceError("service_unavailable", STORE_UNAVAILABLE),
-                            {"Retry-After": str(error.retry_after)})
+                            {"Retry-After": str(error.retry_after)}, as_page)
         except Conflict as error:  # a race the service did not turn into a refusal of its own
             return _refusal(op, ServiceError("version_conflict", "another change was accepted first; reload and "
-                                             "try again", current_version=getattr(error, "current_version", None)))
+                                             "try again", current_version=getattr(error, "current_version", None)),
+                            as_page=as_page)
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
             return problem("internal_error", "the server could not answer this request; retry it with the same Idempotency-Key")
         if op.status == 204:
             return Response(body="", status_code=204, headers={})
         if isinstance(result, Page):
-            return Response(body=result.html(), status_code=result.status,
-                            headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                                     "Referrer-Policy": "no-referrer"})
+            return page_response(result, as_page)
         headers = {"Content-Type": "application/json"}
         if isinstance(result, Outcome):
             if result.replayed:

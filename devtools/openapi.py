@@ -127,7 +127,10 @@ def _responses(op) -> dict[str, Any]:
                  "503": "the service is unavailable for a moment: retry after Retry-After seconds"}
         if "board_in_play" in op.errors:
             pages["403"] += ", or another board of its duplicate round is still being played (`board_in_play`)"
-        responses = {status: {"description": text, "content": HTML_PAGE} for status, text in pages.items()}
+        # A refusal is a page for a browser (Accept names text/html), problem+json for any other client.
+        responses = {status: {"description": text, "content": HTML_PAGE if status == "200" else
+                              {**HTML_PAGE, "application/problem+json": {"schema": {"$ref": REF.format(model="Problem")}}}}
+                     for status, text in pages.items()}
         responses["503"]["headers"] = RETRY_AFTER
         return responses
     ok: dict[str, Any] = {"description": op.summary}

@@ -1,5 +1,7 @@
 """Preferences and the HTML pages behind email links, through the HTTP API."""
 
+import pytest
+
 from urllib.parse import urlsplit
 
 from tests.conftest import LINKS
@@ -32,3 +34,16 @@ def test_step_link_pages_over_http(api):
     assert played.status == 200 and "Played: play" in played.body
     assert api.view(ann, game["game_id"])["version"] == 1
     assert api.get("/v1/links/not-a-token").status == 400
+
+
+BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+@pytest.mark.parametrize("path", ["/v1/links/not-a-token", "/v1/invitations/not-a-token", "/v1/unsubscribe/x",
+                                  "/v1/games/g_nothing/board"])
+def test_a_page_refusal_is_a_page_for_a_browser_and_problem_json_for_a_program(api, path):
+    page = api.get(path, headers=BROWSER)
+    assert page.status >= 400 and page.headers["content-type"].startswith("text/html")
+    program = api.get(path)
+    assert program.status == page.status and program.headers["content-type"] == "application/problem+json"
+    assert program.body["status"] == program.status and program.body["code"]

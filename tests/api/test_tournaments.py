@@ -161,9 +161,10 @@ def assert_board_in_play(api, game_id, *callers):
         403, "application/problem+json", "board_in_play")
     played = api.post(f"/v1/games/{game_id}/board/steps", {"expected_version": 0, "step": {"type": "resign"}})
     assert (played.status, played.body["code"]) == (403, "board_in_play")
-    page = api.get(f"/v1/games/{game_id}/board")
+    page = api.get(f"/v1/games/{game_id}/board", headers={"Accept": "text/html"})
     assert page.status == 403 and page.headers["content-type"].startswith("text/html")
     assert "duplicate round" in page.body
+    assert api.get(f"/v1/games/{game_id}/board").body["code"] == "board_in_play"  # a program gets the problem
 
 
 def test_duplicate_round_board_in_play_hides_other_boards(api, service):
