@@ -236,6 +236,20 @@ def check_pay(state: State, seat: int, step: Step) -> None:
     sequences = state["sequences"][key(seat)]
     if number is not None and not 1 <= number <= len(sequences):
         raise IllegalStep(f"you have no sequence {number}; leave sequence out to start a new one")
+    longest = highest_cost(state, seat, cards)
+    size = 1 if number is None else len(sequences[number - 1]) + 1
+    if size > longest:
+        where = "a new sequence" if number is None else f"sequence {number}"
+        raise IllegalStep(f"paying into {where} would make it {size} cards long, more than the highest cost of a "
+                          f"command in your deck ({longest}): those cards could never be used")
+
+
+def highest_cost(state: State, seat: int, cards: CardSet | None = None) -> int:
+    """Decision (dead payments): a sequence may grow only up to the highest cost of any command
+    card in the seat's deck; cards paid beyond it could never pay for anything."""
+    cards = cards or card_set(state)
+    deck = state["seats"][key(seat)]["deck"]
+    return max((cards.commands[c].cost for c in deck if c in cards.commands), default=0)
 
 
 def apply_pay(state: State, seat: int, step: Step) -> list[Event]:
