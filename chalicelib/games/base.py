@@ -21,6 +21,11 @@ State = dict[str, Any]
 Step = dict[str, Any]
 Event = dict[str, Any]
 
+# An event's ``private`` maps a seat ("1", "2") to what only that seat sees. Under this key
+# lies what no seat sees (with Khan & General's advanced rules a seat may not look at its
+# own payments): it is kept only so that a game's events replay it (``games.replay``).
+UNSEEN = "unseen"
+
 
 class IllegalStep(Exception):
     """A step the rules do not allow now. ``code`` is the stable machine code of the API."""

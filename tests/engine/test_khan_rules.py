@@ -495,6 +495,14 @@ def test_decision_routed_not_while_a_face_down_unit_is_left():
     assert ENGINE.result(state) is None
 
 
+def test_decision_every_accepted_step_writes_an_event_end_action_included():
+    state = battle()
+    put(state, 1, "heavy_cavalry", 0, 0)
+    put(state, 2, "archers", 0, 1, "S")  # no defence card names archers: no reaction window
+    events = act(state, 1, {"type": "end_action"})
+    assert events == [{"type": "action_ended", "seat": 1, "data": {}}] and state["phase"] == "engagements"
+
+
 def test_a_player_may_resign():
     state = battle(active=1)
     act(state, 2, {"type": "resign"})  # at any time, not only in one's turn

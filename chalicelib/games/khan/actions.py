@@ -8,7 +8,7 @@ step may come is the turn flow's business (``turns.py``).
 
 from __future__ import annotations
 
-from ..base import Event, IllegalStep, State, Step
+from ..base import UNSEEN, Event, IllegalStep, State, Step
 from .cardset import CardSet, Command
 from .grid import FACINGS, Square, adjacent, around
 from .setup import limit
@@ -33,10 +33,16 @@ from .table import (
 STAGES = ("deploy", "command", "pay")
 
 
-def event(kind: str, seat: int | None, data: dict, private: dict | None = None) -> Event:
+def event(kind: str, seat: int | None, data: dict, private: dict | None = None, unseen: dict | None = None) -> Event:
+    """An event: ``private`` is told to the acting seat only, ``unseen`` to no seat (kept for replays)."""
     found: Event = {"type": kind, "seat": seat, "data": data}
+    hidden = {}
     if private is not None and seat is not None:
-        found["private"] = {key(seat): private}
+        hidden[key(seat)] = private
+    if unseen is not None:
+        hidden[UNSEEN] = unseen
+    if hidden:
+        found["private"] = hidden
     return found
 
 
@@ -198,8 +204,10 @@ def apply_command(state: State, seat: int, step: Step, *, reaction: bool = False
     if moves:
         state["turn"]["pending"].append({"unit": unit_key(unit), "seat": seat, "keywords": moves,
                                          "attack": command.kind == "attack"})
-    return [event("command", seat, {"card": command.id, "at": as_json((unit["x"], unit["y"])), "paid": paid,
-                                    "reaction": reaction})]
+    data = {"card": command.id, "at": as_json((unit["x"], unit["y"])), "paid": paid, "reaction": reaction}
+    if command.cost:
+        data["sequence"] = step["sequence"]  # public: each sequence's size is seen by all
+    return [event("command", seat, data)]
 
 
 def command_candidates(state: State, seat: int, *, reaction: bool = False) -> list[Step]:
@@ -265,8 +273,10 @@ def apply_pay(state: State, seat: int, step: Step) -> list[Event]:
     state["turn"]["played"] += 1
     state["turn"]["stage"] = "pay"
     state["turn"]["paid"] = True
-    private = None if state["advanced"] else {"card": step["card"]}
-    return [event("pay", seat, {"sequence": number, "size": len(sequences[number - 1])}, private=private)]
+    # With the advanced rules the seat may not look at its own face-down cards: no seat is told.
+    hidden = {"card": step["card"]}
+    data = {"sequence": number, "size": len(sequences[number - 1])}  # size 1: a new sequence
+    return [event("pay", seat, data, unseen=hidden) if state["advanced"] else event("pay", seat, data, private=hidden)]
 
 
 def pay_candidates(state: State, seat: int) -> list[Step]:

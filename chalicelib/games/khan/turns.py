@@ -236,11 +236,12 @@ def _apply_place(state: State, seat: int, step: Step) -> list[Event]:
 
 def _apply_end_action(state: State, seat: int, step: Step) -> list[Event]:
     opponent = other(seat)
+    ended = [event("action_ended", seat, {})]
     if any(_allowed_reaction(state, opponent, s) for s in actions.command_candidates(state, opponent, reaction=True)):
         state["phase"] = "reaction"
         state["to_move"] = opponent
-        return [event("reaction_window", seat, {"seat": opponent})]
-    return _enter_engagements(state)
+        return ended + [event("reaction_window", seat, {"seat": opponent})]
+    return ended + _enter_engagements(state)
 
 
 def _allowed_reaction(state: State, seat: int, step: Step) -> bool:
