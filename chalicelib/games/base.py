@@ -54,7 +54,13 @@ class GameEngine(Protocol):
     def legal_steps(self, state: State, seat: int) -> list[Step]: ...
 
     def apply_step(self, state: State, seat: int, step: Step) -> list[Event]:
-        """Apply one step to ``state`` in place and return the events it caused."""
+        """Apply one step to ``state`` in place and return the events it caused: at least one,
+        and enough (with their private parts) for ``step_of`` to tell the step again."""
+        ...
+
+    def step_of(self, event: Event) -> Step | None:
+        """The step an event records, from its data with every private part merged in; None for
+        an event that a step caused (a turn started, a unit destroyed, the game finished)."""
         ...
 
     def view(self, state: State, seat: int | None) -> dict: ...
