@@ -90,7 +90,8 @@ class EventRecord:
     seat: int | None
     data: dict[str, Any]
     at: str
-    private: dict[str, dict[str, Any]] = field(default_factory=dict)  # seat -> what only it sees
+    # seat -> what only it sees; under games.base.UNSEEN what no seat sees (kept for replays)
+    private: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def seen_by(self, seat: int | None) -> dict:
         """The event as one seat (or a spectator, None) may see it."""

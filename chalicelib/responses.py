@@ -79,8 +79,8 @@ class SeatView(Shape):
 class GameResult(Shape):
     winner: int | None = Field(description="The winning seat; null for a draw.")
     reason: str = Field(description="Battle Line: adjacent_flags, flag_count, stall, or match (a match decided on "
-                                    "points). Khan & General: annihilation, max_rounds, draw_agreed. Both: resign, "
-                                    "timeout, withdrawn.")
+                                    "points). Khan & General: annihilation, routed, max_rounds, draw_agreed. Both: "
+                                    "resign, timeout, withdrawn.")
     flags: dict[str, int] | None = Field(None, description="Battle Line: flags held by each seat at the end (of the "
                                                            "last game of a match).")
     scores: dict[str, int] | None = Field(None, description="Battle Line: a match's total points per seat.")

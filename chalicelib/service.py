@@ -27,6 +27,7 @@ from .games.battleline.analysis import InvalidPosition, analyze
 from .games.battleline.positions import AnalyzeRequest
 from .games.khan import cardset
 from .games.presenters import PRESENTERS
+from .games.replay import FORFEITS, replay
 from .models import (
     ActionRequest,
     BotSeat,
@@ -60,6 +61,12 @@ logger = logging.getLogger("battleline.service")
 
 ANONYMOUS = "anonymous"
 RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a rated game
+SERVICE_EVENTS = ("game_created", "seat_taken")  # the service's own events; every other one is the engine's
+
+
+def engine_options(options: dict) -> dict:
+    """A game's options as its engine takes them (the time control is the service's)."""
+    return {k: v for k, v in options.items() if k != "time_control"}
 
 
 class GameService:
@@ -154,8 +161,7 @@ class GameService:
                         tournament_id: str | None = None, seed_withheld: bool = False,
                         public: bool = False) -> tuple[GameRecord, EventRecord]:
         """A new game (not yet stored) and its first event; its clock starts if every seat is taken."""
-        engine_options = {k: v for k, v in options.items() if k != "time_control"}
-        state = engine.new_game(engine_options, random.Random(seed))
+        state = engine.new_game(engine_options(options), random.Random(seed))
         now = self._now()
         waiting = any(s.invited for s in seats)
         control = options.get("time_control")
@@ -308,7 +314,10 @@ class GameService:
         return self._pass_clock(saved, now), events
 
     def forfeit(self, game: GameRecord, seat: int, reason: str) -> GameRecord | None:
-        """The seat loses now (timeout, withdrawal), as one more version; None if the game moved on first."""
+        """The seat loses now (timeout, withdrawal), as one more version; None if the game moved on first.
+        The reason names the seat's event: one of ``games.replay.FORFEITS``, so that the events replay."""
+        if reason not in FORFEITS:
+            raise ValueError(f"{reason!r} is not a forfeit the events can replay")
         engine = self.engines[game.game]
         state = copy.deepcopy(game.state)
         raw_events = engine.forfeit(state, seat, reason)
@@ -321,6 +330,14 @@ class GameService:
             return None
         logger.info("game %s: seat %s lost (%s) at version %s", game.id, seat, reason, saved.version)
         return saved
+
+    def replayed_state(self, game_id: str) -> dict:
+        """The game's state rebuilt from its options, seed and stored events (``games.replay``): an
+        audit, since it must equal the stored state. Raises ReplayError if the events do not replay."""
+        game, engine = self._load(game_id)
+        events = [{"type": e.type, "seat": e.seat, "data": e.data, "private": e.private}
+                  for e in self.store.list_events(game_id) if e.type not in SERVICE_EVENTS]
+        return replay(engine, engine_options(game.options), game.seed, events)
 
     # ------------------------------------------------------------------ the board in a browser
 

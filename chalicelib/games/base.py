@@ -21,6 +21,11 @@ State = dict[str, Any]
 Step = dict[str, Any]
 Event = dict[str, Any]
 
+# An event's ``private`` maps a seat ("1", "2") to what only that seat sees. Under this key
+# lies what no seat sees (with Khan & General's advanced rules a seat may not look at its
+# own payments): it is kept only so that a game's events replay it (``games.replay``).
+UNSEEN = "unseen"
+
 
 class IllegalStep(Exception):
     """A step the rules do not allow now. ``code`` is the stable machine code of the API."""
@@ -49,7 +54,13 @@ class GameEngine(Protocol):
     def legal_steps(self, state: State, seat: int) -> list[Step]: ...
 
     def apply_step(self, state: State, seat: int, step: Step) -> list[Event]:
-        """Apply one step to ``state`` in place and return the events it caused."""
+        """Apply one step to ``state`` in place and return the events it caused: at least one,
+        and enough (with their private parts) for ``step_of`` to tell the step again."""
+        ...
+
+    def step_of(self, event: Event) -> Step | None:
+        """The step an event records, from its data with every private part merged in; None for
+        an event that a step caused (a turn started, a unit destroyed, the game finished)."""
         ...
 
     def view(self, state: State, seat: int | None) -> dict: ...

@@ -245,6 +245,7 @@ def test_keyword_grapple_ends_when_the_grappler_is_destroyed():
     state = battle(phase="engagements")
     heavy = put(state, 1, "heavy_cavalry", 0, 0, "N", command="lance")
     swordsmen = put(state, 2, "swordsmen", 0, 1, "S")
+    put(state, 2, "archers", 5, 5, "S")  # so that seat 2 is not routed
     grappled(state, heavy, swordsmen)
     engage(state, 1, (0, 1), (0, 0))  # 7 against 3: destroyed outright
     assert unit(state, 0, 0)["grappled_by"] == []

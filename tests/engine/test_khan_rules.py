@@ -187,6 +187,23 @@ def test_only_one_cost_is_paid_a_turn():
     assert "one cost a turn" in refused(state, 1, {"type": "pay", "card": "lance"})
 
 
+def test_decision_dead_payments_a_sequence_grows_only_to_the_highest_cost_in_the_deck():
+    state = battle()  # the recommended Khan deck: lance, arrow_rain and envelop cost 2, none more
+    two = cost(state, 1, "lance", "envelop")
+    one = cost(state, 1, "charge")
+    assert "could never be used" in refused(state, 1, {"type": "pay", "card": "raid", "sequence": two})
+    assert {"type": "pay", "card": "raid", "sequence": one} in legal(state, 1, "pay")
+    assert {"type": "pay", "card": "raid"} in legal(state, 1, "pay")
+    cheap = ["heavy_cavalry", "heavy_cavalry", "light_cavalry", "light_cavalry", "horse_archers",
+             "gallop", "gallop", "wheel", "wheel", "charge", "charge", "raid", "raid", "screen", "stand_firm"]
+    state = battle(decks={"1": cheap})  # nothing costs more than 1: a sequence never holds 2
+    one = cost(state, 1, "gallop")
+    assert "more than the highest cost of a command in your deck (1)" in refused(
+        state, 1, {"type": "pay", "card": "wheel", "sequence": one})
+    assert legal(state, 1, "pay") == [{"type": "pay", "card": c} for c in
+                                      ["charge", "gallop", "raid", "screen", "stand_firm", "wheel"]]
+
+
 def test_a_command_is_paid_by_a_sequence_of_exactly_its_cost_which_goes_to_the_discard_pile():
     state = battle()
     put(state, 1, "heavy_cavalry", 0, 0)
@@ -356,6 +373,7 @@ def test_attackers_are_not_hurt_without_counter():
 
 def test_a_melee_attacker_may_advance_into_the_destroyed_units_square_facing_kept():
     state = duel("lance")
+    put(state, 2, "archers", 5, 5, "S")  # so that seat 2 is not routed
     act(state, 1, {"type": "engage", "target": at(0, 1), "attackers": [at(0, 0)]})
     assert legal(state, 1) == [{"type": "advance", "at": at(0, 0)}, {"type": "stay"}, {"type": "offer_draw"},
                                {"type": "resign"}]
@@ -459,6 +477,30 @@ def test_destroying_all_five_enemy_units_wins():
     assert ENGINE.result(state) == {"winner": 1, "reason": "annihilation", "destroyed": {"1": 5, "2": 0},
                                     "wounded": {"1": 0, "2": 0}}
     assert ENGINE.legal_steps(state, 1) == [] and ENGINE.to_move(state) is None
+
+
+def test_decision_routed_a_seat_with_no_unit_on_the_field_after_an_engagement_loses_at_once():
+    state = duel("lance")  # seat 2's only unit on the field; it holds four more
+    events = act(state, 1, {"type": "engage", "target": at(0, 1), "attackers": [at(0, 0)]})
+    assert [e["type"] for e in events] == ["engagement", "destroyed", "game_finished"]
+    assert ENGINE.result(state) == {"winner": 1, "reason": "routed", "destroyed": {"1": 1, "2": 0},
+                                    "wounded": {"1": 0, "2": 0}}
+    assert ENGINE.legal_steps(state, 1) == [] and ENGINE.to_move(state) is None
+
+
+def test_decision_routed_not_while_a_face_down_unit_is_left():
+    state = duel("lance")
+    put(state, 2, "archers", 5, 5, "S", up=False)
+    act(state, 1, {"type": "engage", "target": at(0, 1), "attackers": [at(0, 0)]})
+    assert ENGINE.result(state) is None
+
+
+def test_decision_every_accepted_step_writes_an_event_end_action_included():
+    state = battle()
+    put(state, 1, "heavy_cavalry", 0, 0)
+    put(state, 2, "archers", 0, 1, "S")  # no defence card names archers: no reaction window
+    events = act(state, 1, {"type": "end_action"})
+    assert events == [{"type": "action_ended", "seat": 1, "data": {}}] and state["phase"] == "engagements"
 
 
 def test_a_player_may_resign():

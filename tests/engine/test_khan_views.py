@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from chalicelib.games.base import UNSEEN
+from chalicelib.records import EventRecord
+
 from .khan_helpers import ENGINE, act, at, battle, cost, put
 
 
@@ -72,11 +75,20 @@ def test_a_deployed_units_type_is_told_only_to_its_owner():
     assert "unit" not in events[0]["data"] and events[0]["private"] == {"1": {"unit": "light_cavalry"}}
 
 
+def seen(event: dict, seat: int | None) -> dict:
+    """An event's data as the service shows it to a seat (None: a spectator)."""
+    record = EventRecord("g", 1, 1, event["type"], event["seat"], event["data"], "now", event.get("private", {}))
+    return record.seen_by(seat)["data"]
+
+
 def test_a_paid_cards_identity_is_told_only_to_its_owner_and_not_at_all_with_advanced_rules():
     events = act(battle(), 1, {"type": "pay", "card": "lance"})
     assert "card" not in events[0]["data"] and events[0]["private"] == {"1": {"card": "lance"}}
+    assert seen(events[0], 1)["card"] == "lance" and "card" not in seen(events[0], 2)
     events = act(battle(advanced=True), 1, {"type": "pay", "card": "lance"})
-    assert "private" not in events[0]
+    # Kept apart for replays only: no seat, not even the payer, is told.
+    assert events[0]["private"] == {UNSEEN: {"card": "lance"}}
+    assert all("card" not in seen(events[0], seat) for seat in (1, 2, None))
 
 
 def test_the_other_seats_deck_is_never_shown():

@@ -3,6 +3,7 @@
 import pytest
 
 from chalicelib.games.base import IllegalStep
+from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline.turns import claim_checks, legal_steps
 
 from .helpers import build, play
@@ -287,13 +288,27 @@ def test_decision_completion_order_is_re_tracked_when_a_card_leaves():
     assert claim_checks(state, 2)[1].claimable
 
 
-def test_decision_sides_completed_by_one_step_count_the_acting_seat_last():
+def test_decision_simultaneous_completion_the_acting_seat_counts_as_completed_last():
     # Both sides have 3 cards under Mud; seat 1 redeploys its Mud away: both complete at once.
     state = build(flags={4: (["7Y", "2B", "1G"], ["3Y", "3B", "4G"])}, environment={4: {"MUD": 1}},
                   hands={1: ["REDEPLOY"]})
     play(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 4, "card": "MUD"}, "to_flag": 8})
     flag = state["flags"][3]
     assert flag["completed"][1] < flag["completed"][0]
+    # Two hosts of 10: the tie goes against seat 1, which acted.
+    assert claim_checks(state, 2)[4].claimable and not claim_checks(state, 1)[4].claimable
+
+
+def test_decision_simultaneous_completion_a_four_card_side_keeps_its_time_through_its_mud_discard():
+    # Seat 1's side was complete with 4 cards under Mud; seat 2's 3 cards complete when Mud leaves.
+    state = build(flags={2: (["5R", "6R", "7R", "8R"], ["1G", "2G", "3G"])}, environment={2: {"MUD": 1}},
+                  hands={2: ["DESERTER"]}, to_move=2)
+    flag = state["flags"][1]
+    before = flag["completed"][0]
+    play(state, 2, {"type": "play", "card": "DESERTER", "target": {"flag": 2, "card": "MUD"}})
+    play(state, 1, {"type": "mud_discard", "flag": 2, "card": "8R"})
+    assert flag["completed"][0] == before < flag["completed"][1]
+    assert ENGINE.view(state, 1)["flags"][1]["first_complete"] == 1
 
 
 def test_decision_a_wildcard_may_take_the_value_of_a_troop_already_on_the_table():

@@ -85,17 +85,26 @@ def test_pass_only_when_no_troop_can_be_played():
     assert state["phase"] == "claim"
 
 
-def test_decision_pass_turn_still_claims_but_does_not_draw():
-    full = {n: ([f"{n}R", f"{n}O", f"{n}Y"], []) for n in range(1, 10)}
+def test_decision_claim_after_a_pass_the_seat_still_claims_and_draws():
+    # Seat 1's side of every flag is full: it cannot play, yet its 10-9-8 red wedge at flag 1 is proven.
+    full = {n: ([f"{n}R", f"{n}O", f"{n}Y"], []) for n in range(2, 8)}
+    full.update({1: (["10R", "9R", "8R"], []), 8: (["8O", "8Y", "8G"], []), 9: (["9O", "9Y", "9G"], [])})
     state = build(flags=full, hands={1: []})
-    play(state, 1, {"type": "pass"}, {"type": "claim", "flags": []})
-    assert state["hands"]["1"] == []
-    assert state["to_move"] == 2
+    play(state, 1, {"type": "pass"})
+    assert state["phase"] == "claim" and legal_steps(state, 1)[0] == {"type": "claim", "flags": [1]}
+    play(state, 1, {"type": "claim", "flags": [1]})
+    assert state["flags"][0]["claimed_by"] == 1 and state["phase"] == "draw"
+    play(state, 1, {"type": "draw", "deck": "troop"})
+    assert len(state["hands"]["1"]) == 1 and state["to_move"] == 2
+
+
+def stalled(**chosen) -> dict:
+    """No seat holds a card and the decks are empty: each may only pass."""
+    return build(deck=[], tactics=False, **chosen)
 
 
 def test_decision_stall_ends_the_game_most_flags_wins():
-    full = {n: ([f"{n}R", f"{n}O", f"{n}Y"], [f"{n}G", f"{n}B", f"{n}P"]) for n in range(1, 10)}
-    state = build(flags=full, claimed={1: 1, 4: 2, 6: 2})
+    state = stalled(claimed={1: 1, 4: 2, 6: 2})
     play(state, 1, {"type": "pass"}, {"type": "claim", "flags": []})
     assert state["result"] is None
     events = play(state, 2, {"type": "pass"}, {"type": "claim", "flags": []})
@@ -104,26 +113,39 @@ def test_decision_stall_ends_the_game_most_flags_wins():
 
 
 def test_decision_stall_with_equal_flags_is_a_draw():
-    full = {n: ([f"{n}R", f"{n}O", f"{n}Y"], [f"{n}G", f"{n}B", f"{n}P"]) for n in range(1, 10)}
-    state = build(flags=full, claimed={1: 1, 4: 2})
+    state = stalled(claimed={1: 1, 4: 2})
     play(state, 1, {"type": "pass"}, {"type": "claim", "flags": []})
     play(state, 2, {"type": "pass"}, {"type": "claim", "flags": []})
     assert state["result"]["winner"] is None and state["result"]["reason"] == "stall"
 
 
 def test_decision_stall_a_claim_in_between_restarts_the_count():
-    # Both sides of every flag are full; seat 1 holds the stronger side at flag 1 (10-9-8 wedge).
-    full = {n: ([f"{n}R", f"{n}O", f"{n}Y"], [f"{n}G", f"{n}B", f"{n}P"]) for n in range(2, 10)}
-    full[1] = (["10R", "9R", "8R"], ["1G", "1B", "1P"])
-    full = {k: v for k, v in full.items() if k not in (8, 9)}
-    full[8] = (["8O", "8Y", "8G"], ["8B", "8P", "10G"])
-    full[9] = (["9O", "9Y", "9G"], ["9B", "9P", "10B"])
-    state = build(flags=full, phase="play")
+    state = stalled(flags={1: (["10R", "9R", "8R"], [])})  # seat 1 can prove flag 1
     play(state, 1, {"type": "pass"}, {"type": "claim", "flags": [1]})
     play(state, 2, {"type": "pass"}, {"type": "claim", "flags": []})
     assert state["result"] is None
     play(state, 1, {"type": "pass"}, {"type": "claim", "flags": []})
-    assert state["result"]["reason"] == "stall"
+    assert state["result"] == {"winner": 1, "reason": "stall", "flags": {"1": 1, "2": 0}}
+
+
+def test_decision_stall_provable_flags_are_claimed_before_the_stall_ends_the_game():
+    # Seat 2 could prove flag 5 but does not claim it; when both have passed, it is claimed for it.
+    state = stalled(flags={5: ([], ["10R", "9R", "8R"])})
+    play(state, 1, {"type": "pass"}, {"type": "claim", "flags": []})
+    events = play(state, 2, {"type": "pass"}, {"type": "claim", "flags": []})
+    assert {"type": "claim", "seat": 2, "data": {"flags": [5], "auto": True, "stall": True}} in events
+    assert state["result"] is None and state["flags"][4]["claimed_by"] == 2
+    assert (state["to_move"], state["passes_in_a_row"]) == (1, 0)
+    play(state, 1, {"type": "pass"}, {"type": "claim", "flags": []})
+    play(state, 2, {"type": "pass"}, {"type": "claim", "flags": []})  # nothing left to prove: the stall ends it
+    assert state["result"] == {"winner": 2, "reason": "stall", "flags": {"1": 0, "2": 1}}
+
+
+def test_decision_stall_provable_flags_may_win_the_game():
+    state = stalled(flags={1: (["10R", "9R", "8R"], []), 2: (["10O", "9O", "8O"], []), 3: (["10Y", "9Y", "8Y"], [])})
+    play(state, 1, {"type": "pass"}, {"type": "claim", "flags": []})
+    play(state, 2, {"type": "pass"}, {"type": "claim", "flags": []})
+    assert state["result"] == {"winner": 1, "reason": "adjacent_flags", "flags": {"1": 3, "2": 0}}
 
 
 def test_decision_auto_claim_claims_every_provable_flag():

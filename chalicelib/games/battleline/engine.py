@@ -30,6 +30,9 @@ class BattleLine(TurnState):
     def apply_step(self, state: State, seat: int, step: Step) -> list[Event]:
         return turns.apply_step(state, seat, step)
 
+    def step_of(self, event: Event) -> Step | None:
+        return steps.step_of(event)
+
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)
 

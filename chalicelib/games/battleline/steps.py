@@ -87,3 +87,25 @@ STEP_ADAPTER: TypeAdapter = TypeAdapter(BattleLineStep, config=DEFERRED)
 def parse_step(raw: object) -> dict:
     """Validate a step's shape and return it as plain data (raises pydantic.ValidationError)."""
     return STEP_ADAPTER.validate_python(raw).model_dump(exclude_unset=True)
+
+
+# ---------------------------------------------------------------- the step an event records
+
+def step_of(event: dict) -> dict | None:
+    """The step an event records (``data`` with the private parts merged in), or None for an
+    event a step caused: a claim made for the seat (``auto``: auto-claim, or a stall), a game
+    of a match or the game finished."""
+    kind, data = event["type"], event["data"]
+    if kind == "play":
+        return {"type": "play", **{k: data[k] for k in ("card", "flag", "target", "to_flag") if k in data}}
+    if kind in ("pass", "resign"):
+        return {"type": kind}
+    if kind == "claim":
+        return None if data.get("auto") else {"type": "claim", "flags": data["flags"]}
+    if kind in ("draw", "scout_draw"):
+        return {"type": kind, "deck": data["deck"]}
+    if kind == "scout_return":
+        return {"type": kind, "cards": data["cards"]}
+    if kind == "mud_discard":
+        return {"type": kind, "flag": data["flag"], "card": data["card"]}
+    return None

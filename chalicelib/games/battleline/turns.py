@@ -194,7 +194,7 @@ def _claim(state: State, seat: int, step: Step) -> list[Event]:
     return _claim_flags(state, seat, [flag["flag"] for flag in flags], auto=False)
 
 
-def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool) -> list[Event]:
+def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool, stall: bool = False) -> list[Event]:
     for number in numbers:
         state["flags"][number - 1]["claimed_by"] = seat
     if numbers:
@@ -202,6 +202,8 @@ def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool) -> 
     data: dict[str, Any] = {"flags": numbers}
     if auto:
         data["auto"] = True
+    if stall:
+        data["stall"] = True
     return [_event("claim", seat, data)] + (_check_victory(state, seat) if numbers else [])
 
 
@@ -304,9 +306,11 @@ def _resign(state: State, seat: int, reason: str = "resign") -> list[Event]:
     if len(left) == 1:
         return events + _finish(state, left[0], reason, whole_match=True)
     if state["turn_seat"] == seat:
+        game = _game_number(state)
         events += _end_turn(state)
-        state["phase"] = PHASE_ORDER[state["claim_timing"]][0]
-        events += _enter_phase(state)
+        if state["result"] is None and _game_number(state) == game:
+            state["phase"] = PHASE_ORDER[state["claim_timing"]][0]
+            events += _enter_phase(state)
     return events
 
 
@@ -329,19 +333,21 @@ def _advance(state: State) -> list[Event]:
     if index + 1 < len(order):
         state["phase"] = order[index + 1]
         return _enter_phase(state)
+    game = _game_number(state)
     events = _end_turn(state)
-    if state["result"] is None:
+    if state["result"] is None and _game_number(state) == game:  # (a match's next game began by itself)
         state["phase"] = order[0]
         events += _enter_phase(state)
     return events
 
 
 def _enter_phase(state: State) -> list[Event]:
-    """Skip phases with nothing to decide: no draw after a pass or a Scout or with both decks
-    empty; the claim is made for a seat that has auto-claim on."""
+    """Skip phases with nothing to decide: no draw after a Scout or with both decks empty; the
+    claim is made for a seat that has auto-claim on. Decision (claim after a pass): a seat that
+    passed still takes its claim step and its draw."""
     seat = state["turn_seat"]
     state["to_move"] = seat
-    if state["phase"] == "draw" and (state["passed_this_turn"] or state["scouted_this_turn"] or decks_empty(state)):
+    if state["phase"] == "draw" and (state["scouted_this_turn"] or decks_empty(state)):
         return _advance(state)
     if state["phase"] == "claim" and state["auto_claim"].get(seat_key(seat)):
         game = _game_number(state)
@@ -355,10 +361,40 @@ def _enter_phase(state: State) -> list[Event]:
 def _end_turn(state: State) -> list[Event]:
     players = active_seats(state)
     if state["passes_in_a_row"] >= len(players):
-        held = {seat: len(flags_held(state, seat)) for seat in players}
-        most = max(held.values())
-        leaders = [seat for seat, count in held.items() if count == most]
-        return _finish(state, leaders[0] if len(leaders) == 1 else None, "stall")
+        game = _game_number(state)
+        events = _stall_claims(state)
+        if state["result"] is not None or _game_number(state) != game:
+            return events
+        if not events:
+            held = {seat: len(flags_held(state, seat)) for seat in players}
+            most = max(held.values())
+            leaders = [seat for seat, count in held.items() if count == most]
+            return _finish(state, leaders[0] if len(leaders) == 1 else None, "stall")
+        return events + _next_turn(state)
+    return _next_turn(state)
+
+
+def _stall_claims(state: State) -> list[Event]:
+    """Decision (stall, provable flags): before a stall ends the game, every flag a seat can
+    prove is claimed for it, the seat whose turn ends first, then the others in turn order.
+    The events (claims marked ``auto`` and ``stall``) are none when no flag changes hands."""
+    ring = seats(state)
+    start = ring.index(state["turn_seat"])
+    events: list[Event] = []
+    for seat in ring[start:] + ring[:start]:
+        if seat not in active_seats(state):
+            continue
+        numbers = provable_flags(state, seat)
+        if numbers:
+            game = _game_number(state)
+            events += _claim_flags(state, seat, numbers, auto=True, stall=True)
+            if state["result"] is not None or _game_number(state) != game:
+                break
+    return events
+
+
+def _next_turn(state: State) -> list[Event]:
+    players = active_seats(state)
     ring = seats(state)
     turn_seat = state["turn_seat"]
     while True:

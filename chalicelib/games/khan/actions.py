@@ -8,7 +8,7 @@ step may come is the turn flow's business (``turns.py``).
 
 from __future__ import annotations
 
-from ..base import Event, IllegalStep, State, Step
+from ..base import UNSEEN, Event, IllegalStep, State, Step
 from .cardset import CardSet, Command
 from .grid import FACINGS, Square, adjacent, around
 from .setup import limit
@@ -33,10 +33,16 @@ from .table import (
 STAGES = ("deploy", "command", "pay")
 
 
-def event(kind: str, seat: int | None, data: dict, private: dict | None = None) -> Event:
+def event(kind: str, seat: int | None, data: dict, private: dict | None = None, unseen: dict | None = None) -> Event:
+    """An event: ``private`` is told to the acting seat only, ``unseen`` to no seat (kept for replays)."""
     found: Event = {"type": kind, "seat": seat, "data": data}
+    hidden = {}
     if private is not None and seat is not None:
-        found["private"] = {key(seat): private}
+        hidden[key(seat)] = private
+    if unseen is not None:
+        hidden[UNSEEN] = unseen
+    if hidden:
+        found["private"] = hidden
     return found
 
 
@@ -198,8 +204,10 @@ def apply_command(state: State, seat: int, step: Step, *, reaction: bool = False
     if moves:
         state["turn"]["pending"].append({"unit": unit_key(unit), "seat": seat, "keywords": moves,
                                          "attack": command.kind == "attack"})
-    return [event("command", seat, {"card": command.id, "at": as_json((unit["x"], unit["y"])), "paid": paid,
-                                    "reaction": reaction})]
+    data = {"card": command.id, "at": as_json((unit["x"], unit["y"])), "paid": paid, "reaction": reaction}
+    if command.cost:
+        data["sequence"] = step["sequence"]  # public: each sequence's size is seen by all
+    return [event("command", seat, data)]
 
 
 def command_candidates(state: State, seat: int, *, reaction: bool = False) -> list[Step]:
@@ -236,6 +244,20 @@ def check_pay(state: State, seat: int, step: Step) -> None:
     sequences = state["sequences"][key(seat)]
     if number is not None and not 1 <= number <= len(sequences):
         raise IllegalStep(f"you have no sequence {number}; leave sequence out to start a new one")
+    longest = highest_cost(state, seat, cards)
+    size = 1 if number is None else len(sequences[number - 1]) + 1
+    if size > longest:
+        where = "a new sequence" if number is None else f"sequence {number}"
+        raise IllegalStep(f"paying into {where} would make it {size} cards long, more than the highest cost of a "
+                          f"command in your deck ({longest}): those cards could never be used")
+
+
+def highest_cost(state: State, seat: int, cards: CardSet | None = None) -> int:
+    """Decision (dead payments): a sequence may grow only up to the highest cost of any command
+    card in the seat's deck; cards paid beyond it could never pay for anything."""
+    cards = cards or card_set(state)
+    deck = state["seats"][key(seat)]["deck"]
+    return max((cards.commands[c].cost for c in deck if c in cards.commands), default=0)
 
 
 def apply_pay(state: State, seat: int, step: Step) -> list[Event]:
@@ -251,8 +273,10 @@ def apply_pay(state: State, seat: int, step: Step) -> list[Event]:
     state["turn"]["played"] += 1
     state["turn"]["stage"] = "pay"
     state["turn"]["paid"] = True
-    private = None if state["advanced"] else {"card": step["card"]}
-    return [event("pay", seat, {"sequence": number, "size": len(sequences[number - 1])}, private=private)]
+    # With the advanced rules the seat may not look at its own face-down cards: no seat is told.
+    hidden = {"card": step["card"]}
+    data = {"sequence": number, "size": len(sequences[number - 1])}  # size 1: a new sequence
+    return [event("pay", seat, data, unseen=hidden) if state["advanced"] else event("pay", seat, data, private=hidden)]
 
 
 def pay_candidates(state: State, seat: int) -> list[Step]:

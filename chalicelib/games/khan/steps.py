@@ -187,3 +187,40 @@ STEP_ADAPTER: TypeAdapter = TypeAdapter(KhanStep, config=DEFERRED)
 def parse_step(raw: object) -> dict:
     """Validate a step's shape and return it as plain data (raises pydantic.ValidationError)."""
     return STEP_ADAPTER.validate_python(raw).model_dump(exclude_none=True)
+
+
+# ---------------------------------------------------------------- the step an event records
+
+# Events that record a step with nothing more to it than its type.
+_ENDS = {"action_ended": "end_action", "reaction_ended": "end_reaction", "engagements_ended": "end_engagements",
+         "turn_ended": "end_turn", "draw_offered": "offer_draw", "draw_accepted": "accept_draw",
+         "draw_declined": "decline_draw", "stay": "stay", "resign": "resign"}
+
+
+def step_of(event: dict) -> dict | None:
+    """The step an event records (``data`` with the private parts merged in), or None for an
+    event a step caused (``turn_started``, ``reaction_window``, ``revealed``, ``destroyed``,
+    ``game_finished``). A ``draw_declined`` written because the seat played on replays as a
+    ``decline_draw`` just before its step: the same events, the same state."""
+    kind, data = event["type"], event["data"]
+    if kind in _ENDS:
+        return {"type": _ENDS[kind]}
+    if kind == "place":
+        return {"type": "place", "unit": data["unit"]}
+    if kind in ("flip", "defence_discarded", "skip"):
+        return {"type": "discard_defence" if kind == "defence_discarded" else kind, "at": data["at"]}
+    if kind == "deploy":
+        return {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]}
+    if kind == "command":
+        return {"type": "command", "card": data["card"], "at": data["at"], "sequence": data.get("sequence")}
+    if kind == "pay":  # a sequence of one card is a new one
+        return {"type": "pay", "card": data["card"], "sequence": data["sequence"] if data["size"] > 1 else None}
+    if kind == "move":
+        return {"type": "move", "at": data["from"], "to": data["to"], "facing": data["facing"]}
+    if kind == "turn":
+        return {"type": "turn", "at": data["at"], "facing": data["facing"]}
+    if kind == "engagement":
+        return {"type": "engage", "target": data["target"], "attackers": data["attackers"]}
+    if kind == "advance":
+        return {"type": "advance", "at": data["from"]}
+    return None

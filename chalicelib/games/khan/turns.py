@@ -236,11 +236,12 @@ def _apply_place(state: State, seat: int, step: Step) -> list[Event]:
 
 def _apply_end_action(state: State, seat: int, step: Step) -> list[Event]:
     opponent = other(seat)
+    ended = [event("action_ended", seat, {})]
     if any(_allowed_reaction(state, opponent, s) for s in actions.command_candidates(state, opponent, reaction=True)):
         state["phase"] = "reaction"
         state["to_move"] = opponent
-        return [event("reaction_window", seat, {"seat": opponent})]
-    return _enter_engagements(state)
+        return ended + [event("reaction_window", seat, {"seat": opponent})]
+    return ended + _enter_engagements(state)
 
 
 def _allowed_reaction(state: State, seat: int, step: Step) -> bool:
@@ -265,6 +266,12 @@ def _enter_engagements(state: State) -> list[Event]:
 def _apply_stay(state: State, seat: int, step: Step) -> list[Event]:
     state["turn"]["advance"] = None
     return [event("stay", seat, {})]
+
+
+def _apply_engage(state: State, seat: int, step: Step) -> list[Event]:
+    """One engagement; then the game may be over: all five enemy units destroyed, or the enemy routed."""
+    events = combat.apply_engage(state, seat, step)
+    return events + check_annihilation(state, seat) + check_routed(state, seat)
 
 
 def _apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
@@ -332,7 +339,7 @@ _APPLY = {
     "skip": keywords.apply_skip,
     "end_action": _apply_end_action,
     "end_reaction": _apply_end_reaction,
-    "engage": lambda state, seat, step: combat.apply_engage(state, seat, step) + check_annihilation(state, seat),
+    "engage": _apply_engage,
     "advance": combat.apply_advance,
     "stay": _apply_stay,
     "end_engagements": _apply_end_engagements,
@@ -356,6 +363,14 @@ def check_annihilation(state: State, seat: int) -> list[Event]:
     units = sum(1 for n in range(len(deck)) if card_set(state).is_unit(card_id(state, other(seat), n)))
     if _kills(state, seat) >= units:
         return finish(state, seat, "annihilation")
+    return []
+
+
+def check_routed(state: State, seat: int) -> list[Event]:
+    """Decision (routed): after an engagement, a seat with no unit on the field (face up or
+    down) could never deploy again, so it loses at once, whatever units it still holds."""
+    if state["result"] is None and not units_of(state, other(seat)):
+        return finish(state, seat, "routed")
     return []
 
 
