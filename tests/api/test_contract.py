@@ -15,13 +15,6 @@ def problem_of(reply, status, code):
     return reply.body
 
 
-@pytest.fixture
-def two(api):
-    ann, bob = api.signup("Ann"), api.signup("Bob")
-    game = api.new_game(ann, [ann, bob], seed=7, options={"first_seat": 1})
-    return ann, bob, game
-
-
 # ------------------------------------------------------------------ players and keys
 
 def test_create_player_shows_the_key_once_and_get_me_uses_it(api, store):

@@ -10,13 +10,6 @@ from chalicelib.web import MAX_BODY_BYTES, MAX_JSON_DEPTH
 from .test_contract import problem_of
 
 
-@pytest.fixture
-def two(api):
-    ann, bob = api.signup("Ann"), api.signup("Bob")
-    game = api.new_game(ann, [ann, bob], seed=7, options={"first_seat": 1})
-    return ann, bob, game
-
-
 def test_deep_json_is_a_400_problem_not_a_500(api, two):
     ann, _, game = two
     actions = f"/v1/games/{game['game_id']}/actions"

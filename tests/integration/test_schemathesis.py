@@ -1,6 +1,7 @@
 """schemathesis against the running app: no 5xx, and every response matches openapi.yaml."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ CHECKS = ",".join([
     "content_type_conformance",
     "response_headers_conformance",
     "response_schema_conformance",
+    "errors_are_problem_json",  # tests/integration/schemathesis_hooks.py
 ])
 
 
@@ -37,12 +39,16 @@ def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(live_server, 
     schemathesis = Path(sys.executable).with_name("schemathesis")
     run = subprocess.run(
         [str(schemathesis), "--config-file", str(config), "run", str(ROOT / "openapi.yaml"), "--url", url,
-         "--checks", CHECKS, "--max-examples", "40", "--phases", "examples,coverage,fuzzing",
+         "--checks", CHECKS, "--max-examples", "40", "--phases", "examples,coverage,fuzzing,stateful",
          # One worker: with threads, CPython 3.11 can raise a spurious "AST constructor recursion depth
          # mismatch" inside schemathesis (CPython gh-106905), failing the run for no fault of the API.
          "--seed", "20261121", "--no-color", "--generation-database", "none", "--workers", "1"],
-        capture_output=True, text=True, timeout=540, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True, text=True, timeout=540, cwd=tmp_path,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT),
+             "SCHEMATHESIS_HOOKS": "tests.integration.schemathesis_hooks"},
     )
+    (tmp_path / "schemathesis.txt").write_text(run.stdout)  # the whole report, kept with pytest's tmp dirs
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     operations = sum(len(ops) for ops in yaml.safe_load((ROOT / "openapi.yaml").read_text())["paths"].values())
     assert f"Tested: {operations}" in run.stdout  # every operation of openapi.yaml was exercised
+    assert re.search(r"Stateful .*\n\s*Scenarios:\s+[1-9]", run.stdout), run.stdout[-3000:]  # chained calls ran
