@@ -19,6 +19,11 @@ CHECKS = ",".join([
     "content_type_conformance",
     "response_headers_conformance",
     "response_schema_conformance",
+    "unsupported_method",  # a method a path does not take: 405 ...
+    "allow_header_conformance",  # ... with an Allow header that lists the path's methods
+    "ignored_auth",  # an operation that needs a key refuses a request without one
+    "use_after_free",  # stateful: a deleted webhook is gone
+    "ensure_resource_availability",  # stateful: a created resource can be read
     "errors_are_problem_json",  # tests/integration/schemathesis_hooks.py
 ])
 
