@@ -170,9 +170,11 @@ def test_store_down_answers_a_503_page_to_a_browser(fake_errors, api, service):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1}, public=True)
     outage(service.store).fail(EndpointConnectionError(endpoint_url=URL))
-    reply = api.get(f"/v1/games/{game['game_id']}/board")
+    reply = api.get(f"/v1/games/{game['game_id']}/board", headers={"Accept": "text/html"})
     assert reply.status == 503 and reply.headers["content-type"].startswith("text/html")
     assert reply.headers["retry-after"] == "5" and "unavailable for a moment" in reply.body
+    program = api.get(f"/v1/games/{game['game_id']}/board")  # a client that does not read HTML
+    assert (program.status, program.headers["retry-after"], program.body["code"]) == (503, "5", "service_unavailable")
 
 
 def test_an_unexpected_store_conflict_answers_409_not_500(api, service, monkeypatch):
