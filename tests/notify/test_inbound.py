@@ -8,6 +8,7 @@ import pytest
 
 from chalicelib.games.base import CommandError
 from chalicelib.games.battleline.commands import parse_commands, parse_line, write_step
+from chalicelib.games.battleline.render import describe_step
 from chalicelib.models import ActionRequest
 from chalicelib.notify.links import Links
 
@@ -173,6 +174,14 @@ def test_unreadable_commands_are_refused(text):
 def test_email_shows_a_redeploy_discard_as_discard_however_it_is_spelled(spelling):
     step = {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, **spelling}
     assert write_step(step) == "play REDEPLOY 3 9B discard"
+
+
+@pytest.mark.parametrize("spelling", [{"discard": True}, {"to_flag": None}, {}])
+def test_a_redeploy_discard_is_described_as_a_discard(spelling):
+    """The label of a your-move link or a confirmation page says the card is discarded."""
+    step = {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, **spelling}
+    assert describe_step(step) == "play REDEPLOY to discard 9B at flag 3"
+    assert describe_step({**step, "to_flag": 5, "discard": None}) == "play REDEPLOY on 9B at flag 3 to flag 5"
 
 
 def test_email_redeploy_without_a_destination_asks_for_one():
