@@ -118,3 +118,34 @@ def test_scout_returns_and_draws_stay_private_in_events(api, service):
                 assert other and all("card" not in e["data"] and "cards" not in e["data"] for e in other)
                 return
     pytest.fail("no Scout was played in 40 random games")
+
+
+def test_a_generated_clients_null_fields_are_the_same_as_absent_ones(api):
+    """Issue 14: a client generated from openapi.yaml sends every optional field, null when unset;
+    the server refused it ('9R is played without target, to_flag'). Two games dealt alike: the
+    play with nulls and the play without them leave the same view."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    views = []
+    for nulls in ({}, {"flag": None, "target": None, "to_flag": None, "discard": None}):
+        game = api.new_game(ann, [ann, bob], seed=7, options={"first_seat": 1})
+        play = next(s for s in game["legal_steps"] if s["type"] == "play")
+        step = {**nulls, **play}
+        reply = api.act(ann, game["game_id"], game["version"], step, {"type": "claim", "flags": []})
+        assert reply.status == 200, reply.body
+        view = reply.body["view"]
+        views.append((view["state"], view["legal_steps"], view["version"]))
+    assert views[0] == views[1]
+
+
+@pytest.mark.parametrize("extra, words", [
+    ({"to_flag": 5, "discard": True}, "not both"),
+    ({"discard": False}, "discard"),
+], ids=["to_flag and discard true", "discard false"])
+def test_to_flag_with_discard_true_is_refused_as_an_invalid_step(api, extra, words):
+    """A REDEPLOY that both moves and discards its card (or sends ``discard: false``, which says
+    nothing) is refused by its shape, whatever the game: 422 invalid_step."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], seed=7, options={"first_seat": 1})
+    step = {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, **extra}
+    body = problem_of(api.act(ann, game["game_id"], game["version"], step), 422, "invalid_step")
+    assert words in body["detail"] and body["step_index"] == 0

@@ -94,7 +94,8 @@ def test_no_view_shows_another_seats_hand_or_the_deck_order(seed, choices, optio
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False))
 def test_legal_plays_are_exactly_the_plays_the_rules_accept(seed, choices):
-    """legal_steps lists a play if and only if apply_step would accept it."""
+    """legal_steps lists a play if and only if apply_step would accept it, each once and in its
+    one spelling (a REDEPLOY discard as ``"discard": true``, whichever spelling was accepted)."""
     def agree(state):
         seat = state["to_move"]
         if state["phase"] != "play" or seat is None:
@@ -102,6 +103,7 @@ def test_legal_plays_are_exactly_the_plays_the_rules_accept(seed, choices):
         listed = tactics.legal_plays(state, seat)
         accepted = [s for s in tactics.candidate_plays(state, seat) if tactics.refusal(state, seat, s) is None]
         key = lambda s: json.dumps(s, sort_keys=True)  # noqa: E731
-        assert sorted(map(key, listed)) == sorted(map(key, accepted))
+        assert all(tactics.canonical(s) == s for s in listed)
+        assert sorted(map(key, listed)) == sorted(set(key(tactics.canonical(s)) for s in accepted))
 
     play_out(seed, choices, {}, agree)

@@ -195,8 +195,47 @@ def test_redeploy_moves_your_card_to_another_flag():
 
 def test_redeploy_may_discard_the_card():
     state = build(flags={1: (["5R", "6R"], [])}, hands={1: ["REDEPLOY"]})
-    play(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 1, "card": "6R"}, "to_flag": None})
+    play(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 1, "card": "6R"}, "discard": True})
+    assert state["discards"]["1"] == ["REDEPLOY", "6R"] and state["flags"][0]["cards"][0] == ["5R"]
+
+
+def test_redeploy_discard_spelled_discard_true():
+    """legal_steps lists the discard as ``"discard": true`` (no to_flag), and the event records it so."""
+    state = build(flags={1: (["5R", "6R"], [])}, hands={1: ["REDEPLOY"]})
+    target = {"flag": 1, "card": "6R"}
+    listed = [s for s in plays(state, 1, "REDEPLOY") if s["target"] == target and "to_flag" not in s]
+    assert listed == [{"type": "play", "card": "REDEPLOY", "target": target, "discard": True}]
+    assert not any(s.get("to_flag", 0) is None for s in plays(state, 1, "REDEPLOY"))
+    events = play(state, 1, listed[0])
+    assert events[0]["data"] == {"card": "REDEPLOY", "target": target, "discard": True}
+
+
+@pytest.mark.parametrize("spelling", [{"to_flag": None}, {}, {"discard": True, "to_flag": None}],
+                         ids=["to_flag null", "no to_flag", "discard true and to_flag null"])
+def test_redeploy_discards_when_to_flag_is_null_or_absent(spelling):
+    """api.md's older spellings of the discard still discard, and are recorded as ``"discard": true``."""
+    state = build(flags={1: (["5R", "6R"], [])}, hands={1: ["REDEPLOY"]})
+    target = {"flag": 1, "card": "6R"}
+    events = play(state, 1, {"type": "play", "card": "REDEPLOY", "target": target, **spelling})
     assert state["discards"]["1"] == ["REDEPLOY", "6R"]
+    assert events[0]["data"] == {"card": "REDEPLOY", "target": target, "discard": True}
+
+
+def test_to_flag_with_discard_true_is_refused():
+    """A step that both moves (to_flag) and discards (discard: true) the card says two things."""
+    state = build(flags={1: (["5R", "6R"], [])}, hands={1: ["REDEPLOY"]})
+    refused(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 1, "card": "6R"}, "to_flag": 4,
+                       "discard": True}, "not both")
+    refused(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 1, "card": "6R"}, "discard": False},
+            "discard is true or left out")
+    assert state["hands"]["1"] == ["REDEPLOY"]
+
+
+def test_discard_belongs_to_redeploy_alone():
+    state = build(flags={1: (["5G"], ["6R"])}, hands={1: ["DESERTER", "7R"]})
+    refused(state, 1, {"type": "play", "card": "DESERTER", "target": {"flag": 1, "card": "6R"}, "discard": True},
+            "without discard")
+    refused(state, 1, {"type": "play", "card": "7R", "flag": 2, "discard": True}, "without discard")
 
 
 def test_redeploy_moves_your_environment_card():
@@ -212,7 +251,6 @@ def test_redeploy_only_your_own_cards_on_unclaimed_flags():
     refused(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 2, "card": "7R"}, "to_flag": 3}, "claimed")
     refused(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 1, "card": "5R"}, "to_flag": 1},
             "another flag")
-    refused(state, 1, {"type": "play", "card": "REDEPLOY", "target": {"flag": 1, "card": "5R"}}, "to_flag")
 
 
 # ------------------------------------------------------------------ Deserter

@@ -8,6 +8,7 @@ import pytest
 
 from chalicelib.games.base import CommandError
 from chalicelib.games.battleline.commands import parse_commands, parse_line, write_step
+from chalicelib.games.battleline.render import describe_step
 from chalicelib.models import ActionRequest
 from chalicelib.notify.links import Links
 
@@ -145,7 +146,8 @@ def test_your_move_emails_carry_the_seats_reply_address(game_by_mail):
         ("play scout", {"type": "play", "card": "SCOUT"}),
         ("play deserter 3 9B", {"type": "play", "card": "DESERTER", "target": {"flag": 3, "card": "9B"}}),
         ("play traitor 3 9B 5", {"type": "play", "card": "TRAITOR", "target": {"flag": 3, "card": "9B"}, "to_flag": 5}),
-        ("play redeploy 3 9B discard", {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "to_flag": None}),
+        ("play redeploy 3 9B discard", {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "discard": True}),
+        ("play redeploy 3 9B 5", {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "to_flag": 5}),
         ("claim 3 5", {"type": "claim", "flags": [3, 5]}),
         ("claim 3, 5", {"type": "claim", "flags": [3, 5]}),
         ("claim none", {"type": "claim", "flags": []}),
@@ -166,3 +168,23 @@ def test_email_commands_read_as_steps_and_write_back(line, step):
 def test_unreadable_commands_are_refused(text):
     with pytest.raises(CommandError):
         parse_commands(text)
+
+
+@pytest.mark.parametrize("spelling", [{"discard": True}, {"to_flag": None}, {}])
+def test_email_shows_a_redeploy_discard_as_discard_however_it_is_spelled(spelling):
+    step = {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, **spelling}
+    assert write_step(step) == "play REDEPLOY 3 9B discard"
+
+
+@pytest.mark.parametrize("spelling", [{"discard": True}, {"to_flag": None}, {}])
+def test_a_redeploy_discard_is_described_as_a_discard(spelling):
+    """The label of a your-move link or a confirmation page says the card is discarded."""
+    step = {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, **spelling}
+    assert describe_step(step) == "play REDEPLOY to discard 9B at flag 3"
+    assert describe_step({**step, "to_flag": 5, "discard": None}) == "play REDEPLOY on 9B at flag 3 to flag 5"
+
+
+def test_email_redeploy_without_a_destination_asks_for_one():
+    """By email the discard is written out: a REDEPLOY naming no destination is more likely a slip."""
+    with pytest.raises(CommandError, match="discard"):
+        parse_commands("play redeploy 3 9B")

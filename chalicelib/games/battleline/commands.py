@@ -4,7 +4,7 @@
     play SCOUT                then: scout troop, scout tactics (three times), return 7R 8R
     play DESERTER 3 9B        the opponent's 9B at flag 3
     play TRAITOR 3 9B 5       ... to your flag 5
-    play REDEPLOY 3 9B 5      your 9B at flag 3 to flag 5 (or: discard)
+    play REDEPLOY 3 9B 5      your 9B at flag 3 to flag 5; play REDEPLOY 3 9B discard
     claim 3 5 / claim none    draw troop / draw tactics
     pass / resign / mud 4 2G  (a Mud discard at flag 4)
 
@@ -18,6 +18,7 @@ import re
 
 from .. import base
 from ..base import CommandError
+from .steps import discards
 
 HELP = __doc__.split("\n\n")[1]
 
@@ -51,9 +52,13 @@ def parse_line(line: str) -> dict:
         if card in ("DESERTER",) and len(args) == 3:
             return {"type": "play", "card": card, "target": {"flag": _flag(args[1]), "card": _card(args[2])}}
         if card in ("TRAITOR", "REDEPLOY") and len(args) == 4:
-            to = None if card == "REDEPLOY" and args[3].lower() == "discard" else _flag(args[3])
-            return {"type": "play", "card": card, "target": {"flag": _flag(args[1]), "card": _card(args[2])},
-                    "to_flag": to}
+            target = {"flag": _flag(args[1]), "card": _card(args[2])}
+            if card == "REDEPLOY" and args[3].lower() == "discard":
+                return {"type": "play", "card": card, "target": target, "discard": True}
+            return {"type": "play", "card": card, "target": target, "to_flag": _flag(args[3])}
+        if card == "REDEPLOY" and len(args) == 3:
+            raise CommandError(f"cannot read {line!r}: say where REDEPLOY puts the card, "
+                               f"e.g. 'play REDEPLOY {args[1]} {args[2]} 5' or '... discard'")
         if len(args) == 2:
             return {"type": "play", "card": card, "flag": _flag(args[1])}
         raise CommandError(f"cannot read {line!r}: e.g. 'play 7R 3'")
@@ -84,8 +89,7 @@ def write_step(step: dict) -> str:
     kind = step["type"]
     if kind == "play":
         if "target" in step:
-            to = step.get("to_flag")
-            tail = "" if "to_flag" not in step else (" discard" if to is None else f" {to}")
+            tail = " discard" if discards(step) else (f" {step['to_flag']}" if step.get("to_flag") else "")
             return f"play {step['card']} {step['target']['flag']} {step['target']['card']}{tail}"
         return f"play {step['card']}" + (f" {step['flag']}" if "flag" in step else "")
     if kind == "claim":

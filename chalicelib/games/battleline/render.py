@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from .cards import parse_troop
+from .steps import discards
 
 COLOUR_NAMES = {"R": "#c62828", "O": "#ef6c00", "Y": "#b59b00", "G": "#2e7d32", "B": "#1565c0", "P": "#6a1b9a"}
 
@@ -104,8 +105,9 @@ def describe_step(step: dict) -> str:
     if kind == "play":
         if "target" in step:
             target = f"{step['target']['card']} at flag {step['target']['flag']}"
-            to = step.get("to_flag")
-            where = "" if "to_flag" not in step else (" to discard" if to is None else f" to flag {to}")
+            if discards(step):
+                return f"play {step['card']} to discard {target}"
+            where = f" to flag {step['to_flag']}" if step.get("to_flag") else ""
             return f"play {step['card']} on {target}{where}"
         return f"play {step['card']}" + (f" at flag {step['flag']}" if "flag" in step else "")
     if kind == "claim":

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
+from pydantic_core import PydanticCustomError
 
 from ...shapes import DEFERRED, STRICT, Shape
 from .cards import Card
@@ -27,13 +28,26 @@ class CardOnFlag(_Step):
 
 class PlayStep(_Step):
     """Play a card: a troop or morale tactic into a slot (``flag``), FOG/MUD at a flag, or a
-    guile tactic (``target``/``to_flag`` for DESERTER, TRAITOR, REDEPLOY; nothing for SCOUT)."""
+    guile tactic (``target``/``to_flag`` for DESERTER, TRAITOR, REDEPLOY; nothing for SCOUT).
+    REDEPLOY discards its target with ``"discard": true`` instead of ``to_flag`` (a null or
+    absent ``to_flag`` discards too). A field sent as null is the same as one left out."""
 
     type: Literal["play"]
     card: Card
     flag: FlagNumber | None = None
     target: CardOnFlag | None = None
     to_flag: FlagNumber | None = None
+    discard: Literal[True] | None = Field(
+        None, description="REDEPLOY only: discard the target card instead of moving it (not with to_flag). "
+                          "Only true: to move the card, give to_flag and leave discard out.")
+
+    @model_validator(mode="after")
+    def _moves_or_discards(self) -> "PlayStep":
+        """A card moved (``to_flag``) is not discarded: a step naming both says two things."""
+        if self.discard and self.to_flag is not None:
+            raise PydanticCustomError("move_or_discard",
+                                      "give to_flag (move the card) or discard: true (discard it), not both")
+        return self
 
 
 class ClaimStep(_Step):
@@ -85,8 +99,16 @@ STEP_ADAPTER: TypeAdapter = TypeAdapter(BattleLineStep, config=DEFERRED)
 
 
 def parse_step(raw: object) -> dict:
-    """Validate a step's shape and return it as plain data (raises pydantic.ValidationError)."""
-    return STEP_ADAPTER.validate_python(raw).model_dump(exclude_unset=True)
+    """Validate a step's shape and return it as plain data (raises pydantic.ValidationError).
+    An optional field sent as null is left out, as if it had not been sent: ``"to_flag": null``
+    and no ``to_flag`` are one step (for REDEPLOY, a discard)."""
+    return STEP_ADAPTER.validate_python(raw).model_dump(exclude_none=True)
+
+
+def discards(step: dict) -> bool:
+    """Does this play discard a card REDEPLOY takes? ``"discard": true`` says so, and so does
+    a REDEPLOY with no (or a null) ``to_flag``."""
+    return step.get("card") == "REDEPLOY" and step.get("to_flag") is None
 
 
 # ---------------------------------------------------------------- the step an event records
@@ -97,7 +119,7 @@ def step_of(event: dict) -> dict | None:
     of a match or the game finished."""
     kind, data = event["type"], event["data"]
     if kind == "play":
-        return {"type": "play", **{k: data[k] for k in ("card", "flag", "target", "to_flag") if k in data}}
+        return {"type": "play", **{k: data[k] for k in ("card", "flag", "target", "to_flag", "discard") if k in data}}
     if kind in ("pass", "resign"):
         return {"type": kind}
     if kind == "claim":

@@ -2,7 +2,9 @@
 
 :func:`refusal` says why a play step is not allowed (or None when it is); the legal plays
 are the candidate steps it does not refuse, so what ``legal_steps`` lists and what
-``apply_step`` accepts cannot drift apart.
+``apply_step`` accepts cannot drift apart. Both read a play in its one spelling
+(:func:`canonical`): a field given as null is left out, and REDEPLOY's discard is
+``"discard": true``, however the client wrote it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,19 @@ from .table import (
     side_cards,
     take,
 )
+
+_OPTIONAL = ("flag", "target", "to_flag", "discard")
+
+
+def canonical(step: Step) -> Step:
+    """The play as the rules read it, legal_steps lists it and its event records it: optional
+    fields given as null left out (null and absent are one step), and a REDEPLOY with a target
+    but no ``to_flag`` spelled ``"discard": true``."""
+    step = {k: v for k, v in step.items() if not (k in _OPTIONAL and v is None)}
+    if step.get("card") == "REDEPLOY" and "target" in step and "to_flag" not in step:
+        step.setdefault("discard", True)
+    return step
+
 
 def _flag_or_none(state: State, number: object) -> dict | None:
     try:
@@ -101,8 +116,12 @@ def _scout_refusal(state: State, seat: int, step: Step) -> str | None:
 
 
 def _redeploy_refusal(state: State, seat: int, step: Step) -> str | None:
-    if (why := _extra_keys(step, {"target", "to_flag"}, "REDEPLOY")) is not None:
+    if (why := _extra_keys(step, {"target", "to_flag", "discard"}, "REDEPLOY")) is not None:
         return why
+    if "discard" in step and step["discard"] is not True:
+        return "discard is true or left out: to move the card, give to_flag"
+    if "discard" in step and "to_flag" in step:
+        return "REDEPLOY moves the card (to_flag) or discards it (discard: true), not both"
     flag, card = _target(state, step)
     if flag is None or card is None:
         return "REDEPLOY needs a target: one of your cards on an unclaimed flag"
@@ -111,9 +130,7 @@ def _redeploy_refusal(state: State, seat: int, step: Step) -> str | None:
     if not owns_on_flag(flag, seat, card):
         return f"{card} is not one of your cards at flag {flag['flag']}"
     if "to_flag" not in step:
-        return "REDEPLOY needs to_flag: another unclaimed flag, or null to discard the card"
-    if step["to_flag"] is None:
-        return None
+        return None  # discarded
     destination = _flag_or_none(state, step["to_flag"])
     if destination is None:
         return f"there is no flag {step['to_flag']!r}"
@@ -173,6 +190,7 @@ _REFUSALS = {
 
 def refusal(state: State, seat: int, step: Step) -> str | None:
     """Why this play step is not allowed now, or None when it is."""
+    step = canonical(step)
     card = step.get("card")
     if card not in hand(state, seat):
         return f"you do not hold {card}"
@@ -217,12 +235,12 @@ def _guile_plays(state: State, seat: int, card: str, unclaimed: list[dict], open
         if card == "REDEPLOY":
             for own in side_cards(f, seat):
                 target = {"flag": number, "card": own}
-                steps.append({"type": "play", "card": card, "target": target, "to_flag": None})
+                steps.append({"type": "play", "card": card, "target": target, "discard": True})
                 steps += [{"type": "play", "card": card, "target": target, "to_flag": n} for n in open_slots if n != number]
             for own in f["environment"]:
                 if f["environment_seats"].get(own) == seat:
                     target = {"flag": number, "card": own}
-                    steps.append({"type": "play", "card": card, "target": target, "to_flag": None})
+                    steps.append({"type": "play", "card": card, "target": target, "discard": True})
                     steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]}
                               for d in unclaimed if d is not f]
         elif card == "DESERTER":
@@ -235,7 +253,9 @@ def _guile_plays(state: State, seat: int, card: str, unclaimed: list[dict], open
 
 
 def candidate_plays(state: State, seat: int) -> list[Step]:
-    """A superset of the legal plays (every card held × every flag and target), for tests."""
+    """A superset of the legal plays (every card held × every flag and target, a REDEPLOY's
+    discard in each spelling), for tests: the rules must accept exactly the legal plays, up to
+    :func:`canonical`."""
     flags = [f["flag"] for f in state["flags"]]
     on_table = [(f["flag"], c) for f in state["flags"] for side in f["cards"] for c in side]
     on_table += [(f["flag"], e) for f in state["flags"] for e in f["environment"]]
@@ -247,6 +267,9 @@ def candidate_plays(state: State, seat: int) -> list[Step]:
             steps.append({"type": "play", "card": card, "target": {"flag": number, "card": target}})
             steps += [{"type": "play", "card": card, "target": {"flag": number, "card": target}, "to_flag": n}
                       for n in [None, *flags]]
+            steps += [{"type": "play", "card": card, "target": {"flag": number, "card": target}, "discard": True},
+                      {"type": "play", "card": card, "target": {"flag": number, "card": target}, "discard": True,
+                       "to_flag": None}]
     return steps
 
 
@@ -254,12 +277,13 @@ def candidate_plays(state: State, seat: int) -> list[Step]:
 
 def play(state: State, seat: int, step: Step) -> list[Event]:
     """Play a card (the step must not be refused). Returns the play event."""
+    step = canonical(step)
     why = refusal(state, seat, step)
     if why is not None:
         raise IllegalStep(why)
     card = step["card"]
     hand(state, seat).remove(card)
-    data = {k: step[k] for k in ("card", "flag", "target", "to_flag") if k in step}
+    data = {k: step[k] for k in ("card", *_OPTIONAL) if k in step}
     if is_tactic(card):
         state["tactics_played"][seat_key(seat)] += 1
     if card in LEADERS:
@@ -283,7 +307,7 @@ def _redeploy(state: State, seat: int, step: Step) -> None:
     source = flag_at(state, step["target"]["flag"])
     card = step["target"]["card"]
     take(state, source, seat, card, acting=seat)
-    if step["to_flag"] is None:
+    if step.get("discard"):
         discard(state, seat, card)
     elif card in ENVIRONMENT_TACTICS:
         set_environment(state, flag_at(state, step["to_flag"]), seat, card)
@@ -307,4 +331,4 @@ def _traitor(state: State, seat: int, step: Step) -> None:
 _GUILE = {"SCOUT": _scout, "REDEPLOY": _redeploy, "DESERTER": _deserter, "TRAITOR": _traitor}
 
 
-__all__ = ["candidate_plays", "legal_plays", "play", "refusal", "tactics_refusal"]
+__all__ = ["canonical", "candidate_plays", "legal_plays", "play", "refusal", "tactics_refusal"]
