@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from chalicelib.errors import ERRORS
 from chalicelib.games import ENGINES
@@ -61,6 +62,63 @@ def _strip_titles(schema: Any) -> Any:
     return schema
 
 
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models a step type is a union of (``Annotated[Union[...], ...]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in typing.get_args(annotation) for model in _models_in(arg)]
+
+
+def _game_names(engine) -> dict[str, str]:
+    """Each of a game's step models gets its game's prefix (``BattleLineResignStep``,
+    ``KhanResignStep``): public, stable and unique names. Pydantic names a model whose class name
+    two games share after its module (``chalicelib__games__khan__steps__ResignStep``); both
+    spellings are mapped."""
+    prefix = _prefix(engine)
+    names = {}
+    for model in _models_in(engine.step_schema):
+        public = model.__name__ if model.__name__.startswith(prefix) else prefix + model.__name__
+        names[model.__name__] = public
+        names[f"{model.__module__}.{model.__qualname__}".replace(".", "__")] = public
+    return names
+
+
+def _prefix(engine) -> str:
+    return engine.options_model.__name__.removesuffix("Options")
+
+
+def _renamed(schema: Any, names: dict[str, str]) -> Any:
+    """``schema`` with every reference to a renamed component pointing at its new name."""
+    if isinstance(schema, dict):
+        return {k: _renamed(v, names) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_renamed(v, names) for v in schema]
+    if isinstance(schema, str) and schema.startswith(REF.format(model="")):
+        name = schema.removeprefix(REF.format(model=""))
+        return REF.format(model=names.get(name, name))
+    return schema
+
+
+def _closed(schema: Any) -> Any:
+    """``additionalProperties: false`` spelled ``unevaluatedProperties: false``: the same rule for
+    these schemas (JSON Schema 2020-12, OpenAPI 3.1), and OpenAPI Generator 7 warns about every
+    document with the first spelling (and about an empty ``properties`` and a component's ``additionalProperties: true``, which
+    say nothing: dropped here)."""
+    if isinstance(schema, dict):
+        return {("unevaluatedProperties" if k == "additionalProperties" and v is False else k): _closed(v)
+                for k, v in schema.items() if not (k == "properties" and v == {})}
+    if isinstance(schema, list):
+        return [_closed(v) for v in schema]
+    return schema
+
+
+def _titled(schemas: dict[str, Any]) -> dict[str, Any]:
+    """Every component's title is its own name: generators name classes after titles, and two
+    components with one title make them drop one (and everything that refers to it)."""
+    return {name: ({**{k: v for k, v in schema.items() if (k, v) != ("additionalProperties", True)}, "title": name}
+                   if "$ref" not in schema else schema) for name, schema in schemas.items()}
+
+
 def _component_schemas(operations: list) -> dict[str, Any]:
     entries: list[tuple[str, str, TypeAdapter]] = []
     for op in operations:
@@ -69,14 +127,14 @@ def _component_schemas(operations: list) -> dict[str, Any]:
         if op.response is not None:
             entries.append((op.response.__name__, "serialization", TypeAdapter(resolve(op.response))))
     entries.append(("Problem", "serialization", TypeAdapter(Problem)))
-    step_names, state_names, option_names = [], [], []
+    step_names, state_names, names = [], [], {}
     for engine in ENGINES.values():
-        prefix = engine.options_model.__name__.removesuffix("Options")
+        prefix = _prefix(engine)
+        names.update(_game_names(engine))
         step_names.append(f"{prefix}Step")
         entries.append((f"{prefix}Step", "validation", TypeAdapter(engine.step_schema)))
         state_names.append(engine.view_model.__name__)
         entries.append((engine.view_model.__name__, "serialization", TypeAdapter(engine.view_model)))
-        option_names.append(engine.options_model.__name__)
         entries.append((engine.options_model.__name__, "validation", TypeAdapter(engine.options_model)))
     entries = list({name: (name, mode, adapter) for name, mode, adapter in entries}.values())
     mapping, defs = TypeAdapter.json_schemas([(n, m, a) for n, m, a in entries], ref_template=REF)
@@ -84,12 +142,13 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     for (name, _mode), schema in mapping.items():
         if "$ref" not in schema:
             schemas[name] = schema
+    schemas = {names.get(name, name): _renamed(schema, names) for name, schema in schemas.items()}
     # anyOf, not oneOf: games share some steps ({"type": "resign"} is a step of both).
     schemas["Step"] = {"description": "One step of the game being played (the view's `game` says which).",
                        "anyOf": [{"$ref": REF.format(model=n)} for n in step_names]}
     schemas["GameState"] = {"description": "The game-specific part of a view (the view's `game` says which).",
                             "anyOf": [{"$ref": REF.format(model=n)} for n in state_names]}
-    return _strip_titles(dict(sorted(schemas.items())))
+    return _titled(_closed(_strip_titles(dict(sorted(schemas.items())))))
 
 
 def _parameters(op) -> list[dict]:
@@ -189,9 +248,17 @@ def build() -> dict[str, Any]:
     }
 
 
+class _Dumper(yaml.SafeDumper):
+    """Writes every repeated part out in full: generators limit YAML aliases (OpenAPI Generator
+    refuses a document with more than 50), and a plain document is easier to read anyway."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def render() -> str:
     return "# Generated by `make openapi` from app.py and chalicelib/models.py: do not edit.\n" + \
-        yaml.safe_dump(build(), sort_keys=False, allow_unicode=True, width=100)
+        yaml.dump(build(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 if __name__ == "__main__":
