@@ -17,6 +17,7 @@ from pydantic import BaseModel, TypeAdapter
 from chalicelib.errors import ERRORS
 from chalicelib.games import ENGINES
 from chalicelib.responses import Problem
+from chalicelib.timecontrol import TimeControl
 from chalicelib.web import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,6 +120,14 @@ def _titled(schemas: dict[str, Any]) -> dict[str, Any]:
                    if "$ref" not in schema else schema) for name, schema in schemas.items()}
 
 
+def _with_time_control(options: dict[str, Any]) -> None:
+    """The service takes ``time_control`` beside every game's own options."""
+    options["properties"]["time_control"] = {
+        "anyOf": [{"$ref": REF.format(model="TimeControl")}, {"type": "null"}], "default": None,
+        "description": "The game's clock: `per_move_days` days for every move, or `days` days for every `moves` "
+                       "moves (unused time carried forward). No clock when left out."}
+
+
 def _component_schemas(operations: list) -> dict[str, Any]:
     entries: list[tuple[str, str, TypeAdapter]] = []
     for op in operations:
@@ -127,6 +136,7 @@ def _component_schemas(operations: list) -> dict[str, Any]:
         if op.response is not None:
             entries.append((op.response.__name__, "serialization", TypeAdapter(resolve(op.response))))
     entries.append(("Problem", "serialization", TypeAdapter(Problem)))
+    entries.append(("TimeControl", "validation", TypeAdapter(TimeControl)))
     step_names, state_names, names = [], [], {}
     for engine in ENGINES.values():
         prefix = _prefix(engine)
@@ -143,6 +153,8 @@ def _component_schemas(operations: list) -> dict[str, Any]:
         if "$ref" not in schema:
             schemas[name] = schema
     schemas = {names.get(name, name): _renamed(schema, names) for name, schema in schemas.items()}
+    for engine in ENGINES.values():
+        _with_time_control(schemas[engine.options_model.__name__])
     # anyOf, not oneOf: games share some steps ({"type": "resign"} is a step of both).
     schemas["Step"] = {"description": "One step of the game being played (the view's `game` says which).",
                        "anyOf": [{"$ref": REF.format(model=n)} for n in step_names]}
