@@ -103,8 +103,7 @@ def _renamed(schema: Any, names: dict[str, str]) -> Any:
 def _closed(schema: Any) -> Any:
     """``additionalProperties: false`` spelled ``unevaluatedProperties: false``: the same rule for
     these schemas (JSON Schema 2020-12, OpenAPI 3.1), and OpenAPI Generator 7 warns about every
-    document with the first spelling (and about an empty ``properties`` and a component's ``additionalProperties: true``, which
-    say nothing: dropped here)."""
+    document with the first spelling (and about an empty ``properties``, which says nothing: dropped here)."""
     if isinstance(schema, dict):
         return {("unevaluatedProperties" if k == "additionalProperties" and v is False else k): _closed(v)
                 for k, v in schema.items() if not (k == "properties" and v == {})}
@@ -116,8 +115,7 @@ def _closed(schema: Any) -> Any:
 def _titled(schemas: dict[str, Any]) -> dict[str, Any]:
     """Every component's title is its own name: generators name classes after titles, and two
     components with one title make them drop one (and everything that refers to it)."""
-    return {name: ({**{k: v for k, v in schema.items() if (k, v) != ("additionalProperties", True)}, "title": name}
-                   if "$ref" not in schema else schema) for name, schema in schemas.items()}
+    return {name: ({**schema, "title": name} if "$ref" not in schema else schema) for name, schema in schemas.items()}
 
 
 def _with_time_control(options: dict[str, Any]) -> None:

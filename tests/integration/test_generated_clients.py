@@ -2,9 +2,10 @@
 developers reach for (openapi-python-client and OpenAPI Generator's `python`), plays whole games
 against the live server using only the generated methods and models (issue 14).
 
-Generation must be clean: a generator warning means a part of the API a client may not get. The
-one line OpenAPI Generator prints for every OpenAPI 3.1 document ("3.1 support is still in beta")
-is the only exception."""
+Generation must be clean: a generator warning means a part of the API a client may not get. Two
+lines OpenAPI Generator 7 prints whatever the document are the exceptions: "3.1 support is still in
+beta" (every 3.1 document), and "Failed to get the schema name: null" (printed once for any document
+with a response body, even a one-operation 3.0 document answering a string)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.integration
 
 BIN = Path(sys.executable).parent
 SPEC = ROOT / "openapi.yaml"
+OAG_NOISE = ("3.1 support is still in beta", "Failed to get the schema name: null")
 MAX_STEPS = 3000  # a safety net: both games end long before
 AVOIDED = {"resign", "offer_draw", "accept_draw"}  # the games must end by playing
 
@@ -54,7 +56,7 @@ def test_both_generators_take_openapi_yaml_without_a_warning(generated):
     opc = [line for line in generated["openapi-python-client"].splitlines()
            if line.strip() and not line.startswith("Generating ")]
     oag = [line for line in generated["openapi-generator"].splitlines()
-           if ("WARN" in line or "ERROR" in line) and "3.1 support is still in beta" not in line]
+           if ("WARN" in line or "ERROR" in line) and not any(noise in line for noise in OAG_NOISE)]
     assert opc == [], "\n".join(opc)
     assert oag == [], "\n".join(oag)
 
