@@ -95,7 +95,9 @@ WebhookEvent = Literal["game.invited", "game.your_turn", "game.reminder", "game.
 class CreateWebhookRequest(Request):
     url: Annotated[str, Field(min_length=8, max_length=2048, description="An https:// URL on port 443 or 80 that "
                                                                          "resolves to public addresses "
-                                                                         "(docs/notifications.md)."),
+                                                                         "(docs/notifications.md).",
+                              # Documentation: the service checks the URL itself (unsafe_webhook_url).
+                              json_schema_extra={"pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"}),
                    AfterValidator(no_controls)]
     events: list[WebhookEvent] | None = Field(None, min_length=1, description="The event types to send; all when left out.")
 

@@ -173,6 +173,15 @@ class Problem(Shape):
     status: int
     detail: str
     code: str
+    current_version: int | None = Field(None, description="409 `version_conflict`, `game_finished`: the game's "
+                                                          "version now (null when a tournament is busy: retry).")
+    step_index: int | None = Field(None, description="422 about a step (`illegal_action`, `invalid_step`, "
+                                                     "`invalid_card`, ...): which of the request's steps, from 0.")
+    flag: int | None = Field(None, description="422 `illegal_action` of a Battle Line claim: the flag that "
+                                               "cannot be claimed.")
+    counterexample: dict[str, Any] | None = Field(None, description="With `flag`: a completion of the opponent's "
+                                                                    "side that would beat the claimer's (as "
+                                                                    "analyzeBattleLine gives it).")
 
 
 class WebhookView(Shape):

@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, TypeAdapter
 
 from chalicelib.errors import ERRORS
-from chalicelib.games import ENGINES
+from chalicelib.games import ENGINES, GAMES
 from chalicelib.responses import Problem
 from chalicelib.timecontrol import TimeControl
 from chalicelib.web import resolve
@@ -161,10 +161,16 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     return _titled(_closed(_strip_titles(dict(sorted(schemas.items())))))
 
 
+def _path_schema(name: str) -> dict[str, Any]:
+    if name == "token":
+        return {"type": "string", "maxLength": 4096, "description": "A signed token from an email."}
+    if name == "game":
+        return {"type": "string", "enum": list(GAMES)}
+    return {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}
+
+
 def _parameters(op) -> list[dict]:
-    params = [{"name": name, "in": "path", "required": True,
-               "schema": ({"type": "string", "maxLength": 4096, "description": "A signed token from an email."}
-                          if name == "token" else {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"})}
+    params = [{"name": name, "in": "path", "required": True, "schema": _path_schema(name)}
               for name in re.findall(r"{(\w+)}", op.path)]
     if op.query is not None:
         schema = op.query.model_json_schema()
@@ -178,7 +184,8 @@ def _parameters(op) -> list[dict]:
     if op.idempotent:
         params.append({"name": "Idempotency-Key", "in": "header", "required": False,
                        "description": "Makes a retried write safe: same key and body, same response.",
-                       "schema": {"type": "string", "minLength": 1, "maxLength": 255}})
+                       "schema": {"type": "string", "minLength": 1, "maxLength": 255,
+                                  "pattern": "^[ -~]{1,255}$"}})  # printable ASCII
     return params
 
 
