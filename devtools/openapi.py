@@ -16,7 +16,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from chalicelib.errors import ERRORS
 from chalicelib.games import ENGINES, GAMES
-from chalicelib.responses import Problem
+from chalicelib.responses import WEBHOOKS, Problem
 from chalicelib.timecontrol import TimeControl
 from chalicelib.web import resolve
 
@@ -135,6 +135,7 @@ def _component_schemas(operations: list) -> dict[str, Any]:
             entries.append((op.response.__name__, "serialization", TypeAdapter(resolve(op.response))))
     entries.append(("Problem", "serialization", TypeAdapter(Problem)))
     entries.append(("TimeControl", "validation", TypeAdapter(TimeControl)))
+    entries += [(model.__name__, "serialization", TypeAdapter(model)) for model in WEBHOOKS.values()]
     step_names, state_names, names = [], [], {}
     for engine in ENGINES.values():
         prefix = _prefix(engine)
@@ -236,6 +237,30 @@ def _responses(op) -> dict[str, Any]:
     return responses
 
 
+WEBHOOK_HEADERS = [
+    ("webhook-id", "The message id: the same on every attempt, so a receiver can drop repeats."),
+    ("webhook-timestamp", "Unix seconds of this attempt; refuse one too far from your clock."),
+    ("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` with the "
+                          "secret's base64 part (Standard Webhooks); during a rotation, one signature per secret "
+                          "in force, separated by spaces."),
+]
+
+
+def _webhooks() -> dict[str, Any]:
+    """What createWebhook's endpoints receive: a POST of ``{type, timestamp, data}`` per message."""
+    return {kind: {"post": {
+        "operationId": "on" + "".join(part.title() for part in re.split(r"[._]", kind)),
+        "summary": (model.__doc__ or kind).strip(),
+        "tags": ["webhook payloads"],
+        "parameters": [{"name": name, "in": "header", "required": True, "description": text,
+                        "schema": {"type": "string"}} for name, text in WEBHOOK_HEADERS],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": REF.format(model=model.__name__)}}}},
+        "responses": {"2XX": {"description": "Received. Any other answer is retried with backoff, except 410 "
+                                             "Gone, which disables the endpoint."}},
+    }} for kind, model in WEBHOOKS.items()}
+
+
 def build() -> dict[str, Any]:
     operations = _operations()
     paths: dict[str, Any] = {}
@@ -255,8 +280,10 @@ def build() -> dict[str, Any]:
         "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
         "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"},
-                 {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"}],
+                 {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"},
+                 {"name": "webhook payloads", "description": "What a webhook endpoint receives (`webhooks`)."}],
         "paths": paths,
+        "webhooks": _webhooks(),
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "The api_key from createPlayer."}},
