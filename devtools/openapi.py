@@ -195,6 +195,28 @@ RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (
                                "schema": {"type": "integer", "minimum": 1}}}
 
 
+GAME = {"game_id": "$response.body#/game_id"}
+WEBHOOK = {"webhook_id": "$response.body#/id"}
+TOURNAMENT = {"tournament_id": "$response.body#/id"}
+# What a success response leads to: operation -> the operations it links to, with their parameters.
+LINKS: dict[str, dict[str, dict[str, str]]] = {
+    "createGame": {op: GAME for op in ("getGame", "postAction", "listEvents", "getBoardLink")},
+    "getGame": {op: GAME for op in ("postAction", "listEvents", "getBoardLink")},
+    "createWebhook": {op: WEBHOOK for op in ("deleteWebhook", "rotateWebhookSecret", "listWebhookDeliveries")},
+    "listWebhookDeliveries": {"redeliverWebhook": {"webhook_id": "$request.path.webhook_id",
+                                                   "delivery_id": "$response.body#/deliveries/0/id"}},
+    "createTournament": {op: TOURNAMENT for op in ("getTournament", "joinTournament", "startTournament",
+                                                   "getStandings", "withdrawFromTournament")},
+    "joinTournament": {op: TOURNAMENT for op in ("getTournament", "getStandings", "withdrawFromTournament")},
+    "listKhanCardSets": {"getKhanCardSet": {"card_set_id": "$response.body#/card_sets/0/id"}},
+}
+
+
+def _links(op) -> dict[str, Any]:
+    return {target: {"operationId": target, "parameters": params}
+            for target, params in LINKS.get(op.operation_id, {}).items()}
+
+
 def _responses(op) -> dict[str, Any]:
     if op.html:
         pages = {"200": "the page", "400": "the link is not valid",
@@ -217,6 +239,8 @@ def _responses(op) -> dict[str, Any]:
         ok["headers"] = {"Idempotent-Replayed": {
             "description": "Present (true) when this is the stored response of an earlier request.",
             "schema": {"type": "string", "enum": ["true"]}}}
+    if op.operation_id in LINKS:
+        ok["links"] = _links(op)
     responses: dict[str, Any] = {str(op.status): ok}
     by_status: dict[int, list[str]] = {}
     for code in op.error_codes:
