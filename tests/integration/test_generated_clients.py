@@ -61,13 +61,19 @@ def test_both_generators_take_openapi_yaml_without_a_warning(generated):
     assert oag == [], "\n".join(oag)
 
 
-def _choose(steps: list, kind_of, rng: random.Random):
+def _choose(steps: list, unwrap, rng: random.Random):
     """A legal step, at random, but a claim of the most flags first (so Battle Line ends), and
-    never a resignation or a draw offer (so the game ends by being played)."""
-    claims = [s for s in steps if kind_of(s) == "claim"]
+    never a resignation or a draw offer (so the game ends by being played). ``unwrap`` gives the
+    generated model of one step's own type, whose ``type`` field (``type_`` in
+    openapi-python-client) names it."""
+    def kind(step) -> str:
+        model = unwrap(step)
+        return getattr(model, "type_", None) or model.type
+
+    claims = [s for s in steps if kind(s) == "claim"]
     if claims:
-        return max(claims, key=lambda s: len(s.flags) if hasattr(s, "flags") else 0)
-    playable = [s for s in steps if kind_of(s) not in AVOIDED]
+        return max(claims, key=lambda s: len(unwrap(s).flags))
+    playable = [s for s in steps if kind(s) not in AVOIDED]
     return rng.choice(playable or steps)
 
 
@@ -108,7 +114,7 @@ class OpcPlayer:
                 return view
             client = self.clients[view.to_move - 1][1]
             view = self.api.games.get_game.sync(game_id, client=client)
-            step = _choose(view.legal_steps, lambda s: s.type_, rng)
+            step = _choose(view.legal_steps, lambda s: s, rng)
             result = self.api.games.post_action.sync(
                 game_id, client=client, body=m.ActionRequest(expected_version=view.version, steps=[step]))
             assert isinstance(result, m.ActionResult), (step, result)
@@ -134,10 +140,9 @@ def test_openapi_python_client_plays_khan_and_general_to_the_end(live_server, ge
 
 # ---------------------------------------------------------------- OpenAPI Generator (python)
 
-def _oag_kind(step) -> str:
+def _oag_step(step):
     """A Step is anyOf the games' steps, each a oneOf of that game's step models."""
-    inner = step.actual_instance.actual_instance
-    return inner.type
+    return step.actual_instance.actual_instance
 
 
 class OagPlayer:
@@ -164,7 +169,7 @@ class OagPlayer:
                 return view
             api = self.games[view.to_move - 1][1]
             view = api.get_game(game_id)
-            step = _choose(view.legal_steps, _oag_kind, rng)
+            step = _choose(view.legal_steps, _oag_step, rng)
             result = api.post_action(game_id, pkg.ActionRequest(expected_version=view.version, steps=[step]))
             view = result.view
         raise AssertionError("the game did not end")
