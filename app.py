@@ -45,7 +45,8 @@ def end_vacation(call: Call):
 
 @api.operation("POST", "/v1/tournaments", "createTournament", summary="Create a tournament (you organise it)",
                body=m.CreateTournamentRequest, response=r.TournamentView, status=201,
-               errors=("unknown_game_type", "invalid_options", "invalid_tournament"), tag="tournaments")
+               errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set",
+                       "invalid_tournament"), tag="tournaments")
 def create_tournament(call: Call):
     return call.service.tournaments.create(call.player, call.body)
 
@@ -98,8 +99,8 @@ def get_leaderboard(call: Call):
 
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
                body=m.CreateGameRequest, response=r.GameView, status=201, idempotent=True,
-               errors=("unknown_game_type", "invalid_options", "invalid_seats", "unsupported_seat",
-                       "player_not_found"))
+               errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set", "invalid_seats",
+                       "unsupported_seat", "player_not_found"))
 def create_game(call: Call):
     return call.service.create_game(call.player, call.body, call.idempotency)
 

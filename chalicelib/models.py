@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, ConfigDict, Field
+from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema
 
 from .shapes import STRICT, Shape
 from .text import Email, Name, no_controls, plain_text
@@ -14,6 +14,9 @@ GAME_TYPES = ("battleline", "khan")
 
 SeatNumber = Annotated[int, Field(ge=1, le=3)]
 STEP_REF = {"$ref": "#/components/schemas/Step"}  # every game's steps, in openapi.yaml
+# Every game's options (with ``time_control``), in openapi.yaml; the service validates them per game.
+GameOptions = Annotated[dict[str, Any], WithJsonSchema({"anyOf": [{"$ref": "#/components/schemas/BattleLineOptions"},
+                                                                  {"$ref": "#/components/schemas/KhanOptions"}]})]
 PlayerId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
@@ -56,7 +59,7 @@ Seat = Union[PlayerSeat, EmailSeat, BotSeat]
 
 class CreateGameRequest(Request):
     game: Literal["battleline", "khan"]
-    options: dict[str, Any] = Field(default_factory=dict, description="Game options; see each game's options schema.")
+    options: GameOptions = Field(default_factory=dict, description="The options of the game `game` names.")
     seats: list[Seat] = Field(min_length=1, max_length=3)
     seed: int | None = Field(None, ge=0, lt=2**63, description="Deal deterministically; the seed is then shown to all and the game is never rated.")
     rated: bool = Field(True, description="Update the players' Glicko-2 ratings when the game ends. Only "
@@ -92,7 +95,9 @@ WebhookEvent = Literal["game.invited", "game.your_turn", "game.reminder", "game.
 class CreateWebhookRequest(Request):
     url: Annotated[str, Field(min_length=8, max_length=2048, description="An https:// URL on port 443 or 80 that "
                                                                          "resolves to public addresses "
-                                                                         "(docs/notifications.md)."),
+                                                                         "(docs/notifications.md).",
+                              # Documentation: the service checks the URL itself (unsafe_webhook_url).
+                              json_schema_extra={"pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"}),
                    AfterValidator(no_controls)]
     events: list[WebhookEvent] | None = Field(None, min_length=1, description="The event types to send; all when left out.")
 
@@ -115,8 +120,8 @@ class CreateTournamentRequest(Request):
     format: TournamentFormat
     rounds: int | None = Field(None, ge=1, le=50, description="Swiss only: how many rounds (default: log2 of "
                                                               "the players, rounded up).")
-    options: dict[str, Any] = Field(default_factory=dict, description="Every game's options, time_control "
-                                                                      "included.")
+    options: GameOptions = Field(default_factory=dict, description="The options of every game of the tournament "
+                                                                   "(of the game `game` names).")
     match_games: int = Field(1, ge=1, le=15, description="Games each pairing plays: in Battle Line one match of "
                                                          "that many games (the winner starts the next); in Khan & "
                                                          "General that many games at once, the seats alternating.")

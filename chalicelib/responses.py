@@ -173,6 +173,15 @@ class Problem(Shape):
     status: int
     detail: str
     code: str
+    current_version: int | None = Field(None, description="409 `version_conflict`, `game_finished`: the game's "
+                                                          "version now (null when a tournament is busy: retry).")
+    step_index: int | None = Field(None, description="422 about a step (`illegal_action`, `invalid_step`, "
+                                                     "`invalid_card`, ...): which of the request's steps, from 0.")
+    flag: int | None = Field(None, description="422 `illegal_action` of a Battle Line claim: the flag that "
+                                               "cannot be claimed.")
+    counterexample: dict[str, Any] | None = Field(None, description="With `flag`: a completion of the opponent's "
+                                                                    "side that would beat the claimer's (as "
+                                                                    "analyzeBattleLine gives it).")
 
 
 class WebhookView(Shape):
@@ -358,3 +367,86 @@ class BoardView(Shape):
     text: str = Field(description="The same board as text.")
     hand: list[str]
     steps: list[BoardStepChoice] = Field(description="Every step the seat may take now (none for spectators).")
+
+
+# ---------------------------------------------------------------- webhook payloads (openapi.yaml's `webhooks`)
+
+class WebhookGameData(Shape):
+    game_id: str
+    game: Literal["battleline", "khan"]
+    version: int = Field(description="The game's version when the message was made.")
+    seat: int = Field(description="The receiver's seat.")
+
+
+class GameInvitedData(WebhookGameData):
+    created_by: str = Field(description="The player who created the game.")
+    invite_email: str | None = Field(None, description="The address invited, for a seat invited by email.")
+
+
+class GameReminderData(WebhookGameData):
+    reminder: Literal["reminder_80", "reminder_24h"] = Field(description="80 % of the time is used, or 24 hours "
+                                                                        "are left.")
+    deadline: str = Field(description="When the seat loses on time.")
+    time_left_seconds: int
+
+
+class PublicEvent(Shape):
+    """An event as every seat may see it (no private data)."""
+
+    seq: int
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+
+
+class GameActionData(WebhookGameData):
+    events: list[PublicEvent] = Field(description="What the accepted action did; read your own view with getGame.")
+    to_move: int | None
+
+
+class GameFinishedData(WebhookGameData):
+    result: GameResult | None
+
+
+class _Webhook(Shape):
+    timestamp: str = Field(description="When the message was made (ISO 8601, UTC).")
+
+
+class GameInvitedWebhook(_Webhook):
+    """You have a seat in a new game (or were invited to one by email)."""
+
+    type: Literal["game.invited"]
+    data: GameInvitedData
+
+
+class GameYourTurnWebhook(_Webhook):
+    """It is your decision in a game."""
+
+    type: Literal["game.your_turn"]
+    data: WebhookGameData
+
+
+class GameReminderWebhook(_Webhook):
+    """Your time in a game is running out."""
+
+    type: Literal["game.reminder"]
+    data: GameReminderData
+
+
+class GameActionWebhook(_Webhook):
+    """A seat's action was accepted in one of your games."""
+
+    type: Literal["game.action"]
+    data: GameActionData
+
+
+class GameFinishedWebhook(_Webhook):
+    """One of your games is over."""
+
+    type: Literal["game.finished"]
+    data: GameFinishedData
+
+
+WEBHOOKS = {"game.invited": GameInvitedWebhook, "game.your_turn": GameYourTurnWebhook,
+            "game.reminder": GameReminderWebhook, "game.action": GameActionWebhook,
+            "game.finished": GameFinishedWebhook}

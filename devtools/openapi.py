@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import re
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from chalicelib.errors import ERRORS
-from chalicelib.games import ENGINES
-from chalicelib.responses import Problem
+from chalicelib.games import ENGINES, GAMES
+from chalicelib.responses import WEBHOOKS, Problem
+from chalicelib.timecontrol import TimeControl
 from chalicelib.web import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +63,69 @@ def _strip_titles(schema: Any) -> Any:
     return schema
 
 
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models a step type is a union of (``Annotated[Union[...], ...]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in typing.get_args(annotation) for model in _models_in(arg)]
+
+
+def _game_names(engine) -> dict[str, str]:
+    """Each of a game's step models gets its game's prefix (``BattleLineResignStep``,
+    ``KhanResignStep``): public, stable and unique names. Pydantic names a model whose class name
+    two games share after its module (``chalicelib__games__khan__steps__ResignStep``); both
+    spellings are mapped."""
+    prefix = _prefix(engine)
+    names = {}
+    for model in _models_in(engine.step_schema):
+        public = model.__name__ if model.__name__.startswith(prefix) else prefix + model.__name__
+        names[model.__name__] = public
+        names[f"{model.__module__}.{model.__qualname__}".replace(".", "__")] = public
+    return names
+
+
+def _prefix(engine) -> str:
+    return engine.options_model.__name__.removesuffix("Options")
+
+
+def _renamed(schema: Any, names: dict[str, str]) -> Any:
+    """``schema`` with every reference to a renamed component pointing at its new name."""
+    if isinstance(schema, dict):
+        return {k: _renamed(v, names) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_renamed(v, names) for v in schema]
+    if isinstance(schema, str) and schema.startswith(REF.format(model="")):
+        name = schema.removeprefix(REF.format(model=""))
+        return REF.format(model=names.get(name, name))
+    return schema
+
+
+def _closed(schema: Any) -> Any:
+    """``additionalProperties: false`` spelled ``unevaluatedProperties: false``: the same rule for
+    these schemas (JSON Schema 2020-12, OpenAPI 3.1), and OpenAPI Generator 7 warns about every
+    document with the first spelling (and about an empty ``properties``, which says nothing: dropped here)."""
+    if isinstance(schema, dict):
+        return {("unevaluatedProperties" if k == "additionalProperties" and v is False else k): _closed(v)
+                for k, v in schema.items() if not (k == "properties" and v == {})}
+    if isinstance(schema, list):
+        return [_closed(v) for v in schema]
+    return schema
+
+
+def _titled(schemas: dict[str, Any]) -> dict[str, Any]:
+    """Every component's title is its own name: generators name classes after titles, and two
+    components with one title make them drop one (and everything that refers to it)."""
+    return {name: ({**schema, "title": name} if "$ref" not in schema else schema) for name, schema in schemas.items()}
+
+
+def _with_time_control(options: dict[str, Any]) -> None:
+    """The service takes ``time_control`` beside every game's own options."""
+    options["properties"]["time_control"] = {
+        "anyOf": [{"$ref": REF.format(model="TimeControl")}, {"type": "null"}], "default": None,
+        "description": "The game's clock: `per_move_days` days for every move, or `days` days for every `moves` "
+                       "moves (unused time carried forward). No clock when left out."}
+
+
 def _component_schemas(operations: list) -> dict[str, Any]:
     entries: list[tuple[str, str, TypeAdapter]] = []
     for op in operations:
@@ -69,14 +134,16 @@ def _component_schemas(operations: list) -> dict[str, Any]:
         if op.response is not None:
             entries.append((op.response.__name__, "serialization", TypeAdapter(resolve(op.response))))
     entries.append(("Problem", "serialization", TypeAdapter(Problem)))
-    step_names, state_names, option_names = [], [], []
+    entries.append(("TimeControl", "validation", TypeAdapter(TimeControl)))
+    entries += [(model.__name__, "serialization", TypeAdapter(model)) for model in WEBHOOKS.values()]
+    step_names, state_names, names = [], [], {}
     for engine in ENGINES.values():
-        prefix = engine.options_model.__name__.removesuffix("Options")
+        prefix = _prefix(engine)
+        names.update(_game_names(engine))
         step_names.append(f"{prefix}Step")
         entries.append((f"{prefix}Step", "validation", TypeAdapter(engine.step_schema)))
         state_names.append(engine.view_model.__name__)
         entries.append((engine.view_model.__name__, "serialization", TypeAdapter(engine.view_model)))
-        option_names.append(engine.options_model.__name__)
         entries.append((engine.options_model.__name__, "validation", TypeAdapter(engine.options_model)))
     entries = list({name: (name, mode, adapter) for name, mode, adapter in entries}.values())
     mapping, defs = TypeAdapter.json_schemas([(n, m, a) for n, m, a in entries], ref_template=REF)
@@ -84,18 +151,27 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     for (name, _mode), schema in mapping.items():
         if "$ref" not in schema:
             schemas[name] = schema
+    schemas = {names.get(name, name): _renamed(schema, names) for name, schema in schemas.items()}
+    for engine in ENGINES.values():
+        _with_time_control(schemas[engine.options_model.__name__])
     # anyOf, not oneOf: games share some steps ({"type": "resign"} is a step of both).
     schemas["Step"] = {"description": "One step of the game being played (the view's `game` says which).",
                        "anyOf": [{"$ref": REF.format(model=n)} for n in step_names]}
     schemas["GameState"] = {"description": "The game-specific part of a view (the view's `game` says which).",
                             "anyOf": [{"$ref": REF.format(model=n)} for n in state_names]}
-    return _strip_titles(dict(sorted(schemas.items())))
+    return _titled(_closed(_strip_titles(dict(sorted(schemas.items())))))
+
+
+def _path_schema(name: str) -> dict[str, Any]:
+    if name == "token":
+        return {"type": "string", "maxLength": 4096, "description": "A signed token from an email."}
+    if name == "game":
+        return {"type": "string", "enum": list(GAMES)}
+    return {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}
 
 
 def _parameters(op) -> list[dict]:
-    params = [{"name": name, "in": "path", "required": True,
-               "schema": ({"type": "string", "maxLength": 4096, "description": "A signed token from an email."}
-                          if name == "token" else {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"})}
+    params = [{"name": name, "in": "path", "required": True, "schema": _path_schema(name)}
               for name in re.findall(r"{(\w+)}", op.path)]
     if op.query is not None:
         schema = op.query.model_json_schema()
@@ -109,13 +185,36 @@ def _parameters(op) -> list[dict]:
     if op.idempotent:
         params.append({"name": "Idempotency-Key", "in": "header", "required": False,
                        "description": "Makes a retried write safe: same key and body, same response.",
-                       "schema": {"type": "string", "minLength": 1, "maxLength": 255}})
+                       "schema": {"type": "string", "minLength": 1, "maxLength": 255,
+                                  "pattern": "^[ -~]{1,255}$"}})  # printable ASCII
     return params
 
 
 HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled).",
                                "schema": {"type": "integer", "minimum": 1}}}
+
+
+GAME = {"game_id": "$response.body#/game_id"}
+WEBHOOK = {"webhook_id": "$response.body#/id"}
+TOURNAMENT = {"tournament_id": "$response.body#/id"}
+# What a success response leads to: operation -> the operations it links to, with their parameters.
+LINKS: dict[str, dict[str, dict[str, str]]] = {
+    "createGame": {op: GAME for op in ("getGame", "postAction", "listEvents", "getBoardLink")},
+    "getGame": {op: GAME for op in ("postAction", "listEvents", "getBoardLink")},
+    "createWebhook": {op: WEBHOOK for op in ("deleteWebhook", "rotateWebhookSecret", "listWebhookDeliveries")},
+    "listWebhookDeliveries": {"redeliverWebhook": {"webhook_id": "$request.path.webhook_id",
+                                                   "delivery_id": "$response.body#/deliveries/0/id"}},
+    "createTournament": {op: TOURNAMENT for op in ("getTournament", "joinTournament", "startTournament",
+                                                   "getStandings", "withdrawFromTournament")},
+    "joinTournament": {op: TOURNAMENT for op in ("getTournament", "getStandings", "withdrawFromTournament")},
+    "listKhanCardSets": {"getKhanCardSet": {"card_set_id": "$response.body#/card_sets/0/id"}},
+}
+
+
+def _links(op) -> dict[str, Any]:
+    return {target: {"operationId": target, "parameters": params}
+            for target, params in LINKS.get(op.operation_id, {}).items()}
 
 
 def _responses(op) -> dict[str, Any]:
@@ -140,6 +239,8 @@ def _responses(op) -> dict[str, Any]:
         ok["headers"] = {"Idempotent-Replayed": {
             "description": "Present (true) when this is the stored response of an earlier request.",
             "schema": {"type": "string", "enum": ["true"]}}}
+    if op.operation_id in LINKS:
+        ok["links"] = _links(op)
     responses: dict[str, Any] = {str(op.status): ok}
     by_status: dict[int, list[str]] = {}
     for code in op.error_codes:
@@ -158,6 +259,30 @@ def _responses(op) -> dict[str, Any]:
             response["headers"] = RETRY_AFTER
         responses[str(status)] = response
     return responses
+
+
+WEBHOOK_HEADERS = [
+    ("webhook-id", "The message id: the same on every attempt, so a receiver can drop repeats."),
+    ("webhook-timestamp", "Unix seconds of this attempt; refuse one too far from your clock."),
+    ("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` with the "
+                          "secret's base64 part (Standard Webhooks); during a rotation, one signature per secret "
+                          "in force, separated by spaces."),
+]
+
+
+def _webhooks() -> dict[str, Any]:
+    """What createWebhook's endpoints receive: a POST of ``{type, timestamp, data}`` per message."""
+    return {kind: {"post": {
+        "operationId": "on" + "".join(part.title() for part in re.split(r"[._]", kind)),
+        "summary": (model.__doc__ or kind).strip(),
+        "tags": ["webhook payloads"],
+        "parameters": [{"name": name, "in": "header", "required": True, "description": text,
+                        "schema": {"type": "string"}} for name, text in WEBHOOK_HEADERS],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": REF.format(model=model.__name__)}}}},
+        "responses": {"2XX": {"description": "Received. Any other answer is retried with backoff, except 410 "
+                                             "Gone, which disables the endpoint."}},
+    }} for kind, model in WEBHOOKS.items()}
 
 
 def build() -> dict[str, Any]:
@@ -179,8 +304,10 @@ def build() -> dict[str, Any]:
         "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
         "tags": [{"name": "players"}, {"name": "games"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"},
-                 {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"}],
+                 {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"},
+                 {"name": "webhook payloads", "description": "What a webhook endpoint receives (`webhooks`)."}],
         "paths": paths,
+        "webhooks": _webhooks(),
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "The api_key from createPlayer."}},
@@ -189,9 +316,17 @@ def build() -> dict[str, Any]:
     }
 
 
+class _Dumper(yaml.SafeDumper):
+    """Writes every repeated part out in full: generators limit YAML aliases (OpenAPI Generator
+    refuses a document with more than 50), and a plain document is easier to read anyway."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def render() -> str:
     return "# Generated by `make openapi` from app.py and chalicelib/models.py: do not edit.\n" + \
-        yaml.safe_dump(build(), sort_keys=False, allow_unicode=True, width=100)
+        yaml.dump(build(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 if __name__ == "__main__":
