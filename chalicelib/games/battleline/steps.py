@@ -37,13 +37,18 @@ class PlayStep(_Step):
     flag: FlagNumber | None = None
     target: CardOnFlag | None = None
     to_flag: FlagNumber | None = None
-    discard: Literal[True] | None = Field(
-        None, description="REDEPLOY only: discard the target card instead of moving it (not with to_flag). "
+    # A boolean in the schema (a generator reads an enum of [true] as the string "true"); only
+    # true means anything, and false is refused below.
+    discard: bool | None = Field(
+        None, description="REDEPLOY only: true discards the target card instead of moving it (not with to_flag). "
                           "Only true: to move the card, give to_flag and leave discard out.")
 
     @model_validator(mode="after")
     def _moves_or_discards(self) -> "PlayStep":
-        """A card moved (``to_flag``) is not discarded: a step naming both says two things."""
+        """A card moved (``to_flag``) is not discarded: a step naming both says two things; and
+        ``discard: false`` asks for nothing."""
+        if self.discard is False:
+            raise PydanticCustomError("discard_false", "discard is only ever true: to move the card, give to_flag")
         if self.discard and self.to_flag is not None:
             raise PydanticCustomError("move_or_discard",
                                       "give to_flag (move the card) or discard: true (discard it), not both")
