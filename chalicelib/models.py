@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema
 
 from .shapes import STRICT, Shape
-from .text import Email, Name, no_controls, plain_text
+from .text import PLAIN_TEXT_PATTERN, Email, Name, no_controls, plain_text
 
 GAME_TYPES = ("battleline", "khan")
 
@@ -115,7 +115,8 @@ TournamentFormat = Literal["round_robin", "double_round_robin", "swiss", "single
 
 
 class CreateTournamentRequest(Request):
-    name: Annotated[str, Field(min_length=1, max_length=100), AfterValidator(plain_text)]
+    name: Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": PLAIN_TEXT_PATTERN}),
+                    AfterValidator(plain_text)]
     game: Literal["battleline", "khan"]
     format: TournamentFormat
     rounds: int | None = Field(None, ge=1, le=50, description="Swiss only: how many rounds (default: log2 of "

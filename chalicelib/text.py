@@ -38,5 +38,10 @@ def plain_text(text: str) -> str:
     return text
 
 
-Name = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(plain_text)]
+# The same rule as a JSON Schema pattern, for openapi.yaml and the clients generated from it
+# (documentation only: plain_text is what the server checks).
+_REFUSED = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"
+PLAIN_TEXT_PATTERN = rf"^[^{_REFUSED}]*[^\s{_REFUSED}][^{_REFUSED}]*$"
+Name = Annotated[str, Field(min_length=1, max_length=64, json_schema_extra={"pattern": PLAIN_TEXT_PATTERN}),
+                 AfterValidator(plain_text)]
 Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")]
