@@ -79,6 +79,12 @@ ERRORS: dict[str, ErrorKind] = {
 }
 
 
+# The code of an error answered by a layer below any operation (Chalice, the local HTTP server),
+# which knows only its status.
+EDGE_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+              414: "uri_too_long", 415: "unsupported_media_type", 429: "rate_limited", 431: "headers_too_large"}
+
+
 class ServiceError(Exception):
     """A request the service refuses. ``extra`` fields go into the problem body."""
 

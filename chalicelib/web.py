@@ -18,7 +18,7 @@ from chalice import Chalice, Response
 from pydantic import BaseModel, ValidationError
 
 from .calls import Idempotency, Outcome
-from .errors import ERRORS, ServiceError, describe_validation, is_card_error
+from .errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
 from .notify.pages import Page
 from .store.errors import Conflict, StoreUnavailable
 
@@ -112,14 +112,18 @@ class Call:
     idempotency: Idempotency | None = None
 
 
-def problem(code: str, detail: str, **extra: Any) -> Response:
+def problem(code: str, detail: str, *, status: int | None = None, title: str | None = None,
+            **extra: Any) -> Response:
+    """An RFC 9457 problem; its status and title are the code's own (``ERRORS``) unless a page
+    that refuses with its own status and title is answered as a problem."""
     kind = ERRORS[code]
-    body = {"type": f"/problems/{code}", "title": kind.title, "status": kind.status,
+    status = status or kind.status
+    body = {"type": f"/problems/{code}", "title": title or kind.title, "status": status,
             "detail": detail, "code": code, **extra}
     headers = {"Content-Type": PROBLEM_JSON}
     if code == "unauthorized":
         headers["WWW-Authenticate"] = 'Bearer realm="battleline"'
-    return Response(body=json.dumps(body), status_code=kind.status, headers=headers)
+    return Response(body=json.dumps(body), status_code=status, headers=headers)
 
 
 def _bearer(headers: Any) -> str | None:
@@ -209,10 +213,7 @@ def wants_page(headers: Any) -> bool:
 def page_response(page: Page, as_page: bool) -> Response:
     """A page, or (a refusal, for a client that does not read HTML) its problem+json."""
     if page.status >= 400 and not as_page:
-        code = page.code or "bad_request"
-        body = {"type": f"/problems/{code}", "title": page.title, "status": page.status, "detail": page.message,
-                "code": code}
-        return Response(body=json.dumps(body), status_code=page.status, headers={"Content-Type": PROBLEM_JSON})
+        return problem(page.code or "bad_request", page.message, status=page.status, title=page.title)
     return Response(body=page.html(), status_code=page.status,
                     headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
                              "Referrer-Policy": "no-referrer"})
@@ -264,8 +265,7 @@ class Api:
         kind = {k.lower(): v for k, v in (response.headers or {}).items()}.get("content-type", "")
         if response.status_code < 400 or kind.startswith((PROBLEM_JSON, "text/html")):
             return response
-        code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-                415: "unsupported_media_type", 429: "rate_limited"}.get(response.status_code, "internal_error")
+        code = EDGE_CODES.get(response.status_code, "internal_error")
         if code == "internal_error":
             logger.error("answered %s outside any operation", response.status_code)
         replaced = problem(code, "the server could not answer this request" if code == "internal_error"

@@ -13,13 +13,14 @@ import sys
 from chalice.cli.factory import CLIFactory
 from chalice.local import ChaliceRequestHandler, LocalDevServer, LocalGatewayException, ThreadedHTTPServer
 
+from chalicelib.errors import EDGE_CODES
 from chalicelib.web import problem
 from devtools.dynamodb_local import ROOT
 
 # What http.server and Chalice's local gateway answer by themselves, as the API's problem codes
-# (the CDK app maps API Gateway's own answers to the same codes).
-EDGE_PROBLEMS = {400: "bad_request", 403: "not_found", 404: "not_found", 413: "payload_too_large",
-                 414: "uri_too_long", 431: "headers_too_large", 501: "method_not_allowed"}
+# (the CDK app maps API Gateway's own answers to the same codes): the gateway's 403 is its "no
+# such route", http.server's 501 an unknown method.
+EDGE_PROBLEMS = {**EDGE_CODES, 403: "not_found", 501: "method_not_allowed"}
 
 
 class BurstTolerantServer(ThreadedHTTPServer):
