@@ -14,7 +14,6 @@ fails.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from decimal import Decimal
 from typing import Any, Iterable
@@ -47,10 +46,10 @@ from .errors import (  # noqa: F401 - the store's errors are named from here too
     Throttled,
     VersionConflict,
 )
+from . import keys
 from .schema import TTL_ATTRIBUTE
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
-NO_DEADLINE = "~"  # sorts after every ISO time: games without a clock come last in "my move" lists
 
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
@@ -133,13 +132,22 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _game_key(game_id: str) -> dict:
-    return {"PK": {"S": f"GAME#{game_id}"}, "SK": {"S": "GAME"}}
+def _key(key: keys.Key) -> dict:
+    """A key from :mod:`keys` as DynamoDB's ``Key`` argument."""
+    return _item(key)
 
 
-def _idempotency_key(scope: str, key: str) -> dict:
-    digest = hashlib.sha256(key.encode()).hexdigest()
-    return {"PK": {"S": f"IDEMPOTENCY#{scope}#{digest}"}, "SK": {"S": "IDEMPOTENCY"}}
+# The conditions a write is made on (spread into a Put, an Update or their transaction items).
+_IS_NEW = {"ConditionExpression": "attribute_not_exists(PK)"}  # the item must not exist yet
+_EXISTS = {"ConditionExpression": "attribute_exists(PK)"}  # the item must exist already
+_ALWAYS: dict = {}  # no condition: overwrite
+_RETURN_OLD = {"ReturnValuesOnConditionCheckFailure": "ALL_OLD"}  # a failed condition reports the item
+
+
+def _at_version(version: int) -> dict:
+    """The item must still be at ``version``: nobody else wrote it since it was read."""
+    return {"ConditionExpression": "version = :version",
+            "ExpressionAttributeValues": {":version": {"N": str(version)}}}
 
 
 class DynamoStore:
@@ -153,21 +161,22 @@ class DynamoStore:
     # ------------------------------------------------------------------ players
 
     def create_player(self, player: Player, key_hash: str, idempotency: IdempotencyRecord | None) -> None:
+        """Create the player and its API key in one transaction; DuplicateItem if either exists,
+        IdempotencyRace if another request with the same Idempotency-Key came first."""
         self._transact(self._player_items(player, key_hash), idempotency)
 
     def _player_items(self, player: Player, key_hash: str) -> list[dict]:
         """A new player: its profile and its API key (hashed), both on ``attribute_not_exists``."""
         return [
-            self._put(_item({"PK": f"PLAYER#{player.id}", "SK": "PROFILE", "kind": "player",
+            self._put(_item({**keys.player(player.id), "kind": "player",
                              "id": player.id, "name": player.name, "email": player.email,
                              "created_at": player.created_at, "preferences": _dumps(player.preferences),
                              "vacation": _dumps(player.vacation) if player.vacation else None})),
-            self._put(_item({"PK": f"APIKEY#{key_hash}", "SK": "APIKEY", "kind": "api_key",
-                             "player_id": player.id})),
+            self._put(_item({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id})),
         ]
 
     def get_player(self, player_id: str) -> Player | None:
-        item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}})
+        item = self._get(keys.player(player_id))
         if item is None:
             return None
         player = Player(item["id"], item["name"], item.get("email"), item["created_at"])
@@ -178,19 +187,18 @@ class DynamoStore:
         return player
 
     def set_vacation(self, player_id: str, vacation: dict) -> None:
-        self.client.update_item(
-            TableName=self.table, Key={"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}},
-            UpdateExpression="SET vacation = :v", ConditionExpression="attribute_exists(PK)",
-            ExpressionAttributeValues={":v": {"S": _dumps(vacation)}})
+        self._set_on_profile(player_id, "vacation", vacation)
 
     def set_preferences(self, player_id: str, preferences: dict) -> None:
-        self.client.update_item(
-            TableName=self.table, Key={"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": "PROFILE"}},
-            UpdateExpression="SET preferences = :p", ConditionExpression="attribute_exists(PK)",
-            ExpressionAttributeValues={":p": {"S": _dumps(preferences)}})
+        self._set_on_profile(player_id, "preferences", preferences)
+
+    def _set_on_profile(self, player_id: str, attribute: str, value: Any) -> None:
+        """Overwrite one JSON attribute of an existing player's profile (never creates a profile)."""
+        self.client.update_item(**self._update(keys.player(player_id), f"SET {attribute} = :value",
+                                               {":value": {"S": _dumps(value)}}))
 
     def player_for_key(self, key_hash: str) -> Player | None:
-        item = self._get({"PK": {"S": f"APIKEY#{key_hash}"}, "SK": {"S": "APIKEY"}})
+        item = self._get(keys.api_key(key_hash))
         return self.get_player(item["player_id"]) if item else None
 
     # ------------------------------------------------------------------ games
@@ -204,7 +212,7 @@ class DynamoStore:
         self._transact(items, idempotency)
 
     def load_game(self, game_id: str) -> GameRecord | None:
-        item = self._get(_game_key(game_id))
+        item = self._get(keys.game(game_id))
         if item is None:
             return None
         return GameRecord(
@@ -228,32 +236,20 @@ class DynamoStore:
         by a new player is never half-written."""
         if game.version != expected_version + 1:
             raise ValueError("a saved game is one version past the expected one")
-        update = {"Put": {
-            "TableName": self.table,
-            "Item": self._game_item(game),
-            "ConditionExpression": "version = :expected",
-            "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
-            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-        }}
-        items = [update]
+        items = [self._put(self._game_item(game), _at_version(expected_version) | _RETURN_OLD)]
         items += [self._put(self._event_item(e)) for e in events]
-        items += [self._put(self._membership_item(m), new=False) for m in memberships(game)]
+        items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
         items += [self._put(self._outbox_item(m)) for m in messages]
         items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
         self._transact(items, idempotency, versioned=True)
 
     def list_events(self, game_id: str, after: int = 0) -> list[EventRecord]:
-        items = self._query(
-            "PK = :pk AND SK > :after",
-            {":pk": {"S": f"GAME#{game_id}"}, ":after": {"S": f"EVENT#{after:010d}"}},
-        )
-        return [self._event_from(item) for item in items if item["SK"].startswith("EVENT#")]
+        items = self._query("PK = :pk AND SK > :after", {":pk": {"S": keys.game_pk(game_id)},
+                                                         ":after": {"S": keys.event(game_id, after)["SK"]}})
+        return [self._event_from(item) for item in items if item["SK"].startswith(keys.EVENT_PREFIX)]
 
     def list_memberships(self, player_id: str) -> list[Membership]:
-        items = self._query(
-            "PK = :pk AND begins_with(SK, :game)",
-            {":pk": {"S": f"PLAYER#{player_id}"}, ":game": {"S": "GAME#"}},
-        )
+        items = self._query_prefix(keys.player_pk(player_id), keys.MEMBERSHIP_PREFIX)
         return [self._membership_from(item) for item in items]
 
     def list_my_moves(self, player_id: str) -> list[Membership]:
@@ -269,32 +265,19 @@ class DynamoStore:
 
     def due_games(self, now: str, limit: int = 100) -> list[str]:
         """Ids of games whose clock needs the sweeper by ``now`` (the sparse ``due`` index, never a scan)."""
-        response = self.client.query(
-            TableName=self.table, IndexName="due", KeyConditionExpression="due = :due AND due_at <= :now",
-            ExpressionAttributeValues={":due": {"S": "CLOCK"}, ":now": {"S": now}}, Limit=limit)
-        return [item["id"]["S"] for item in response["Items"]]
+        return [item["id"] for item in self._query_due(keys.CLOCK_DUE, now, limit)]
 
     def set_game_due(self, game_id: str, version: int, due_at: str | None) -> bool:
         """Move the game's next sweep, if it is still at ``version``."""
-        update = "SET due_at = :d" if due_at else "REMOVE due, due_at"
-        values = {":v": {"N": str(version)}, **({":d": {"S": due_at}} if due_at else {})}
-        try:
-            self.client.update_item(TableName=self.table, Key=_game_key(game_id), UpdateExpression=update,
-                                    ConditionExpression="version = :v", ExpressionAttributeValues=values)
-        except self.client.exceptions.ConditionalCheckFailedException:
-            return False
-        return True
+        return self._applied(self.client.update_item, **self._move_sweep(game_id, version, due_at))
 
     def send_reminder(self, game: GameRecord, mark: str, messages: list[Message], due_at: str | None) -> str:
         """Record the reminder ``mark`` once, with its messages, and move the game's next sweep.
         Returns "sent", "already" (it was sent before) or "moved" (the game changed meanwhile)."""
-        values = {":v": {"N": str(game.version)}, **({":d": {"S": due_at}} if due_at else {})}
         items = [
-            self._put(_item({"PK": f"GAME#{game.id}", "SK": f"REMINDER#{mark}", "kind": "reminder",
+            self._put(_item({**keys.reminder(game.id, mark), "kind": "reminder",
                              TTL_ATTRIBUTE: self._now_epoch() + 400 * 86400})),
-            {"Update": {"TableName": self.table, "Key": _game_key(game.id),
-                        "UpdateExpression": "SET due_at = :d" if due_at else "REMOVE due, due_at",
-                        "ConditionExpression": "version = :v", "ExpressionAttributeValues": values}},
+            {"Update": self._move_sweep(game.id, game.version, due_at)},
             *[self._put(self._outbox_item(m)) for m in messages],
         ]
         try:
@@ -308,12 +291,17 @@ class DynamoStore:
             raise
         return "sent"
 
+    def _move_sweep(self, game_id: str, version: int, due_at: str | None) -> dict:
+        """The update that moves the game's next sweep to ``due_at`` (or, without one, takes the game
+        out of the ``due`` index), if the game is still at ``version``."""
+        if due_at:
+            return self._update(keys.game(game_id), "SET due_at = :d", {":d": {"S": due_at}}, _at_version(version))
+        return self._update(keys.game(game_id), "REMOVE due, due_at", None, _at_version(version))
+
     def save_clock(self, game: GameRecord) -> bool:
         """Rewrite the game's clock (a vacation moved it) at the same version; False if it moved on."""
-        update = {"Put": {"TableName": self.table, "Item": self._game_item(game),
-                          "ConditionExpression": "version = :v",
-                          "ExpressionAttributeValues": {":v": {"N": str(game.version)}}}}
-        items = [update] + [self._put(self._membership_item(m), new=False) for m in memberships(game)]
+        items = [self._put(self._game_item(game), _at_version(game.version))]
+        items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
         try:
             self.client.transact_write_items(TransactItems=items)
         except self.client.exceptions.TransactionCanceledException:
@@ -323,34 +311,26 @@ class DynamoStore:
     # ------------------------------------------------------------------ ratings
 
     def get_rating(self, player_id: str, game: str) -> RatingRecord:
-        item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": f"RATING#{game}"}})
-        if item is None:
-            return RatingRecord(player_id, game)
-        return RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
+        item = self._get(keys.rating(player_id, game))
+        return RatingRecord(player_id, game) if item is None else self._rating_from(item)
 
     def list_ratings(self, player_id: str) -> list[RatingRecord]:
-        items = self._query("PK = :pk AND begins_with(SK, :r)",
-                            {":pk": {"S": f"PLAYER#{player_id}"}, ":r": {"S": "RATING#"}})
-        return [RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
-                for item in items]
+        items = self._query_prefix(keys.player_pk(player_id), keys.RATING_PREFIX)
+        return [self._rating_from(item) for item in items]
 
     def save_ratings(self, game_id: str, ratings: list[RatingRecord]) -> bool:
         """Write the ratings a finished game changed, once: False if this game was rated already
         (a re-run). Each rating is guarded by its version; a race raises VersionConflict."""
-        items = [self._put(_item({"PK": f"GAME#{game_id}", "SK": "RATED", "kind": "rated"}))]
+        items = [self._put(_item({**keys.rated(game_id), "kind": "rated"}))]
         for r in ratings:
-            values = {"PK": f"PLAYER#{r.player_id}", "SK": f"RATING#{r.game}", "kind": "rating",
+            values = {**keys.rating(r.player_id, r.game), "kind": "rating",
                       **{k: getattr(r, k) for k in RatingRecord.__dataclass_fields__}}
             values["version"] = r.version + 1
             if r.rd < PROVISIONAL_RD:
-                values.update(lb=r.game, lb_rating=_decimal(r.rating))
+                values.update(keys.leaderboard(r.game, _decimal(r.rating)))
             for name in ("rating", "rd", "volatility"):
                 values[name] = _decimal(values[name])
-            condition = "attribute_not_exists(PK)" if r.version == 0 else "version = :v"
-            put = {"TableName": self.table, "Item": _item(values), "ConditionExpression": condition}
-            if r.version:
-                put["ExpressionAttributeValues"] = {":v": {"N": str(r.version)}}
-            items.append({"Put": put})
+            items.append(self._put(_item(values), _IS_NEW if r.version == 0 else _at_version(r.version)))
         try:
             self.client.transact_write_items(TransactItems=items)
         except self.client.exceptions.TransactionCanceledException as error:
@@ -361,12 +341,12 @@ class DynamoStore:
         return True
 
     def leaderboard(self, game: str, limit: int) -> list[RatingRecord]:
-        response = self.client.query(
-            TableName=self.table, IndexName="leaderboard", KeyConditionExpression="lb = :g",
-            ExpressionAttributeValues={":g": {"S": game}}, ScanIndexForward=False, Limit=limit)
-        items = [_plain(item) for item in response["Items"]]
-        return [RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
-                for item in items]
+        items = self._query("lb = :g", {":g": {"S": game}}, index="leaderboard", limit=limit, descending=True)
+        return [self._rating_from(item) for item in items]
+
+    @staticmethod
+    def _rating_from(item: dict) -> RatingRecord:
+        return RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
 
     # ------------------------------------------------------------------ tournaments
 
@@ -374,28 +354,23 @@ class DynamoStore:
                        messages: list[Message] = ()) -> None:
         """Create (``expected_version`` None) or update a tournament, with its outbox messages in the
         same transaction; raise VersionConflict if it moved on."""
-        put: dict[str, Any] = {"TableName": self.table, "Item": _item({
-            "PK": f"TOURNAMENT#{tournament.id}", "SK": "TOURNAMENT", "kind": "tournament", "id": tournament.id,
-            "data": _dumps(tournament.data), "version": tournament.version})}
-        if expected_version is None:
-            put["ConditionExpression"] = "attribute_not_exists(PK)"
-        else:
-            put["ConditionExpression"] = "version = :v"
-            put["ExpressionAttributeValues"] = {":v": {"N": str(expected_version)}}
+        item = _item({**keys.tournament(tournament.id), "kind": "tournament", "id": tournament.id,
+                      "data": _dumps(tournament.data), "version": tournament.version})
+        condition = _IS_NEW if expected_version is None else _at_version(expected_version)
         try:
-            self._transact([{"Put": put}, *[self._put(self._outbox_item(m)) for m in messages]], None,
+            self._transact([self._put(item, condition), *[self._put(self._outbox_item(m)) for m in messages]], None,
                            versioned=True)
         except VersionConflict:
             raise VersionConflict(None) from None
 
     def load_tournament(self, tournament_id: str) -> TournamentRecord | None:
-        item = self._get({"PK": {"S": f"TOURNAMENT#{tournament_id}"}, "SK": {"S": "TOURNAMENT"}})
+        item = self._get(keys.tournament(tournament_id))
         return TournamentRecord(item["id"], json.loads(item["data"]), item["version"]) if item else None
 
     # ------------------------------------------------------------------ idempotency
 
     def get_idempotency(self, scope: str, key: str) -> IdempotencyRecord | None:
-        item = self._get(_idempotency_key(scope, key))
+        item = self._get(keys.idempotency(scope, key))
         if item is None or item.get(TTL_ATTRIBUTE, 0) < self._now_epoch():
             return None  # DynamoDB deletes expired items lazily; treat them as gone at once
         return IdempotencyRecord(scope, key, item["fingerprint"], json.loads(item["body"]), item["created_at"])
@@ -404,7 +379,7 @@ class DynamoStore:
 
     def put_webhook(self, endpoint: WebhookEndpoint) -> None:
         self.client.put_item(TableName=self.table, Item=_item({
-            "PK": f"PLAYER#{endpoint.player_id}", "SK": f"WEBHOOK#{endpoint.id}", "kind": "webhook",
+            **keys.webhook(endpoint.player_id, endpoint.id), "kind": "webhook",
             "id": endpoint.id, "player_id": endpoint.player_id, "url": endpoint.url,
             "events": _dumps(endpoint.events), "secrets": _dumps([s.__dict__ for s in endpoint.secrets]),
             "disabled": endpoint.disabled, "created_at": endpoint.created_at,
@@ -417,24 +392,22 @@ class DynamoStore:
                                item["created_at"])
 
     def get_webhook(self, player_id: str, webhook_id: str) -> WebhookEndpoint | None:
-        item = self._get({"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": f"WEBHOOK#{webhook_id}"}})
+        item = self._get(keys.webhook(player_id, webhook_id))
         return self._webhook_from(item) if item else None
 
     def list_webhooks(self, player_id: str) -> list[WebhookEndpoint]:
-        items = self._query("PK = :pk AND begins_with(SK, :w)",
-                            {":pk": {"S": f"PLAYER#{player_id}"}, ":w": {"S": "WEBHOOK#"}})
+        items = self._query_prefix(keys.player_pk(player_id), keys.WEBHOOK_PREFIX)
         return [self._webhook_from(item) for item in items]
 
     def delete_webhook(self, player_id: str, webhook_id: str) -> bool:
-        response = self.client.delete_item(
-            TableName=self.table, Key={"PK": {"S": f"PLAYER#{player_id}"}, "SK": {"S": f"WEBHOOK#{webhook_id}"}},
-            ReturnValues="ALL_OLD")
+        response = self.client.delete_item(TableName=self.table, Key=_key(keys.webhook(player_id, webhook_id)),
+                                           ReturnValues="ALL_OLD")
         return "Attributes" in response
 
     # ------------------------------------------------------------------ the outbox
 
     def _outbox_item(self, message: Message) -> dict:
-        return _item({"PK": "OUTBOX", "SK": f"{message.created_at}#{message.id}", "kind": "outbox",
+        return _item({**keys.outbox(message.created_at, message.id), "kind": "outbox",
                       "msg_id": message.id, "type": message.type, "player_id": message.player_id,
                       "data": _dumps(message.data), "created_at": message.created_at})
 
@@ -443,25 +416,23 @@ class DynamoStore:
         return Message(item["msg_id"], item["type"], item["player_id"], json.loads(item["data"]), item["created_at"])
 
     def list_outbox(self, limit: int = 100) -> list[tuple[str, Message]]:
-        response = self.client.query(TableName=self.table, KeyConditionExpression="PK = :pk",
-                                     ExpressionAttributeValues={":pk": {"S": "OUTBOX"}}, Limit=limit,
-                                     ConsistentRead=True)
-        return [(item["SK"]["S"], self.message_from(_plain(item))) for item in response["Items"]]
+        items = self._query("PK = :pk", {":pk": {"S": keys.OUTBOX_PK}}, limit=limit)
+        return [(item["SK"], self.message_from(item)) for item in items]
 
     def delete_outbox(self, sort_key: str) -> None:
-        self.client.delete_item(TableName=self.table, Key={"PK": {"S": "OUTBOX"}, "SK": {"S": sort_key}})
+        self.client.delete_item(TableName=self.table, Key=_key(keys.outbox_at(sort_key)))
 
     # ------------------------------------------------------------------ deliveries
 
     def _delivery_item(self, d: Delivery) -> dict:
         values = {
-            "PK": f"WEBHOOK#{d.webhook_id}", "SK": f"DELIVERY#{d.msg_id}", "kind": "delivery",
+            **keys.delivery(d.webhook_id, d.msg_id), "kind": "delivery",
             "webhook_id": d.webhook_id, "msg_id": d.msg_id, "player_id": d.player_id, "type": d.type,
             "body": d.body, "status": d.status, "attempts": _dumps([a.__dict__ for a in d.attempts]),
             "next_attempt_at": d.next_attempt_at, "created_at": d.created_at, "version": d.version,
         }
         if d.status == "pending" and d.next_attempt_at:
-            values.update(due="DUE", due_at=d.next_attempt_at)  # in the sparse "due" index
+            values.update(keys.delivery_due(d.next_attempt_at))  # in the sparse "due" index
         return _item(values)
 
     @staticmethod
@@ -472,47 +443,32 @@ class DynamoStore:
 
     def create_delivery(self, delivery: Delivery) -> bool:
         """False when this message was already given to this endpoint (a dispatch re-run)."""
-        try:
-            self.client.put_item(TableName=self.table, Item=self._delivery_item(delivery),
-                                 ConditionExpression="attribute_not_exists(PK)")
-        except self.client.exceptions.ConditionalCheckFailedException:
-            return False
-        return True
+        return self._put_if(self._delivery_item(delivery), _IS_NEW)
 
     def update_delivery(self, delivery: Delivery, expected_version: int) -> bool:
         """Write the delivery if nobody else changed it since ``expected_version``."""
-        try:
-            self.client.put_item(TableName=self.table, Item=self._delivery_item(delivery),
-                                 ConditionExpression="version = :v",
-                                 ExpressionAttributeValues={":v": {"N": str(expected_version)}})
-        except self.client.exceptions.ConditionalCheckFailedException:
-            return False
-        return True
+        return self._put_if(self._delivery_item(delivery), _at_version(expected_version))
 
     def get_delivery(self, webhook_id: str, msg_id: str) -> Delivery | None:
-        item = self._get({"PK": {"S": f"WEBHOOK#{webhook_id}"}, "SK": {"S": f"DELIVERY#{msg_id}"}})
+        item = self._get(keys.delivery(webhook_id, msg_id))
         return self._delivery_from(item) if item else None
 
     def list_deliveries(self, webhook_id: str) -> list[Delivery]:
-        items = self._query("PK = :pk AND begins_with(SK, :d)",
-                            {":pk": {"S": f"WEBHOOK#{webhook_id}"}, ":d": {"S": "DELIVERY#"}})
+        items = self._query_prefix(keys.webhook_pk(webhook_id), keys.DELIVERY_PREFIX)
         return [self._delivery_from(item) for item in items]
 
     def due_deliveries(self, now: str, limit: int = 100) -> list[Delivery]:
         """Deliveries whose next attempt is due, from the sparse index (never a scan)."""
-        response = self.client.query(
-            TableName=self.table, IndexName="due", KeyConditionExpression="due = :due AND due_at <= :now",
-            ExpressionAttributeValues={":due": {"S": "DUE"}, ":now": {"S": now}}, Limit=limit)
-        keys = [(item["webhook_id"]["S"], item["msg_id"]["S"]) for item in response["Items"]]
+        entries = self._query_due(keys.DELIVERY_DUE, now, limit)
         # The index is eventually consistent: read each item itself before acting on it.
-        found = [self.get_delivery(webhook_id, msg_id) for webhook_id, msg_id in keys]
+        found = [self.get_delivery(entry["webhook_id"], entry["msg_id"]) for entry in entries]
         return [d for d in found if d is not None and d.status == "pending"]
 
     # ------------------------------------------------------------------ items
 
     def _game_item(self, game: GameRecord) -> dict:
         return _item({
-            "PK": f"GAME#{game.id}", "SK": "GAME", "kind": "game",
+            **keys.game(game.id), "kind": "game",
             "id": game.id, "game": game.game, "version": game.version, "status": game.status,
             "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
             "state": _dumps(game.state), "seed": game.seed, "seed_public": game.seed_public,
@@ -522,12 +478,12 @@ class DynamoStore:
             "deadline": game.deadline, "rated": game.rated, "tournament_id": game.tournament_id,
             "seed_withheld": game.seed_withheld or None, "public": game.public or None,
             # In the sparse "due" index while its clock runs: the sweeper's next look.
-            **({"due": "CLOCK", "due_at": game.due_at} if game.due_at and game.status == "active" else {}),
+            **(keys.clock_due(game.due_at) if game.due_at and game.status == "active" else {}),
         })
 
     def _event_item(self, event: EventRecord) -> dict:
         return _item({
-            "PK": f"GAME#{event.game_id}", "SK": f"EVENT#{event.seq:010d}", "kind": "event",
+            **keys.event(event.game_id, event.seq), "kind": "event",
             "seq": event.seq, "version": event.version, "type": event.type, "seat": event.seat,
             "data": _dumps(event.data), "private": _dumps(event.private), "at": event.at,
         })
@@ -535,50 +491,66 @@ class DynamoStore:
     @staticmethod
     def _event_from(item: dict) -> EventRecord:
         return EventRecord(
-            game_id=item["PK"].removeprefix("GAME#"), seq=item["seq"], version=item["version"],
+            game_id=keys.game_id_of(item["PK"]), seq=item["seq"], version=item["version"],
             type=item["type"], seat=item.get("seat"), data=json.loads(item["data"]),
             at=item["at"], private=json.loads(item.get("private", "{}")),
         )
 
     def _membership_item(self, m: Membership) -> dict:
         values = {
-            "PK": f"PLAYER#{m.player_id}", "SK": f"GAME#{m.game_id}", "kind": "membership",
+            **keys.membership(m.player_id, m.game_id), "kind": "membership",
             "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
             "status": m.status, "to_move": m.to_move, "version": m.version, "updated_at": m.updated_at,
             "deadline": m.deadline,
         }
         if m.status == "active" and m.to_move == m.seat:  # in the sparse "my_move" index
-            values.update(mover=m.player_id, move_due=m.deadline or NO_DEADLINE)
+            values.update(keys.my_move(m.player_id, m.deadline))
         return _item(values)
 
     def _idempotency_item(self, record: IdempotencyRecord) -> dict:
-        return {
-            **_idempotency_key(record.scope, record.key),
-            **_item({"kind": "idempotency", "fingerprint": record.fingerprint,
-                     # Key order kept, so that a replay is byte for byte the first response.
-                     "body": json.dumps(record.body, separators=(",", ":")), "created_at": record.created_at,
-                     TTL_ATTRIBUTE: self._now_epoch() + IDEMPOTENCY_TTL_SECONDS}),
-        }
+        return _item({**keys.idempotency(record.scope, record.key), "kind": "idempotency",
+                      "fingerprint": record.fingerprint,
+                      # Key order kept, so that a replay is byte for byte the first response.
+                      "body": json.dumps(record.body, separators=(",", ":")), "created_at": record.created_at,
+                      TTL_ATTRIBUTE: self._now_epoch() + IDEMPOTENCY_TTL_SECONDS})
 
     # ------------------------------------------------------------------ calls
 
-    def _put(self, item: dict, *, new: bool = True) -> dict:
-        put: dict[str, Any] = {"TableName": self.table, "Item": item}
-        if new:
-            put["ConditionExpression"] = "attribute_not_exists(PK)"
-        return {"Put": put}
+    def _put(self, item: dict, condition: dict = _IS_NEW) -> dict:
+        """A transaction's Put of ``item`` on ``condition`` (by default: the item is new)."""
+        return {"Put": {"TableName": self.table, "Item": item, **condition}}
+
+    def _update(self, key: keys.Key, expression: str, values: dict | None = None, condition: dict = _EXISTS) -> dict:
+        """The arguments of an update of the item at ``key`` on ``condition`` (by default: the item
+        exists), as an UpdateItem call or a transaction's Update takes them."""
+        update = {"TableName": self.table, "Key": _key(key), "UpdateExpression": expression, **condition}
+        values = {**(values or {}), **condition.get("ExpressionAttributeValues", {})}
+        if values:
+            update["ExpressionAttributeValues"] = values
+        return update
+
+    def _put_if(self, item: dict, condition: dict) -> bool:
+        """Put one item on ``condition``; False when the condition failed (another write came first)."""
+        return self._applied(self.client.put_item, TableName=self.table, Item=item, **condition)
+
+    def _applied(self, write, **arguments: Any) -> bool:
+        """Make one conditional single-item write; False when its condition failed."""
+        try:
+            write(**arguments)
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
 
     def _transact(self, items: list[dict], idempotency: IdempotencyRecord | None,
                   *, versioned: bool = False) -> None:
         """Write all items or none. ``versioned``: the first item is the version-guarded game."""
         if idempotency is not None:
             # A record left from an expired key may still be there: overwrite only if expired.
-            items = items + [{"Put": {
-                "TableName": self.table, "Item": self._idempotency_item(idempotency),
+            items = items + [self._put(self._idempotency_item(idempotency), {
                 "ConditionExpression": "attribute_not_exists(PK) OR #ttl < :now",
                 "ExpressionAttributeNames": {"#ttl": TTL_ATTRIBUTE},
                 "ExpressionAttributeValues": {":now": {"N": str(self._now_epoch())}},
-            }}]
+            })]
         try:
             self.client.transact_write_items(TransactItems=items)
         except self.client.exceptions.TransactionCanceledException as error:
@@ -594,11 +566,16 @@ class DynamoStore:
                 raise DuplicateItem(str(reasons)) from error
             raise
 
-    def _get(self, key: dict) -> dict | None:
-        response = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
+    def _get(self, key: keys.Key) -> dict | None:
+        """The item at ``key``, read strongly consistently, or None."""
+        response = self.client.get_item(TableName=self.table, Key=_key(key), ConsistentRead=True)
         return _plain(response["Item"]) if "Item" in response else None
 
-    def _query(self, condition: str, values: dict, *, index: str | None = None) -> list[dict]:
+    def _query(self, condition: str, values: dict, *, index: str | None = None, limit: int | None = None,
+               descending: bool = False) -> list[dict]:
+        """The items a key condition selects, in sort-key order (``descending``: reversed): from the
+        table read strongly consistently, or from the global ``index`` (eventually consistent).
+        Every page, or with ``limit`` only the first page of at most ``limit`` items."""
         items: list[dict] = []
         kwargs: dict[str, Any] = {"TableName": self.table, "KeyConditionExpression": condition,
                                   "ExpressionAttributeValues": values}
@@ -606,12 +583,25 @@ class DynamoStore:
             kwargs["ConsistentRead"] = True
         else:
             kwargs["IndexName"] = index  # global indexes are eventually consistent
+        if limit is not None:
+            kwargs["Limit"] = limit
+        if descending:
+            kwargs["ScanIndexForward"] = False
         while True:
             response = self.client.query(**kwargs)
             items += [_plain(item) for item in response["Items"]]
-            if "LastEvaluatedKey" not in response:
+            if limit is not None or "LastEvaluatedKey" not in response:
                 return items
             kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+    def _query_prefix(self, pk: str, prefix: str) -> list[dict]:
+        """Every item of the partition ``pk`` whose sort key begins with ``prefix`` (all pages)."""
+        return self._query("PK = :pk AND begins_with(SK, :prefix)", {":pk": {"S": pk}, ":prefix": {"S": prefix}})
+
+    def _query_due(self, partition: str, now: str, limit: int) -> list[dict]:
+        """The first ``limit`` entries of the ``due`` index's ``partition`` that are due by ``now``."""
+        return self._query("due = :due AND due_at <= :now", {":due": {"S": partition}, ":now": {"S": now}},
+                           index="due", limit=limit)
 
 
 def memberships(game: GameRecord) -> Iterable[Membership]:
