@@ -1,0 +1,38 @@
+"""DynamoStore is a Store: the protocol the services depend on names each of its methods with
+the same parameters, so the two cannot drift apart unnoticed."""
+
+import inspect
+
+import pytest
+
+from chalicelib.store import Store
+from chalicelib.store.dynamodb import DynamoStore
+
+
+def members(cls) -> dict[str, object]:
+    """The public methods a class defines itself (static methods included)."""
+    return {name: value for name, value in vars(cls).items()
+            if not name.startswith("_") and isinstance(value, (staticmethod, type(members)))}
+
+
+PROTOCOL = members(Store)
+
+
+def test_the_protocol_names_every_method_the_services_call():
+    """One member of each concern at least, so that an empty protocol cannot pass the tests below."""
+    some = {"create_player", "save_game", "send_reminder", "save_ratings", "put_tournament", "get_idempotency",
+            "due_deliveries", "list_outbox", "message_from"}
+    assert some <= set(PROTOCOL)
+
+
+@pytest.mark.parametrize("name", sorted(PROTOCOL))
+def test_dynamo_store_has_the_protocol_member_with_its_parameters(name):
+    assert name in members(DynamoStore), f"DynamoStore has no {name}"
+    wanted, found = inspect.getattr_static(Store, name), inspect.getattr_static(DynamoStore, name)
+    assert isinstance(found, staticmethod) == isinstance(wanted, staticmethod)
+    assert inspect.signature(getattr(DynamoStore, name)) == inspect.signature(getattr(Store, name))
+
+
+def test_every_public_method_of_dynamo_store_is_in_the_protocol():
+    """A method the services may call is in the protocol, where its guarantee is written."""
+    assert set(members(DynamoStore)) - set(PROTOCOL) == set()
