@@ -29,6 +29,7 @@ from constructs import Construct
 
 from chalicelib.errors import ERRORS
 from chalicelib.web import PROBLEM_JSON
+from chalicelib.store import keys
 from chalicelib.store.schema import TTL_ATTRIBUTE, table_definition
 from infra.package import precompile
 
@@ -71,7 +72,7 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
     "DEFAULT_5XX": ("internal_error", f"API Gateway failed to pass the request on; retry with the same {RETRY}", {}),
 }
 # Only new outbox items wake the consumer: everything else in the stream is filtered out by Lambda.
-OUTBOX_FILTER = {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": ["OUTBOX"]}}}}
+OUTBOX_FILTER = {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": [keys.OUTBOX_PK]}}}}
 
 
 def gateway_problem(code: str, detail: str) -> tuple[str, int]:

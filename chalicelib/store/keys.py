@@ -16,6 +16,7 @@ Key = dict[str, str]
 NO_DEADLINE = "~"  # sorts after every ISO time: games without a clock come last in "my move" lists
 
 OUTBOX_PK = "OUTBOX"  # the outbox's one partition (the stream consumer filters on it)
+PROFILE_SK = "PROFILE"  # a player's profile, in the player's partition
 MEMBERSHIP_PREFIX = "GAME#"  # a player's memberships, in the player's partition
 WEBHOOK_PREFIX = "WEBHOOK#"  # a player's webhooks, in the player's partition
 RATING_PREFIX = "RATING#"  # a player's ratings, in the player's partition
@@ -52,7 +53,7 @@ def game_id_of(pk: str) -> str:
 
 def player(player_id: str) -> Key:
     """The player's profile."""
-    return {"PK": player_pk(player_id), "SK": "PROFILE"}
+    return {"PK": player_pk(player_id), "SK": PROFILE_SK}
 
 
 def api_key(key_hash: str) -> Key:

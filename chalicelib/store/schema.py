@@ -1,31 +1,32 @@
-"""The single DynamoDB table: its definition and key layout (see docs/storage.md).
+"""The single DynamoDB table: its definition and key layout (see docs/storage.md). Every key
+is built by one function of ``keys.py`` (last column).
 
-| item          | PK                              | SK                 |
-|---------------|---------------------------------|--------------------|
-| player        | PLAYER#<player_id>              | PROFILE            |
-| API key       | APIKEY#<sha256 of key>          | APIKEY             |
-| membership    | PLAYER#<player_id>              | GAME#<game_id>     |
-| game          | GAME#<game_id>                  | GAME               |
-| event         | GAME#<game_id>                  | EVENT#<seq, 10 digits> |
-| idempotency   | IDEMPOTENCY#<scope>#<sha256>    | IDEMPOTENCY        |
-| webhook       | PLAYER#<player_id>              | WEBHOOK#<webhook_id> |
-| outbox        | OUTBOX                          | <created_at>#<msg_id> |
-| delivery      | WEBHOOK#<webhook_id>            | DELIVERY#<msg_id>  |
-| reminder sent | GAME#<game_id>                  | REMINDER#<seat>@<turn start>#<kind> |
-| rating        | PLAYER#<player_id>              | RATING#<game type> |
-| rated game    | GAME#<game_id>                  | RATED              |
-| tournament    | TOURNAMENT#<tournament_id>      | TOURNAMENT         |
+| item          | PK                              | SK                 | built by |
+|---------------|---------------------------------|--------------------|----------|
+| player        | PLAYER#<player_id>              | PROFILE            | ``keys.player`` |
+| API key       | APIKEY#<sha256 of key>          | APIKEY             | ``keys.api_key`` |
+| membership    | PLAYER#<player_id>              | GAME#<game_id>     | ``keys.membership`` |
+| game          | GAME#<game_id>                  | GAME               | ``keys.game`` |
+| event         | GAME#<game_id>                  | EVENT#<seq, 10 digits> | ``keys.event`` |
+| idempotency   | IDEMPOTENCY#<scope>#<sha256>    | IDEMPOTENCY        | ``keys.idempotency`` |
+| webhook       | PLAYER#<player_id>              | WEBHOOK#<webhook_id> | ``keys.webhook`` |
+| outbox        | OUTBOX                          | <created_at>#<msg_id> | ``keys.outbox`` |
+| delivery      | WEBHOOK#<webhook_id>            | DELIVERY#<msg_id>  | ``keys.delivery`` |
+| reminder sent | GAME#<game_id>                  | REMINDER#<seat>@<turn start>#<kind> | ``keys.reminder`` |
+| rating        | PLAYER#<player_id>              | RATING#<game type> | ``keys.rating`` |
+| rated game    | GAME#<game_id>                  | RATED              | ``keys.rated`` |
+| tournament    | TOURNAMENT#<tournament_id>      | TOURNAMENT         | ``keys.tournament`` |
 
 GSI ``due`` (sparse): work the schedulers must do at a time. Deliveries waiting for an
 attempt are keyed ``due = "DUE"``, games whose clock runs ``due = "CLOCK"``; ``due_at`` is
-the next attempt, or the game's next reminder or deadline. The attributes are removed once
-there is nothing left to do.
+the next attempt, or the game's next reminder or deadline (``keys.delivery_due``,
+``keys.clock_due``). The attributes are removed once there is nothing left to do.
 
 GSI ``my_move`` (sparse): a membership while it is that player's move, keyed
-``mover = <player_id>``, ``move_due = <deadline, or "~" without a clock>``.
+``mover = <player_id>``, ``move_due = <deadline, or "~" without a clock>`` (``keys.my_move``).
 
 GSI ``leaderboard`` (sparse): ratings that are no longer provisional, keyed
-``lb = <game type>``, ``lb_rating = <rating>`` (a number).
+``lb = <game type>``, ``lb_rating = <rating>`` (a number; ``keys.leaderboard``).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from botocore.exceptions import (
 from chalicelib import config
 from chalicelib.notify.inbound import InboundMail
 from chalicelib.notify.stream import handle_batch
+from chalicelib.store import keys
 from chalicelib.store.dynamodb import DynamoStore, StoreUnavailable, Throttled, VersionConflict, store_error
 from devtools.dynamodb_local import free_port
 
@@ -219,11 +220,11 @@ def test_invitation_accepted_during_an_outage_makes_no_player_and_works_again(ap
     failing.end()
     if reply.status != 200:  # the outage came before the seat was taken: then nothing was written
         assert reply.status == 503 and reply.headers["retry-after"] == "5"
-        profiles = [i for i in store.client.scan(TableName=store.table)["Items"] if i["SK"]["S"] == "PROFILE"]
+        profiles = [i for i in store.client.scan(TableName=store.table)["Items"] if i["SK"]["S"] == keys.PROFILE_SK]
         assert [p["name"]["S"] for p in profiles] == ["Ann"]  # no player was made for the seat not taken
         reply = api.post(f"/v1/invitations/{quote(token, safe='')}")  # and the link works again
     assert reply.status == 200 and "bl_live_" in reply.body
-    profiles = [i for i in store.client.scan(TableName=store.table)["Items"] if i["SK"]["S"] == "PROFILE"]
+    profiles = [i for i in store.client.scan(TableName=store.table)["Items"] if i["SK"]["S"] == keys.PROFILE_SK]
     assert sorted(p["name"]["S"] for p in profiles) == ["Ann", "cat"]
     assert api.view(ann, game["game_id"])["status"] == "active"
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from chalicelib.store import keys
 from chalicelib.store.schema import table_definition
 from devtools.dynamodb_local import ROOT
 
@@ -91,7 +92,7 @@ def test_the_stream_feeds_the_outbox_consumer_with_partial_failures_bisection_re
     assert mapping["BisectBatchOnFunctionError"] is True and 1 <= mapping["MaximumRetryAttempts"] <= 10
     assert mapping["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue, "Arn"]}
     pattern = json.loads(mapping["FilterCriteria"]["Filters"][0]["Pattern"])
-    assert pattern == {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": ["OUTBOX"]}}}}
+    assert pattern == {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": [keys.OUTBOX_PK]}}}}
 
 
 def test_the_sweeper_and_the_retries_run_on_a_schedule(template):

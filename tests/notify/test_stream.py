@@ -4,6 +4,7 @@ from boto3.dynamodb.types import TypeSerializer
 
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.stream import handle_batch
+from chalicelib.store import keys
 
 serialize = TypeSerializer().serialize
 
@@ -16,7 +17,7 @@ def record(sequence: str, image: dict, name: str = "INSERT") -> dict:
 
 
 def outbox(msg_id: str, data: str) -> dict:
-    return {"PK": "OUTBOX", "SK": f"2026-11-21T00:00:00.000Z#{msg_id}", "kind": "outbox", "msg_id": msg_id,
+    return {**keys.outbox("2026-11-21T00:00:00.000Z", msg_id), "kind": "outbox", "msg_id": msg_id,
             "type": "game.action", "player_id": "p_nobody", "data": data, "created_at": "2026-11-21T00:00:00.000Z"}
 
 
@@ -25,7 +26,7 @@ def test_a_batch_with_one_bad_record_reports_only_that_record(store):
     event = {"Records": [
         record("100", outbox("msg_good", "{}")),
         record("200", outbox("msg_bad", "{not json")),
-        record("300", {"PK": "GAME#g_1", "SK": "GAME", "version": 3}, name="MODIFY"),
+        record("300", {**keys.game("g_1"), "version": 3}, name="MODIFY"),
     ]}
     response = handle_batch(event, None, Dispatcher(store))
     assert response == {"batchItemFailures": [{"itemIdentifier": "200"}]}
