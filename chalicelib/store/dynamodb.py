@@ -10,6 +10,9 @@ errors (``store/errors.py``): ``StoreUnavailable`` when DynamoDB cannot be reach
 ``Throttled`` when it refuses for capacity or cancels a racing transaction, and a
 ``Conflict`` (``VersionConflict``, ``IdempotencyRace``, ``DuplicateItem``) when a condition
 fails.
+
+Every key comes from ``keys.py``; every call shape is written once, under "calls" at the end
+(a put on a condition, an update, a query of a partition, a prefix or the ``due`` index).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from ..records import (
     WebhookSecret,
 )
 from ..tournaments.glicko2 import PROVISIONAL_RD
+from . import keys
 from .errors import (  # noqa: F401 - the store's errors are named from here too
     Conflict,
     DuplicateItem,
@@ -46,7 +50,6 @@ from .errors import (  # noqa: F401 - the store's errors are named from here too
     Throttled,
     VersionConflict,
 )
-from . import keys
 from .schema import TTL_ATTRIBUTE
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
