@@ -26,7 +26,7 @@ from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Delivery, WebhookEndpoint
 from ..store.dynamodb import DynamoStore
 from .email import compose, compose_invitation
-from .links import Links
+from ..mailplay.links import Links
 from .mail import Mailer
 from .messages import Message
 from .ssrf import Target, UnsafeUrl, check_url
