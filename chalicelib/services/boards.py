@@ -10,10 +10,10 @@ from typing import Callable
 
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
+from ..games import GameEngine
 from ..mailplay.links import LinkError, Links
 from ..models import ActionRequest
 from ..records import GameRecord, Player
-from ..games import GameEngine
 
 
 class DuplicateBoards:

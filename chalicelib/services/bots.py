@@ -29,9 +29,9 @@ class Bots:
         self.advance = advance
 
     def play_bot(self, message: messages.Message) -> GameRecord | None:
-        """A bot's turn (a ``BOT_TURN`` message): its steps are chosen from its seat's view and
-        played like anyone's, at the version the turn began. Nothing happens if the game moved on
-        meanwhile (someone resigned, time ran out)."""
+        """A bot's turn, from the outbox (a ``BOT_TURN`` message; never inside another player's
+        request): its steps are chosen from its seat's view and played like anyone's, at the version
+        the turn began. Nothing happens if the game moved on meanwhile (someone resigned, time ran out)."""
         game = self.find(message.data["game_id"])
         seat = next((s for s in game.seats if s.seat == message.data["seat"]), None) if game else None
         if game is None or seat is None or not seat.bot or game.status != "active" \

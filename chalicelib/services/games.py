@@ -18,7 +18,7 @@ from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListG
 from ..notify import messages
 from ..records import GameRecord, Player, SeatRecord
 from ..store.dynamodb import DynamoStore, VersionConflict
-from .idempotency import Idempotent
+from .idempotency import Idempotent, Recorder
 from .moves import Moves, engine_options
 
 logger = logging.getLogger("battleline.service")
@@ -54,7 +54,7 @@ class Games:
         options = self.moves.game_options(engine, request.options)
         seats = self._seats(engine, options, request)
 
-        def run(record) -> dict:
+        def run(record: Recorder) -> dict:
             seed = request.seed if request.seed is not None else self.new_seed()
             game, created = self.moves.new_game_record(engine, keys.new_id("g"), options, seats, seed, player.id,
                                                        seed_public=request.seed is not None,
@@ -174,7 +174,7 @@ class Games:
         saved, events = self.moves.advance(game, engine, state, raw_events)
         version = saved.version
 
-        def run(record) -> dict:
+        def run(record: Recorder) -> dict:
             body = {"version": version, "view": self.view(saved, seat),
                     "events": [e.seen_by(seat) for e in events]}
             try:

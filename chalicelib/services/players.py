@@ -12,7 +12,7 @@ from ..errors import ServiceError
 from ..models import CreatePlayerRequest
 from ..records import Player
 from ..store.dynamodb import DynamoStore
-from .idempotency import Idempotent
+from .idempotency import Idempotent, Recorder
 
 ANONYMOUS = "anonymous"  # the idempotency scope of a request made before there is a player
 
@@ -27,7 +27,7 @@ class Players:
         self.player_ratings = player_ratings
 
     def create_player(self, request: CreatePlayerRequest, idempotency: Idempotency | None) -> Outcome:
-        def run(record) -> dict:
+        def run(record: Recorder) -> dict:
             api_key = keys.new_api_key()
             player = Player(keys.new_id("p"), request.name, request.email, iso(self.clock.now()))
             body = {**player_json(player), "api_key": api_key}
