@@ -183,7 +183,7 @@ def list_events(call: Call):
                body=positions.AnalyzeRequest, response=positions.Analysis, auth=False, tag="battleline",
                errors=("invalid_position", "invalid_card"))
 def analyze_battleline(call: Call):
-    from chalicelib.analysis import analyze_battleline
+    from chalicelib.battleline_analysis import analyze_battleline
 
     return analyze_battleline(call.body)
 

@@ -166,7 +166,9 @@ def build_services(store: "DynamoStore", clock: "Clock | None" = None, dispatche
     engines = engines or ENGINES
     dispatcher = dispatcher or Dispatcher(store, clock)
     links = dispatcher.links
+    days = vacation.DAYS_PER_YEAR if vacation_days is None else vacation_days
     idempotent = Idempotent(store, clock)
+    # How games move on, and their clocks: what every other service builds on.
     turns = TurnClock(store, clock)
     moves = Moves(store, clock, pass_clock=turns.pass_clock, engines=engines)
     clocks = Clocks(store, clock, find=moves.find, forfeit=moves.forfeit, vacations=turns.vacations,
@@ -175,30 +177,32 @@ def build_services(store: "DynamoStore", clock: "Clock | None" = None, dispatche
                               new_game_record=moves.new_game_record, game_options=moves.game_options,
                               new_seed=new_seed, engines=engines)
     duplicates = DuplicateBoards(tournaments.round_in_play)
+    # The games players ask for, and what is built on them.
     games = Games(store, clock, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   sends_email=links is not None, engines=engines)
-    vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=vacation.DAYS_PER_YEAR if vacation_days is None else vacation_days)
+    vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     ratings = Ratings(store, clock, find=moves.find, advance_tournament=tournaments.advance, engines=engines)
-    services = Services(
-        store=store, dispatcher=dispatcher, moves=moves, games=games, clocks=clocks, vacations=vacations,
-        ratings=ratings, tournaments=tournaments,
-        players=Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
-                        player_ratings=ratings.player_ratings),
-        boards=Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
-                      hide_board_in_play=duplicates.hide_board_in_play, links=links),
-        bots=Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines),
-        webhooks=Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver),
-        mailplay=MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.view_for_seat,
-                          seat_player=games.seat_player, post_action=games.post_action,
-                          pass_clock=turns.pass_clock, engines=engines),
-    )
+    players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
+                      player_ratings=ratings.player_ratings)
+    boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
+                    hide_board_in_play=duplicates.hide_board_in_play, links=links)
+    bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
+    webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
+    mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.view_for_seat,
+                        seat_player=games.seat_player, post_action=games.post_action, pass_clock=turns.pass_clock,
+                        engines=engines)
+
     # The outbox: emails show each seat its own view; the server's own messages, by type.
     dispatcher.viewer = games.view_for_seat
-    dispatcher.handlers[messages.GAME_FINISHED] = ratings.settle_finished
-    dispatcher.handlers[messages.BOT_TURN] = services.bots.play_bot
+    dispatcher.handlers[messages.GAME_FINISHED] = ratings.settle_finished  # rate it, advance its tournament
+    dispatcher.handlers[messages.BOT_TURN] = bots.play_bot
     dispatcher.handlers[messages.TOURNAMENT_GAMES] = tournaments.make_games
     dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
+
+    services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
+                        clocks=clocks, vacations=vacations, boards=boards, bots=bots, ratings=ratings,
+                        webhooks=webhooks, tournaments=tournaments, mailplay=mailplay)
     return services
 
 
