@@ -178,7 +178,7 @@ def build_services(store: "DynamoStore", clock: "Clock | None" = None, dispatche
                               new_seed=new_seed, engines=engines)
     duplicates = DuplicateBoards(tournaments.round_in_play)
     # The games players ask for, and what is built on them.
-    games = Games(store, clock, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
+    games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   sends_email=links is not None, engines=engines)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)

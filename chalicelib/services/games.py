@@ -10,7 +10,6 @@ from pydantic import ValidationError
 
 from .. import bots, keys, observability
 from ..calls import Idempotency, Outcome
-from ..clock import Clock
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..games.replay import replay
@@ -27,14 +26,13 @@ SERVICE_EVENTS = ("game_created", "seat_taken")  # the service's own events; eve
 
 
 class Games:
-    def __init__(self, store: DynamoStore, clock: Clock, *, moves: Moves, idempotent: Idempotent,
+    def __init__(self, store: DynamoStore, *, moves: Moves, idempotent: Idempotent,
                  check_time: Callable[[GameRecord], GameRecord],
                  clock_view: Callable[[GameRecord], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
                  new_seed: Callable[[], int] = keys.new_seed, sends_email: bool = False,
                  engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
-        self.clock = clock
         self.engines = engines or ENGINES
         self.moves = moves
         self.idempotent = idempotent
