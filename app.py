@@ -1,4 +1,6 @@
-"""HTTP routes: each translates one API operation into one service call. Nothing else."""
+"""HTTP routes: each translates one API operation into one service call (and, for the pages and
+the board, its presentation). Nothing else. What only some routes need (pages, the board, card
+sets, analysis) is imported by them, so a cold start loads the route table alone."""
 
 import base64
 import json
@@ -13,34 +15,34 @@ r = Models("chalicelib.responses")  # what each route answers: documented in ope
 positions = Models("chalicelib.games.battleline.positions")  # analyzeBattleLine's bodies, loaded when first used
 app = Chalice(app_name="battleline-server")
 app.register_middleware(observability.middleware, "all")
-api = Api(app, config.service, config.allowed_origins())
+api = Api(app, config.services, config.allowed_origins())
 
 
 @api.operation("POST", "/v1/players", "createPlayer", summary="Sign up: returns the API key, once",
                body=m.CreatePlayerRequest, response=r.PlayerCreated, status=201, auth=False,
                idempotent=True, tag="players")
 def create_player(call: Call):
-    return call.service.create_player(call.body, call.idempotency)
+    return call.services.players.create_player(call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/players/me", "getMe", summary="The caller's player, vacation days and ratings",
                response=r.Me, tag="players")
 def get_me(call: Call):
-    return call.service.get_me(call.player)
+    return call.services.players.get_me(call.player)
 
 
 @api.operation("POST", "/v1/players/me/vacation", "takeVacation",
                summary="Go on vacation now for whole days: all your clocks stop", body=m.TakeVacationRequest,
                response=r.VacationView, errors=("already_on_vacation", "vacation_days_exhausted"), tag="players")
 def take_vacation(call: Call):
-    return call.service.take_vacation(call.player, call.body.days)
+    return call.services.vacations.take_vacation(call.player, call.body.days)
 
 
 @api.operation("DELETE", "/v1/players/me/vacation", "endVacation",
                summary="Come back early: the whole days not begun are given back", response=r.VacationView,
                errors=("not_on_vacation",), tag="players")
 def end_vacation(call: Call):
-    return call.service.end_vacation(call.player)
+    return call.services.vacations.end_vacation(call.player)
 
 
 @api.operation("POST", "/v1/tournaments", "createTournament", summary="Create a tournament (you organise it)",
@@ -48,14 +50,14 @@ def end_vacation(call: Call):
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set",
                        "invalid_tournament"), tag="tournaments")
 def create_tournament(call: Call):
-    return call.service.tournaments.create(call.player, call.body)
+    return call.services.tournaments.create(call.player, call.body)
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}", "getTournament",
                summary="A tournament: players, rounds, pairings and their games", response=r.TournamentView,
                auth=False, errors=("tournament_not_found",), tag="tournaments")
 def get_tournament(call: Call):
-    return call.service.tournaments.get(call.params["tournament_id"])
+    return call.services.tournaments.get(call.params["tournament_id"])
 
 
 @api.operation("POST", "/v1/tournaments/{tournament_id}/join", "joinTournament",
@@ -63,7 +65,7 @@ def get_tournament(call: Call):
                errors=("tournament_not_found", "tournament_started", "tournament_full", "already_entered"),
                tag="tournaments")
 def join_tournament(call: Call):
-    return call.service.tournaments.join(call.player, call.params["tournament_id"])
+    return call.services.tournaments.join(call.player, call.params["tournament_id"])
 
 
 @api.operation("POST", "/v1/tournaments/{tournament_id}/withdraw", "withdrawFromTournament",
@@ -71,7 +73,7 @@ def join_tournament(call: Call):
                response=r.TournamentView, errors=("tournament_not_found", "not_entered", "tournament_finished"),
                tag="tournaments")
 def withdraw_from_tournament(call: Call):
-    return call.service.tournaments.withdraw(call.player, call.params["tournament_id"])
+    return call.services.tournaments.withdraw(call.player, call.params["tournament_id"])
 
 
 @api.operation("POST", "/v1/tournaments/{tournament_id}/start", "startTournament",
@@ -80,21 +82,21 @@ def withdraw_from_tournament(call: Call):
                errors=("tournament_not_found", "not_organiser", "tournament_started", "too_few_players"),
                tag="tournaments")
 def start_tournament(call: Call):
-    return call.service.tournaments.start(call.player, call.params["tournament_id"])
+    return call.services.tournaments.start(call.player, call.params["tournament_id"])
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}/standings", "getStandings",
                summary="Standings: points, then Sonneborn-Berger (round robin) or Buchholz (Swiss)",
                response=r.Standings, auth=False, errors=("tournament_not_found",), tag="tournaments")
 def get_standings(call: Call):
-    return call.service.tournaments.standings(call.params["tournament_id"])
+    return call.services.tournaments.standings(call.params["tournament_id"])
 
 
 @api.operation("GET", "/v1/leaderboards/{game}", "getLeaderboard",
                summary="The best established Glicko-2 ratings of a game type", query=m.LeaderboardQuery,
                response=r.Leaderboard, auth=False, errors=("unknown_game_type",), tag="ratings")
 def get_leaderboard(call: Call):
-    return call.service.leaderboard(call.params["game"], call.query.limit)
+    return call.services.ratings.leaderboard(call.params["game"], call.query.limit)
 
 
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
@@ -102,7 +104,7 @@ def get_leaderboard(call: Call):
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set", "invalid_seats",
                        "unsupported_seat", "player_not_found"))
 def create_game(call: Call):
-    return call.service.create_game(call.player, call.body, call.idempotency)
+    return call.services.games.create_game(call.player, call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/games", "listGames",
@@ -110,20 +112,20 @@ def create_game(call: Call):
                        "soonest deadline first",
                query=m.ListGamesQuery, response=r.GameList)
 def list_games(call: Call):
-    return call.service.list_games(call.player, call.query)
+    return call.services.games.list_games(call.player, call.query)
 
 
 @api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
                response=r.GameView, errors=("game_not_found", "board_in_play"))
 def get_game(call: Call):
-    return call.service.get_game(call.player, call.params["game_id"])
+    return call.services.games.get_game(call.player, call.params["game_id"])
 
 
 @api.operation("GET", "/v1/games/{game_id}/board-link", "getBoardLink",
                summary="A link to the game's board in a browser: it plays as your seat (or watches a public game)",
                response=r.BoardLink, errors=("game_not_found", "not_seated", "board_in_play"))
 def get_board_link(call: Call):
-    return call.service.board_link(call.player, call.params["game_id"])
+    return call.services.boards.board_link(call.player, call.params["game_id"])
 
 
 @api.operation("GET", "/v1/games/{game_id}/board", "getBoard",
@@ -131,7 +133,10 @@ def get_board_link(call: Call):
                query=m.BoardQuery, response=None, auth=False, html=True, tag="board",
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board(call: Call):
-    return call.service.board_page(call.params["game_id"], call.query.seat)
+    from chalicelib import board_page
+
+    return board_page.board_page(call.services.boards.board(call.params["game_id"], call.query.seat),
+                                 call.query.seat)
 
 
 @api.operation("GET", "/v1/games/{game_id}/board/view", "getBoardView",
@@ -139,7 +144,9 @@ def get_board(call: Call):
                response=r.BoardView, auth=False, tag="board",
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board_view(call: Call):
-    return call.service.board_view(call.params["game_id"], call.query.seat)
+    from chalicelib import board_page
+
+    return board_page.board_view(call.services.boards.board(call.params["game_id"], call.query.seat))
 
 
 @api.operation("POST", "/v1/games/{game_id}/board/steps", "playOnBoard",
@@ -149,7 +156,9 @@ def get_board_view(call: Call):
                        "not_seated", "not_your_turn", "version_conflict", "game_finished", "game_not_started", "time_expired",
                        "illegal_action", "invalid_card", "invalid_step"))
 def play_on_board(call: Call):
-    return call.service.board_play(call.params["game_id"], call.query.seat, call.body)
+    from chalicelib import board_page
+
+    return board_page.board_view(call.services.boards.board_play(call.params["game_id"], call.query.seat, call.body))
 
 
 @api.operation("POST", "/v1/games/{game_id}/actions", "postAction",
@@ -159,14 +168,14 @@ def play_on_board(call: Call):
                        "game_finished", "game_not_started", "time_expired", "illegal_action", "invalid_card",
                        "invalid_step"))
 def post_action(call: Call):
-    return call.service.post_action(call.player, call.params["game_id"], call.body, call.idempotency)
+    return call.services.games.post_action(call.player, call.params["game_id"], call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
                summary="The game's events the caller may see, in order",
                query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found", "board_in_play"))
 def list_events(call: Call):
-    return call.service.list_events(call.player, call.params["game_id"], call.query.after)
+    return call.services.games.list_events(call.player, call.params["game_id"], call.query.after)
 
 
 @api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",
@@ -174,14 +183,18 @@ def list_events(call: Call):
                body=positions.AnalyzeRequest, response=positions.Analysis, auth=False, tag="battleline",
                errors=("invalid_position", "invalid_card"))
 def analyze_battleline(call: Call):
-    return call.service.analyze_battleline(call.body)
+    from chalicelib.battleline_analysis import analyze_battleline
+
+    return analyze_battleline(call.body)
 
 
 @api.operation("GET", "/v1/khan/card-sets", "listKhanCardSets",
                summary="The Khan & General card sets this server has (and any files it refused, with why)",
                response=r.CardSetList, auth=False, tag="khan")
 def list_khan_card_sets(call: Call):
-    return call.service.khan_card_sets()
+    from chalicelib import card_sets
+
+    return card_sets.khan_card_sets()
 
 
 @api.operation("GET", "/v1/khan/card-sets/{card_set_id}", "getKhanCardSet",
@@ -189,14 +202,18 @@ def list_khan_card_sets(call: Call):
                query=m.CardSetQuery, response=r.CardSetDocument, auth=False, errors=("card_set_not_found",),
                tag="khan")
 def get_khan_card_set(call: Call):
-    return call.service.khan_card_set(call.params["card_set_id"], call.query.version)
+    from chalicelib import card_sets
+
+    return card_sets.khan_card_set(call.params["card_set_id"], call.query.version)
 
 
 @api.operation("POST", "/v1/khan/card-sets/check", "checkKhanCardSet",
                summary="Check a designer's card-set file: every fault, naming its entry (nothing is stored)",
                body=m.CardSetFile, response=r.CardSetCheck, auth=False, tag="khan")
 def check_khan_card_set(call: Call):
-    return call.service.check_khan_card_set(call.body.model_dump())
+    from chalicelib import card_sets
+
+    return card_sets.check_khan_card_set(call.body.model_dump())
 
 
 # ---------------------------------------------------------------- webhooks
@@ -205,40 +222,40 @@ def check_khan_card_set(call: Call):
                body=m.CreateWebhookRequest, response=r.WebhookCreated, status=201, tag="webhooks",
                errors=("unsafe_webhook_url",))
 def create_webhook(call: Call):
-    return call.service.create_webhook(call.player, call.body)
+    return call.services.webhooks.create_webhook(call.player, call.body)
 
 
 @api.operation("GET", "/v1/webhooks", "listWebhooks", summary="The caller's webhooks", response=r.WebhookList,
                tag="webhooks")
 def list_webhooks(call: Call):
-    return call.service.list_webhooks(call.player)
+    return call.services.webhooks.list_webhooks(call.player)
 
 
 @api.operation("DELETE", "/v1/webhooks/{webhook_id}", "deleteWebhook", summary="Remove a webhook",
                response=None, status=204, tag="webhooks", errors=("webhook_not_found",))
 def delete_webhook(call: Call):
-    return call.service.delete_webhook(call.player, call.params["webhook_id"])
+    return call.services.webhooks.delete_webhook(call.player, call.params["webhook_id"])
 
 
 @api.operation("POST", "/v1/webhooks/{webhook_id}/rotate", "rotateWebhookSecret",
                summary="A new secret; the old one keeps signing for 24 hours", response=r.RotatedSecret,
                tag="webhooks", errors=("webhook_not_found",))
 def rotate_webhook_secret(call: Call):
-    return call.service.rotate_webhook_secret(call.player, call.params["webhook_id"])
+    return call.services.webhooks.rotate_webhook_secret(call.player, call.params["webhook_id"])
 
 
 @api.operation("GET", "/v1/webhooks/{webhook_id}/deliveries", "listWebhookDeliveries",
                summary="A webhook's deliveries, newest first, with every attempt", response=r.DeliveryList,
                tag="webhooks", errors=("webhook_not_found",))
 def list_webhook_deliveries(call: Call):
-    return call.service.list_webhook_deliveries(call.player, call.params["webhook_id"])
+    return call.services.webhooks.list_webhook_deliveries(call.player, call.params["webhook_id"])
 
 
 @api.operation("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", "redeliverWebhook",
                summary="Attempt a delivery again now, with the same id and body", response=r.DeliveryView,
                tag="webhooks", errors=("webhook_not_found", "delivery_not_found"))
 def redeliver_webhook(call: Call):
-    return call.service.redeliver_webhook(call.player, call.params["webhook_id"], call.params["delivery_id"])
+    return call.services.webhooks.redeliver_webhook(call.player, call.params["webhook_id"], call.params["delivery_id"])
 
 
 # ---------------------------------------------------------------- preferences and email links
@@ -247,52 +264,66 @@ def redeliver_webhook(call: Call):
                summary="Which events reach the caller by email and by webhook", response=r.Preferences,
                tag="players")
 def get_preferences(call: Call):
-    return call.service.get_preferences(call.player)
+    return call.services.players.get_preferences(call.player)
 
 
 @api.operation("PUT", "/v1/players/me/preferences", "updatePreferences",
                summary="Choose which events reach the caller by email and by webhook", body=m.Preferences,
                response=r.Preferences, tag="players")
 def update_preferences(call: Call):
-    return call.service.set_preferences(call.player, call.body)
+    return call.services.players.set_preferences(call.player, call.body)
 
 
 @api.operation("GET", "/v1/links/{token}", "showStepLink", summary="An email's step link: a page to confirm the step",
                response=None, auth=False, html=True, tag="email")
 def show_step_link(call: Call):
-    return call.service.step_link_page(call.params["token"], f"/v1/links/{call.params['token']}")
+    from chalicelib.mailplay import pages
+
+    return pages.step_link_page(call.services.mailplay, call.params["token"], f"/v1/links/{call.params['token']}")
 
 
 @api.operation("POST", "/v1/links/{token}", "playStepLink", summary="Confirm an email's step link: plays the step",
                response=None, auth=False, html=True, tag="email")
 def play_step_link(call: Call):
-    return call.service.play_step_link(call.params["token"])
+    from chalicelib.mailplay import pages
+
+    return pages.play_step_link(call.services.mailplay, call.params["token"])
 
 
 @api.operation("GET", "/v1/invitations/{token}", "showInvitation", summary="An invitation by email: a page to join",
                response=None, auth=False, html=True, tag="email")
 def show_invitation(call: Call):
-    return call.service.invitation_page(call.params["token"], f"/v1/invitations/{call.params['token']}")
+    from chalicelib.mailplay import pages
+
+    return pages.invitation_page(call.services.mailplay, call.params["token"],
+                                 f"/v1/invitations/{call.params['token']}")
 
 
 @api.operation("POST", "/v1/invitations/{token}", "acceptInvitation",
                summary="Take the invited seat (a player is made for the address; its API key is shown once)",
                response=None, auth=False, html=True, tag="email")
 def accept_invitation(call: Call):
-    return call.service.accept_invitation(call.params["token"])
+    from chalicelib.mailplay import pages
+
+    return pages.accept_invitation(call.services.mailplay, call.params["token"])
 
 
 @api.operation("GET", "/v1/unsubscribe/{token}", "showUnsubscribe", summary="A page to stop game emails",
                response=None, auth=False, html=True, tag="email")
 def show_unsubscribe(call: Call):
-    return call.service.unsubscribe_page(call.params["token"], f"/v1/unsubscribe/{call.params['token']}")
+    from chalicelib.mailplay import pages
+
+    return pages.unsubscribe_page(call.services.mailplay, call.params["token"],
+                                  f"/v1/unsubscribe/{call.params['token']}")
 
 
 @api.operation("POST", "/v1/unsubscribe/{token}", "unsubscribe",
                summary="One-click unsubscribe (RFC 8058 List-Unsubscribe-Post)", response=None, auth=False,
                html=True, tag="email")
 def unsubscribe(call: Call):
-    return call.service.unsubscribe(call.params["token"])
+    from chalicelib.mailplay import pages
+
+    return pages.unsubscribe(call.services.mailplay, call.params["token"])
 
 
 # ---------------------------------------------------------------- the outbox, in AWS
@@ -314,7 +345,7 @@ def webhook_retries(event):
 @app.schedule(Rate(1, unit=Rate.MINUTES), name="clock_sweeper")
 def clock_sweeper(event):
     """Sends due reminders and applies timeouts (from the sparse due index, never a scan)."""
-    config.service().sweep_clocks()
+    config.services().clocks.sweep_clocks()
 
 
 @app.lambda_function(name="inbound_mail")

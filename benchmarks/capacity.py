@@ -12,9 +12,9 @@ import statistics
 from collections import defaultdict
 from typing import Any
 
+from chalicelib.config import build_services
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.service import GameService
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing
 from devtools.dynamodb_local import DynamoDBLocal
@@ -66,7 +66,7 @@ def main() -> None:
         raw = ddb.client()
         create_table_if_missing(raw, "capacity")
         client = Metered(raw)
-        service = GameService(DynamoStore(client, "capacity"), dispatcher=Dispatcher(DynamoStore(client, "capacity")))
+        services = build_services(DynamoStore(client, "capacity"), dispatcher=Dispatcher(DynamoStore(client, "capacity")))
         costs: dict[str, list[tuple[float, float]]] = defaultdict(list)
 
         def measure(label: str, call):
@@ -75,12 +75,12 @@ def main() -> None:
             costs[label].append(client.take())
             return result
 
-        players = [measure("createPlayer", lambda n=n: service.create_player(CreatePlayerRequest(name=n), None).body)
+        players = [measure("createPlayer", lambda n=n: services.players.create_player(CreatePlayerRequest(name=n), None).body)
                    for n in ("Ann", "Bob")]
-        ann, bob = (service.authenticate(p["api_key"]) for p in players)
+        ann, bob = (services.players.authenticate(p["api_key"]) for p in players)
         client.take()
         for game_type in ("battleline", "khan"):
-            game = measure(f"createGame ({game_type})", lambda g=game_type: service.create_game(
+            game = measure(f"createGame ({game_type})", lambda g=game_type: services.games.create_game(
                 ann, CreateGameRequest(game=g, options={"first_seat": 1},
                                        seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body)
             rng = random.Random(1)
@@ -90,14 +90,14 @@ def main() -> None:
                 if view["status"] != "active":
                     break
                 player = seats[view["to_move"]]
-                view = measure(f"getGame ({game_type})", lambda: service.get_game(player, game["game_id"]))
+                view = measure(f"getGame ({game_type})", lambda: services.games.get_game(player, game["game_id"]))
                 step = rng.choice([s for s in view["legal_steps"] if s["type"] not in ("resign", "offer_draw")])
-                view = measure(f"postAction, one step ({game_type})", lambda: service.post_action(
+                view = measure(f"postAction, one step ({game_type})", lambda: services.games.post_action(
                     player, game["game_id"], ActionRequest(expected_version=view["version"], steps=[step]),
                     None).body["view"])
-            measure("listGames", lambda: service.list_games(ann, type("Q", (), {"to_move": None, "status": None})()))
-        measure("sweeper run (nothing due)", lambda: service.sweep_clocks())
-        measure("outbox dispatch (no webhooks, no email)", lambda: service.dispatcher.drain_outbox())
+            measure("listGames", lambda: services.games.list_games(ann, type("Q", (), {"to_move": None, "status": None})()))
+        measure("sweeper run (nothing due)", lambda: services.clocks.sweep_clocks())
+        measure("outbox dispatch (no webhooks, no email)", lambda: services.dispatcher.drain_outbox())
     print("| request | read units | write units | samples |")
     print("|---|---|---|---|")
     for label, found in costs.items():

@@ -1,6 +1,8 @@
-"""Settings from the environment, and the service wired to its adapters (the composition root).
+"""Settings from the environment, and the services wired to their adapters and to each other:
+the composition root. Who handles which outbox message is decided here, in
+:func:`build_services`, and nowhere else.
 
-The service and its adapters are imported and built on first use, not when app.py is
+The services and their adapters are imported and built on first use, not when app.py is
 imported: each Lambda function loads only what its first event needs.
 """
 
@@ -8,20 +10,34 @@ from __future__ import annotations
 
 import os
 import secrets
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import boto3
 from botocore.config import Config
 
+from . import keys
+
 if TYPE_CHECKING:  # pragma: no cover
+    from .clock import Clock
+    from .games import GameEngine
+    from .mailplay.inbound import InboundMail
+    from .mailplay.links import Links
+    from .mailplay.service import MailPlay
     from .notify.dispatcher import Dispatcher
-    from .notify.inbound import InboundMail
-    from .notify.links import Links
-    from .service import GameService
+    from .services.boards import Boards
+    from .services.bots import Bots
+    from .services.clocks import Clocks
+    from .services.games import Games
+    from .services.moves import Moves
+    from .services.players import Players
+    from .services.ratings import Ratings
+    from .services.vacations import Vacations
+    from .services.webhooks import Webhooks
     from .store.dynamodb import DynamoStore
+    from .tournaments.service import Tournaments
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,7 +105,7 @@ def _process_secret() -> str:
 
 @lru_cache(maxsize=1)
 def links() -> "Links":
-    from .notify.links import Links
+    from .mailplay.links import Links
 
     return Links(link_secret, public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"))
 
@@ -101,20 +117,108 @@ def mailer():
     return mailer_from_environment(ROOT)
 
 
-@lru_cache(maxsize=1)
-def service() -> "GameService":
-    from .notify.dispatcher import Dispatcher
-    from .service import GameService
+@dataclass(frozen=True)
+class Services:
+    """Every service, built and wired by :func:`build_services`; routes reach them as
+    ``call.services.<name>``. ``store`` and ``dispatcher`` are the adapters they share."""
 
-    return GameService(store(), dispatcher=Dispatcher(store(), mailer=mailer(), links=links()),
-                       vacation_days=int(os.environ.get("VACATION_DAYS", "14")))
+    store: "DynamoStore"
+    dispatcher: "Dispatcher"
+    players: "Players"
+    moves: "Moves"
+    games: "Games"
+    clocks: "Clocks"
+    vacations: "Vacations"
+    boards: "Boards"
+    bots: "Bots"
+    ratings: "Ratings"
+    webhooks: "Webhooks"
+    tournaments: "Tournaments"
+    mailplay: "MailPlay"
+
+
+def build_services(store: "DynamoStore", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
+                   new_seed: Callable[[], int] = keys.new_seed, vacation_days: int | None = None,
+                   engines: "dict[str, GameEngine] | None" = None) -> Services:
+    """Every service on one store and clock, each given the public methods of the services it
+    uses (so they are built in this order), and the dispatcher told who handles the server's own
+    outbox messages. Email links are the dispatcher's (none: this server sends no email);
+    ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given)."""
+    from . import vacation
+    from .clock import SystemClock
+    from .games import ENGINES
+    from .mailplay.service import MailPlay
+    from .notify import messages
+    from .notify.dispatcher import Dispatcher
+    from .services.boards import Boards, DuplicateBoards
+    from .services.bots import Bots
+    from .services.clocks import Clocks, TurnClock
+    from .services.games import Games
+    from .services.idempotency import Idempotent
+    from .services.moves import Moves
+    from .services.players import Players
+    from .services.ratings import Ratings
+    from .services.vacations import Vacations
+    from .services.webhooks import Webhooks
+    from .tournaments.service import Tournaments
+
+    clock = clock or SystemClock()
+    engines = engines or ENGINES
+    dispatcher = dispatcher or Dispatcher(store, clock)
+    links = dispatcher.links
+    days = vacation.DAYS_PER_YEAR if vacation_days is None else vacation_days
+    idempotent = Idempotent(store, clock)
+    # How games move on, and their clocks: what every other service builds on.
+    turns = TurnClock(store, clock)
+    moves = Moves(store, clock, pass_clock=turns.pass_clock, engines=engines)
+    clocks = Clocks(store, clock, find=moves.find, forfeit=moves.forfeit, vacations=turns.vacations,
+                    timed=turns.timed)
+    tournaments = Tournaments(store, clock, find=moves.find, forfeit=moves.forfeit,
+                              new_game_record=moves.new_game_record, game_options=moves.game_options,
+                              new_seed=new_seed, engines=engines)
+    duplicates = DuplicateBoards(tournaments.round_in_play)
+    # The games players ask for, and what is built on them.
+    games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
+                  clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
+                  sends_email=links is not None, engines=engines)
+    vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
+    ratings = Ratings(store, clock, find=moves.find, advance_tournament=tournaments.advance, engines=engines)
+    players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
+                      player_ratings=ratings.player_ratings)
+    boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
+                    hide_board_in_play=duplicates.hide_board_in_play, links=links)
+    bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
+    webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
+    mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.view_for_seat,
+                        seat_player=games.seat_player, post_action=games.post_action, pass_clock=turns.pass_clock,
+                        engines=engines)
+
+    # The outbox: emails show each seat its own view; the server's own messages, by type.
+    dispatcher.viewer = games.view_for_seat
+    dispatcher.handlers[messages.GAME_FINISHED] = ratings.settle_finished  # rate it, advance its tournament
+    dispatcher.handlers[messages.BOT_TURN] = bots.play_bot
+    dispatcher.handlers[messages.TOURNAMENT_GAMES] = tournaments.make_games
+    dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
+
+    services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
+                        clocks=clocks, vacations=vacations, boards=boards, bots=bots, ratings=ratings,
+                        webhooks=webhooks, tournaments=tournaments, mailplay=mailplay)
+    return services
+
+
+@lru_cache(maxsize=1)
+def services() -> Services:
+    from .notify.dispatcher import Dispatcher
+
+    return build_services(store(), dispatcher=Dispatcher(store(), mailer=mailer(), links=links()),
+                          vacation_days=int(os.environ.get("VACATION_DAYS", "14")))
 
 
 def inbound() -> "InboundMail":
-    from .notify.inbound import InboundMail
+    from .mailplay.inbound import InboundMail
 
-    return InboundMail(service(), mailer(), links())
+    return InboundMail(services().games, mailer(), links())
 
 
 def dispatcher() -> "Dispatcher":
-    return service().dispatcher
+    return services().dispatcher

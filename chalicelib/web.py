@@ -19,12 +19,12 @@ from pydantic import BaseModel, ValidationError
 
 from .calls import Idempotency, Outcome
 from .errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
-from .notify.pages import Page
+from .mailplay.page import Page
 from .store.errors import Conflict, StoreUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .config import Services
     from .records import Player
-    from .service import GameService
 
 logger = logging.getLogger("battleline.web")
 
@@ -102,9 +102,9 @@ class Operation:
 
 @dataclass
 class Call:
-    """What a route handler gets: the service, the caller and the validated inputs."""
+    """What a route handler gets: the services, the caller and the validated inputs."""
 
-    service: "GameService"
+    services: "Services"
     player: "Player | None"
     params: dict[str, str]
     body: Any = None
@@ -231,9 +231,9 @@ def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None 
 
 
 class Api:
-    def __init__(self, app: Chalice, service: Callable[[], "GameService"], allowed_origins: str = "") -> None:
+    def __init__(self, app: Chalice, services: Callable[[], "Services"], allowed_origins: str = "") -> None:
         self.app = app
-        self.service = service
+        self.services = services
         self.operations: list[Operation] = []
         # Browser clients on other sites: ALLOWED_ORIGINS lists their origins (or "*"); none by default.
         self.allowed_origins = {o.strip() for o in allowed_origins.split(",") if o.strip()}
@@ -329,12 +329,12 @@ class Api:
                 if media_type != "application/json" and not media_type.endswith("+json"):
                     raise ServiceError("unsupported_media_type", f"send the body as application/json, not {media_type}")
                 raw = parse_body(request.raw_body)
-            service = self.service()
-            call = Call(service=service, player=None, params=params)
+            services = self.services()
+            call = Call(services=services, player=None, params=params)
             if op.idempotent:
                 call.idempotency = _idempotency(request.headers, op.method, op.path.format(**params), raw)
             if op.auth:
-                call.player = service.authenticate(_bearer(request.headers))
+                call.player = services.players.authenticate(_bearer(request.headers))
             if op.body is not None:
                 call.body = _validate(resolve(op.body), raw)
             if op.query is not None:

@@ -14,14 +14,14 @@ from chalicelib import config
 def main() -> int:
     logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="worker: %(message)s")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    service = config.service()
-    dispatcher = service.dispatcher
+    services = config.services()
+    dispatcher = services.dispatcher
     try:
         while True:
             try:
                 dispatcher.drain_outbox()
                 dispatcher.run_due()
-                service.sweep_clocks()
+                services.clocks.sweep_clocks()
             except Exception:  # keep serving; the outbox keeps what was not done
                 logging.exception("dispatch failed; retrying")
             time.sleep(0.5)

@@ -24,8 +24,8 @@ from moto import mock_aws  # noqa: E402
 
 import app as app_module  # noqa: E402
 from chalicelib.notify.dispatcher import Dispatcher  # noqa: E402
-from chalicelib.notify.links import Links  # noqa: E402
-from chalicelib.service import GameService  # noqa: E402
+from chalicelib.mailplay.links import Links  # noqa: E402
+from chalicelib.config import build_services  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402
 from devtools.dynamodb_local import ROOT, DynamoDBLocal, free_port, server_environment, wait_for_port  # noqa: E402
@@ -74,8 +74,8 @@ LINKS = Links("test-link-secret", "http://testserver")
 
 
 @pytest.fixture
-def service(store):
-    return GameService(store, dispatcher=Dispatcher(store, links=LINKS))
+def services(store):
+    return build_services(store, dispatcher=Dispatcher(store, links=LINKS))
 
 
 @dataclass
@@ -135,8 +135,8 @@ class ApiClient:
 
 
 @pytest.fixture
-def api(service, monkeypatch):
-    monkeypatch.setattr(app_module.api, "service", lambda: service)
+def api(services, monkeypatch):
+    monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         yield ApiClient(client)
 

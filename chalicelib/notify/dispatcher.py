@@ -26,7 +26,7 @@ from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Delivery, WebhookEndpoint
 from ..store.dynamodb import DynamoStore
 from .email import compose, compose_invitation
-from .links import Links
+from ..mailplay.links import Links
 from .mail import Mailer
 from .messages import Message
 from .ssrf import Target, UnsafeUrl, check_url
@@ -62,9 +62,10 @@ class Dispatcher:
         self.links = links
         # The key that derives webhook signing secrets: the links' key (LINK_SECRET) by default.
         self.signing = signing or SigningKeys(links.key if links else secrets.token_urlsafe(32))
-        self.viewer: Viewer | None = None  # set by the service that owns the games
+        self.viewer: Viewer | None = None  # the games' view of a seat: set by config.build_services
         # Messages for the server itself (a finished game to rate, a tournament to advance),
-        # by type; set by the service. They ride the outbox so that none is lost.
+        # by type; who handles which is set by config.build_services. They ride the outbox so
+        # that none is lost.
         self.handlers: dict[str, Callable[[Message], None]] = {}
 
     def now(self) -> datetime:

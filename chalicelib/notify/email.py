@@ -9,7 +9,7 @@ from email.utils import make_msgid
 
 from ..games.presenters import PRESENTERS
 from ..records import Player
-from .links import Links
+from ..mailplay.links import Links
 from .mail import mail_from
 from .messages import Message
 from .templates import render

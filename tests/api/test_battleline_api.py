@@ -92,7 +92,7 @@ def test_playing_a_card_not_held_is_refused_with_a_reason(api):
     assert body["detail"] == "you do not hold TRAITOR"
 
 
-def test_scout_returns_and_draws_stay_private_in_events(api, service):
+def test_scout_returns_and_draws_stay_private_in_events(api, services):
     """Random legal play until a Scout is resolved; the other seat never sees its cards."""
     import random
 

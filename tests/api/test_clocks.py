@@ -10,7 +10,7 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.service import GameService
+from chalicelib.config import build_services
 
 from ..conftest import LINKS, ApiClient
 from ..fakes import FakeClock
@@ -26,11 +26,11 @@ def clock():
 
 @pytest.fixture
 def timed(store, clock, monkeypatch):
-    service = GameService(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
-    monkeypatch.setattr(app_module.api, "service", lambda: service)
+    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
+    monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         api = ApiClient(client)
-        api.service = service
+        api.services = services
         yield api
 
 
@@ -55,7 +55,7 @@ def end_turn(api, players, game_id):
 
 
 def outbox(api, kind):
-    return [m for _, m in api.service.store.list_outbox(1000) if m.type == kind]
+    return [m for _, m in api.services.store.list_outbox(1000) if m.type == kind]
 
 
 def seat_clock(view, seat):
@@ -109,22 +109,22 @@ def test_game_without_time_control_has_no_clock(timed):
     ann, bob = timed.signup("Ann"), timed.signup("Bob")
     game = timed.new_game(ann, [ann, bob])
     assert game["clock"] is None
-    assert timed.service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
 
 
 # ---------------------------------------------------------------- reminders
 
 def test_reminders_fire_once_at_80_percent_and_24_hours_before(timed, clock):
     ann, bob, game = new_timed_game(timed, {"per_move_days": 10})
-    service = timed.service
+    services = timed.services
     clock.advance(8 * DAY - timedelta(minutes=1))
-    assert service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    assert services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
     clock.advance(timedelta(minutes=1))
-    assert service.sweep_clocks() == {"reminders": 1, "timeouts": 0}
-    assert service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    assert services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
     clock.advance(DAY)
-    assert service.sweep_clocks() == {"reminders": 1, "timeouts": 0}
-    assert service.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    assert services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
     sent = outbox(timed, "game.reminder")
     assert [(m.player_id, m.data["reminder"], m.data["time_left_seconds"]) for m in sent] == [
         (ann["id"], "reminder_80", 2 * 86400), (ann["id"], "reminder_24h", 86400)]
@@ -135,7 +135,7 @@ def test_a_reminder_is_not_sent_twice_when_two_sweepers_run_at_once(concurrent, 
     new_timed_game(timed, {"per_move_days": 10})
     clock.advance(8 * DAY)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(timed.service.sweep_clocks())) for _ in range(4)]
+    threads = [threading.Thread(target=lambda: results.append(timed.services.clocks.sweep_clocks())) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
@@ -149,9 +149,9 @@ def test_a_move_before_the_reminder_means_no_reminder_for_that_turn(timed, clock
     clock.advance(7 * DAY)
     end_turn(timed, [ann, bob], game["game_id"])
     clock.advance(DAY + timedelta(hours=1))
-    assert timed.service.sweep_clocks()["reminders"] == 0
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 0
     clock.advance(7 * DAY)  # Bob's turn is at 80 % now
-    assert timed.service.sweep_clocks()["reminders"] == 1
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 1
     assert [m.player_id for m in outbox(timed, "game.reminder")] == [bob["id"]]
 
 
@@ -160,8 +160,8 @@ def test_a_move_before_the_reminder_means_no_reminder_for_that_turn(timed, clock
 def test_timeout_loses_the_game_once_even_when_swept_twice(timed, clock):
     ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
     clock.advance(2 * DAY)
-    assert timed.service.sweep_clocks()["timeouts"] == 1
-    assert timed.service.sweep_clocks()["timeouts"] == 0
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 0
     view = timed.view(bob, game["game_id"])
     assert view["status"] == "finished" and view["version"] == 1
     assert view["result"]["winner"] == 2 and view["result"]["reason"] == "timeout"
@@ -182,10 +182,10 @@ def test_a_move_after_the_deadline_is_refused_and_the_timeout_applied(timed, clo
 def test_a_move_just_before_the_deadline_wins_over_a_stale_sweeper(timed, clock):
     ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
     clock.advance(2 * DAY - timedelta(seconds=1))
-    stale = timed.service._find(game["game_id"])  # the sweeper read the game just before the move
+    stale = timed.services.moves.find(game["game_id"])  # the sweeper read the game just before the move
     end_turn(timed, [ann, bob], game["game_id"])
     clock.advance(timedelta(seconds=2))
-    after, timed_out = timed.service._time_out(stale)
+    after, timed_out = timed.services.clocks.time_out(stale)
     assert not timed_out
     view = timed.view(ann, game["game_id"])
     assert view["status"] == "active" and view["to_move"] == 2 and view["result"] is None
@@ -196,7 +196,7 @@ def test_timeout_and_moves_racing_give_exactly_one_outcome(concurrent, timed, cl
     clock.advance(2 * DAY)
     step = next(s for s in game["legal_steps"] if s["type"] == "play")
     replies, sweeps = [], []
-    threads = [threading.Thread(target=lambda: sweeps.append(timed.service.sweep_clocks())) for _ in range(3)]
+    threads = [threading.Thread(target=lambda: sweeps.append(timed.services.clocks.sweep_clocks())) for _ in range(3)]
     threads += [threading.Thread(target=lambda: replies.append(timed.act(ann, game["game_id"], 0, step)))
                 for _ in range(3)]
     for t in threads:
@@ -217,9 +217,9 @@ def test_iccf_timeout_when_the_bank_is_empty(timed, clock):
     clock.advance(DAY)
     end_turn(timed, [ann, bob], game["game_id"])  # Ann has 1 day left
     clock.advance(DAY - timedelta(seconds=1))
-    assert timed.service.sweep_clocks()["timeouts"] == 0
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 0
     clock.advance(timedelta(seconds=1))
-    assert timed.service.sweep_clocks()["timeouts"] == 1
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
     assert timed.view(ann, game["game_id"])["result"]["winner"] == 2
 
 
@@ -234,10 +234,10 @@ def test_vacation_pauses_the_clock_and_moves_the_deadline(timed, clock):
     view = timed.view(ann, game["game_id"])
     assert seat_clock(view, 1)["deadline"] == "2026-03-07T09:00:00.000Z" and seat_clock(view, 1)["paused"]
     clock.advance(2 * DAY)
-    assert timed.service.sweep_clocks()["timeouts"] == 0
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 0
     assert seat_clock(timed.view(ann, game["game_id"]), 1)["time_left_seconds"] == 86400
     clock.advance(3 * DAY)
-    assert timed.service.sweep_clocks()["timeouts"] == 1
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
 
 
 def test_vacation_pauses_a_clock_that_starts_during_it(timed, clock):
@@ -253,7 +253,7 @@ def test_sweeper_reads_a_vacation_taken_while_a_move_was_being_saved(timed, cloc
     record = {"year": 2026, "days_used": 3, "periods": [["2026-03-03T09:00:00.000Z", "2026-03-06T09:00:00.000Z"]]}
     store.set_vacation(ann["id"], record)  # the vacation is stored, but the game kept its old deadline
     clock.advance(DAY)
-    assert timed.service.sweep_clocks()["timeouts"] == 0
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 0
     assert seat_clock(timed.view(ann, game["game_id"]), 1)["deadline"] == "2026-03-07T09:00:00.000Z"
 
 

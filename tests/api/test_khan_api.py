@@ -118,13 +118,13 @@ def test_resigning_a_khan_game_gives_its_result(api):
     assert reply_.body["view"]["status"] == "finished"
 
 
-def test_a_khan_game_takes_a_time_control_and_is_rated(api, service):
+def test_a_khan_game_takes_a_time_control_and_is_rated(api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = khan(api, ann, [ann, bob], time_control={"per_move_days": 2})
     assert game["clock"]["control"] == {"per_move_days": 2} and game["clock"]["seats"][0]["running"] is True
     view = setup_done(api, ann, bob, game)
     api.act(ann, game["game_id"], view["version"], {"type": "resign"})
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     ratings = api.get("/v1/players/me", key=bob["api_key"]).body["ratings"]
     assert ratings["khan"]["wins"] == 1 and "battleline" not in ratings
 
@@ -139,16 +139,16 @@ def khan_by_mail(store):
 def test_a_khan_your_move_email_draws_the_field_and_shows_nothing_hidden(khan_by_mail):
     from chalicelib.models import ActionRequest
 
-    service, _, _, game, ann, bob = khan_by_mail
+    services, _, _, game, ann, bob = khan_by_mail
     gid = game["game_id"]
-    service.post_action(ann, gid, ActionRequest(expected_version=0, steps=[{"type": "place", "unit": "heavy_cavalry"}]),
+    services.games.post_action(ann, gid, ActionRequest(expected_version=0, steps=[{"type": "place", "unit": "heavy_cavalry"}]),
                         None)
-    service.post_action(bob, gid, ActionRequest(expected_version=1, steps=[{"type": "place", "unit": "spearmen"}]),
+    services.games.post_action(bob, gid, ActionRequest(expected_version=1, steps=[{"type": "place", "unit": "spearmen"}]),
                         None)
-    service.post_action(ann, gid, ActionRequest(expected_version=2, steps=[
+    services.games.post_action(ann, gid, ActionRequest(expected_version=2, steps=[
         {"type": "deploy", "unit": "horse_archers", "at": {"x": 1, "y": -1}, "facing": "N"},
         {"type": "pay", "card": "lance"}, {"type": "end_action"}, {"type": "end_turn"}]), None)
-    view = service.view_for_seat(gid, 2)
+    view = services.games.view_for_seat(gid, 2)
     message = Message("m1", "game.your_turn", bob.id, {"game_id": gid, "game": "khan", "seat": 2}, "now")
     mail = compose(message, bob, view, LINKS)
     text = mail.get_body(("plain",)).get_content()
@@ -162,7 +162,7 @@ def test_a_khan_your_move_email_draws_the_field_and_shows_nothing_hidden(khan_by
 
 
 def test_a_khan_reply_is_played_as_commands(khan_by_mail):
-    service, inbound, outbox, game, ann, bob = khan_by_mail
+    services, inbound, outbox, game, ann, bob = khan_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)
     result = inbound.handle(reply("Ann <ann@example.org>", address, "place heavy_cavalry\n"))
     assert result.outcome == "applied", result.reason
@@ -174,7 +174,7 @@ def test_a_khan_reply_is_played_as_commands(khan_by_mail):
     text = "deploy light_cavalry -1 0 N\npay lance\nend action\nend turn\n"
     result = inbound.handle(reply("Ann <ann@example.org>", address, text, "<r3@example.org>"))
     assert result.outcome == "applied", result.reason
-    assert service.view_for_seat(game["game_id"], 1)["to_move"] == 2
+    assert services.games.view_for_seat(game["game_id"], 1)["to_move"] == 2
     bad = inbound.handle(reply("Bob <bob@example.org>", LINKS.reply_address(game["game_id"], 2, 3), "charge!",
                                "<r4@example.org>"))
     assert bad.outcome == "refused" and "deploy light_cavalry -1 0 N" in outbox.sent[-1].get_content()
@@ -212,7 +212,7 @@ def test_unreadable_khan_commands_say_why(text, reason):
 
 # ---------------------------------------------------------------- tournaments
 
-def test_a_khan_tournament_plays_match_games_at_once_with_seats_alternating_scoring_1_half_0(api, service):
+def test_a_khan_tournament_plays_match_games_at_once_with_seats_alternating_scoring_1_half_0(api, services):
     from .test_tournaments import create, get, join, start
 
     ann, bob = api.signup("Ann"), api.signup("Bob")
@@ -221,7 +221,7 @@ def test_a_khan_tournament_plays_match_games_at_once_with_seats_alternating_scor
     t = start(api, ann, t)
     pairing = t["pairings"][0]
     assert t["match_games"] == 2 and len(pairing["game_ids"]) == 2
-    first, second = (service._find(g) for g in pairing["game_ids"])
+    first, second = (services.moves.find(g) for g in pairing["game_ids"])
     assert [s.player_id for s in first.seats] == [s.player_id for s in reversed(second.seats)]
     by_id = {ann["id"]: ann, bob["id"]: bob}
     # Game 1: seat 2 resigns. Game 2: the players agree a draw.
@@ -234,7 +234,7 @@ def test_a_khan_tournament_plays_match_games_at_once_with_seats_alternating_scor
     other = ann if opener is bob else bob
     assert api.act(opener, second.id, 2, {"type": "offer_draw"}).status == 200
     assert api.act(other, second.id, 3, {"type": "accept_draw"}).status == 200
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
     winner = first.seats[0].player_id
     assert {r["player_id"]: r["points"] for r in rows} == {winner: 1.5, loser["id"]: 0.5}

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 from chalicelib.notify import messages
 from chalicelib.records import RatingRecord
-from chalicelib.service import _aged
+from chalicelib.services.ratings import aged
 from chalicelib.tournaments import glicko2
 
 
@@ -20,13 +20,13 @@ def ratings(api, player):
     return api.get("/v1/players/me", key=player["api_key"]).body["ratings"]
 
 
-def test_a_rated_game_updates_both_ratings_once(api, service):
+def test_a_rated_game_updates_both_ratings_once(api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob])
     assert game["rated"] is True
     finish_by_resignation(api, bob, game)
     assert ratings(api, ann) == {}  # rated by the outbox worker, not inside the move
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     winner, loser = ratings(api, ann)["battleline"], ratings(api, bob)["battleline"]
     expected = glicko2.update(glicko2.Rating(), [(glicko2.Rating(), 1.0)])
     assert winner["rating"] == round(expected.rating) and winner["rating"] > 1500 > loser["rating"]
@@ -35,22 +35,22 @@ def test_a_rated_game_updates_both_ratings_once(api, service):
     # The same message dispatched again (an at-least-once re-run) changes nothing.
     settle = messages.Message(f"msg_{game['game_id']}_1_settle", messages.GAME_FINISHED, "",
                               {"game_id": game["game_id"]}, "2026-01-01T00:00:00.000Z")
-    service.dispatcher.dispatch(settle)
+    services.dispatcher.dispatch(settle)
     assert ratings(api, ann)["battleline"] == winner
 
 
-def test_seeded_games_and_unrated_games_are_never_rated(api, service):
+def test_seeded_games_and_unrated_games_are_never_rated(api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     seeded = api.new_game(ann, [ann, bob], seed=11)
     unrated = api.new_game(ann, [ann, bob], rated=False)
     assert seeded["rated"] is False and unrated["rated"] is False
     finish_by_resignation(api, bob, seeded)
     finish_by_resignation(api, bob, unrated)
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     assert ratings(api, ann) == {} and ratings(api, bob) == {}
 
 
-def test_three_player_games_are_not_rated(api, service):
+def test_three_player_games_are_not_rated(api, services):
     ann, bob, cat = api.signup("Ann"), api.signup("Bob"), api.signup("Cat")
     game = api.new_game(ann, [ann, bob, cat], options={"players": 3})
     assert game["rated"] is False
@@ -60,19 +60,19 @@ def test_an_idle_ratings_deviation_grows_each_rating_period():
     now = datetime(2026, 6, 1, tzinfo=timezone.utc)
     fresh = RatingRecord("p", "battleline", 1700, 60, 0.06, updated_at="2026-05-20T00:00:00.000Z")
     idle = RatingRecord("p", "battleline", 1700, 60, 0.06, updated_at="2026-01-01T00:00:00.000Z")
-    assert _aged(fresh, now).rd == 60
+    assert aged(fresh, now).rd == 60
     five_periods = glicko2.Rating(1700, 60, 0.06)
     for _ in range(5):
         five_periods = glicko2.update(five_periods, [])
-    assert _aged(idle, now).rd == five_periods.rd > 60
+    assert aged(idle, now).rd == five_periods.rd > 60
 
 
-def test_leaderboard_lists_established_ratings_best_first(api, service):
+def test_leaderboard_lists_established_ratings_best_first(api, services):
     players = [api.signup(name) for name in ("Ann", "Bob", "Cat", "Dan")]
     ratings_by_name = {"Ann": (1620, 80), "Bob": (1810, 70), "Cat": (1900, 200), "Dan": (1505, 109)}
     for player in players:
         rating, rd = ratings_by_name[player["name"]]
-        service.store.save_ratings(f"g-{player['id']}", [RatingRecord(player["id"], "battleline", rating, rd, 0.06,
+        services.store.save_ratings(f"g-{player['id']}", [RatingRecord(player["id"], "battleline", rating, rd, 0.06,
                                                                        games=30)])
     reply = api.get("/v1/leaderboards/battleline")
     assert reply.status == 200
@@ -83,17 +83,17 @@ def test_leaderboard_lists_established_ratings_best_first(api, service):
     assert api.get("/v1/leaderboards/battleline?limit=0").status == 422
 
 
-def test_a_rated_game_moves_a_player_onto_the_leaderboard_when_rd_falls_below_110(api, service):
+def test_a_rated_game_moves_a_player_onto_the_leaderboard_when_rd_falls_below_110(api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
-    service.store.save_ratings("g-seed-ann", [RatingRecord(ann["id"], "battleline", 1600, 111, 0.06, games=20)])
+    services.store.save_ratings("g-seed-ann", [RatingRecord(ann["id"], "battleline", 1600, 111, 0.06, games=20)])
     assert api.get("/v1/leaderboards/battleline").body["players"] == []
     finish_by_resignation(api, bob, api.new_game(ann, [ann, bob]))
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     board = api.get("/v1/leaderboards/battleline").body["players"]
     assert [p["name"] for p in board] == ["Ann"] and board[0]["rd"] < 110 and board[0]["games"] == 21
 
 
-def test_finished_game_view_says_it_was_rated(api, service):
+def test_finished_game_view_says_it_was_rated(api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob])
     view = finish_by_resignation(api, bob, game)

@@ -10,7 +10,7 @@ from ..engine.test_replay import ROUT
 from . import test_clocks
 from .test_clocks import DAY, new_timed_game
 
-clock, timed = test_clocks.clock, test_clocks.timed  # the fixtures: a service on a clock the test moves
+clock, timed = test_clocks.clock, test_clocks.timed  # the fixtures: the services on a clock the test moves
 
 
 def versions_without_an_event(store, game_id: str) -> list[int]:
@@ -19,9 +19,9 @@ def versions_without_an_event(store, game_id: str) -> list[int]:
     return [v for v in range(game.version + 1) if v not in written]
 
 
-def assert_replays(service, game_id: str) -> None:
-    assert versions_without_an_event(service.store, game_id) == []
-    assert service.replayed_state(game_id) == service.store.load_game(game_id).state
+def assert_replays(services, game_id: str) -> None:
+    assert versions_without_an_event(services.store, game_id) == []
+    assert services.games.replayed_state(game_id) == services.store.load_game(game_id).state
 
 
 def test_a_khan_game_played_through_the_service_replays_from_its_stored_events(timed):
@@ -38,7 +38,7 @@ def test_a_khan_game_played_through_the_service_replays_from_its_stored_events(t
         assert reply.status == 200, reply.body
         version = reply.body["version"]
     assert reply.body["view"]["result"]["reason"] == "routed"
-    assert_replays(timed.service, game["game_id"])
+    assert_replays(timed.services, game["game_id"])
 
 
 def test_a_battleline_game_lost_on_time_replays_from_its_stored_events(timed, clock):
@@ -53,6 +53,6 @@ def test_a_battleline_game_lost_on_time_replays_from_its_stored_events(timed, cl
         reply = timed.act(mover, game["game_id"], view["version"], step)
         assert reply.status == 200, reply.body
     clock.advance(4 * DAY)
-    assert timed.service.sweep_clocks()["timeouts"] == 1
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
     assert timed.view(ann, game["game_id"])["result"]["reason"] == "timeout"
-    assert_replays(timed.service, game["game_id"])
+    assert_replays(timed.services, game["game_id"])

@@ -13,7 +13,7 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.service import GameService
+from chalicelib.config import build_services
 from tests.conftest import ApiClient
 from tests.notify.helpers import LINKS, Outbox
 
@@ -40,13 +40,13 @@ def assert_not_stored(store, secret: str, what: str) -> None:
 
 @pytest.fixture
 def mailed(store, monkeypatch):
-    """The API on a service that sends email (to an Outbox) and signs links."""
+    """The API on services that sends email (to an Outbox) and signs links."""
     outbox = Outbox()
-    service = GameService(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS, allow_private=True))
-    monkeypatch.setattr(app_module.api, "service", lambda: service)
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS, allow_private=True))
+    monkeypatch.setattr(app_module.api, "services", lambda: services)
     monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
     with Client(app_module.app) as client:
-        yield ApiClient(client), service, outbox
+        yield ApiClient(client), services, outbox
 
 
 def test_signup_replay_never_reveals_the_api_key(api, store):
@@ -62,7 +62,7 @@ def test_signup_replay_never_reveals_the_api_key(api, store):
 
 
 def test_no_stored_item_holds_a_secret(mailed, store):
-    api, service, outbox = mailed
+    api, services, outbox = mailed
     ann = api.post("/v1/players", {"name": "Ann", "email": "ann@example.org"},
                    headers={"Idempotency-Key": "ann"}).body
     assert_not_stored(store, ann["api_key"], "an API key")
@@ -80,7 +80,7 @@ def test_no_stored_item_holds_a_secret(mailed, store):
     link = api.get(f"/v1/games/{game['game_id']}/board-link", key=ann["api_key"]).body["url"]
     assert_not_stored(store, unquote(link.split("seat=")[1]), "a board link token")
 
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org").get_body(("plain",)).get_content()
     token = unquote(urlsplit(re.search(r"http://play\.example/v1/invitations/\S+", invitation).group(0)).path
                     .rsplit("/", 1)[1])
@@ -89,7 +89,7 @@ def test_no_stored_item_holds_a_secret(mailed, store):
     cat_key = re.search(r"bl_live_[A-Za-z0-9_-]+", page.body).group(0)
     assert_not_stored(store, cat_key, "the API key shown when an invitation is accepted")
 
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     your_move = next(m for m in outbox.sent if m["To"] == "ann@example.org" and m["Subject"].startswith("Your move"))
     text = your_move.get_body(("plain",)).get_content()
     tokens = [unquote(url.rsplit("/", 1)[1]) for url in re.findall(r"http://play\.example/v1/links/\S+", text)]
@@ -107,7 +107,7 @@ def test_no_stored_item_holds_a_secret(mailed, store):
 def test_webhook_secret_is_derived_from_the_server_key(store):
     """A copy of the table alone signs nothing: the same item under another server key gives
     another secret."""
-    from chalicelib.notify.links import Links
+    from chalicelib.mailplay.links import Links
     from chalicelib.notify.webhooks import SigningKeys
 
     ours, theirs = SigningKeys(LINKS.key), SigningKeys(Links("another-key", "http://x").key)

@@ -21,7 +21,7 @@ from botocore.exceptions import (
 )
 
 from chalicelib import config
-from chalicelib.notify.inbound import InboundMail
+from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.notify.stream import handle_batch
 from chalicelib.store import keys
 from chalicelib.store.dynamodb import DynamoStore, StoreUnavailable, Throttled, VersionConflict, store_error
@@ -113,10 +113,10 @@ def test_store_leaves_conditions_and_bugs_to_the_caller(error):
     assert store_error(error) is None
 
 
-def test_store_raises_version_conflict_when_a_condition_fails_beside_throttling(fake_errors, api, service):
+def test_store_raises_version_conflict_when_a_condition_fails_beside_throttling(fake_errors, api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
-    failing = outage(service.store)
+    failing = outage(services.store)
     raw = failing.client
     failing.fail(raw.exceptions.TransactionCanceledException({
         "Error": {"Code": "TransactionCanceledException", "Message": "test"},
@@ -139,10 +139,10 @@ def test_config_client_gives_up_on_an_unreachable_store_in_seconds(monkeypatch):
 # ---------------------------------------------------------------- the HTTP answers
 
 @pytest.mark.parametrize("error", [*UNAVAILABLE.values(), *THROTTLED.values()], ids=[*UNAVAILABLE, *THROTTLED])
-def test_store_down_answers_503_with_retry_after(fake_errors, api, service, error):
+def test_store_down_answers_503_with_retry_after(fake_errors, api, services, error):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
-    failing = outage(service.store)
+    failing = outage(services.store)
     failing.fail(error)
     assert_unavailable(api.get(f"/v1/games/{game['game_id']}", key=ann["api_key"]), retry_after(error))
     assert_unavailable(api.get("/v1/games", key=ann["api_key"]), retry_after(error))
@@ -152,11 +152,11 @@ def test_store_down_answers_503_with_retry_after(fake_errors, api, service, erro
 
 @pytest.mark.parametrize("error", [*UNAVAILABLE.values(), *THROTTLED.values(), *CANCELLED.values()],
                          ids=[*UNAVAILABLE, *THROTTLED, *CANCELLED])
-def test_store_down_during_a_move_answers_503_and_writes_nothing(fake_errors, api, service, error):
+def test_store_down_during_a_move_answers_503_and_writes_nothing(fake_errors, api, services, error):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
     step, key = first_step(game), {"Idempotency-Key": "move-1"}
-    failing = outage(service.store)
+    failing = outage(services.store)
     failing.fail(error, "transact_write_items")
     assert_unavailable(api.act(ann, game["game_id"], 0, step, headers=key), retry_after(error))
     failing.end()
@@ -167,10 +167,10 @@ def test_store_down_during_a_move_answers_503_and_writes_nothing(fake_errors, ap
     assert retried.status == 200 and retried.body["version"] == 1 and "idempotent-replayed" not in retried.headers
 
 
-def test_store_down_answers_a_503_page_to_a_browser(fake_errors, api, service):
+def test_store_down_answers_a_503_page_to_a_browser(fake_errors, api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1}, public=True)
-    outage(service.store).fail(EndpointConnectionError(endpoint_url=URL))
+    outage(services.store).fail(EndpointConnectionError(endpoint_url=URL))
     reply = api.get(f"/v1/games/{game['game_id']}/board", headers={"Accept": "text/html"})
     assert reply.status == 503 and reply.headers["content-type"].startswith("text/html")
     assert reply.headers["retry-after"] == "5" and "unavailable for a moment" in reply.body
@@ -178,13 +178,13 @@ def test_store_down_answers_a_503_page_to_a_browser(fake_errors, api, service):
     assert (program.status, program.headers["retry-after"], program.body["code"]) == (503, "5", "service_unavailable")
 
 
-def test_an_unexpected_store_conflict_answers_409_not_500(api, service, monkeypatch):
+def test_an_unexpected_store_conflict_answers_409_not_500(api, services, monkeypatch):
     ann = api.signup("Ann")
 
     def raced(*args, **kwargs):
         raise VersionConflict(4)
 
-    monkeypatch.setattr(service, "list_webhooks", raced)
+    monkeypatch.setattr(services.webhooks, "list_webhooks", raced)
     reply = api.get("/v1/webhooks", key=ann["api_key"])
     assert reply.status == 409 and reply.headers["content-type"] == "application/problem+json"
     assert reply.body["code"] == "version_conflict" and reply.body["current_version"] == 4
@@ -200,20 +200,20 @@ def test_every_operation_documents_503_with_retry_after():
 
 # ---------------------------------------------------------------- nothing half-written
 
-def invitation_token(service, outbox: Outbox) -> str:
-    service.dispatcher.drain_outbox()
+def invitation_token(services, outbox: Outbox) -> str:
+    services.dispatcher.drain_outbox()
     text = next(m for m in outbox.sent if m["To"] == "cat@example.org").get_body(("plain",)).get_content()
     return re.search(r"/v1/invitations/(\S+)", text).group(1)
 
 
 @pytest.mark.parametrize("writes_before", [0, 1])
-def test_invitation_accepted_during_an_outage_makes_no_player_and_works_again(api, service, store, writes_before):
+def test_invitation_accepted_during_an_outage_makes_no_player_and_works_again(api, services, store, writes_before):
     mail = Outbox()
-    service.dispatcher.mailer, service.dispatcher.links = mail, LINKS
+    services.dispatcher.mailer, services.dispatcher.links = mail, LINKS
     ann = api.signup("Ann")
     game = api.post("/v1/games", {"game": "battleline", "seats": [{"player_id": ann["id"]}, {"email": "cat@example.org"}]},
                     key=ann["api_key"]).body
-    token = unquote(invitation_token(service, mail))
+    token = unquote(invitation_token(services, mail))
     failing = outage(store)
     failing.fail(client_error("InternalServerError", 500), "transact_write_items", after=writes_before)
     reply = api.post(f"/v1/invitations/{quote(token, safe='')}")
@@ -230,7 +230,7 @@ def test_invitation_accepted_during_an_outage_makes_no_player_and_works_again(ap
 
 
 @pytest.mark.parametrize("failing_write", ["transact_write_items", "update_item"])  # a game's clock, the player
-def test_vacation_taken_during_an_outage_can_be_taken_again(api, service, store, failing_write):
+def test_vacation_taken_during_an_outage_can_be_taken_again(api, services, store, failing_write):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1, "time_control": {"per_move_days": 2}})
     deadline = game["clock"]["seats"][0]["deadline"]
@@ -244,48 +244,48 @@ def test_vacation_taken_during_an_outage_can_be_taken_again(api, service, store,
     assert api.view(ann, game["game_id"])["clock"]["seats"][0]["deadline"] > deadline
 
 
-def test_withdrawal_interrupted_by_an_outage_still_forfeits_the_game(api, service, store):
+def test_withdrawal_interrupted_by_an_outage_still_forfeits_the_game(api, services, store):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     t = create(api, ann)
     join(api, t, ann, bob)
     t = start(api, ann, t)
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     game_id = t["pairings"][0]["game_ids"][0]
     failing = outage(store)
     failing.fail(EndpointConnectionError(endpoint_url=URL), "transact_write_items", after=1)  # the withdrawal is saved
     assert_unavailable(api.post(f"/v1/tournaments/{t['id']}/withdraw", key=bob["api_key"]), "5")
     failing.end()
     assert api.view(ann, game_id)["status"] == "active"  # the request stopped before losing Bob's game
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     game = api.view(ann, game_id)
     assert game["status"] == "finished" and game["result"]["reason"] == "withdrawn"
 
 
 # ---------------------------------------------------------------- the other entry points
 
-def test_store_outage_fails_the_stream_record_so_it_is_retried(fake_errors, store, service):
+def test_store_outage_fails_the_stream_record_so_it_is_retried(fake_errors, store, services):
     image = outbox_image("msg_one", "{}")
     store.client.put_item(TableName=store.table, Item={k: serialize(v) for k, v in image.items()})
     failing = outage(store)
     failing.fail(EndpointConnectionError(endpoint_url=URL))
     event = {"Records": [record("100", image)]}
     with pytest.raises(BatchProcessingError):  # every record failed: the whole batch is retried
-        handle_batch(event, None, service.dispatcher)
+        handle_batch(event, None, services.dispatcher)
     failing.end()
     assert [m.id for _, m in store.list_outbox()] == ["msg_one"]  # kept for the retry
-    assert handle_batch(event, None, service.dispatcher) == {"batchItemFailures": []}
+    assert handle_batch(event, None, services.dispatcher) == {"batchItemFailures": []}
     assert store.list_outbox() == []
 
 
-def test_store_outage_fails_the_sweeper_retries_and_inbound_mail(fake_errors, store, service):
+def test_store_outage_fails_the_sweeper_retries_and_inbound_mail(fake_errors, store, services):
     outage(store).fail(client_error("ProvisionedThroughputExceededException"))
     with pytest.raises(Throttled):
-        service.sweep_clocks()
+        services.clocks.sweep_clocks()
     with pytest.raises(Throttled):
-        service.dispatcher.run_due()
+        services.dispatcher.run_due()
     with pytest.raises(Throttled):
-        service.dispatcher.drain_outbox()
+        services.dispatcher.drain_outbox()
     mail = (f"From: ann@example.org\r\nTo: {LINKS.reply_address('g_1', 1, 0)}\r\nSubject: Re\r\n"
             "Message-ID: <m1@example.org>\r\n\r\nplay 1R on 1\r\n").encode()
     with pytest.raises(Throttled):  # the Lambda fails, and SNS delivers the mail again
-        InboundMail(service, Outbox(), LINKS).handle(mail)
+        InboundMail(services.games, Outbox(), LINKS).handle(mail)

@@ -29,14 +29,14 @@ def get(api, tournament):
     return api.get(f"/v1/tournaments/{tournament['id']}").body
 
 
-def resign(api, service, loser, game_id):
+def resign(api, services, loser, game_id):
     view = api.view(loser, game_id)
     reply = api.act(loser, game_id, view["version"], {"type": "resign"})
     assert reply.status == 200, reply.body
-    service.dispatcher.drain_outbox()  # what the worker (or the stream consumer) does
+    services.dispatcher.drain_outbox()  # what the worker (or the stream consumer) does
 
 
-def test_a_four_player_round_robin_played_through_the_api(api, service):
+def test_a_four_player_round_robin_played_through_the_api(api, services):
     ann, bob, cat, dan = (api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan"))
     t = create(api, ann)
     join(api, t, ann, bob, cat, dan)
@@ -59,7 +59,7 @@ def test_a_four_player_round_robin_played_through_the_api(api, service):
             loser = b if (a, b) in beats else a
             game = api.view(players[loser], pairing["game_ids"][0])
             assert game["tournament_id"] == t["id"] and game["rated"] is True
-            resign(api, service, players[loser], pairing["game_ids"][0])
+            resign(api, services, players[loser], pairing["game_ids"][0])
     t = get(api, t)
     assert t["status"] == "finished"
     standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
@@ -72,14 +72,14 @@ def test_a_four_player_round_robin_played_through_the_api(api, service):
     assert api.get("/v1/players/me", key=ann["api_key"]).body["ratings"]["battleline"]["wins"] == 2
 
 
-def test_a_conceded_match_scores_as_a_forfeit(api, service):
+def test_a_conceded_match_scores_as_a_forfeit(api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     t = create(api, ann, options={"match_games": 3})
     join(api, t, ann, bob)
     t = start(api, ann, t)
     game_id = t["pairings"][0]["game_ids"][0]
     assert api.view(ann, game_id)["options"]["match_games"] == 3
-    resign(api, service, bob, game_id)  # a conceded match scores as a forfeit: every game to Ann
+    resign(api, services, bob, game_id)  # a conceded match scores as a forfeit: every game to Ann
     t = get(api, t)
     pairing = t["pairings"][0]
     ann_side = 0 if pairing["first"]["player_id"] == ann["id"] else 1
@@ -88,7 +88,7 @@ def test_a_conceded_match_scores_as_a_forfeit(api, service):
     assert [(r["name"], r["points"]) for r in rows] == [("Ann", 15.0), ("Bob", 0.0)]
 
 
-def test_withdrawal_forfeits_the_game_in_progress_and_the_rest(api, service):
+def test_withdrawal_forfeits_the_game_in_progress_and_the_rest(api, services):
     ann, bob, cat = (api.signup(n) for n in ("Ann", "Bob", "Cat"))
     t = create(api, ann)
     join(api, t, ann, bob, cat)
@@ -101,7 +101,7 @@ def test_withdrawal_forfeits_the_game_in_progress_and_the_rest(api, service):
         leaver["id"])]["withdrawn"] is True
     game = api.view(leaver, playing["game_ids"][0])
     assert game["status"] == "finished" and game["result"]["reason"] == "withdrawn"
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     t = get(api, t)
     leaver_pairings = [p for p in t["pairings"] if p["second"] is not None and leaver["id"] in
                        (p["first"]["player_id"], p["second"]["player_id"])]
@@ -122,17 +122,17 @@ def test_withdrawing_before_the_start_removes_the_entry(api):
     assert [p["name"] for p in reply.body["players"]] == ["Ann"]
 
 
-def test_duplicate_boards_share_a_seed_that_is_never_shown(api, service):
+def test_duplicate_boards_share_a_seed_that_is_never_shown(api, services):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
     t = create(api, players[0], duplicate=True)
     join(api, t, *players)
     t = start(api, players[0], t)
-    boards = [service._find(p["game_ids"][0]) for p in t["pairings"]]
+    boards = [services.moves.find(p["game_ids"][0]) for p in t["pairings"]]
     assert boards[0].seed == boards[1].seed
     seat_one = [api.view(next(pl for pl in players if pl["id"] == b.seats[0].player_id), b.id) for b in boards]
     assert seat_one[0]["state"]["hand"] == seat_one[1]["state"]["hand"]
     loser = next(pl for pl in players if pl["id"] == boards[0].seats[1].player_id)
-    resign(api, service, loser, boards[0].id)
+    resign(api, services, loser, boards[0].id)
     assert api.view(loser, boards[0].id)["seed"] is None  # the other board still plays this deal
 
 
@@ -167,7 +167,7 @@ def assert_board_in_play(api, game_id, *callers):
     assert api.get(f"/v1/games/{game_id}/board").body["code"] == "board_in_play"  # a program gets the problem
 
 
-def test_duplicate_round_board_in_play_hides_other_boards(api, service):
+def test_duplicate_round_board_in_play_hides_other_boards(api, services):
     organiser, outsider, _, [(first, ann, bob), (second, cat, dan)] = duplicate_round(api)
     # The other board's players hold the cards played here: no one without a seat sees a board.
     assert_board_in_play(api, first, cat, dan, organiser, outsider)
@@ -179,20 +179,20 @@ def test_duplicate_round_board_in_play_hides_other_boards(api, service):
     board = api.get(link.removeprefix("http://testserver").replace("/board?", "/board/view?"))
     assert board.status == 200 and board.body["hand"]
     # A finished board stays hidden while another board of its round plays the same deal.
-    resign(api, service, bob, first)
+    resign(api, services, bob, first)
     assert_board_in_play(api, first, cat, organiser, outsider)
     finished = api.view(ann, first)
     assert finished["status"] == "finished" and finished["seed"] is None
 
 
-def test_duplicate_round_boards_open_when_round_finished(api, service):
+def test_duplicate_round_boards_open_when_round_finished(api, services):
     organiser, outsider, t, [(first, ann, bob), (second, cat, dan)] = duplicate_round(api)
-    resign(api, service, bob, first)
+    resign(api, services, bob, first)
     view = api.view(dan, second)
     assert api.act(dan, second, view["version"], {"type": "resign"}).status == 200
     # Every board is finished, but the round is not scored yet (its outbox message has not run).
     assert_board_in_play(api, first, outsider)
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     for game_id in (first, second):
         watched = api.view(outsider, game_id)
         assert watched["status"] == "finished" and watched["state"]["hand"] == []
@@ -207,7 +207,7 @@ def test_duplicate_round_boards_open_when_round_finished(api, service):
         assert_board_in_play(api, pairing["game_ids"][0], outsider, organiser)
 
 
-def test_boards_of_a_tournament_that_is_not_duplicate_stay_open(api, service):
+def test_boards_of_a_tournament_that_is_not_duplicate_stay_open(api, services):
     organiser, outsider, _, [(first, ann, bob), (second, cat, dan)] = duplicate_round(api, duplicate=False)
     for caller in (cat, organiser, outsider):
         watched = api.view(caller, first)
@@ -215,16 +215,16 @@ def test_boards_of_a_tournament_that_is_not_duplicate_stay_open(api, service):
         assert api.get(f"/v1/games/{first}/events", key=caller["api_key"]).status == 200
 
 
-def test_not_duplicate_boards_deal_differently(api, service):
+def test_not_duplicate_boards_deal_differently(api, services):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
     t = create(api, players[0])
     join(api, t, *players)
     t = start(api, players[0], t)
-    boards = [service._find(p["game_ids"][0]) for p in t["pairings"]]
+    boards = [services.moves.find(p["game_ids"][0]) for p in t["pairings"]]
     assert boards[0].seed != boards[1].seed
 
 
-def test_tournament_games_get_the_time_control(api, service):
+def test_tournament_games_get_the_time_control(api, services):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     t = create(api, ann, options={"time_control": {"per_move_days": 3}})
     join(api, t, ann, bob)
@@ -233,7 +233,7 @@ def test_tournament_games_get_the_time_control(api, service):
     assert view["clock"]["control"] == {"per_move_days": 3}
 
 
-def test_swiss_through_the_api_never_repeats_a_pairing(api, service):
+def test_swiss_through_the_api_never_repeats_a_pairing(api, services):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")]
     t = create(api, players[0], format="swiss", rounds=4)
     join(api, t, *players)
@@ -241,7 +241,7 @@ def test_swiss_through_the_api_never_repeats_a_pairing(api, service):
     by_id = {p["id"]: p for p in players}
     while t["status"] == "running":
         for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
-            resign(api, service, by_id[p["second"]["player_id"]], p["game_ids"][0])
+            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
         t = get(api, t)
     met = [frozenset((p["first"]["seed"], p["second"]["seed"])) for p in t["pairings"] if p["second"]]
     assert len(met) == len(set(met)) == 8
@@ -251,7 +251,7 @@ def test_swiss_through_the_api_never_repeats_a_pairing(api, service):
     assert standings["tie_break"] == "buchholz" and sum(r["points"] for r in standings["standings"]) == 12 * 5.0
 
 
-def test_single_elimination_through_the_api(api, service):
+def test_single_elimination_through_the_api(api, services):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat")]
     t = create(api, players[0], format="single_elimination")
     join(api, t, *players)
@@ -261,11 +261,11 @@ def test_single_elimination_through_the_api(api, service):
     assert bye["first"]["seed"] == 1  # the top seed has the bye
     by_id = {p["id"]: p for p in players}
     match = next(p for p in t["pairings"] if p["second"] is not None)
-    resign(api, service, by_id[match["first"]["player_id"]], match["game_ids"][0])  # seed 3 beats seed 2
+    resign(api, services, by_id[match["first"]["player_id"]], match["game_ids"][0])  # seed 3 beats seed 2
     t = get(api, t)
     final = next(p for p in t["pairings"] if p["round"] == 2)
     assert (final["first"]["seed"], final["second"]["seed"]) == (1, 3)
-    resign(api, service, by_id[final["first"]["player_id"]], final["game_ids"][0])
+    resign(api, services, by_id[final["first"]["player_id"]], final["game_ids"][0])
     rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
     assert [r["seed"] for r in rows] == [3, 1, 2]
 
@@ -298,29 +298,29 @@ def test_tournament_refusals(api):
     assert api.get("/v1/tournaments/t_nothing/standings").body["code"] == "tournament_not_found"
 
 
-def test_a_rounds_games_are_made_by_the_outbox_if_the_request_that_paired_it_failed(api, service, monkeypatch):
+def test_a_rounds_games_are_made_by_the_outbox_if_the_request_that_paired_it_failed(api, services, monkeypatch):
     from chalicelib.store.errors import StoreUnavailable
 
     ann, bob = api.signup("Ann"), api.signup("Bob")
     t = create(api, ann)
     join(api, t, ann, bob)
-    real = service.store.create_game
+    real = services.store.create_game
 
     def down(*args, **kwargs):
         raise StoreUnavailable("DynamoDB failed: InternalServerError")
 
-    monkeypatch.setattr(service.store, "create_game", down)
+    monkeypatch.setattr(services.store, "create_game", down)
     t = start(api, ann, t)  # the tournament stands, paired; its game could not be made yet
     game_id = t["pairings"][0]["game_ids"][0]
     assert api.get(f"/v1/games/{game_id}", key=ann["api_key"]).status == 404
-    monkeypatch.setattr(service.store, "create_game", real)
-    service.dispatcher.drain_outbox()
+    monkeypatch.setattr(services.store, "create_game", real)
+    services.dispatcher.drain_outbox()
     assert api.view(ann, game_id)["tournament_id"] == t["id"]
-    service.dispatcher.drain_outbox()  # nothing is made twice
+    services.dispatcher.drain_outbox()  # nothing is made twice
     assert len(api.get("/v1/games", key=ann["api_key"]).body["games"]) == 1
 
 
-def test_the_last_games_of_a_round_finishing_at_once_pair_the_next_round_once(concurrent, api, service):
+def test_the_last_games_of_a_round_finishing_at_once_pair_the_next_round_once(concurrent, api, services):
     import threading
 
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
@@ -332,7 +332,7 @@ def test_the_last_games_of_a_round_finishing_at_once_pair_the_next_round_once(co
         loser = by_id[pairing["second"]["player_id"]]
         view = api.view(loser, pairing["game_ids"][0])
         assert api.act(loser, view["game_id"], view["version"], {"type": "resign"}).status == 200
-    threads = [threading.Thread(target=service.tournaments.advance, args=(t["id"],)) for _ in range(6)]
+    threads = [threading.Thread(target=services.tournaments.advance, args=(t["id"],)) for _ in range(6)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -340,7 +340,7 @@ def test_the_last_games_of_a_round_finishing_at_once_pair_the_next_round_once(co
     t = get(api, t)
     assert t["round"] == 2 and len([p for p in t["pairings"] if p["round"] == 2]) == 2
     for pairing in (p for p in t["pairings"] if p["round"] == 2):
-        game = service._find(pairing["game_ids"][0])
+        game = services.moves.find(pairing["game_ids"][0])
         assert {s.player_id for s in game.seats} == {pairing["first"]["player_id"], pairing["second"]["player_id"]}
     listed = [g for p in players for g in api.get("/v1/games", key=p["api_key"]).body["games"]]
     assert len(listed) == 8  # each player: one game a round, none made twice

@@ -4,9 +4,9 @@ import socket
 
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.notify.inbound import InboundMail
-from chalicelib.notify.links import Links
-from chalicelib.service import GameService
+from chalicelib.mailplay.inbound import InboundMail
+from chalicelib.mailplay.links import Links
+from chalicelib.config import build_services
 
 LINKS = Links("test-link-secret", "http://play.example", "mail.example")
 
@@ -23,16 +23,16 @@ class Outbox:
 
 def game_by_mail(store, game: str):
     """Ann (seat 1, first) and Bob with email addresses in a seeded game; mail goes to an Outbox.
-    Returns (service, inbound mail handler, outbox, Ann's view of the game, Ann, Bob)."""
+    Returns (services, inbound mail handler, outbox, Ann's view of the game, Ann, Bob)."""
     outbox = Outbox()
-    service = GameService(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
-    ann = service.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
-    bob = service.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
-    ann, bob = service.authenticate(ann["api_key"]), service.authenticate(bob["api_key"])
-    view = service.create_game(ann, CreateGameRequest(game=game, options={"first_seat": 1}, seed=5,
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
+    bob = services.players.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
+    ann, bob = services.players.authenticate(ann["api_key"]), services.players.authenticate(bob["api_key"])
+    view = services.games.create_game(ann, CreateGameRequest(game=game, options={"first_seat": 1}, seed=5,
                                                       seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
                                None).body
-    return service, InboundMail(service, outbox, LINKS), outbox, view, ann, bob
+    return services, InboundMail(services.games, outbox, LINKS), outbox, view, ann, bob
 
 
 class FakeDns:

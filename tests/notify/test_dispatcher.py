@@ -10,7 +10,7 @@ from chalicelib.clock import iso
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.webhooks import RETRY_SCHEDULE, SendResult, http_send
-from chalicelib.service import GameService
+from chalicelib.config import build_services
 
 from ..fakes import FakeClock
 from .helpers import FakeDns
@@ -33,22 +33,22 @@ def clock():
 def world(store, clock, monkeypatch):
     monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
     dispatcher = Dispatcher(store, clock, rng=Random(1), allow_private=True)
-    service = GameService(store, clock, dispatcher=dispatcher)
-    ann = service.create_player(CreatePlayerRequest(name="Ann"), None).body
-    bob = service.create_player(CreatePlayerRequest(name="Bob"), None).body
-    return service, dispatcher, service.authenticate(ann["api_key"]), service.authenticate(bob["api_key"])
+    services = build_services(store, clock, dispatcher=dispatcher)
+    ann = services.players.create_player(CreatePlayerRequest(name="Ann"), None).body
+    bob = services.players.create_player(CreatePlayerRequest(name="Bob"), None).body
+    return services, dispatcher, services.players.authenticate(ann["api_key"]), services.players.authenticate(bob["api_key"])
 
 
-def start_game(service, ann, bob):
+def start_game(services, ann, bob):
     request = CreateGameRequest(game="battleline", seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)],
                                 options={"first_seat": 1})
-    return service.create_game(ann, request, None).body
+    return services.games.create_game(ann, request, None).body
 
 
 def test_signed_deliveries_reach_the_receiver_once_per_message(world, receiver):
-    service, dispatcher, ann, bob = world
-    hook = service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
-    game = start_game(service, ann, bob)
+    services, dispatcher, ann, bob = world
+    hook = services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    game = start_game(services, ann, bob)
     assert dispatcher.drain_outbox() >= 3  # invited x2, your_turn
     receiver.verify_all(hook["secret"])
     types = sorted(body["type"] for body in receiver.seen.values())
@@ -63,13 +63,13 @@ def test_signed_deliveries_reach_the_receiver_once_per_message(world, receiver):
 def test_your_turn_and_action_messages_never_carry_hidden_cards(world, receiver):
     from chalicelib.models import ActionRequest
 
-    service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
-    game = start_game(service, ann, bob)
+    services, dispatcher, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    game = start_game(services, ann, bob)
     ann_hand = game["state"]["hand"]
     steps = [{"type": "play", "card": ann_hand[0], "flag": 1}, {"type": "claim", "flags": []},
              {"type": "draw", "deck": "troop"}]
-    reply = service.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=steps), None).body
+    reply = services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=steps), None).body
     drawn = reply["events"][-1]["data"]["card"]
     dispatcher.drain_outbox()
     kinds = sorted(b["type"] for b in receiver.seen.values())
@@ -80,21 +80,21 @@ def test_your_turn_and_action_messages_never_carry_hidden_cards(world, receiver)
 
 
 def test_receiver_failing_three_times_then_recovering_gets_it_on_schedule(world, receiver, clock):
-    service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
+    services, dispatcher, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
     receiver.script = [500, 503, 502]
     start = clock.now()
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     dispatcher.drain_outbox()  # attempt 1, immediately: 500
-    delivery = service.list_webhook_deliveries(bob, service.list_webhooks(bob)["webhooks"][0]["id"])["deliveries"][0]
+    delivery = services.webhooks.list_webhook_deliveries(bob, services.webhooks.list_webhooks(bob)["webhooks"][0]["id"])["deliveries"][0]
     assert delivery["status"] == "pending" and len(delivery["attempts"]) == 1
     for wait in RETRY_SCHEDULE[:3]:
         clock.advance(wait * 0.5)
         assert dispatcher.run_due() == 0  # not due yet
         clock.advance(wait * 0.6)  # past the wait and its jitter (at most 10 %)
         assert dispatcher.run_due() == 1
-    hook_id = service.list_webhooks(bob)["webhooks"][0]["id"]
-    delivery = service.list_webhook_deliveries(bob, hook_id)["deliveries"][0]
+    hook_id = services.webhooks.list_webhooks(bob)["webhooks"][0]["id"]
+    delivery = services.webhooks.list_webhook_deliveries(bob, hook_id)["deliveries"][0]
     assert delivery["status"] == "delivered"
     assert [a["status"] for a in delivery["attempts"]] == [500, 503, 502, 200]
     times = [datetime.fromisoformat(a["at"].replace("Z", "+00:00")) for a in delivery["attempts"]]
@@ -107,10 +107,10 @@ def test_receiver_failing_three_times_then_recovering_gets_it_on_schedule(world,
 
 
 def test_crash_after_commit_before_send_still_delivers_once_per_id(world, receiver, clock):
-    service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
-    service.create_webhook(ann, CreateWebhookRequest(url=receiver.url))
-    start_game(service, ann, bob)  # committed, with its outbox messages
+    services, dispatcher, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    services.webhooks.create_webhook(ann, CreateWebhookRequest(url=receiver.url))
+    start_game(services, ann, bob)  # committed, with its outbox messages
 
     crashing = Dispatcher(dispatcher.store, clock, send=lambda *a: (_ for _ in ()).throw(SystemExit("crash")),
                           allow_private=True)
@@ -126,25 +126,25 @@ def test_crash_after_commit_before_send_still_delivers_once_per_id(world, receiv
 
 
 def test_410_disables_the_endpoint(world, receiver):
-    service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    services, dispatcher, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
     receiver.script = [410]
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     dispatcher.drain_outbox()
-    hook = service.list_webhooks(bob)["webhooks"][0]
+    hook = services.webhooks.list_webhooks(bob)["webhooks"][0]
     assert hook["disabled"] and "410" in hook["disabled"]
-    assert service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "failed"
+    assert services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "failed"
 
 
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
 def test_redirect_is_not_followed(world, receiver, status):
-    service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
+    services, dispatcher, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
     receiver.script = [status]
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     dispatcher.drain_outbox()
-    hook = service.list_webhooks(bob)["webhooks"][0]
-    delivery = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
+    hook = services.webhooks.list_webhooks(bob)["webhooks"][0]
+    delivery = services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
     assert delivery["status"] == "pending" and delivery["attempts"][0]["status"] == status
     assert "redirects are not followed" in delivery["attempts"][0]["error"]
     # The Location points back at the receiver: nothing came for it.
@@ -152,91 +152,91 @@ def test_redirect_is_not_followed(world, receiver, status):
 
 
 def test_retry_after_is_honoured(world, receiver, clock):
-    service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    services, dispatcher, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
     receiver.script = [429]
     receiver.extra_headers = {"Retry-After": "600"}
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     dispatcher.drain_outbox()
-    hook = service.list_webhooks(bob)["webhooks"][0]
-    delivery = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
+    hook = services.webhooks.list_webhooks(bob)["webhooks"][0]
+    delivery = services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
     next_at = datetime.fromisoformat(delivery["next_attempt_at"].replace("Z", "+00:00"))
     assert next_at - clock.now() == timedelta(seconds=600)  # not the scheduled 5 s
 
 
 def test_the_schedule_ends_in_failure(world, receiver, clock):
-    service, dispatcher, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
+    services, dispatcher, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url, events=["game.invited"]))
     receiver.script = [500] * 20
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     dispatcher.drain_outbox()
     for _ in RETRY_SCHEDULE:
         clock.advance(timedelta(hours=30))
         dispatcher.run_due()
-    hook = service.list_webhooks(bob)["webhooks"][0]
-    delivery = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
+    hook = services.webhooks.list_webhooks(bob)["webhooks"][0]
+    delivery = services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]
     assert delivery["status"] == "failed" and len(delivery["attempts"]) == 1 + len(RETRY_SCHEDULE)
 
 
 def test_rotation_signs_with_both_secrets_for_24_hours(world, receiver, clock):
-    service, dispatcher, ann, bob = world
-    old = service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
-    new = service.rotate_webhook_secret(bob, old["id"])
-    start_game(service, ann, bob)
+    services, dispatcher, ann, bob = world
+    old = services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    new = services.webhooks.rotate_webhook_secret(bob, old["id"])
+    start_game(services, ann, bob)
     dispatcher.drain_outbox()
     receiver.verify_all(old["secret"])
     receiver.verify_all(new["secret"])
     assert len(receiver.requests[0].headers["webhook-signature"].split(" ")) == 2
     assert new["previous_secret_expires_at"] == iso(clock.now() + timedelta(hours=24))
     clock.advance(timedelta(hours=25))
-    delivery = service.list_webhook_deliveries(bob, old["id"])["deliveries"][0]
-    service.redeliver_webhook(bob, old["id"], delivery["id"])
+    delivery = services.webhooks.list_webhook_deliveries(bob, old["id"])["deliveries"][0]
+    services.webhooks.redeliver_webhook(bob, old["id"], delivery["id"])
     assert len(receiver.requests[-1].headers["webhook-signature"].split(" ")) == 1
 
 
 def test_delivery_to_an_address_that_turned_private_is_refused_at_send_time(world, receiver, store, clock):
-    service, _, ann, bob = world
-    service.create_webhook(bob, CreateWebhookRequest(url=receiver.url))  # allowed while registering (dev mode)
+    services, _, ann, bob = world
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))  # allowed while registering (dev mode)
     strict = Dispatcher(store, clock, allow_private=False)
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     strict.drain_outbox()
     assert receiver.requests == []
-    hook = service.list_webhooks(bob)["webhooks"][0]
-    attempt = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["attempts"][0]
+    hook = services.webhooks.list_webhooks(bob)["webhooks"][0]
+    attempt = services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["attempts"][0]
     assert attempt["status"] is None and "refused" in attempt["error"]
 
 
 def test_delivery_rechecks_the_address_dns_rebinding(world, store, clock, monkeypatch):
-    service, _, ann, bob = world
+    services, _, ann, bob = world
     monkeypatch.delenv("ALLOW_PRIVATE_WEBHOOKS")
     dns = FakeDns(monkeypatch)
     dns.answers["hooks.example.com"] = ["93.184.216.34"]
-    hook = service.create_webhook(bob, CreateWebhookRequest(url="https://hooks.example.com/hook",
+    hook = services.webhooks.create_webhook(bob, CreateWebhookRequest(url="https://hooks.example.com/hook",
                                                             events=["game.invited"]))
     sent = []
     strict = Dispatcher(store, clock, allow_private=False,
                         send=lambda target, body, headers: sent.append(target) or SendResult(200))
     dns.answers["hooks.example.com"] = ["10.0.0.7"]  # re-pointed after registration
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     strict.drain_outbox()
     assert sent == []
-    attempt = service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["attempts"][0]
+    attempt = services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["attempts"][0]
     assert attempt["status"] is None and "10.0.0.7 is a private address" in attempt["error"]
     # Each attempt looks again: a public address again is delivered to, at that address.
     dns.answers["hooks.example.com"] = ["93.184.216.35"]
     clock.advance(RETRY_SCHEDULE[0] * 1.2)
     assert strict.run_due() == 1
     assert [(t.address, t.host, t.port) for t in sent] == [("93.184.216.35", "hooks.example.com", 443)]
-    assert service.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "delivered"
+    assert services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "delivered"
 
 
 def test_delivery_connects_to_the_address_it_checked_without_a_second_lookup(world, receiver, store, clock,
                                                                              monkeypatch):
-    service, _, ann, bob = world
+    services, _, ann, bob = world
     dns = FakeDns(monkeypatch)
     dns.answers["hooks.example.com"] = ["127.0.0.1"]
     port = receiver.server.server_address[1]
-    service.create_webhook(bob, CreateWebhookRequest(url=f"http://hooks.example.com:{port}/hooks",
+    services.webhooks.create_webhook(bob, CreateWebhookRequest(url=f"http://hooks.example.com:{port}/hooks",
                                                      events=["game.invited"]))
 
     def rebind_then_send(target, body, headers):
@@ -245,7 +245,7 @@ def test_delivery_connects_to_the_address_it_checked_without_a_second_lookup(wor
 
     dispatcher = Dispatcher(store, clock, allow_private=True, send=rebind_then_send)
     lookups_before = dns.lookups["hooks.example.com"]
-    start_game(service, ann, bob)
+    start_game(services, ann, bob)
     dispatcher.drain_outbox()
     assert dns.lookups["hooks.example.com"] == lookups_before + 1  # the check's, and no other
     assert len(receiver.seen) == 1  # reached at 127.0.0.1, where the receiver listens

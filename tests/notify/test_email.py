@@ -11,11 +11,12 @@ from moto import mock_aws
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.ses.models import ses_backends
 
+from chalicelib.mailplay import pages
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.notify.links import Links
+from chalicelib.mailplay.links import Links
 from chalicelib.notify.mail import FileMailbox, SesMailer
-from chalicelib.service import GameService
+from chalicelib.config import build_services
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing
 
@@ -32,18 +33,18 @@ def ses_world(monkeypatch):
         sesv2.create_email_identity(EmailIdentity="battleline.example")
         store = DynamoStore(client, "t")
         dispatcher = Dispatcher(store, mailer=SesMailer(sesv2), links=LINKS)
-        service = GameService(store, dispatcher=dispatcher)
-        yield service, dispatcher, ses_backends[DEFAULT_ACCOUNT_ID]["us-east-1"].sent_messages
+        services = build_services(store, dispatcher=dispatcher)
+        yield services, dispatcher, ses_backends[DEFAULT_ACCOUNT_ID]["us-east-1"].sent_messages
 
 
-def players(service):
-    ann = service.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
-    bob = service.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
-    return service.authenticate(ann["api_key"]), service.authenticate(bob["api_key"])
+def players(services):
+    ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
+    bob = services.players.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
+    return services.players.authenticate(ann["api_key"]), services.players.authenticate(bob["api_key"])
 
 
-def new_game(service, ann, bob):
-    return service.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 1},
+def new_game(services, ann, bob):
+    return services.games.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 1},
                                                       seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
                                None).body
 
@@ -53,9 +54,9 @@ def parsed(raw):
 
 
 def test_your_move_email_through_ses_has_both_parts_and_no_hidden_cards(ses_world):
-    service, dispatcher, sent = ses_world
-    ann, bob = players(service)
-    game = new_game(service, ann, bob)
+    services, dispatcher, sent = ses_world
+    ann, bob = players(services)
+    game = new_game(services, ann, bob)
     dispatcher.drain_outbox()
     messages = [parsed(m) for m in sent]
     by_subject = {(m["To"], m["Subject"]) for m in messages}
@@ -69,7 +70,7 @@ def test_your_move_email_through_ses_has_both_parts_and_no_hidden_cards(ses_worl
     assert "flag 1" in text and "<table" in html
     hand = game["state"]["hand"]
     assert all(card in text for card in hand)
-    bob_hand = service.view_for_seat(game["game_id"], 2)["state"]["hand"]
+    bob_hand = services.games.view_for_seat(game["game_id"], 2)["state"]["hand"]
     # Bob's cards appear nowhere in Ann's email. Searched outside URLs (link tokens are opaque
     # base64 that can hold "-7R-") and outside the fixed, quoted command examples ("play 7R 3").
     words = re.sub(r'https?://\S+|"[^"\n]*"', " ", text)
@@ -83,9 +84,9 @@ def test_your_move_email_through_ses_has_both_parts_and_no_hidden_cards(ses_worl
 
 def test_file_mailbox_writes_eml_files(store, tmp_path):
     dispatcher = Dispatcher(store, mailer=FileMailbox(tmp_path), links=LINKS)
-    service = GameService(store, dispatcher=dispatcher)
-    ann, bob = players(service)
-    new_game(service, ann, bob)
+    services = build_services(store, dispatcher=dispatcher)
+    ann, bob = players(services)
+    new_game(services, ann, bob)
     dispatcher.drain_outbox()
     files = sorted(tmp_path.glob("*.eml"))
     assert len(files) == 3  # invited x2, your move (Ann)
@@ -97,7 +98,7 @@ def token_of(url):
     return unquote(urlsplit(url).path.rsplit("/", 1)[1])
 
 
-def first_links(service, dispatcher, sent):
+def first_links(services, dispatcher, sent):
     dispatcher.drain_outbox()
     your_move = next(parsed(m) for m in sent if parsed(m)["Subject"].startswith("Your move"))
     text = your_move.get_body(("plain",)).get_content()
@@ -105,64 +106,64 @@ def first_links(service, dispatcher, sent):
 
 
 def test_a_step_link_shows_a_page_on_get_and_plays_only_on_post(ses_world):
-    service, dispatcher, sent = ses_world
-    ann, bob = players(service)
-    game = new_game(service, ann, bob)
-    label, url = first_links(service, dispatcher, sent)[0]
+    services, dispatcher, sent = ses_world
+    ann, bob = players(services)
+    game = new_game(services, ann, bob)
+    label, url = first_links(services, dispatcher, sent)[0]
     token = token_of(url)
-    page = service.step_link_page(token, "/v1/links/x")
+    page = pages.step_link_page(services.mailplay, token, "/v1/links/x")
     assert page.status == 200 and label in page.title and page.form_action
-    assert service.view_for_seat(game["game_id"], 1)["version"] == 0  # a GET changes nothing
-    played = service.play_step_link(token)
+    assert services.games.view_for_seat(game["game_id"], 1)["version"] == 0  # a GET changes nothing
+    played = pages.play_step_link(services.mailplay, token)
     assert played.status == 200 and played.title == f"Played: {label}"
-    assert service.view_for_seat(game["game_id"], 1)["version"] == 1
+    assert services.games.view_for_seat(game["game_id"], 1)["version"] == 1
     assert played.links and all(link["url"].startswith("http://play.example/v1/links/") for link in played.links)
-    again = service.play_step_link(token)  # a second click replays, it does not play twice
-    assert again.status == 200 and service.view_for_seat(game["game_id"], 1)["version"] == 1
+    again = pages.play_step_link(services.mailplay, token)  # a second click replays, it does not play twice
+    assert again.status == 200 and services.games.view_for_seat(game["game_id"], 1)["version"] == 1
 
 
 def test_a_stale_tampered_or_expired_link_is_refused(ses_world, monkeypatch):
-    service, dispatcher, sent = ses_world
-    ann, bob = players(service)
-    game = new_game(service, ann, bob)
-    links = first_links(service, dispatcher, sent)
-    service.play_step_link(token_of(links[0][1]))
-    stale = service.play_step_link(token_of(links[1][1]))  # made for version 0; the game is at 1
+    services, dispatcher, sent = ses_world
+    ann, bob = players(services)
+    game = new_game(services, ann, bob)
+    links = first_links(services, dispatcher, sent)
+    pages.play_step_link(services.mailplay, token_of(links[0][1]))
+    stale = pages.play_step_link(services.mailplay, token_of(links[1][1]))  # made for version 0; the game is at 1
     assert stale.status == 409
-    assert service.step_link_page(token_of(links[1][1]), "/x").status == 409
+    assert pages.step_link_page(services.mailplay, token_of(links[1][1]), "/x").status == 409
     tampered = token_of(links[1][1])[:-3] + "abc"
-    assert service.play_step_link(tampered).status == 400
+    assert pages.play_step_link(services.mailplay, tampered).status == 400
     import itsdangerous.timed
 
     monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: 1_000_000_000)  # signed long ago
     old = LINKS.step_url(game["game_id"], 1, 1, {"type": "claim", "flags": []})
     monkeypatch.undo()
-    assert service.play_step_link(token_of(old)).status == 410
-    assert service.view_for_seat(game["game_id"], 1)["version"] == 1
+    assert pages.play_step_link(services.mailplay, token_of(old)).status == 410
+    assert services.games.view_for_seat(game["game_id"], 1)["version"] == 1
 
 
 def test_a_link_plays_only_for_the_seat_it_was_made_for(ses_world):
-    service, dispatcher, sent = ses_world
-    ann, bob = players(service)
-    game = new_game(service, ann, bob)
+    services, dispatcher, sent = ses_world
+    ann, bob = players(services)
+    game = new_game(services, ann, bob)
     forged = Links("another-secret", "http://play.example").step_url(game["game_id"], 2, 0, {"type": "resign"})
-    assert service.play_step_link(token_of(forged)).status == 400
-    assert service.view_for_seat(game["game_id"], 1)["status"] == "active"
+    assert pages.play_step_link(services.mailplay, token_of(forged)).status == 400
+    assert services.games.view_for_seat(game["game_id"], 1)["status"] == "active"
 
 
 def test_one_click_unsubscribe_stops_emails(ses_world):
-    service, dispatcher, sent = ses_world
-    ann, bob = players(service)
-    game = new_game(service, ann, bob)
+    services, dispatcher, sent = ses_world
+    ann, bob = players(services)
+    game = new_game(services, ann, bob)
     dispatcher.drain_outbox()
     header = next(parsed(m) for m in sent if parsed(m)["To"] == "ann@example.org")["List-Unsubscribe"]
     token = token_of(header.strip("<>"))
-    assert service.unsubscribe_page(token, "/x").status == 200
-    assert service.unsubscribe(token).status == 200
-    assert service.store.get_player(ann.id).preferences["email"] == []
+    assert pages.unsubscribe_page(services.mailplay, token, "/x").status == 200
+    assert pages.unsubscribe(services.mailplay, token).status == 200
+    assert services.store.get_player(ann.id).preferences["email"] == []
     before = len(sent)
     step = next(s for s in game["legal_steps"] if s["type"] == "play")
-    service.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[step, {"type": "claim", "flags": []},
+    services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[step, {"type": "claim", "flags": []},
                                                                                       {"type": "draw", "deck": "troop"}]), None)
     dispatcher.drain_outbox()
     assert [parsed(m)["To"] for m in sent[before:]] == ["bob@example.org"]  # Bob's move; Ann hears nothing

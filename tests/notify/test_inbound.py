@@ -10,7 +10,7 @@ from chalicelib.games.base import CommandError
 from chalicelib.games.battleline.commands import parse_commands, parse_line, write_step
 from chalicelib.games.battleline.render import describe_step
 from chalicelib.models import ActionRequest
-from chalicelib.notify.links import Links
+from chalicelib.mailplay.links import Links
 
 from .helpers import LINKS
 from .helpers import game_by_mail as mail_game
@@ -31,18 +31,18 @@ def reply(sender, to, text, message_id="<r1@example.org>"):
     return bytes(message)
 
 
-def version(service, game):
-    return service.view_for_seat(game["game_id"], 1)["version"]
+def version(services, game):
+    return services.games.view_for_seat(game["game_id"], 1)["version"]
 
 
 def test_a_valid_reply_is_played_as_one_action_and_confirmed(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     card = game["state"]["hand"][0]
     address = LINKS.reply_address(game["game_id"], 1, 0)
     text = f"play {card.lower()} 5\nclaim none\ndraw troop\n\nOn Mon, Ann wrote:\n> play 9Y 1\n"
     result = inbound.handle(reply("Ann <ann@example.org>", address, text))
     assert result.outcome == "applied"
-    view = service.view_for_seat(game["game_id"], 1)
+    view = services.games.view_for_seat(game["game_id"], 1)
     assert view["version"] == 1 and view["state"]["flags"][4]["cards"][0] == [card] and view["to_move"] == 2
     answer = outbox.sent[-1]
     assert answer["To"] == "ann@example.org" and f"Played: play {card} 5; claim none; draw troop" in answer.get_content()
@@ -50,19 +50,19 @@ def test_a_valid_reply_is_played_as_one_action_and_confirmed(game_by_mail):
 
 
 def test_the_same_reply_delivered_twice_is_played_once(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)
     message = reply("ann@example.org", address, f"play {game['state']['hand'][0]} 2")
     assert inbound.handle(message).outcome == "applied"
     assert inbound.handle(message).outcome == "applied"
-    assert version(service, game) == 1
+    assert version(services, game) == 1
 
 
 def test_garbage_is_refused_with_the_commands_and_the_legal_moves(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)
     result = inbound.handle(reply("ann@example.org", address, "hello, I think I will attack the left flank"))
-    assert result.outcome == "refused" and version(service, game) == 0
+    assert result.outcome == "refused" and version(services, game) == 0
     text = outbox.sent[-1].get_content()
     assert "could not read" in text and "Commands:" in text
     assert f"  play {game['state']['hand'][0]} 1" in text  # the legal moves, written as commands
@@ -70,55 +70,55 @@ def test_garbage_is_refused_with_the_commands_and_the_legal_moves(game_by_mail):
 
 
 def test_an_illegal_move_is_refused_with_the_reason(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)
     result = inbound.handle(reply("ann@example.org", address, "draw troop"))
     assert result.outcome == "refused" and "not allowed now" in outbox.sent[-1].get_content()
 
 
 def test_a_reply_from_another_player_is_ignored(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)  # Ann's seat
     result = inbound.handle(reply("bob@example.org", address, f"play {game['state']['hand'][0]} 1"))
-    assert result.outcome == "ignored" and version(service, game) == 0 and outbox.sent == []
+    assert result.outcome == "ignored" and version(services, game) == 0 and outbox.sent == []
 
 
 def test_a_forged_reply_address_is_ignored(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     real = LINKS.reply_address(game["game_id"], 1, 0)
     forged = real.replace(".1.0.", ".2.0.")  # claims seat 2 with seat 1's signature
     other_key = Links("not-our-secret", "http://x", "mail.example").reply_address(game["game_id"], 1, 0)
     for address in (forged, other_key):
         result = inbound.handle(reply("ann@example.org", address, "resign"))
         assert result.outcome == "ignored" and "not a reply address" in result.reason
-    assert service.view_for_seat(game["game_id"], 1)["status"] == "active" and outbox.sent == []
+    assert services.games.view_for_seat(game["game_id"], 1)["status"] == "active" and outbox.sent == []
 
 
 def test_a_stale_reply_is_refused_with_the_current_moves(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     old = LINKS.reply_address(game["game_id"], 1, 0)
     step = next(s for s in game["legal_steps"] if s["type"] == "play")
-    service.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[step]), None)
+    services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[step]), None)
     result = inbound.handle(reply("ann@example.org", old, "claim none"))
-    assert result.outcome == "refused" and version(service, game) == 1
+    assert result.outcome == "refused" and version(services, game) == 1
     text = outbox.sent[-1].get_content()
     assert "moved on" in text and "  claim none" in text
     assert outbox.sent[-1]["Reply-To"] == LINKS.reply_address(game["game_id"], 1, 1)
 
 
 def test_failed_spf_or_dkim_is_ignored(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)
     result = inbound.handle(reply("ann@example.org", address, "resign"), verdicts={"spf": "PASS", "dkim": "FAIL"})
     assert result.outcome == "ignored" and "DKIM" in result.reason
-    assert service.view_for_seat(game["game_id"], 1)["status"] == "active"
+    assert services.games.view_for_seat(game["game_id"], 1)["status"] == "active"
 
 
 def test_the_sns_lambda_path_plays_a_raw_reply(game_by_mail, monkeypatch):
     import app as app_module
     from chalicelib import config
 
-    service, inbound, outbox, game, ann, bob = game_by_mail
+    services, inbound, outbox, game, ann, bob = game_by_mail
     monkeypatch.setattr(config, "inbound", lambda: inbound)
     address = LINKS.reply_address(game["game_id"], 1, 0)
     raw = reply("ann@example.org", address, f"play {game['state']['hand'][0]} 9")
@@ -126,12 +126,12 @@ def test_the_sns_lambda_path_plays_a_raw_reply(game_by_mail, monkeypatch):
               "receipt": {"recipients": [address], "spfVerdict": {"status": "PASS"}, "dkimVerdict": {"status": "PASS"},
                           "action": {"type": "SNS", "encoding": "BASE64"}}}
     result = app_module.inbound_mail({"Records": [{"Sns": {"Message": json.dumps(notice)}}]}, None)
-    assert result == {"outcomes": ["applied"]} and version(service, game) == 1
+    assert result == {"outcomes": ["applied"]} and version(services, game) == 1
 
 
 def test_your_move_emails_carry_the_seats_reply_address(game_by_mail):
-    service, inbound, outbox, game, ann, bob = game_by_mail
-    service.dispatcher.drain_outbox()
+    services, inbound, outbox, game, ann, bob = game_by_mail
+    services.dispatcher.drain_outbox()
     your_move = next(m for m in outbox.sent if m["Subject"].startswith("Your move"))
     assert your_move["Reply-To"] == LINKS.reply_address(game["game_id"], 1, 0)
     assert len(your_move["Reply-To"].split("@")[0]) <= 64

@@ -5,11 +5,12 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from chalicelib.mailplay import pages
 from chalicelib.errors import ServiceError
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.notify.links import Links
-from chalicelib.service import GameService
+from chalicelib.mailplay.links import Links
+from chalicelib.config import build_services
 
 from .helpers import LINKS, Outbox
 
@@ -17,13 +18,13 @@ from .helpers import LINKS, Outbox
 @pytest.fixture
 def invited(store):
     outbox = Outbox()
-    service = GameService(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
-    ann = service.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
-    ann = service.authenticate(ann["api_key"])
-    game = service.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 2},
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
+    ann = services.players.authenticate(ann["api_key"])
+    game = services.games.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 2},
                                                       seats=[PlayerSeat(player_id=ann.id), EmailSeat(email="Cat@Example.org")]),
                                None).body
-    return service, outbox, ann, game
+    return services, outbox, ann, game
 
 
 def token_in(text, kind):
@@ -32,40 +33,40 @@ def token_in(text, kind):
 
 
 def test_an_email_seat_gets_an_invitation_and_the_game_waits(invited):
-    service, outbox, ann, game = invited
+    services, outbox, ann, game = invited
     assert game["status"] == "waiting" and game["to_move"] is None and game["legal_steps"] == []
     assert game["seats"][1] == {"seat": 2, "player_id": None, "name": "(invited)", "invited": True, "bot": None}
     assert "cat@example.org" not in repr(game)  # the invited address is not shown to others
     with pytest.raises(ServiceError) as refused:
-        service.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[{"type": "resign"}]), None)
+        services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[{"type": "resign"}]), None)
     assert refused.value.code == "game_not_started"
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org")
     assert invitation["Subject"] == "Ann invites you to a game of Battle Line"
     assert not any(m["Subject"].startswith("Your move") for m in outbox.sent)  # nobody moves yet
 
 
 def test_accepting_makes_a_player_seats_it_and_starts_the_game(invited):
-    service, outbox, ann, game = invited
-    service.dispatcher.drain_outbox()
+    services, outbox, ann, game = invited
+    services.dispatcher.drain_outbox()
     text = next(m for m in outbox.sent if m["To"] == "cat@example.org").get_body(("plain",)).get_content()
     token = token_in(text, "invitations")
-    assert service.invitation_page(token, "/x").status == 200
-    assert service.store.load_game(game["game_id"]).status == "waiting"  # a GET changes nothing
-    page = service.accept_invitation(token)
+    assert pages.invitation_page(services.mailplay, token, "/x").status == 200
+    assert services.store.load_game(game["game_id"]).status == "waiting"  # a GET changes nothing
+    page = pages.accept_invitation(services.mailplay, token)
     assert page.status == 200 and "bl_live_" in page.message
     key = re.search(r"bl_live_\S+", page.message).group(0)
-    cat = service.authenticate(key)
+    cat = services.players.authenticate(key)
     assert cat.email == "cat@example.org"
-    view = service.get_game(cat, game["game_id"])
+    view = services.games.get_game(cat, game["game_id"])
     assert view["status"] == "active" and view["you"] == 2 and view["to_move"] == 2 and view["legal_steps"]
-    service.dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     assert any(m["To"] == "cat@example.org" and m["Subject"].startswith("Your move") for m in outbox.sent)
-    assert service.accept_invitation(token).status == 409  # a seat is taken once
+    assert pages.accept_invitation(services.mailplay, token).status == 409  # a seat is taken once
 
 
 def test_a_forged_invitation_is_refused(invited):
-    service, outbox, ann, game = invited
+    services, outbox, ann, game = invited
     forged = Links("other", "http://play.example").invitation_url(game["game_id"], 2, "cat@example.org")
-    assert service.accept_invitation(unquote(urlsplit(forged).path.rsplit("/", 1)[1])).status == 400
-    assert service.store.load_game(game["game_id"]).status == "waiting"
+    assert pages.accept_invitation(services.mailplay, unquote(urlsplit(forged).path.rsplit("/", 1)[1])).status == 400
+    assert services.store.load_game(game["game_id"]).status == "waiting"

@@ -1,11 +1,11 @@
-"""The small HTML pages behind email links: a GET only shows what a link would do (mail
-scanners open every link); only the page's POST button acts."""
+"""An HTML page: the pages behind email links and the board page (rendered from the
+templates). Light to import: the HTTP adapter answers any Page, and loads nothing more for it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .templates import render
+from ..notify.templates import render
 
 
 @dataclass

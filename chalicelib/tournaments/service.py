@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import copy
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-from . import keys
-from .errors import ServiceError
-from .notify import messages
-from .records import Player, SeatRecord, TournamentRecord
-from .store.errors import DuplicateItem, StoreUnavailable, VersionConflict
-from .tournaments import director
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .service import GameService
+from .. import keys
+from ..clock import Clock, iso
+from ..errors import ServiceError
+from ..games import ENGINES, GameEngine
+from ..notify import messages
+from ..records import EventRecord, GameRecord, Player, SeatRecord, TournamentRecord
+from ..store.dynamodb import DynamoStore
+from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
+from . import director
 
 logger = logging.getLogger("battleline.tournaments")
 
@@ -29,14 +29,27 @@ ATTEMPTS = 8  # optimistic retries when two updates of one tournament race
 
 
 class Tournaments:
-    def __init__(self, games: "GameService") -> None:
-        self.games = games
-        self.store = games.store
+    def __init__(self, store: DynamoStore, clock: Clock, *, find: Callable[[str], GameRecord | None],
+                 forfeit: Callable[[GameRecord, int, str], GameRecord | None],
+                 new_game_record: Callable[..., tuple[GameRecord, EventRecord]],
+                 game_options: Callable[[GameEngine, dict], dict], new_seed: Callable[[], int] = keys.new_seed,
+                 engines: dict[str, GameEngine] | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.engines = engines or ENGINES
+        self.find = find
+        self.forfeit = forfeit
+        self.new_game_record = new_game_record
+        self.game_options = game_options
+        self.new_seed = new_seed
+
+    def now(self) -> str:
+        return iso(self.clock.now())
 
     # ------------------------------------------------------------------ requests
 
     def create(self, player: Player, request) -> dict:
-        engine = self.games.engines.get(request.game)
+        engine = self.engines.get(request.game)
         if engine is None:
             raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
         raw = dict(request.options)
@@ -45,7 +58,7 @@ class Tournaments:
             if raw.get("match_games", request.match_games) != request.match_games:
                 raise ServiceError("invalid_tournament", "match_games is given twice, with two values")
             raw["match_games"] = request.match_games
-        options = self.games.game_options(engine, raw)
+        options = self.game_options(engine, raw)
         if engine.seat_count(options) != 2:
             raise ServiceError("invalid_options", "tournament games have two seats")
         if request.rounds is not None and request.format != "swiss":
@@ -54,7 +67,7 @@ class Tournaments:
         per_pairing = 1 if native else match_games
         data = director.new_tournament(
             keys.new_id("t"), request.name, engine.name, request.format, options, organiser=player.id,
-            created_at=self.games._now(), seed=self.games.new_seed(), rounds=request.rounds,
+            created_at=self.now(), seed=self.new_seed(), rounds=request.rounds,
             duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
             forfeit_points=engine.forfeit_points(options) * per_pairing, match_games=match_games,
             games_per_pairing=per_pairing)
@@ -100,7 +113,7 @@ class Tournaments:
             playing[:] = director.withdraw(t, player.id)  # a retried update starts afresh
 
         def outbox(t: dict) -> list[messages.Message]:
-            return [messages.tournament_withdrawal(t["id"], player.id, playing, self.games._now())] if playing else []
+            return [messages.tournament_withdrawal(t["id"], player.id, playing, self.now())] if playing else []
 
         self._update(tournament_id, leave, outbox)
         self._lose_games(tournament_id, player.id, playing)
@@ -111,11 +124,11 @@ class Tournaments:
         self.advance(tournament_id)  # makes any of the round's games still missing, so none escapes below
         for game_id in game_ids:
             for _ in range(ATTEMPTS):
-                game = self.games._find(game_id)
+                game = self.find(game_id)
                 seat = game.seat_of(player_id) if game else None
                 if game is None or game.status != "active" or seat is None:
                     break
-                if self.games.forfeit(game, seat, "withdrawn") is not None:
+                if self.forfeit(game, seat, "withdrawn") is not None:
                     break
         self.advance(tournament_id)
 
@@ -138,11 +151,11 @@ class Tournaments:
         self._games_now(self._update(tournament_id, step))
 
     def _score_finished(self, t: dict) -> None:
-        engine = self.games.engines[t["game"]]
+        engine = self.engines[t["game"]]
         for pairing in director.current_pairings(t):
             if pairing["points"] is not None or not pairing["games"]:
                 continue
-            games = [self.games._find(game_id) for game_id in pairing["games"]]
+            games = [self.find(game_id) for game_id in pairing["games"]]
             if any(g is None or g.status != "finished" for g in games):
                 continue
             first_player = t["players"][pairing["first"] - 1]["player_id"]
@@ -167,17 +180,17 @@ class Tournaments:
         """Create the current round's games that do not exist yet. Runs after the tournament was
         saved, so a game is only ever made for a pairing that stands; a crash in between leaves
         the rest to the next run (every finished game and every withdrawal runs it again)."""
-        engine = self.games.engines[t["game"]]
+        engine = self.engines[t["game"]]
         for pairing in director.current_pairings(t):
             for game_id in pairing["games"]:
-                if self.games._find(game_id) is not None:
+                if self.find(game_id) is not None:
                     continue
                 first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
                 if pairing["games"].index(game_id) % 2:  # a pairing's games alternate the seats
                     first, second = second, first
                 seats = [SeatRecord(1, first["player_id"], first["name"]),
                          SeatRecord(2, second["player_id"], second["name"])]
-                game, created = self.games.new_game_record(
+                game, created = self.new_game_record(
                     engine, game_id, t["options"], seats, director.board_seed(t, pairing["round"], pairing["board"]),
                     t["organiser"], rated=t["rated"], tournament_id=t["id"], seed_withheld=t["duplicate"])
                 try:
@@ -209,7 +222,7 @@ class Tournaments:
             if data == record.data:
                 return data
             paired = data["round"] != record.data["round"] and director.current_pairings(data)
-            sent = [messages.tournament_games(data["id"], data["round"], self.games._now())] if paired else []
+            sent = [messages.tournament_games(data["id"], data["round"], self.now())] if paired else []
             sent += outbox(data) if outbox else []
             try:
                 self.store.put_tournament(TournamentRecord(record.id, data, record.version + 1), record.version,

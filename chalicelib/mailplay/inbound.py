@@ -20,9 +20,9 @@ from ..games.base import CommandError
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
-from .email import linked_steps
+from ..notify.email import linked_steps
+from ..notify.mail import Mailer, mail_from
 from .links import LinkError, Links
-from .mail import Mailer, mail_from
 
 logger = logging.getLogger("battleline.inbound")
 
@@ -35,8 +35,8 @@ class Inbound:
 
 
 class InboundMail:
-    def __init__(self, service, mailer: Mailer, links: Links) -> None:
-        self.service = service
+    def __init__(self, games, mailer: Mailer, links: Links) -> None:
+        self.games = games  # the games service: seat_player, view_for_seat, post_action
         self.mailer = mailer
         self.links = links
 
@@ -56,7 +56,7 @@ class InboundMail:
                     return self._ignore(str(error))
         if reply_to is None:
             return self._ignore("not addressed to a game")
-        player = self.service.seat_player(reply_to.game_id, reply_to.seat)
+        player = self.games.seat_player(reply_to.game_id, reply_to.seat)
         if player is None or not player.email:
             return self._ignore("no such game or seat")
         sender = parseaddr(message.get("From", ""))[1]
@@ -64,7 +64,7 @@ class InboundMail:
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
-        presenter = PRESENTERS[self.service.view_for_seat(reply_to.game_id, reply_to.seat)["game"]]
+        presenter = PRESENTERS[self.games.view_for_seat(reply_to.game_id, reply_to.seat)["game"]]
         try:
             steps = presenter.parse_commands(text)
         except CommandError as error:
@@ -72,7 +72,7 @@ class InboundMail:
                                 help_text=True)
         key = hashlib.sha256((message.get("Message-ID") or text).encode()).hexdigest()
         try:
-            self.service.post_action(player, reply_to.game_id,
+            self.games.post_action(player, reply_to.game_id,
                                      ActionRequest(expected_version=reply_to.version, steps=steps),
                                      Idempotency(f"mail:{key[:40]}", key))
         except ServiceError as error:
@@ -88,7 +88,7 @@ class InboundMail:
 
     def _answer(self, player, reply_to, original: EmailMessage, outcome: str, headline: str,
                 help_text: bool = False) -> Inbound:
-        view = self.service.view_for_seat(reply_to.game_id, reply_to.seat)
+        view = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
         presenter = PRESENTERS[view["game"]]
         mine = view["to_move"] == reply_to.seat and view["status"] == "active"
         listed, unlisted = linked_steps(view["game"], view["legal_steps"] if mine else [])

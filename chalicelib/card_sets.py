@@ -1,0 +1,36 @@
+"""Khan & General's card sets, for their routes: the ones this server has, and a designer's file
+checked as the server would load it. Stateless, no service needed."""
+
+from __future__ import annotations
+
+from .errors import ServiceError
+from .games.khan import cardset
+
+
+def khan_card_sets() -> dict:
+    return {"card_sets": [_summary(c) for c in cardset.REGISTRY.all()],
+            "refused": dict(cardset.REGISTRY.refused)}
+
+
+def khan_card_set(card_set_id: str, version: int | None) -> dict:
+    try:
+        found = cardset.REGISTRY.get(card_set_id, version)
+    except cardset.UnknownCardSet as error:
+        raise ServiceError("card_set_not_found", str(error)) from None
+    data = found.data
+    return {**_summary(found), "units": data["units"], "commands": data["commands"],
+            "recommended": data["recommended"]}
+
+
+def check_khan_card_set(data: dict) -> dict:
+    """A designer's card-set file checked as the server would load it (nothing is stored)."""
+    try:
+        found = cardset.parse(data, "the posted card set")
+    except cardset.CardSetError as error:
+        return {"valid": False, "problems": error.problems}
+    return {"valid": True, "id": found.id, "version": found.version, "digest": found.digest, "problems": []}
+
+
+def _summary(found: cardset.CardSet) -> dict:
+    return {"id": found.id, "version": found.version, "name": found.name, "digest": found.digest,
+            "factions": [{"id": f.id, "name": f.name} for f in found.factions]}

@@ -1,0 +1,21 @@
+"""The services: load → authorize → validate → apply → save → respond, one concern each.
+
+They know games, players and the store, and nothing of HTTP or HTML: they take validated
+request models, return plain dicts (or records), and refuse with :class:`~chalicelib.errors.ServiceError`
+codes. Each is a class built with the public methods of the services it needs; they are built
+and wired together in one place, :func:`chalicelib.config.build_services`:
+
+- ``players``: sign-up, authentication, the caller's own record and preferences;
+- ``moves``: how a game record moves on (a new game, one more version, a forfeit);
+- ``games``: create, read and list games and events, post actions, a game's views;
+- ``clocks``: the turn clock, time checks, timeouts and reminders (the sweeper);
+- ``vacations``: days off that stop a player's clocks;
+- ``boards``: the board in a browser, and hiding the boards of a duplicate round in play;
+- ``bots``: a bot seat's turn;
+- ``ratings``: a finished game's consequences, Glicko-2 ratings and leaderboards;
+- ``webhooks``: a player's webhook endpoints and their deliveries;
+- ``idempotency``: a write done once per Idempotency-Key.
+
+Tournaments are served by :mod:`chalicelib.tournaments.service`, play by email by
+:mod:`chalicelib.mailplay.service`.
+"""

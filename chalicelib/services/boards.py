@@ -1,0 +1,89 @@
+"""The board in a browser: a signed link plays as one seat (or watches a public game), and the
+seat's view behind it. And the rule that hides the boards of a duplicate round in play.
+
+The service returns views; :mod:`chalicelib.board_page` draws them (the board page, its
+headline and labelled steps)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..calls import Idempotency, Outcome
+from ..errors import ServiceError
+from ..games import GameEngine
+from ..mailplay.links import LinkError, Links
+from ..models import ActionRequest
+from ..records import GameRecord, Player
+
+
+class DuplicateBoards:
+    def __init__(self, round_in_play: Callable[[str, str], bool]) -> None:
+        self.round_in_play = round_in_play  # (tournament_id, game_id) -> is a board of its round unfinished
+
+    def hide_board_in_play(self, game: GameRecord, seat: int | None) -> None:
+        """Every board of a duplicate round deals the same cards: what is played (and drawn) on one
+        is in the hands (and the deck) of the others. So while any board of the round is unfinished,
+        only a board's own seats may see it: anyone else (a player of another board, the organiser)
+        is refused. An unfinished board needs no look at its tournament; a finished one asks whether
+        its round is scored."""
+        if seat is not None or not game.duplicate_board:
+            return
+        if game.status != "finished" or self.round_in_play(game.tournament_id, game.id):
+            raise ServiceError("board_in_play", f"game {game.id} is a board of a duplicate round that is still "
+                               "being played; it may be watched once every board of the round is finished")
+
+
+class Boards:
+    def __init__(self, *, load: Callable[[str], tuple[GameRecord, GameEngine]],
+                 view: Callable[[GameRecord, int | None], dict],
+                 seat_player: Callable[[str, int], Player | None],
+                 post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
+                 hide_board_in_play: Callable[[GameRecord, int | None], None], links: Links | None) -> None:
+        self.load = load
+        self.view = view
+        self.seat_player = seat_player
+        self.post_action = post_action
+        self.hide_board_in_play = hide_board_in_play
+        self.links = links
+
+    def board_link(self, player: Player, game_id: str) -> dict:
+        """A link to the game's board: it plays as the caller's seat, or watches a public game."""
+        game, _ = self.load(game_id)
+        seat = game.seat_of(player.id)
+        self.hide_board_in_play(game, seat)
+        if seat is None and not game.public:
+            raise ServiceError("not_seated", f"you have no seat in game {game_id}, and it is not public")
+        return {"url": self._links().board_url(game_id, seat), "seat": seat}
+
+    def _board_seat(self, game: GameRecord, token: str | None) -> int | None:
+        if token:
+            try:
+                return self._links().read_board(token, game.id)
+            except LinkError as error:
+                raise ServiceError(error.code, str(error)) from None
+        self.hide_board_in_play(game, None)
+        if not game.public:
+            raise ServiceError("game_not_public", "this game is not public: open it with your seat's board link")
+        return None
+
+    def board(self, game_id: str, token: str | None) -> dict:
+        """The view behind a board link (its ``you`` is the seat it plays as; None watches)."""
+        game, _ = self.load(game_id)
+        return self.view(game, self._board_seat(game, token))
+
+    def board_play(self, game_id: str, token: str | None, request) -> dict:
+        """A step taken on a seat's board: played as that seat's player, at the version shown.
+        Returns the board's view after it."""
+        game, _ = self.load(game_id)
+        seat = self._board_seat(game, token)
+        player = self.seat_player(game_id, seat) if seat is not None else None
+        if player is None:
+            raise ServiceError("not_seated", "a spectator's board does not play")
+        self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version,
+                                                        steps=[request.step]), None)
+        return self.board(game_id, token)
+
+    def _links(self) -> Links:
+        if self.links is None:
+            raise ServiceError("internal_error", "email links are not configured")
+        return self.links

@@ -1,0 +1,229 @@
+"""Games: create, read and list them and their events, and post actions (all or nothing, at
+an expected version). A game's view is built here: what one seat (or a spectator) may see."""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from pydantic import ValidationError
+
+from .. import bots, keys, observability
+from ..calls import Idempotency, Outcome
+from ..errors import ServiceError, describe_validation, is_card_error
+from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
+from ..games.replay import replay
+from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery
+from ..notify import messages
+from ..records import GameRecord, Player, SeatRecord
+from ..store.dynamodb import DynamoStore, VersionConflict
+from .idempotency import Idempotent, Recorder
+from .moves import Moves, engine_options
+
+logger = logging.getLogger("battleline.service")
+
+SERVICE_EVENTS = ("game_created", "seat_taken")  # the service's own events; every other one is the engine's
+
+
+class Games:
+    def __init__(self, store: DynamoStore, *, moves: Moves, idempotent: Idempotent,
+                 check_time: Callable[[GameRecord], GameRecord],
+                 clock_view: Callable[[GameRecord], dict | None],
+                 hide_board_in_play: Callable[[GameRecord, int | None], None],
+                 new_seed: Callable[[], int] = keys.new_seed, sends_email: bool = False,
+                 engines: dict[str, GameEngine] | None = None) -> None:
+        self.store = store
+        self.engines = engines or ENGINES
+        self.moves = moves
+        self.idempotent = idempotent
+        self.check_time = check_time
+        self.clock_view = clock_view
+        self.hide_board_in_play = hide_board_in_play
+        self.new_seed = new_seed
+        self.sends_email = sends_email  # seats may be invited by email
+
+    # ------------------------------------------------------------------ games
+
+    def create_game(self, player: Player, request: CreateGameRequest,
+                    idempotency: Idempotency | None) -> Outcome:
+        engine = self.engines.get(request.game)
+        if engine is None:
+            raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
+        options = self.moves.game_options(engine, request.options)
+        seats = self._seats(engine, options, request)
+
+        def run(record: Recorder) -> dict:
+            seed = request.seed if request.seed is not None else self.new_seed()
+            game, created = self.moves.new_game_record(engine, keys.new_id("g"), options, seats, seed, player.id,
+                                                       seed_public=request.seed is not None,
+                                                       rated=request.rated and request.seed is None,
+                                                       public=request.public)
+            body = self.view(game, game.seat_of(player.id))
+            self.store.create_game(game, [created], record(body), messages.for_new_game(game))
+            return body
+
+        return self.idempotent.run(player.id, idempotency, run)
+
+    def _seats(self, engine: GameEngine, options: dict, request: CreateGameRequest) -> list[SeatRecord]:
+        wanted = engine.seat_count(options)
+        if len(request.seats) != wanted:
+            raise ServiceError("invalid_seats", f"a {engine.name} game with these options has {wanted} seats, "
+                                                f"not {len(request.seats)}")
+        seats: list[SeatRecord] = []
+        for number, seat in enumerate(request.seats, start=1):
+            if isinstance(seat, EmailSeat):
+                if not self.sends_email:
+                    raise ServiceError("unsupported_seat", f"seat {number}: this server sends no email")
+                seats.append(SeatRecord(number, None, "(invited)", seat.email.lower()))
+                continue
+            if isinstance(seat, BotSeat):
+                names = bots.BOTS.get(engine.name, {})
+                if seat.bot not in names:
+                    raise ServiceError("unsupported_seat", f"seat {number}: there is no {seat.bot!r} bot for "
+                                                           f"{engine.name}; there are {', '.join(names)}")
+                seats.append(SeatRecord(number, None, f"{seat.bot} bot", bot=seat.bot))
+                continue
+            found = self.store.get_player(seat.player_id)
+            if found is None:
+                raise ServiceError("player_not_found", f"seat {number}: no player {seat.player_id!r}")
+            if any(s.player_id == found.id for s in seats):
+                raise ServiceError("invalid_seats", f"seat {number}: player {found.id} already has a seat")
+            seats.append(SeatRecord(number, found.id, found.name))
+        return seats
+
+    def get_game(self, player: Player, game_id: str) -> dict:
+        game, _ = self.moves.load(game_id)
+        seat = game.seat_of(player.id)
+        self.hide_board_in_play(game, seat)
+        return self.view(game, seat)
+
+    def view_for_seat(self, game_id: str, seat: int | None) -> dict | None:
+        """A seat's view, for notifications and links (no caller to authorize), or None."""
+        game = self.moves.find(game_id)
+        return self.view(game, seat) if game else None
+
+    def seat_player(self, game_id: str, seat_number: int) -> Player | None:
+        """The player in a game's seat (for email links and replies), or None."""
+        game = self.moves.find(game_id)
+        seat = next((s for s in game.seats if s.seat == seat_number), None) if game else None
+        return self.store.get_player(seat.player_id) if seat and seat.player_id else None
+
+    def list_games(self, player: Player, query: ListGamesQuery) -> dict:
+        """The player's games, latest first; with ``to_move=me`` those awaiting their move, from the
+        ``my_move`` index, soonest deadline first."""
+        mine = query.to_move == "me"
+        games = []
+        for m in self.store.list_my_moves(player.id) if mine else self.store.list_memberships(player.id):
+            your_turn = m.status == "active" and m.to_move == m.seat
+            if query.status and m.status != query.status:
+                continue
+            if query.to_move == "me" and not your_turn:
+                continue
+            games.append({"game_id": m.game_id, "game": m.game, "seat": m.seat, "status": m.status,
+                          "to_move": m.to_move, "your_turn": your_turn, "version": m.version,
+                          "updated_at": m.updated_at, "deadline": m.deadline if your_turn else None})
+        if not mine:
+            games.sort(key=lambda g: g["updated_at"], reverse=True)
+        return {"games": games}
+
+    def list_events(self, player: Player, game_id: str, after: int) -> dict:
+        game, _ = self.moves.load(game_id)
+        seat = game.seat_of(player.id)
+        self.hide_board_in_play(game, seat)
+        return {"events": [e.seen_by(seat) for e in self.store.list_events(game_id, after)]}
+
+    def replayed_state(self, game_id: str) -> dict:
+        """The game's state rebuilt from its options, seed and stored events (``games.replay``): an
+        audit, since it must equal the stored state. Raises ReplayError if the events do not replay."""
+        game, engine = self.moves.load(game_id)
+        events = [{"type": e.type, "seat": e.seat, "data": e.data, "private": e.private}
+                  for e in self.store.list_events(game_id) if e.type not in SERVICE_EVENTS]
+        return replay(engine, engine_options(game.options), game.seed, events)
+
+    # ------------------------------------------------------------------ actions
+
+    def post_action(self, player: Player, game_id: str, request: ActionRequest,
+                    idempotency: Idempotency | None) -> Outcome:
+        game, engine = self.moves.load(game_id)
+        seat = game.seat_of(player.id)
+        observability.tag(game_id=game_id, seat=seat)
+        if seat is None:
+            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        replayed = self.idempotent.replay(player.id, idempotency)
+        if replayed is not None:
+            return replayed
+        if request.expected_version != game.version:
+            observability.count("version_conflicts")
+            raise ServiceError("version_conflict", f"the game is at version {game.version}, "
+                               f"not {request.expected_version}; reload it and choose again",
+                               current_version=game.version)
+        if game.status == "finished":
+            raise ServiceError("game_finished", "the game is over")
+        if game.status == "waiting":
+            raise ServiceError("game_not_started", "the game waits for invited players to accept")
+        steps = [self._parse_step(engine, raw, index) for index, raw in enumerate(request.steps)]
+        game = self.check_time(game)
+        try:
+            state, raw_events = apply_steps(engine, game.state, seat, steps)
+        except IllegalStep as illegal:
+            observability.count("illegal_actions")
+            logger.info("action refused: %s", illegal.code)
+            raise ServiceError(illegal.code, illegal.reason, **illegal.details) from None
+        saved, events = self.moves.advance(game, engine, state, raw_events)
+        version = saved.version
+
+        def run(record: Recorder) -> dict:
+            body = {"version": version, "view": self.view(saved, seat),
+                    "events": [e.seen_by(seat) for e in events]}
+            try:
+                self.store.save_game(saved, game.version, events, record(body),
+                                     messages.for_action(game, saved, events))
+            except VersionConflict as conflict:
+                observability.count("version_conflicts")
+                raise ServiceError("version_conflict",
+                                   f"another action was accepted first; the game is at version "
+                                   f"{conflict.current_version}", current_version=conflict.current_version) from None
+            observability.count("actions")
+            # Step types only: a step's content may name cards another seat must not see.
+            logger.info("action accepted at version %s: %s", version, " ".join(s["type"] for s in steps))
+            return body
+
+        return self.idempotent.run(player.id, idempotency, run, checked=True)
+
+    @staticmethod
+    def _parse_step(engine: GameEngine, raw: object, index: int) -> dict:
+        try:
+            return engine.parse_step(raw)
+        except ValidationError as error:
+            code = "invalid_card" if is_card_error(error) else "invalid_step"
+            raise ServiceError(code, f"step {index}: {describe_validation(error)}", step_index=index) from None
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, game: GameRecord, seat: int | None) -> dict:
+        """The game as a seat sees it (None: a spectator): only what that seat may know."""
+        engine = self.engines[game.game]
+        state = game.state
+        finished = engine.result(state) is not None
+        waiting = game.status == "waiting"
+        return {
+            "game_id": game.id,
+            "game": game.game,
+            "version": game.version,
+            "status": game.status,
+            "seats": [s.as_json() for s in game.seats],
+            "you": seat,
+            "to_move": None if waiting else engine.to_move(state),
+            "phase": "waiting" if waiting else engine.phase(state),
+            "legal_steps": engine.legal_steps(state, seat) if seat is not None and not waiting else [],
+            "state": engine.view(state, seat),
+            "result": engine.result(state),
+            "options": engine.public_options(game.options, seat),
+            "clock": self.clock_view(game),
+            "rated": game.rated,
+            "tournament_id": game.tournament_id,
+            "public": game.public,
+            "seed": game.seed if (game.seed_public or finished) and not game.seed_withheld else None,
+            "created_at": game.created_at,
+            "updated_at": game.updated_at,
+        }

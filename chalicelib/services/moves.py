@@ -1,0 +1,128 @@
+"""How a game record moves on: found by id, made new, taken one version on (the engine's new
+state, its events, the clock passed), or forfeited by a seat. Every service that changes a
+game goes through here, so a version always has its events and its clock."""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+from dataclasses import replace
+from datetime import datetime
+from typing import Callable
+
+from pydantic import TypeAdapter, ValidationError
+
+from .. import keys, timecontrol
+from ..clock import Clock, iso
+from ..errors import ServiceError, describe_validation
+from ..games import ENGINES, GameEngine
+from ..games.replay import FORFEITS
+from ..notify import messages
+from ..records import EventRecord, GameRecord, SeatRecord
+from ..shapes import DEFERRED
+from ..store.dynamodb import DynamoStore, VersionConflict
+
+logger = logging.getLogger("battleline.service")
+
+TIME_CONTROL = TypeAdapter(timecontrol.TimeControl, config=DEFERRED)
+
+
+def engine_options(options: dict) -> dict:
+    """A game's options as its engine takes them (the time control is the service's)."""
+    return {k: v for k, v in options.items() if k != "time_control"}
+
+
+def game_options(engine: GameEngine, raw: dict) -> dict:
+    """The game's options, validated: the engine's own, and ``time_control``, which the service keeps."""
+    raw = dict(raw)
+    control = raw.pop("time_control", None)
+    try:
+        options = engine.options_model.model_validate(raw).model_dump(mode="json")
+        if control is not None:
+            options["time_control"] = TIME_CONTROL.validate_python(control).model_dump()
+    except ValidationError as error:
+        special = {problem["type"] for problem in error.errors()} & {"invalid_deck", "unknown_card_set"}
+        raise ServiceError(special.pop() if special else "invalid_options", describe_validation(error)) from None
+    return options
+
+
+class Moves:
+    def __init__(self, store: DynamoStore, clock: Clock, *, pass_clock: Callable[[GameRecord, datetime], GameRecord],
+                 engines: dict[str, GameEngine] | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.engines = engines or ENGINES
+        self.pass_clock = pass_clock
+
+    def find(self, game_id: str) -> GameRecord | None:
+        """The game, or None; an id that cannot be a game's never reaches the store."""
+        return self.store.load_game(game_id) if keys.ID.fullmatch(game_id) else None
+
+    def load(self, game_id: str) -> tuple[GameRecord, GameEngine]:
+        """The game and its engine; a game that does not exist is refused (``game_not_found``)."""
+        game = self.find(game_id)
+        if game is None:
+            raise ServiceError("game_not_found", f"there is no game {game_id!r}")
+        return game, self.engines[game.game]
+
+    @staticmethod
+    def game_options(engine: GameEngine, raw: dict) -> dict:
+        return game_options(engine, raw)
+
+    def new_game_record(self, engine: GameEngine, game_id: str, options: dict, seats: list[SeatRecord], seed: int,
+                        created_by: str, *, seed_public: bool = False, rated: bool = False,
+                        tournament_id: str | None = None, seed_withheld: bool = False,
+                        public: bool = False) -> tuple[GameRecord, EventRecord]:
+        """A new game (not yet stored) and its first event; its clock starts if every seat is taken."""
+        state = engine.new_game(engine_options(options), random.Random(seed))
+        now = iso(self.clock.now())
+        waiting = any(s.invited for s in seats)
+        control = options.get("time_control")
+        game = GameRecord(
+            id=game_id, game=engine.name, version=0, status="waiting" if waiting else "active",
+            seats=seats, options=options, state=state, seed=seed, seed_public=seed_public,
+            created_by=created_by, created_at=now, updated_at=now, event_count=1,
+            to_move=None if waiting else engine.to_move(state),
+            clock=timecontrol.new_clock(control, [s.seat for s in seats]) if control else None,
+            rated=rated and len(seats) == 2 and not any(s.bot for s in seats), tournament_id=tournament_id,
+            seed_withheld=seed_withheld, public=public,
+        )
+        game = self.pass_clock(game, self.clock.now())
+        created = EventRecord(game.id, 1, 0, "game_created", None,
+                              {"game": game.game, "seats": [s.as_json() for s in seats]}, now)
+        return game, created
+
+    def advance(self, game: GameRecord, engine: GameEngine, state: dict,
+                raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:
+        """The game one version on, with the engine's new state and events, and its clock passed on."""
+        now = self.clock.now()
+        version = game.version + 1
+        events = [
+            EventRecord(game.id, game.event_count + i, version, e["type"], e["seat"], e["data"], iso(now),
+                        e.get("private", {}))
+            for i, e in enumerate(raw_events, start=1)
+        ]
+        finished = engine.result(state) is not None
+        saved = replace(game, version=version, state=state, updated_at=iso(now),
+                        status="finished" if finished else game.status,
+                        event_count=game.event_count + len(events), to_move=engine.to_move(state))
+        return self.pass_clock(saved, now), events
+
+    def forfeit(self, game: GameRecord, seat: int, reason: str) -> GameRecord | None:
+        """The seat loses now (timeout, withdrawal), as one more version; None if the game moved on first.
+        The reason names the seat's event: one of ``games.replay.FORFEITS``, so that the events replay."""
+        if reason not in FORFEITS:
+            raise ValueError(f"{reason!r} is not a forfeit the events can replay")
+        engine = self.engines[game.game]
+        state = copy.deepcopy(game.state)
+        raw_events = engine.forfeit(state, seat, reason)
+        if not raw_events:
+            return game
+        saved, events = self.advance(game, engine, state, raw_events)
+        try:
+            self.store.save_game(saved, game.version, events, None, messages.for_action(game, saved, events))
+        except VersionConflict:
+            return None
+        logger.info("game %s: seat %s lost (%s) at version %s", game.id, seat, reason, saved.version)
+        return saved

@@ -1,0 +1,59 @@
+"""Players: sign-up (the API key shown once), authentication by key, the caller's own record
+(with vacation days and ratings) and preferences."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import keys
+from ..calls import Idempotency, Outcome
+from ..clock import Clock, iso
+from ..errors import ServiceError
+from ..models import CreatePlayerRequest
+from ..records import Player
+from ..store.dynamodb import DynamoStore
+from .idempotency import Idempotent, Recorder
+
+ANONYMOUS = "anonymous"  # the idempotency scope of a request made before there is a player
+
+
+class Players:
+    def __init__(self, store: DynamoStore, clock: Clock, *, idempotent: Idempotent,
+                 vacation_status: Callable[[Player], dict], player_ratings: Callable[[Player], dict]) -> None:
+        self.store = store
+        self.clock = clock
+        self.idempotent = idempotent
+        self.vacation_status = vacation_status
+        self.player_ratings = player_ratings
+
+    def create_player(self, request: CreatePlayerRequest, idempotency: Idempotency | None) -> Outcome:
+        def run(record: Recorder) -> dict:
+            api_key = keys.new_api_key()
+            player = Player(keys.new_id("p"), request.name, request.email, iso(self.clock.now()))
+            body = {**player_json(player), "api_key": api_key}
+            self.store.create_player(player, keys.hash_api_key(api_key), record(body))
+            return body
+
+        return self.idempotent.run(ANONYMOUS, idempotency, run)
+
+    def authenticate(self, api_key: str | None) -> Player:
+        player = self.store.player_for_key(keys.hash_api_key(api_key)) if api_key else None
+        if player is None:
+            raise ServiceError("unauthorized", "send a valid API key as 'Authorization: Bearer <api_key>'")
+        return player
+
+    def get_me(self, player: Player) -> dict:
+        return {**player_json(player), "vacation": self.vacation_status(player),
+                "ratings": self.player_ratings(player)}
+
+    def get_preferences(self, player: Player) -> dict:
+        return dict(player.preferences)
+
+    def set_preferences(self, player: Player, preferences) -> dict:
+        chosen = preferences.model_dump()
+        self.store.set_preferences(player.id, chosen)
+        return chosen
+
+
+def player_json(player: Player) -> dict:
+    return {"id": player.id, "name": player.name, "email": player.email, "created_at": player.created_at}

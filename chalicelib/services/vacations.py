@@ -1,0 +1,63 @@
+"""Vacations: whole days off that stop all a player's clocks (the rules: :mod:`chalicelib.vacation`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Callable
+
+from .. import timecontrol, vacation
+from ..clock import Clock
+from ..errors import ServiceError
+from ..records import GameRecord, Player
+from ..store.dynamodb import DynamoStore
+
+
+class Vacations:
+    def __init__(self, store: DynamoStore, clock: Clock, *, find: Callable[[str], GameRecord | None],
+                 timed: Callable[[GameRecord, datetime | None], GameRecord],
+                 days: int = vacation.DAYS_PER_YEAR) -> None:
+        self.store = store
+        self.clock = clock
+        self.find = find
+        self.timed = timed
+        self.days = days  # per calendar year
+
+    def vacation_status(self, player: Player) -> dict:
+        return vacation.status(player.vacation, self.clock.now(), self.days)
+
+    def take_vacation(self, player: Player, days: int) -> dict:
+        now = self.clock.now()
+        try:
+            taken = vacation.take(player.vacation, now, days, self.days)
+        except vacation.VacationRefused as refused:
+            raise ServiceError(refused.code, refused.reason) from None
+        return self._set_vacation(player, taken, now)
+
+    def end_vacation(self, player: Player) -> dict:
+        now = self.clock.now()
+        try:
+            ended = vacation.end(player.vacation, now)
+        except vacation.VacationRefused as refused:
+            raise ServiceError(refused.code, refused.reason) from None
+        return self._set_vacation(player, ended, now)
+
+    def _set_vacation(self, player: Player, record: dict, now: datetime) -> dict:
+        """Move the deadlines of the games waiting for this player's move, then store the vacation.
+        The player's record is written last: if the store fails midway, the vacation is not taken
+        and a retry does it all again (a deadline moved for a vacation never stored is undone, since
+        the sweeper re-reads vacations before any timeout, as it does when a move races this)."""
+        for m in self.store.list_memberships(player.id):
+            if m.status != "active" or m.to_move != m.seat:
+                continue
+            for _ in range(3):
+                game = self.find(m.game_id)
+                if game is None or game.clock is None or game.clock["running"] is None \
+                        or game.clock["running"]["seat"] != m.seat:
+                    break
+                moved = self.timed(replace(game, clock=timecontrol.with_vacations(
+                    game.clock, vacation.intervals(record))), None)
+                if self.store.save_clock(moved):
+                    break
+        self.store.set_vacation(player.id, record)
+        return vacation.status(record, now, self.days)

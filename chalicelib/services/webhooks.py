@@ -1,0 +1,76 @@
+"""A player's webhook endpoints: register (the signing secret shown once), list, delete, rotate
+the secret, and their deliveries (listed, redelivered). Deliveries are made by
+:mod:`chalicelib.notify.dispatcher`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from .. import keys
+from ..clock import Clock, iso
+from ..errors import ServiceError
+from ..notify.ssrf import UnsafeUrl, check_url
+from ..notify.webhooks import ROTATION_OVERLAP, SigningKeys
+from ..records import Delivery, Player, WebhookEndpoint, WebhookSecret
+from ..store.dynamodb import DynamoStore
+
+
+class Webhooks:
+    def __init__(self, store: DynamoStore, clock: Clock, *, signing: SigningKeys,
+                 redeliver: Callable[[Delivery, WebhookEndpoint], Delivery | None]) -> None:
+        self.store = store
+        self.clock = clock
+        self.signing = signing
+        self.redeliver = redeliver
+
+    def create_webhook(self, player: Player, request) -> dict:
+        try:
+            check_url(request.url)
+        except UnsafeUrl as refused:
+            raise ServiceError("unsafe_webhook_url", str(refused)) from None
+        now = iso(self.clock.now())
+        endpoint = WebhookEndpoint(keys.new_id("wh"), player.id, request.url, request.events,
+                                   [WebhookSecret(self.signing.new_salt(), now)], None, now)
+        self.store.put_webhook(endpoint)
+        return {**endpoint.as_json(), "secret": self.signing.secret(endpoint.id, endpoint.secrets[0].salt)}
+
+    def list_webhooks(self, player: Player) -> dict:
+        return {"webhooks": [e.as_json() for e in self.store.list_webhooks(player.id)]}
+
+    def _webhook(self, player: Player, webhook_id: str) -> WebhookEndpoint:
+        endpoint = self.store.get_webhook(player.id, webhook_id) if keys.ID.fullmatch(webhook_id) else None
+        if endpoint is None:
+            raise ServiceError("webhook_not_found", f"you have no webhook {webhook_id!r}")
+        return endpoint
+
+    def delete_webhook(self, player: Player, webhook_id: str) -> None:
+        self._webhook(player, webhook_id)
+        self.store.delete_webhook(player.id, webhook_id)
+
+    def rotate_webhook_secret(self, player: Player, webhook_id: str) -> dict:
+        endpoint = self._webhook(player, webhook_id)
+        now = self.clock.now()
+        overlap_ends = iso(now + ROTATION_OVERLAP)
+        kept = [replace(s, expires_at=min(s.expires_at or overlap_ends, overlap_ends))
+                for s in endpoint.secrets if s.expires_at is None or s.expires_at > iso(now)]
+        fresh = WebhookSecret(self.signing.new_salt(), iso(now))
+        endpoint.secrets = [fresh, *kept]
+        self.store.put_webhook(endpoint)
+        return {"id": endpoint.id, "secret": self.signing.secret(endpoint.id, fresh.salt),
+                "previous_secret_expires_at": overlap_ends}
+
+    def list_webhook_deliveries(self, player: Player, webhook_id: str) -> dict:
+        self._webhook(player, webhook_id)
+        deliveries = sorted(self.store.list_deliveries(webhook_id), key=lambda d: d.created_at, reverse=True)
+        return {"deliveries": [d.as_json() for d in deliveries]}
+
+    def redeliver_webhook(self, player: Player, webhook_id: str, delivery_id: str) -> dict:
+        endpoint = self._webhook(player, webhook_id)
+        delivery = self.store.get_delivery(webhook_id, delivery_id) if len(delivery_id) <= 200 else None
+        if delivery is None:
+            raise ServiceError("delivery_not_found", f"webhook {webhook_id} has no delivery {delivery_id!r}")
+        endpoint.disabled = None  # asking for a redelivery re-enables an endpoint disabled by a 410
+        self.store.put_webhook(endpoint)
+        done = self.redeliver(delivery, endpoint)
+        return (done or self.store.get_delivery(webhook_id, delivery_id) or delivery).as_json()
