@@ -11,7 +11,7 @@ import statistics
 
 from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.records import GameRecord, SeatRecord
-from chalicelib.store.dynamodb import DynamoStore
+from chalicelib.store.dynamodb import game_item
 
 
 def attribute_size(name: str, value: dict) -> int:
@@ -48,7 +48,6 @@ def mid_game_state(seed: int) -> dict:
 
 
 def main() -> None:
-    store = DynamoStore(client=None, table="battleline")
     sizes = []
     for seed in range(100):
         game = GameRecord(
@@ -58,7 +57,7 @@ def main() -> None:
             state=mid_game_state(seed), seed=2**62 + seed, seed_public=False, created_by="p_0123456789abcdef",
             created_at="2026-11-21T12:00:00.000Z", updated_at="2026-11-21T12:00:00.000Z", event_count=121, to_move=1,
         )
-        sizes.append(item_size(store._game_item(game)))
+        sizes.append(item_size(game_item(game)))
     print(f"game item at mid-game over 100 seeded games: median {statistics.median(sizes):.0f} B, "
           f"max {max(sizes)} B (DynamoDB limit 400 KB; 1 WCU per 1 KB written)")
 

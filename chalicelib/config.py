@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.ratings import Ratings
     from .services.vacations import Vacations
     from .services.webhooks import Webhooks
-    from .store.dynamodb import DynamoStore
+    from .store.protocol import Store
     from .tournaments.service import Tournaments
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +65,7 @@ def dynamodb_client():
 
 
 @lru_cache(maxsize=1)
-def store() -> "DynamoStore":
+def store() -> "Store":
     from .store.dynamodb import DynamoStore
 
     return DynamoStore(dynamodb_client(), table_name())
@@ -122,7 +122,7 @@ class Services:
     """Every service, built and wired by :func:`build_services`; routes reach them as
     ``call.services.<name>``. ``store`` and ``dispatcher`` are the adapters they share."""
 
-    store: "DynamoStore"
+    store: "Store"
     dispatcher: "Dispatcher"
     players: "Players"
     moves: "Moves"
@@ -137,7 +137,7 @@ class Services:
     mailplay: "MailPlay"
 
 
-def build_services(store: "DynamoStore", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
+def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
                    new_seed: Callable[[], int] = keys.new_seed, vacation_days: int | None = None,
                    engines: "dict[str, GameEngine] | None" = None) -> Services:
     """Every service on one store and clock, each given the public methods of the services it

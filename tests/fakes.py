@@ -51,6 +51,6 @@ def outage(store) -> Outage:
     """Put an Outage between the store and its DynamoDB client."""
     from chalicelib.store.dynamodb import Boundary
 
-    fake = Outage(store.client._client)
+    fake = Outage(store.client.wrapped)
     store.client = Boundary(fake)
     return fake

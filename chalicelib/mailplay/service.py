@@ -20,7 +20,8 @@ from ..games import ENGINES, GameEngine
 from ..models import ActionRequest
 from ..notify import messages
 from ..records import EventRecord, GameRecord, Player, SeatRecord
-from ..store.dynamodb import DynamoStore, VersionConflict
+from ..store.errors import VersionConflict
+from ..store.protocol import Store
 from .links import Invitation, Links, StepLink
 
 
@@ -45,7 +46,7 @@ class LinkedStep:
 
 
 class MailPlay:
-    def __init__(self, store: DynamoStore, clock: Clock, *, links: Links | None,
+    def __init__(self, store: Store, clock: Clock, *, links: Links | None,
                  find: Callable[[str], GameRecord | None],
                  view_for_seat: Callable[[str, int], dict | None],
                  seat_player: Callable[[str, int], Player | None],

@@ -24,7 +24,7 @@ from typing import Callable
 from .. import observability
 from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Delivery, WebhookEndpoint
-from ..store.dynamodb import DynamoStore
+from ..store.protocol import Store
 from .email import compose, compose_invitation
 from ..mailplay.links import Links
 from .mail import Mailer
@@ -49,7 +49,7 @@ def envelope(message: Message) -> str:
 
 
 class Dispatcher:
-    def __init__(self, store: DynamoStore, clock: Clock | None = None, send: Sender = http_send,
+    def __init__(self, store: Store, clock: Clock | None = None, send: Sender = http_send,
                  rng: Random | None = None, allow_private: bool | None = None,
                  mailer: Mailer | None = None, links: Links | None = None,
                  signing: SigningKeys | None = None) -> None:

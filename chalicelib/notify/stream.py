@@ -10,6 +10,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from boto3.dynamodb.types import TypeDeserializer
 
+from ..store import keys
 from ..store.dynamodb import DynamoStore
 from .dispatcher import Dispatcher
 
@@ -21,7 +22,7 @@ def outbox_message(record: DynamoDBRecord):
     if record.event_name is None or record.event_name.name != "INSERT" or record.dynamodb is None:
         return None
     raw = record.raw_event["dynamodb"].get("NewImage") or {}
-    if raw.get("PK", {}).get("S") != "OUTBOX":
+    if raw.get("PK", {}).get("S") != keys.OUTBOX_PK:
         return None
     item = {k: _deserializer.deserialize(v) for k, v in raw.items()}
     return item["SK"], DynamoStore.message_from(item)

@@ -12,13 +12,14 @@ from ..errors import ServiceError
 from ..games import ENGINES, GameEngine, apply_steps
 from ..notify import messages
 from ..records import EventRecord, GameRecord
-from ..store.dynamodb import DynamoStore, VersionConflict
+from ..store.errors import VersionConflict
+from ..store.protocol import Store
 
 logger = logging.getLogger("battleline.service")
 
 
 class Bots:
-    def __init__(self, store: DynamoStore, *, find: Callable[[str], GameRecord | None],
+    def __init__(self, store: Store, *, find: Callable[[str], GameRecord | None],
                  check_time: Callable[[GameRecord], GameRecord],
                  advance: Callable[[GameRecord, GameEngine, dict, list[dict]], tuple[GameRecord, list[EventRecord]]],
                  engines: dict[str, GameEngine] | None = None) -> None:

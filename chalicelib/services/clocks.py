@@ -17,14 +17,14 @@ from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..notify import messages
 from ..records import GameRecord
-from ..store.dynamodb import DynamoStore
+from ..store.protocol import Store
 
 Finder = Callable[[str], GameRecord | None]
 Forfeit = Callable[[GameRecord, int, str], GameRecord | None]
 
 
 class TurnClock:
-    def __init__(self, store: DynamoStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 
@@ -61,7 +61,7 @@ class TurnClock:
 
 
 class Clocks:
-    def __init__(self, store: DynamoStore, clock: Clock, *, find: Finder, forfeit: Forfeit,
+    def __init__(self, store: Store, clock: Clock, *, find: Finder, forfeit: Forfeit,
                  vacations: Callable[[GameRecord, int], list[timecontrol.Interval]],
                  timed: Callable[[GameRecord, datetime | None], GameRecord]) -> None:
         self.store = store

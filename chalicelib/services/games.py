@@ -16,7 +16,8 @@ from ..games.replay import replay
 from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery
 from ..notify import messages
 from ..records import GameRecord, Player, SeatRecord
-from ..store.dynamodb import DynamoStore, VersionConflict
+from ..store.errors import VersionConflict
+from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 from .moves import Moves, engine_options
 
@@ -26,7 +27,7 @@ SERVICE_EVENTS = ("game_created", "seat_taken")  # the service's own events; eve
 
 
 class Games:
-    def __init__(self, store: DynamoStore, *, moves: Moves, idempotent: Idempotent,
+    def __init__(self, store: Store, *, moves: Moves, idempotent: Idempotent,
                  check_time: Callable[[GameRecord], GameRecord],
                  clock_view: Callable[[GameRecord], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],

@@ -9,13 +9,14 @@ from ..calls import Idempotency, Outcome, withheld
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..records import IdempotencyRecord
-from ..store.dynamodb import DynamoStore, IdempotencyRace
+from ..store.errors import IdempotencyRace
+from ..store.protocol import Store
 
 Recorder = Callable[[dict], IdempotencyRecord | None]  # the response body -> the record saved with the write
 
 
 class Idempotent:
-    def __init__(self, store: DynamoStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

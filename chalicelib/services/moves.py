@@ -21,7 +21,8 @@ from ..games.replay import FORFEITS
 from ..notify import messages
 from ..records import EventRecord, GameRecord, SeatRecord
 from ..shapes import DEFERRED
-from ..store.dynamodb import DynamoStore, VersionConflict
+from ..store.errors import VersionConflict
+from ..store.protocol import Store
 
 logger = logging.getLogger("battleline.service")
 
@@ -48,7 +49,7 @@ def game_options(engine: GameEngine, raw: dict) -> dict:
 
 
 class Moves:
-    def __init__(self, store: DynamoStore, clock: Clock, *, pass_clock: Callable[[GameRecord, datetime], GameRecord],
+    def __init__(self, store: Store, clock: Clock, *, pass_clock: Callable[[GameRecord, datetime], GameRecord],
                  engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.clock = clock

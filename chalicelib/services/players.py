@@ -11,14 +11,14 @@ from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..models import CreatePlayerRequest
 from ..records import Player
-from ..store.dynamodb import DynamoStore
+from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 
 ANONYMOUS = "anonymous"  # the idempotency scope of a request made before there is a player
 
 
 class Players:
-    def __init__(self, store: DynamoStore, clock: Clock, *, idempotent: Idempotent,
+    def __init__(self, store: Store, clock: Clock, *, idempotent: Idempotent,
                  vacation_status: Callable[[Player], dict], player_ratings: Callable[[Player], dict]) -> None:
         self.store = store
         self.clock = clock

@@ -13,14 +13,15 @@ from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..notify import messages
 from ..records import GameRecord, Player, RatingRecord
-from ..store.dynamodb import DynamoStore, VersionConflict
+from ..store.errors import VersionConflict
+from ..store.protocol import Store
 from ..tournaments import glicko2
 
 RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a rated game
 
 
 class Ratings:
-    def __init__(self, store: DynamoStore, clock: Clock, *, find: Callable[[str], GameRecord | None],
+    def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
                  advance_tournament: Callable[[str], None], engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.clock = clock

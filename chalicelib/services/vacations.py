@@ -10,11 +10,11 @@ from .. import timecontrol, vacation
 from ..clock import Clock
 from ..errors import ServiceError
 from ..records import GameRecord, Player
-from ..store.dynamodb import DynamoStore
+from ..store.protocol import Store
 
 
 class Vacations:
-    def __init__(self, store: DynamoStore, clock: Clock, *, find: Callable[[str], GameRecord | None],
+    def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
                  timed: Callable[[GameRecord, datetime | None], GameRecord],
                  days: int = vacation.DAYS_PER_YEAR) -> None:
         self.store = store

@@ -13,11 +13,11 @@ from ..errors import ServiceError
 from ..notify.ssrf import UnsafeUrl, check_url
 from ..notify.webhooks import ROTATION_OVERLAP, SigningKeys
 from ..records import Delivery, Player, WebhookEndpoint, WebhookSecret
-from ..store.dynamodb import DynamoStore
+from ..store.protocol import Store
 
 
 class Webhooks:
-    def __init__(self, store: DynamoStore, clock: Clock, *, signing: SigningKeys,
+    def __init__(self, store: Store, clock: Clock, *, signing: SigningKeys,
                  redeliver: Callable[[Delivery, WebhookEndpoint], Delivery | None]) -> None:
         self.store = store
         self.clock = clock

@@ -97,6 +97,11 @@ class Boundary:
     def __init__(self, client) -> None:
         self._client = client
 
+    @property
+    def wrapped(self):
+        """The DynamoDB client itself (tests put a fake outage between it and the store)."""
+        return self._client
+
     def __getattr__(self, name: str) -> Any:
         found = getattr(self._client, name)
         if name.startswith("_") or not callable(found):
@@ -208,7 +213,7 @@ class DynamoStore:
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
                     idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
-        items = [self._put(self._game_item(game))]
+        items = [self._put(game_item(game))]
         items += [self._put(self._event_item(e)) for e in events]
         items += [self._put(self._outbox_item(m)) for m in messages]
         items += [self._put(self._membership_item(m)) for m in memberships(game)]
@@ -239,7 +244,7 @@ class DynamoStore:
         by a new player is never half-written."""
         if game.version != expected_version + 1:
             raise ValueError("a saved game is one version past the expected one")
-        items = [self._put(self._game_item(game), _at_version(expected_version) | _RETURN_OLD)]
+        items = [self._put(game_item(game), _at_version(expected_version) | _RETURN_OLD)]
         items += [self._put(self._event_item(e)) for e in events]
         items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
         items += [self._put(self._outbox_item(m)) for m in messages]
@@ -303,7 +308,7 @@ class DynamoStore:
 
     def save_clock(self, game: GameRecord) -> bool:
         """Rewrite the game's clock (a vacation moved it) at the same version; False if it moved on."""
-        items = [self._put(self._game_item(game), _at_version(game.version))]
+        items = [self._put(game_item(game), _at_version(game.version))]
         items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
         try:
             self.client.transact_write_items(TransactItems=items)
@@ -469,21 +474,6 @@ class DynamoStore:
 
     # ------------------------------------------------------------------ items
 
-    def _game_item(self, game: GameRecord) -> dict:
-        return _item({
-            **keys.game(game.id), "kind": "game",
-            "id": game.id, "game": game.game, "version": game.version, "status": game.status,
-            "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
-            "state": _dumps(game.state), "seed": game.seed, "seed_public": game.seed_public,
-            "created_by": game.created_by, "created_at": game.created_at,
-            "updated_at": game.updated_at, "event_count": game.event_count,
-            "to_move": game.to_move, "clock": _dumps(game.clock) if game.clock else None,
-            "deadline": game.deadline, "rated": game.rated, "tournament_id": game.tournament_id,
-            "seed_withheld": game.seed_withheld or None, "public": game.public or None,
-            # In the sparse "due" index while its clock runs: the sweeper's next look.
-            **(keys.clock_due(game.due_at) if game.due_at and game.status == "active" else {}),
-        })
-
     def _event_item(self, event: EventRecord) -> dict:
         return _item({
             **keys.event(event.game_id, event.seq), "kind": "event",
@@ -605,6 +595,23 @@ class DynamoStore:
         """The first ``limit`` entries of the ``due`` index's ``partition`` that are due by ``now``."""
         return self._query("due = :due AND due_at <= :now", {":due": {"S": partition}, ":now": {"S": now}},
                            index="due", limit=limit)
+
+
+def game_item(game: GameRecord) -> dict:
+    """A game as its stored item (``benchmarks/item_size.py`` measures it)."""
+    return _item({
+        **keys.game(game.id), "kind": "game",
+        "id": game.id, "game": game.game, "version": game.version, "status": game.status,
+        "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
+        "state": _dumps(game.state), "seed": game.seed, "seed_public": game.seed_public,
+        "created_by": game.created_by, "created_at": game.created_at,
+        "updated_at": game.updated_at, "event_count": game.event_count,
+        "to_move": game.to_move, "clock": _dumps(game.clock) if game.clock else None,
+        "deadline": game.deadline, "rated": game.rated, "tournament_id": game.tournament_id,
+        "seed_withheld": game.seed_withheld or None, "public": game.public or None,
+        # In the sparse "due" index while its clock runs: the sweeper's next look.
+        **(keys.clock_due(game.due_at) if game.due_at and game.status == "active" else {}),
+    })
 
 
 def memberships(game: GameRecord) -> Iterable[Membership]:

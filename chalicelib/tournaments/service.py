@@ -19,7 +19,7 @@ from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..notify import messages
 from ..records import EventRecord, GameRecord, Player, SeatRecord, TournamentRecord
-from ..store.dynamodb import DynamoStore
+from ..store.protocol import Store
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
 from . import director
 
@@ -29,7 +29,7 @@ ATTEMPTS = 8  # optimistic retries when two updates of one tournament race
 
 
 class Tournaments:
-    def __init__(self, store: DynamoStore, clock: Clock, *, find: Callable[[str], GameRecord | None],
+    def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
                  forfeit: Callable[[GameRecord, int, str], GameRecord | None],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]],
                  game_options: Callable[[GameEngine, dict], dict], new_seed: Callable[[], int] = keys.new_seed,
