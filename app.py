@@ -133,7 +133,7 @@ def get_board_link(call: Call):
                query=m.BoardQuery, response=None, auth=False, html=True, tag="board",
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board(call: Call):
-    from chalicelib import board_page
+    from chalicelib.pages import board as board_page
 
     return board_page.board_page(call.services.boards.board(call.params["game_id"], call.query.seat),
                                  call.query.seat)
@@ -144,7 +144,7 @@ def get_board(call: Call):
                response=r.BoardView, auth=False, tag="board",
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board_view(call: Call):
-    from chalicelib import board_page
+    from chalicelib.pages import board as board_page
 
     return board_page.board_view(call.services.boards.board(call.params["game_id"], call.query.seat))
 
@@ -156,7 +156,7 @@ def get_board_view(call: Call):
                        "not_seated", "not_your_turn", "version_conflict", "game_finished", "game_not_started", "time_expired",
                        "illegal_action", "invalid_card", "invalid_step"))
 def play_on_board(call: Call):
-    from chalicelib import board_page
+    from chalicelib.pages import board as board_page
 
     return board_page.board_view(call.services.boards.board_play(call.params["game_id"], call.query.seat, call.body))
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from .calls import Idempotency, Outcome
 from .errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
-from .mailplay.page import Page
+from .pages.page import Page
 from .store.errors import Conflict, StoreUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..games.presenters import PRESENTERS
 from .links import LinkError
-from .page import Page
+from ..pages.page import Page
 from .service import LinkRefused, MailPlay, StepRefused
 
 

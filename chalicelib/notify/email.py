@@ -12,7 +12,7 @@ from ..records import Player
 from ..mailplay.links import Links
 from .mail import mail_from
 from .messages import Message
-from .templates import render
+from ..pages.templates import render
 
 
 

@@ -1,7 +1,7 @@
 """The board in a browser: a signed link plays as one seat (or watches a public game), and the
 seat's view behind it. And the rule that hides the boards of a duplicate round in play.
 
-The service returns views; :mod:`chalicelib.board_page` draws them (the board page, its
+The service returns views; :mod:`chalicelib.pages.board` draws them (the board page, its
 headline and labelled steps)."""
 
 from __future__ import annotations

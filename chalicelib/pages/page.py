@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..notify.templates import render
+from .templates import render
 
 
 @dataclass

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from .games.presenters import PRESENTERS
-from .mailplay.page import Page
+from ..games.presenters import PRESENTERS
+from .page import Page
 
 
 def headline(view: dict) -> str:
