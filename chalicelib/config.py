@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable
 import boto3
 from botocore.config import Config
 
-from . import keys
+from . import ids
 
 if TYPE_CHECKING:  # pragma: no cover
     from .clock import Clock
@@ -138,7 +138,7 @@ class Services:
 
 
 def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
-                   new_seed: Callable[[], int] = keys.new_seed, vacation_days: int | None = None,
+                   new_seed: Callable[[], int] = ids.new_seed, vacation_days: int | None = None,
                    engines: "dict[str, GameEngine] | None" = None) -> Services:
     """Every service on one store and clock, each given the public methods of the services it
     uses (so they are built in this order), and the dispatcher told who handles the server's own

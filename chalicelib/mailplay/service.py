@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from .. import keys
+from .. import ids
 from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
@@ -126,9 +126,9 @@ class MailPlay:
         neither (the link then works again)."""
         invite, game, seat = self.invitation(token)
         engine = self.engines[game.game]
-        api_key = keys.new_api_key()
+        api_key = ids.new_api_key()
         now = iso(self.clock.now())
-        player = Player(keys.new_id("p"), invite.email.split("@")[0][:64] or "player", invite.email, now)
+        player = Player(ids.new_id("p"), invite.email.split("@")[0][:64] or "player", invite.email, now)
         seats = [SeatRecord(s.seat, player.id, player.name, s.email) if s.seat == seat.seat else s for s in game.seats]
         active = not any(s.invited for s in seats)
         saved = replace(game, version=game.version + 1, seats=seats, updated_at=now,
@@ -139,7 +139,7 @@ class MailPlay:
                             {"seat": seat.seat, "player_id": player.id, "name": player.name}, now)
         try:
             self.store.save_game(saved, game.version, [event], None, messages.for_seat_taken(saved),
-                                 new_players=[(player, keys.hash_api_key(api_key))])
+                                 new_players=[(player, ids.hash_api_key(api_key))])
         except VersionConflict:
             raise LinkRefused("version_conflict", "the game changed while you joined; open the link again") from None
         return {"game_id": game.id, "seat": seat.seat, "player_id": player.id, "api_key": api_key}

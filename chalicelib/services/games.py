@@ -8,7 +8,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .. import bots, keys, observability
+from .. import bots, ids, observability
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
@@ -31,7 +31,7 @@ class Games:
                  check_time: Callable[[GameRecord], GameRecord],
                  clock_view: Callable[[GameRecord], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
-                 new_seed: Callable[[], int] = keys.new_seed, sends_email: bool = False,
+                 new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
                  engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.engines = engines or ENGINES
@@ -55,7 +55,7 @@ class Games:
 
         def run(record: Recorder) -> dict:
             seed = request.seed if request.seed is not None else self.new_seed()
-            game, created = self.moves.new_game_record(engine, keys.new_id("g"), options, seats, seed, player.id,
+            game, created = self.moves.new_game_record(engine, ids.new_id("g"), options, seats, seed, player.id,
                                                        seed_public=request.seed is not None,
                                                        rated=request.rated and request.seed is None,
                                                        public=request.public)

@@ -13,7 +13,7 @@ from typing import Callable
 
 from pydantic import TypeAdapter, ValidationError
 
-from .. import keys, timecontrol
+from .. import ids, timecontrol
 from ..clock import Clock, iso
 from ..errors import ServiceError, describe_validation
 from ..games import ENGINES, GameEngine
@@ -58,7 +58,7 @@ class Moves:
 
     def find(self, game_id: str) -> GameRecord | None:
         """The game, or None; an id that cannot be a game's never reaches the store."""
-        return self.store.load_game(game_id) if keys.ID.fullmatch(game_id) else None
+        return self.store.load_game(game_id) if ids.ID.fullmatch(game_id) else None
 
     def load(self, game_id: str) -> tuple[GameRecord, GameEngine]:
         """The game and its engine; a game that does not exist is refused (``game_not_found``)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import keys
+from .. import ids
 from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
@@ -28,16 +28,16 @@ class Players:
 
     def create_player(self, request: CreatePlayerRequest, idempotency: Idempotency | None) -> Outcome:
         def run(record: Recorder) -> dict:
-            api_key = keys.new_api_key()
-            player = Player(keys.new_id("p"), request.name, request.email, iso(self.clock.now()))
+            api_key = ids.new_api_key()
+            player = Player(ids.new_id("p"), request.name, request.email, iso(self.clock.now()))
             body = {**player_json(player), "api_key": api_key}
-            self.store.create_player(player, keys.hash_api_key(api_key), record(body))
+            self.store.create_player(player, ids.hash_api_key(api_key), record(body))
             return body
 
         return self.idempotent.run(ANONYMOUS, idempotency, run)
 
     def authenticate(self, api_key: str | None) -> Player:
-        player = self.store.player_for_key(keys.hash_api_key(api_key)) if api_key else None
+        player = self.store.player_for_key(ids.hash_api_key(api_key)) if api_key else None
         if player is None:
             raise ServiceError("unauthorized", "send a valid API key as 'Authorization: Bearer <api_key>'")
         return player

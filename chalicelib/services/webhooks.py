@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from .. import keys
+from .. import ids
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..notify.ssrf import UnsafeUrl, check_url
@@ -30,7 +30,7 @@ class Webhooks:
         except UnsafeUrl as refused:
             raise ServiceError("unsafe_webhook_url", str(refused)) from None
         now = iso(self.clock.now())
-        endpoint = WebhookEndpoint(keys.new_id("wh"), player.id, request.url, request.events,
+        endpoint = WebhookEndpoint(ids.new_id("wh"), player.id, request.url, request.events,
                                    [WebhookSecret(self.signing.new_salt(), now)], None, now)
         self.store.put_webhook(endpoint)
         return {**endpoint.as_json(), "secret": self.signing.secret(endpoint.id, endpoint.secrets[0].salt)}
@@ -39,7 +39,7 @@ class Webhooks:
         return {"webhooks": [e.as_json() for e in self.store.list_webhooks(player.id)]}
 
     def _webhook(self, player: Player, webhook_id: str) -> WebhookEndpoint:
-        endpoint = self.store.get_webhook(player.id, webhook_id) if keys.ID.fullmatch(webhook_id) else None
+        endpoint = self.store.get_webhook(player.id, webhook_id) if ids.ID.fullmatch(webhook_id) else None
         if endpoint is None:
             raise ServiceError("webhook_not_found", f"you have no webhook {webhook_id!r}")
         return endpoint

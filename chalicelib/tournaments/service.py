@@ -13,7 +13,7 @@ import copy
 import logging
 from typing import Callable
 
-from .. import keys
+from .. import ids
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
@@ -32,7 +32,7 @@ class Tournaments:
     def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
                  forfeit: Callable[[GameRecord, int, str], GameRecord | None],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]],
-                 game_options: Callable[[GameEngine, dict], dict], new_seed: Callable[[], int] = keys.new_seed,
+                 game_options: Callable[[GameEngine, dict], dict], new_seed: Callable[[], int] = ids.new_seed,
                  engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.clock = clock
@@ -66,7 +66,7 @@ class Tournaments:
         match_games = options.get("match_games", 1) if native else request.match_games
         per_pairing = 1 if native else match_games
         data = director.new_tournament(
-            keys.new_id("t"), request.name, engine.name, request.format, options, organiser=player.id,
+            ids.new_id("t"), request.name, engine.name, request.format, options, organiser=player.id,
             created_at=self.now(), seed=self.new_seed(), rounds=request.rounds,
             duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
             forfeit_points=engine.forfeit_points(options) * per_pairing, match_games=match_games,
@@ -202,7 +202,7 @@ class Tournaments:
     # ------------------------------------------------------------------ storage
 
     def _load(self, tournament_id: str) -> TournamentRecord:
-        found = self.store.load_tournament(tournament_id) if keys.ID.fullmatch(tournament_id) else None
+        found = self.store.load_tournament(tournament_id) if ids.ID.fullmatch(tournament_id) else None
         if found is None:
             raise ServiceError("tournament_not_found", f"there is no tournament {tournament_id!r}")
         return found

@@ -1,5 +1,6 @@
-"""API keys and identifiers. Keys are shown once and stored only as a SHA-256 hash: they
-are 256-bit random secrets, so a fast hash is enough (nothing to brute-force)."""
+"""API keys and identifiers (a table's keys are ``store/keys.py``). API keys are shown once and
+stored only as a SHA-256 hash: they are 256-bit random secrets, so a fast hash is enough
+(nothing to brute-force)."""
 
 from __future__ import annotations
 
