@@ -183,7 +183,7 @@ def list_events(call: Call):
                body=positions.AnalyzeRequest, response=positions.Analysis, auth=False, tag="battleline",
                errors=("invalid_position", "invalid_card"))
 def analyze_battleline(call: Call):
-    from chalicelib.battleline_analysis import analyze_battleline
+    from chalicelib.services.analysis import analyze_battleline
 
     return analyze_battleline(call.body)
 
@@ -192,7 +192,7 @@ def analyze_battleline(call: Call):
                summary="The Khan & General card sets this server has (and any files it refused, with why)",
                response=r.CardSetList, auth=False, tag="khan")
 def list_khan_card_sets(call: Call):
-    from chalicelib import card_sets
+    from chalicelib.services import card_sets
 
     return card_sets.khan_card_sets()
 
@@ -202,7 +202,7 @@ def list_khan_card_sets(call: Call):
                query=m.CardSetQuery, response=r.CardSetDocument, auth=False, errors=("card_set_not_found",),
                tag="khan")
 def get_khan_card_set(call: Call):
-    from chalicelib import card_sets
+    from chalicelib.services import card_sets
 
     return card_sets.khan_card_set(call.params["card_set_id"], call.query.version)
 
@@ -211,7 +211,7 @@ def get_khan_card_set(call: Call):
                summary="Check a designer's card-set file: every fault, naming its entry (nothing is stored)",
                body=m.CardSetFile, response=r.CardSetCheck, auth=False, tag="khan")
 def check_khan_card_set(call: Call):
-    from chalicelib import card_sets
+    from chalicelib.services import card_sets
 
     return card_sets.check_khan_card_set(call.body.model_dump())
 

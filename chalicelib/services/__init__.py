@@ -14,7 +14,9 @@ and wired together in one place, :func:`chalicelib.config.build_services`:
 - ``bots``: a bot seat's turn;
 - ``ratings``: a finished game's consequences, Glicko-2 ratings and leaderboards;
 - ``webhooks``: a player's webhook endpoints and their deliveries;
-- ``idempotency``: a write done once per Idempotency-Key.
+- ``idempotency``: a write done once per Idempotency-Key;
+- ``analysis`` and ``card_sets``: stateless functions their routes call directly (Battle Line's
+  position analysis; Khan & General's card sets).
 
 Tournaments are served by :mod:`chalicelib.tournaments.service`, play by email by
 :mod:`chalicelib.mailplay.service`.

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .errors import ServiceError
-from .games.battleline.analysis import InvalidPosition, analyze
-from .games.battleline.positions import AnalyzeRequest
+from ..errors import ServiceError
+from ..games.battleline.analysis import InvalidPosition, analyze
+from ..games.battleline.positions import AnalyzeRequest
 
 
 def analyze_battleline(request: AnalyzeRequest) -> dict:

@@ -3,8 +3,8 @@ checked as the server would load it. Stateless, no service needed."""
 
 from __future__ import annotations
 
-from .errors import ServiceError
-from .games.khan import cardset
+from ..errors import ServiceError
+from ..games.khan import cardset
 
 
 def khan_card_sets() -> dict:
