@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.vacations import Vacations
     from .services.webhooks import Webhooks
     from .store.protocol import Store
-    from .tournaments.service import Tournaments
+    from .services.tournaments import Tournaments
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,7 +160,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.ratings import Ratings
     from .services.vacations import Vacations
     from .services.webhooks import Webhooks
-    from .tournaments.service import Tournaments
+    from .services.tournaments import Tournaments
 
     clock = clock or SystemClock()
     engines = engines or ENGINES

@@ -133,9 +133,14 @@ class RatingRecord:
     updated_at: str | None = None
     version: int = 0
 
+    @property
+    def provisional(self) -> bool:
+        """Too uncertain yet for the leaderboard (Glicko-2's RD at or above ``PROVISIONAL_RD``)."""
+        return self.rd >= PROVISIONAL_RD
+
     def as_json(self) -> dict:
         return {"game": self.game, "rating": round(self.rating), "rd": round(self.rd, 1),
-                "volatility": round(self.volatility, 6), "provisional": self.rd >= PROVISIONAL_RD,
+                "volatility": round(self.volatility, 6), "provisional": self.provisional,
                 "games": self.games, "wins": self.wins, "losses": self.losses, "draws": self.draws}
 
 
@@ -183,6 +188,17 @@ class WebhookEndpoint:
     def as_json(self) -> dict:
         return {"id": self.id, "url": self.url, "events": self.events, "disabled": self.disabled,
                 "created_at": self.created_at}
+
+
+@dataclass(frozen=True)
+class Message:
+    """An outbox message (``notify/messages.py`` says which action tells whom what)."""
+
+    id: str  # stable: the webhook-id of every delivery of this message, retries included
+    type: str
+    player_id: str
+    data: dict[str, Any]
+    created_at: str
 
 
 @dataclass

@@ -28,7 +28,7 @@ from ..store.protocol import Store
 from .email import compose, compose_invitation
 from ..mailplay.links import Links
 from .mail import Mailer
-from .messages import Message
+from ..records import Message
 from .ssrf import Target, UnsafeUrl, check_url
 from .webhooks import SendResult, SigningKeys, http_send, next_wait, retry_after, signature_header
 

@@ -11,7 +11,7 @@ from ..games.presenters import PRESENTERS
 from ..records import Player
 from ..mailplay.links import Links
 from .mail import mail_from
-from .messages import Message
+from ..records import Message
 from ..pages.templates import render
 
 

@@ -4,25 +4,13 @@ private event data); a receiver reads its own view with getGame."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from ..records import EventRecord, GameRecord
+from ..records import EventRecord, GameRecord, Message
 
 EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
 GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
 BOT_TURN = "server.bot_turn"  # for the server itself: a bot's seat is to move
 TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a tournament round's games
 TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself: a withdrawn player's games lost
-
-
-@dataclass(frozen=True)
-class Message:
-    id: str  # stable: the webhook-id of every delivery of this message, retries included
-    type: str
-    player_id: str
-    data: dict[str, Any]
-    created_at: str
 
 
 def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict) -> Message:

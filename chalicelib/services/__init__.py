@@ -14,10 +14,11 @@ and wired together in one place, :func:`chalicelib.config.build_services`:
 - ``bots``: a bot seat's turn;
 - ``ratings``: a finished game's consequences, Glicko-2 ratings and leaderboards;
 - ``webhooks``: a player's webhook endpoints and their deliveries;
+- ``tournaments``: tournaments, their rounds' games, withdrawals (the rules are the pure
+  :mod:`chalicelib.tournaments`: director, pairings, standings, Glicko-2);
 - ``idempotency``: a write done once per Idempotency-Key;
 - ``analysis`` and ``card_sets``: stateless functions their routes call directly (Battle Line's
   position analysis; Khan & General's card sets).
 
-Tournaments are served by :mod:`chalicelib.tournaments.service`, play by email by
-:mod:`chalicelib.mailplay.service`.
+Play by email is served by :mod:`chalicelib.mailplay.service`.
 """

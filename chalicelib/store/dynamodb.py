@@ -24,7 +24,6 @@ from typing import Any, Iterable
 import botocore.exceptions
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
-from ..notify.messages import Message
 from ..records import (
     Attempt,
     Delivery,
@@ -32,6 +31,7 @@ from ..records import (
     GameRecord,
     IdempotencyRecord,
     Membership,
+    Message,
     Player,
     RatingRecord,
     SeatRecord,
@@ -39,7 +39,6 @@ from ..records import (
     WebhookEndpoint,
     WebhookSecret,
 )
-from ..tournaments.glicko2 import PROVISIONAL_RD
 from . import keys
 from .errors import (  # noqa: F401 - the store's errors are named from here too
     Conflict,
@@ -334,7 +333,7 @@ class DynamoStore:
             values = {**keys.rating(r.player_id, r.game), "kind": "rating",
                       **{k: getattr(r, k) for k in RatingRecord.__dataclass_fields__}}
             values["version"] = r.version + 1
-            if r.rd < PROVISIONAL_RD:
+            if not r.provisional:
                 values.update(keys.leaderboard(r.game, _decimal(r.rating)))
             for name in ("rating", "rd", "volatility"):
                 values[name] = _decimal(values[name])

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Protocol
 
 if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold start
-    from ..notify.messages import Message
     from ..records import (
         Delivery,
         EventRecord,
         GameRecord,
         IdempotencyRecord,
         Membership,
+        Message,
         Player,
         RatingRecord,
         TournamentRecord,

@@ -21,7 +21,7 @@ from ..notify import messages
 from ..records import EventRecord, GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
-from . import director
+from ..tournaments import director
 
 logger = logging.getLogger("battleline.tournaments")
 
