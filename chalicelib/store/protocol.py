@@ -5,7 +5,7 @@ Every method may raise :class:`StoreUnavailable` (DynamoDB down, timed out or fa
 or not at all. The other errors (``store/errors.py``) are named per method below. Reads of an
 item, of a partition or of the outbox are strongly consistent; reads of an index (``my_move``,
 ``due``, ``leaderboard``) are eventually consistent, so whoever acts on one re-reads the item.
-A test (tests/test_store_protocol.py) keeps the members' parameters the same as DynamoStore's.
+A test (tests/store/test_store_protocol.py) keeps the members' parameters the same as DynamoStore's.
 """
 
 from __future__ import annotations

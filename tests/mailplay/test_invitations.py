@@ -12,7 +12,7 @@ from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.mailplay.links import Links
 from chalicelib.config import build_services
 
-from .helpers import LINKS, Outbox
+from tests.notify.helpers import LINKS, Outbox
 
 
 @pytest.fixture

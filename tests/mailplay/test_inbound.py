@@ -12,8 +12,8 @@ from chalicelib.games.battleline.render import describe_step
 from chalicelib.models import ActionRequest
 from chalicelib.mailplay.links import Links
 
-from .helpers import LINKS
-from .helpers import game_by_mail as mail_game
+from tests.notify.helpers import LINKS
+from tests.notify.helpers import game_by_mail as mail_game
 
 
 @pytest.fixture
