@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -104,6 +106,58 @@ class GameEngine(Protocol):
     def forfeit_points(self, options: dict) -> float:
         """Tournament points of a pairing won without play."""
         ...
+
+
+# ---------------------------------------------------------------- phases and their moves
+#
+# One vocabulary for both engines (boardgame.io's phases naming their moves, python-chess's
+# named rules): a game's ``PHASES`` maps each phase to the moves it allows; a move is the
+# rule that checks a step (``check_<step>``: raises IllegalStep, its docstring says the rule)
+# and the function that plays it (``apply_<step>``); ``<step>_candidates`` lists a seat's
+# candidate steps of a type. Events are made by ``event`` and per-seat maps keyed by
+# ``seat_key``.
+
+Check = Callable[[State, int, Step], object]
+Apply = Callable[[State, int, Step], list[Event]]
+Candidates = Callable[[State, int], list[Step]]
+
+
+@dataclass(frozen=True)
+class Move:
+    """How one step type is played: ``check`` raises IllegalStep if the rules forbid the step
+    now (what it returns is for ``apply``'s use or ignored); ``apply`` plays a checked step in
+    place and returns its events."""
+
+    check: Check
+    apply: Apply
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of the game and the step types it allows, each with its move; ``candidates``
+    lists the steps a seat may consider in this phase (every legal step is among them)."""
+
+    name: str
+    moves: Mapping[str, Move]
+    candidates: Candidates
+
+    def allows(self, state: State, seat: int, step: Step) -> bool:
+        """Is ``step`` a step of this phase that its rule allows now?"""
+        move = self.moves.get(step["type"])
+        return move is not None and allows(move.check, state, seat, step)
+
+
+def allows(check: Check, state: State, seat: int, step: Step) -> bool:
+    """Does the rule ``check`` let the seat take the step now?"""
+    try:
+        check(state, seat, step)
+    except IllegalStep:
+        return False
+    return True
+
+
+def no_check(state: State, seat: int, step: Step) -> None:
+    """A move whose step is allowed whenever its phase is (``end_action``, ``stay``)."""
 
 
 class TurnState:
