@@ -2,8 +2,9 @@
 units, commanding units from the command zone, and paying a cost.
 
 Each ``check_*`` raises IllegalStep with the reason a step is not allowed now; each
-``apply_*`` changes the state (after its check) and returns the events. Where in the turn a
-step may come is the turn flow's business (``turns.py``).
+``apply_*`` changes the state (after its check) and returns the events; each ``*_candidates``
+lists the seat's candidate steps of a type. Where in the turn a step may come is the phases'
+business (``turns.PHASES``).
 """
 
 from __future__ import annotations

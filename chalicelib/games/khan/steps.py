@@ -1,8 +1,8 @@
 """Khan & General's step types, each said once (``games.steptypes``): its shape as clients
 post it, its text command for play by email and the CLI, its words, and the event that
-records it. Whether a step is legal now is the phases' business (``turns.py``). Squares are
-``{"x": 0, "y": 1}`` (north is +y); facings are N, E, S, W; cards are card ids of the game's
-card set.
+records it. Whether a step is legal now is the phases' business (``turns.PHASES``).
+Squares are ``{"x": 0, "y": 1}`` (north is +y); facings are N, E, S, W; cards are card ids
+of the game's card set.
 
 Text commands (squares are x y; north is +y; facings N E S W):
 

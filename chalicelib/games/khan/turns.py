@@ -27,23 +27,6 @@ def check_place(state: State, seat: int, step: Step) -> None:
         raise IllegalStep(f"you hold no {step['unit']}")
 
 
-def place_candidates(state: State, seat: int) -> list[Step]:
-    cards = card_set(state)
-    return [{"type": "place", "unit": u} for u in sorted({c for c in hand_ids(state, seat) if cards.is_unit(c)})]
-
-
-# ---------------------------------------------------------------- the engagements
-
-def check_end_engagements(state: State, seat: int, step: Step) -> None:
-    """A unit that used its attack card's mobility (before ``power``) must attack while it can."""
-    turn = state["turn"]
-    for uid in turn["committed"]:
-        unit = unit_by_key(state, uid)
-        if unit is not None and uid not in turn["engaged"] and combat.can_still_engage(state, seat, unit):
-            raise IllegalStep(f"the unit at ({unit['x']}, {unit['y']}) used its attack card's mobility, so it must "
-                              f"attack while it can")
-
-
 def apply_place(state: State, seat: int, step: Step) -> list[Event]:
     number = take_from_hand(state, seat, step["unit"])
     (x, y), facing = START_SQUARES["first" if seat == state["first"] else "second"]
@@ -55,6 +38,13 @@ def apply_place(state: State, seat: int, step: Step) -> list[Event]:
         return events
     return events + _start_turn(state, state["first"])
 
+
+def place_candidates(state: State, seat: int) -> list[Step]:
+    cards = card_set(state)
+    return [{"type": "place", "unit": u} for u in sorted({c for c in hand_ids(state, seat) if cards.is_unit(c)})]
+
+
+# ---------------------------------------------------------------- the action phase and the reaction window
 
 def apply_end_action(state: State, seat: int, step: Step) -> list[Event]:
     """The reaction window opens for the other seat if it has a defence command it could play;
@@ -80,15 +70,28 @@ def _enter_engagements(state: State) -> list[Event]:
     return []
 
 
+# ---------------------------------------------------------------- the engagements
+
+def apply_engage(state: State, seat: int, step: Step) -> list[Event]:
+    """One engagement (``combat.apply_engage``); then the game may be over: all five enemy units
+    destroyed, or the enemy routed."""
+    events = combat.apply_engage(state, seat, step)
+    return events + check_annihilation(state, seat) + check_routed(state, seat)
+
+
 def apply_stay(state: State, seat: int, step: Step) -> list[Event]:
     state["turn"]["advance"] = None
     return [event("stay", seat, {})]
 
 
-def apply_engage(state: State, seat: int, step: Step) -> list[Event]:
-    """One engagement (``combat.apply_engage``); then the game may be over: all five enemy units destroyed, or the enemy routed."""
-    events = combat.apply_engage(state, seat, step)
-    return events + check_annihilation(state, seat) + check_routed(state, seat)
+def check_end_engagements(state: State, seat: int, step: Step) -> None:
+    """A unit that used its attack card's mobility (before ``power``) must attack while it can."""
+    turn = state["turn"]
+    for uid in turn["committed"]:
+        unit = unit_by_key(state, uid)
+        if unit is not None and uid not in turn["engaged"] and combat.can_still_engage(state, seat, unit):
+            raise IllegalStep(f"the unit at ({unit['x']}, {unit['y']}) used its attack card's mobility, so it must "
+                              f"attack while it can")
 
 
 def apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
@@ -109,6 +112,8 @@ def apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
     state["phase"] = "after" if turn["pending"] else "recovery"
     return [event("engagements_ended", seat, {})]
 
+
+# ---------------------------------------------------------------- recovery and the next turn
 
 def apply_end_turn(state: State, seat: int, step: Step) -> list[Event]:
     """Recovery: move and attack commands go to the discard pile, then the pile returns to the hand."""
@@ -161,7 +166,6 @@ def _just(kind: str) -> Candidates:
 FLIP = Move(actions.check_flip, actions.apply_flip)
 DISCARD_DEFENCE = Move(actions.check_discard_defence, actions.apply_discard_defence)
 END_TURN = Move(no_check, apply_end_turn)
-# deploy, then command, then pay (each optional, in that order, within the turn's card limit)
 ACTION_MOVES = {
     "deploy": Move(actions.check_deploy, actions.apply_deploy),
     "command": Move(actions.check_command, actions.apply_command),
@@ -170,7 +174,6 @@ ACTION_MOVES = {
 }
 ACTION_CANDIDATES = (actions.deploy_candidates, actions.command_candidates, actions.pay_candidates,
                      _just("end_action"))
-# a keyword of a command (mobility, turn) used or skipped, in the card's order
 KEYWORD_MOVES = {
     "move": Move(keywords.check_move, keywords.apply_move),
     "turn": Move(keywords.check_turn, keywords.apply_turn),
@@ -183,6 +186,8 @@ PHASES: dict[str, Phase] = {phase.name: phase for phase in (
     # flip face-down units, discard defence commands; any action-phase step begins the action phase
     Phase("maintenance", {"flip": FLIP, "discard_defence": DISCARD_DEFENCE, **ACTION_MOVES},
           _listing(actions.flip_candidates, actions.discard_defence_candidates, *ACTION_CANDIDATES)),
+    # deploy, then command, then pay (each optional, in that order, within the turn's card limit),
+    # then end_action
     Phase("action", ACTION_MOVES, _listing(*ACTION_CANDIDATES)),
     # the other seat plays defence commands onto its face-up units without one (skipped when it
     # has none it could play)
@@ -194,14 +199,16 @@ PHASES: dict[str, Phase] = {phase.name: phase for phase in (
                           "end_engagements": Move(check_end_engagements, apply_end_engagements),
                           "end_turn": Move(check_end_engagements, apply_end_turn)},
           _listing(combat.engage_candidates, _just("end_engagements"), _just("end_turn"))),
-    # the keywords after power on attack cards; end_turn skips what is left of them
+    # the keywords after power on attack cards (move, turn, skip); end_turn skips what is left
     Phase("after", {**KEYWORD_MOVES, "end_turn": END_TURN}, _listing(keywords.keyword_candidates, _just("end_turn"))),
     # end_turn: move and attack commands go to the discard pile, the whole pile returns to the hand
     Phase("recovery", {"discard_defence": DISCARD_DEFENCE, "end_turn": END_TURN},
           _listing(actions.discard_defence_candidates, _just("end_turn"))),
 )}
 
-# What interrupts a phase until it is dealt with (``phase_of``).
+# What interrupts a phase until it is dealt with (``phase_of``): a command's keywords before
+# power (mobility, turn) are used or skipped at once, in the card's order; a destroyed unit's
+# square is taken by a melee attacker of that engagement, or left empty.
 KEYWORD = Phase("keyword", KEYWORD_MOVES, keywords.keyword_candidates)
 ADVANCE = Phase("advance", {"advance": Move(combat.check_advance, combat.apply_advance),
                             "stay": Move(no_check, apply_stay)}, combat.advance_candidates)
