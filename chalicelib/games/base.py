@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import copy
 import random
-import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -25,6 +25,26 @@ Event = dict[str, Any]
 # lies what no seat sees (with Khan & General's advanced rules a seat may not look at its
 # own payments): it is kept only so that a game's events replay it (``games.replay``).
 UNSEEN = "unseen"
+
+
+def seat_key(seat: int) -> str:
+    """A seat as the key of the state's per-seat maps (hands, discards, an event's private part)."""
+    return str(seat)
+
+
+def event(kind: str, seat: int | None, data: dict, *, private: dict | None = None,
+          unseen: dict | None = None) -> Event:
+    """An event of the game: ``data`` is told to every seat, ``private`` to the acting seat only,
+    ``unseen`` to no seat (kept so that the game's events replay it, ``games.replay``)."""
+    found: Event = {"type": kind, "seat": seat, "data": data}
+    hidden = {}
+    if private is not None and seat is not None:
+        hidden[seat_key(seat)] = private
+    if unseen is not None:
+        hidden[UNSEEN] = unseen
+    if hidden:
+        found["private"] = hidden
+    return found
 
 
 class IllegalStep(Exception):
@@ -88,6 +108,58 @@ class GameEngine(Protocol):
         ...
 
 
+# ---------------------------------------------------------------- phases and their moves
+#
+# One vocabulary for both engines (boardgame.io's phases naming their moves, python-chess's
+# named rules): a game's ``PHASES`` maps each phase to the moves it allows; a move is the
+# rule that checks a step (``check_<step>``: raises IllegalStep, its docstring says the rule)
+# and the function that plays it (``apply_<step>``); ``<step>_candidates`` lists a seat's
+# candidate steps of a type. Events are made by ``event`` and per-seat maps keyed by
+# ``seat_key``.
+
+Check = Callable[[State, int, Step], object]
+Apply = Callable[[State, int, Step], list[Event]]
+Candidates = Callable[[State, int], list[Step]]
+
+
+@dataclass(frozen=True)
+class Move:
+    """How one step type is played: ``check`` raises IllegalStep if the rules forbid the step
+    now (what it returns is for ``apply``'s use or ignored); ``apply`` plays a checked step in
+    place and returns its events."""
+
+    check: Check
+    apply: Apply
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of the game and the step types it allows, each with its move; ``candidates``
+    lists the steps a seat may consider in this phase (every legal step is among them)."""
+
+    name: str
+    moves: Mapping[str, Move]
+    candidates: Candidates
+
+    def allows(self, state: State, seat: int, step: Step) -> bool:
+        """Is ``step`` a step of this phase that its rule allows now?"""
+        move = self.moves.get(step["type"])
+        return move is not None and allows(move.check, state, seat, step)
+
+
+def allows(check: Check, state: State, seat: int, step: Step) -> bool:
+    """Does the rule ``check`` let the seat take the step now?"""
+    try:
+        check(state, seat, step)
+    except IllegalStep:
+        return False
+    return True
+
+
+def no_check(state: State, seat: int, step: Step) -> None:
+    """A move whose step is allowed whenever its phase is (``end_action``, ``stay``)."""
+
+
 class TurnState:
     """The engine accessors every game's state answers the same way: ``to_move``, ``phase``,
     ``result`` are keys of the state."""
@@ -113,48 +185,3 @@ def apply_steps(engine: GameEngine, state: State, seat: int, steps: list[Step]) 
             error.details.setdefault("step_index", index)
             raise
     return working, events
-
-
-# ---------------------------------------------------------------- presenting a game to people
-
-class CommandError(ValueError):
-    """A line of a play-by-email message that is not a command of the game."""
-
-
-def command_lines(text: str) -> list[str]:
-    """The command lines of a message: everything from a quoted reply (lines starting with ">",
-    or "On ... wrote:") or a signature ("-- ") on is left out."""
-    lines = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith(">") or line == "--" or line.startswith("-- ") or re.match(r"^On .+wrote:$", line):
-            break
-        if line:
-            lines.append(line)
-    return lines
-
-
-def parse_commands(text: str, parse_line: Callable[[str], Step]) -> list[Step]:
-    """The steps a message's text asks for, in order (raises CommandError naming the line)."""
-    lines = command_lines(text)
-    if not lines:
-        raise CommandError("the message holds no command")
-    return [parse_line(line) for line in lines]
-
-
-@dataclass(frozen=True)
-class Presenter:
-    """How a game is shown to people (emails, pages, the command line) and read from their
-    text commands; every function works from a seat's view only."""
-
-    title: str
-    help: str  # the text commands, for replies that could not be read
-    example: str  # a command or two, for emails
-    text_board: Callable[[dict, int | None], str]
-    html_board: Callable[[dict, int | None], str]  # for emails: what common mail clients draw
-    svg_board: Callable[[dict, int | None], str]  # for pages in a browser
-    hand_html: Callable[[list[str]], str]
-    describe_step: Callable[[Step], str]
-    write_step: Callable[[Step], str]
-    parse_commands: Callable[[str], list[Step]]
-    bulky_steps: tuple[str, ...] = ()  # step types left out of emails' link lists when there are many

@@ -16,7 +16,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses, make_msgid, parseaddr
 
 from ..errors import ServiceError
-from ..games.base import CommandError
+from ..games.steptypes import CommandError
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency

@@ -7,14 +7,16 @@ import re
 
 import pytest
 
-from chalicelib.games.base import CommandError
-from chalicelib.games.khan.commands import parse_commands, parse_line, write_step
+from chalicelib.games.khan.steps import STEPS
+from chalicelib.games.steptypes import CommandError
 from chalicelib.notify.email import compose
 from chalicelib.notify.messages import Message
 
 from ..engine.test_khan_rules import KHAN_PLUS
 from ..notify.helpers import LINKS, game_by_mail
 from ..notify.test_inbound import reply
+
+parse_line, parse_commands, write_step = STEPS.read_line, STEPS.read_commands, STEPS.write
 
 
 def khan(api, creator, seated, **options):
@@ -208,6 +210,12 @@ def test_khan_text_commands_read_and_write_every_step(line, step):
 def test_unreadable_khan_commands_say_why(text, reason):
     with pytest.raises(CommandError, match=reason):
         parse_commands(text)
+
+
+def test_a_khan_line_of_only_brackets_and_commas_is_unreadable_not_a_crash():
+    """"(", ")" and "," read as spaces: a line of nothing else has no words (it used to raise IndexError)."""
+    with pytest.raises(CommandError, match=r"cannot read '\(, \)'"):
+        parse_commands("(, )")
 
 
 # ---------------------------------------------------------------- tournaments

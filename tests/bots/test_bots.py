@@ -14,7 +14,8 @@ from chalicelib.bots.battleline_mcts import Mcts
 from chalicelib.bots.runner import seat_view
 from chalicelib.games.battleline.engine import ENGINE as BATTLELINE
 from chalicelib.games.khan.engine import ENGINE as KHAN
-from chalicelib.games.khan.table import card_id, card_set, key
+from chalicelib.games.base import seat_key
+from chalicelib.games.khan.table import card_id, card_set
 
 ENGINES = {"battleline": BATTLELINE, "khan": KHAN}
 
@@ -75,7 +76,7 @@ def khan_twin(state: dict, seat: int, rng: random.Random) -> dict:
     """The same position with the other seat's hidden cards dealt about: the units in its hand and
     face down on the field trade places, and so do the commands in its hand and its sequences."""
     twin = copy.deepcopy(state)
-    other = key(3 - seat)
+    other = seat_key(3 - seat)
     is_unit = card_set(twin).is_unit
     deck, hand, sequences = twin["seats"][other]["deck"], twin["hands"][other], twin["sequences"][other]
     hidden_units = [u for u in twin["field"] if u["seat"] == 3 - seat and not u["up"]]

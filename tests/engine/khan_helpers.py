@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
-from chalicelib.games.base import IllegalStep, apply_steps
+from chalicelib.games.base import IllegalStep, apply_steps, seat_key
 from chalicelib.games.khan.engine import ENGINE
 from chalicelib.games.khan.setup import new_turn
-from chalicelib.games.khan.table import card_id, key, places, unit_at
+from chalicelib.games.khan.table import card_id, places, unit_at
 
 __all__ = ["ENGINE", "IllegalStep", "apply_steps", "battle", "put", "order", "cost", "act", "refused", "at",
            "legal", "options", "every_card_once", "new_game", "unit"]
@@ -35,9 +35,9 @@ def battle(*, active: int = 1, phase: str = "action", round: int = 3, **chosen) 
 
 
 def _take(state: dict, seat: int, card: str) -> int:
-    for number in state["hands"][key(seat)]:
+    for number in state["hands"][seat_key(seat)]:
         if card_id(state, seat, number) == card:
-            state["hands"][key(seat)].remove(number)
+            state["hands"][seat_key(seat)].remove(number)
             return number
     raise AssertionError(f"seat {seat} holds no {card}")
 
@@ -59,8 +59,8 @@ def order(state: dict, x: int, y: int, command: str) -> None:
 
 def cost(state: dict, seat: int, *cards: str) -> int:
     """A new sequence of these face-down cards; its number."""
-    state["sequences"][key(seat)].append([_take(state, seat, c) for c in cards])
-    return len(state["sequences"][key(seat)])
+    state["sequences"][seat_key(seat)].append([_take(state, seat, c) for c in cards])
+    return len(state["sequences"][seat_key(seat)])
 
 
 def unit(state: dict, x: int, y: int) -> dict:
@@ -101,6 +101,6 @@ def every_card_once(state: dict) -> bool:
     for seat in (1, 2):
         where = places(state, seat)
         numbers = sorted(n for found in where.values() for n in found)
-        if numbers != list(range(len(state["seats"][key(seat)]["deck"]))):
+        if numbers != list(range(len(state["seats"][seat_key(seat)]["deck"]))):
             return False
     return True

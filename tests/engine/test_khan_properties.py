@@ -14,8 +14,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chalicelib.games.base import seat_key
 from chalicelib.games.khan.grid import front
-from chalicelib.games.khan.table import SEATS, card_id, card_set, key, places, units_of
+from chalicelib.games.khan.table import SEATS, card_id, card_set, places, units_of
 
 from .khan_helpers import ENGINE, IllegalStep, apply_steps, every_card_once, options
 
@@ -61,7 +62,7 @@ def public_cards(state: dict, seat: int) -> Counter:
     """The seat's cards anyone may see: face-up units, commands on units, destroyed units."""
     shown = Counter(card_id(state, seat, u["card"]) for u in units_of(state, seat) if u["up"])
     shown += Counter(card_id(state, seat, u["command"]) for u in units_of(state, seat) if u["command"] is not None)
-    shown += Counter(card_id(state, seat, n) for n in state["destroyed"][key(seat)])
+    shown += Counter(card_id(state, seat, n) for n in state["destroyed"][seat_key(seat)])
     return shown
 
 
@@ -81,7 +82,7 @@ def check_invariants(state: dict) -> None:
     assert every_card_once(state), {seat: places(state, seat) for seat in SEATS}
     for seat in SEATS:
         opponent = 3 - seat
-        theirs = set(state["seats"][key(opponent)]["deck"])
+        theirs = set(state["seats"][seat_key(opponent)]["deck"])
         seen = Counter(s for s in strings(ENGINE.view(state, seat)) if s in theirs)
         allowed = public_cards(state, opponent)
         assert not seen - allowed, f"seat {seat} sees {dict(seen - allowed)} of seat {opponent}'s hidden cards"

@@ -597,3 +597,14 @@ def test_factions_may_be_swapped_between_the_seats():
     assert state["seats"]["1"]["deck"][0] == "spearmen"
     act(state, 1, {"type": "place", "unit": "archers"})
     assert state["field"][0]["facing"] == "N"
+
+
+def test_every_khan_step_type_is_a_move_of_some_phase_or_a_rule_across_phases():
+    """A step type is one entry of steps.STEPS and a move of the phases that allow it: one
+    listed with no phase could never be played."""
+    from chalicelib.games.khan.steps import STEPS
+    from chalicelib.games.khan.turns import ADVANCE, KEYWORD, PHASES
+
+    played = {kind for phase in (*PHASES.values(), KEYWORD, ADVANCE) for kind in phase.moves}
+    across = {"offer_draw", "accept_draw", "decline_draw", "resign"}
+    assert set(STEPS.names()) == played | across and not played & across

@@ -6,9 +6,10 @@ from email.message import EmailMessage
 
 import pytest
 
-from chalicelib.games.base import CommandError
-from chalicelib.games.battleline.commands import parse_commands, parse_line, write_step
-from chalicelib.games.battleline.render import describe_step
+from chalicelib.games.battleline.steps import STEPS
+from chalicelib.games.steptypes import CommandError
+
+parse_line, parse_commands, write_step, describe_step = STEPS.read_line, STEPS.read_commands, STEPS.write, STEPS.describe
 from chalicelib.models import ActionRequest
 from chalicelib.mailplay.links import Links
 

@@ -12,11 +12,11 @@ from .setup import BattleLineOptions
 class BattleLine(TurnState):
     name = "battleline"
     options_model = BattleLineOptions
-    step_schema = steps.BattleLineStep
+    step_schema = steps.STEPS.schema
     view_model = views.BattleLineStateView
 
     def parse_step(self, raw: object) -> Step:
-        return steps.parse_step(raw)
+        return steps.STEPS.parse_step(raw)
 
     def seat_count(self, options: dict) -> int:
         return options.get("players", 2)
@@ -31,7 +31,7 @@ class BattleLine(TurnState):
         return turns.apply_step(state, seat, step)
 
     def step_of(self, event: Event) -> Step | None:
-        return steps.step_of(event)
+        return steps.STEPS.step_of(event)
 
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)

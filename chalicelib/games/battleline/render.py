@@ -5,7 +5,6 @@ from __future__ import annotations
 from html import escape
 
 from .cards import parse_troop
-from .steps import discards
 
 COLOUR_NAMES = {"R": "#c62828", "O": "#ef6c00", "Y": "#b59b00", "G": "#2e7d32", "B": "#1565c0", "P": "#6a1b9a"}
 
@@ -97,25 +96,3 @@ def svg_board(view: dict, seat: int | None) -> str:
                      f'font-size="16" font-weight="bold" fill="#ffffff">{flag["flag"]}{escape(label)}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
-
-
-def describe_step(step: dict) -> str:
-    """A step in words, for links and confirmation pages."""
-    kind = step["type"]
-    if kind == "play":
-        if "target" in step:
-            target = f"{step['target']['card']} at flag {step['target']['flag']}"
-            if discards(step):
-                return f"play {step['card']} to discard {target}"
-            where = f" to flag {step['to_flag']}" if step.get("to_flag") else ""
-            return f"play {step['card']} on {target}{where}"
-        return f"play {step['card']}" + (f" at flag {step['flag']}" if "flag" in step else "")
-    if kind == "claim":
-        return "claim flags " + ", ".join(map(str, step["flags"])) if step["flags"] else "claim nothing"
-    if kind in ("draw", "scout_draw"):
-        return f"draw from the {step['deck']} deck"
-    if kind == "scout_return":
-        return "return " + " and ".join(step["cards"])
-    if kind == "mud_discard":
-        return f"discard {step['card']} at flag {step['flag']}"
-    return kind

@@ -1,18 +1,33 @@
-"""The shape of a Battle Line step, as clients post it (``api.md`` fixes these names).
+"""Battle Line's step types, each said once (``games.steptypes``): its shape as clients post
+it (``api.md`` fixes these names), its text command for play by email and the CLI, its words,
+and the event that records it. Whether a step is legal now is the turn flow's business
+(``turns.py``, ``tactics.py``).
 
-Shape only: whether a step is legal now is the turn flow's business (``turns.py``).
+Text commands (one a line; case does not matter; everything from a quoted reply, lines
+starting with ">" or "On ... wrote:", or a signature "-- " on is ignored):
+
+    play 7R 3                 a troop or morale tactic at flag 3; FOG / MUD at a flag
+    play SCOUT                then: scout troop, scout tactics (three times), return 7R 8R
+    play DESERTER 3 9B        the opponent's 9B at flag 3
+    play TRAITOR 3 9B 5       ... to your flag 5
+    play REDEPLOY 3 9B 5      your 9B at flag 3 to flag 5; play REDEPLOY 3 9B discard
+    claim 3 5 / claim none    draw troop / draw tactics
+    pass / resign / mud 4 2G  (a Mud discard at flag 4)
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+import re
+from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter, model_validator
+from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from ...shapes import DEFERRED, STRICT, Shape
+from ...shapes import STRICT, Shape
+from ..steptypes import CommandError, StepTable, StepType, Unreadable
 from .cards import Card
 
+HELP = __doc__.split("\n\n")[2].rstrip()
 FlagNumber = Annotated[int, Field(ge=1, le=9)]
 Deck = Literal["troop", "tactics"]
 
@@ -95,44 +110,128 @@ class MudDiscardStep(_Step):
     card: Card
 
 
-BattleLineStep = Annotated[
-    Union[PlayStep, ClaimStep, DrawStep, PassStep, ResignStep, ScoutDrawStep, ScoutReturnStep, MudDiscardStep],
-    Field(discriminator="type"),
-]
-
-STEP_ADAPTER: TypeAdapter = TypeAdapter(BattleLineStep, config=DEFERRED)
-
-
-def parse_step(raw: object) -> dict:
-    """Validate a step's shape and return it as plain data (raises pydantic.ValidationError).
-    An optional field sent as null is left out, as if it had not been sent: ``"to_flag": null``
-    and no ``to_flag`` are one step (for REDEPLOY, a discard)."""
-    return STEP_ADAPTER.validate_python(raw).model_dump(exclude_none=True)
-
-
 def discards(step: dict) -> bool:
     """Does this play discard a card REDEPLOY takes? ``"discard": true`` says so, and so does
     a REDEPLOY with no (or a null) ``to_flag``."""
     return step.get("card") == "REDEPLOY" and step.get("to_flag") is None
 
 
-# ---------------------------------------------------------------- the step an event records
+# ---------------------------------------------------------------- the words of a command
 
-def step_of(event: dict) -> dict | None:
-    """The step an event records (``data`` with the private parts merged in), or None for an
-    event a step caused: a claim made for the seat (``auto``: auto-claim, or a stall), a game
-    of a match or the game finished."""
-    kind, data = event["type"], event["data"]
-    if kind == "play":
-        return {"type": "play", **{k: data[k] for k in ("card", "flag", "target", "to_flag", "discard") if k in data}}
-    if kind in ("pass", "resign"):
-        return {"type": kind}
-    if kind == "claim":
-        return None if data.get("auto") else {"type": "claim", "flags": data["flags"]}
-    if kind in ("draw", "scout_draw"):
-        return {"type": kind, "deck": data["deck"]}
-    if kind == "scout_return":
-        return {"type": kind, "cards": data["cards"]}
-    if kind == "mud_discard":
-        return {"type": kind, "flag": data["flag"], "card": data["card"]}
-    return None
+def _card(word: str) -> str:
+    card = word.upper()
+    if not re.fullmatch(r"(10|[1-9])[ROYGBP]|[A-Z]+", card):
+        raise CommandError(f"{word!r} is not a card (write troops as 7R, 10P; tactics by name)")
+    return card
+
+
+def _flag(word: str) -> int:
+    if not word.isdigit() or not 1 <= int(word) <= 9:
+        raise CommandError(f"{word!r} is not a flag (1 to 9)")
+    return int(word)
+
+
+def _deck(word: str) -> str:
+    if word.lower() not in ("troop", "tactics", "troops", "tactic"):
+        raise CommandError(f"{word!r} is not a deck (troop or tactics)")
+    return "troop" if word.lower().startswith("troop") else "tactics"
+
+
+def _count(words: list[str], *counts: int) -> list[str]:
+    if len(words) not in counts:
+        raise Unreadable()
+    return words
+
+
+# ---------------------------------------------------------------- play
+
+def _read_play(words: list[str]) -> dict:
+    if not words:
+        raise Unreadable()
+    card, args = _card(words[0]), words[1:]
+    if card == "SCOUT" and not args:
+        return {"type": "play", "card": card}
+    if card == "DESERTER" and len(args) == 2:
+        return {"type": "play", "card": card, "target": {"flag": _flag(args[0]), "card": _card(args[1])}}
+    if card in ("TRAITOR", "REDEPLOY") and len(args) == 3:
+        target = {"flag": _flag(args[0]), "card": _card(args[1])}
+        if card == "REDEPLOY" and args[2].lower() == "discard":
+            return {"type": "play", "card": card, "target": target, "discard": True}
+        return {"type": "play", "card": card, "target": target, "to_flag": _flag(args[2])}
+    if card == "REDEPLOY" and len(args) == 2:
+        raise Unreadable(f": say where REDEPLOY puts the card, "
+                         f"e.g. 'play REDEPLOY {args[0]} {args[1]} 5' or '... discard'")
+    if len(args) == 1:
+        return {"type": "play", "card": card, "flag": _flag(args[0])}
+    raise Unreadable(": e.g. 'play 7R 3'")
+
+
+def _write_play(step: dict) -> str:
+    if "target" in step:
+        tail = " discard" if discards(step) else (f" {step['to_flag']}" if step.get("to_flag") else "")
+        return f"play {step['card']} {step['target']['flag']} {step['target']['card']}{tail}"
+    return f"play {step['card']}" + (f" {step['flag']}" if "flag" in step else "")
+
+
+def _describe_play(step: dict) -> str:
+    if "target" in step:
+        target = f"{step['target']['card']} at flag {step['target']['flag']}"
+        if discards(step):
+            return f"play {step['card']} to discard {target}"
+        where = f" to flag {step['to_flag']}" if step.get("to_flag") else ""
+        return f"play {step['card']} on {target}{where}"
+    return f"play {step['card']}" + (f" at flag {step['flag']}" if "flag" in step else "")
+
+
+PLAY = StepType(
+    PlayStep, "play", read=_read_play, write=_write_play, describe=_describe_play,
+    recorded=lambda data: {"type": "play", **{k: data[k] for k in ("card", "flag", "target", "to_flag", "discard")
+                                              if k in data}})
+
+
+# ---------------------------------------------------------------- claim
+
+def _read_claim(words: list[str]) -> dict:
+    if [w.lower() for w in words] in ([], ["none"], ["nothing"]):
+        return {"type": "claim", "flags": []}
+    return {"type": "claim", "flags": [_flag(w.strip(",")) for w in words if w.strip(",")]}
+
+
+CLAIM = StepType(
+    ClaimStep, "claim", read=_read_claim,
+    write=lambda step: "claim " + (" ".join(map(str, step["flags"])) or "none"),
+    describe=lambda step: "claim flags " + ", ".join(map(str, step["flags"])) if step["flags"] else "claim nothing",
+    # a claim made for the seat (auto-claim, or a stall) records no step
+    recorded=lambda data: None if data.get("auto") else {"type": "claim", "flags": data["flags"]})
+
+
+# ---------------------------------------------------------------- drawing and scouting
+
+DRAW = StepType(
+    DrawStep, "draw", read=lambda words: {"type": "draw", "deck": _deck(_count(words, 1)[0])},
+    write=lambda step: f"draw {step['deck']}", describe=lambda step: f"draw from the {step['deck']} deck",
+    recorded=lambda data: {"type": "draw", "deck": data["deck"]})
+
+SCOUT_DRAW = StepType(
+    ScoutDrawStep, "scout", read=lambda words: {"type": "scout_draw", "deck": _deck(_count(words, 1)[0])},
+    write=lambda step: f"scout {step['deck']}", describe=lambda step: f"draw from the {step['deck']} deck",
+    recorded=lambda data: {"type": "scout_draw", "deck": data["deck"]})
+
+SCOUT_RETURN = StepType(
+    ScoutReturnStep, "return", read=lambda words: {"type": "scout_return",
+                                                   "cards": [_card(w) for w in _count(words, 1, 2)]},
+    write=lambda step: "return " + " ".join(step["cards"]), describe=lambda step: "return " + " and ".join(step["cards"]),
+    recorded=lambda data: {"type": "scout_return", "cards": data["cards"]})
+
+MUD_DISCARD = StepType(
+    MudDiscardStep, "mud", read=lambda words: {"type": "mud_discard", "flag": _flag(_count(words, 2)[0]),
+                                               "card": _card(words[1])},
+    write=lambda step: f"mud {step['flag']} {step['card']}",
+    describe=lambda step: f"discard {step['card']} at flag {step['flag']}",
+    recorded=lambda data: {"type": "mud_discard", "flag": data["flag"], "card": data["card"]})
+
+PASS = StepType(PassStep, "pass")
+RESIGN = StepType(ResignStep, "resign")
+
+STEPS = StepTable.of(PLAY, CLAIM, DRAW, PASS, RESIGN, SCOUT_DRAW, SCOUT_RETURN, MUD_DISCARD)
+BattleLineStep = STEPS.schema

@@ -2,13 +2,14 @@
 units, commanding units from the command zone, and paying a cost.
 
 Each ``check_*`` raises IllegalStep with the reason a step is not allowed now; each
-``apply_*`` changes the state (after its check) and returns the events. Where in the turn a
-step may come is the turn flow's business (``turns.py``).
+``apply_*`` changes the state (after its check) and returns the events; each ``*_candidates``
+lists the seat's candidate steps of a type. Where in the turn a step may come is the phases'
+business (``turns.PHASES``).
 """
 
 from __future__ import annotations
 
-from ..base import UNSEEN, Event, IllegalStep, State, Step
+from ..base import Event, IllegalStep, State, Step, event, seat_key
 from .cardset import CardSet, Command
 from .grid import FACINGS, Square, adjacent, around
 from .setup import limit
@@ -18,10 +19,10 @@ from .table import (
     card_set,
     command_on,
     hand_ids,
-    key,
     occupied,
     other,
     own_unit,
+    square_of,
     take_from_hand,
     to_square,
     unit_at,
@@ -31,19 +32,6 @@ from .table import (
 )
 
 STAGES = ("deploy", "command", "pay")
-
-
-def event(kind: str, seat: int | None, data: dict, private: dict | None = None, unseen: dict | None = None) -> Event:
-    """An event: ``private`` is told to the acting seat only, ``unseen`` to no seat (kept for replays)."""
-    found: Event = {"type": kind, "seat": seat, "data": data}
-    hidden = {}
-    if private is not None and seat is not None:
-        hidden[key(seat)] = private
-    if unseen is not None:
-        hidden[UNSEEN] = unseen
-    if hidden:
-        found["private"] = hidden
-    return found
 
 
 def _known_card(cards: CardSet, card: str, kind: str) -> None:
@@ -100,9 +88,19 @@ def check_discard_defence(state: State, seat: int, step: Step) -> dict:
 def apply_discard_defence(state: State, seat: int, step: Step) -> list[Event]:
     unit = check_discard_defence(state, seat, step)
     card = card_id(state, seat, unit["command"])
-    state["discards"][key(seat)].append(unit["command"])
+    state["discards"][seat_key(seat)].append(unit["command"])
     unit["command"] = None
     return [event("defence_discarded", seat, {"at": as_json((unit["x"], unit["y"])), "card": card})]
+
+
+def flip_candidates(state: State, seat: int) -> list[Step]:
+    return [{"type": "flip", "at": as_json(square_of(u))} for u in units_of(state, seat) if not u["up"]]
+
+
+def discard_defence_candidates(state: State, seat: int) -> list[Step]:
+    cards = card_set(state)
+    return [{"type": "discard_defence", "at": as_json(square_of(u))} for u in units_of(state, seat)
+            if (c := command_on(state, u, cards)) is not None and c.kind == "defend"]
 
 
 # ---------------------------------------------------------------- deploying
@@ -150,7 +148,7 @@ def deploy_candidates(state: State, seat: int) -> list[Step]:
 
 def sequence_for(state: State, seat: int, cost: int, number: int | None) -> None:
     """Check the payment of a command: cost 0 needs no sequence; cost c a sequence of exactly c cards."""
-    sequences = state["sequences"][key(seat)]
+    sequences = state["sequences"][seat_key(seat)]
     if cost == 0:
         if number is not None:
             raise IllegalStep("a command that costs nothing is played without a sequence")
@@ -192,8 +190,8 @@ def apply_command(state: State, seat: int, step: Step, *, reaction: bool = False
     number = take_from_hand(state, seat, step["card"])
     paid = 0
     if command.cost:
-        sequence = state["sequences"][key(seat)].pop(step["sequence"] - 1)
-        state["discards"][key(seat)].extend(sequence)
+        sequence = state["sequences"][seat_key(seat)].pop(step["sequence"] - 1)
+        state["discards"][seat_key(seat)].extend(sequence)
         paid = len(sequence)
     unit["command"] = number
     if not reaction:
@@ -216,7 +214,7 @@ def command_candidates(state: State, seat: int, *, reaction: bool = False) -> li
     if reaction:
         held = [c for c in held if cards.commands[c].kind == "defend"]
     targets = [u for u in units_of(state, seat) if u["up"] and u["command"] is None]
-    sequences = state["sequences"][key(seat)]
+    sequences = state["sequences"][seat_key(seat)]
     steps = []
     for card in held:
         command = cards.commands[card]
@@ -232,6 +230,20 @@ def command_candidates(state: State, seat: int, *, reaction: bool = False) -> li
     return steps
 
 
+def check_defence_command(state: State, seat: int, step: Step) -> tuple[dict, Command]:
+    """In the reaction window only defence commands may be played; they count against no card
+    limit and no stage."""
+    return check_command(state, seat, step, reaction=True)
+
+
+def apply_defence_command(state: State, seat: int, step: Step) -> list[Event]:
+    return apply_command(state, seat, step, reaction=True)
+
+
+def defence_command_candidates(state: State, seat: int) -> list[Step]:
+    return command_candidates(state, seat, reaction=True)
+
+
 # ---------------------------------------------------------------- paying a cost
 
 def check_pay(state: State, seat: int, step: Step) -> None:
@@ -241,7 +253,7 @@ def check_pay(state: State, seat: int, step: Step) -> None:
     _room(state, seat)
     _in_hand(state, seat, step["card"])
     number = step.get("sequence")
-    sequences = state["sequences"][key(seat)]
+    sequences = state["sequences"][seat_key(seat)]
     if number is not None and not 1 <= number <= len(sequences):
         raise IllegalStep(f"you have no sequence {number}; leave sequence out to start a new one")
     longest = highest_cost(state, seat, cards)
@@ -256,14 +268,14 @@ def highest_cost(state: State, seat: int, cards: CardSet | None = None) -> int:
     """Decision (dead payments): a sequence may grow only up to the highest cost of any command
     card in the seat's deck; cards paid beyond it could never pay for anything."""
     cards = cards or card_set(state)
-    deck = state["seats"][key(seat)]["deck"]
+    deck = state["seats"][seat_key(seat)]["deck"]
     return max((cards.commands[c].cost for c in deck if c in cards.commands), default=0)
 
 
 def apply_pay(state: State, seat: int, step: Step) -> list[Event]:
     check_pay(state, seat, step)
     card = take_from_hand(state, seat, step["card"])
-    sequences = state["sequences"][key(seat)]
+    sequences = state["sequences"][seat_key(seat)]
     number = step.get("sequence")
     if number is None:
         sequences.append([card])
@@ -282,5 +294,5 @@ def apply_pay(state: State, seat: int, step: Step) -> list[Event]:
 def pay_candidates(state: State, seat: int) -> list[Step]:
     cards = card_set(state)
     held = sorted({c for c in hand_ids(state, seat) if c in cards.commands})
-    count = len(state["sequences"][key(seat)])
+    count = len(state["sequences"][seat_key(seat)])
     return [{"type": "pay", "card": c, **({"sequence": n} if n else {})} for c in held for n in [None, *range(1, count + 1)]]

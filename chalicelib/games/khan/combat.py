@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..base import Event, IllegalStep, State, Step
-from .actions import event
+from ..base import Event, IllegalStep, State, Step, event, seat_key
 from .cardset import CardSet
 from .grid import Square, area
 from .table import (
@@ -21,7 +20,6 @@ from .table import (
     card_set,
     command_on,
     front_of,
-    key,
     other,
     square_of,
     to_square,
@@ -214,8 +212,8 @@ def destroy(state: State, seat: int, unit: dict) -> list[Event]:
     owner = unit["seat"]
     state["field"].remove(unit)
     if unit["command"] is not None:
-        state["discards"][key(owner)].append(unit["command"])
-    state["destroyed"][key(owner)].append(unit["card"])
+        state["discards"][seat_key(owner)].append(unit["command"])
+    state["destroyed"][seat_key(owner)].append(unit["card"])
     uid = unit_key(unit)
     for other_unit in state["field"]:
         if uid in other_unit["grappled_by"]:

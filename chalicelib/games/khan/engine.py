@@ -14,11 +14,11 @@ class Khan(TurnState):
     name = "khan"
     title = "Khan & General"
     options_model = KhanOptions
-    step_schema = steps.KhanStep
+    step_schema = steps.STEPS.schema
     view_model = views.KhanStateView
 
     def parse_step(self, raw: object) -> Step:
-        return steps.parse_step(raw)
+        return steps.STEPS.parse_step(raw)
 
     def seat_count(self, options: dict) -> int:
         return 2
@@ -33,7 +33,7 @@ class Khan(TurnState):
         return turns.apply_step(state, seat, step)
 
     def step_of(self, event: Event) -> Step | None:
-        return steps.step_of(event)
+        return steps.STEPS.step_of(event)
 
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)

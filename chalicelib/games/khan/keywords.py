@@ -15,8 +15,7 @@ facing) or skipped (``skip``), in the card's order.
 
 from __future__ import annotations
 
-from ..base import Event, IllegalStep, State, Step
-from .actions import event
+from ..base import Event, IllegalStep, State, Step, event
 from .combat import attack_mode
 from .grid import FACINGS, path, reachable
 from .table import as_json, card_set, occupied, other, square_of, to_square, unit_at, unit_by_key, unit_key, units_of

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ..base import Presenter
-from . import commands as khan_commands
-from . import render as khan_render
+from ..presenters import Presenter
+from . import render
+from .steps import HELP, STEPS
 
 PRESENTER = Presenter(
-    title="Khan & General", help=khan_commands.HELP, example='"deploy light_cavalry -1 0 N", "end action"',
-    text_board=khan_render.text_board, html_board=khan_render.html_board, svg_board=khan_render.svg_board, hand_html=khan_render.hand_html,
-    describe_step=khan_render.describe_step, write_step=khan_commands.write_step,
-    parse_commands=khan_commands.parse_commands, bulky_steps=("deploy", "move", "pay", "turn"))
+    title="Khan & General", help=HELP, example='"deploy light_cavalry -1 0 N", "end action"', steps=STEPS,
+    text_board=render.text_board, html_board=render.html_board, svg_board=render.svg_board,
+    hand_html=render.hand_html, bulky_steps=("deploy", "move", "pay", "turn"))

@@ -1,5 +1,6 @@
 """The field as text (emails, the command line) and as SVG (emails, pages, viewers), drawn
-from a seat's view only, so nothing hidden from that seat can appear; steps in words."""
+from a seat's view only, so nothing hidden from that seat can appear (steps in words are
+``steps.py``'s)."""
 
 from __future__ import annotations
 
@@ -129,37 +130,3 @@ def html_board(state: dict, seat: int | None) -> str:
 
 def hand_html(cards: list[str]) -> str:
     return escape(" ".join(cards))
-
-
-def _square(value: dict) -> str:
-    return f"({value['x']}, {value['y']})"
-
-
-def describe_step(step: dict) -> str:
-    """A step in words, for links and confirmation pages."""
-    kind = step["type"]
-    if kind == "place":
-        return f"place {step['unit']} as your first unit"
-    if kind == "flip":
-        return f"flip the unit at {_square(step['at'])} face up"
-    if kind == "discard_defence":
-        return f"discard the defence command at {_square(step['at'])}"
-    if kind == "deploy":
-        return f"deploy {step['unit']} at {_square(step['at'])} facing {step['facing']}"
-    if kind == "command":
-        paid = f", paid by sequence {step['sequence']}" if step.get("sequence") else ""
-        return f"command the unit at {_square(step['at'])} with {step['card']}{paid}"
-    if kind == "pay":
-        where = f"sequence {step['sequence']}" if step.get("sequence") else "a new sequence"
-        return f"pay {step['card']} face down into {where}"
-    if kind == "move":
-        return f"move the unit at {_square(step['at'])} to {_square(step['to'])} facing {step['facing']}"
-    if kind == "turn":
-        return f"turn the unit at {_square(step['at'])} to face {step['facing']}"
-    if kind == "skip":
-        return f"skip the waiting keyword of the unit at {_square(step['at'])}"
-    if kind == "engage":
-        return f"attack {_square(step['target'])} with " + ", ".join(_square(a) for a in step["attackers"])
-    if kind == "advance":
-        return f"advance the unit at {_square(step['at'])} into the empty square"
-    return kind.replace("_", " ")

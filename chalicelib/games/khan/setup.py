@@ -9,9 +9,9 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from ...shapes import STRICT, OneOf, Shape
-from ..base import State
+from ..base import State, seat_key
 from .cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetChanged, UnknownCardSet
-from .table import SEATS, key
+from .table import SEATS
 
 MAX_MARKER = 5
 START_SQUARES = {"first": ((0, 0), "N"), "second": ((0, 1), "S")}
@@ -86,7 +86,7 @@ def new_game(options: dict, rng: random.Random, cards: CardSet | None = None) ->
     decks = {seat: list(deck) for seat, deck in options["decks"].items()}
     return {
         "card_set": {"id": cards.id, "version": cards.version, "digest": cards.digest},
-        "seats": {key(s): {"faction": options["factions"][key(s)], "deck": decks[key(s)]} for s in SEATS},
+        "seats": {seat_key(s): {"faction": options["factions"][seat_key(s)], "deck": decks[seat_key(s)]} for s in SEATS},
         "first": first,
         "max_rounds": options.get("max_rounds", 40),
         "advanced": options.get("advanced", False),
@@ -95,11 +95,11 @@ def new_game(options: dict, rng: random.Random, cards: CardSet | None = None) ->
         "active": first,
         "to_move": first,
         "phase": "setup",
-        "hands": {key(s): list(range(len(decks[key(s)]))) for s in SEATS},
-        "discards": {key(s): [] for s in SEATS},
-        "sequences": {key(s): [] for s in SEATS},
+        "hands": {seat_key(s): list(range(len(decks[seat_key(s)]))) for s in SEATS},
+        "discards": {seat_key(s): [] for s in SEATS},
+        "sequences": {seat_key(s): [] for s in SEATS},
         "field": [],
-        "destroyed": {key(s): [] for s in SEATS},
+        "destroyed": {seat_key(s): [] for s in SEATS},
         "turn": new_turn(),
         "draw_offer": None,
         "result": None,

@@ -1,15 +1,37 @@
-"""The shape of a Khan & General step, as clients post it. Shape only: whether a step is
-legal now is the turn flow's business (``turns.py``). Squares are ``{"x": 0, "y": 1}``
-(north is +y); facings are N, E, S, W; cards are card ids of the game's card set."""
+"""Khan & General's step types, each said once (``games.steptypes``): its shape as clients
+post it, its text command for play by email and the CLI, its words, and the event that
+records it. Whether a step is legal now is the phases' business (``turns.PHASES``).
+Squares are ``{"x": 0, "y": 1}`` (north is +y); facings are N, E, S, W; cards are card ids
+of the game's card set.
+
+Text commands (squares are x y; north is +y; facings N E S W):
+
+    place heavy_cavalry          deploy light_cavalry -1 0 N
+    flip 1 -1                    discard 0 0     (the defence command on the unit at 0 0)
+    command charge 0 0 seq 1     command gallop 0 0     (cost 0: no sequence)
+    pay lance                    pay lance seq 2        (into a new sequence, or sequence 2)
+    move 0 0 to 1 2 E            turn 0 0 W             skip 0 0
+    end action / end reaction / end engagements / end turn
+    engage 0 1 with 0 0, 1 1     advance 0 0            stay
+    offer draw / accept draw / decline draw / resign
+
+One command a line; case does not matter; "(", ")" and "," read as spaces; everything from a
+quoted reply (lines starting with ">", or "On ... wrote:") or a signature ("-- ") on is
+ignored.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+import re
+from collections.abc import Callable
+from typing import Annotated, Literal, get_args
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
-from ...shapes import DEFERRED, STRICT, Shape
+from ...shapes import STRICT, Shape
+from ..steptypes import CommandError, StepTable, StepType, Unreadable, words_of
 
+HELP = __doc__.split("\n\n")[2]
 CARD_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Card = Annotated[str, Field(pattern=CARD_PATTERN, examples=["heavy_cavalry", "charge"],
                             description="A card id of the game's card set.")]
@@ -174,53 +196,195 @@ class ResignStep(_Step):
     type: Literal["resign"]
 
 
-KhanStep = Annotated[
-    Union[PlaceStep, FlipStep, DiscardDefenceStep, DeployStep, CommandStep, PayStep, MoveStep, TurnStep, SkipStep,
-          EngageStep, AdvanceStep, StayStep, EndActionStep, EndReactionStep, EndEngagementsStep, EndTurnStep,
-          OfferDrawStep, AcceptDrawStep, DeclineDrawStep, ResignStep],
-    Field(discriminator="type"),
-]
+# ---------------------------------------------------------------- the words of a command
 
-STEP_ADAPTER: TypeAdapter = TypeAdapter(KhanStep, config=DEFERRED)
+FACINGS = ("N", "E", "S", "W")
 
 
-def parse_step(raw: object) -> dict:
-    """Validate a step's shape and return it as plain data (raises pydantic.ValidationError)."""
-    return STEP_ADAPTER.validate_python(raw).model_dump(exclude_none=True)
+def _number(word: str) -> int:
+    if not re.fullmatch(r"-?\d{1,4}", word):
+        raise CommandError(f"{word!r} is not a coordinate (a whole number, e.g. 0, 2 or -1)")
+    return int(word)
 
 
-# ---------------------------------------------------------------- the step an event records
-
-# Events that record a step with nothing more to it than its type.
-_ENDS = {"action_ended": "end_action", "reaction_ended": "end_reaction", "engagements_ended": "end_engagements",
-         "turn_ended": "end_turn", "draw_offered": "offer_draw", "draw_accepted": "accept_draw",
-         "draw_declined": "decline_draw", "stay": "stay", "resign": "resign"}
+def _square(words: list[str]) -> dict:
+    if len(words) < 2:
+        raise CommandError("a square is written as two numbers, x then y")
+    return {"x": _number(words[0]), "y": _number(words[1])}
 
 
-def step_of(event: dict) -> dict | None:
-    """The step an event records (``data`` with the private parts merged in), or None for an
-    event a step caused (``turn_started``, ``reaction_window``, ``revealed``, ``destroyed``,
-    ``game_finished``). A ``draw_declined`` written because the seat played on replays as a
-    ``decline_draw`` just before its step: the same events, the same state."""
-    kind, data = event["type"], event["data"]
-    if kind in _ENDS:
-        return {"type": _ENDS[kind]}
-    if kind == "place":
-        return {"type": "place", "unit": data["unit"]}
-    if kind in ("flip", "defence_discarded", "skip"):
-        return {"type": "discard_defence" if kind == "defence_discarded" else kind, "at": data["at"]}
-    if kind == "deploy":
-        return {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]}
-    if kind == "command":
-        return {"type": "command", "card": data["card"], "at": data["at"], "sequence": data.get("sequence")}
-    if kind == "pay":  # a sequence of one card is a new one
-        return {"type": "pay", "card": data["card"], "sequence": data["sequence"] if data["size"] > 1 else None}
-    if kind == "move":
-        return {"type": "move", "at": data["from"], "to": data["to"], "facing": data["facing"]}
-    if kind == "turn":
-        return {"type": "turn", "at": data["at"], "facing": data["facing"]}
-    if kind == "engagement":
-        return {"type": "engage", "target": data["target"], "attackers": data["attackers"]}
-    if kind == "advance":
-        return {"type": "advance", "at": data["from"]}
-    return None
+def _facing(word: str) -> str:
+    if word.upper() not in FACINGS:
+        raise CommandError(f"{word!r} is not a facing (N, E, S or W)")
+    return word.upper()
+
+
+def _card(word: str) -> str:
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", word.lower()):
+        raise CommandError(f"{word!r} is not a card id (e.g. heavy_cavalry, charge)")
+    return word.lower()
+
+
+def _sequence(words: list[str]) -> dict:
+    if not words:
+        return {}
+    if len(words) == 2 and words[0].lower() in ("seq", "sequence") and words[1].isdigit():
+        return {"sequence": int(words[1])}
+    raise CommandError(f"cannot read {' '.join(words)!r}: write the sequence as 'seq 2'")
+
+
+def _count(words: list[str], wanted: int) -> list[str]:
+    if len(words) != wanted:
+        raise Unreadable()
+    return words
+
+
+def _at_least(words: list[str], wanted: int) -> list[str]:
+    if len(words) < wanted:
+        raise Unreadable()
+    return words
+
+
+def _xy(square: dict) -> str:
+    return f"{square['x']} {square['y']}"
+
+
+def _told(square: dict) -> str:
+    return f"({square['x']}, {square['y']})"
+
+
+def _seq(step: dict) -> str:
+    return f" seq {step['sequence']}" if step.get("sequence") else ""
+
+
+def _on_square(model: type[_Step], command: str, describe: Callable[[dict], str], *, event: str | None = None,
+               recorded_at: str = "at") -> StepType:
+    """A step that names one square, ``at`` (``flip 1 -1``); its event names it ``recorded_at``."""
+    kind = get_args(model.model_fields["type"].annotation)[0]
+    return StepType(
+        model, command, read=lambda words: {"type": kind, "at": _square(_count(words, 2))},
+        write=lambda step: f"{command} {_xy(step['at'])}", describe=describe, event=event,
+        recorded=lambda data: {"type": kind, "at": data[recorded_at]})
+
+
+# ---------------------------------------------------------------- set-up and maintenance
+
+PLACE = StepType(
+    PlaceStep, "place", read=lambda words: {"type": "place", "unit": _card(_count(words, 1)[0])},
+    write=lambda step: f"place {step['unit']}", describe=lambda step: f"place {step['unit']} as your first unit",
+    recorded=lambda data: {"type": "place", "unit": data["unit"]})
+
+FLIP = _on_square(FlipStep, "flip", lambda step: f"flip the unit at {_told(step['at'])} face up")
+
+DISCARD_DEFENCE = _on_square(DiscardDefenceStep, "discard",
+                             lambda step: f"discard the defence command at {_told(step['at'])}",
+                             event="defence_discarded")
+
+
+# ---------------------------------------------------------------- the action phase
+
+def _read_deploy(words: list[str]) -> dict:
+    unit, x, y, facing = _count(words, 4)
+    return {"type": "deploy", "unit": _card(unit), "at": _square([x, y]), "facing": _facing(facing)}
+
+
+DEPLOY = StepType(
+    DeployStep, "deploy", read=_read_deploy,
+    write=lambda step: f"deploy {step['unit']} {_xy(step['at'])} {step['facing']}",
+    describe=lambda step: f"deploy {step['unit']} at {_told(step['at'])} facing {step['facing']}",
+    recorded=lambda data: {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]})
+
+
+def _read_command(words: list[str]) -> dict:
+    _at_least(words, 3)
+    return {"type": "command", "card": _card(words[0]), "at": _square(words[1:3]), **_sequence(words[3:])}
+
+
+def _describe_command(step: dict) -> str:
+    paid = f", paid by sequence {step['sequence']}" if step.get("sequence") else ""
+    return f"command the unit at {_told(step['at'])} with {step['card']}{paid}"
+
+
+COMMAND = StepType(
+    CommandStep, "command", read=_read_command,
+    write=lambda step: f"command {step['card']} {_xy(step['at'])}{_seq(step)}", describe=_describe_command,
+    recorded=lambda data: {"type": "command", "card": data["card"], "at": data["at"],
+                           "sequence": data.get("sequence")})
+
+
+def _describe_pay(step: dict) -> str:
+    where = f"sequence {step['sequence']}" if step.get("sequence") else "a new sequence"
+    return f"pay {step['card']} face down into {where}"
+
+
+PAY = StepType(
+    PayStep, "pay",
+    read=lambda words: {"type": "pay", "card": _card(_at_least(words, 1)[0]), **_sequence(words[1:])},
+    write=lambda step: f"pay {step['card']}{_seq(step)}", describe=_describe_pay,
+    # a sequence of one card is a new one
+    recorded=lambda data: {"type": "pay", "card": data["card"], "sequence": data["sequence"] if data["size"] > 1 else None})
+
+
+# ---------------------------------------------------------------- keywords
+
+def _read_move(words: list[str]) -> dict:
+    if len(words) != 6 or words[2].lower() != "to":
+        raise Unreadable()
+    return {"type": "move", "at": _square(words[0:2]), "to": _square(words[3:5]), "facing": _facing(words[5])}
+
+
+MOVE = StepType(
+    MoveStep, "move", read=_read_move,
+    write=lambda step: f"move {_xy(step['at'])} to {_xy(step['to'])} {step['facing']}",
+    describe=lambda step: f"move the unit at {_told(step['at'])} to {_told(step['to'])} facing {step['facing']}",
+    recorded=lambda data: {"type": "move", "at": data["from"], "to": data["to"], "facing": data["facing"]})
+
+TURN = StepType(
+    TurnStep, "turn",
+    read=lambda words: {"type": "turn", "at": _square(_count(words, 3)[0:2]), "facing": _facing(words[2])},
+    write=lambda step: f"turn {_xy(step['at'])} {step['facing']}",
+    describe=lambda step: f"turn the unit at {_told(step['at'])} to face {step['facing']}",
+    recorded=lambda data: {"type": "turn", "at": data["at"], "facing": data["facing"]})
+
+SKIP = _on_square(SkipStep, "skip", lambda step: f"skip the waiting keyword of the unit at {_told(step['at'])}")
+
+
+# ---------------------------------------------------------------- engagements
+
+def _read_engage(words: list[str]) -> dict:
+    if len(words) < 5 or words[2].lower() != "with" or len(words[3:]) % 2:
+        raise Unreadable()
+    attackers = [_square(words[i:i + 2]) for i in range(3, len(words), 2)]
+    return {"type": "engage", "target": _square(words[0:2]), "attackers": attackers}
+
+
+ENGAGE = StepType(
+    EngageStep, "engage", read=_read_engage,
+    write=lambda step: f"engage {_xy(step['target'])} with " + ", ".join(_xy(a) for a in step["attackers"]),
+    describe=lambda step: f"attack {_told(step['target'])} with " + ", ".join(_told(a) for a in step["attackers"]),
+    event="engagement", recorded=lambda data: {"type": "engage", "target": data["target"],
+                                               "attackers": data["attackers"]})
+
+ADVANCE = _on_square(AdvanceStep, "advance",
+                     lambda step: f"advance the unit at {_told(step['at'])} into the empty square", recorded_at="from")
+
+
+# ---------------------------------------------------------------- the table
+#
+# A step with nothing but its type is read, written and told by its command ("end action");
+# its event records it. A ``draw_declined`` written because the seat played on replays as a
+# ``decline_draw`` just before its step: the same events, the same state.
+
+STEPS = StepTable.of(
+    PLACE, FLIP, DISCARD_DEFENCE, DEPLOY, COMMAND, PAY, MOVE, TURN, SKIP, ENGAGE, ADVANCE,
+    StepType(StayStep, "stay"),
+    StepType(EndActionStep, "end action", event="action_ended"),
+    StepType(EndReactionStep, "end reaction", event="reaction_ended"),
+    StepType(EndEngagementsStep, "end engagements", event="engagements_ended"),
+    StepType(EndTurnStep, "end turn", event="turn_ended"),
+    StepType(OfferDrawStep, "offer draw", event="draw_offered"),
+    StepType(AcceptDrawStep, "accept draw", event="draw_accepted"),
+    StepType(DeclineDrawStep, "decline draw", event="draw_declined"),
+    StepType(ResignStep, "resign"),
+    split=lambda line: words_of(line, separators=("(", ")", ",")))
+KhanStep = STEPS.schema

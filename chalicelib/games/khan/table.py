@@ -8,15 +8,11 @@ A unit on the field is known by its key ``"<seat>:<card number>"``.
 
 from __future__ import annotations
 
-from ..base import IllegalStep, State
+from ..base import IllegalStep, State, seat_key
 from .cardset import REGISTRY, CardSet, Command, UnitType
 from .grid import Square, front
 
 SEATS = (1, 2)
-
-
-def key(seat: int) -> str:
-    return str(seat)
 
 
 def other(seat: int) -> int:
@@ -29,18 +25,18 @@ def card_set(state: State) -> CardSet:
 
 
 def card_id(state: State, seat: int, number: int) -> str:
-    return state["seats"][key(seat)]["deck"][number]
+    return state["seats"][seat_key(seat)]["deck"][number]
 
 
 def hand_ids(state: State, seat: int) -> list[str]:
-    return [card_id(state, seat, n) for n in state["hands"][key(seat)]]
+    return [card_id(state, seat, n) for n in state["hands"][seat_key(seat)]]
 
 
 def take_from_hand(state: State, seat: int, card: str) -> int:
     """Remove a card with this id from the seat's hand; its number."""
-    for number in state["hands"][key(seat)]:
+    for number in state["hands"][seat_key(seat)]:
         if card_id(state, seat, number) == card:
-            state["hands"][key(seat)].remove(number)
+            state["hands"][seat_key(seat)].remove(number)
             return number
     raise IllegalStep(f"you hold no {card}")
 
@@ -112,7 +108,7 @@ def own_unit(state: State, seat: int, at: dict, what: str = "unit") -> dict:
 
 def places(state: State, seat: int) -> dict[str, list[int]]:
     """Where each of the seat's cards is (for the invariant: each card in exactly one place)."""
-    k = key(seat)
+    k = seat_key(seat)
     on_field = [u["card"] for u in units_of(state, seat)]
     commands = [u["command"] for u in units_of(state, seat) if u["command"] is not None]
     return {

@@ -1,186 +1,25 @@
 """Turn flow: set-up, the four phases of a turn, the reaction window, and the end of the game.
 
-Phases (``state["phase"]``) and the steps each allows (besides ``resign`` at any time, and
-``offer_draw`` / ``accept_draw`` / ``decline_draw``):
-
-* ``setup``: ``place`` (the first unit of each seat, face up: (0, 0) facing N for the first
-  seat, (0, 1) facing S for the second).
-* ``maintenance``: ``flip``, ``discard_defence``; any action-phase step begins the action phase.
-* ``action``: ``deploy``, then ``command``, then ``pay`` (each optional, in that order, within
-  the turn's card limit), then ``end_action``. A command's keywords before ``power``
-  (``mobility``, ``turn``) wait to be used or skipped at once: ``move``, ``turn``, ``skip``.
-* ``reaction``: the other seat may play defence commands (``command``) onto its face-up units
-  without one, then ``end_reaction``. Skipped when it has none it could play.
-* ``engagements``: ``engage`` any number of times (after a unit is destroyed: ``advance`` a
-  melee attacker into its square, or ``stay``), then ``end_engagements``.
-* ``after``: keywords after ``power`` on attack cards (``move``, ``turn``, ``skip``).
-* ``recovery``: ``discard_defence``, then ``end_turn``: move and attack commands go to the
-  discard pile and the whole pile returns to the hand.
-
-``end_turn`` may also close the engagements and after phases (skipping what is left of them).
+``PHASES`` is the table of the phases (``state["phase"]``) and the steps each allows, one move
+(``check_*``, ``apply_*``) per step; read it for the turn's order. Besides the table, a few
+rules hold across the phases (``phase_of``, ``apply_step``, ``legal_steps``): a waiting keyword
+or a destroyed unit's empty square interrupts the phase, the first action-phase step ends the
+maintenance phase, and ``offer_draw`` / ``accept_draw`` / ``decline_draw`` / ``resign`` are
+not the phases' business.
 """
 
 from __future__ import annotations
 
-from ..base import Event, IllegalStep, State, Step
+from ..base import Candidates, Event, IllegalStep, Move, Phase, State, Step, allows, event, no_check, seat_key
 from . import actions, combat, keywords
-from .actions import event
 from .setup import MAX_MARKER, START_SQUARES, limit, new_turn, second
-from .table import SEATS, card_id, card_set, command_on, hand_ids, key, other, take_from_hand, unit_by_key, units_of
-
-ACTION_STEPS = ("deploy", "command", "pay", "end_action")
-DRAW_STEPS = ("offer_draw", "accept_draw", "decline_draw")
+from .table import SEATS, card_id, card_set, command_on, hand_ids, other, take_from_hand, unit_by_key, units_of
 
 
-# ---------------------------------------------------------------- legal steps
+# ---------------------------------------------------------------- set-up
 
-def legal_steps(state: State, seat: int) -> list[Step]:
-    if state["result"] is not None or seat not in SEATS:
-        return []
-    steps: list[Step] = []
-    if seat == state["to_move"]:
-        steps = [step for step in _candidates(state, seat) if _allowed(state, seat, step)]
-        if state["draw_offer"] is None and state["phase"] != "setup":
-            steps.append({"type": "offer_draw"})
-    if state["draw_offer"] == other(seat):
-        steps += [{"type": "accept_draw"}, {"type": "decline_draw"}]
-    steps.append({"type": "resign"})
-    return steps
-
-
-def _allowed(state: State, seat: int, step: Step) -> bool:
-    try:
-        _check(state, seat, step)
-    except IllegalStep:
-        return False
-    return True
-
-
-def _candidates(state: State, seat: int) -> list[Step]:
-    phase, turn = state["phase"], state["turn"]
-    if phase == "setup":
-        cards = card_set(state)
-        return [{"type": "place", "unit": u} for u in sorted({c for c in hand_ids(state, seat) if cards.is_unit(c)})]
-    if [e for e in turn["pending"] if e["seat"] == seat] and phase != "after":
-        return keywords.keyword_candidates(state, seat)
-    if phase in ("maintenance", "action"):
-        steps: list[Step] = []
-        if phase == "maintenance":
-            steps += [{"type": "flip", "at": _at(u)} for u in units_of(state, seat) if not u["up"]]
-            steps += _discard_defence_candidates(state, seat)
-        return steps + actions.deploy_candidates(state, seat) + actions.command_candidates(state, seat) + \
-            actions.pay_candidates(state, seat) + [{"type": "end_action"}]
-    if phase == "reaction":
-        return actions.command_candidates(state, seat, reaction=True) + [{"type": "end_reaction"}]
-    if phase == "engagements":
-        if turn["advance"] is not None:
-            return combat.advance_candidates(state, seat)
-        return combat.engage_candidates(state, seat) + [{"type": "end_engagements"}, {"type": "end_turn"}]
-    if phase == "after":
-        return keywords.keyword_candidates(state, seat) + [{"type": "end_turn"}]
-    if phase == "recovery":
-        return _discard_defence_candidates(state, seat) + [{"type": "end_turn"}]
-    return []
-
-
-def _at(unit: dict) -> dict:
-    return {"x": unit["x"], "y": unit["y"]}
-
-
-def _discard_defence_candidates(state: State, seat: int) -> list[Step]:
-    cards = card_set(state)
-    return [{"type": "discard_defence", "at": _at(u)} for u in units_of(state, seat)
-            if (c := command_on(state, u, cards)) is not None and c.kind == "defend"]
-
-
-# ---------------------------------------------------------------- checking a step where it comes
-
-def _check(state: State, seat: int, step: Step) -> None:
-    """Raise IllegalStep if the step may not be taken now by the seat to move."""
-    kind, phase, turn = step["type"], state["phase"], state["turn"]
-    waiting = [e for e in turn["pending"] if e["seat"] == seat] if phase != "after" else []
-    if waiting and kind not in ("move", "turn", "skip", "offer_draw"):
-        raise IllegalStep("first use or skip the keyword waiting on the unit you just commanded "
-                          "(move, turn or skip)")
-    if kind == "offer_draw":
-        if state["draw_offer"] is not None:
-            raise IllegalStep("a draw offer is already waiting for an answer")
-        if phase == "setup":
-            raise IllegalStep("a draw may be offered once both first units are placed")
-        return
-    if kind == "place":
-        _phase(phase, "setup", kind)
-        _check_place(state, seat, step)
-    elif kind == "flip":
-        _phase(phase, "maintenance", kind)
-        actions.check_flip(state, seat, step)
-    elif kind == "discard_defence":
-        _phase(phase, ("maintenance", "recovery"), kind)
-        actions.check_discard_defence(state, seat, step)
-    elif kind == "deploy":
-        _phase(phase, ("maintenance", "action"), kind)
-        actions.check_deploy(state, seat, step)
-    elif kind == "command":
-        _phase(phase, ("maintenance", "action", "reaction"), kind)
-        actions.check_command(state, seat, step, reaction=phase == "reaction")
-    elif kind == "pay":
-        _phase(phase, ("maintenance", "action"), kind)
-        actions.check_pay(state, seat, step)
-    elif kind == "end_action":
-        _phase(phase, ("maintenance", "action"), kind)
-    elif kind == "end_reaction":
-        _phase(phase, "reaction", kind)
-    elif kind in ("move", "turn", "skip"):
-        if not waiting and phase != "after":
-            raise IllegalStep("no keyword of yours is waiting to be used")
-        {"move": keywords.check_move, "turn": keywords.check_turn, "skip": keywords.check_skip}[kind](state, seat, step)
-    elif kind == "engage":
-        _phase(phase, "engagements", kind)
-        _no_advance_waiting(state)
-        combat.check_engage(state, seat, step)
-    elif kind in ("advance", "stay"):
-        if phase != "engagements" or turn["advance"] is None:
-            raise IllegalStep("no destroyed unit's square is waiting to be taken")
-        if kind == "advance":
-            combat.check_advance(state, seat, step)
-    elif kind == "end_engagements":
-        _phase(phase, "engagements", kind)
-        _check_end_engagements(state, seat)
-    elif kind == "end_turn":
-        _phase(phase, ("engagements", "after", "recovery"), kind)
-        if phase == "engagements":
-            _check_end_engagements(state, seat)
-    else:  # pragma: no cover - the step schema admits no other type
-        raise IllegalStep(f"unknown step {kind!r}", code="invalid_step")
-
-
-PHASE_WORDS = {"setup": "set-up", "maintenance": "the maintenance phase", "action": "the action phase",
-               "reaction": "the reaction window", "engagements": "the engagements", "after": "the after-combat "
-               "keywords", "recovery": "recovery"}
-
-
-def _phase(phase: str, allowed: str | tuple[str, ...], kind: str) -> None:
-    allowed = (allowed,) if isinstance(allowed, str) else allowed
-    if phase not in allowed:
-        raise IllegalStep(f"{kind} is not a step of {PHASE_WORDS.get(phase, phase)}")
-
-
-def _no_advance_waiting(state: State) -> None:
-    if state["turn"]["advance"] is not None:
-        raise IllegalStep("first advance a melee attacker into the destroyed unit's square, or stay")
-
-
-def _check_end_engagements(state: State, seat: int) -> None:
-    _no_advance_waiting(state)
-    turn = state["turn"]
-    for uid in turn["committed"]:
-        unit = unit_by_key(state, uid)
-        if unit is not None and uid not in turn["engaged"] and combat.can_still_engage(state, seat, unit):
-            raise IllegalStep(f"the unit at ({unit['x']}, {unit['y']}) used its attack card's mobility, so it must "
-                              f"attack while it can")
-
-
-def _check_place(state: State, seat: int, step: Step) -> None:
+def check_place(state: State, seat: int, step: Step) -> None:
+    """Each seat places one unit card from its hand as its first unit."""
     cards = card_set(state)
     if step["unit"] not in cards.units:
         raise IllegalStep(f"{step['unit']!r} is not a unit card of card set {cards.id}", code="invalid_card")
@@ -188,41 +27,7 @@ def _check_place(state: State, seat: int, step: Step) -> None:
         raise IllegalStep(f"you hold no {step['unit']}")
 
 
-# ---------------------------------------------------------------- applying a step
-
-def apply_step(state: State, seat: int, step: Step) -> list[Event]:
-    if state["result"] is not None:
-        raise IllegalStep("the game is over")
-    kind = step["type"]
-    if kind == "resign":
-        return forfeit(state, seat, "resign")
-    if kind in ("accept_draw", "decline_draw"):
-        if state["draw_offer"] != other(seat):
-            raise IllegalStep("no draw offer of your opponent is waiting")
-        state["draw_offer"] = None
-        if kind == "decline_draw":
-            return [event("draw_declined", seat, {})]
-        return [event("draw_accepted", seat, {})] + finish(state, None, "draw_agreed")
-    if seat != state["to_move"]:
-        raise IllegalStep("it is not your decision now", code="not_your_turn")
-    _check(state, seat, step)
-    events: list[Event] = []
-    if state["draw_offer"] == other(seat):  # playing on declines the offer
-        state["draw_offer"] = None
-        events.append(event("draw_declined", seat, {}))
-    if kind == "offer_draw":
-        state["draw_offer"] = seat
-        return events + [event("draw_offered", seat, {})]
-    phase = state["phase"]
-    if phase == "maintenance" and kind in ACTION_STEPS:
-        state["phase"] = "action"
-    events += _APPLY[kind](state, seat, step)
-    if state["result"] is None:
-        events += _settle(state)
-    return events
-
-
-def _apply_place(state: State, seat: int, step: Step) -> list[Event]:
+def apply_place(state: State, seat: int, step: Step) -> list[Event]:
     number = take_from_hand(state, seat, step["unit"])
     (x, y), facing = START_SQUARES["first" if seat == state["first"] else "second"]
     state["field"].append({"seat": seat, "card": number, "x": x, "y": y, "facing": facing, "up": True,
@@ -234,25 +39,27 @@ def _apply_place(state: State, seat: int, step: Step) -> list[Event]:
     return events + _start_turn(state, state["first"])
 
 
-def _apply_end_action(state: State, seat: int, step: Step) -> list[Event]:
+def place_candidates(state: State, seat: int) -> list[Step]:
+    cards = card_set(state)
+    return [{"type": "place", "unit": u} for u in sorted({c for c in hand_ids(state, seat) if cards.is_unit(c)})]
+
+
+# ---------------------------------------------------------------- the action phase and the reaction window
+
+def apply_end_action(state: State, seat: int, step: Step) -> list[Event]:
+    """The reaction window opens for the other seat if it has a defence command it could play;
+    else the engagements begin."""
     opponent = other(seat)
     ended = [event("action_ended", seat, {})]
-    if any(_allowed_reaction(state, opponent, s) for s in actions.command_candidates(state, opponent, reaction=True)):
+    if any(allows(actions.check_defence_command, state, opponent, s)
+           for s in actions.defence_command_candidates(state, opponent)):
         state["phase"] = "reaction"
         state["to_move"] = opponent
         return ended + [event("reaction_window", seat, {"seat": opponent})]
     return ended + _enter_engagements(state)
 
 
-def _allowed_reaction(state: State, seat: int, step: Step) -> bool:
-    try:
-        actions.check_command(state, seat, step, reaction=True)
-    except IllegalStep:
-        return False
-    return True
-
-
-def _apply_end_reaction(state: State, seat: int, step: Step) -> list[Event]:
+def apply_end_reaction(state: State, seat: int, step: Step) -> list[Event]:
     state["to_move"] = state["active"]
     return [event("reaction_ended", seat, {})] + _enter_engagements(state)
 
@@ -263,18 +70,33 @@ def _enter_engagements(state: State) -> list[Event]:
     return []
 
 
-def _apply_stay(state: State, seat: int, step: Step) -> list[Event]:
-    state["turn"]["advance"] = None
-    return [event("stay", seat, {})]
+# ---------------------------------------------------------------- the engagements
 
-
-def _apply_engage(state: State, seat: int, step: Step) -> list[Event]:
-    """One engagement; then the game may be over: all five enemy units destroyed, or the enemy routed."""
+def apply_engage(state: State, seat: int, step: Step) -> list[Event]:
+    """One engagement (``combat.apply_engage``); then the game may be over: all five enemy units
+    destroyed, or the enemy routed."""
     events = combat.apply_engage(state, seat, step)
     return events + check_annihilation(state, seat) + check_routed(state, seat)
 
 
-def _apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
+def apply_stay(state: State, seat: int, step: Step) -> list[Event]:
+    state["turn"]["advance"] = None
+    return [event("stay", seat, {})]
+
+
+def check_end_engagements(state: State, seat: int, step: Step) -> None:
+    """A unit that used its attack card's mobility (before ``power``) must attack while it can."""
+    turn = state["turn"]
+    for uid in turn["committed"]:
+        unit = unit_by_key(state, uid)
+        if unit is not None and uid not in turn["engaged"] and combat.can_still_engage(state, seat, unit):
+            raise IllegalStep(f"the unit at ({unit['x']}, {unit['y']}) used its attack card's mobility, so it must "
+                              f"attack while it can")
+
+
+def apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
+    """The keywords after ``power`` on attack cards wait to be used (``mobility`` only by a unit
+    that engaged): the after-combat phase, or recovery when there are none."""
     cards = card_set(state)
     turn = state["turn"]
     for unit in sorted(units_of(state, seat), key=lambda u: (u["x"], u["y"])):
@@ -291,18 +113,20 @@ def _apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
     return [event("engagements_ended", seat, {})]
 
 
-def _apply_end_turn(state: State, seat: int, step: Step) -> list[Event]:
+# ---------------------------------------------------------------- recovery and the next turn
+
+def apply_end_turn(state: State, seat: int, step: Step) -> list[Event]:
     """Recovery: move and attack commands go to the discard pile, then the pile returns to the hand."""
     cards = card_set(state)
     state["turn"]["pending"] = []
     for unit in units_of(state, seat):
         command = command_on(state, unit, cards)
         if command is not None and command.kind in ("move", "attack"):
-            state["discards"][key(seat)].append(unit["command"])
+            state["discards"][seat_key(seat)].append(unit["command"])
             unit["command"] = None
-    returned = len(state["discards"][key(seat)])
-    state["hands"][key(seat)] += state["discards"][key(seat)]
-    state["discards"][key(seat)] = []
+    returned = len(state["discards"][seat_key(seat)])
+    state["hands"][seat_key(seat)] += state["discards"][seat_key(seat)]
+    state["discards"][seat_key(seat)] = []
     events = [event("turn_ended", seat, {"returned_to_hand": returned})]
     if seat == second(state) and state["round"] >= state["max_rounds"]:
         return events + _after_last_round(state)
@@ -326,31 +150,186 @@ def _settle(state: State) -> list[Event]:
     return []
 
 
-_APPLY = {
-    "place": _apply_place,
-    "flip": actions.apply_flip,
-    "discard_defence": actions.apply_discard_defence,
-    "deploy": actions.apply_deploy,
-    "command": lambda state, seat, step: actions.apply_command(state, seat, step,
-                                                               reaction=state["phase"] == "reaction"),
-    "pay": actions.apply_pay,
-    "move": keywords.apply_move,
-    "turn": keywords.apply_turn,
-    "skip": keywords.apply_skip,
-    "end_action": _apply_end_action,
-    "end_reaction": _apply_end_reaction,
-    "engage": _apply_engage,
-    "advance": combat.apply_advance,
-    "stay": _apply_stay,
-    "end_engagements": _apply_end_engagements,
-    "end_turn": _apply_end_turn,
+# ---------------------------------------------------------------- the phases and the steps each allows
+
+def _listing(*sources: Candidates) -> Candidates:
+    """Candidates from each source in turn."""
+    def candidates(state: State, seat: int) -> list[Step]:
+        return [step for source in sources for step in source(state, seat)]
+    return candidates
+
+
+def _just(kind: str) -> Candidates:
+    return lambda state, seat: [{"type": kind}]
+
+
+FLIP = Move(actions.check_flip, actions.apply_flip)
+DISCARD_DEFENCE = Move(actions.check_discard_defence, actions.apply_discard_defence)
+END_TURN = Move(no_check, apply_end_turn)
+ACTION_MOVES = {
+    "deploy": Move(actions.check_deploy, actions.apply_deploy),
+    "command": Move(actions.check_command, actions.apply_command),
+    "pay": Move(actions.check_pay, actions.apply_pay),
+    "end_action": Move(no_check, apply_end_action),
 }
+ACTION_CANDIDATES = (actions.deploy_candidates, actions.command_candidates, actions.pay_candidates,
+                     _just("end_action"))
+KEYWORD_MOVES = {
+    "move": Move(keywords.check_move, keywords.apply_move),
+    "turn": Move(keywords.check_turn, keywords.apply_turn),
+    "skip": Move(keywords.check_skip, keywords.apply_skip),
+}
+
+PHASES: dict[str, Phase] = {phase.name: phase for phase in (
+    # the first unit of each seat, face up: (0, 0) facing N for the first seat, (0, 1) facing S
+    Phase("setup", {"place": Move(check_place, apply_place)}, place_candidates),
+    # flip face-down units, discard defence commands; any action-phase step begins the action phase
+    Phase("maintenance", {"flip": FLIP, "discard_defence": DISCARD_DEFENCE, **ACTION_MOVES},
+          _listing(actions.flip_candidates, actions.discard_defence_candidates, *ACTION_CANDIDATES)),
+    # deploy, then command, then pay (each optional, in that order, within the turn's card limit),
+    # then end_action
+    Phase("action", ACTION_MOVES, _listing(*ACTION_CANDIDATES)),
+    # the other seat plays defence commands onto its face-up units without one (skipped when it
+    # has none it could play)
+    Phase("reaction", {"command": Move(actions.check_defence_command, actions.apply_defence_command),
+                       "end_reaction": Move(no_check, apply_end_reaction)},
+          _listing(actions.defence_command_candidates, _just("end_reaction"))),
+    # engage any number of times; end_turn skips the after-combat keywords
+    Phase("engagements", {"engage": Move(combat.check_engage, apply_engage),
+                          "end_engagements": Move(check_end_engagements, apply_end_engagements),
+                          "end_turn": Move(check_end_engagements, apply_end_turn)},
+          _listing(combat.engage_candidates, _just("end_engagements"), _just("end_turn"))),
+    # the keywords after power on attack cards (move, turn, skip); end_turn skips what is left
+    Phase("after", {**KEYWORD_MOVES, "end_turn": END_TURN}, _listing(keywords.keyword_candidates, _just("end_turn"))),
+    # end_turn: move and attack commands go to the discard pile, the whole pile returns to the hand
+    Phase("recovery", {"discard_defence": DISCARD_DEFENCE, "end_turn": END_TURN},
+          _listing(actions.discard_defence_candidates, _just("end_turn"))),
+)}
+
+# What interrupts a phase until it is dealt with (``phase_of``): a command's keywords before
+# power (mobility, turn) are used or skipped at once, in the card's order; a destroyed unit's
+# square is taken by a melee attacker of that engagement, or left empty.
+KEYWORD = Phase("keyword", KEYWORD_MOVES, keywords.keyword_candidates)
+ADVANCE = Phase("advance", {"advance": Move(combat.check_advance, combat.apply_advance),
+                            "stay": Move(no_check, apply_stay)}, combat.advance_candidates)
+
+PHASE_WORDS = {"setup": "set-up", "maintenance": "the maintenance phase", "action": "the action phase",
+               "reaction": "the reaction window", "engagements": "the engagements", "after": "the after-combat "
+               "keywords", "recovery": "recovery"}
+
+
+def phase_of(state: State, seat: int) -> Phase:
+    """The phase whose steps the seat to move may take. Two things interrupt it: a keyword of a
+    command the seat just played, waiting on its unit (outside the after-combat phase, whose own
+    steps the keywords are), is used or skipped before anything else; and after a unit is
+    destroyed, a melee attacker advances into its square, or stays, before the next engagement."""
+    phase = state["phase"]
+    if phase != "after" and any(e["seat"] == seat for e in state["turn"]["pending"]):
+        return KEYWORD
+    if phase == "engagements" and state["turn"]["advance"] is not None:
+        return ADVANCE
+    return PHASES[phase]
+
+
+def _out_of_place(state: State, phase: Phase, kind: str) -> IllegalStep:
+    """Why a step is not one of the phase's now."""
+    if phase is KEYWORD:
+        return IllegalStep("first use or skip the keyword waiting on the unit you just commanded (move, turn or skip)")
+    if phase is ADVANCE and kind in PHASES["engagements"].moves:
+        return IllegalStep("first advance a melee attacker into the destroyed unit's square, or stay")
+    if kind in KEYWORD.moves:
+        return IllegalStep("no keyword of yours is waiting to be used")
+    if kind in ADVANCE.moves:
+        return IllegalStep("no destroyed unit's square is waiting to be taken")
+    return IllegalStep(f"{kind} is not a step of {PHASE_WORDS.get(state['phase'], state['phase'])}")
+
+
+def check_step(state: State, seat: int, step: Step) -> Move:
+    """The move of a step the seat to move may take now (raises IllegalStep if it may not)."""
+    phase = phase_of(state, seat)
+    move = phase.moves.get(step["type"])
+    if move is None:
+        raise _out_of_place(state, phase, step["type"])
+    move.check(state, seat, step)
+    return move
+
+
+# ---------------------------------------------------------------- draws
+
+def check_offer_draw(state: State, seat: int, step: Step) -> None:
+    """The seat to move may offer a draw once both first units are placed (even with a keyword
+    waiting); the offer stands until answered, or until the opponent plays on."""
+    if state["draw_offer"] is not None:
+        raise IllegalStep("a draw offer is already waiting for an answer")
+    if state["phase"] == "setup":
+        raise IllegalStep("a draw may be offered once both first units are placed")
+
+
+def _answer_draw(state: State, seat: int, kind: str) -> list[Event]:
+    """Either seat answers its opponent's offer at any time: accepting draws the game."""
+    if state["draw_offer"] != other(seat):
+        raise IllegalStep("no draw offer of your opponent is waiting")
+    state["draw_offer"] = None
+    if kind == "decline_draw":
+        return [event("draw_declined", seat, {})]
+    return [event("draw_accepted", seat, {})] + finish(state, None, "draw_agreed")
+
+
+def _play_on(state: State, seat: int) -> list[Event]:
+    """Playing on declines the opponent's draw offer."""
+    if state["draw_offer"] != other(seat):
+        return []
+    state["draw_offer"] = None
+    return [event("draw_declined", seat, {})]
+
+
+# ---------------------------------------------------------------- legal steps and applying one
+
+def legal_steps(state: State, seat: int) -> list[Step]:
+    """The phase's steps whose rules allow them now (for the seat to move), then the draw steps,
+    then ``resign`` (any seat, at any time)."""
+    if state["result"] is not None or seat not in SEATS:
+        return []
+    steps: list[Step] = []
+    if seat == state["to_move"]:
+        phase = phase_of(state, seat)
+        steps = [step for step in phase.candidates(state, seat) if phase.allows(state, seat, step)]
+        if allows(check_offer_draw, state, seat, {"type": "offer_draw"}):
+            steps.append({"type": "offer_draw"})
+    if state["draw_offer"] == other(seat):
+        steps += [{"type": "accept_draw"}, {"type": "decline_draw"}]
+    steps.append({"type": "resign"})
+    return steps
+
+
+def apply_step(state: State, seat: int, step: Step) -> list[Event]:
+    if state["result"] is not None:
+        raise IllegalStep("the game is over")
+    kind = step["type"]
+    if kind == "resign":
+        return forfeit(state, seat, "resign")
+    if kind in ("accept_draw", "decline_draw"):
+        return _answer_draw(state, seat, kind)
+    if seat != state["to_move"]:
+        raise IllegalStep("it is not your decision now", code="not_your_turn")
+    if kind == "offer_draw":
+        check_offer_draw(state, seat, step)
+        state["draw_offer"] = seat
+        return [event("draw_offered", seat, {})]
+    move = check_step(state, seat, step)
+    events = _play_on(state, seat)
+    if state["phase"] == "maintenance" and kind in PHASES["action"].moves:
+        state["phase"] = "action"
+    events += move.apply(state, seat, step)
+    if state["result"] is None:
+        events += _settle(state)
+    return events
 
 
 # ---------------------------------------------------------------- the end
 
 def _kills(state: State, seat: int) -> int:
-    return len(state["destroyed"][key(other(seat))])
+    return len(state["destroyed"][seat_key(other(seat))])
 
 
 def _wounds(state: State, seat: int) -> int:
@@ -359,7 +338,7 @@ def _wounds(state: State, seat: int) -> int:
 
 def check_annihilation(state: State, seat: int) -> list[Event]:
     """The seat that destroyed all five enemy units wins at once."""
-    deck = state["seats"][key(other(seat))]["deck"]
+    deck = state["seats"][seat_key(other(seat))]["deck"]
     units = sum(1 for n in range(len(deck)) if card_set(state).is_unit(card_id(state, other(seat), n)))
     if _kills(state, seat) >= units:
         return finish(state, seat, "annihilation")
@@ -384,8 +363,8 @@ def _after_last_round(state: State) -> list[Event]:
 
 def finish(state: State, winner: int | None, reason: str) -> list[Event]:
     result = {"winner": winner, "reason": reason,
-              "destroyed": {key(s): _kills(state, s) for s in SEATS},
-              "wounded": {key(s): _wounds(state, s) for s in SEATS}}
+              "destroyed": {seat_key(s): _kills(state, s) for s in SEATS},
+              "wounded": {seat_key(s): _wounds(state, s) for s in SEATS}}
     state["result"] = result
     state["phase"] = "finished"
     state["to_move"] = None

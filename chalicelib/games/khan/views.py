@@ -12,11 +12,11 @@ from __future__ import annotations
 from pydantic import Field
 
 from ...shapes import Shape
-from ..base import State
+from ..base import State, seat_key
 from .cardset import CardSet
 from .combat import activations, card_power
 from .setup import limit
-from .table import SEATS, card_id, card_set, command_on, key, unit_by_key, unit_type
+from .table import SEATS, card_id, card_set, command_on, unit_by_key, unit_type
 
 
 def _square(unit: dict) -> dict:
@@ -50,27 +50,27 @@ def view(state: State, seat: int | None) -> dict:
     turn = state["turn"]
     return {
         "card_set": {"id": state["card_set"]["id"], "version": state["card_set"]["version"]},
-        "factions": {key(s): state["seats"][key(s)]["faction"] for s in SEATS},
+        "factions": {seat_key(s): state["seats"][seat_key(s)]["faction"] for s in SEATS},
         "first_seat": state["first"],
         "round": state["round"],
         "max_rounds": state["max_rounds"],
         "advanced": state["advanced"],
         "marker": state["marker"],
-        "limits": {key(s): limit(state, s) for s in SEATS},
+        "limits": {seat_key(s): limit(state, s) for s in SEATS},
         "active": state["active"] if state["result"] is None else None,
         "played": turn["played"],
         "stage": turn["stage"],
         "field": [_unit(state, cards, u, seat) for u in sorted(state["field"], key=lambda u: (-u["y"], u["x"]))],
-        "hand": sorted(card_id(state, seat, n) for n in state["hands"][key(seat)]) if seated else [],
-        "hand_sizes": {key(s): len(state["hands"][key(s)]) for s in SEATS},
-        "deck": list(state["seats"][key(seat)]["deck"]) if seated else [],
-        "sequences": {key(s): [_pile([card_id(state, s, n) for n in sequence], own_secrets and s == seat)
-                               for sequence in state["sequences"][key(s)]] for s in SEATS},
-        "discards": {key(s): _pile([card_id(state, s, n) for n in state["discards"][key(s)]],
+        "hand": sorted(card_id(state, seat, n) for n in state["hands"][seat_key(seat)]) if seated else [],
+        "hand_sizes": {seat_key(s): len(state["hands"][seat_key(s)]) for s in SEATS},
+        "deck": list(state["seats"][seat_key(seat)]["deck"]) if seated else [],
+        "sequences": {seat_key(s): [_pile([card_id(state, s, n) for n in sequence], own_secrets and s == seat)
+                               for sequence in state["sequences"][seat_key(s)]] for s in SEATS},
+        "discards": {seat_key(s): _pile([card_id(state, s, n) for n in state["discards"][seat_key(s)]],
                                    own_secrets and s == seat) for s in SEATS},
-        "destroyed": {key(s): [card_id(state, s, n) for n in state["destroyed"][key(s)]] for s in SEATS},
-        "units_left": {key(s): sum(1 for n in range(len(state["seats"][key(s)]["deck"]))
-                                   if cards.is_unit(card_id(state, s, n))) - len(state["destroyed"][key(s)])
+        "destroyed": {seat_key(s): [card_id(state, s, n) for n in state["destroyed"][seat_key(s)]] for s in SEATS},
+        "units_left": {seat_key(s): sum(1 for n in range(len(state["seats"][seat_key(s)]["deck"]))
+                                   if cards.is_unit(card_id(state, s, n))) - len(state["destroyed"][seat_key(s)])
                        for s in SEATS},
         "pending": [{"seat": e["seat"], "at": _square(unit_by_key(state, e["unit"])),
                      "keywords": [f"{name} {value}" if value else name for name, value in e["keywords"]]}

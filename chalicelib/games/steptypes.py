@@ -1,0 +1,184 @@
+"""A game's step types, each said once: its shape, its text command, its words, its event.
+
+Each game has one table (``games/<game>/steps.py``, ``STEPS``) with an entry per step type:
+
+* ``model``: the pydantic model of the step as clients post it (the API's schema and its
+  validation; the ``type`` literal is the step type's name);
+* ``command``: the command's leading words in play by email and the CLI (``"play"``,
+  ``"end turn"``), with ``read`` (the rest of the words -> the step) and ``write`` (the step ->
+  its command, for the moves listed in emails);
+* ``describe``: the step in words, for links and confirmation pages;
+* ``event`` and ``recorded``: the event type that records the step and how the step is read
+  back from that event's data (``games.replay``).
+
+Whether a step is legal now is not here: that is the rules' business (the game's phases).
+Adding a step type is one entry here plus its rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Annotated, Any, Union, get_args
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from ..shapes import DEFERRED
+
+Step = dict[str, Any]
+
+
+class CommandError(ValueError):
+    """A line of a play-by-email message (or the CLI) that is not a command of the game."""
+
+
+class Unreadable(CommandError):
+    """Raised by a step type's ``read`` when the words do not make its command; the table then
+    names the whole line: "cannot read 'draw'" and the ``hint``, if any (": e.g. 'play 7R 3'")."""
+
+    def __init__(self, hint: str = "") -> None:
+        super().__init__(hint)
+        self.hint = hint
+
+
+def command_lines(text: str) -> list[str]:
+    """The command lines of a message: everything from a quoted reply (lines starting with ">",
+    or "On ... wrote:") or a signature ("-- ") on is left out."""
+    lines = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith(">") or line == "--" or line.startswith("-- ") or re.match(r"^On .+wrote:$", line):
+            break
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _bare(name: str) -> Callable[[list[str]], Step]:
+    def read(words: list[str]) -> Step:
+        if words:
+            raise Unreadable()
+        return {"type": name}
+    return read
+
+
+@dataclass(frozen=True)
+class StepType:
+    """One step type of a game (see the module's docstring). A step with nothing but its type
+    needs only ``model`` and ``command``: it is read, written and told by its command."""
+
+    model: type[BaseModel]
+    command: str
+    read: Callable[[list[str]], Step] | None = None
+    write: Callable[[Step], str] | None = None
+    describe: Callable[[Step], str] | None = None
+    event: str | None = None  # the event type that records the step; None: the step's name
+    recorded: Callable[[dict], Step | None] | None = None  # event data -> the step; None: just its type
+
+    @property
+    def name(self) -> str:
+        return get_args(self.model.model_fields["type"].annotation)[0]
+
+    def read_words(self, words: list[str]) -> Step:
+        return (self.read or _bare(self.name))(words)
+
+    def write_step(self, step: Step) -> str:
+        return self.write(step) if self.write else self.command
+
+    def describe_step(self, step: Step) -> str:
+        return self.describe(step) if self.describe else self.write_step(step)
+
+    def step_from(self, data: dict) -> Step | None:
+        return self.recorded(data) if self.recorded else {"type": self.name}
+
+
+@dataclass(frozen=True)
+class StepTable:
+    """A game's step types, in the order its schema lists them."""
+
+    types: tuple[StepType, ...]
+    split: Callable[[str], list[str]] = field(default=str.split)  # a command line -> its words
+
+    @classmethod
+    def of(cls, *types: StepType, split: Callable[[str], list[str]] = str.split) -> "StepTable":
+        return cls(tuple(types), split)
+
+    def __post_init__(self) -> None:
+        names = [t.name for t in self.types]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a step type is listed twice: {names}")
+
+    # ------------------------------------------------------------ shape
+
+    @property
+    def schema(self) -> Any:
+        """The pydantic type of one step: a union of the models told apart by ``type``."""
+        return Annotated[Union[tuple(t.model for t in self.types)], Field(discriminator="type")]  # noqa: UP007
+
+    @cached_property
+    def adapter(self) -> TypeAdapter:
+        return TypeAdapter(self.schema, config=DEFERRED)
+
+    def parse_step(self, raw: object) -> Step:
+        """Validate a step's shape and return it as plain data (raises pydantic.ValidationError).
+        An optional field sent as null is left out, as if it had not been sent."""
+        return self.adapter.validate_python(raw).model_dump(exclude_none=True)
+
+    def __getitem__(self, name: str) -> StepType:
+        for step_type in self.types:
+            if step_type.name == name:
+                return step_type
+        raise KeyError(name)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.types)
+
+    # ------------------------------------------------------------ text commands
+
+    def read_line(self, line: str) -> Step:
+        """The step a command line asks for (raises CommandError naming the line). Case does not
+        matter in a command's leading words; the longest command that fits is taken."""
+        words = self.split(line)
+        lowered = [w.lower() for w in words]
+        for step_type in sorted(self.types, key=lambda t: -len(t.command.split())):
+            head = step_type.command.split()
+            if lowered[:len(head)] == head:
+                try:
+                    return step_type.read_words(words[len(head):])
+                except Unreadable as error:
+                    raise CommandError(f"cannot read {line!r}{error.hint}") from None
+        raise CommandError(f"cannot read {line!r}")
+
+    def read_commands(self, text: str) -> list[Step]:
+        """The steps a message's text asks for, in order (raises CommandError naming the line)."""
+        lines = command_lines(text)
+        if not lines:
+            raise CommandError("the message holds no command")
+        return [self.read_line(line) for line in lines]
+
+    def write(self, step: Step) -> str:
+        """A step as the command that asks for it."""
+        return self[step["type"]].write_step(step)
+
+    def describe(self, step: Step) -> str:
+        """A step in words, for links and confirmation pages."""
+        return self[step["type"]].describe_step(step)
+
+    # ------------------------------------------------------------ events
+
+    def step_of(self, event: dict) -> Step | None:
+        """The step an event records (``data`` with the private parts merged in), or None for an
+        event a step caused."""
+        for step_type in self.types:
+            if (step_type.event or step_type.name) == event["type"]:
+                return step_type.step_from(event["data"])
+        return None
+
+
+def words_of(line: str, *, separators: Iterable[str] = ()) -> list[str]:
+    """A command line's words, with each of ``separators`` read as a space."""
+    for separator in separators:
+        line = line.replace(separator, " ")
+    return line.split()
