@@ -16,7 +16,7 @@ import click
 import typer
 import urllib3
 
-from chalicelib.games.base import CommandError
+from chalicelib.games.steptypes import CommandError
 from chalicelib.games.presenters import PRESENTERS
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"

@@ -14,7 +14,7 @@ from chalicelib.notify.messages import Message
 
 from ..engine.test_khan_rules import KHAN_PLUS
 from ..notify.helpers import LINKS, game_by_mail
-from ..notify.test_inbound import reply
+from ..mailplay.test_inbound import reply
 
 parse_line, parse_commands, write_step = STEPS.read_line, STEPS.read_commands, STEPS.write
 
