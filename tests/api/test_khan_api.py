@@ -12,7 +12,7 @@ from chalicelib.games.steptypes import CommandError
 from chalicelib.notify.email import compose
 from chalicelib.notify.messages import Message
 
-from ..engine.test_khan_rules import KHAN_PLUS
+from ..engine.khan.test_rules import KHAN_PLUS
 from ..notify.helpers import LINKS, game_by_mail
 from ..mailplay.test_inbound import reply
 

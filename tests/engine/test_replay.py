@@ -23,7 +23,7 @@ from chalicelib.games import ENGINES
 from chalicelib.games.base import UNSEEN
 from chalicelib.games.replay import FORFEITS, ReplayError, replay
 
-from .test_khan_properties import choose as khan_choice
+from .khan.test_properties import choose as khan_choice
 
 BATTLELINE, KHAN = ENGINES["battleline"], ENGINES["khan"]
 MAX_STEPS = 20_000

@@ -1,10 +1,10 @@
 """Khan & General: every keyword of the spec, each on a small hand-built position (melee and
-ranged are in test_khan_rules.py with the engagements)."""
+ranged are in test_rules.py with the engagements)."""
 
 from __future__ import annotations
 
-from .khan_helpers import ENGINE, act, at, battle, cost, legal, put, refused, unit
-from .test_khan_rules import GENERAL_PLUS, KHAN_PLUS, engagement
+from .helpers import ENGINE, act, at, battle, cost, legal, put, refused, unit
+from .test_rules import GENERAL_PLUS, KHAN_PLUS, engagement
 
 
 def engage(state, seat, target, *attackers):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .khan_helpers import ENGINE, act, at, battle, cost, every_card_once, legal, new_game, put, refused
+from .helpers import ENGINE, act, at, battle, cost, every_card_once, legal, new_game, put, refused
 
 KHAN_PLUS = ["heavy_cavalry", "heavy_cavalry", "light_cavalry", "light_cavalry", "horse_archers",
              "wheel", "screen", "charge", "lance", "raid", "parthian_shot", "arrow_rain", "envelop", "stand_firm",

@@ -18,7 +18,7 @@ from chalicelib.games.base import seat_key
 from chalicelib.games.khan.grid import front
 from chalicelib.games.khan.table import SEATS, card_id, card_set, places, units_of
 
-from .khan_helpers import ENGINE, IllegalStep, apply_steps, every_card_once, options
+from .helpers import ENGINE, IllegalStep, apply_steps, every_card_once, options
 
 EAGER = {"engage": 6, "command": 5, "deploy": 4, "flip": 4, "advance": 3, "move": 3, "turn": 2, "pay": 2}
 

@@ -12,7 +12,7 @@ from chalicelib.games.khan import cardset
 from devtools import card_set as card_set_tool
 from chalicelib.games.khan.cardset import REGISTRY, CardSetChanged, CardSetError, Registry, parse, parse_keyword
 
-from .khan_helpers import ENGINE, act, new_game
+from .helpers import ENGINE, act, new_game
 
 DEFAULT = REGISTRY.get("khan-default", 1)
 

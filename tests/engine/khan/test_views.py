@@ -5,7 +5,7 @@ from __future__ import annotations
 from chalicelib.games.base import UNSEEN
 from chalicelib.records import EventRecord
 
-from .khan_helpers import ENGINE, act, at, battle, cost, put
+from .helpers import ENGINE, act, at, battle, cost, put
 
 
 def position(**chosen):
