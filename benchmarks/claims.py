@@ -46,8 +46,7 @@ def random_position(rng: random.Random, *, worst: bool = False) -> tuple[dict, i
 
 
 def clear_caches() -> None:
-    claims._beating.cache_clear()
-    claims._best_strength.cache_clear()
+    claims.clear_caches()
 
 
 def time_fast(flag: dict, pool: int, repeats: int = 3) -> tuple[float, bool]:

@@ -74,15 +74,19 @@ class Table:
         other = potential(theirs, self.theirs, size, fog)
         return own - other + PROGRESS * len(mine)
 
+    def standing_now(self, flag: dict) -> float:
+        """``standing(flag)`` as the flag is, worked out once (the plays at one flag share it)."""
+        if flag["flag"] not in self._standings:
+            self._standings[flag["flag"]] = self.standing(flag)
+        return self._standings[flag["flag"]]
+
 
 def play_score(table: Table, step: dict) -> float:
     card = step["card"]
     flag = next((f for f in table.state["flags"] if f["flag"] == step.get("flag")), None)
     if flag is None or "target" in step or card in ("FOG", "MUD", "SCOUT"):
         return -1000.0  # guile and environment tactics: only when nothing else may be played
-    if flag["flag"] not in table._standings:
-        table._standings[flag["flag"]] = table.standing(flag)
-    gain = table.standing(flag, card) - table._standings[flag["flag"]]
+    gain = table.standing(flag, card) - table.standing_now(flag)
     return gain - (0 if is_troop(card) else WILD_PENALTY)
 
 

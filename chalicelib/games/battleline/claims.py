@@ -512,3 +512,9 @@ def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
         f" for a {describe(beating.strength)}, beating your {describe(my_strength)}",
         example,
     )
+
+
+def clear_caches() -> None:
+    """Forget what the claim proof remembered (the benchmarks time it from cold)."""
+    _beating.cache_clear()
+    _best_strength.cache_clear()

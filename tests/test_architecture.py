@@ -1,0 +1,102 @@
+"""The shape docs/architecture.md promises, checked on the code: no module imports another in a
+circle, no code reaches into another module's private names, and the services know no HTTP."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "chalicelib"
+# Overriding a library's hook in a subclass is the library's own extension point.
+ALLOWED_PRIVATE = {("infra/stack.py", "super()._package_app")}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """The chalicelib modules a file imports, wherever the import stands (in a function, under
+    TYPE_CHECKING): each is a dependency a reader must follow."""
+    here = module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found |= {f"{module}.{a.name}" for a in node.names}
+    return {name for name in found if name.startswith("chalicelib")}
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def cycle_from(start: str, edges: dict[str, set[str]]) -> list[str] | None:
+    """A path of imports from ``start`` back to itself, if there is one."""
+    stack, seen = [(start, [start])], set()
+    while stack:
+        node, path = stack.pop()
+        for nxt in edges[node]:
+            if nxt == start:
+                return path + [start]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, path + [nxt]))
+    return None
+
+
+def test_no_module_imports_itself_through_others():
+    edges = graph()
+    cycles = [c for m in sorted(edges) if (c := cycle_from(m, edges))]
+    assert not cycles, " ; ".join(" -> ".join(c) for c in cycles[:5])
+
+
+def test_no_code_uses_another_modules_private_names():
+    found = []
+    for path in [ROOT / "app.py", *[p for d in ("chalicelib", "tests", "benchmarks", "devtools", "infra",
+                                                  "battleline_cli") for p in (ROOT / d).rglob("*.py")]]:
+        where = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                    continue
+                if (where, ast.unparse(node)) not in ALLOWED_PRIVATE:
+                    found.append(f"{where}:{node.lineno} {ast.unparse(node)}")
+            elif isinstance(node, ast.ImportFrom):
+                found += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not found, found
+
+
+def test_the_services_know_no_http_and_no_html():
+    """Services take validated models and return plain data: no Chalice, no pages, no templates."""
+    leaks = {}
+    for path in (PACKAGE / "services").rglob("*.py"):
+        names = imports_of(path) | {n for n in _plain_imports(path)}
+        bad = sorted(n for n in names if n == "chalice" or n.startswith(
+            ("chalice.", "chalicelib.web", "chalicelib.pages", "chalicelib.mailplay.pages", "jinja2")))
+        if bad:
+            leaks[path.name] = bad
+    assert not leaks, leaks
+
+
+def _plain_imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module)
+    return names
