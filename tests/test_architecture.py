@@ -100,3 +100,21 @@ def _plain_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
             names.add(node.module)
     return names
+
+
+def test_the_engines_are_pure_and_their_rules_know_no_presentation():
+    """games/ imports nothing of the server (no store, service, clock, HTTP or notification) and no
+    clock of its own; a game's rules never import how it is drawn (render.py, presenter.py)."""
+    server = ("chalicelib.store", "chalicelib.services", "chalicelib.notify", "chalicelib.mailplay",
+              "chalicelib.pages", "chalicelib.web", "chalicelib.config", "chalicelib.clock", "boto3", "botocore",
+              "time", "datetime")
+    impure, drawn = {}, {}
+    for path in (PACKAGE / "games").rglob("*.py"):
+        names = imports_of(path) | _plain_imports(path)
+        if bad := sorted(n for n in names if n.startswith(server)):
+            impure[str(path.relative_to(PACKAGE))] = bad
+        if path.stem not in ("render", "presenter", "presenters") and (
+                bad := sorted(n for n in names if n.rsplit(".", 1)[-1] in ("render", "presenter", "presenters"))):
+            drawn[str(path.relative_to(PACKAGE))] = bad
+    assert not impure, impure
+    assert not drawn, drawn
