@@ -9,11 +9,7 @@ from __future__ import annotations
 import random
 
 from ..games.battleline.cards import TACTICS, TROOPS
-from ..games.battleline.claims import visible_cards
-
-
-def side_size(flag: dict) -> int:
-    return 4 if "MUD" in flag["environment"] else 3
+from ..games.battleline.claims import side_size, visible_cards
 
 
 def _flags(view_flags: list[dict]) -> tuple[list[dict], int]:

@@ -14,17 +14,13 @@ import random
 from functools import lru_cache
 
 from ..games.battleline.cards import is_troop, parse_troop
-from ..games.battleline.claims import CARD_BIT, Side, best_completion, pool_mask, visible_cards
+from ..games.battleline.claims import CARD_BIT, Side, best_completion, pool_mask, side_size, visible_cards
 from ..games.battleline.formations import Strength
 from . import playing
 
 PROGRESS = 12  # points a card on a side is worth for bringing it nearer completion
 FLAG = 150  # a flag won, in the same points
 WILD_PENALTY = 25  # a wildcard is kept for when it completes something strong
-
-
-def side_size(flag: dict) -> int:
-    return 4 if "MUD" in flag["environment"] else 3
 
 
 def strength_key(strength: Strength | None) -> int:

@@ -23,6 +23,18 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from .cards import COLOURS, LEADERS, TROOPS, VALUES, Troop, parse_troop
 from .formations import Formation, Strength, strength_of_troops
 
+# ---------------------------------------------------------------- a side's size
+
+SIDE_SIZE = 3  # cards a side holds and needs at a flag
+MUD_SIDE_SIZE = 4  # under Mud
+
+
+def side_size(flag: dict) -> int:
+    """Cards a side needs (and may hold) at this flag: 3, or 4 under Mud. The one place that
+    says so: the slots, the claim proof, Mud's discards and the bots all ask here."""
+    return MUD_SIDE_SIZE if "MUD" in flag["environment"] else SIDE_SIZE
+
+
 # ---------------------------------------------------------------- wildcards
 
 WILD_VALUES: dict[str, tuple[int, ...]] = {
@@ -47,7 +59,7 @@ VALUE_MASK = {v: sum(bit(v, c) for c in COLOURS) for v in VALUES}
 COLOUR_MASK = {c: sum(bit(v, c) for v in VALUES) for c in COLOURS}
 CARD_BIT = {card: bit(t.value, t.colour) for card in TROOPS if (t := parse_troop(card))}
 RUN_MASK = {(colour, start, size): sum(bit(v, colour) for v in range(start, start + size))
-            for colour in COLOURS for size in (3, 4) for start in range(1, VALUES[-1] - size + 2)}
+            for colour in COLOURS for size in (SIDE_SIZE, MUD_SIDE_SIZE) for start in range(1, VALUES[-1] - size + 2)}
 
 
 def _troops_in(mask: int) -> list[Troop]:
@@ -424,11 +436,6 @@ def formation_name(strength: Strength) -> str:
     return "sum" if strength.formation == Formation.SUM_ONLY else strength.formation.name.lower()
 
 
-def side_size(flag: dict) -> int:
-    """Cards a side needs at this flag: 3, or 4 under Mud."""
-    return 4 if "MUD" in flag["environment"] else 3
-
-
 def visible_cards(flags: list[dict], discards: dict[str, list[str]] | list[str]) -> list[str]:
     """Every card face up on the table: on any flag (claimed ones too) and in discard areas."""
     seen = [card for flag in flags for side in flag["cards"] for card in side]
@@ -450,7 +457,7 @@ def _verdict(flag: dict, seat: int, pool: int) -> tuple[bool, str, Any]:
     if seat not in flag["seats"]:
         return False, "not_facing", None
     side = flag["seats"].index(seat)
-    size = 4 if "MUD" in flag["environment"] else 3
+    size = side_size(flag)
     mine = flag["cards"][side]
     if len(mine) < size:
         return False, "incomplete", size

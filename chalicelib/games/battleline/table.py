@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalStep, State
+from ..base import IllegalStep, State, seat_key
 from .claims import side_size
-
-
-def seat_key(seat: int) -> str:
-    return str(seat)
 
 
 def hand(state: State, seat: int) -> list[str]:
@@ -51,7 +47,7 @@ def has_free_slot(flag: dict, seat: int) -> bool:
     seats_here = flag["seats"]
     if flag["claimed_by"] is not None or seat not in seats_here:
         return False
-    return len(flag["cards"][seats_here.index(seat)]) < (4 if "MUD" in flag["environment"] else 3)
+    return len(flag["cards"][seats_here.index(seat)]) < side_size(flag)
 
 
 def open_flags(state: State, seat: int) -> list[dict]:

@@ -1,7 +1,13 @@
-"""Playing a card: troops, and the ten tactics cards with their targets.
+"""Playing a card: troops, and the ten tactics cards, each card in one place.
 
-:func:`refusal` says why a play step is not allowed (or None when it is); the legal plays
-are the candidate steps it does not refuse, so what ``legal_steps`` lists and what
+Each tactics card is one section below and one entry of ``TACTICS``: a :class:`Tactic` with
+the card's rule (``check_<card>``: raises IllegalStep; its docstring is the rule), the plays
+the rule allows (``<card>_candidates``, built directly: this runs at every decision) and its
+effect (``apply_<card>``). Adding a card is a section here and its line in ``TACTICS`` (plus
+its name in ``cards``; a card that changes formations also in ``claims.WILD_VALUES``).
+
+:func:`check_play` says whether a play step is allowed; :func:`card_candidates` lists the
+plays it allows (tests check one against the other), so what ``legal_steps`` lists and what
 ``apply_step`` accepts cannot drift apart. Both read a play in its one spelling
 (:func:`canonical`): a field given as null is left out, and REDEPLOY's discard is
 ``"discard": true``, however the client wrote it.
@@ -9,8 +15,12 @@ are the candidate steps it does not refuse, so what ``legal_steps`` lists and wh
 
 from __future__ import annotations
 
-from ..base import Event, IllegalStep, State, Step
-from .cards import ENVIRONMENT_TACTICS, LEADERS, MORALE_TACTICS, is_tactic, is_troop, sort_hand
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..base import Event, IllegalStep, State, Step, event, seat_key
+from .cards import ENVIRONMENT_TACTICS, is_troop, sort_hand
 from .table import (
     discard,
     faces,
@@ -21,13 +31,30 @@ from .table import (
     opponents,
     owns_on_flag,
     place,
-    seat_key,
     set_environment,
     side_cards,
     take,
 )
 
 _OPTIONAL = ("flag", "target", "to_flag", "discard")
+
+
+class Openings(NamedTuple):
+    """What every card's candidates read, found once per decision: the flags with a free slot
+    on the seat's side, and the unclaimed flags."""
+
+    slots: list[int]
+    unclaimed: list[dict]
+
+
+@dataclass(frozen=True)
+class Tactic:
+    """One tactics card: its rule, the plays the rule allows, its effect (the card has already
+    left the hand and been counted)."""
+
+    check: Callable[[State, int, Step], None]
+    candidates: Callable[[State, int, str, Openings], list[Step]]
+    apply: Callable[[State, int, Step], None]
 
 
 def canonical(step: Step) -> Step:
@@ -40,6 +67,8 @@ def canonical(step: Step) -> Step:
     return step
 
 
+# ---------------------------------------------------------------- what every play reads
+
 def _flag_or_none(state: State, number: object) -> dict | None:
     try:
         return flag_at(state, number)
@@ -51,53 +80,10 @@ def _opponent(state: State, seat: int) -> int:
     return opponents(state, seat)[0]
 
 
-def tactics_refusal(state: State, seat: int, card: str) -> str | None:
-    """Why ``seat`` may not play tactics card ``card`` at all now, or None."""
-    if not state["tactics"]:
-        return "this game is played without tactics cards"
-    mine = state["tactics_played"][seat_key(seat)]
-    theirs = min(state["tactics_played"][seat_key(o)] for o in opponents(state, seat))
-    if mine > theirs:
-        return (f"you have played {mine} tactics cards and your opponent {theirs}: "
-                "you may not be more than one ahead")
-    if card in LEADERS and state["leaders_played"][seat_key(seat)]:
-        return "you have played a Leader already: a second one stays in your hand to the end"
-    return None
-
-
-def _extra_keys(step: Step, allowed: set[str], what: str) -> str | None:
+def _check_fields(step: Step, allowed: set[str], what: str) -> None:
     extra = sorted(set(step) - allowed - {"type", "card"})
     if extra:
-        return f"{what} is played without {', '.join(extra)}"
-    return None
-
-
-def _slot_refusal(state: State, seat: int, step: Step) -> str | None:
-    card = step["card"]
-    if (why := _extra_keys(step, {"flag"}, card)) is not None:
-        return why
-    flag = _flag_or_none(state, step.get("flag"))
-    if flag is None:
-        return f"{card} is played into a slot: name a flag from 1 to 9"
-    if not is_open(flag):
-        return f"flag {flag['flag']} is claimed; no card may be played there"
-    if not faces(flag, seat):
-        return f"you do not face flag {flag['flag']}"
-    if not has_free_slot(flag, seat):
-        return f"your side of flag {flag['flag']} is full"
-    return None
-
-
-def _environment_refusal(state: State, seat: int, step: Step) -> str | None:
-    card = step["card"]
-    if (why := _extra_keys(step, {"flag"}, card)) is not None:
-        return why
-    flag = _flag_or_none(state, step.get("flag"))
-    if flag is None:
-        return f"{card} is placed at a flag: name a flag from 1 to 9"
-    if not is_open(flag):
-        return f"flag {flag['flag']} is claimed; no tactics card affects it"
-    return None
+        raise IllegalStep(f"{what} is played without {', '.join(extra)}")
 
 
 def _target(state: State, step: Step) -> tuple[dict | None, str | None]:
@@ -107,152 +93,334 @@ def _target(state: State, step: Step) -> tuple[dict | None, str | None]:
     return _flag_or_none(state, target.get("flag")), target.get("card")
 
 
-def _scout_refusal(state: State, seat: int, step: Step) -> str | None:
-    if (why := _extra_keys(step, set(), "SCOUT")) is not None:
-        return why
+def check_tactics_allowed(state: State, seat: int) -> None:
+    """You may play a tactics card only if you have played no more tactics cards than your
+    opponent (so at most one ahead); never in a game played without them."""
+    if not state["tactics"]:
+        raise IllegalStep("this game is played without tactics cards")
+    mine = state["tactics_played"][seat_key(seat)]
+    theirs = min(state["tactics_played"][seat_key(o)] for o in opponents(state, seat))
+    if mine > theirs:
+        raise IllegalStep(f"you have played {mine} tactics cards and your opponent {theirs}: "
+                          "you may not be more than one ahead")
+
+
+# ---------------------------------------------------------------- troops: into a slot
+
+def check_slot(state: State, seat: int, step: Step) -> None:
+    """A troop (or a morale tactic) is played into a free slot on your side of an unclaimed
+    flag: at most 3 cards a side, 4 under Mud (``claims.side_size``)."""
+    card = step["card"]
+    _check_fields(step, {"flag"}, card)
+    flag = _flag_or_none(state, step.get("flag"))
+    if flag is None:
+        raise IllegalStep(f"{card} is played into a slot: name a flag from 1 to 9")
+    if not is_open(flag):
+        raise IllegalStep(f"flag {flag['flag']} is claimed; no card may be played there")
+    if not faces(flag, seat):
+        raise IllegalStep(f"you do not face flag {flag['flag']}")
+    if not has_free_slot(flag, seat):
+        raise IllegalStep(f"your side of flag {flag['flag']} is full")
+
+
+def slot_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
+    return [{"type": "play", "card": card, "flag": n} for n in openings.slots]
+
+
+def apply_slot(state: State, seat: int, step: Step) -> None:
+    place(state, flag_at(state, step["flag"]), seat, step["card"])
+
+
+# ---------------------------------------------------------------- ALEXANDER, DARIUS (Leaders)
+
+def check_leader(state: State, seat: int, step: Step) -> None:
+    """ALEXANDER, DARIUS (Leader), a morale tactic: any colour and any value, played into a slot
+    like a troop. Each player may play only one Leader per game; a second Leader stays in
+    hand, unplayable, to the end."""
+    if state["leaders_played"][seat_key(seat)]:
+        raise IllegalStep("you have played a Leader already: a second one stays in your hand to the end")
+    check_slot(state, seat, step)
+
+
+def leader_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
+    if state["leaders_played"][seat_key(seat)]:
+        return []
+    return slot_candidates(state, seat, card, openings)
+
+
+def apply_leader(state: State, seat: int, step: Step) -> None:
+    state["leaders_played"][seat_key(seat)] += 1
+    apply_slot(state, seat, step)
+
+
+# ---------------------------------------------------------------- COMPANION (Companion Cavalry)
+
+def check_companion(state: State, seat: int, step: Step) -> None:
+    """COMPANION, a morale tactic: any colour, value 8 (``claims.WILD_VALUES``), played into a
+    slot like a troop; its colour is fixed only when the flag is resolved, to the owner's best."""
+    check_slot(state, seat, step)
+
+
+# ---------------------------------------------------------------- SHIELD (Shield Bearers)
+
+def check_shield(state: State, seat: int, step: Step) -> None:
+    """SHIELD, a morale tactic: any colour, value 1, 2 or 3 (``claims.WILD_VALUES``), played
+    into a slot like a troop; its colour and value are fixed only when the flag is resolved,
+    to the owner's best."""
+    check_slot(state, seat, step)
+
+
+# ---------------------------------------------------------------- FOG and MUD (environment)
+
+def check_environment(state: State, seat: int, step: Step) -> None:
+    """An environment tactic is placed at an unclaimed flag (no slot used) and stays there;
+    Fog and Mud may both lie at one flag."""
+    card = step["card"]
+    _check_fields(step, {"flag"}, card)
+    flag = _flag_or_none(state, step.get("flag"))
+    if flag is None:
+        raise IllegalStep(f"{card} is placed at a flag: name a flag from 1 to 9")
+    if not is_open(flag):
+        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
+
+
+def environment_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
+    return [{"type": "play", "card": card, "flag": f["flag"]} for f in openings.unclaimed if faces(f, seat)]
+
+
+def apply_environment(state: State, seat: int, step: Step) -> None:
+    set_environment(state, flag_at(state, step["flag"]), seat, step["card"])
+
+
+def check_fog(state: State, seat: int, step: Step) -> None:
+    """FOG, at an unclaimed flag: formations do not count there; only the sum decides (a side
+    still needs all its cards before it can claim; ``claims``)."""
+    check_environment(state, seat, step)
+
+
+def check_mud(state: State, seat: int, step: Step) -> None:
+    """MUD, at an unclaimed flag: each side needs 4 cards there (``claims.side_size``), and
+    formations are judged on 4 cards. When Mud leaves a flag, a side left with 4 cards is cut
+    to 3 by its owner (``table.queue_mud_discards``, the ``mud_discard`` step)."""
+    check_environment(state, seat, step)
+
+
+# ---------------------------------------------------------------- SCOUT
+
+def check_scout(state: State, seat: int, step: Step) -> None:
+    """SCOUT: draw 3 cards, one at a time, each from either deck; then put 2 cards from your
+    hand back on top of their own decks (the second named on top). Scout's draws replace the
+    turn's draw. It needs at least one card left in the decks; the draws stop early when both
+    decks are empty, and then you return one card fewer than you drew (``turns``: the
+    ``scout_draw`` and ``scout_return`` steps)."""
+    _check_fields(step, set(), "SCOUT")
     if not state["decks"]["troop"] and not state["decks"]["tactics"]:
-        return "SCOUT needs at least one card left in the decks"
-    return None
+        raise IllegalStep("SCOUT needs at least one card left in the decks")
 
 
-def _redeploy_refusal(state: State, seat: int, step: Step) -> str | None:
-    if (why := _extra_keys(step, {"target", "to_flag", "discard"}, "REDEPLOY")) is not None:
-        return why
+def scout_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
+    if state["decks"]["troop"] or state["decks"]["tactics"]:
+        return [{"type": "play", "card": card}]
+    return []
+
+
+def apply_scout(state: State, seat: int, step: Step) -> None:
+    discard(state, seat, "SCOUT")
+    state["scout"] = {"drawn": 0, "to_return": 0}
+    state["phase"] = "scout_draw"
+
+
+# ---------------------------------------------------------------- REDEPLOY
+
+def check_redeploy(state: State, seat: int, step: Step) -> None:
+    """REDEPLOY: take one of your own troop or tactics cards from an unclaimed flag and put it
+    on your side of another unclaimed flag (a free slot, or as its environment card:
+    ``to_flag``), or discard it face up (``"discard": true``)."""
+    _check_fields(step, {"target", "to_flag", "discard"}, "REDEPLOY")
     if "discard" in step and step["discard"] is not True:
-        return "discard is true or left out: to move the card, give to_flag"
+        raise IllegalStep("discard is true or left out: to move the card, give to_flag")
     if "discard" in step and "to_flag" in step:
-        return "REDEPLOY moves the card (to_flag) or discards it (discard: true), not both"
+        raise IllegalStep("REDEPLOY moves the card (to_flag) or discards it (discard: true), not both")
     flag, card = _target(state, step)
     if flag is None or card is None:
-        return "REDEPLOY needs a target: one of your cards on an unclaimed flag"
+        raise IllegalStep("REDEPLOY needs a target: one of your cards on an unclaimed flag")
     if not is_open(flag):
-        return f"flag {flag['flag']} is claimed; no tactics card affects it"
+        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
     if not owns_on_flag(flag, seat, card):
-        return f"{card} is not one of your cards at flag {flag['flag']}"
+        raise IllegalStep(f"{card} is not one of your cards at flag {flag['flag']}")
     if "to_flag" not in step:
-        return None  # discarded
+        return  # discarded
     destination = _flag_or_none(state, step["to_flag"])
     if destination is None:
-        return f"there is no flag {step['to_flag']!r}"
+        raise IllegalStep(f"there is no flag {step['to_flag']!r}")
     if destination is flag:
-        return "REDEPLOY moves a card to another flag"
+        raise IllegalStep("REDEPLOY moves a card to another flag")
     if not is_open(destination):
-        return f"flag {destination['flag']} is claimed; no card may be played there"
-    if card in ENVIRONMENT_TACTICS:
-        return None
-    if not has_free_slot(destination, seat):
-        return f"your side of flag {destination['flag']} is full"
-    return None
+        raise IllegalStep(f"flag {destination['flag']} is claimed; no card may be played there")
+    if card not in ENVIRONMENT_TACTICS and not has_free_slot(destination, seat):
+        raise IllegalStep(f"your side of flag {destination['flag']} is full")
 
 
-def _deserter_refusal(state: State, seat: int, step: Step) -> str | None:
-    if (why := _extra_keys(step, {"target"}, "DESERTER")) is not None:
-        return why
+def redeploy_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
+    steps: list[Step] = []
+    for f in openings.unclaimed:
+        number = f["flag"]
+        for own in side_cards(f, seat):
+            target = {"flag": number, "card": own}
+            steps.append({"type": "play", "card": card, "target": target, "discard": True})
+            steps += [{"type": "play", "card": card, "target": target, "to_flag": n}
+                      for n in openings.slots if n != number]
+        for own in f["environment"]:
+            if f["environment_seats"].get(own) == seat:
+                target = {"flag": number, "card": own}
+                steps.append({"type": "play", "card": card, "target": target, "discard": True})
+                steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]}
+                          for d in openings.unclaimed if d is not f]
+    return steps
+
+
+def apply_redeploy(state: State, seat: int, step: Step) -> None:
+    discard(state, seat, "REDEPLOY")
+    source = flag_at(state, step["target"]["flag"])
+    card = step["target"]["card"]
+    take(state, source, seat, card, acting=seat)
+    if step.get("discard"):
+        discard(state, seat, card)
+    elif card in ENVIRONMENT_TACTICS:
+        set_environment(state, flag_at(state, step["to_flag"]), seat, card)
+    else:
+        place(state, flag_at(state, step["to_flag"]), seat, card)
+
+
+# ---------------------------------------------------------------- DESERTER
+
+def check_deserter(state: State, seat: int, step: Step) -> None:
+    """DESERTER: discard face up one troop or tactics card from the opponent's side of an
+    unclaimed flag (it goes to its owner's discard area)."""
+    _check_fields(step, {"target"}, "DESERTER")
     flag, card = _target(state, step)
     if flag is None or card is None:
-        return "DESERTER needs a target: one of your opponent's cards on an unclaimed flag"
+        raise IllegalStep("DESERTER needs a target: one of your opponent's cards on an unclaimed flag")
     if not is_open(flag):
-        return f"flag {flag['flag']} is claimed; no tactics card affects it"
+        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
     if not owns_on_flag(flag, _opponent(state, seat), card):
-        return f"{card} is not one of your opponent's cards at flag {flag['flag']}"
-    return None
+        raise IllegalStep(f"{card} is not one of your opponent's cards at flag {flag['flag']}")
 
 
-def _traitor_refusal(state: State, seat: int, step: Step) -> str | None:
-    if (why := _extra_keys(step, {"target", "to_flag"}, "TRAITOR")) is not None:
-        return why
+def deserter_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
+    opponent = _opponent(state, seat)
+    steps: list[Step] = []
+    for f in openings.unclaimed:
+        theirs = side_cards(f, opponent) + [e for e in f["environment"] if f["environment_seats"].get(e) == opponent]
+        steps += [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": c}} for c in theirs]
+    return steps
+
+
+def apply_deserter(state: State, seat: int, step: Step) -> None:
+    discard(state, seat, "DESERTER")
+    opponent = _opponent(state, seat)
+    card = step["target"]["card"]
+    take(state, flag_at(state, step["target"]["flag"]), opponent, card, acting=seat)
+    discard(state, opponent, card)
+
+
+# ---------------------------------------------------------------- TRAITOR
+
+def check_traitor(state: State, seat: int, step: Step) -> None:
+    """TRAITOR: take one troop card (not a tactics card) from the opponent's side of an
+    unclaimed flag and put it into a free slot on your side of an unclaimed flag (``to_flag``)."""
+    _check_fields(step, {"target", "to_flag"}, "TRAITOR")
     flag, card = _target(state, step)
     if flag is None or card is None:
-        return "TRAITOR needs a target: a troop on your opponent's side of an unclaimed flag"
+        raise IllegalStep("TRAITOR needs a target: a troop on your opponent's side of an unclaimed flag")
     if not is_open(flag):
-        return f"flag {flag['flag']} is claimed; no tactics card affects it"
+        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
     if not is_troop(card):
-        return "TRAITOR takes troop cards only, not tactics cards"
+        raise IllegalStep("TRAITOR takes troop cards only, not tactics cards")
     if not owns_on_flag(flag, _opponent(state, seat), card):
-        return f"{card} is not on your opponent's side of flag {flag['flag']}"
+        raise IllegalStep(f"{card} is not on your opponent's side of flag {flag['flag']}")
     destination = _flag_or_none(state, step.get("to_flag"))
     if destination is None:
-        return "TRAITOR needs to_flag: an unclaimed flag with a free slot on your side"
+        raise IllegalStep("TRAITOR needs to_flag: an unclaimed flag with a free slot on your side")
     if not has_free_slot(destination, seat):
-        return f"you have no free slot at flag {destination['flag']}"
-    return None
+        raise IllegalStep(f"you have no free slot at flag {destination['flag']}")
 
 
-_REFUSALS = {
-    "SCOUT": _scout_refusal,
-    "REDEPLOY": _redeploy_refusal,
-    "DESERTER": _deserter_refusal,
-    "TRAITOR": _traitor_refusal,
-    **{card: _environment_refusal for card in ENVIRONMENT_TACTICS},
-    **{card: _slot_refusal for card in MORALE_TACTICS},
+def traitor_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
+    opponent = _opponent(state, seat)
+    return [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": c}, "to_flag": n}
+            for f in openings.unclaimed for c in side_cards(f, opponent) if is_troop(c) for n in openings.slots]
+
+
+def apply_traitor(state: State, seat: int, step: Step) -> None:
+    discard(state, seat, "TRAITOR")
+    card = step["target"]["card"]
+    take(state, flag_at(state, step["target"]["flag"]), _opponent(state, seat), card, acting=seat)
+    place(state, flag_at(state, step["to_flag"]), seat, card)
+
+
+# ---------------------------------------------------------------- the cards
+
+LEADER = Tactic(check_leader, leader_candidates, apply_leader)
+
+TACTICS: dict[str, Tactic] = {
+    "ALEXANDER": LEADER,
+    "DARIUS": LEADER,
+    "COMPANION": Tactic(check_companion, slot_candidates, apply_slot),
+    "SHIELD": Tactic(check_shield, slot_candidates, apply_slot),
+    "FOG": Tactic(check_fog, environment_candidates, apply_environment),
+    "MUD": Tactic(check_mud, environment_candidates, apply_environment),
+    "SCOUT": Tactic(check_scout, scout_candidates, apply_scout),
+    "REDEPLOY": Tactic(check_redeploy, redeploy_candidates, apply_redeploy),
+    "DESERTER": Tactic(check_deserter, deserter_candidates, apply_deserter),
+    "TRAITOR": Tactic(check_traitor, traitor_candidates, apply_traitor),
 }
 
 
-def refusal(state: State, seat: int, step: Step) -> str | None:
-    """Why this play step is not allowed now, or None when it is."""
+# ---------------------------------------------------------------- a play, whatever the card
+
+def check_play(state: State, seat: int, step: Step) -> None:
+    """You play a card you hold: a troop into a slot, a tactics card by its own rule (and only
+    while you are not ahead in tactics cards played)."""
     step = canonical(step)
     card = step.get("card")
     if card not in hand(state, seat):
-        return f"you do not hold {card}"
+        raise IllegalStep(f"you do not hold {card}")
     if is_troop(card):
-        return _slot_refusal(state, seat, step)
-    why = tactics_refusal(state, seat, card)
-    return why if why is not None else _REFUSALS[card](state, seat, step)
+        check_slot(state, seat, step)
+        return
+    check_tactics_allowed(state, seat)
+    TACTICS[card].check(state, seat, step)
 
 
-# ---------------------------------------------------------------- the legal plays
-
-def legal_plays(state: State, seat: int) -> list[Step]:
-    """Every play step :func:`refusal` accepts, built directly (this runs at every decision;
-    tests check it against refusal over every candidate step)."""
+def card_candidates(state: State, seat: int) -> list[Step]:
+    """Every play step :func:`check_play` allows, troops first, each card's built by its own
+    ``candidates`` (tests check this against check_play over every candidate step)."""
     cards = list(dict.fromkeys(sort_hand(hand(state, seat))))
-    open_slots = [f["flag"] for f in state["flags"] if has_free_slot(f, seat)]
-    unclaimed = [f for f in state["flags"] if is_open(f)]
+    openings = Openings([f["flag"] for f in state["flags"] if has_free_slot(f, seat)],
+                        [f for f in state["flags"] if is_open(f)])
     steps: list[Step] = []
+    tactics_allowed: bool | None = None
     for card in cards:
         if is_troop(card):
-            steps += [{"type": "play", "card": card, "flag": n} for n in open_slots]
+            steps += slot_candidates(state, seat, card, openings)
             continue
-        if tactics_refusal(state, seat, card) is not None:
-            continue
-        if card in MORALE_TACTICS:
-            steps += [{"type": "play", "card": card, "flag": n} for n in open_slots]
-        elif card in ENVIRONMENT_TACTICS:
-            steps += [{"type": "play", "card": card, "flag": f["flag"]} for f in unclaimed if faces(f, seat)]
-        elif card == "SCOUT":
-            if state["decks"]["troop"] or state["decks"]["tactics"]:
-                steps.append({"type": "play", "card": card})
-        else:
-            steps += _guile_plays(state, seat, card, unclaimed, open_slots)
+        if tactics_allowed is None:
+            tactics_allowed = _tactics_allowed(state, seat)
+        if tactics_allowed:
+            steps += TACTICS[card].candidates(state, seat, card, openings)
     return steps
 
 
-def _guile_plays(state: State, seat: int, card: str, unclaimed: list[dict], open_slots: list[int]) -> list[Step]:
-    opponent = _opponent(state, seat)
-    steps: list[Step] = []
-    for f in unclaimed:
-        number = f["flag"]
-        if card == "REDEPLOY":
-            for own in side_cards(f, seat):
-                target = {"flag": number, "card": own}
-                steps.append({"type": "play", "card": card, "target": target, "discard": True})
-                steps += [{"type": "play", "card": card, "target": target, "to_flag": n} for n in open_slots if n != number]
-            for own in f["environment"]:
-                if f["environment_seats"].get(own) == seat:
-                    target = {"flag": number, "card": own}
-                    steps.append({"type": "play", "card": card, "target": target, "discard": True})
-                    steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]}
-                              for d in unclaimed if d is not f]
-        elif card == "DESERTER":
-            theirs = side_cards(f, opponent) + [e for e in f["environment"] if f["environment_seats"].get(e) == opponent]
-            steps += [{"type": "play", "card": card, "target": {"flag": number, "card": c}} for c in theirs]
-        else:  # TRAITOR
-            steps += [{"type": "play", "card": card, "target": {"flag": number, "card": c}, "to_flag": n}
-                      for c in side_cards(f, opponent) if is_troop(c) for n in open_slots]
-    return steps
+def _tactics_allowed(state: State, seat: int) -> bool:
+    try:
+        check_tactics_allowed(state, seat)
+    except IllegalStep:
+        return False
+    return True
 
 
-def candidate_plays(state: State, seat: int) -> list[Step]:
+def play_superset(state: State, seat: int) -> list[Step]:
     """A superset of the legal plays (every card held × every flag and target, a REDEPLOY's
     discard in each spelling), for tests: the rules must accept exactly the legal plays, up to
     :func:`canonical`."""
@@ -273,62 +441,19 @@ def candidate_plays(state: State, seat: int) -> list[Step]:
     return steps
 
 
-# ---------------------------------------------------------------- effects
-
-def play(state: State, seat: int, step: Step) -> list[Event]:
-    """Play a card (the step must not be refused). Returns the play event."""
+def apply_play(state: State, seat: int, step: Step) -> list[Event]:
+    """Play a card (the step must have passed :func:`check_play`). Returns the play event."""
     step = canonical(step)
-    why = refusal(state, seat, step)
-    if why is not None:
-        raise IllegalStep(why)
     card = step["card"]
     hand(state, seat).remove(card)
     data = {k: step[k] for k in ("card", *_OPTIONAL) if k in step}
-    if is_tactic(card):
+    if is_troop(card):
+        apply_slot(state, seat, step)
+    else:
         state["tactics_played"][seat_key(seat)] += 1
-    if card in LEADERS:
-        state["leaders_played"][seat_key(seat)] += 1
-    if is_troop(card) or card in MORALE_TACTICS:
-        place(state, flag_at(state, step["flag"]), seat, card)
-    elif card in ENVIRONMENT_TACTICS:
-        set_environment(state, flag_at(state, step["flag"]), seat, card)
-    else:
-        discard(state, seat, card)
-        _GUILE[card](state, seat, step)
-    return [{"type": "play", "seat": seat, "data": data}]
+        TACTICS[card].apply(state, seat, step)
+    return [event("play", seat, data)]
 
 
-def _scout(state: State, seat: int, step: Step) -> None:
-    state["scout"] = {"drawn": 0, "to_return": 0}
-    state["phase"] = "scout_draw"
-
-
-def _redeploy(state: State, seat: int, step: Step) -> None:
-    source = flag_at(state, step["target"]["flag"])
-    card = step["target"]["card"]
-    take(state, source, seat, card, acting=seat)
-    if step.get("discard"):
-        discard(state, seat, card)
-    elif card in ENVIRONMENT_TACTICS:
-        set_environment(state, flag_at(state, step["to_flag"]), seat, card)
-    else:
-        place(state, flag_at(state, step["to_flag"]), seat, card)
-
-
-def _deserter(state: State, seat: int, step: Step) -> None:
-    opponent = _opponent(state, seat)
-    card = step["target"]["card"]
-    take(state, flag_at(state, step["target"]["flag"]), opponent, card, acting=seat)
-    discard(state, opponent, card)
-
-
-def _traitor(state: State, seat: int, step: Step) -> None:
-    card = step["target"]["card"]
-    take(state, flag_at(state, step["target"]["flag"]), _opponent(state, seat), card, acting=seat)
-    place(state, flag_at(state, step["to_flag"]), seat, card)
-
-
-_GUILE = {"SCOUT": _scout, "REDEPLOY": _redeploy, "DESERTER": _deserter, "TRAITOR": _traitor}
-
-
-__all__ = ["canonical", "candidate_plays", "legal_plays", "play", "refusal", "tactics_refusal"]
+__all__ = ["TACTICS", "Tactic", "apply_play", "canonical", "card_candidates", "check_play",
+           "check_tactics_allowed", "play_superset"]

@@ -4,18 +4,21 @@ A turn is three phases whose order the ``claim_timing`` option sets (play, claim
 default). Each phase is one step. Some plays open decisions of their own: SCOUT's three
 draws and its return (``scout_draw``, ``scout_return``), and the discards owed when Mud
 leaves a flag (``mud_discard``, by the owner of each side left with 4 cards, who may not
-be the seat whose turn it is). The functions here change the state they are given; callers
-that need the old state keep a copy (see ``games.base.apply_steps``).
+be the seat whose turn it is). ``PHASES`` is the table of the phases and the steps each
+allows: one move (``check_<step>``, whose docstring says the rule, and ``apply_<step>``) per
+step, and the phase's candidate steps (``<phase>_candidates``). The functions here change the
+state they are given; callers that need the old state keep a copy (see
+``games.base.apply_steps``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import Event, IllegalStep, State, Step
-from . import tactics
+from ..base import Event, IllegalStep, Move, Phase, State, Step, event, seat_key
+from . import claims, tactics
 from .cards import is_card, is_troop
-from .claims import ClaimCheck, check_claim, claimable, pool_mask, side_size, visible_cards
+from .claims import ClaimCheck, pool_mask, side_size, visible_cards
 from .setup import PHASE_ORDER, deal, next_game_rng
 from .table import (
     active_seats,
@@ -25,7 +28,6 @@ from .table import (
     hand,
     open_flags,
     restamp,
-    seat_key,
     seats,
     side_cards,
 )
@@ -47,7 +49,7 @@ def unseen_pool(state: State) -> int:
 def claim_checks(state: State, seat: int) -> dict[int, ClaimCheck]:
     """Every flag's claim check for ``seat``, with reasons, sharing one pool of unseen troops."""
     pool = unseen_pool(state)
-    return {flag["flag"]: check_claim(flag, seat, pool) for flag in state["flags"]}
+    return {flag["flag"]: claims.check_claim(flag, seat, pool) for flag in state["flags"]}
 
 
 def provable_flags(state: State, seat: int) -> list[int]:
@@ -58,33 +60,79 @@ def provable_flags(state: State, seat: int) -> list[int]:
     if not candidates:
         return []
     pool = unseen_pool(state)
-    return [flag["flag"] for flag in candidates if claimable(flag, seat, pool)]
+    return [flag["flag"] for flag in candidates if claims.claimable(flag, seat, pool)]
 
 
 def decks_empty(state: State) -> bool:
     return not any(state["decks"][deck] for deck in DECKS)
 
 
-# ---------------------------------------------------------------- legal steps
+# ---------------------------------------------------------------- play: a card, or pass
 
-def legal_steps(state: State, seat: int) -> list[Step]:
-    if state["result"] is not None or not 1 <= seat <= state["players"] or seat in state["resigned"]:
-        return []
-    steps: list[Step] = []
-    if seat == state["to_move"]:
-        steps = _DECISIONS[state["phase"]](state, seat)
-    steps.append({"type": "resign"})
-    return steps
+def check_play(state: State, seat: int, step: Step) -> None:
+    """Play a card you hold: a troop into a free slot, a tactics card by its own rule
+    (``tactics``)."""
+    card = step.get("card")
+    if not isinstance(card, str) or not is_card(card):
+        raise IllegalStep(f"{card!r} is not a card", code="invalid_card")
+    tactics.check_play(state, seat, step)
 
 
-def _play_decisions(state: State, seat: int) -> list[Step]:
-    steps = tactics.legal_plays(state, seat)
+def apply_play(state: State, seat: int, step: Step) -> list[Event]:
+    events = tactics.apply_play(state, seat, step)
+    state["passes_in_a_row"] = 0
+    if state["pending"]:
+        _next_pending(state)
+    return events
+
+
+def check_pass(state: State, seat: int, step: Step) -> None:
+    """You must play if you hold a troop and have a free slot; otherwise you may pass (or
+    still play a tactics card instead)."""
+    if can_play_troop(state, seat):
+        raise IllegalStep("you must play: you hold a troop card and have a free slot")
+
+
+def apply_pass(state: State, seat: int, step: Step) -> list[Event]:
+    state["passed_this_turn"] = True
+    state["passes_in_a_row"] += 1
+    return [event("pass", seat, {})]
+
+
+def play_candidates(state: State, seat: int) -> list[Step]:
+    """Every card play the rules allow, then ``pass`` unless a troop may be played."""
+    steps = tactics.card_candidates(state, seat)
     if not (steps and is_troop(steps[0]["card"])):  # troop plays, if any, come first
         steps.append({"type": "pass"})
     return steps
 
 
-def _claim_decisions(state: State, seat: int) -> list[Step]:
+# ---------------------------------------------------------------- claim
+
+def check_claim(state: State, seat: int, step: Step) -> None:
+    """Claim any number of flags (none, too) whose proof holds: your side is complete and the
+    opponent cannot beat it (``claims.check_claim``). A refusal names the flag and a
+    counterexample."""
+    numbers = step.get("flags")
+    if not isinstance(numbers, list):
+        raise IllegalStep("a claim names a list of flags (an empty list claims nothing)")
+    if len(set(map(repr, numbers))) != len(numbers):
+        raise IllegalStep("a claim names each flag once")
+    flags = [flag_at(state, number) for number in numbers]
+    pool = unseen_pool(state) if flags else 0
+    for flag in flags:
+        if not claims.claimable(flag, seat, pool):
+            check = claims.check_claim(flag, seat, pool)
+            raise IllegalStep(f"flag {flag['flag']} cannot be claimed: {check.reason}",
+                              flag=flag["flag"], counterexample=check.counterexample)
+
+
+def apply_claim(state: State, seat: int, step: Step) -> list[Event]:
+    return _claim_flags(state, seat, [flag_at(state, number)["flag"] for number in step["flags"]], auto=False)
+
+
+def claim_candidates(state: State, seat: int) -> list[Step]:
+    """Every provable flag at once, each alone when there are several, and claiming nothing."""
     provable = provable_flags(state, seat)
     steps = [{"type": "claim", "flags": provable}]
     if len(provable) > 1:
@@ -94,11 +142,94 @@ def _claim_decisions(state: State, seat: int) -> list[Step]:
     return steps
 
 
-def _draw_decisions(state: State, seat: int, kind: str = "draw") -> list[Step]:
-    return [{"type": kind, "deck": deck} for deck in DECKS if state["decks"][deck]]
+def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool, stall: bool = False) -> list[Event]:
+    for number in numbers:
+        state["flags"][number - 1]["claimed_by"] = seat
+    if numbers:
+        state["passes_in_a_row"] = 0
+    data: dict[str, Any] = {"flags": numbers}
+    if auto:
+        data["auto"] = True
+    if stall:
+        data["stall"] = True
+    return [event("claim", seat, data)] + (_check_victory(state, seat) if numbers else [])
 
 
-def _scout_return_decisions(state: State, seat: int) -> list[Step]:
+# ---------------------------------------------------------------- draw (and Scout's draws)
+
+def check_draw(state: State, seat: int, step: Step) -> None:
+    """Draw one card from the troop deck or the tactics deck; an empty deck cannot be chosen."""
+    deck = step.get("deck")
+    if deck not in DECKS:
+        raise IllegalStep(f"there is no {deck!r} deck; choose troop or tactics")
+    if not state["decks"][deck]:
+        raise IllegalStep(f"the {deck} deck is empty")
+
+
+def apply_draw(state: State, seat: int, step: Step) -> list[Event]:
+    card = _take_from_deck(state, seat, step["deck"])
+    return [event("draw", seat, {"deck": step["deck"]}, private={"card": card})]
+
+
+def draw_candidates(state: State, seat: int) -> list[Step]:
+    return [{"type": "draw", "deck": deck} for deck in DECKS if state["decks"][deck]]
+
+
+def _take_from_deck(state: State, seat: int, deck: str) -> str:
+    card = state["decks"][deck].pop()
+    hand(state, seat).append(card)
+    return card
+
+
+def check_scout_draw(state: State, seat: int, step: Step) -> None:
+    """SCOUT's draws: 3 cards, one at a time, each from either non-empty deck."""
+    check_draw(state, seat, step)
+
+
+def apply_scout_draw(state: State, seat: int, step: Step) -> list[Event]:
+    card = _take_from_deck(state, seat, step["deck"])
+    scout = state["scout"]
+    scout["drawn"] += 1
+    events = [event("scout_draw", seat, {"deck": step["deck"]}, private={"card": card})]
+    if scout["drawn"] == SCOUT_DRAWS or decks_empty(state):
+        scout["to_return"] = scout["drawn"] - 1  # the hand ends at the size it had before the turn
+        if scout["to_return"]:
+            state["phase"] = "scout_return"
+        else:
+            events += _end_scout(state)
+    return events
+
+
+def scout_draw_candidates(state: State, seat: int) -> list[Step]:
+    return [{"type": "scout_draw", "deck": deck} for deck in DECKS if state["decks"][deck]]
+
+
+def check_scout_return(state: State, seat: int, step: Step) -> None:
+    """After SCOUT's draws, put back one card fewer than you drew (2 after 3 draws), each on
+    top of its own deck: the last one named ends on top."""
+    cards = step.get("cards")
+    count = state["scout"]["to_return"]
+    if not isinstance(cards, list) or len(cards) != count:
+        raise IllegalStep(f"SCOUT returns {count} card{'s' if count > 1 else ''} from your hand")
+    if len(set(cards)) != len(cards):
+        raise IllegalStep("name each returned card once")
+    missing = [card for card in cards if card not in hand(state, seat)]
+    if missing:
+        raise IllegalStep(f"you do not hold {missing[0]}")
+
+
+def apply_scout_return(state: State, seat: int, step: Step) -> list[Event]:
+    cards = step["cards"]
+    decks = []
+    for card in cards:  # in order: the last one named ends on top
+        hand(state, seat).remove(card)
+        deck = "troop" if is_troop(card) else "tactics"
+        state["decks"][deck].append(card)
+        decks.append(deck)
+    return [event("scout_return", seat, {"decks": decks}, private={"cards": list(cards)})] + _end_scout(state)
+
+
+def scout_return_candidates(state: State, seat: int) -> list[Step]:
     """Every choice of cards to return: the hand is small, so all ordered pairs are listed."""
     cards = list(dict.fromkeys(hand(state, seat)))
     count = state["scout"]["to_return"]
@@ -107,23 +238,83 @@ def _scout_return_decisions(state: State, seat: int) -> list[Step]:
     return [{"type": "scout_return", "cards": [a, b]} for a in cards for b in cards if a != b]
 
 
-def _mud_discard_decisions(state: State, seat: int) -> list[Step]:
+def _end_scout(state: State) -> list[Event]:
+    state["scout"] = None
+    state["scouted_this_turn"] = True  # Scout's draws replace the turn's draw
+    state["phase"] = "play"
+    return _advance(state)
+
+
+# ---------------------------------------------------------------- a Mud discard
+
+def check_mud_discard(state: State, seat: int, step: Step) -> None:
+    """When Mud leaves a flag and a side then has 4 cards, its owner discards one of them (their
+    choice) before play goes on, the acting seat first."""
+    pending = state["pending"][0]
+    flag = flag_at(state, step.get("flag"))
+    if flag["flag"] != pending["flag"]:
+        raise IllegalStep(f"the discard owed is at flag {pending['flag']}, not flag {flag['flag']}")
+    card = step.get("card")
+    if card not in side_cards(flag, seat):
+        raise IllegalStep(f"{card} is not on your side of flag {flag['flag']}")
+
+
+def apply_mud_discard(state: State, seat: int, step: Step) -> list[Event]:
+    flag, card = flag_at(state, step["flag"]), step["card"]
+    side_cards(flag, seat).remove(card)
+    discard(state, seat, card)
+    restamp(state, flag, seat)
+    state["pending"].pop(0)
+    events = [event("mud_discard", seat, {"flag": flag["flag"], "card": card})]
+    if state["pending"]:
+        _next_pending(state)
+        return events
+    state["phase"] = "play"
+    state["to_move"] = state["turn_seat"]
+    return events + _advance(state)
+
+
+def mud_discard_candidates(state: State, seat: int) -> list[Step]:
     pending = state["pending"][0]
     flag = flag_at(state, pending["flag"])
     return [{"type": "mud_discard", "flag": flag["flag"], "card": card} for card in side_cards(flag, seat)]
 
 
-_DECISIONS = {
-    "play": _play_decisions,
-    "claim": _claim_decisions,
-    "draw": _draw_decisions,
-    "scout_draw": lambda state, seat: _draw_decisions(state, seat, "scout_draw"),
-    "scout_return": _scout_return_decisions,
-    "mud_discard": _mud_discard_decisions,
-}
+def _next_pending(state: State) -> None:
+    state["phase"] = "mud_discard"
+    state["to_move"] = state["pending"][0]["seat"]
 
 
-# ---------------------------------------------------------------- applying a step
+# ---------------------------------------------------------------- the phases
+
+PHASES: dict[str, Phase] = {phase.name: phase for phase in (
+    # play a card, or pass when no troop may be played
+    Phase("play", {"play": Move(check_play, apply_play), "pass": Move(check_pass, apply_pass)}, play_candidates),
+    # claim the flags you can prove (before the play with claim_timing "start", after the draw with "end")
+    Phase("claim", {"claim": Move(check_claim, apply_claim)}, claim_candidates),
+    # draw one card (skipped after a Scout or with both decks empty)
+    Phase("draw", {"draw": Move(check_draw, apply_draw)}, draw_candidates),
+    # SCOUT's draws, then its return
+    Phase("scout_draw", {"scout_draw": Move(check_scout_draw, apply_scout_draw)}, scout_draw_candidates),
+    Phase("scout_return", {"scout_return": Move(check_scout_return, apply_scout_return)}, scout_return_candidates),
+    # the discards owed when Mud leaves a flag, by each side's owner
+    Phase("mud_discard", {"mud_discard": Move(check_mud_discard, apply_mud_discard)}, mud_discard_candidates),
+)}
+
+
+# ---------------------------------------------------------------- legal steps, applying a step
+
+def legal_steps(state: State, seat: int) -> list[Step]:
+    """The phase's candidate steps for the seat to move (each one its rule allows), then
+    ``resign`` (any seat still playing, at any time)."""
+    if state["result"] is not None or not 1 <= seat <= state["players"] or seat in state["resigned"]:
+        return []
+    steps: list[Step] = []
+    if seat == state["to_move"]:
+        steps = PHASES[state["phase"]].candidates(state, seat)
+    steps.append({"type": "resign"})
+    return steps
+
 
 def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     if state["result"] is not None:
@@ -137,13 +328,15 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
         return _resign(state, seat)
     if seat != state["to_move"]:
         raise IllegalStep(f"it is seat {state['to_move']}'s decision now, not seat {seat}'s", code="not_your_turn")
-    handler = _HANDLERS[state["phase"]].get(kind)
-    if handler is None:
-        expected = " or ".join(sorted(_HANDLERS[state["phase"]]))
+    phase = PHASES[state["phase"]]
+    move = phase.moves.get(kind)
+    if move is None:
+        expected = " or ".join(sorted(phase.moves))
         raise IllegalStep(f"a {kind!r} step is not allowed now: this is the {state['phase']} step "
                           f"(expected {expected})")
+    move.check(state, seat, step)
     before = (state["phase"], _game_number(state))
-    events = handler(state, seat, step)
+    events = move.apply(state, seat, step)
     # A turn phase moves on, unless the step opened a decision of its own (Scout, a Mud
     # discard) or ended the game (in a match: dealt the next one, which starts afresh).
     if _turn_phase(state, before[0]) and (state["phase"], _game_number(state)) == before and state["result"] is None:
@@ -159,135 +352,6 @@ def _game_number(state: State) -> int:
     return state["match"]["number"] if state["match"] else 1
 
 
-def _play(state: State, seat: int, step: Step) -> list[Event]:
-    card = step.get("card")
-    if not isinstance(card, str) or not is_card(card):
-        raise IllegalStep(f"{card!r} is not a card", code="invalid_card")
-    events = tactics.play(state, seat, step)
-    state["passes_in_a_row"] = 0
-    if state["pending"]:
-        _next_pending(state)
-    return events
-
-
-def _pass(state: State, seat: int, step: Step) -> list[Event]:
-    if can_play_troop(state, seat):
-        raise IllegalStep("you must play: you hold a troop card and have a free slot")
-    state["passed_this_turn"] = True
-    state["passes_in_a_row"] += 1
-    return [_event("pass", seat, {})]
-
-
-def _claim(state: State, seat: int, step: Step) -> list[Event]:
-    numbers = step.get("flags")
-    if not isinstance(numbers, list):
-        raise IllegalStep("a claim names a list of flags (an empty list claims nothing)")
-    if len(set(map(repr, numbers))) != len(numbers):
-        raise IllegalStep("a claim names each flag once")
-    flags = [flag_at(state, number) for number in numbers]
-    pool = unseen_pool(state) if flags else 0
-    for flag in flags:
-        if not claimable(flag, seat, pool):
-            check = check_claim(flag, seat, pool)
-            raise IllegalStep(f"flag {flag['flag']} cannot be claimed: {check.reason}",
-                              flag=flag["flag"], counterexample=check.counterexample)
-    return _claim_flags(state, seat, [flag["flag"] for flag in flags], auto=False)
-
-
-def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool, stall: bool = False) -> list[Event]:
-    for number in numbers:
-        state["flags"][number - 1]["claimed_by"] = seat
-    if numbers:
-        state["passes_in_a_row"] = 0
-    data: dict[str, Any] = {"flags": numbers}
-    if auto:
-        data["auto"] = True
-    if stall:
-        data["stall"] = True
-    return [_event("claim", seat, data)] + (_check_victory(state, seat) if numbers else [])
-
-
-def _take_from_deck(state: State, deck: Any) -> str:
-    if deck not in DECKS:
-        raise IllegalStep(f"there is no {deck!r} deck; choose troop or tactics")
-    if not state["decks"][deck]:
-        raise IllegalStep(f"the {deck} deck is empty")
-    return state["decks"][deck].pop()
-
-
-def _draw(state: State, seat: int, step: Step) -> list[Event]:
-    card = _take_from_deck(state, step.get("deck"))
-    hand(state, seat).append(card)
-    return [_event("draw", seat, {"deck": step["deck"]}, private={"card": card})]
-
-
-def _scout_draw(state: State, seat: int, step: Step) -> list[Event]:
-    card = _take_from_deck(state, step.get("deck"))
-    hand(state, seat).append(card)
-    scout = state["scout"]
-    scout["drawn"] += 1
-    events = [_event("scout_draw", seat, {"deck": step["deck"]}, private={"card": card})]
-    if scout["drawn"] == SCOUT_DRAWS or decks_empty(state):
-        scout["to_return"] = scout["drawn"] - 1  # the hand ends at the size it had before the turn
-        if scout["to_return"]:
-            state["phase"] = "scout_return"
-        else:
-            events += _end_scout(state)
-    return events
-
-
-def _scout_return(state: State, seat: int, step: Step) -> list[Event]:
-    cards = step.get("cards")
-    count = state["scout"]["to_return"]
-    if not isinstance(cards, list) or len(cards) != count:
-        raise IllegalStep(f"SCOUT returns {count} card{'s' if count > 1 else ''} from your hand")
-    if len(set(cards)) != len(cards):
-        raise IllegalStep("name each returned card once")
-    missing = [card for card in cards if card not in hand(state, seat)]
-    if missing:
-        raise IllegalStep(f"you do not hold {missing[0]}")
-    decks = []
-    for card in cards:  # in order: the last one named ends on top
-        hand(state, seat).remove(card)
-        deck = "troop" if is_troop(card) else "tactics"
-        state["decks"][deck].append(card)
-        decks.append(deck)
-    return [_event("scout_return", seat, {"decks": decks}, private={"cards": list(cards)})] + _end_scout(state)
-
-
-def _end_scout(state: State) -> list[Event]:
-    state["scout"] = None
-    state["scouted_this_turn"] = True  # Scout's draws replace the turn's draw
-    state["phase"] = "play"
-    return _advance(state)
-
-
-def _mud_discard(state: State, seat: int, step: Step) -> list[Event]:
-    pending = state["pending"][0]
-    flag = flag_at(state, step.get("flag"))
-    if flag["flag"] != pending["flag"]:
-        raise IllegalStep(f"the discard owed is at flag {pending['flag']}, not flag {flag['flag']}")
-    card = step.get("card")
-    if card not in side_cards(flag, seat):
-        raise IllegalStep(f"{card} is not on your side of flag {flag['flag']}")
-    side_cards(flag, seat).remove(card)
-    discard(state, seat, card)
-    restamp(state, flag, seat)
-    state["pending"].pop(0)
-    events = [_event("mud_discard", seat, {"flag": flag["flag"], "card": card})]
-    if state["pending"]:
-        _next_pending(state)
-        return events
-    state["phase"] = "play"
-    state["to_move"] = state["turn_seat"]
-    return events + _advance(state)
-
-
-def _next_pending(state: State) -> None:
-    state["phase"] = "mud_discard"
-    state["to_move"] = state["pending"][0]["seat"]
-
-
 def forfeit(state: State, seat: int, reason: str) -> list[Event]:
     """The seat loses without playing on: it resigned, its time ran out, or it withdrew from a
     tournament. Like a resignation, it concedes a whole match; with three players the others play on."""
@@ -297,7 +361,7 @@ def forfeit(state: State, seat: int, reason: str) -> list[Event]:
 
 
 def _resign(state: State, seat: int, reason: str = "resign") -> list[Event]:
-    events = [_event(reason, seat, {})]
+    events = [event(reason, seat, {})]
     if state["players"] == 2:
         return events + _finish(state, [s for s in seats(state) if s != seat][0], reason, whole_match=True)
     # Three players: the seat is out; the others play on. The last one left wins.
@@ -312,16 +376,6 @@ def _resign(state: State, seat: int, reason: str = "resign") -> list[Event]:
             state["phase"] = PHASE_ORDER[state["claim_timing"]][0]
             events += _enter_phase(state)
     return events
-
-
-_HANDLERS = {
-    "play": {"play": _play, "pass": _pass},
-    "claim": {"claim": _claim},
-    "draw": {"draw": _draw},
-    "scout_draw": {"scout_draw": _scout_draw},
-    "scout_return": {"scout_return": _scout_return},
-    "mud_discard": {"mud_discard": _mud_discard},
-}
 
 
 # ---------------------------------------------------------------- turn flow and the end
@@ -455,10 +509,10 @@ def _finish(state: State, winner: int | None, reason: str, *, whole_match: bool 
         return _close(state, final)
     starter = winner if winner is not None else _after(state, state["first_seat_of_game"])
     match["number"] += 1
-    event = _event("match_game_finished", None, {"result": result, "scores": dict(match["scores"]),
-                                                 "next_game": match["number"], "next_starts": starter})
+    finished = event("match_game_finished", None, {"result": result, "scores": dict(match["scores"]),
+                                                   "next_game": match["number"], "next_starts": starter})
     deal(state, next_game_rng(match), starter)
-    return [event] + _enter_phase(state)
+    return [finished] + _enter_phase(state)
 
 
 def _after(state: State, seat: int) -> int:
@@ -472,14 +526,8 @@ def _close(state: State, result: dict) -> list[Event]:
     state["to_move"] = None
     state["pending"] = []
     state["scout"] = None
-    return [_event("game_finished", None, {"result": result})]
+    return [event("game_finished", None, {"result": result})]
 
 
-def _event(kind: str, seat: int | None, data: dict, *, private: dict | None = None) -> Event:
-    event: Event = {"type": kind, "seat": seat, "data": data}
-    if private is not None and seat is not None:
-        event["private"] = {seat_key(seat): private}
-    return event
-
-
-__all__ = ["adjacent_run", "apply_step", "can_play_troop", "claim_checks", "legal_steps", "provable_flags", "side_size"]
+__all__ = ["PHASES", "adjacent_run", "apply_step", "can_play_troop", "claim_checks", "legal_steps", "provable_flags",
+           "side_size"]

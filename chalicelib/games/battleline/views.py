@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..base import State
+from ..base import State, seat_key
 from .cards import sort_hand
-from .table import seat_key, seats
+from .table import seats
 
 
 def first_complete(flag: dict) -> int | None:

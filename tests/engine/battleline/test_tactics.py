@@ -360,3 +360,15 @@ def test_decision_mud_discards_are_owed_by_the_acting_seat_first():
                   environment={2: {"MUD": 1}}, hands={2: ["DESERTER"]}, to_move=2)
     play(state, 2, {"type": "play", "card": "DESERTER", "target": {"flag": 2, "card": "MUD"}})
     assert [p["seat"] for p in state["pending"]] == [2, 1] and state["to_move"] == 2
+
+
+# ------------------------------------------------------------------ one home per card
+
+def test_every_tactics_card_has_its_rule_plays_and_effect_in_one_entry():
+    """A tactics card is one entry of tactics.TACTICS (rule, plays, effect): a card dealt
+    without its entry could never be judged."""
+    from chalicelib.games.battleline.cards import TACTICS as DEALT
+    from chalicelib.games.battleline.tactics import TACTICS
+
+    assert set(TACTICS) == set(DEALT)
+    assert all(entry.check.__doc__ for entry in TACTICS.values())

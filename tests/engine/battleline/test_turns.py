@@ -246,3 +246,13 @@ def test_completion_order_is_tracked_per_side():
     play(state, 1, {"type": "play", "card": "3R", "flag": 1})
     flag = state["flags"][0]
     assert flag["completed"][1] < flag["completed"][0]
+
+
+def test_every_battleline_step_type_is_a_move_of_some_phase_or_resign():
+    """A step type is one entry of steps.STEPS and a move of the phase that allows it: one
+    listed with no phase could never be played."""
+    from chalicelib.games.battleline.steps import STEPS
+    from chalicelib.games.battleline.turns import PHASES
+
+    played = {kind for phase in PHASES.values() for kind in phase.moves}
+    assert set(STEPS.names()) == played | {"resign"} and "resign" not in played
