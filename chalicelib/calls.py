@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .ids import digest
+
 
 @dataclass(frozen=True)
 class Idempotency:
@@ -11,6 +13,12 @@ class Idempotency:
 
     key: str
     fingerprint: str
+
+    @property
+    def mark(self) -> tuple[str, str]:
+        """What a move's version records of the request that made it: the key as stored (its
+        digest) and the request's fingerprint."""
+        return digest(self.key), self.fingerprint
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,8 @@ def dynamodb_client():
 def store() -> "Store":
     from .store.dynamodb import DynamoStore
 
-    return DynamoStore(dynamodb_client(), table_name())
+    checkpoint = os.environ.get("STREAM_CHECKPOINT")  # the local worker's place in the table's stream
+    return DynamoStore(dynamodb_client(), table_name(), stream_checkpoint=Path(checkpoint) if checkpoint else None)
 
 
 def allowed_origins() -> str:

@@ -16,8 +16,14 @@ def new_api_key() -> str:
     return KEY_PREFIX + secrets.token_urlsafe(32)
 
 
+def digest(secret: str) -> str:
+    """How a secret is stored: its SHA-256, hex (API keys; Idempotency-Keys, so a stored record
+    never names the key a client chose)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
 def hash_api_key(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+    return digest(key)
 
 
 def new_id(prefix: str) -> str:

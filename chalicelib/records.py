@@ -15,9 +15,18 @@ DEFAULT_PREFERENCES = {
 
 
 @dataclass
-class Player:
+class Caller:
+    """Who sent a request, as their API key's own item names them: authenticating reads that one
+    item (docs/storage.md). What else a route needs of the player it reads as a :class:`Player`."""
+
     id: str
     name: str
+
+
+@dataclass
+class Player(Caller):
+    """A player's profile."""
+
     email: str | None
     created_at: str
     preferences: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_PREFERENCES.items()})
@@ -70,6 +79,12 @@ class GameRecord:
     tournament_id: str | None = None
     seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: never shown
     public: bool = False  # anyone may watch it (a spectator's view: no hand, no hidden card)
+    # Of this version only: the seat that was to move before it (the outbox consumer tells the
+    # new one), the request that made it ((SHA-256 of its Idempotency-Key, fingerprint): a retry
+    # is answered from it), and how often it was written again in place (a vacation moved its clock).
+    previous_to_move: int | None = None
+    request: tuple[str, str] | None = None
+    revision: int = 0
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
@@ -155,11 +170,17 @@ class TournamentRecord:
 
 @dataclass
 class IdempotencyRecord:
+    """What an Idempotency-Key was used for: the request's fingerprint, and either the response
+    itself (``body``) or, for a move, the game version it made (``game_id``, ``version``), from which
+    the response is built again (a move stays one small write: docs/storage.md)."""
+
     scope: str
     key: str
     fingerprint: str
-    body: dict[str, Any]
+    body: dict[str, Any] | None
     created_at: str
+    game_id: str | None = None
+    version: int | None = None
 
 
 @dataclass
@@ -227,3 +248,26 @@ class Delivery:
         return {"id": self.msg_id, "webhook_id": self.webhook_id, "type": self.type, "status": self.status,
                 "attempts": [a.__dict__ for a in self.attempts], "next_attempt_at": self.next_attempt_at,
                 "created_at": self.created_at}
+
+
+@dataclass
+class Committed:
+    """A game version as the table's stream reports it to the outbox consumer: the game as that
+    version left it (its seats know only who sits there: player ids and bots), the events it
+    added, and the seat that was to move before it. ``new`` is False when the same version was
+    written again (a vacation moved its clock): nothing is told twice."""
+
+    game: GameRecord
+    events: list[EventRecord]
+    before_to_move: int | None
+    new: bool = True
+
+
+@dataclass
+class Change:
+    """One write the table's stream reports, as the outbox consumer acts on it: a game version
+    committed, and the messages saved with the item (a new game's invitations, a reminder, a
+    tournament's next round)."""
+
+    committed: Committed | None = None
+    messages: list[Message] = field(default_factory=list)

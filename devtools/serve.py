@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from chalicelib.store.schema import create_table_if_missing
+from chalicelib.store.schema import LayoutMismatch, check_layout, create_table_if_missing
 from devtools.dynamodb_local import ROOT, DynamoDBLocal, port_is_free, server_environment, wait_for_port
 
 TABLE = os.environ.get("TABLE_NAME", "battleline")
@@ -50,12 +50,18 @@ def main() -> int:
     try:
         if create_table_if_missing(db.client(), TABLE):
             print(f"created table {TABLE}")
+        try:
+            check_layout(db.client(), TABLE)
+        except LayoutMismatch as mismatch:
+            print(f"{mismatch} (data in {db.db_path})", file=sys.stderr)
+            return 1
         env = {**server_environment(db.endpoint, TABLE), "MAIL_DIR": str(data / "mail"),
                "LINK_SECRET": _link_secret(data), "PUBLIC_URL": os.environ.get("PUBLIC_URL", f"http://127.0.0.1:{port}")}
         shared = ("DYNAMODB_ENDPOINT", "TABLE_NAME", "MAIL_DIR", "LINK_SECRET", "PUBLIC_URL")
         (data / "serve.env").write_text("".join(f"{name}={env[name]}\n" for name in shared))  # for make mail-in
         api = subprocess.Popen([sys.executable, "-m", "devtools.local_api", "--port", str(port)], cwd=ROOT, env=env)
-        worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT, env=env)
+        worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT,
+                                  env={**env, "STREAM_CHECKPOINT": str(data / "stream-checkpoint.json")})
         wait_for_port(port, process=api)
         print(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}); "
               f"notification worker running, emails in {data / 'mail'}. Ctrl-C stops them all.", flush=True)

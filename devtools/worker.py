@@ -1,5 +1,6 @@
-"""The local worker (`make serve` starts it beside the API): drains the outbox, makes due
-webhook attempts and sweeps the clocks, as the stream consumer and the two schedules do in AWS."""
+"""The local worker (`make serve` starts it beside the API): reads the table's stream (the outbox),
+makes due webhook attempts and sweeps the clocks, as the stream consumer and the two schedules
+do in AWS."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def main() -> int:
                 services.clocks.sweep_clocks()
             except Exception:  # keep serving; the outbox keeps what was not done
                 logging.exception("dispatch failed; retrying")
-            time.sleep(0.5)
+            time.sleep(0.25)
     except KeyboardInterrupt:
         return 0
 

@@ -45,8 +45,8 @@ FUNCTIONS = {
     "InboundMail": "inbound-mail",
 }
 # What each function does with DynamoDB: every one reads and writes items, none needs more.
-TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem",
-                 "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"]
+TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:PutItem",
+                 "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"]
 STREAM_ACTIONS = ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator",
                   "dynamodb:ListStreams"]
 SENDS_EMAIL = ("OutboxConsumer", "WebhookRetries", "InboundMail")
@@ -71,8 +71,14 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
     "DEFAULT_4XX": ("bad_request", "API Gateway refused the request before it reached the server", {}),
     "DEFAULT_5XX": ("internal_error", f"API Gateway failed to pass the request on; retry with the same {RETRY}", {}),
 }
-# Only new outbox items wake the consumer: everything else in the stream is filtered out by Lambda.
-OUTBOX_FILTER = {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": [keys.OUTBOX_PK]}}}}
+# The stream is the outbox: only a game's versions (and settings) and items saved with messages
+# wake the consumer; everything else in the stream (heads, memberships, deliveries...) is filtered
+# out by Lambda, at no cost.
+OUTBOX_FILTERS = [
+    {"eventName": ["INSERT", "MODIFY"],
+     "dynamodb": {"Keys": {"PK": {"S": [{"prefix": keys.GAME_PREFIX}]}, "SK": {"S": [{"prefix": keys.GAME_PREFIX}]}}}},
+    {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"outbox": {"S": [{"exists": True}]}}}},
+]
 
 
 def gateway_problem(code: str, detail: str) -> tuple[str, int]:
@@ -177,7 +183,8 @@ class BattlelineStack(cdk.Stack):
             table.add_global_secondary_index(
                 index_name=index["IndexName"], partition_key=attribute(index_keys["HASH"]),
                 sort_key=attribute(index_keys["RANGE"]) if "RANGE" in index_keys else None,
-                projection_type=dynamodb.ProjectionType.ALL)
+                projection_type=dynamodb.ProjectionType(index["Projection"]["ProjectionType"]),
+                non_key_attributes=index["Projection"].get("NonKeyAttributes"))
         return table
 
     # ------------------------------------------------------------------ functions
@@ -252,7 +259,7 @@ class BattlelineStack(cdk.Stack):
             destination_config=lambda_.CfnEventSourceMapping.DestinationConfigProperty(
                 on_failure=lambda_.CfnEventSourceMapping.OnFailureProperty(destination=self.failures.queue_arn)),
             filter_criteria=lambda_.CfnEventSourceMapping.FilterCriteriaProperty(
-                filters=[lambda_.CfnEventSourceMapping.FilterProperty(pattern=json.dumps(OUTBOX_FILTER))]),
+                filters=[lambda_.CfnEventSourceMapping.FilterProperty(pattern=json.dumps(f)) for f in OUTBOX_FILTERS]),
         ).add_resource_dependency(self.app.get_resource("OutboxConsumer"))
 
     def _inbound_mail(self, settings: Settings) -> None:

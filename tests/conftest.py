@@ -28,6 +28,7 @@ from chalicelib.mailplay.links import Links  # noqa: E402
 from chalicelib.config import build_services  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402
+from tests.outbox import Projector  # noqa: E402
 from devtools.dynamodb_local import ROOT, DynamoDBLocal, free_port, server_environment, wait_for_port  # noqa: E402
 
 
@@ -90,10 +91,13 @@ class Reply:
 
 
 class ApiClient:
-    """The HTTP API through chalice.test.Client, with helpers for the common calls."""
+    """The HTTP API through chalice.test.Client, with helpers for the common calls. Given the store,
+    each request is followed by what the outbox consumer does at once in AWS: game heads and the
+    players' game lists follow every new version (notifications stay for ``drain_outbox``)."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, store=None) -> None:
         self.client = client
+        self.project = Projector(store) if store is not None else (lambda: None)
 
     def request(self, method: str, path: str, body=None, key: str | None = None, headers: dict | None = None,
                 raw: str | None = None) -> Reply:
@@ -102,6 +106,7 @@ class ApiClient:
             sent["Authorization"] = f"Bearer {key}"
         payload = raw if raw is not None else (json.dumps(body) if body is not None else None)
         response = getattr(self.client.http, method.lower())(path, headers=sent, **({"body": payload} if payload is not None else {}))
+        self.project()
         kind = response.headers.get("Content-Type", response.headers.get("content-type", ""))
         parsed = response.body.decode() if kind.startswith("text/html") else (
             json.loads(response.body) if response.body else None)
@@ -138,7 +143,7 @@ class ApiClient:
 def api(services, monkeypatch):
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
-        yield ApiClient(client)
+        yield ApiClient(client, services.store)
 
 
 # ------------------------------------------------------------------ a live server

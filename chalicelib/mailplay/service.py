@@ -18,7 +18,6 @@ from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..models import ActionRequest
-from ..notify import messages
 from ..records import EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
@@ -133,13 +132,13 @@ class MailPlay:
         active = not any(s.invited for s in seats)
         saved = replace(game, version=game.version + 1, seats=seats, updated_at=now,
                         status="active" if active else "waiting",
-                        to_move=engine.to_move(game.state) if active else None, event_count=game.event_count + 1)
+                        to_move=engine.to_move(game.state) if active else None, event_count=game.event_count + 1,
+                        previous_to_move=game.to_move, request=None, revision=0)
         saved = self.pass_clock(saved, self.clock.now())
         event = EventRecord(game.id, saved.event_count, saved.version, "seat_taken", seat.seat,
                             {"seat": seat.seat, "player_id": player.id, "name": player.name}, now)
         try:
-            self.store.save_game(saved, game.version, [event], None, messages.for_seat_taken(saved),
-                                 new_players=[(player, ids.hash_api_key(api_key))])
+            self.store.save_game(saved, game.version, [event], None, new_players=[(player, ids.hash_api_key(api_key))])
         except VersionConflict:
             raise LinkRefused("version_conflict", "the game changed while you joined; open the link again") from None
         return {"game_id": game.id, "seat": seat.seat, "player_id": player.id, "api_key": api_key}

@@ -1,10 +1,15 @@
-"""The dispatcher: turns outbox messages into webhook deliveries and makes their attempts.
+"""The dispatcher: the outbox consumer. The table's stream is the outbox: for each change it
+reports (a game version committed, an item saved with messages) it brings the game's head up to
+date and turns each message into deliveries, and it makes their attempts.
 
-At least once, with a stable id: a message becomes one delivery per subscribed endpoint
-(created with a condition, so a re-run after a crash creates nothing twice), and only then
-is the outbox item removed. A crash anywhere leaves either the outbox item or a pending
-delivery in the ``due`` index, and the next run picks it up; every attempt of a delivery
-carries the message's id as ``webhook-id``, so receivers can drop repeats.
+At least once, with a stable id: a message becomes one delivery per channel that wants it (each
+webhook endpoint, email). A delivery's first attempt is made at once, and then recorded (one
+write: delivered, or pending in the ``due`` index for a retry); a delivery already recorded is
+not made again, and a change is acknowledged only once all of it was handled, so a crash
+anywhere leaves the change in the stream (Lambda retries the record; the local worker reads it
+again), or a pending delivery for the retries. Every attempt of a delivery carries the message's
+id as ``webhook-id``, so receivers can drop the repeat a crash between sending and recording
+may cause.
 
 It runs as the DynamoDB Streams consumer and a scheduled retry sweep in AWS, and as the
 ``make serve`` worker locally.
@@ -23,8 +28,9 @@ from typing import Callable
 
 from .. import observability
 from ..clock import Clock, SystemClock, iso
-from ..records import Attempt, Delivery, WebhookEndpoint
+from ..records import Attempt, Change, Delivery, WebhookEndpoint
 from ..store.protocol import Store
+from . import messages
 from .email import compose, compose_invitation
 from ..mailplay.links import Links
 from .mail import Mailer
@@ -39,7 +45,7 @@ LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this 
 Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
 Viewer = Callable[[str, int], dict | None]  # (game_id, seat) -> that seat's view, or None
 EMAIL_CHANNEL = "email-"  # an email delivery's endpoint id is "email-<player_id>"
-INVITATION_CHANNEL = "invitation"  # an invitation by email, to an address that is no player yet
+INVITATION_CHANNEL = "invitation-"  # an invitation by email, to an address that is no player yet: "invitation-<game_id>"
 
 
 def envelope(message: Message) -> str:
@@ -74,17 +80,24 @@ class Dispatcher:
     # ------------------------------------------------------------------ messages
 
     def drain_outbox(self) -> int:
-        """Dispatch every message waiting in the outbox (the local worker's loop)."""
-        count = 0
-        for sort_key, message in self.store.list_outbox():
+        """Handle every change the table's stream holds since the last call (the local worker's loop,
+        and the tests); returns how many messages were dispatched."""
+        return sum(self.store.changes(self.handle))
+
+    def handle(self, change: Change) -> int:
+        """One change of the stream: the game's head follows a committed version, then every message
+        the version implies or the item carries is dispatched. Safe to repeat."""
+        sent = list(change.messages)
+        if change.committed is not None:
+            self.store.project(change.committed)
+            sent += messages.for_committed(change.committed)
+        for message in sent:
             self.dispatch(message)
-            self.store.delete_outbox(sort_key)
-            count += 1
-        return count
+        return len(sent)
 
     def dispatch(self, message: Message) -> None:
         """One delivery per channel the receiver wants this event on (each webhook endpoint, and
-        email), each tried at once."""
+        email), each tried at once; what a previous run of this message recorded is not tried again."""
         observability.tag(game_id=message.data.get("game_id"), seat=message.data.get("seat"))
         handler = self.handlers.get(message.type)
         if handler is not None:
@@ -92,26 +105,29 @@ class Dispatcher:
             return
         now = iso(self.now())
         if message.data.get("invite_email") and self.mailer is not None:
-            delivery = Delivery(INVITATION_CHANNEL, message.id, "", message.type, envelope(message), "pending", [],
-                                now, now)
-            if self.store.create_delivery(delivery):
-                self.attempt_invitation(delivery)
+            delivery = Delivery(INVITATION_CHANNEL + message.data["game_id"], message.id, "", message.type,
+                                envelope(message), "pending", [], now, now)
+            if self._not_recorded(delivery):
+                self.attempt_invitation(delivery, first=True)
             return
-        player = self.store.get_player(message.player_id)
+        player, endpoints = self.store.notification_targets(message.player_id)
         if player is None:
             return
         if player.wants("webhook", message.type):
-            for endpoint in self.store.list_webhooks(message.player_id):
+            for endpoint in endpoints:
                 if endpoint.wants(message.type):
                     delivery = Delivery(endpoint.id, message.id, message.player_id, message.type, envelope(message),
                                         "pending", [], now, now)
-                    if self.store.create_delivery(delivery):
-                        self.attempt(delivery, endpoint)
+                    if self._not_recorded(delivery):
+                        self.attempt(delivery, endpoint, first=True)
         if player.email and player.wants("email", message.type) and self.mailer is not None:
             delivery = Delivery(EMAIL_CHANNEL + player.id, message.id, player.id, message.type, envelope(message),
                                 "pending", [], now, now)
-            if self.store.create_delivery(delivery):
-                self.attempt_email(delivery)
+            if self._not_recorded(delivery):
+                self.attempt_email(delivery, first=True)
+
+    def _not_recorded(self, delivery: Delivery) -> bool:
+        return self.store.get_delivery(delivery.webhook_id, delivery.msg_id) is None
 
     # ------------------------------------------------------------------ attempts
 
@@ -119,7 +135,7 @@ class Dispatcher:
         """Make every attempt that is due (retries, and first attempts a crash interrupted)."""
         count = 0
         for delivery in self.store.due_deliveries(iso(self.now())):
-            if delivery.webhook_id == INVITATION_CHANNEL:
+            if delivery.webhook_id.startswith(INVITATION_CHANNEL):
                 self.attempt_invitation(delivery)
             elif delivery.webhook_id.startswith(EMAIL_CHANNEL):
                 self.attempt_email(delivery)
@@ -128,19 +144,20 @@ class Dispatcher:
             count += 1
         return count
 
-    def attempt(self, delivery: Delivery, endpoint: WebhookEndpoint | None) -> Delivery | None:
-        """One attempt, if this worker wins the delivery's lease. Returns the delivery as left."""
+    def attempt(self, delivery: Delivery, endpoint: WebhookEndpoint | None, *, first: bool = False) -> Delivery | None:
+        """One attempt: a first one at once (recorded after it), a retry if this worker wins the
+        delivery's lease. Returns the delivery as left."""
         now = self.now()
         if endpoint is None or endpoint.disabled:
             why = "the endpoint was deleted" if endpoint is None else f"the endpoint is disabled: {endpoint.disabled}"
-            return self._settle(delivery, "failed", None, Attempt(iso(now), None, why))
-        leased = self._lease(delivery, now)
+            return self._settle(delivery, "failed", None, Attempt(iso(now), None, why), first)
+        leased = delivery if first else self._lease(delivery, now)
         if leased is None:
             return None  # another worker is on it
         try:
             target = check_url(endpoint.url, allow_private=self.allow_private)
         except UnsafeUrl as refused:
-            return self._after_failure(leased, now, SendResult(None, error=f"refused: {refused}"))
+            return self._after_failure(leased, now, SendResult(None, error=f"refused: {refused}"), first)
         body = delivery.body
         headers = {
             "content-type": "application/json",
@@ -152,23 +169,23 @@ class Dispatcher:
         result = self.send(target, body.encode(), headers)
         logger.info("webhook delivery %s to endpoint %s: %s", delivery.msg_id, endpoint.id, result.status or result.error)
         if result.ok:
-            return self._settle(leased, "delivered", None, Attempt(iso(now), result.status))
+            return self._settle(leased, "delivered", None, Attempt(iso(now), result.status), first)
         if result.status == 410:
             endpoint.disabled = "the receiver answered 410 Gone"
             self.store.put_webhook(endpoint)
-            return self._settle(leased, "failed", None, Attempt(iso(now), 410, "410 Gone: endpoint disabled"))
-        return self._after_failure(leased, now, result)
+            return self._settle(leased, "failed", None, Attempt(iso(now), 410, "410 Gone: endpoint disabled"), first)
+        return self._after_failure(leased, now, result, first)
 
     def secrets_in_force(self, endpoint: WebhookEndpoint, now: str) -> list[str]:
         """The endpoint's signing secrets in force (the new and the old one during a rotation)."""
         return [self.signing.secret(endpoint.id, salt) for salt in endpoint.salts_in_force(now)]
 
-    def attempt_email(self, delivery: Delivery) -> Delivery | None:
-        """Render the email from the receiver's view now, and send it (once it wins the lease)."""
+    def attempt_email(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
+        """Render the email from the receiver's view now, and send it (a retry once it wins the lease)."""
         now = self.now()
         if self.mailer is None or self.links is None or self.viewer is None:
             return None  # this process does not send email (the worker does)
-        leased = self._lease(delivery, now)
+        leased = delivery if first else self._lease(delivery, now)
         if leased is None:
             return None
         body = json.loads(delivery.body)
@@ -176,51 +193,59 @@ class Dispatcher:
         player = self.store.get_player(delivery.player_id)
         view = self.viewer(message.data["game_id"], message.data["seat"])
         if player is None or not player.email or view is None:
-            return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"))
+            return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"), first)
         if message.type in ("game.your_turn", "game.reminder") and view["to_move"] != message.data["seat"]:
-            return self._settle(leased, "delivered", None, Attempt(iso(now), None, "skipped: no longer your move"))
-        return self._mail(leased, now, lambda: compose(message, player, view, self.links))
+            return self._settle(leased, "delivered", None, Attempt(iso(now), None, "skipped: no longer your move"),
+                                first)
+        return self._mail(leased, now, lambda: compose(message, player, view, self.links), first)
 
-    def attempt_invitation(self, delivery: Delivery) -> Delivery | None:
+    def attempt_invitation(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
         now = self.now()
         if self.mailer is None or self.links is None:
             return None
-        leased = self._lease(delivery, now)
+        leased = delivery if first else self._lease(delivery, now)
         if leased is None:
             return None
         data = json.loads(delivery.body)["data"]
         inviter = self.store.get_player(data["created_by"])
         return self._mail(leased, now, lambda: compose_invitation(data, inviter.name if inviter else "A player",
-                                                                  self.links))
+                                                                  self.links), first)
 
     def _lease(self, delivery: Delivery, now: datetime) -> Delivery | None:
         """Hold the delivery for this attempt; None when another worker holds it already."""
         leased = replace(delivery, next_attempt_at=iso(now + LEASE), version=delivery.version + 1)
         return leased if self.store.update_delivery(leased, delivery.version) else None
 
-    def _mail(self, leased: Delivery, now: datetime, build: Callable[[], EmailMessage]) -> Delivery | None:
+    def _mail(self, leased: Delivery, now: datetime, build: Callable[[], EmailMessage],
+              first: bool = False) -> Delivery | None:
         """Send one email; a failure (a mail server down) is retried on the schedule."""
         try:
             self.mailer.send(build())
         except Exception as error:
             logger.warning("email %s failed: %s", leased.msg_id, type(error).__name__)
-            return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"))
-        return self._settle(leased, "delivered", None, Attempt(iso(now), 250))
+            return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"), first)
+        return self._settle(leased, "delivered", None, Attempt(iso(now), 250), first)
 
-    def _after_failure(self, delivery: Delivery, now: datetime, result: SendResult) -> Delivery | None:
+    def _after_failure(self, delivery: Delivery, now: datetime, result: SendResult,
+                       first: bool = False) -> Delivery | None:
         attempt = Attempt(iso(now), result.status, result.error or f"HTTP {result.status}")
         wait = next_wait(len(delivery.attempts) + 1, self.rng)
         if wait is None:
-            return self._settle(delivery, "failed", None, attempt)
+            return self._settle(delivery, "failed", None, attempt, first)
         asked = retry_after(result.retry_after, now)
         if asked is not None:
             wait = max(wait, asked)
-        return self._settle(delivery, "pending", iso(now + wait), attempt)
+        return self._settle(delivery, "pending", iso(now + wait), attempt, first)
 
-    def _settle(self, delivery: Delivery, status: str, next_at: str | None, attempt: Attempt) -> Delivery | None:
+    def _settle(self, delivery: Delivery, status: str, next_at: str | None, attempt: Attempt,
+                first: bool = False) -> Delivery | None:
+        """Record the attempt: a first attempt creates the delivery's record (one write), a retry
+        updates it on the version it leased."""
         observability.count("deliveries" if status == "delivered" else "delivery_failures")
         settled = replace(delivery, status=status, next_attempt_at=next_at, attempts=[*delivery.attempts, attempt],
                           version=delivery.version + 1)
+        if first:
+            return settled if self.store.create_delivery(settled) else None
         return settled if self.store.update_delivery(settled, delivery.version) else None
 
     # ------------------------------------------------------------------ redelivery

@@ -1,10 +1,15 @@
-"""What an accepted action tells whom: the outbox messages, written in the action's own
-transaction. Message data holds only what every seat may see (no hand, no deck order, no
-private event data); a receiver reads its own view with getGame."""
+"""What an accepted action tells whom: the outbox messages. A game version's messages follow
+from the version itself (:func:`for_committed`, which the outbox consumer asks when the table's
+stream reports the version), so a move writes nothing but its version; other writes save their
+messages with their item (a new game's invitations, a reminder, a tournament's round). Message
+data holds only what every seat may see (no hand, no deck order, no private event data); a
+receiver reads its own view with getGame."""
 
 from __future__ import annotations
 
-from ..records import EventRecord, GameRecord, Message
+from dataclasses import replace
+
+from ..records import Committed, EventRecord, GameRecord, Message
 
 EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
 GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
@@ -32,6 +37,18 @@ def for_new_game(game: GameRecord) -> list[Message]:
 def for_seat_taken(game: GameRecord) -> list[Message]:
     """An invitation was accepted; once every seat is taken, the game starts."""
     return _your_turn(game)
+
+
+def for_committed(committed: Committed) -> list[Message]:
+    """What a committed version tells whom, from the version alone (its seats name the players and
+    bots, and the seat to move before it): nothing for a new game's version 0 (its messages were
+    saved with it) or for a version written again in place."""
+    game = committed.game
+    if not committed.new or game.version == 0:
+        return []
+    if any(e.type == "seat_taken" for e in committed.events):
+        return for_seat_taken(game)
+    return for_action(replace(game, to_move=committed.before_to_move), game, committed.events)
 
 
 def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord]) -> list[Message]:

@@ -49,7 +49,7 @@ class Bots:
         state, raw_events = apply_steps(engine, game.state, seat.seat, steps)
         saved, events = self.advance(game, engine, state, raw_events)
         try:
-            self.store.save_game(saved, game.version, events, None, messages.for_action(game, saved, events))
+            self.store.save_game(saved, game.version, events, None)
         except VersionConflict:
             return None  # a resignation or a timeout came first
         observability.count("actions")

@@ -52,12 +52,13 @@ class TurnClock:
         alarm = timecontrol.next_alarm(game.clock, after)
         return replace(game, deadline=iso(end) if end else None, due_at=iso(alarm.at) if alarm else None)
 
-    def view(self, game: GameRecord) -> dict | None:
-        """The game's clock as its view shows it: the control, and each seat's time now."""
+    def view(self, game: GameRecord, at: str | None = None) -> dict | None:
+        """The game's clock as its view shows it: the control, and each seat's time now (or at ``at``)."""
         if game.clock is None:
             return None
+        now = timecontrol.parse_time(at) if at else self.clock.now()
         return {"control": game.clock["control"],
-                "seats": timecontrol.seat_clocks(game.clock, [s.seat for s in game.seats], self.clock.now())}
+                "seats": timecontrol.seat_clocks(game.clock, [s.seat for s in game.seats], now)}
 
 
 class Clocks:

@@ -15,10 +15,10 @@ from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..games.replay import replay
 from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery
 from ..notify import messages
-from ..records import GameRecord, Player, SeatRecord
+from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
-from .idempotency import Idempotent, Recorder
+from .idempotency import Idempotent, Recorder, reused
 from .moves import Moves, engine_options
 
 logger = logging.getLogger("battleline.service")
@@ -29,7 +29,7 @@ SERVICE_EVENTS = ("game_created", "seat_taken")  # the service's own events; eve
 class Games:
     def __init__(self, store: Store, *, moves: Moves, idempotent: Idempotent,
                  check_time: Callable[[GameRecord], GameRecord],
-                 clock_view: Callable[[GameRecord], dict | None],
+                 clock_view: Callable[[GameRecord, str | None], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
                  engines: dict[str, GameEngine] | None = None) -> None:
@@ -45,7 +45,7 @@ class Games:
 
     # ------------------------------------------------------------------ games
 
-    def create_game(self, player: Player, request: CreateGameRequest,
+    def create_game(self, player: Caller, request: CreateGameRequest,
                     idempotency: Idempotency | None) -> Outcome:
         engine = self.engines.get(request.game)
         if engine is None:
@@ -92,7 +92,7 @@ class Games:
             seats.append(SeatRecord(number, found.id, found.name))
         return seats
 
-    def get_game(self, player: Player, game_id: str) -> dict:
+    def get_game(self, player: Caller, game_id: str) -> dict:
         game, _ = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
@@ -109,7 +109,7 @@ class Games:
         seat = next((s for s in game.seats if s.seat == seat_number), None) if game else None
         return self.store.get_player(seat.player_id) if seat and seat.player_id else None
 
-    def list_games(self, player: Player, query: ListGamesQuery) -> dict:
+    def list_games(self, player: Caller, query: ListGamesQuery) -> dict:
         """The player's games, latest first; with ``to_move=me`` those awaiting their move, from the
         ``my_move`` index, soonest deadline first."""
         mine = query.to_move == "me"
@@ -127,7 +127,7 @@ class Games:
             games.sort(key=lambda g: g["updated_at"], reverse=True)
         return {"games": games}
 
-    def list_events(self, player: Player, game_id: str, after: int) -> dict:
+    def list_events(self, player: Caller, game_id: str, after: int) -> dict:
         game, _ = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
@@ -143,21 +143,24 @@ class Games:
 
     # ------------------------------------------------------------------ actions
 
-    def post_action(self, player: Player, game_id: str, request: ActionRequest,
+    def post_action(self, player: Caller, game_id: str, request: ActionRequest,
                     idempotency: Idempotency | None) -> Outcome:
+        """Apply the steps at the expected version: one conditional write of the next version (its
+        notifications follow from it, by the outbox consumer). With an Idempotency-Key, a retry is
+        answered again from the version it made."""
         game, engine = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         observability.tag(game_id=game_id, seat=seat)
         if seat is None:
             raise ServiceError("not_seated", f"you have no seat in game {game_id}")
-        replayed = self.idempotent.replay(player.id, idempotency)
+        replayed = self.idempotent.replay(player.id, idempotency, lambda made, version: self._answer_again(
+            made, version, seat))
         if replayed is not None:
             return replayed
         if request.expected_version != game.version:
-            observability.count("version_conflicts")
-            raise ServiceError("version_conflict", f"the game is at version {game.version}, "
-                               f"not {request.expected_version}; reload it and choose again",
-                               current_version=game.version)
+            return self._made_by(game_id, request.expected_version + 1, seat, idempotency) \
+                or self._conflict(game.version, f"the game is at version {game.version}, not "
+                                                f"{request.expected_version}; reload it and choose again")
         if game.status == "finished":
             raise ServiceError("game_finished", "the game is over")
         if game.status == "waiting":
@@ -171,25 +174,46 @@ class Games:
             logger.info("action refused: %s", illegal.code)
             raise ServiceError(illegal.code, illegal.reason, **illegal.details) from None
         saved, events = self.moves.advance(game, engine, state, raw_events)
-        version = saved.version
+        body = self._answer(saved, events, seat)
+        try:
+            self.store.save_game(saved, game.version, events,
+                                 self.idempotent.move_record(player.id, idempotency, game_id, saved.version))
+        except VersionConflict as conflict:
+            return self._made_by(game_id, saved.version, seat, idempotency) or self._conflict(
+                conflict.current_version, f"another action was accepted first; the game is at version "
+                                          f"{conflict.current_version}")
+        observability.count("actions")
+        # Step types only: a step's content may name cards another seat must not see.
+        logger.info("action accepted at version %s: %s", saved.version, " ".join(s["type"] for s in steps))
+        return Outcome(body)
 
-        def run(record: Recorder) -> dict:
-            body = {"version": version, "view": self.view(saved, seat),
-                    "events": [e.seen_by(seat) for e in events]}
-            try:
-                self.store.save_game(saved, game.version, events, record(body),
-                                     messages.for_action(game, saved, events))
-            except VersionConflict as conflict:
-                observability.count("version_conflicts")
-                raise ServiceError("version_conflict",
-                                   f"another action was accepted first; the game is at version "
-                                   f"{conflict.current_version}", current_version=conflict.current_version) from None
-            observability.count("actions")
-            # Step types only: a step's content may name cards another seat must not see.
-            logger.info("action accepted at version %s: %s", version, " ".join(s["type"] for s in steps))
-            return body
+    def _answer(self, game: GameRecord, events: list[EventRecord], seat: int) -> dict:
+        """What an accepted move answers: the version, the seat's view as of the move (its clock too,
+        so that the answer can be made again, byte for byte, from the stored version) and its events."""
+        return {"version": game.version, "view": self.view(game, seat, at=game.updated_at),
+                "events": [e.seen_by(seat) for e in events]}
 
-        return self.idempotent.run(player.id, idempotency, run, checked=True)
+    def _answer_again(self, game_id: str, version: int, seat: int) -> dict:
+        made = self.store.load_version(game_id, version)
+        if made is None:  # pragma: no cover - a recorded version is never deleted
+            raise ServiceError("game_not_found", f"there is no game {game_id!r}")
+        return self._answer(made[0], made[1], seat)
+
+    def _made_by(self, game_id: str, version: int, seat: int, idempotency: Idempotency | None) -> Outcome | None:
+        """A retry whose first try was applied, though its record of the key was not written (the
+        request stopped between the two): the version it made says so. The same key with another
+        request is refused."""
+        made = self.store.load_version(game_id, version) if idempotency is not None else None
+        if made is None or made[0].request is None or made[0].request[0] != idempotency.mark[0]:
+            return None
+        if made[0].request != idempotency.mark:
+            raise reused()
+        return Outcome(self._answer(made[0], made[1], seat), replayed=True)
+
+    @staticmethod
+    def _conflict(current: int | None, detail: str) -> Outcome:
+        observability.count("version_conflicts")
+        raise ServiceError("version_conflict", detail, current_version=current)
 
     @staticmethod
     def _parse_step(engine: GameEngine, raw: object, index: int) -> dict:
@@ -201,8 +225,9 @@ class Games:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, game: GameRecord, seat: int | None) -> dict:
-        """The game as a seat sees it (None: a spectator): only what that seat may know."""
+    def view(self, game: GameRecord, seat: int | None, at: str | None = None) -> dict:
+        """The game as a seat sees it (None: a spectator): only what that seat may know; its clock as
+        of ``at`` (an ISO time; now if not given)."""
         engine = self.engines[game.game]
         state = game.state
         finished = engine.result(state) is not None
@@ -220,7 +245,7 @@ class Games:
             "state": engine.view(state, seat),
             "result": engine.result(state),
             "options": engine.public_options(game.options, seat),
-            "clock": self.clock_view(game),
+            "clock": self.clock_view(game, at),
             "rated": game.rated,
             "tournament_id": game.tournament_id,
             "public": game.public,

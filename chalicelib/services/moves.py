@@ -18,7 +18,6 @@ from ..clock import Clock, iso
 from ..errors import ServiceError, describe_validation
 from ..games import ENGINES, GameEngine
 from ..games.replay import FORFEITS
-from ..notify import messages
 from ..records import EventRecord, GameRecord, SeatRecord
 from ..shapes import DEFERRED
 from ..store.errors import VersionConflict
@@ -107,7 +106,8 @@ class Moves:
         finished = engine.result(state) is not None
         saved = replace(game, version=version, state=state, updated_at=iso(now),
                         status="finished" if finished else game.status,
-                        event_count=game.event_count + len(events), to_move=engine.to_move(state))
+                        event_count=game.event_count + len(events), to_move=engine.to_move(state),
+                        previous_to_move=game.to_move, request=None, revision=0)
         return self.pass_clock(saved, now), events
 
     def forfeit(self, game: GameRecord, seat: int, reason: str) -> GameRecord | None:
@@ -122,7 +122,7 @@ class Moves:
             return game
         saved, events = self.advance(game, engine, state, raw_events)
         try:
-            self.store.save_game(saved, game.version, events, None, messages.for_action(game, saved, events))
+            self.store.save_game(saved, game.version, events, None)
         except VersionConflict:
             return None
         logger.info("game %s: seat %s lost (%s) at version %s", game.id, seat, reason, saved.version)

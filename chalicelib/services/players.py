@@ -10,7 +10,7 @@ from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..models import CreatePlayerRequest
-from ..records import Player
+from ..records import Caller, Player
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 
@@ -36,23 +36,35 @@ class Players:
 
         return self.idempotent.run(ANONYMOUS, idempotency, run)
 
-    def authenticate(self, api_key: str | None) -> Player:
-        player = self.store.player_for_key(ids.hash_api_key(api_key)) if api_key else None
-        if player is None:
+    def authenticate(self, api_key: str | None) -> Caller:
+        """Who the key names: one strongly consistent read of the key's own item, every request (no
+        cache: a key deleted is refused at once)."""
+        caller = self.store.caller_for_key(ids.hash_api_key(api_key)) if api_key else None
+        if caller is None:
             raise ServiceError("unauthorized", "send a valid API key as 'Authorization: Bearer <api_key>'")
-        return player
+        return caller
 
-    def get_me(self, player: Player) -> dict:
+    def get_me(self, caller: Caller) -> dict:
+        player = profile(self.store, caller)
         return {**player_json(player), "vacation": self.vacation_status(player),
                 "ratings": self.player_ratings(player)}
 
-    def get_preferences(self, player: Player) -> dict:
-        return dict(player.preferences)
+    def get_preferences(self, caller: Caller) -> dict:
+        return dict(profile(self.store, caller).preferences)
 
-    def set_preferences(self, player: Player, preferences) -> dict:
+    def set_preferences(self, player: Caller, preferences) -> dict:
         chosen = preferences.model_dump()
         self.store.set_preferences(player.id, chosen)
         return chosen
+
+
+def profile(store: Store, caller: Caller) -> Player:
+    """The caller's whole record (preferences, vacation), for the routes that show or change it:
+    authenticating reads only the key's item."""
+    player = store.get_player(caller.id)
+    if player is None:  # pragma: no cover - a key outlives no player
+        raise ServiceError("unauthorized", "this API key's player no longer exists")
+    return player
 
 
 def player_json(player: Player) -> dict:

@@ -9,8 +9,9 @@ from typing import Callable
 from .. import timecontrol, vacation
 from ..clock import Clock
 from ..errors import ServiceError
-from ..records import GameRecord, Player
+from ..records import Caller, GameRecord, Player
 from ..store.protocol import Store
+from .players import profile
 
 
 class Vacations:
@@ -26,16 +27,18 @@ class Vacations:
     def vacation_status(self, player: Player) -> dict:
         return vacation.status(player.vacation, self.clock.now(), self.days)
 
-    def take_vacation(self, player: Player, days: int) -> dict:
+    def take_vacation(self, caller: Caller, days: int) -> dict:
         now = self.clock.now()
+        player = profile(self.store, caller)
         try:
             taken = vacation.take(player.vacation, now, days, self.days)
         except vacation.VacationRefused as refused:
             raise ServiceError(refused.code, refused.reason) from None
         return self._set_vacation(player, taken, now)
 
-    def end_vacation(self, player: Player) -> dict:
+    def end_vacation(self, caller: Caller) -> dict:
         now = self.clock.now()
+        player = profile(self.store, caller)
         try:
             ended = vacation.end(player.vacation, now)
         except vacation.VacationRefused as refused:

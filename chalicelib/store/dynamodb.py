@@ -1,9 +1,13 @@
-"""The DynamoDB adapter: one table, strongly consistent reads, one transaction per write.
+"""The DynamoDB adapter: one table, a move in one small conditional write, the stream as the outbox.
 
-Every accepted action is a single ``TransactWriteItems``: the game item updated on the
-condition ``version = expected``, its new event items (each on ``attribute_not_exists``),
-the seated players' membership items and, when the request carried an Idempotency-Key,
-the idempotency record. Either all of it is written or none of it.
+A game is three kinds of item in its own partition (docs/storage.md): its **settings** (type,
+seats, options, seed), one **version** item per version (the state, clock and the events that
+version added, compressed by ``codec.py``; written once, on the condition that it is new), and
+its **head** (the latest version in brief, which carries the game's index entries). A move is
+one ``PutItem`` of the next version: two writers at one version race for one key, and exactly
+one wins. Everything that follows a move (the head and its index entries, the players' game
+lists when the status changes, every notification) is done by the outbox consumer from the
+table's stream, so the move's own write is all the request pays for.
 
 Every call to DynamoDB goes through :class:`Boundary`, so the store raises only its own
 errors (``store/errors.py``): ``StoreUnavailable`` when DynamoDB cannot be reached or fails,
@@ -11,21 +15,24 @@ errors (``store/errors.py``): ``StoreUnavailable`` when DynamoDB cannot be reach
 ``Conflict`` (``VersionConflict``, ``IdempotencyRace``, ``DuplicateItem``) when a condition
 fails.
 
-Every key comes from ``keys.py``; every call shape is written once, under "calls" at the end
-(a put on a condition, an update, a query of a partition, a prefix or the ``due`` index).
+Every key comes from ``keys.py``; every call shape is written once, under "calls" at the end.
 """
 
 from __future__ import annotations
 
 import json
 from decimal import Decimal
-from typing import Any, Iterable
+from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
 
 import botocore.exceptions
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 
 from ..records import (
     Attempt,
+    Caller,
+    Change,
+    Committed,
     Delivery,
     EventRecord,
     GameRecord,
@@ -39,7 +46,7 @@ from ..records import (
     WebhookEndpoint,
     WebhookSecret,
 )
-from . import keys
+from . import codec, keys
 from .errors import (  # noqa: F401 - the store's errors are named from here too
     Conflict,
     DuplicateItem,
@@ -50,8 +57,12 @@ from .errors import (  # noqa: F401 - the store's errors are named from here too
     VersionConflict,
 )
 from .schema import TTL_ATTRIBUTE
+from .stream import StreamTail
 
+T = TypeVar("T")
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+DELIVERY_TTL_SECONDS = 30 * 86400  # a delivery's record (listWebhookDeliveries) is kept 30 days
+REMINDER_TTL_SECONDS = 400 * 86400
 
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
@@ -126,6 +137,8 @@ def _plain(item: dict) -> dict:
     def convert(value: Any) -> Any:
         if isinstance(value, Decimal):
             return int(value) if value == value.to_integral_value() else float(value)
+        if isinstance(value, Binary):
+            return value.value
         return value
 
     return {k: convert(_deserializer.deserialize(v)) for k, v in item.items()}
@@ -148,22 +161,22 @@ def _key(key: keys.Key) -> dict:
 _IS_NEW = {"ConditionExpression": "attribute_not_exists(PK)"}  # the item must not exist yet
 _EXISTS = {"ConditionExpression": "attribute_exists(PK)"}  # the item must exist already
 _ALWAYS: dict = {}  # no condition: overwrite
-_RETURN_OLD = {"ReturnValuesOnConditionCheckFailure": "ALL_OLD"}  # a failed condition reports the item
 
 
-def _at_version(version: int) -> dict:
+def _at_version(version: int, attribute: str = "version") -> dict:
     """The item must still be at ``version``: nobody else wrote it since it was read."""
-    return {"ConditionExpression": "version = :version",
+    return {"ConditionExpression": f"{attribute} = :version",
             "ExpressionAttributeValues": {":version": {"N": str(version)}}}
 
 
 class DynamoStore:
-    def __init__(self, client, table: str, *, now_epoch=None) -> None:
+    def __init__(self, client, table: str, *, now_epoch=None, stream_checkpoint: Path | None = None) -> None:
         import time
 
         self.client = client if isinstance(client, Boundary) else Boundary(client)
         self.table = table
         self._now_epoch = now_epoch or (lambda: int(time.time()))
+        self._tail = StreamTail(self.client, table, stream_checkpoint)
 
     # ------------------------------------------------------------------ players
 
@@ -173,19 +186,23 @@ class DynamoStore:
         self._transact(self._player_items(player, key_hash), idempotency)
 
     def _player_items(self, player: Player, key_hash: str) -> list[dict]:
-        """A new player: its profile and its API key (hashed), both on ``attribute_not_exists``."""
+        """A new player: its profile and its API key (hashed), both on ``attribute_not_exists``. The
+        key's item names the player, so that authenticating reads it alone."""
         return [
             self._put(_item({**keys.player(player.id), "kind": "player",
                              "id": player.id, "name": player.name, "email": player.email,
                              "created_at": player.created_at, "preferences": _dumps(player.preferences),
                              "vacation": _dumps(player.vacation) if player.vacation else None})),
-            self._put(_item({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id})),
+            self._put(_item({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
+                             "name": player.name})),
         ]
 
     def get_player(self, player_id: str) -> Player | None:
         item = self._get(keys.player(player_id))
-        if item is None:
-            return None
+        return self._player_from(item) if item else None
+
+    @staticmethod
+    def _player_from(item: dict) -> Player:
         player = Player(item["id"], item["name"], item.get("email"), item["created_at"])
         if "preferences" in item:
             player.preferences = json.loads(item["preferences"])
@@ -204,88 +221,180 @@ class DynamoStore:
         self.client.update_item(**self._update(keys.player(player_id), f"SET {attribute} = :value",
                                                {":value": {"S": _dumps(value)}}))
 
-    def player_for_key(self, key_hash: str) -> Player | None:
+    def caller_for_key(self, key_hash: str) -> Caller | None:
         item = self._get(keys.api_key(key_hash))
-        return self.get_player(item["player_id"]) if item else None
+        return Caller(item["player_id"], item.get("name", "")) if item else None
+
+    def notification_targets(self, player_id: str) -> tuple[Player | None, list[WebhookEndpoint]]:
+        found = self._query("PK = :pk AND SK BETWEEN :first AND :last",
+                            {":pk": {"S": keys.player_pk(player_id)}, ":first": {"S": keys.PROFILE_SK},
+                             ":last": {"S": keys.WEBHOOK_PREFIX + "~"}}, consistent=False)
+        profile = next((self._player_from(i) for i in found if i["SK"] == keys.PROFILE_SK), None)
+        return profile, [self._webhook_from(i) for i in found if i["SK"].startswith(keys.WEBHOOK_PREFIX)]
 
     # ------------------------------------------------------------------ games
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
                     idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
-        items = [self._put(game_item(game))]
-        items += [self._put(self._event_item(e)) for e in events]
-        items += [self._put(self._outbox_item(m)) for m in messages]
-        items += [self._put(self._membership_item(m)) for m in memberships(game)]
+        """The game's settings (with the messages its making sends), its first version, head and its
+        seated players' memberships, in one transaction; DuplicateItem if the game exists."""
+        items = [self._put(settings_item(game, messages)), self._put(version_item(game, events)),
+                 self._put(head_item(game))]
+        items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
         self._transact(items, idempotency)
 
     def load_game(self, game_id: str) -> GameRecord | None:
-        item = self._get(keys.game(game_id))
-        if item is None:
+        """The settings and the latest version, by one strongly consistent query of two items."""
+        items = self._query("PK = :pk AND begins_with(SK, :prefix)",
+                            {":pk": {"S": keys.game_pk(game_id)}, ":prefix": {"S": keys.GAME_PREFIX}},
+                            limit=2, descending=True)
+        if len(items) < 2 or items[0]["SK"] != keys.SETTINGS_SK:
             return None
-        return GameRecord(
-            id=item["id"], game=item["game"], version=item["version"], status=item["status"],
-            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"))
-                   for s in json.loads(item["seats"])],
-            options=json.loads(item["options"]), state=json.loads(item["state"]),
-            seed=int(item["seed"]), seed_public=item["seed_public"], created_by=item["created_by"],
-            created_at=item["created_at"], updated_at=item["updated_at"],
-            event_count=item.get("event_count", 0), to_move=item.get("to_move"),
-            clock=json.loads(item["clock"]) if "clock" in item else None, deadline=item.get("deadline"),
-            due_at=item.get("due_at"), rated=item.get("rated", False), tournament_id=item.get("tournament_id"),
-            seed_withheld=item.get("seed_withheld", False), public=item.get("public", False),
-        )
+        return self._game_from(items[0], items[1])
+
+    def load_version(self, game_id: str, version: int) -> tuple[GameRecord, list[EventRecord]] | None:
+        found = self._get(keys.version(game_id, version))
+        settings = self._get(keys.settings(game_id)) if found else None
+        return (self._game_from(settings, found), self._events_from(found)) if settings else None
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
                   idempotency: IdempotencyRecord | None, messages: list[Message] = (),
                   new_players: Iterable[tuple[Player, str]] = ()) -> None:
-        """Write the game at ``expected_version + 1`` with its events, or raise VersionConflict.
-        ``new_players`` (player, API key hash) are created in the same transaction: a seat taken
-        by a new player is never half-written."""
+        """Write version ``expected_version + 1``: one conditional put of a new item (a transaction
+        with the settings, the new players and their memberships when a seat was taken). The
+        Idempotency-Key, if any, is marked on the version, and its record written after it."""
         if game.version != expected_version + 1:
             raise ValueError("a saved game is one version past the expected one")
-        items = [self._put(game_item(game), _at_version(expected_version) | _RETURN_OLD)]
-        items += [self._put(self._event_item(e)) for e in events]
-        items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
-        items += [self._put(self._outbox_item(m)) for m in messages]
-        items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
-        self._transact(items, idempotency, versioned=True)
+        version = version_item(game, events, idempotency, messages)
+        new_players = list(new_players)
+        if not new_players:
+            if not self._applied(self.client.put_item, TableName=self.table, Item=version, **_IS_NEW):
+                raise VersionConflict(self.latest_version(game.id))
+        else:
+            items = [self._put(version), self._put(settings_item(game), _EXISTS)]
+            taken = {p.id for p, _ in new_players}
+            items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game) if m.player_id in taken]
+            items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
+            try:
+                self._transact(items, None)
+            except DuplicateItem as error:
+                raise VersionConflict(self.latest_version(game.id)) from error
+        if idempotency is not None:
+            self._put_if(self._idempotency_item(idempotency), self._unexpired())
+
+    def latest_version(self, game_id: str) -> int | None:
+        """The game's latest version number (after a lost race, for the refusal's ``current_version``)."""
+        items = self._query("PK = :pk AND SK BETWEEN :first AND :last",
+                            {":pk": {"S": keys.game_pk(game_id)}, ":first": {"S": keys.FIRST_VERSION_SK},
+                             ":last": {"S": keys.LAST_VERSION_SK}}, limit=1, descending=True)
+        return items[0]["v"] if items else None
 
     def list_events(self, game_id: str, after: int = 0) -> list[EventRecord]:
-        items = self._query("PK = :pk AND SK > :after", {":pk": {"S": keys.game_pk(game_id)},
-                                                         ":after": {"S": keys.event(game_id, after)["SK"]}})
-        return [self._event_from(item) for item in items if item["SK"].startswith(keys.EVENT_PREFIX)]
+        """The events numbered above ``after``: read from the latest version back, a few versions at a
+        time, until the version holding event ``after + 1`` (so a poll for new events reads one or two
+        items, not the whole game)."""
+        found: list[EventRecord] = []
+        start: dict | None = None
+        limit = 4
+        while True:
+            items, start = self._query_page(
+                "PK = :pk AND SK BETWEEN :first AND :last",
+                {":pk": {"S": keys.game_pk(game_id)}, ":first": {"S": keys.FIRST_VERSION_SK},
+                 ":last": {"S": keys.LAST_VERSION_SK}}, limit=limit, descending=True, start=start)
+            for item in items:
+                events = self._events_from(item)
+                found[:0] = [e for e in events if e.seq > after]
+                if not events or events[0].seq <= after + 1:
+                    return found
+            if start is None:
+                return found
+            limit = min(limit * 4, 256)
 
     def list_memberships(self, player_id: str) -> list[Membership]:
-        items = self._query_prefix(keys.player_pk(player_id), keys.MEMBERSHIP_PREFIX)
-        return [self._membership_from(item) for item in items]
+        """The player's seats, each with its game's latest version in brief: finished games as their
+        membership recorded them, the others from their heads (read together)."""
+        found = [self._membership_from(i) for i in self._query_prefix(keys.player_pk(player_id),
+                                                                      keys.MEMBERSHIP_PREFIX)]
+        live = [m for m in found if m.status != "finished"]
+        heads = {keys.game_id_of(h["PK"]): h for h in self._batch_get([keys.head(m.game_id) for m in live])}
+        for m in live:
+            head = heads.get(m.game_id)
+            if head is not None:
+                m.status, m.to_move, m.version, m.updated_at = head["st"], head.get("tm"), head["v"], head["at"]
+                m.deadline = head.get("dl")
+        return found
 
     def list_my_moves(self, player_id: str) -> list[Membership]:
         """The games where it is the player's move, soonest deadline first (the ``my_move`` index)."""
         items = self._query("mover = :p", {":p": {"S": player_id}}, index="my_move")
-        return [self._membership_from(item) for item in items]
+        return [Membership(player_id, keys.game_id_of(i["PK"]), i["game"], i["tm"], "active", i["tm"], i["v"],
+                           i["at"], None if i["move_due"] == keys.NO_DEADLINE else i["move_due"]) for i in items]
+
+    # ------------------------------------------------------------------ the outbox (the table's stream)
+
+    def changes(self, handle: Callable[[Change], T]) -> list[T]:
+        def each(record: dict) -> T | None:
+            change = self.change_of(record["eventName"], record["dynamodb"].get("NewImage") or {})
+            return handle(change) if change is not None else None
+
+        return [found for found in self._tail.each(each) if found is not None]
+
+    def change_of(self, event_name: str, image: dict) -> Change | None:
+        if event_name not in ("INSERT", "MODIFY") or "SK" not in image:
+            return None
+        item = _plain(image)
+        change = Change(messages=[self.message_from(m) for m in json.loads(item.get("outbox", "[]"))])
+        if keys.version_of(item["SK"]) is not None:
+            game = self._committed_game(item)
+            change.committed = Committed(game, self._events_from(item), item.get("pm"), new=event_name == "INSERT")
+        return change if change.committed or change.messages else None
+
+    def project(self, committed: Committed) -> None:
+        """The head follows the version (unless a later one is there already), and when the game's
+        status changed, so do its players' memberships."""
+        game = committed.game
+        head = {k: v for k, v in _plain(head_item(game)).items() if k not in ("PK", "SK")}
+        gone = [name for name in HEAD_FIELDS if name not in head]
+        expression = "SET " + ", ".join(f"#{name} = :{name}" for name in head)
+        if gone:
+            expression += " REMOVE " + ", ".join(f"#{name}" for name in gone)
+        try:
+            response = self.client.update_item(
+                TableName=self.table, Key=_key(keys.head(game.id)), UpdateExpression=expression,
+                ConditionExpression="attribute_not_exists(#v) OR #v < :v OR (#v = :v AND #r < :r)",
+                ExpressionAttributeNames={f"#{name}": name for name in [*head, *gone]},
+                ExpressionAttributeValues={f":{k}": v for k, v in _item(head).items()}, ReturnValues="ALL_OLD")
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return  # a later version (or this one) is projected already
+        before = _plain(response.get("Attributes", {})).get("st")
+        if before != game.status:
+            for m in memberships(game):
+                self.client.update_item(**self._update(
+                    keys.membership(m.player_id, game.id), "SET #s = :s, version = :v, updated_at = :at",
+                    {":s": {"S": game.status}, ":v": {"N": str(game.version)}, ":at": {"S": game.updated_at}},
+                    names={"#s": "status"}))
 
     @staticmethod
-    def _membership_from(item: dict) -> Membership:
-        return Membership(**{k: item.get(k) for k in Membership.__dataclass_fields__})
+    def message_from(item: dict) -> Message:
+        return Message(item["msg_id"], item["type"], item["player_id"], item["data"], item["created_at"])
 
     # ------------------------------------------------------------------ clocks
 
     def due_games(self, now: str, limit: int = 100) -> list[str]:
-        """Ids of games whose clock needs the sweeper by ``now`` (the sparse ``due`` index, never a scan)."""
-        return [item["id"] for item in self._query_due(keys.CLOCK_DUE, now, limit)]
+        """Ids of games whose clock needs the sweeper by ``now`` (the ``due`` index's clock shards)."""
+        return [keys.game_id_of(item["PK"]) for item in self._query_due(keys.CLOCK_DUE, now, limit)]
 
     def set_game_due(self, game_id: str, version: int, due_at: str | None) -> bool:
-        """Move the game's next sweep, if it is still at ``version``."""
+        """Move the game's next sweep, if its head is still at ``version``."""
         return self._applied(self.client.update_item, **self._move_sweep(game_id, version, due_at))
 
     def send_reminder(self, game: GameRecord, mark: str, messages: list[Message], due_at: str | None) -> str:
         """Record the reminder ``mark`` once, with its messages, and move the game's next sweep.
         Returns "sent", "already" (it was sent before) or "moved" (the game changed meanwhile)."""
         items = [
-            self._put(_item({**keys.reminder(game.id, mark), "kind": "reminder",
-                             TTL_ATTRIBUTE: self._now_epoch() + 400 * 86400})),
+            self._put(_item({**keys.reminder(game.id, mark), "kind": "reminder", "outbox": outbox(messages),
+                             TTL_ATTRIBUTE: self._now_epoch() + REMINDER_TTL_SECONDS})),
             {"Update": self._move_sweep(game.id, game.version, due_at)},
-            *[self._put(self._outbox_item(m)) for m in messages],
         ]
         try:
             self.client.transact_write_items(TransactItems=items)
@@ -300,19 +409,39 @@ class DynamoStore:
 
     def _move_sweep(self, game_id: str, version: int, due_at: str | None) -> dict:
         """The update that moves the game's next sweep to ``due_at`` (or, without one, takes the game
-        out of the ``due`` index), if the game is still at ``version``."""
+        out of the ``due`` index), if its head is still at ``version``."""
         if due_at:
-            return self._update(keys.game(game_id), "SET due_at = :d", {":d": {"S": due_at}}, _at_version(version))
-        return self._update(keys.game(game_id), "REMOVE due, due_at", None, _at_version(version))
+            due = keys.clock_due(game_id, due_at)
+            return self._update(keys.head(game_id), "SET #d = :d, due_at = :at",
+                                {":d": {"S": due["due"]}, ":at": {"S": due_at}}, _at_version(version, "v"),
+                                names={"#d": "due"})
+        return self._update(keys.head(game_id), "REMOVE #d, due_at", None, _at_version(version, "v"),
+                            names={"#d": "due"})
 
     def save_clock(self, game: GameRecord) -> bool:
-        """Rewrite the game's clock (a vacation moved it) at the same version; False if it moved on."""
-        items = [self._put(game_item(game), _at_version(game.version))]
-        items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
+        """Rewrite the latest version's clock (a vacation moved it) at the same version; False if the
+        game moved on. The stream tells the outbox consumer, which moves the head's deadline."""
+        clock = {":c": {"B": codec.pack(game.clock)}}
+        set_deadline = []
+        for name, value in (("dl", game.deadline), ("da", game.due_at)):
+            if value:
+                clock[f":{name}"] = {"S": value}
+                set_deadline.append(f"{name} = :{name}")
+        removed = [name for name, value in (("dl", game.deadline), ("da", game.due_at)) if not value]
+        expression = "SET " + ", ".join(["c = :c", "r = if_not_exists(r, :zero) + :one", *set_deadline])
+        if removed:
+            expression += " REMOVE " + ", ".join(removed)
+        update = self._update(keys.version(game.id, game.version), expression,
+                              {**clock, ":zero": {"N": "0"}, ":one": {"N": "1"}})
+        items = [{"Update": update},
+                 {"ConditionCheck": {"TableName": self.table, "Key": _key(keys.version(game.id, game.version + 1)),
+                                     **_IS_NEW}}]
         try:
             self.client.transact_write_items(TransactItems=items)
-        except self.client.exceptions.TransactionCanceledException:
-            return False
+        except self.client.exceptions.TransactionCanceledException as error:
+            if "ConditionalCheckFailed" in {r.get("Code") for r in error.response.get("CancellationReasons", [])}:
+                return False
+            raise
         return True
 
     # ------------------------------------------------------------------ ratings
@@ -334,7 +463,7 @@ class DynamoStore:
                       **{k: getattr(r, k) for k in RatingRecord.__dataclass_fields__}}
             values["version"] = r.version + 1
             if not r.provisional:
-                values.update(keys.leaderboard(r.game, _decimal(r.rating)))
+                values.update(keys.leaderboard(r.game, r.player_id, _decimal(r.rating)))
             for name in ("rating", "rd", "volatility"):
                 values[name] = _decimal(values[name])
             items.append(self._put(_item(values), _IS_NEW if r.version == 0 else _at_version(r.version)))
@@ -348,8 +477,12 @@ class DynamoStore:
         return True
 
     def leaderboard(self, game: str, limit: int) -> list[RatingRecord]:
-        items = self._query("lb = :g", {":g": {"S": game}}, index="leaderboard", limit=limit, descending=True)
-        return [self._rating_from(item) for item in items]
+        """The highest ``limit`` of each of the game type's shards, merged."""
+        rows = []
+        for shard in keys.shards(game):
+            rows += self._query("lb = :g", {":g": {"S": shard}}, index="leaderboard", limit=limit, descending=True)
+        rows.sort(key=lambda item: (-item["lb_rating"], item["player_id"]))
+        return [self._rating_from(item) for item in rows[:limit]]
 
     @staticmethod
     def _rating_from(item: dict) -> RatingRecord:
@@ -359,16 +492,14 @@ class DynamoStore:
 
     def put_tournament(self, tournament: TournamentRecord, expected_version: int | None,
                        messages: list[Message] = ()) -> None:
-        """Create (``expected_version`` None) or update a tournament, with its outbox messages in the
-        same transaction; raise VersionConflict if it moved on."""
+        """Create (``expected_version`` None) or update a tournament, with its outbox messages on the
+        item itself (one write); raise VersionConflict if it moved on."""
         item = _item({**keys.tournament(tournament.id), "kind": "tournament", "id": tournament.id,
-                      "data": _dumps(tournament.data), "version": tournament.version})
+                      "data": _dumps(tournament.data), "version": tournament.version,
+                      "outbox": outbox(messages)})
         condition = _IS_NEW if expected_version is None else _at_version(expected_version)
-        try:
-            self._transact([self._put(item, condition), *[self._put(self._outbox_item(m)) for m in messages]], None,
-                           versioned=True)
-        except VersionConflict:
-            raise VersionConflict(None) from None
+        if not self._put_if(item, condition):
+            raise VersionConflict(None)
 
     def load_tournament(self, tournament_id: str) -> TournamentRecord | None:
         item = self._get(keys.tournament(tournament_id))
@@ -380,7 +511,8 @@ class DynamoStore:
         item = self._get(keys.idempotency(scope, key))
         if item is None or item.get(TTL_ATTRIBUTE, 0) < self._now_epoch():
             return None  # DynamoDB deletes expired items lazily; treat them as gone at once
-        return IdempotencyRecord(scope, key, item["fingerprint"], json.loads(item["body"]), item["created_at"])
+        return IdempotencyRecord(scope, key, item["fingerprint"], json.loads(item["body"]) if "body" in item else None,
+                                 item["created_at"], item.get("game_id"), item.get("game_version"))
 
     # ------------------------------------------------------------------ webhooks
 
@@ -411,24 +543,6 @@ class DynamoStore:
                                            ReturnValues="ALL_OLD")
         return "Attributes" in response
 
-    # ------------------------------------------------------------------ the outbox
-
-    def _outbox_item(self, message: Message) -> dict:
-        return _item({**keys.outbox(message.created_at, message.id), "kind": "outbox",
-                      "msg_id": message.id, "type": message.type, "player_id": message.player_id,
-                      "data": _dumps(message.data), "created_at": message.created_at})
-
-    @staticmethod
-    def message_from(item: dict) -> Message:
-        return Message(item["msg_id"], item["type"], item["player_id"], json.loads(item["data"]), item["created_at"])
-
-    def list_outbox(self, limit: int = 100) -> list[tuple[str, Message]]:
-        items = self._query("PK = :pk", {":pk": {"S": keys.OUTBOX_PK}}, limit=limit)
-        return [(item["SK"], self.message_from(item)) for item in items]
-
-    def delete_outbox(self, sort_key: str) -> None:
-        self.client.delete_item(TableName=self.table, Key=_key(keys.outbox_at(sort_key)))
-
     # ------------------------------------------------------------------ deliveries
 
     def _delivery_item(self, d: Delivery) -> dict:
@@ -437,9 +551,10 @@ class DynamoStore:
             "webhook_id": d.webhook_id, "msg_id": d.msg_id, "player_id": d.player_id, "type": d.type,
             "body": d.body, "status": d.status, "attempts": _dumps([a.__dict__ for a in d.attempts]),
             "next_attempt_at": d.next_attempt_at, "created_at": d.created_at, "version": d.version,
+            TTL_ATTRIBUTE: self._now_epoch() + DELIVERY_TTL_SECONDS,
         }
         if d.status == "pending" and d.next_attempt_at:
-            values.update(keys.delivery_due(d.next_attempt_at))  # in the sparse "due" index
+            values.update(keys.delivery_due(d.webhook_id, d.msg_id, d.next_attempt_at))  # in the sparse "due" index
         return _item(values)
 
     @staticmethod
@@ -465,46 +580,74 @@ class DynamoStore:
         return [self._delivery_from(item) for item in items]
 
     def due_deliveries(self, now: str, limit: int = 100) -> list[Delivery]:
-        """Deliveries whose next attempt is due, from the sparse index (never a scan)."""
+        """Deliveries whose next attempt is due, from the ``due`` index's delivery shards (never a
+        scan); each read again itself, since an index is eventually consistent."""
         entries = self._query_due(keys.DELIVERY_DUE, now, limit)
-        # The index is eventually consistent: read each item itself before acting on it.
-        found = [self.get_delivery(entry["webhook_id"], entry["msg_id"]) for entry in entries]
+        found = [self.get_delivery(keys.webhook_id_of(e["PK"]), e["SK"].removeprefix(keys.DELIVERY_PREFIX))
+                 for e in entries]
         return [d for d in found if d is not None and d.status == "pending"]
 
     # ------------------------------------------------------------------ items
 
-    def _event_item(self, event: EventRecord) -> dict:
-        return _item({
-            **keys.event(event.game_id, event.seq), "kind": "event",
-            "seq": event.seq, "version": event.version, "type": event.type, "seat": event.seat,
-            "data": _dumps(event.data), "private": _dumps(event.private), "at": event.at,
-        })
+    @staticmethod
+    def _events_from(item: dict) -> list[EventRecord]:
+        raw = codec.unpack(item["b"])["events"]
+        first = item["ec"] - len(raw) + 1
+        game_id = keys.game_id_of(item["PK"])
+        return [EventRecord(game_id, first + i, item["v"], kind, seat, data, item["at"], private)
+                for i, (kind, seat, data, private) in enumerate(raw)]
 
     @staticmethod
-    def _event_from(item: dict) -> EventRecord:
-        return EventRecord(
-            game_id=keys.game_id_of(item["PK"]), seq=item["seq"], version=item["version"],
-            type=item["type"], seat=item.get("seat"), data=json.loads(item["data"]),
-            at=item["at"], private=json.loads(item.get("private", "{}")),
+    def _game_from(settings: dict, version: dict) -> GameRecord:
+        body = codec.unpack(version["b"])
+        return GameRecord(
+            id=settings["id"], game=settings["game"], version=version["v"], status=version["st"],
+            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"))
+                   for s in json.loads(settings["seats"])],
+            options=json.loads(settings["options"]), state=body["state"],
+            seed=int(settings["seed"]), seed_public=settings["seed_public"], created_by=settings["created_by"],
+            created_at=settings["created_at"], updated_at=version["at"], event_count=version["ec"],
+            to_move=version.get("tm"), clock=codec.unpack(version["c"]) if "c" in version else None,
+            deadline=version.get("dl"), due_at=version.get("da"), rated=settings.get("rated", False),
+            tournament_id=settings.get("tournament_id"), seed_withheld=settings.get("seed_withheld", False),
+            public=settings.get("public", False),
+            request=(version["ik"], version["fp"]) if "ik" in version else None,
         )
 
-    def _membership_item(self, m: Membership) -> dict:
-        values = {
-            **keys.membership(m.player_id, m.game_id), "kind": "membership",
-            "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
-            "status": m.status, "to_move": m.to_move, "version": m.version, "updated_at": m.updated_at,
-            "deadline": m.deadline,
-        }
-        if m.status == "active" and m.to_move == m.seat:  # in the sparse "my_move" index
-            values.update(keys.my_move(m.player_id, m.deadline))
-        return _item(values)
+    @staticmethod
+    def _committed_game(item: dict) -> GameRecord:
+        """The game as a version item alone tells it (for the outbox consumer: no settings read)."""
+        return GameRecord(
+            id=keys.game_id_of(item["PK"]), game=item.get("game", ""), version=item["v"], status=item["st"],
+            seats=seats_from_who(item.get("who", "")), options={}, state={}, seed=0, seed_public=False,
+            created_by="", created_at=item["at"], updated_at=item["at"], event_count=item["ec"],
+            to_move=item.get("tm"), deadline=item.get("dl"), due_at=item.get("da"), rated=item.get("rt", False),
+            tournament_id=item.get("tn"), revision=item.get("r", 0))
+
+    @staticmethod
+    def _membership_from(item: dict) -> Membership:
+        return Membership(item["player_id"], item["game_id"], item["game"], item["seat"], item["status"], None,
+                          item.get("version", 0), item.get("updated_at", ""))
+
+    @staticmethod
+    def _membership_item(m: Membership) -> dict:
+        return _item({**keys.membership(m.player_id, m.game_id), "kind": "membership",
+                      "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
+                      "status": m.status, "version": m.version, "updated_at": m.updated_at})
 
     def _idempotency_item(self, record: IdempotencyRecord) -> dict:
         return _item({**keys.idempotency(record.scope, record.key), "kind": "idempotency",
                       "fingerprint": record.fingerprint,
                       # Key order kept, so that a replay is byte for byte the first response.
-                      "body": json.dumps(record.body, separators=(",", ":")), "created_at": record.created_at,
-                      TTL_ATTRIBUTE: self._now_epoch() + IDEMPOTENCY_TTL_SECONDS})
+                      "body": json.dumps(record.body, separators=(",", ":")) if record.body is not None else None,
+                      "game_id": record.game_id, "game_version": record.version,
+                      "created_at": record.created_at, TTL_ATTRIBUTE: self._now_epoch() + IDEMPOTENCY_TTL_SECONDS})
+
+    def _unexpired(self) -> dict:
+        """The condition that no unexpired record is there (an expired one may be overwritten)."""
+        return {"ConditionExpression": "attribute_not_exists(PK) OR #ttl < :now",
+                "ExpressionAttributeNames": {"#ttl": TTL_ATTRIBUTE},
+                "ExpressionAttributeValues": {":now": {"N": str(self._now_epoch())}}}
 
     # ------------------------------------------------------------------ calls
 
@@ -512,13 +655,16 @@ class DynamoStore:
         """A transaction's Put of ``item`` on ``condition`` (by default: the item is new)."""
         return {"Put": {"TableName": self.table, "Item": item, **condition}}
 
-    def _update(self, key: keys.Key, expression: str, values: dict | None = None, condition: dict = _EXISTS) -> dict:
+    def _update(self, key: keys.Key, expression: str, values: dict | None = None, condition: dict = _EXISTS,
+                names: dict | None = None) -> dict:
         """The arguments of an update of the item at ``key`` on ``condition`` (by default: the item
         exists), as an UpdateItem call or a transaction's Update takes them."""
         update = {"TableName": self.table, "Key": _key(key), "UpdateExpression": expression, **condition}
         values = {**(values or {}), **condition.get("ExpressionAttributeValues", {})}
         if values:
             update["ExpressionAttributeValues"] = values
+        if names:
+            update["ExpressionAttributeNames"] = names
         return update
 
     def _put_if(self, item: dict, condition: dict) -> bool:
@@ -533,16 +679,11 @@ class DynamoStore:
             return False
         return True
 
-    def _transact(self, items: list[dict], idempotency: IdempotencyRecord | None,
-                  *, versioned: bool = False) -> None:
-        """Write all items or none. ``versioned``: the first item is the version-guarded game."""
+    def _transact(self, items: list[dict], idempotency: IdempotencyRecord | None) -> None:
+        """Write all items or none, with the idempotency record (and its stored response) if given."""
         if idempotency is not None:
             # A record left from an expired key may still be there: overwrite only if expired.
-            items = items + [self._put(self._idempotency_item(idempotency), {
-                "ConditionExpression": "attribute_not_exists(PK) OR #ttl < :now",
-                "ExpressionAttributeNames": {"#ttl": TTL_ATTRIBUTE},
-                "ExpressionAttributeValues": {":now": {"N": str(self._now_epoch())}},
-            })]
+            items = items + [self._put(self._idempotency_item(idempotency), self._unexpired())]
         try:
             self.client.transact_write_items(TransactItems=items)
         except self.client.exceptions.TransactionCanceledException as error:
@@ -550,10 +691,6 @@ class DynamoStore:
             failed = [i for i, code in enumerate(reasons) if code == "ConditionalCheckFailed"]
             if idempotency is not None and len(items) - 1 in failed:
                 raise IdempotencyRace() from error
-            if versioned and 0 in failed:
-                old = error.response["CancellationReasons"][0].get("Item")
-                current = int(old["version"]["N"]) if old and "version" in old else None
-                raise VersionConflict(current) from error
             if failed:
                 raise DuplicateItem(str(reasons)) from error
             raise
@@ -563,54 +700,66 @@ class DynamoStore:
         response = self.client.get_item(TableName=self.table, Key=_key(key), ConsistentRead=True)
         return _plain(response["Item"]) if "Item" in response else None
 
+    def _batch_get(self, wanted: list[keys.Key]) -> list[dict]:
+        """The items at ``wanted`` that exist (eventually consistent, 100 keys a call)."""
+        found: list[dict] = []
+        for start in range(0, len(wanted), 100):
+            request = {self.table: {"Keys": [_key(k) for k in wanted[start:start + 100]]}}
+            while request:
+                response = self.client.batch_get_item(RequestItems=request)
+                found += [_plain(item) for item in response["Responses"].get(self.table, [])]
+                request = response.get("UnprocessedKeys") or {}
+        return found
+
     def _query(self, condition: str, values: dict, *, index: str | None = None, limit: int | None = None,
-               descending: bool = False) -> list[dict]:
+               descending: bool = False, consistent: bool = True, names: dict | None = None) -> list[dict]:
         """The items a key condition selects, in sort-key order (``descending``: reversed): from the
-        table read strongly consistently, or from the global ``index`` (eventually consistent).
-        Every page, or with ``limit`` only the first page of at most ``limit`` items."""
+        table (read strongly consistently unless told otherwise), or from the global ``index``
+        (eventually consistent). Every page, or with ``limit`` only the first page of at most
+        ``limit`` items."""
         items: list[dict] = []
+        start = None
+        while True:
+            page, start = self._query_page(condition, values, index=index, limit=limit, descending=descending,
+                                           consistent=consistent, start=start, names=names)
+            items += page
+            if limit is not None or start is None:
+                return items
+
+    def _query_page(self, condition: str, values: dict, *, index: str | None = None, limit: int | None = None,
+                    descending: bool = False, consistent: bool = True,
+                    start: dict | None = None, names: dict | None = None) -> tuple[list[dict], dict | None]:
+        """One page of a query, and where the next begins (None: this was the last)."""
         kwargs: dict[str, Any] = {"TableName": self.table, "KeyConditionExpression": condition,
                                   "ExpressionAttributeValues": values}
         if index is None:
-            kwargs["ConsistentRead"] = True
+            kwargs["ConsistentRead"] = consistent
         else:
             kwargs["IndexName"] = index  # global indexes are eventually consistent
         if limit is not None:
             kwargs["Limit"] = limit
         if descending:
             kwargs["ScanIndexForward"] = False
-        while True:
-            response = self.client.query(**kwargs)
-            items += [_plain(item) for item in response["Items"]]
-            if limit is not None or "LastEvaluatedKey" not in response:
-                return items
-            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        if start is not None:
+            kwargs["ExclusiveStartKey"] = start
+        if names:
+            kwargs["ExpressionAttributeNames"] = names
+        response = self.client.query(**kwargs)
+        return [_plain(item) for item in response["Items"]], response.get("LastEvaluatedKey")
 
     def _query_prefix(self, pk: str, prefix: str) -> list[dict]:
         """Every item of the partition ``pk`` whose sort key begins with ``prefix`` (all pages)."""
         return self._query("PK = :pk AND begins_with(SK, :prefix)", {":pk": {"S": pk}, ":prefix": {"S": prefix}})
 
-    def _query_due(self, partition: str, now: str, limit: int) -> list[dict]:
-        """The first ``limit`` entries of the ``due`` index's ``partition`` that are due by ``now``."""
-        return self._query("due = :due AND due_at <= :now", {":due": {"S": partition}, ":now": {"S": now}},
-                           index="due", limit=limit)
-
-
-def game_item(game: GameRecord) -> dict:
-    """A game as its stored item (``benchmarks/item_size.py`` measures it)."""
-    return _item({
-        **keys.game(game.id), "kind": "game",
-        "id": game.id, "game": game.game, "version": game.version, "status": game.status,
-        "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
-        "state": _dumps(game.state), "seed": game.seed, "seed_public": game.seed_public,
-        "created_by": game.created_by, "created_at": game.created_at,
-        "updated_at": game.updated_at, "event_count": game.event_count,
-        "to_move": game.to_move, "clock": _dumps(game.clock) if game.clock else None,
-        "deadline": game.deadline, "rated": game.rated, "tournament_id": game.tournament_id,
-        "seed_withheld": game.seed_withheld or None, "public": game.public or None,
-        # In the sparse "due" index while its clock runs: the sweeper's next look.
-        **(keys.clock_due(game.due_at) if game.due_at and game.status == "active" else {}),
-    })
+    def _query_due(self, kind: str, now: str, limit: int) -> list[dict]:
+        """The first ``limit`` entries due by ``now`` of the ``due`` index's shards of ``kind``."""
+        found: list[dict] = []
+        for partition in keys.shards(kind):
+            found += self._query("#d = :due AND due_at <= :now", {":due": {"S": partition}, ":now": {"S": now}},
+                                 index="due", limit=limit - len(found), names={"#d": "due"})
+            if len(found) >= limit:
+                break
+        return found
 
 
 def memberships(game: GameRecord) -> Iterable[Membership]:
@@ -619,3 +768,72 @@ def memberships(game: GameRecord) -> Iterable[Membership]:
             continue
         yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
                          game.version, game.updated_at, game.deadline)
+
+
+def seats_who(seats: list[SeatRecord]) -> str:
+    """Who sits in each seat, in seat order, as a version records it: a player id, ``@<bot>``, or
+    nothing while an invitation waits."""
+    return "|".join(s.player_id or (f"@{s.bot}" if s.bot else "") for s in seats)
+
+
+def seats_from_who(who: str) -> list[SeatRecord]:
+    return [SeatRecord(n, part if part and not part.startswith("@") else None, "",
+                       bot=part[1:] if part.startswith("@") else None)
+            for n, part in enumerate(who.split("|"), start=1)] if who else []
+
+
+# ---------------------------------------------------------------------- a game's items
+
+HEAD_FIELDS = ("game", "v", "r", "st", "tm", "at", "dl", "mover", "move_due", "due", "due_at")
+
+
+def settings_item(game: GameRecord, messages: Iterable[Message] = ()) -> dict:
+    """What a game is and who plays it, with the messages saved with it (a new game's invitations)."""
+    return _item({
+        **keys.settings(game.id), "kind": "game", "id": game.id, "game": game.game,
+        "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
+        "seed": game.seed, "seed_public": game.seed_public, "created_by": game.created_by,
+        "created_at": game.created_at, "rated": game.rated or None, "tournament_id": game.tournament_id,
+        "seed_withheld": game.seed_withheld or None, "public": game.public or None,
+        "outbox": outbox(messages),
+    })
+
+
+def version_item(game: GameRecord, events: list[EventRecord], idempotency: IdempotencyRecord | None = None,
+                 messages: Iterable[Message] = ()) -> dict:
+    """A game version (``benchmarks/item_size.py`` measures it): the compressed state and events
+    (``b``) and clock (``c``), and in short attributes what the outbox consumer and the head need
+    without unpacking them: version, status, seat to move (now and before), event count, time,
+    deadline, next look, who sits where, and the request's Idempotency-Key."""
+    finished = game.status == "finished"
+    return _item({
+        **keys.version(game.id, game.version), "v": game.version, "st": game.status, "tm": game.to_move,
+        "pm": game.previous_to_move, "ec": game.event_count, "at": game.updated_at, "dl": game.deadline,
+        "da": game.due_at, "who": seats_who(game.seats), "game": game.game,
+        "b": codec.pack({"state": game.state, "events": [[e.type, e.seat, e.data, e.private] for e in events]}),
+        "c": codec.pack(game.clock) if game.clock else None,
+        "ik": keys.idempotency_hash(idempotency.key) if idempotency else None,
+        "fp": idempotency.fingerprint if idempotency else None,
+        "rt": True if finished and game.rated else None, "tn": game.tournament_id if finished else None,
+        "outbox": outbox(messages),
+    })
+
+
+def head_item(game: GameRecord) -> dict:
+    """The game's head: its latest version in brief, with its index entries (the player to move, the
+    sweeper's next look)."""
+    values = {**keys.head(game.id), "game": game.game, "v": game.version, "r": game.revision,
+              "st": game.status, "tm": game.to_move, "at": game.updated_at, "dl": game.deadline}
+    mover = next((s.player_id for s in game.seats if s.seat == game.to_move), None)
+    if game.status == "active" and mover:
+        values.update(keys.my_move(mover, game.deadline))
+    if game.status == "active" and game.due_at:
+        values.update(keys.clock_due(game.id, game.due_at))
+    return _item(values)
+
+
+def outbox(messages: Iterable[Message]) -> str | None:
+    """Messages as an item carries them for the outbox consumer (None: no attribute)."""
+    listed = [{"msg_id": m.id, "type": m.type, "player_id": m.player_id, "data": m.data, "created_at": m.created_at}
+              for m in messages]
+    return _dumps(listed) if listed else None

@@ -1,9 +1,15 @@
-"""Every key of the single table, built in one place (the layout is in ``schema.py``).
+"""Every key of the single table, built in one place (the layout is in ``schema.py`` and
+docs/storage.md).
 
 An item's key is ``{"PK": ..., "SK": ...}`` as plain strings: spread it into an item's values
-(``{**keys.game(game_id), "kind": "game", ...}``), or hand it to the store's ``_key`` to address
-the item. The sparse indexes' key attributes are built here too, so that an item enters an index
-by one function. Partitions and sort-key prefixes are named for the queries that read a range.
+(``{**keys.head(game_id), "v": 3, ...}``), or hand it to the store's ``_key`` to address the item.
+The sparse indexes' key attributes are built here too, so that an item enters an index by one
+function. Partitions and sort-key prefixes are named for the queries that read a range.
+
+No hot keys (docs/storage.md): a move writes only its game's partition and, through the outbox
+consumer, its seats' players' index entries; what many games share (the clock sweeper's and the
+retry worker's ``due`` entries, the leaderboards) is spread over ``SHARDS`` partitions chosen by
+hash, and read by querying each of them.
 """
 
 from __future__ import annotations
@@ -11,20 +17,41 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from ..ids import digest
+
 Key = dict[str, str]
 
+SHARDS = 16  # partitions of each shared index key (DynamoDB's 1,000 writes/s is per partition key value)
 NO_DEADLINE = "~"  # sorts after every ISO time: games without a clock come last in "my move" lists
 
-OUTBOX_PK = "OUTBOX"  # the outbox's one partition (the stream consumer filters on it)
 PROFILE_SK = "PROFILE"  # a player's profile, in the player's partition
 MEMBERSHIP_PREFIX = "GAME#"  # a player's memberships, in the player's partition
 WEBHOOK_PREFIX = "WEBHOOK#"  # a player's webhooks, in the player's partition
 RATING_PREFIX = "RATING#"  # a player's ratings, in the player's partition
-EVENT_PREFIX = "EVENT#"  # a game's events, in the game's partition
 DELIVERY_PREFIX = "DELIVERY#"  # an endpoint's deliveries, in the webhook's partition
 
-CLOCK_DUE = "CLOCK"  # the ``due`` index's partition of games whose clock runs
-DELIVERY_DUE = "DUE"  # the ``due`` index's partition of deliveries waiting for an attempt
+# In a game's partition, versions and settings share a prefix, and the settings sort after every
+# version: one query (descending, two items) reads the settings with the latest version.
+GAME_PREFIX = "GAME#"
+SETTINGS_SK = "GAME#SETTINGS"
+FIRST_VERSION_SK = "GAME#0000000000"
+LAST_VERSION_SK = "GAME#9999999999"
+HEAD_SK = "HEAD"
+
+CLOCK_DUE = "CLOCK"  # the ``due`` index's partitions of games whose clock runs: CLOCK#00 .. CLOCK#15
+DELIVERY_DUE = "DELIVERY"  # ... and of deliveries waiting for an attempt: DELIVERY#00 .. DELIVERY#15
+
+LAYOUT = {"PK": "LAYOUT", "SK": "LAYOUT"}  # the storage layout's version (schema.LAYOUT_VERSION)
+
+
+def shard(text: str) -> str:
+    """One of ``SHARDS`` partitions, by a stable hash of ``text`` (a game or delivery id)."""
+    return f"{int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % SHARDS:02d}"
+
+
+def shards(prefix: str) -> list[str]:
+    """Every partition of a sharded index key, to query them all."""
+    return [f"{prefix}#{n:02d}" for n in range(SHARDS)]
 
 
 # ---------------------------------------------------------------------- partitions
@@ -35,7 +62,7 @@ def player_pk(player_id: str) -> str:
 
 
 def game_pk(game_id: str) -> str:
-    """The game's partition: the game, its events, reminders sent and the rated mark."""
+    """The game's partition: its settings, versions, head, reminders sent and the rated mark."""
     return f"GAME#{game_id}"
 
 
@@ -44,9 +71,20 @@ def webhook_pk(webhook_id: str) -> str:
     return f"WEBHOOK#{webhook_id}"
 
 
+def webhook_id_of(pk: str) -> str:
+    """The endpoint id of an item in an endpoint's partition (the inverse of :func:`webhook_pk`)."""
+    return pk.removeprefix("WEBHOOK#")
+
+
 def game_id_of(pk: str) -> str:
     """The game id of an item in a game's partition (the inverse of :func:`game_pk`)."""
     return pk.removeprefix("GAME#")
+
+
+def version_of(sk: str) -> int | None:
+    """The version a game version's sort key names, or None for any other item."""
+    digits = sk.removeprefix(GAME_PREFIX)
+    return int(digits) if sk.startswith(GAME_PREFIX) and digits.isdigit() else None
 
 
 # ---------------------------------------------------------------------- items
@@ -66,14 +104,22 @@ def membership(player_id: str, game_id: str) -> Key:
     return {"PK": player_pk(player_id), "SK": f"{MEMBERSHIP_PREFIX}{game_id}"}
 
 
-def game(game_id: str) -> Key:
-    """The game: its version, seats, options and engine state."""
-    return {"PK": game_pk(game_id), "SK": "GAME"}
+def settings(game_id: str) -> Key:
+    """What a game is and who plays it: type, seats, options, seed; written when it is made and
+    when a seat is taken."""
+    return {"PK": game_pk(game_id), "SK": SETTINGS_SK}
 
 
-def event(game_id: str, seq: int) -> Key:
-    """The game's event number ``seq`` (10 digits, so that sort keys sort by number)."""
-    return {"PK": game_pk(game_id), "SK": f"{EVENT_PREFIX}{seq:010d}"}
+def version(game_id: str, number: int) -> Key:
+    """The game as version ``number`` left it: state, clock and the events that version added.
+    Written once, by the move that made it (10 digits, so that sort keys sort by number)."""
+    return {"PK": game_pk(game_id), "SK": f"{GAME_PREFIX}{number:010d}"}
+
+
+def head(game_id: str) -> Key:
+    """The game's latest version in brief, kept by the outbox consumer: it carries the game's
+    entries in the ``my_move`` and ``due`` indexes."""
+    return {"PK": game_pk(game_id), "SK": HEAD_SK}
 
 
 def reminder(game_id: str, mark: str) -> Key:
@@ -97,49 +143,44 @@ def tournament(tournament_id: str) -> Key:
 
 
 def idempotency(scope: str, key: str) -> Key:
-    """The stored response to the request made with Idempotency-Key ``key`` in ``scope`` (the key is
-    stored only as its SHA-256 hash)."""
-    digest = hashlib.sha256(key.encode()).hexdigest()
-    return {"PK": f"IDEMPOTENCY#{scope}#{digest}", "SK": "IDEMPOTENCY"}
+    """What Idempotency-Key ``key`` in ``scope`` was used for (the key is stored only as its SHA-256
+    hash)."""
+    return {"PK": f"IDEMPOTENCY#{scope}#{idempotency_hash(key)}", "SK": "IDEMPOTENCY"}
+
+
+def idempotency_hash(key: str) -> str:
+    """An Idempotency-Key as stored: its SHA-256 (a move's version records it too)."""
+    return digest(key)
 
 
 def webhook(player_id: str, webhook_id: str) -> Key:
-    """The player's webhook endpoint: URL, event types and signing secrets."""
+    """The player's webhook endpoint: URL, event types and signing salts."""
     return {"PK": player_pk(player_id), "SK": f"{WEBHOOK_PREFIX}{webhook_id}"}
 
 
 def delivery(webhook_id: str, msg_id: str) -> Key:
-    """One message to one webhook endpoint, with its attempts."""
+    """One message to one webhook endpoint (or email channel), with its attempts."""
     return {"PK": webhook_pk(webhook_id), "SK": f"{DELIVERY_PREFIX}{msg_id}"}
-
-
-def outbox(created_at: str, msg_id: str) -> Key:
-    """A message waiting to be dispatched, in creation order."""
-    return {"PK": OUTBOX_PK, "SK": f"{created_at}#{msg_id}"}
-
-
-def outbox_at(sort_key: str) -> Key:
-    """The outbox message whose sort key a listing of the outbox returned."""
-    return {"PK": OUTBOX_PK, "SK": sort_key}
 
 
 # ---------------------------------------------------------------------- sparse index keys
 
-def clock_due(due_at: str) -> dict[str, str]:
+def clock_due(game_id: str, due_at: str) -> dict[str, str]:
     """A game's entry in the ``due`` index: its clock needs the sweeper at ``due_at``."""
-    return {"due": CLOCK_DUE, "due_at": due_at}
+    return {"due": f"{CLOCK_DUE}#{shard(game_id)}", "due_at": due_at}
 
 
-def delivery_due(next_attempt_at: str) -> dict[str, str]:
+def delivery_due(webhook_id: str, msg_id: str, next_attempt_at: str) -> dict[str, str]:
     """A delivery's entry in the ``due`` index: its next attempt is at ``next_attempt_at``."""
-    return {"due": DELIVERY_DUE, "due_at": next_attempt_at}
+    return {"due": f"{DELIVERY_DUE}#{shard(webhook_id + '/' + msg_id)}", "due_at": next_attempt_at}
 
 
 def my_move(player_id: str, deadline: str | None) -> dict[str, str]:
-    """A membership's entry in the ``my_move`` index: it is the player's move, due by ``deadline``."""
+    """A game's entry in the ``my_move`` index: it is the player's move, due by ``deadline``."""
     return {"mover": player_id, "move_due": deadline or NO_DEADLINE}
 
 
-def leaderboard(game_type: str, rating_value: Any) -> dict[str, Any]:
-    """A rating's entry in the ``leaderboard`` index (``rating_value`` as the store writes numbers)."""
-    return {"lb": game_type, "lb_rating": rating_value}
+def leaderboard(game_type: str, player_id: str, rating_value: Any) -> dict[str, Any]:
+    """A rating's entry in the ``leaderboard`` index (``rating_value`` as the store writes numbers),
+    in one of the game type's ``SHARDS`` partitions."""
+    return {"lb": f"{game_type}#{shard(player_id)}", "lb_rating": rating_value}

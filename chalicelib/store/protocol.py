@@ -3,17 +3,23 @@
 Every method may raise :class:`StoreUnavailable` (DynamoDB down, timed out or failing) or
 :class:`Throttled` (refused for now): a write is one request or one transaction, applied whole
 or not at all. The other errors (``store/errors.py``) are named per method below. Reads of an
-item, of a partition or of the outbox are strongly consistent; reads of an index (``my_move``,
-``due``, ``leaderboard``) are eventually consistent, so whoever acts on one re-reads the item.
+item or of a partition are strongly consistent unless said otherwise; reads of an index
+(``my_move``, ``due``, ``leaderboard``) are eventually consistent, so whoever acts on one re-reads
+the item. What follows a write (a game's head and index entries, its players' lists, every
+notification) is done by the outbox consumer from the table's stream (:meth:`changes`,
+:meth:`project`), a moment later.
 A test (tests/store/test_store_protocol.py) keeps the members' parameters the same as DynamoStore's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Protocol
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, TypeVar
 
 if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold start
     from ..records import (
+        Caller,
+        Change,
+        Committed,
         Delivery,
         EventRecord,
         GameRecord,
@@ -27,6 +33,9 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
     )
 
 
+T = TypeVar("T")
+
+
 class Store(Protocol):
     # ------------------------------------------------------------------ players
 
@@ -37,8 +46,12 @@ class Store(Protocol):
     def get_player(self, player_id: str) -> Player | None:
         """The player, or None."""
 
-    def player_for_key(self, key_hash: str) -> Player | None:
-        """The player whose API key hashes to ``key_hash``, or None."""
+    def caller_for_key(self, key_hash: str) -> Caller | None:
+        """Who the API key hashing to ``key_hash`` names (one read of the key's own item), or None."""
+
+    def notification_targets(self, player_id: str) -> tuple[Player | None, list[WebhookEndpoint]]:
+        """The player and their webhook endpoints, in one eventually consistent read: what the
+        dispatcher needs to tell them something."""
 
     def set_vacation(self, player_id: str, vacation: dict) -> None:
         """Overwrite an existing player's vacation (never creates a player)."""
@@ -50,28 +63,54 @@ class Store(Protocol):
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
                     idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
-        """Write a new game with its events, its seated players' memberships and its outbox messages,
-        all or nothing; DuplicateItem if the game exists, IdempotencyRace if the key was used first."""
+        """Write a new game (version 0 with its events), its seated players' memberships and the
+        messages its making sends, all or nothing, with the idempotency record (and its response);
+        DuplicateItem if the game exists, IdempotencyRace if the key was used first."""
 
     def load_game(self, game_id: str) -> GameRecord | None:
-        """The game, or None."""
+        """The game at its latest version, or None."""
+
+    def load_version(self, game_id: str, version: int) -> tuple[GameRecord, list[EventRecord]] | None:
+        """The game as version ``version`` left it (with the request that made it) and the events that
+        version added, or None."""
+
+    def latest_version(self, game_id: str) -> int | None:
+        """The number of the game's latest version, or None if there is no such game."""
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
                   idempotency: IdempotencyRecord | None, messages: list[Message] = (),
                   new_players: Iterable[tuple[Player, str]] = ()) -> None:
-        """Write the game at ``expected_version + 1`` with its new events, memberships, messages and
-        new players (player, key hash), all or nothing; VersionConflict (with the stored version) if
-        the game moved on, IdempotencyRace if the key was used first."""
+        """Write version ``expected_version + 1`` with its events and the messages saved with it (the
+        messages a version implies are the outbox consumer's: ``messages.for_committed``), and with new
+        players (player, key hash) and their memberships, all or nothing; VersionConflict (with the
+        latest version) if the game moved on. ``idempotency`` (a move's: no body, its game and version)
+        is marked on the version and then recorded by itself: a retry finds one or the other."""
 
     def list_events(self, game_id: str, after: int = 0) -> list[EventRecord]:
         """The game's events numbered above ``after``, in order."""
 
     def list_memberships(self, player_id: str) -> list[Membership]:
-        """Every game the player is seated in, as of each game's last write."""
+        """Every game the player is seated in, each as its head (or, finished, its membership) tells it."""
 
     def list_my_moves(self, player_id: str) -> list[Membership]:
         """The active games where it is the player's move, soonest deadline first, games without a
         clock last (an index: eventually consistent)."""
+
+    # ------------------------------------------------------------------ the outbox: the table's stream
+
+    def changes(self, handle: Callable[[Change], T]) -> list[T]:
+        """Hand ``handle`` every change the table's stream reported since the last call, in order,
+        each acknowledged once ``handle`` returns (if it raises, that change comes again next time);
+        returns what it returned. For local development and the tests: in AWS, Lambda reads the
+        stream and the consumer asks :meth:`change_of` of each record."""
+
+    def change_of(self, event_name: str, image: dict) -> Change | None:
+        """What the outbox consumer makes of one stream record (its event name and new image, as
+        DynamoDB types it), or None when it has nothing to do with it."""
+
+    def project(self, committed: Committed) -> None:
+        """Bring the game's head (and its index entries) to the committed version unless a later one
+        is there, and the players' memberships when the game's status changed. Safe to repeat."""
 
     # ------------------------------------------------------------------ clocks
 
@@ -80,15 +119,15 @@ class Store(Protocol):
         never a scan: re-read each game)."""
 
     def set_game_due(self, game_id: str, version: int, due_at: str | None) -> bool:
-        """Move the game's next look to ``due_at`` (None: no more looks); False if the game is no
-        longer at ``version``."""
+        """Move the game's next look to ``due_at`` (None: no more looks); False if the game's head is
+        no longer at ``version``."""
 
     def send_reminder(self, game: GameRecord, mark: str, messages: list[Message], due_at: str | None) -> str:
         """Record the reminder ``mark`` once with its messages and move the next look: "sent";
         "already" if ``mark`` was recorded before; "moved" if the game left ``game.version``."""
 
     def save_clock(self, game: GameRecord) -> bool:
-        """Rewrite the game (its clock) and memberships at the same version; False if it moved on."""
+        """Rewrite the latest version's clock (and deadline) in place; False if the game moved on."""
 
     # ------------------------------------------------------------------ ratings
 
@@ -136,7 +175,7 @@ class Store(Protocol):
         """Delete the player's endpoint; False if there was none."""
 
     def create_delivery(self, delivery: Delivery) -> bool:
-        """Record a new delivery; False if this message was given to this endpoint already."""
+        """Record a delivery (after its first attempt); False if it was recorded already."""
 
     def update_delivery(self, delivery: Delivery, expected_version: int) -> bool:
         """Overwrite the delivery; False if it changed since ``expected_version``."""
@@ -151,15 +190,6 @@ class Store(Protocol):
         """Pending deliveries whose next attempt is due by ``now`` (at most ``limit``, from an index,
         each re-read consistently)."""
 
-    # ------------------------------------------------------------------ the outbox
-
-    def list_outbox(self, limit: int = 100) -> list[tuple[str, Message]]:
-        """The oldest ``limit`` messages waiting to be dispatched, each with the sort key that
-        deletes it."""
-
-    def delete_outbox(self, sort_key: str) -> None:
-        """Remove a dispatched message (no error if it is gone already)."""
-
     @staticmethod
     def message_from(item: dict) -> Message:
-        """The message of an outbox item's plain attributes (the stream consumer's new image)."""
+        """A message as an item's ``outbox`` attribute lists it."""

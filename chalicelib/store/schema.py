@@ -1,39 +1,54 @@
-"""The single DynamoDB table: its definition and key layout (see docs/storage.md). Every key
-is built by one function of ``keys.py`` (last column).
+"""The single DynamoDB table: its definition and key layout (docs/storage.md). Every key is
+built by one function of ``keys.py`` (last column).
 
-| item          | PK                              | SK                 | built by |
-|---------------|---------------------------------|--------------------|----------|
-| player        | PLAYER#<player_id>              | PROFILE            | ``keys.player`` |
-| API key       | APIKEY#<sha256 of key>          | APIKEY             | ``keys.api_key`` |
-| membership    | PLAYER#<player_id>              | GAME#<game_id>     | ``keys.membership`` |
-| game          | GAME#<game_id>                  | GAME               | ``keys.game`` |
-| event         | GAME#<game_id>                  | EVENT#<seq, 10 digits> | ``keys.event`` |
-| idempotency   | IDEMPOTENCY#<scope>#<sha256>    | IDEMPOTENCY        | ``keys.idempotency`` |
-| webhook       | PLAYER#<player_id>              | WEBHOOK#<webhook_id> | ``keys.webhook`` |
-| outbox        | OUTBOX                          | <created_at>#<msg_id> | ``keys.outbox`` |
-| delivery      | WEBHOOK#<webhook_id>            | DELIVERY#<msg_id>  | ``keys.delivery`` |
+| item          | PK                              | SK                   | built by |
+|---------------|---------------------------------|----------------------|----------|
+| player        | PLAYER#<player_id>              | PROFILE              | ``keys.player`` |
+| API key       | APIKEY#<sha256 of key>          | APIKEY               | ``keys.api_key`` |
+| membership    | PLAYER#<player_id>              | GAME#<game_id>       | ``keys.membership`` |
+| game settings | GAME#<game_id>                  | GAME#SETTINGS        | ``keys.settings`` |
+| game version  | GAME#<game_id>                  | GAME#<version, 10 digits> | ``keys.version`` |
+| game head     | GAME#<game_id>                  | HEAD                 | ``keys.head`` |
 | reminder sent | GAME#<game_id>                  | REMINDER#<seat>@<turn start>#<kind> | ``keys.reminder`` |
-| rating        | PLAYER#<player_id>              | RATING#<game type> | ``keys.rating`` |
-| rated game    | GAME#<game_id>                  | RATED              | ``keys.rated`` |
-| tournament    | TOURNAMENT#<tournament_id>      | TOURNAMENT         | ``keys.tournament`` |
+| rated game    | GAME#<game_id>                  | RATED                | ``keys.rated`` |
+| idempotency   | IDEMPOTENCY#<scope>#<sha256>    | IDEMPOTENCY          | ``keys.idempotency`` |
+| webhook       | PLAYER#<player_id>              | WEBHOOK#<webhook_id> | ``keys.webhook`` |
+| delivery      | WEBHOOK#<webhook_id>            | DELIVERY#<msg_id>    | ``keys.delivery`` |
+| rating        | PLAYER#<player_id>              | RATING#<game type>   | ``keys.rating`` |
+| tournament    | TOURNAMENT#<tournament_id>      | TOURNAMENT           | ``keys.tournament`` |
+| layout        | LAYOUT                          | LAYOUT               | ``keys.LAYOUT`` |
 
-GSI ``due`` (sparse): work the schedulers must do at a time. Deliveries waiting for an
-attempt are keyed ``due = "DUE"``, games whose clock runs ``due = "CLOCK"``; ``due_at`` is
-the next attempt, or the game's next reminder or deadline (``keys.delivery_due``,
-``keys.clock_due``). The attributes are removed once there is nothing left to do.
+GSI ``due`` (sparse, keys only): work the schedulers must do at a time, spread over 16
+partitions each: games whose clock runs (``due = "CLOCK#<00-15>"``, on the game's head) and
+deliveries waiting for an attempt (``due = "DELIVERY#<00-15>"``); ``due_at`` is the next look
+(``keys.clock_due``, ``keys.delivery_due``). The readers take the item's key and re-read it.
 
-GSI ``my_move`` (sparse): a membership while it is that player's move, keyed
-``mover = <player_id>``, ``move_due = <deadline, or "~" without a clock>`` (``keys.my_move``).
+GSI ``my_move`` (sparse): a game's head while it is a player's move, keyed ``mover =
+<player_id>``, ``move_due = <deadline, or "~" without a clock>`` (``keys.my_move``), with what
+``listGames?to_move=me`` shows (game type, seat to move, version, time).
 
-GSI ``leaderboard`` (sparse): ratings that are no longer provisional, keyed
-``lb = <game type>``, ``lb_rating = <rating>`` (a number; ``keys.leaderboard``).
+GSI ``leaderboard`` (sparse): ratings no longer provisional, keyed ``lb = <game type>#<00-15>``,
+``lb_rating = <rating>`` (a number; ``keys.leaderboard``), with the rating's fields.
+
+The stream (new images) is the outbox: the outbox consumer reads every new game version and
+every item saved with messages (``notify/dispatcher.py``).
 """
 
 from __future__ import annotations
 
-import time
+from .errors import StoreError
 
 TTL_ATTRIBUTE = "expires_at"
+LAYOUT_VERSION = 2  # 1: one mutable game item, a shared OUTBOX partition (before 2026-11-24)
+
+# The attributes the indexes carry beyond their keys (what their readers use).
+MY_MOVE_ATTRIBUTES = ["game", "tm", "v", "at"]
+RATING_ATTRIBUTES = ["player_id", "game", "rating", "rd", "volatility", "games", "wins", "losses", "draws",
+                     "updated_at", "version"]
+
+
+class LayoutMismatch(StoreError):
+    """The table holds data of another storage layout: never read it as this one."""
 
 
 def table_definition(name: str) -> dict:
@@ -63,28 +78,27 @@ def table_definition(name: str) -> dict:
 DUE_INDEX = {
     "IndexName": "due",
     "KeySchema": [{"AttributeName": "due", "KeyType": "HASH"}, {"AttributeName": "due_at", "KeyType": "RANGE"}],
-    "Projection": {"ProjectionType": "ALL"},
+    "Projection": {"ProjectionType": "KEYS_ONLY"},
 }
 
 MY_MOVE_INDEX = {
     "IndexName": "my_move",
     "KeySchema": [{"AttributeName": "mover", "KeyType": "HASH"}, {"AttributeName": "move_due", "KeyType": "RANGE"}],
-    "Projection": {"ProjectionType": "ALL"},
+    "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": MY_MOVE_ATTRIBUTES},
 }
 
 LEADERBOARD_INDEX = {
     "IndexName": "leaderboard",
     "KeySchema": [{"AttributeName": "lb", "KeyType": "HASH"}, {"AttributeName": "lb_rating", "KeyType": "RANGE"}],
-    "Projection": {"ProjectionType": "ALL"},
+    "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": RATING_ATTRIBUTES},
 }
 
 
 def create_table_if_missing(client, name: str) -> bool:
-    """Create the table and wait for it; False when it was already there."""
+    """Create the table (with its layout mark) and wait for it; False when it was already there."""
     try:
         client.create_table(**table_definition(name))
     except client.exceptions.ResourceInUseException:
-        _add_missing_indexes(client, name)
         return False
     client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.2, "MaxAttempts": 100})
     try:
@@ -93,24 +107,20 @@ def create_table_if_missing(client, name: str) -> bool:
         )
     except client.exceptions.ClientError:  # pragma: no cover - TTL is best effort on local engines
         pass
+    client.put_item(TableName=name, Item={"PK": {"S": "LAYOUT"}, "SK": {"S": "LAYOUT"},
+                                          "version": {"N": str(LAYOUT_VERSION)}})
     return True
 
 
-def _add_missing_indexes(client, name: str) -> None:
-    """A table made by an older version (kept under var/) gets the indexes added since."""
-    table = client.describe_table(TableName=name)["Table"]
-    have = {index["IndexName"] for index in table.get("GlobalSecondaryIndexes", [])}
-    definition = table_definition(name)
-    for index in definition["GlobalSecondaryIndexes"]:
-        if index["IndexName"] not in have:
-            client.update_table(TableName=name, AttributeDefinitions=definition["AttributeDefinitions"],
-                                GlobalSecondaryIndexUpdates=[{"Create": index}])
-            _wait_for_indexes(client, name)  # DynamoDB builds one new index at a time
-
-
-def _wait_for_indexes(client, name: str, attempts: int = 600) -> None:
-    for _ in range(attempts):
-        table = client.describe_table(TableName=name)["Table"]
-        if all(index.get("IndexStatus", "ACTIVE") == "ACTIVE" for index in table.get("GlobalSecondaryIndexes", [])):
-            return
-        time.sleep(0.5)
+def check_layout(client, name: str) -> None:
+    """Refuse a table written by another storage layout (``make serve`` keeps its data under var/
+    across versions): raise LayoutMismatch saying what to do, rather than misread its items."""
+    found = client.get_item(TableName=name, Key={"PK": {"S": "LAYOUT"}, "SK": {"S": "LAYOUT"}},
+                            ConsistentRead=True).get("Item")
+    version = int(found["version"]["N"]) if found else 1
+    if version != LAYOUT_VERSION:
+        raise LayoutMismatch(
+            f"table {name!r} holds data in storage layout {version}, and this version of the server reads "
+            f"layout {LAYOUT_VERSION} (docs/storage.md). Its games cannot be read: keep them by moving the data "
+            f"directory away (e.g. `mv var var.layout{version}`) and start afresh, or run the version that "
+            f"wrote them.")

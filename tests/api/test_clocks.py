@@ -9,10 +9,12 @@ import pytest
 from chalice.test import Client
 
 import app as app_module
+
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.config import build_services
 
 from ..conftest import LINKS, ApiClient
+from ..outbox import written
 from ..fakes import FakeClock
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -29,7 +31,7 @@ def timed(store, clock, monkeypatch):
     services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
-        api = ApiClient(client)
+        api = ApiClient(client, store)
         api.services = services
         yield api
 
@@ -55,7 +57,7 @@ def end_turn(api, players, game_id):
 
 
 def outbox(api, kind):
-    return [m for _, m in api.services.store.list_outbox(1000) if m.type == kind]
+    return [m for m in written(api.services.store) if m.type == kind]
 
 
 def seat_clock(view, seat):

@@ -152,7 +152,7 @@ def test_a_khan_your_move_email_draws_the_field_and_shows_nothing_hidden(khan_by
         {"type": "pay", "card": "lance"}, {"type": "end_action"}, {"type": "end_turn"}]), None)
     view = services.games.view_for_seat(gid, 2)
     message = Message("m1", "game.your_turn", bob.id, {"game_id": gid, "game": "khan", "seat": 2}, "now")
-    mail = compose(message, bob, view, LINKS)
+    mail = compose(message, services.store.get_player(bob.id), view, LINKS)
     text = mail.get_body(("plain",)).get_content()
     html = mail.get_body(("html",)).get_content()
     assert "Your move in Khan & General" in mail["Subject"] and "<svg" in html

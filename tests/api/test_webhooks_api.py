@@ -2,6 +2,7 @@
 
 import pytest
 
+from ..outbox import written
 from .test_contract import problem_of
 
 
@@ -52,16 +53,18 @@ def test_unknown_event_types_are_refused(api, dev_mode):
                         key=ann["api_key"]), 422, "invalid_request")
 
 
-def test_an_action_writes_its_messages_to_the_outbox_in_the_same_transaction(api, store):
+def test_an_action_writes_its_messages_to_the_outbox_in_the_same_write(api, store):
+    """A move writes only its version; the messages it implies come with it in the table's stream
+    (the outbox), so the move and its notifications are written together or not at all."""
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
-    before = {m.id for _, m in store.list_outbox()}
-    assert {m.type for _, m in store.list_outbox()} == {"game.invited", "game.your_turn"}
+    before = {m.id for m in written(store)}
+    assert {m.type for m in written(store)} == {"game.invited", "game.your_turn"}
     step = {"type": "play", "card": game["state"]["hand"][0], "flag": 1}
     api.act(ann, game["game_id"], 0, step, {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"})
-    added = [m for _, m in store.list_outbox() if m.id not in before]
+    added = [m for m in written(store) if m.id not in before]
     assert sorted(m.type for m in added) == ["game.action", "game.action", "game.your_turn"]
     assert next(m for m in added if m.type == "game.your_turn").player_id == bob["id"]
     # A refused action writes nothing, messages included.
     api.act(ann, game["game_id"], 0, {"type": "resign"})
-    assert len(store.list_outbox()) == len(before) + 3
+    assert len(written(store)) == len(before) + 3

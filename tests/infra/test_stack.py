@@ -91,8 +91,12 @@ def test_the_stream_feeds_the_outbox_consumer_with_partial_failures_bisection_re
     assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     assert mapping["BisectBatchOnFunctionError"] is True and 1 <= mapping["MaximumRetryAttempts"] <= 10
     assert mapping["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue, "Arn"]}
-    pattern = json.loads(mapping["FilterCriteria"]["Filters"][0]["Pattern"])
-    assert pattern == {"eventName": ["INSERT"], "dynamodb": {"NewImage": {"PK": {"S": [keys.OUTBOX_PK]}}}}
+    patterns = [json.loads(f["Pattern"]) for f in mapping["FilterCriteria"]["Filters"]]
+    games = {"prefix": keys.GAME_PREFIX}
+    assert patterns == [
+        {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"Keys": {"PK": {"S": [games]}, "SK": {"S": [games]}}}},
+        {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"outbox": {"S": [{"exists": True}]}}}},
+    ]
 
 
 def test_the_sweeper_and_the_retries_run_on_a_schedule(template):

@@ -57,7 +57,7 @@ def test_accepting_makes_a_player_seats_it_and_starts_the_game(invited):
     assert page.status == 200 and "bl_live_" in page.message
     key = re.search(r"bl_live_\S+", page.message).group(0)
     cat = services.players.authenticate(key)
-    assert cat.email == "cat@example.org"
+    assert services.store.get_player(cat.id).email == "cat@example.org"
     view = services.games.get_game(cat, game["game_id"])
     assert view["status"] == "active" and view["you"] == 2 and view["to_move"] == 2 and view["legal_steps"]
     services.dispatcher.drain_outbox()

@@ -21,7 +21,7 @@ PROTOCOL = members(Store)
 def test_the_protocol_names_every_method_the_services_call():
     """One member of each concern at least, so that an empty protocol cannot pass the tests below."""
     some = {"create_player", "save_game", "send_reminder", "save_ratings", "put_tournament", "get_idempotency",
-            "due_deliveries", "list_outbox", "message_from"}
+            "due_deliveries", "changes", "project", "message_from"}
     assert some <= set(PROTOCOL)
 
 
