@@ -466,6 +466,8 @@ class Meter:
         return self._tables[name]
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # the meter's own attributes (not set yet while it is being built)
+            raise AttributeError(name)
         if name in _UNMETERED_DATA_CALLS:
             raise NotImplementedError(f"{name} (PartiQL) is not metered")
         return getattr(self._client, name)
@@ -758,7 +760,7 @@ def apply_update(item: dict, expression: str, names: Mapping[str, str], values: 
     result = dict(item)
     try:
         _Updater(tokens, names, values, result).run()
-    except (_Unsupported, KeyError, IndexError, ValueError, ArithmeticError):
+    except (_Unsupported, KeyError, IndexError, ValueError, TypeError, AttributeError, ArithmeticError):
         return None
     return result
 

@@ -498,8 +498,11 @@ def test_apply_update_evaluates_top_level_actions():
                      "fresh": {"S": "v"}, "s": {"SS": ["b", "c"]}, "c": {"N": "1"}}
 
 
-def test_apply_update_gives_up_on_nested_paths():
+def test_apply_update_gives_up_on_nested_paths_and_malformed_expressions():
     assert apply_update({"m": {"M": {}}}, "SET m.a = :v", {}, {":v": {"S": "x"}}) is None
+    assert apply_update({}, "SET a =", {}, {}) is None
+    assert apply_update({}, "SET a = list_append(:v, :v)", {}, {":v": {"S": "not a list"}}) is None
+    assert apply_update({}, "SET a = :missing", {}, {}) is None
 
 
 # ------------------------------------------------------------------ DynamoDB Local
