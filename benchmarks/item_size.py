@@ -1,36 +1,18 @@
-"""Size of a game item in DynamoDB at mid-game (DynamoDB's item-size rules), for docs/storage.md.
+"""Size of a game item in DynamoDB at mid-game (DynamoDB's item-size rules, in benchmarks.meter), for
+docs/storage.md.
 
 Run: make bench-item-size
 """
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 
+from benchmarks.meter import item_size
 from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.records import GameRecord, SeatRecord
 from chalicelib.store.dynamodb import game_item
-
-
-def attribute_size(name: str, value: dict) -> int:
-    """Bytes DynamoDB counts for one attribute: its name plus its value."""
-    (kind, raw), = value.items()
-    if kind == "S":
-        size = len(raw.encode())
-    elif kind == "N":
-        digits = len(raw.lstrip("-").replace(".", "").strip("0")) or 1
-        size = math.ceil(digits / 2) + 1
-    elif kind in ("BOOL", "NULL"):
-        size = 1
-    else:
-        raise ValueError(kind)
-    return len(name.encode()) + size
-
-
-def item_size(item: dict) -> int:
-    return sum(attribute_size(name, value) for name, value in item.items())
 
 
 def mid_game_state(seed: int) -> dict:
