@@ -267,6 +267,7 @@ class IndexWrite:
     kind: str
     size: int
     units: float
+    partition: str = ""  # the value of the entry's index partition key (which index partition was written)
 
 
 @dataclass(frozen=True)
@@ -390,6 +391,12 @@ def _error_code(error: Exception) -> str | None:
     return response.get("Error", {}).get("Code") if isinstance(response, dict) else None
 
 
+def _plain_value(typed: Mapping[str, Any]) -> str:
+    """A key attribute's value as text (``{"S": "x"}`` -> ``x``)."""
+    (_, value), = typed.items()
+    return str(value)
+
+
 def _describe_key(key: Mapping[str, Any]) -> str:
     def plain(value: Mapping[str, Any]) -> str:
         (kind, raw), = value.items()
@@ -508,14 +515,15 @@ class Meter:
             if old is None and new is None or old == new:
                 continue
             if old is None:
-                moves = [("put", self._entry_size(new))]
+                moves = [("put", self._entry_size(new), new)]
             elif new is None:
-                moves = [("delete", self._entry_size(old))]
+                moves = [("delete", self._entry_size(old), old)]
             elif any(old[name] != new[name] for name in index.keys):
-                moves = [("delete", self._entry_size(old)), ("put", self._entry_size(new))]
+                moves = [("delete", self._entry_size(old), old), ("put", self._entry_size(new), new)]
             else:
-                moves = [("update", max(self._entry_size(old), self._entry_size(new)))]
-            writes += [IndexWrite(index.name, kind, size, write_units(size) * factor) for kind, size in moves]
+                moves = [("update", max(self._entry_size(old), self._entry_size(new)), new)]
+            writes += [IndexWrite(index.name, kind, size, write_units(size) * factor,
+                                  _plain_value(entry[index.keys[0]])) for kind, size, entry in moves]
         return tuple(writes)
 
     def _write(self, table: Table, key: Mapping[str, Any], action: str, before: dict | None, after: dict | None, *,

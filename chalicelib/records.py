@@ -43,6 +43,13 @@ class SeatRecord:
     name: str
     email: str | None = None  # the invited address (never shown to other players)
     bot: str | None = None  # a computer player (chalicelib.bots)
+    # Its player can be told nothing (no email, no webhook) as far as the game knows: the outbox
+    # consumer then looks nothing up for them. Registering a webhook clears it in every game.
+    quiet: bool = False
+    # The player's vacations as the game last heard of them (chalicelib.vacation): a clock passed to
+    # this seat stops for them. Taking a vacation tells every unfinished game; a timeout re-reads
+    # the player's own record first.
+    vacation: dict | None = None
 
     @property
     def invited(self) -> bool:

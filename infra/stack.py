@@ -77,7 +77,7 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
 OUTBOX_FILTERS = [
     {"eventName": ["INSERT", "MODIFY"],
      "dynamodb": {"Keys": {"PK": {"S": [{"prefix": keys.GAME_PREFIX}]}, "SK": {"S": [{"prefix": keys.GAME_PREFIX}]}}}},
-    {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"outbox": {"S": [{"exists": True}]}}}},
+    {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"outbox": {"B": [{"exists": True}]}}}},
 ]
 
 

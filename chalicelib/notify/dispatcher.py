@@ -86,18 +86,22 @@ class Dispatcher:
 
     def handle(self, change: Change) -> int:
         """One change of the stream: the game's head follows a committed version, then every message
-        the version implies or the item carries is dispatched. Safe to repeat."""
+        the version implies or the item carries is dispatched (not to a player the version names
+        quiet: they can be told nothing), each receiver looked up once. Safe to repeat."""
         sent = list(change.messages)
         if change.committed is not None:
             self.store.project(change.committed)
-            sent += messages.for_committed(change.committed)
+            quiet = {s.player_id for s in change.committed.game.seats if s.quiet}
+            sent += [m for m in messages.for_committed(change.committed) if m.player_id not in quiet]
+        targets: dict[str, tuple] = {}
         for message in sent:
-            self.dispatch(message)
+            self.dispatch(message, targets)
         return len(sent)
 
-    def dispatch(self, message: Message) -> None:
+    def dispatch(self, message: Message, targets: dict[str, tuple] | None = None) -> None:
         """One delivery per channel the receiver wants this event on (each webhook endpoint, and
-        email), each tried at once; what a previous run of this message recorded is not tried again."""
+        email), each tried at once; what a previous run of this message recorded is not tried again.
+        ``targets`` keeps each receiver's lookup for the other messages of the same change."""
         observability.tag(game_id=message.data.get("game_id"), seat=message.data.get("seat"))
         handler = self.handlers.get(message.type)
         if handler is not None:
@@ -110,7 +114,10 @@ class Dispatcher:
             if self._not_recorded(delivery):
                 self.attempt_invitation(delivery, first=True)
             return
-        player, endpoints = self.store.notification_targets(message.player_id)
+        targets = {} if targets is None else targets
+        if message.player_id not in targets:
+            targets[message.player_id] = self.store.notification_targets(message.player_id)
+        player, endpoints = targets[message.player_id]
         if player is None:
             return
         if player.wants("webhook", message.type):
@@ -127,7 +134,9 @@ class Dispatcher:
                 self.attempt_email(delivery, first=True)
 
     def _not_recorded(self, delivery: Delivery) -> bool:
-        return self.store.get_delivery(delivery.webhook_id, delivery.msg_id) is None
+        """Not made by an earlier run of the same change (seconds ago at least: an eventually
+        consistent read is enough)."""
+        return self.store.get_delivery(delivery.webhook_id, delivery.msg_id, consistent=False) is None
 
     # ------------------------------------------------------------------ attempts
 

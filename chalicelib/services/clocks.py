@@ -29,7 +29,8 @@ class TurnClock:
         self.clock = clock
 
     def vacations(self, game: GameRecord, seat: int) -> list[timecontrol.Interval]:
-        """The vacations of the seat's player (they stop its clock)."""
+        """The vacations of the seat's player (they stop its clock), read from the player's own record
+        (before a timeout: the game's copy may be a moment behind)."""
         player_id = next((s.player_id for s in game.seats if s.seat == seat), None)
         player = self.store.get_player(player_id) if player_id else None
         return vacation.intervals(player.vacation) if player else []
@@ -42,7 +43,8 @@ class TurnClock:
         running = game.clock["running"]
         if running is not None and running["seat"] == to_move:
             return game  # the same turn goes on: same deadline, same reminders
-        vacations = self.vacations(game, to_move) if to_move is not None else []
+        seat = next((s for s in game.seats if s.seat == to_move), None)
+        vacations = vacation.intervals(seat.vacation) if seat is not None else []  # as the game knows them
         return self.timed(replace(game, clock=timecontrol.pass_turn(game.clock, now, to_move, vacations)), None)
 
     @staticmethod

@@ -74,8 +74,11 @@ class Moves:
                         created_by: str, *, seed_public: bool = False, rated: bool = False,
                         tournament_id: str | None = None, seed_withheld: bool = False,
                         public: bool = False) -> tuple[GameRecord, EventRecord]:
-        """A new game (not yet stored) and its first event; its clock starts if every seat is taken."""
+        """A new game (not yet stored) and its first event; its clock starts if every seat is taken.
+        A seated player with no email and no webhook is marked quiet: the outbox consumer then looks
+        nothing up to tell them (a webhook registered later clears the mark)."""
         state = engine.new_game(engine_options(options), random.Random(seed))
+        seats = [self._seated(s) if s.player_id else s for s in seats]
         now = iso(self.clock.now())
         waiting = any(s.invited for s in seats)
         control = options.get("time_control")
@@ -92,6 +95,15 @@ class Moves:
         created = EventRecord(game.id, 1, 0, "game_created", None,
                               {"game": game.game, "seats": [s.as_json() for s in seats]}, now)
         return game, created
+
+    def _seated(self, seat: SeatRecord) -> SeatRecord:
+        """A player's seat with what the game keeps of them: their vacations, and whether they can be
+        told anything at all."""
+        player = self.store.get_player(seat.player_id)
+        if player is None:
+            return seat
+        quiet = not player.email and not self.store.list_webhooks(player.id)
+        return replace(seat, quiet=quiet, vacation=player.vacation)
 
     def advance(self, game: GameRecord, engine: GameEngine, state: dict,
                 raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:

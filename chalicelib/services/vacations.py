@@ -46,11 +46,16 @@ class Vacations:
         return self._set_vacation(player, ended, now)
 
     def _set_vacation(self, player: Player, record: dict, now: datetime) -> dict:
-        """Move the deadlines of the games waiting for this player's move, then store the vacation.
-        The player's record is written last: if the store fails midway, the vacation is not taken
-        and a retry does it all again (a deadline moved for a vacation never stored is undone, since
-        the sweeper re-reads vacations before any timeout, as it does when a move races this)."""
+        """Tell each unfinished game of the player (a clock passed to them later stops for it, with no
+        read of their record in the move), move the deadlines of the games waiting for their move,
+        then store the vacation. The player's record is written last: if the store fails midway, the
+        vacation is not taken and a retry does it all again (a deadline moved for a vacation never
+        stored is undone, since the sweeper re-reads vacations before any timeout, as it does when a
+        move races this)."""
         for m in self.store.list_memberships(player.id):
+            if m.status == "finished":
+                continue
+            self.store.set_seat_vacation(m.game_id, player.id, record)  # clocks passed to them from now on
             if m.status != "active" or m.to_move != m.seat:
                 continue
             for _ in range(3):

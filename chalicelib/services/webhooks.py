@@ -33,6 +33,7 @@ class Webhooks:
         endpoint = WebhookEndpoint(ids.new_id("wh"), player.id, request.url, request.events,
                                    [WebhookSecret(self.signing.new_salt(), now)], None, now)
         self.store.put_webhook(endpoint)
+        self.store.make_reachable(player.id)  # their games no longer skip telling them
         return {**endpoint.as_json(), "secret": self.signing.secret(endpoint.id, endpoint.secrets[0].salt)}
 
     def list_webhooks(self, player: Player) -> dict:

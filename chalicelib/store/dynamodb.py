@@ -149,7 +149,7 @@ def _decimal(value: float) -> Decimal:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 def _key(key: keys.Key) -> dict:
@@ -225,6 +225,16 @@ class DynamoStore:
         item = self._get(keys.api_key(key_hash))
         return Caller(item["player_id"], item.get("name", "")) if item else None
 
+    def make_reachable(self, player_id: str) -> None:
+        for m in self._query_prefix(keys.player_pk(player_id), keys.MEMBERSHIP_PREFIX):
+            if m["status"] != "finished":
+                self._applied(self.client.update_item, **self._update(
+                    keys.settings(m["game_id"]), "DELETE quiet :p", {":p": {"SS": [player_id]}}))
+
+    def set_seat_vacation(self, game_id: str, player_id: str, vacation: dict) -> bool:
+        return self._applied(self.client.update_item, **self._update(
+            keys.settings(game_id), "SET #p = :v", {":v": {"S": _dumps(vacation)}}, names={"#p": VACATION_PREFIX + player_id}))
+
     def notification_targets(self, player_id: str) -> tuple[Player | None, list[WebhookEndpoint]]:
         found = self._query("PK = :pk AND SK BETWEEN :first AND :last",
                             {":pk": {"S": keys.player_pk(player_id)}, ":first": {"S": keys.PROFILE_SK},
@@ -236,9 +246,9 @@ class DynamoStore:
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
                     idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
-        """The game's settings (with the messages its making sends), its first version, head and its
+        """The game's settings, its first version (with the messages its making sends), head and its
         seated players' memberships, in one transaction; DuplicateItem if the game exists."""
-        items = [self._put(settings_item(game, messages)), self._put(version_item(game, events)),
+        items = [self._put(settings_item(game)), self._put(version_item(game, events, messages=messages)),
                  self._put(head_item(game))]
         items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
         self._transact(items, idempotency)
@@ -271,7 +281,9 @@ class DynamoStore:
             if not self._applied(self.client.put_item, TableName=self.table, Item=version, **_IS_NEW):
                 raise VersionConflict(self.latest_version(game.id))
         else:
-            items = [self._put(version), self._put(settings_item(game), _EXISTS)]
+            items = [self._put(version), {"Update": self._update(
+                keys.settings(game.id), "SET seats = :seats",
+                {":seats": {"S": _dumps([s.stored() for s in game.seats])}})}]
             taken = {p.id for p, _ in new_players}
             items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game) if m.player_id in taken]
             items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
@@ -343,7 +355,7 @@ class DynamoStore:
         if event_name not in ("INSERT", "MODIFY") or "SK" not in image:
             return None
         item = _plain(image)
-        change = Change(messages=[self.message_from(m) for m in json.loads(item.get("outbox", "[]"))])
+        change = Change(messages=[self.message_from(m) for m in codec.unpack(item["outbox"])] if "outbox" in item else [])
         if keys.version_of(item["SK"]) is not None:
             game = self._committed_game(item)
             change.committed = Committed(game, self._events_from(item), item.get("pm"), new=event_name == "INSERT")
@@ -571,8 +583,8 @@ class DynamoStore:
         """Write the delivery if nobody else changed it since ``expected_version``."""
         return self._put_if(self._delivery_item(delivery), _at_version(expected_version))
 
-    def get_delivery(self, webhook_id: str, msg_id: str) -> Delivery | None:
-        item = self._get(keys.delivery(webhook_id, msg_id))
+    def get_delivery(self, webhook_id: str, msg_id: str, consistent: bool = True) -> Delivery | None:
+        item = self._get(keys.delivery(webhook_id, msg_id), consistent)
         return self._delivery_from(item) if item else None
 
     def list_deliveries(self, webhook_id: str) -> list[Delivery]:
@@ -600,9 +612,12 @@ class DynamoStore:
     @staticmethod
     def _game_from(settings: dict, version: dict) -> GameRecord:
         body = codec.unpack(version["b"])
+        quiet = settings.get("quiet", set())
+        away = {k.removeprefix(VACATION_PREFIX): v for k, v in settings.items() if k.startswith(VACATION_PREFIX)}
         return GameRecord(
             id=settings["id"], game=settings["game"], version=version["v"], status=version["st"],
-            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"))
+            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"),
+                              s["player_id"] in quiet, json.loads(away[s["player_id"]]) if s["player_id"] in away else None)
                    for s in json.loads(settings["seats"])],
             options=json.loads(settings["options"]), state=body["state"],
             seed=int(settings["seed"]), seed_public=settings["seed_public"], created_by=settings["created_by"],
@@ -695,9 +710,9 @@ class DynamoStore:
                 raise DuplicateItem(str(reasons)) from error
             raise
 
-    def _get(self, key: keys.Key) -> dict | None:
-        """The item at ``key``, read strongly consistently, or None."""
-        response = self.client.get_item(TableName=self.table, Key=_key(key), ConsistentRead=True)
+    def _get(self, key: keys.Key, consistent: bool = True) -> dict | None:
+        """The item at ``key``, read strongly consistently (unless told otherwise), or None."""
+        response = self.client.get_item(TableName=self.table, Key=_key(key), ConsistentRead=consistent)
         return _plain(response["Item"]) if "Item" in response else None
 
     def _batch_get(self, wanted: list[keys.Key]) -> list[dict]:
@@ -771,31 +786,37 @@ def memberships(game: GameRecord) -> Iterable[Membership]:
 
 
 def seats_who(seats: list[SeatRecord]) -> str:
-    """Who sits in each seat, in seat order, as a version records it: a player id, ``@<bot>``, or
-    nothing while an invitation waits."""
-    return "|".join(s.player_id or (f"@{s.bot}" if s.bot else "") for s in seats)
+    """Who sits in each seat, in seat order, as a version records it: a player id (``-`` before it
+    when they can be told nothing), ``@<bot>``, or nothing while an invitation waits."""
+    return "|".join(("-" if s.quiet else "") + s.player_id if s.player_id else f"@{s.bot}" if s.bot else ""
+                    for s in seats)
 
 
 def seats_from_who(who: str) -> list[SeatRecord]:
-    return [SeatRecord(n, part if part and not part.startswith("@") else None, "",
-                       bot=part[1:] if part.startswith("@") else None)
-            for n, part in enumerate(who.split("|"), start=1)] if who else []
+    seats = []
+    for number, part in enumerate(who.split("|") if who else [], start=1):
+        bot = part[1:] if part.startswith("@") else None
+        player = part.removeprefix("-") if part and not bot else None
+        seats.append(SeatRecord(number, player, "", bot=bot, quiet=part.startswith("-")))
+    return seats
 
 
 # ---------------------------------------------------------------------- a game's items
 
+VACATION_PREFIX = "vacation#"  # a game's settings hold each seated player's vacations as "vacation#<player_id>"
 HEAD_FIELDS = ("game", "v", "r", "st", "tm", "at", "dl", "mover", "move_due", "due", "due_at")
 
 
-def settings_item(game: GameRecord, messages: Iterable[Message] = ()) -> dict:
-    """What a game is and who plays it, with the messages saved with it (a new game's invitations)."""
+def settings_item(game: GameRecord) -> dict:
+    """What a game is and who plays it (read with the latest version by every move: kept small)."""
     return _item({
         **keys.settings(game.id), "kind": "game", "id": game.id, "game": game.game,
         "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
         "seed": game.seed, "seed_public": game.seed_public, "created_by": game.created_by,
         "created_at": game.created_at, "rated": game.rated or None, "tournament_id": game.tournament_id,
         "seed_withheld": game.seed_withheld or None, "public": game.public or None,
-        "outbox": outbox(messages),
+        "quiet": {s.player_id for s in game.seats if s.quiet and s.player_id} or None,
+        **{VACATION_PREFIX + s.player_id: _dumps(s.vacation) for s in game.seats if s.player_id and s.vacation},
     })
 
 
@@ -832,8 +853,8 @@ def head_item(game: GameRecord) -> dict:
     return _item(values)
 
 
-def outbox(messages: Iterable[Message]) -> str | None:
-    """Messages as an item carries them for the outbox consumer (None: no attribute)."""
+def outbox(messages: Iterable[Message]) -> bytes | None:
+    """Messages as an item carries them for the outbox consumer, compressed (None: no attribute)."""
     listed = [{"msg_id": m.id, "type": m.type, "player_id": m.player_id, "data": m.data, "created_at": m.created_at}
               for m in messages]
-    return _dumps(listed) if listed else None
+    return codec.pack(listed) if listed else None

@@ -49,6 +49,14 @@ class Store(Protocol):
     def caller_for_key(self, key_hash: str) -> Caller | None:
         """Who the API key hashing to ``key_hash`` names (one read of the key's own item), or None."""
 
+    def make_reachable(self, player_id: str) -> None:
+        """The player can now be told things (a webhook was registered): no unfinished game of theirs
+        counts them quiet any more (:attr:`SeatRecord.quiet`)."""
+
+    def set_seat_vacation(self, game_id: str, player_id: str, vacation: dict) -> bool:
+        """Tell the game the player's vacations (its clock passes with them); False if there is no
+        such game."""
+
     def notification_targets(self, player_id: str) -> tuple[Player | None, list[WebhookEndpoint]]:
         """The player and their webhook endpoints, in one eventually consistent read: what the
         dispatcher needs to tell them something."""
@@ -180,8 +188,9 @@ class Store(Protocol):
     def update_delivery(self, delivery: Delivery, expected_version: int) -> bool:
         """Overwrite the delivery; False if it changed since ``expected_version``."""
 
-    def get_delivery(self, webhook_id: str, msg_id: str) -> Delivery | None:
-        """The delivery of the message to the endpoint, or None."""
+    def get_delivery(self, webhook_id: str, msg_id: str, consistent: bool = True) -> Delivery | None:
+        """The delivery of the message to the endpoint, or None (``consistent=False``: a read that may
+        miss a delivery recorded a moment ago, at half the price)."""
 
     def list_deliveries(self, webhook_id: str) -> list[Delivery]:
         """Every delivery to the endpoint."""

@@ -95,7 +95,7 @@ def test_the_stream_feeds_the_outbox_consumer_with_partial_failures_bisection_re
     games = {"prefix": keys.GAME_PREFIX}
     assert patterns == [
         {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"Keys": {"PK": {"S": [games]}, "SK": {"S": [games]}}}},
-        {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"outbox": {"S": [{"exists": True}]}}}},
+        {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"outbox": {"B": [{"exists": True}]}}}},
     ]
 
 

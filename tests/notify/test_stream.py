@@ -2,13 +2,12 @@
 dispatcher what each record carries, and reports only the failed records of a batch."""
 
 import base64
-import json
 
 from boto3.dynamodb.types import TypeSerializer
 
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.stream import handle_batch, typed_image
-from chalicelib.store import keys
+from chalicelib.store import codec, keys
 
 serialize = TypeSerializer().serialize
 
@@ -29,7 +28,7 @@ def outbox(msg_id: str, kind: str = "server.test", player_id: str = "") -> dict:
     """An item saved with one message (as a reminder is)."""
     message = {"msg_id": msg_id, "type": kind, "player_id": player_id, "data": {"game_id": "g_1"},
                "created_at": "2026-11-21T00:00:00.000Z"}
-    return {**keys.reminder("g_1", f"1@2026#{msg_id}"), "kind": "reminder", "outbox": json.dumps([message])}
+    return {**keys.reminder("g_1", f"1@2026#{msg_id}"), "kind": "reminder", "outbox": codec.pack([message])}
 
 
 def test_a_batch_with_one_bad_record_reports_only_that_record(store):
@@ -38,7 +37,7 @@ def test_a_batch_with_one_bad_record_reports_only_that_record(store):
     dispatcher.handlers["server.test"] = lambda message: handled.append(message.id)
     event = {"Records": [
         record("100", outbox("msg_good")),
-        record("200", {**outbox("msg_bad"), "outbox": "{not json"}),
+        record("200", {**outbox("msg_bad"), "outbox": b"\x01not deflate"}),
         record("300", {**keys.head("g_1"), "v": 3}, name="MODIFY"),  # a head: nothing to do
     ]}
     response = handle_batch(event, None, dispatcher)

@@ -1,0 +1,201 @@
+"""What a move costs in DynamoDB, as AWS bills it (``benchmarks.meter``: item sizes, per-item
+rounding, index writes), and that no key is shared by the moves of different games: the
+budget and the "no hot key" rule of docs/storage.md, held by tests. (The figures themselves,
+for every scenario, are ``make bench``'s: docs/benchmarks.md.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchmarks.meter import Charge, Meter, item_size
+from chalicelib.calls import Idempotency
+from chalicelib.config import build_services
+from chalicelib.games import ENGINES
+from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.webhooks import SendResult
+from chalicelib.records import EventRecord, GameRecord, IdempotencyRecord, SeatRecord
+from chalicelib import timecontrol
+from chalicelib.store import keys
+from chalicelib.store.dynamodb import DynamoStore, version_item
+from chalicelib.store.schema import table_definition
+
+from ..conftest import LINKS
+
+CLOCK = {"per_move_days": 3}
+
+
+class Receiver:
+    """A webhook receiver that answers 200 and counts what it got."""
+
+    def __init__(self) -> None:
+        self.got = 0
+
+    def __call__(self, target, body, headers) -> SendResult:
+        self.got += 1
+        return SendResult(200)
+
+
+@pytest.fixture
+def metered(store, monkeypatch):
+    monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
+    meter = Meter(store.client.wrapped, table_definition(store.table))
+    on_meter = DynamoStore(meter, store.table)
+    receiver = Receiver()
+    services = build_services(on_meter, dispatcher=Dispatcher(on_meter, links=LINKS, send=receiver,
+                                                              allow_private=True))
+    return meter, services, receiver
+
+
+def new_game(services, game="battleline", clock=None, webhook=False, names=("Ann", "Bob")):
+    players = []
+    for name in names:
+        created = services.players.create_player(CreatePlayerRequest(name=name), None).body
+        caller = services.players.authenticate(created["api_key"])
+        if webhook:
+            services.webhooks.create_webhook(caller, CreateWebhookRequest(url="http://127.0.0.1/hook"))
+        players.append((created["api_key"], caller))
+    options = {"first_seat": 1, **({"time_control": clock} if clock else {})}
+    view = services.games.create_game(players[0][1], CreateGameRequest(
+        game=game, options=options, seats=[PlayerSeat(player_id=c.id) for _, c in players]), None).body
+    services.dispatcher.drain_outbox()
+    return view, players
+
+
+def one_move(meter, services, view, players, rng, idempotency=False) -> tuple[dict, Charge]:
+    """One one-step move by API key, and what the outbox consumer does after it; the whole charge."""
+    key, caller = players[view["to_move"] - 1]
+    view = services.games.get_game(caller, view["game_id"])
+    step = rng.choice([s for s in view["legal_steps"] if s["type"] not in ("resign", "offer_draw")])
+    meter.take()
+    mover = services.players.authenticate(key)
+    request = Idempotency(f"k-{view['version']}", "f" * 64) if idempotency else None
+    view = services.games.post_action(mover, view["game_id"], ActionRequest(
+        expected_version=view["version"], steps=[step]), request).body["view"]
+    services.dispatcher.drain_outbox()
+    return view, meter.take()
+
+
+def moves(meter, services, count, *, game="battleline", clock=None, idempotency=False, webhook=False,
+          receiver=None):
+    """The charge of each of ``count`` moves (with what the receiver got for it, if given)."""
+    view, players = new_game(services, game, clock, webhook)
+    rng = random.Random(7)
+    charges = []
+    while len(charges) < count and view["status"] == "active":
+        before = receiver.got if receiver else 0
+        view, charge = one_move(meter, services, view, players, rng, idempotency)
+        charges.append((charge, receiver.got - before) if receiver else charge)
+    return charges
+
+
+@pytest.mark.parametrize("game", ["battleline", "khan"])
+def test_a_move_costs_at_most_two_read_and_four_write_units(metered, game):
+    """By AWS's rules, index writes and the outbox consumer's work included: authenticating (the key's
+    item), loading the game (settings and latest version, one query), writing the version; then the
+    head and its my_move entry. Players with no email and no webhook cost no lookup."""
+    meter, services, _ = metered
+    for charge in moves(meter, services, 12, game=game):
+        assert charge.read_units <= 2, charge.table()
+        assert charge.total_write_units <= 4, charge.table()
+
+
+def test_a_move_with_a_clock_costs_at_most_six_write_units(metered):
+    """The clock moves the game's entry in the sweeper's ``due`` index (a delete and a put); the next
+    mover's vacations come with the game, not from a read of their record."""
+    meter, services, _ = metered
+    for charge in moves(meter, services, 12, clock=CLOCK):
+        assert charge.read_units <= 2, charge.table()
+        assert charge.total_write_units <= 6, charge.table()
+
+
+def test_an_idempotency_key_adds_at_most_two_units(metered):
+    meter, services, _ = metered
+    for charge in moves(meter, services, 8, idempotency=True):
+        assert charge.read_units <= 2 + 2, charge.table()
+        assert charge.total_write_units <= 4 + 2, charge.table()
+
+
+def test_each_webhook_delivery_costs_one_write(metered):
+    """A recipient costs what its own delivery needs: a look at their webhooks (shared by the messages
+    of one move), a check that the delivery was not made already, and one write recording it."""
+    meter, services, receiver = metered
+    for charge, delivered in moves(meter, services, 8, webhook=True, receiver=receiver):
+        assert delivered >= 2  # every move tells both players (game.action)
+        assert charge.total_write_units <= 4 + delivered, charge.table()
+        assert charge.read_units <= 2 + 0.5 * 2 + 0.5 * delivered, charge.table()
+
+
+def partitions(charge: Charge) -> tuple[set[str], set[str]]:
+    """The table partitions and the index partitions a charge wrote."""
+    table, index = set(), set()
+    for call in charge.calls:
+        for item in call.items:
+            if item.action in ("put", "update", "delete"):
+                table.add(item.key.split(", SK=")[0].removeprefix("PK="))
+                index.update(write.partition for write in item.index_writes)
+    return table, index
+
+
+def test_no_key_is_written_by_moves_of_two_different_games(metered):
+    """A move writes only its game's partition and its seats' players' (profile partition, webhook
+    endpoints), and index entries under a per-player key or one of 16 hash shards: never a key every
+    game shares (docs/storage.md). Three games, with clocks and webhooks, their moves interleaved."""
+    meter, services, receiver = metered
+    games = [new_game(services, clock=CLOCK, webhook=True, names=(f"A{n}", f"B{n}")) for n in range(3)]
+    rng = random.Random(3)
+    written: dict[str, set[str]] = {}
+    for _ in range(10):
+        for number, (view, players) in enumerate(games):
+            view, charge = one_move(meter, services, view, players, rng)
+            games[number] = (view, players)
+            ids = [c.id for _, c in players]
+            endpoints = {w.id for p in ids for w in services.store.list_webhooks(p)}
+            table, index = partitions(charge)
+            own = {keys.game_pk(view["game_id"])} | {keys.player_pk(p) for p in ids} \
+                | {keys.webhook_pk(e) for e in endpoints} | {keys.webhook_pk("email-" + p) for p in ids}
+            assert table <= own, table - own
+            sharded = {p for p in index if p.split("#")[0] in (keys.CLOCK_DUE, keys.DELIVERY_DUE)}
+            assert index - sharded <= set(ids), index - sharded - set(ids)  # my_move: the players' own key
+            assert all(int(p.split("#")[1]) < keys.SHARDS for p in sharded)
+            for partition in table | (index - sharded):
+                written.setdefault(partition, set()).add(view["game_id"])
+    assert receiver.got > 0
+    assert {p: g for p, g in written.items() if len(g) > 1} == {}
+
+
+def whole_game_versions(game: str, seed: int) -> list[int]:
+    """The size of every version item of one random game (a clock, an Idempotency-Key marked)."""
+    engine = ENGINES[game]
+    options = engine.options_model.model_validate({}).model_dump(mode="json")
+    state = engine.new_game(options, random.Random(seed))
+    rng, sizes, count = random.Random(seed), [], 1
+    seats = [SeatRecord(1, "p_0123456789abcdef", "Ann"), SeatRecord(2, "p_fedcba9876543210", "Bob")]
+    clock = timecontrol.new_clock(CLOCK, [1, 2])
+    while engine.result(state) is None and len(sizes) < 3000:
+        seat = engine.to_move(state)
+        step = rng.choice([s for s in engine.legal_steps(state, seat) if s["type"] not in ("resign", "offer_draw")])
+        raw = engine.apply_step(state, seat, step)
+        events = [EventRecord("g_0123456789abcdef", count + i, len(sizes) + 1, e["type"], e["seat"], e["data"],
+                              "2026-11-24T00:00:00.000Z", e.get("private", {})) for i, e in enumerate(raw, 1)]
+        count += len(events)
+        record = GameRecord("g_0123456789abcdef", game, len(sizes) + 1, "active", seats, options, state, 2**62,
+                            False, "p_0123456789abcdef", "2026-11-24T00:00:00.000Z", "2026-11-24T00:00:00.000Z",
+                            count, engine.to_move(state), clock, "2026-11-27T00:00:00.000Z",
+                            "2026-11-26T10:00:00.000Z", previous_to_move=seat)
+        mark = IdempotencyRecord("p_0123456789abcdef", "a-key-of-forty-characters-000000000000000", "f" * 64,
+                                 None, "2026-11-24T00:00:00.000Z")
+        sizes.append(item_size(version_item(record, events, mark)))
+    return sizes
+
+
+def test_a_battle_line_game_item_stays_under_1_kb_for_a_whole_game():
+    largest = max(max(whole_game_versions("battleline", seed)) for seed in range(10))
+    assert largest < 1024, largest
+
+
+def test_a_khan_game_item_stays_under_2_kb_for_a_whole_game():
+    largest = max(max(whole_game_versions("khan", seed)) for seed in range(3))
+    assert largest < 2048, largest
