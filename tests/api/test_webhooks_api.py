@@ -68,3 +68,20 @@ def test_an_action_writes_its_messages_to_the_outbox_in_the_same_write(api, stor
     # A refused action writes nothing, messages included.
     api.act(ann, game["game_id"], 0, {"type": "resign"})
     assert len(written(store)) == len(before) + 3
+
+
+def test_a_webhook_registered_mid_game_is_told_the_next_move(api, dev_mode, services, monkeypatch):
+    """Players with no email and no webhook are quiet in their games (the outbox consumer looks
+    nothing up for them); registering a webhook un-quiets them in every game they play."""
+    monkeypatch.setenv("WEBHOOK_PORTS", "9")
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    services.dispatcher.drain_outbox()  # the invitations: told to nobody
+    assert all(s.quiet for s in services.store.load_game(game["game_id"]).seats)
+    hook = api.post("/v1/webhooks", {"url": "http://127.0.0.1:9/hook"}, key=bob["api_key"]).body
+    assert [s.quiet for s in services.store.load_game(game["game_id"]).seats] == [True, False]
+    step = {"type": "play", "card": game["state"]["hand"][0], "flag": 1}
+    api.act(ann, game["game_id"], 0, step, {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"})
+    services.dispatcher.drain_outbox()
+    deliveries = api.get(f"/v1/webhooks/{hook['id']}/deliveries", key=bob["api_key"]).body["deliveries"]
+    assert {d["type"] for d in deliveries} == {"game.action", "game.your_turn"}
