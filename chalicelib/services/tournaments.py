@@ -5,6 +5,11 @@ when ``match_games`` > 1), created automatically with an id derived from the tou
 round and board, so that a re-run creates nothing twice. A round's end is noticed when its
 last game finishes: the finished game's outbox message calls :meth:`Tournaments.advance`,
 which is idempotent and may run any number of times.
+
+A finished game writes nothing to its tournament (no key shared by the moves of different
+games: docs/storage.md): the round's pairings are scored from their games when someone looks
+(:meth:`Tournaments.scored`), and the tournament is written once the round is over, with its
+scores and the next round's pairings.
 """
 
 from __future__ import annotations
@@ -75,10 +80,18 @@ class Tournaments:
         return self.view(data)
 
     def get(self, tournament_id: str) -> dict:
-        return self.view(self._load(tournament_id).data)
+        return self.view(self.scored(self._load(tournament_id).data))
+
+    def scored(self, t: dict) -> dict:
+        """The tournament with its current round's finished pairings scored (from their games: they
+        are stored with the tournament once the whole round is over)."""
+        found = copy.deepcopy(t)
+        if found["status"] == "running":
+            self._score_finished(found)
+        return found
 
     def standings(self, tournament_id: str) -> dict:
-        data = self._load(tournament_id).data
+        data = self.scored(self._load(tournament_id).data)
         return {"tournament_id": data["id"], "status": data["status"], "round": data["round"],
                 "tie_break": _tie_break(data["format"]), "standings": director.standing_rows(data)}
 
@@ -90,7 +103,8 @@ class Tournaments:
         pairing = next((p for p in found.data["pairings"] if game_id in p["games"]), None) if found else None
         if pairing is None:
             return True
-        return any(p["points"] is None for p in found.data["pairings"] if p["round"] == pairing["round"])
+        data = self.scored(found.data)
+        return any(p["points"] is None for p in data["pairings"] if p["round"] == pairing["round"])
 
     def join(self, player: Player, tournament_id: str) -> dict:
         return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name)))
@@ -139,12 +153,14 @@ class Tournaments:
     # ------------------------------------------------------------------ progress
 
     def advance(self, tournament_id: str) -> None:
-        """Score the current round's finished pairings; when the round is over, pair the next one
-        and create its games (or finish). Safe to run again and beside itself."""
+        """When the current round is over (every pairing scored from its games), store its scores,
+        pair the next one and create its games (or finish); before that, write nothing. Safe to run
+        again and beside itself."""
         def step(t: dict) -> None:
-            if t["status"] != "running":
+            scored = self.scored(t)
+            if not director.round_complete(scored):
                 return
-            self._score_finished(t)
+            t.update(scored)
             while director.round_complete(t):
                 _name_games(t, director.next_round(t))
 

@@ -190,9 +190,8 @@ def test_duplicate_round_boards_open_when_round_finished(api, services):
     resign(api, services, bob, first)
     view = api.view(dan, second)
     assert api.act(dan, second, view["version"], {"type": "resign"}).status == 200
-    # Every board is finished, but the round is not scored yet (its outbox message has not run).
-    assert_board_in_play(api, first, outsider)
-    services.dispatcher.drain_outbox()
+    # Every board is finished: they open at once (the round's scores come from its games), before
+    # the outbox consumer has stored the round and paired the next.
     for game_id in (first, second):
         watched = api.view(outsider, game_id)
         assert watched["status"] == "finished" and watched["state"]["hand"] == []
@@ -201,6 +200,7 @@ def test_duplicate_round_boards_open_when_round_finished(api, services):
         # As any other tournament game: not public, so no spectator's board and no board link.
         assert api.get(f"/v1/games/{game_id}/board/view").body["code"] == "game_not_public"
         assert api.get(f"/v1/games/{game_id}/board-link", key=outsider["api_key"]).body["code"] == "not_seated"
+    services.dispatcher.drain_outbox()
     t = get(api, t)
     assert t["round"] == 2
     for pairing in (p for p in t["pairings"] if p["round"] == 2):
@@ -344,3 +344,26 @@ def test_the_last_games_of_a_round_finishing_at_once_pair_the_next_round_once(co
         assert {s.player_id for s in game.seats} == {pairing["first"]["player_id"], pairing["second"]["player_id"]}
     listed = [g for p in players for g in api.get("/v1/games", key=p["api_key"]).body["games"]]
     assert len(listed) == 8  # each player: one game a round, none made twice
+
+
+def test_a_finished_game_writes_nothing_to_its_tournament_until_the_round_is_over(api, services):
+    """No key shared by the moves of different games (docs/storage.md): a round's pairings are
+    scored from their games when someone looks, and the tournament is written once, when the round
+    is over (with its scores and the next round's pairings)."""
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    t = create(api, players[0])
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    services.dispatcher.drain_outbox()
+    stored = services.store.load_tournament(t["id"]).version
+    first, second = (p["game_ids"][0] for p in t["pairings"] if p["round"] == 1)
+    by_id = {p["id"]: p for p in players}
+    loser = by_id[services.moves.find(first).seats[1].player_id]
+    resign(api, services, loser, first)
+    assert services.store.load_tournament(t["id"]).version == stored
+    shown = get(api, t)
+    assert [p["points"] is not None for p in shown["pairings"] if p["round"] == 1] == [True, False]
+    assert shown["round"] == 1
+    resign(api, services, by_id[services.moves.find(second).seats[1].player_id], second)
+    assert services.store.load_tournament(t["id"]).version == stored + 1
+    assert get(api, t)["round"] == 2
