@@ -28,7 +28,7 @@ from typing import Callable
 
 from .. import observability
 from ..clock import Clock, SystemClock, iso
-from ..records import Attempt, Change, Delivery, WebhookEndpoint
+from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
 from . import messages
 from .email import compose, compose_invitation
@@ -131,7 +131,7 @@ class Dispatcher:
             delivery = Delivery(EMAIL_CHANNEL + player.id, message.id, player.id, message.type, envelope(message),
                                 "pending", [], now, now)
             if self._not_recorded(delivery):
-                self.attempt_email(delivery, first=True)
+                self.attempt_email(delivery, first=True, player=player)
 
     def _not_recorded(self, delivery: Delivery) -> bool:
         """Not made by an earlier run of the same change (seconds ago at least: an eventually
@@ -189,8 +189,9 @@ class Dispatcher:
         """The endpoint's signing secrets in force (the new and the old one during a rotation)."""
         return [self.signing.secret(endpoint.id, salt) for salt in endpoint.salts_in_force(now)]
 
-    def attempt_email(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
-        """Render the email from the receiver's view now, and send it (a retry once it wins the lease)."""
+    def attempt_email(self, delivery: Delivery, *, first: bool = False, player: Player | None = None) -> Delivery | None:
+        """Render the email from the receiver's view now, and send it (a retry once it wins the lease).
+        ``player``: the receiver as the dispatch just read them (else they are read now)."""
         now = self.now()
         if self.mailer is None or self.links is None or self.viewer is None:
             return None  # this process does not send email (the worker does)
@@ -199,7 +200,7 @@ class Dispatcher:
             return None
         body = json.loads(delivery.body)
         message = Message(delivery.msg_id, body["type"], delivery.player_id, body["data"], body["timestamp"])
-        player = self.store.get_player(delivery.player_id)
+        player = player or self.store.get_player(delivery.player_id)
         view = self.viewer(message.data["game_id"], message.data["seat"])
         if player is None or not player.email or view is None:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"), first)

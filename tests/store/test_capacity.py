@@ -9,17 +9,15 @@ import random
 
 import pytest
 
-from benchmarks.meter import Charge, Meter, item_size
+from benchmarks.item_size import version_sizes
+from benchmarks.meter import Charge, Meter
 from chalicelib.calls import Idempotency
 from chalicelib.config import build_services
-from chalicelib.games import ENGINES
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.webhooks import SendResult
-from chalicelib.records import EventRecord, GameRecord, IdempotencyRecord, SeatRecord
-from chalicelib import timecontrol
 from chalicelib.store import keys
-from chalicelib.store.dynamodb import DynamoStore, version_item
+from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import table_definition
 
 from ..conftest import LINKS
@@ -166,36 +164,12 @@ def test_no_key_is_written_by_moves_of_two_different_games(metered):
     assert {p: g for p, g in written.items() if len(g) > 1} == {}
 
 
-def whole_game_versions(game: str, seed: int) -> list[int]:
-    """The size of every version item of one random game (a clock, an Idempotency-Key marked)."""
-    engine = ENGINES[game]
-    options = engine.options_model.model_validate({}).model_dump(mode="json")
-    state = engine.new_game(options, random.Random(seed))
-    rng, sizes, count = random.Random(seed), [], 1
-    seats = [SeatRecord(1, "p_0123456789abcdef", "Ann"), SeatRecord(2, "p_fedcba9876543210", "Bob")]
-    clock = timecontrol.new_clock(CLOCK, [1, 2])
-    while engine.result(state) is None and len(sizes) < 3000:
-        seat = engine.to_move(state)
-        step = rng.choice([s for s in engine.legal_steps(state, seat) if s["type"] not in ("resign", "offer_draw")])
-        raw = engine.apply_step(state, seat, step)
-        events = [EventRecord("g_0123456789abcdef", count + i, len(sizes) + 1, e["type"], e["seat"], e["data"],
-                              "2026-11-24T00:00:00.000Z", e.get("private", {})) for i, e in enumerate(raw, 1)]
-        count += len(events)
-        record = GameRecord("g_0123456789abcdef", game, len(sizes) + 1, "active", seats, options, state, 2**62,
-                            False, "p_0123456789abcdef", "2026-11-24T00:00:00.000Z", "2026-11-24T00:00:00.000Z",
-                            count, engine.to_move(state), clock, "2026-11-27T00:00:00.000Z",
-                            "2026-11-26T10:00:00.000Z", previous_to_move=seat)
-        mark = IdempotencyRecord("p_0123456789abcdef", "a-key-of-forty-characters-000000000000000", "f" * 64,
-                                 None, "2026-11-24T00:00:00.000Z")
-        sizes.append(item_size(version_item(record, events, mark)))
-    return sizes
-
-
 def test_a_battle_line_game_item_stays_under_1_kb_for_a_whole_game():
-    largest = max(max(whole_game_versions("battleline", seed)) for seed in range(10))
+    """Every version a whole game writes (with a running clock and an Idempotency-Key's mark)."""
+    largest = max(max(version_sizes("battleline", seed)) for seed in range(10))
     assert largest < 1024, largest
 
 
 def test_a_khan_game_item_stays_under_2_kb_for_a_whole_game():
-    largest = max(max(whole_game_versions("khan", seed)) for seed in range(3))
+    largest = max(max(version_sizes("khan", seed)) for seed in range(3))
     assert largest < 2048, largest
