@@ -17,7 +17,7 @@ from benchmarks.meter import item_size
 from chalicelib import timecontrol
 from chalicelib.games import ENGINES
 from chalicelib.records import EventRecord, GameRecord, IdempotencyRecord, SeatRecord
-from chalicelib.store.dynamodb import settings_item, version_item
+from chalicelib.store.items import settings_item, version_item
 
 GAME_ID = "g_0123456789abcdef"
 SEATS = [SeatRecord(1, "p_0123456789abcdef", "Ann"), SeatRecord(2, "p_fedcba9876543210", "Bob")]

@@ -21,12 +21,10 @@ Every key comes from ``keys.py``; every call shape is written once, under "calls
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
 import botocore.exceptions
-from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 
 from ..records import (
     Attempt,
@@ -41,7 +39,6 @@ from ..records import (
     Message,
     Player,
     RatingRecord,
-    SeatRecord,
     TournamentRecord,
     WebhookEndpoint,
     WebhookSecret,
@@ -56,6 +53,25 @@ from .errors import (  # noqa: F401 - the store's errors are named from here too
     Throttled,
     VersionConflict,
 )
+from .items import (
+    HEAD_FIELDS,
+    VACATION_PREFIX,
+    committed_game,
+    decimal,
+    dumps,
+    events_from,
+    game_from,
+    head_item,
+    typed_key,
+    membership_from,
+    membership_item,
+    memberships,
+    outbox,
+    plain,
+    settings_item,
+    typed,
+    version_item,
+)
 from .schema import TTL_ATTRIBUTE
 from .stream import StreamTail
 
@@ -64,8 +80,6 @@ IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 DELIVERY_TTL_SECONDS = 30 * 86400  # a delivery's record (listWebhookDeliveries) is kept 30 days
 REMINDER_TTL_SECONDS = 400 * 86400
 
-_serializer = TypeSerializer()
-_deserializer = TypeDeserializer()
 
 
 # botocore's failures that mean "not now" rather than "never": after the client's own retries
@@ -129,34 +143,6 @@ class Boundary:
         return call
 
 
-def _item(values: dict[str, Any]) -> dict:
-    return {k: _serializer.serialize(v) for k, v in values.items() if v is not None}
-
-
-def _plain(item: dict) -> dict:
-    def convert(value: Any) -> Any:
-        if isinstance(value, Decimal):
-            return int(value) if value == value.to_integral_value() else float(value)
-        if isinstance(value, Binary):
-            return value.value
-        return value
-
-    return {k: convert(_deserializer.deserialize(v)) for k, v in item.items()}
-
-
-def _decimal(value: float) -> Decimal:
-    return Decimal(str(round(value, 6)))
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-
-
-def _key(key: keys.Key) -> dict:
-    """A key from :mod:`keys` as DynamoDB's ``Key`` argument."""
-    return _item(key)
-
-
 # The conditions a write is made on (spread into a Put, an Update or their transaction items).
 _IS_NEW = {"ConditionExpression": "attribute_not_exists(PK)"}  # the item must not exist yet
 _EXISTS = {"ConditionExpression": "attribute_exists(PK)"}  # the item must exist already
@@ -189,11 +175,11 @@ class DynamoStore:
         """A new player: its profile and its API key (hashed), both on ``attribute_not_exists``. The
         key's item names the player, so that authenticating reads it alone."""
         return [
-            self._put(_item({**keys.player(player.id), "kind": "player",
+            self._put(typed({**keys.player(player.id), "kind": "player",
                              "id": player.id, "name": player.name, "email": player.email,
-                             "created_at": player.created_at, "preferences": _dumps(player.preferences),
-                             "vacation": _dumps(player.vacation) if player.vacation else None})),
-            self._put(_item({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
+                             "created_at": player.created_at, "preferences": dumps(player.preferences),
+                             "vacation": dumps(player.vacation) if player.vacation else None})),
+            self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
                              "name": player.name})),
         ]
 
@@ -219,7 +205,7 @@ class DynamoStore:
     def _set_on_profile(self, player_id: str, attribute: str, value: Any) -> None:
         """Overwrite one JSON attribute of an existing player's profile (never creates a profile)."""
         self.client.update_item(**self._update(keys.player(player_id), f"SET {attribute} = :value",
-                                               {":value": {"S": _dumps(value)}}))
+                                               {":value": {"S": dumps(value)}}))
 
     def caller_for_key(self, key_hash: str) -> Caller | None:
         item = self._get(keys.api_key(key_hash))
@@ -233,7 +219,7 @@ class DynamoStore:
 
     def set_seat_vacation(self, game_id: str, player_id: str, vacation: dict) -> bool:
         return self._applied(self.client.update_item, **self._update(
-            keys.settings(game_id), "SET #p = :v", {":v": {"S": _dumps(vacation)}}, names={"#p": VACATION_PREFIX + player_id}))
+            keys.settings(game_id), "SET #p = :v", {":v": {"S": dumps(vacation)}}, names={"#p": VACATION_PREFIX + player_id}))
 
     def notification_targets(self, player_id: str) -> tuple[Player | None, list[WebhookEndpoint]]:
         found = self._query("PK = :pk AND SK BETWEEN :first AND :last",
@@ -250,7 +236,7 @@ class DynamoStore:
         seated players' memberships, in one transaction; DuplicateItem if the game exists."""
         items = [self._put(settings_item(game)), self._put(version_item(game, events, messages=messages)),
                  self._put(head_item(game))]
-        items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game)]
+        items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game)]
         self._transact(items, idempotency)
 
     def load_game(self, game_id: str) -> GameRecord | None:
@@ -260,12 +246,12 @@ class DynamoStore:
                             limit=2, descending=True)
         if len(items) < 2 or items[0]["SK"] != keys.SETTINGS_SK:
             return None
-        return self._game_from(items[0], items[1])
+        return game_from(items[0], items[1])
 
     def load_version(self, game_id: str, version: int) -> tuple[GameRecord, list[EventRecord]] | None:
         found = self._get(keys.version(game_id, version))
         settings = self._get(keys.settings(game_id)) if found else None
-        return (self._game_from(settings, found), self._events_from(found)) if settings else None
+        return (game_from(settings, found), events_from(found)) if settings else None
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
                   idempotency: IdempotencyRecord | None, messages: list[Message] = (),
@@ -283,9 +269,9 @@ class DynamoStore:
         else:
             items = [self._put(version), {"Update": self._update(
                 keys.settings(game.id), "SET seats = :seats",
-                {":seats": {"S": _dumps([s.stored() for s in game.seats])}})}]
+                {":seats": {"S": dumps([s.stored() for s in game.seats])}})}]
             taken = {p.id for p, _ in new_players}
-            items += [self._put(self._membership_item(m), _ALWAYS) for m in memberships(game) if m.player_id in taken]
+            items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game) if m.player_id in taken]
             items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
             try:
                 self._transact(items, None)
@@ -314,7 +300,7 @@ class DynamoStore:
                 {":pk": {"S": keys.game_pk(game_id)}, ":first": {"S": keys.FIRST_VERSION_SK},
                  ":last": {"S": keys.LAST_VERSION_SK}}, limit=limit, descending=True, start=start)
             for item in items:
-                events = self._events_from(item)
+                events = events_from(item)
                 found[:0] = [e for e in events if e.seq > after]
                 if not events or events[0].seq <= after + 1:
                     return found
@@ -325,7 +311,7 @@ class DynamoStore:
     def list_memberships(self, player_id: str) -> list[Membership]:
         """The player's seats, each with its game's latest version in brief: finished games as their
         membership recorded them, the others from their heads (read together)."""
-        found = [self._membership_from(i) for i in self._query_prefix(keys.player_pk(player_id),
+        found = [membership_from(i) for i in self._query_prefix(keys.player_pk(player_id),
                                                                       keys.MEMBERSHIP_PREFIX)]
         live = [m for m in found if m.status != "finished"]
         heads = {keys.game_id_of(h["PK"]): h for h in self._batch_get([keys.head(m.game_id) for m in live])}
@@ -354,31 +340,31 @@ class DynamoStore:
     def change_of(self, event_name: str, image: dict) -> Change | None:
         if event_name not in ("INSERT", "MODIFY") or "SK" not in image:
             return None
-        item = _plain(image)
+        item = plain(image)
         change = Change(messages=[self.message_from(m) for m in codec.unpack(item["outbox"])] if "outbox" in item else [])
         if keys.version_of(item["SK"]) is not None:
-            game = self._committed_game(item)
-            change.committed = Committed(game, self._events_from(item), item.get("pm"), new=event_name == "INSERT")
+            game = committed_game(item)
+            change.committed = Committed(game, events_from(item), item.get("pm"), new=event_name == "INSERT")
         return change if change.committed or change.messages else None
 
     def project(self, committed: Committed) -> None:
         """The head follows the version (unless a later one is there already), and when the game's
         status changed, so do its players' memberships."""
         game = committed.game
-        head = {k: v for k, v in _plain(head_item(game)).items() if k not in ("PK", "SK")}
+        head = {k: v for k, v in plain(head_item(game)).items() if k not in ("PK", "SK")}
         gone = [name for name in HEAD_FIELDS if name not in head]
         expression = "SET " + ", ".join(f"#{name} = :{name}" for name in head)
         if gone:
             expression += " REMOVE " + ", ".join(f"#{name}" for name in gone)
         try:
             response = self.client.update_item(
-                TableName=self.table, Key=_key(keys.head(game.id)), UpdateExpression=expression,
+                TableName=self.table, Key=typed_key(keys.head(game.id)), UpdateExpression=expression,
                 ConditionExpression="attribute_not_exists(#v) OR #v < :v OR (#v = :v AND #r < :r)",
                 ExpressionAttributeNames={f"#{name}": name for name in [*head, *gone]},
-                ExpressionAttributeValues={f":{k}": v for k, v in _item(head).items()}, ReturnValues="ALL_OLD")
+                ExpressionAttributeValues={f":{k}": v for k, v in typed(head).items()}, ReturnValues="ALL_OLD")
         except self.client.exceptions.ConditionalCheckFailedException:
             return  # a later version (or this one) is projected already
-        before = _plain(response.get("Attributes", {})).get("st")
+        before = plain(response.get("Attributes", {})).get("st")
         if before != game.status:
             for m in memberships(game):
                 self.client.update_item(**self._update(
@@ -404,7 +390,7 @@ class DynamoStore:
         """Record the reminder ``mark`` once, with its messages, and move the game's next sweep.
         Returns "sent", "already" (it was sent before) or "moved" (the game changed meanwhile)."""
         items = [
-            self._put(_item({**keys.reminder(game.id, mark), "kind": "reminder", "outbox": outbox(messages),
+            self._put(typed({**keys.reminder(game.id, mark), "kind": "reminder", "outbox": outbox(messages),
                              TTL_ATTRIBUTE: self._now_epoch() + REMINDER_TTL_SECONDS})),
             {"Update": self._move_sweep(game.id, game.version, due_at)},
         ]
@@ -446,7 +432,7 @@ class DynamoStore:
         update = self._update(keys.version(game.id, game.version), expression,
                               {**clock, ":zero": {"N": "0"}, ":one": {"N": "1"}})
         items = [{"Update": update},
-                 {"ConditionCheck": {"TableName": self.table, "Key": _key(keys.version(game.id, game.version + 1)),
+                 {"ConditionCheck": {"TableName": self.table, "Key": typed_key(keys.version(game.id, game.version + 1)),
                                      **_IS_NEW}}]
         try:
             self.client.transact_write_items(TransactItems=items)
@@ -469,16 +455,16 @@ class DynamoStore:
     def save_ratings(self, game_id: str, ratings: list[RatingRecord]) -> bool:
         """Write the ratings a finished game changed, once: False if this game was rated already
         (a re-run). Each rating is guarded by its version; a race raises VersionConflict."""
-        items = [self._put(_item({**keys.rated(game_id), "kind": "rated"}))]
+        items = [self._put(typed({**keys.rated(game_id), "kind": "rated"}))]
         for r in ratings:
             values = {**keys.rating(r.player_id, r.game), "kind": "rating",
                       **{k: getattr(r, k) for k in RatingRecord.__dataclass_fields__}}
             values["version"] = r.version + 1
             if not r.provisional:
-                values.update(keys.leaderboard(r.game, r.player_id, _decimal(r.rating)))
+                values.update(keys.leaderboard(r.game, r.player_id, decimal(r.rating)))
             for name in ("rating", "rd", "volatility"):
-                values[name] = _decimal(values[name])
-            items.append(self._put(_item(values), _IS_NEW if r.version == 0 else _at_version(r.version)))
+                values[name] = decimal(values[name])
+            items.append(self._put(typed(values), _IS_NEW if r.version == 0 else _at_version(r.version)))
         try:
             self.client.transact_write_items(TransactItems=items)
         except self.client.exceptions.TransactionCanceledException as error:
@@ -506,8 +492,8 @@ class DynamoStore:
                        messages: list[Message] = ()) -> None:
         """Create (``expected_version`` None) or update a tournament, with its outbox messages on the
         item itself (one write); raise VersionConflict if it moved on."""
-        item = _item({**keys.tournament(tournament.id), "kind": "tournament", "id": tournament.id,
-                      "data": _dumps(tournament.data), "version": tournament.version,
+        item = typed({**keys.tournament(tournament.id), "kind": "tournament", "id": tournament.id,
+                      "data": dumps(tournament.data), "version": tournament.version,
                       "outbox": outbox(messages)})
         condition = _IS_NEW if expected_version is None else _at_version(expected_version)
         if not self._put_if(item, condition):
@@ -529,10 +515,10 @@ class DynamoStore:
     # ------------------------------------------------------------------ webhooks
 
     def put_webhook(self, endpoint: WebhookEndpoint) -> None:
-        self.client.put_item(TableName=self.table, Item=_item({
+        self.client.put_item(TableName=self.table, Item=typed({
             **keys.webhook(endpoint.player_id, endpoint.id), "kind": "webhook",
             "id": endpoint.id, "player_id": endpoint.player_id, "url": endpoint.url,
-            "events": _dumps(endpoint.events), "secrets": _dumps([s.__dict__ for s in endpoint.secrets]),
+            "events": dumps(endpoint.events), "secrets": dumps([s.__dict__ for s in endpoint.secrets]),
             "disabled": endpoint.disabled, "created_at": endpoint.created_at,
         }))
 
@@ -551,7 +537,7 @@ class DynamoStore:
         return [self._webhook_from(item) for item in items]
 
     def delete_webhook(self, player_id: str, webhook_id: str) -> bool:
-        response = self.client.delete_item(TableName=self.table, Key=_key(keys.webhook(player_id, webhook_id)),
+        response = self.client.delete_item(TableName=self.table, Key=typed_key(keys.webhook(player_id, webhook_id)),
                                            ReturnValues="ALL_OLD")
         return "Attributes" in response
 
@@ -561,13 +547,13 @@ class DynamoStore:
         values = {
             **keys.delivery(d.webhook_id, d.msg_id), "kind": "delivery",
             "webhook_id": d.webhook_id, "msg_id": d.msg_id, "player_id": d.player_id, "type": d.type,
-            "body": d.body, "status": d.status, "attempts": _dumps([a.__dict__ for a in d.attempts]),
+            "body": d.body, "status": d.status, "attempts": dumps([a.__dict__ for a in d.attempts]),
             "next_attempt_at": d.next_attempt_at, "created_at": d.created_at, "version": d.version,
             TTL_ATTRIBUTE: self._now_epoch() + DELIVERY_TTL_SECONDS,
         }
         if d.status == "pending" and d.next_attempt_at:
             values.update(keys.delivery_due(d.webhook_id, d.msg_id, d.next_attempt_at))  # in the sparse "due" index
-        return _item(values)
+        return typed(values)
 
     @staticmethod
     def _delivery_from(item: dict) -> Delivery:
@@ -601,57 +587,8 @@ class DynamoStore:
 
     # ------------------------------------------------------------------ items
 
-    @staticmethod
-    def _events_from(item: dict) -> list[EventRecord]:
-        raw = codec.unpack(item["b"])["events"]
-        first = item["ec"] - len(raw) + 1
-        game_id = keys.game_id_of(item["PK"])
-        return [EventRecord(game_id, first + i, item["v"], kind, seat, data, item["at"], private)
-                for i, (kind, seat, data, private) in enumerate(raw)]
-
-    @staticmethod
-    def _game_from(settings: dict, version: dict) -> GameRecord:
-        body = codec.unpack(version["b"])
-        quiet = settings.get("quiet", set())
-        away = {k.removeprefix(VACATION_PREFIX): v for k, v in settings.items() if k.startswith(VACATION_PREFIX)}
-        return GameRecord(
-            id=settings["id"], game=settings["game"], version=version["v"], status=version["st"],
-            seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"),
-                              s["player_id"] in quiet, json.loads(away[s["player_id"]]) if s["player_id"] in away else None)
-                   for s in json.loads(settings["seats"])],
-            options=json.loads(settings["options"]), state=body["state"],
-            seed=int(settings["seed"]), seed_public=settings["seed_public"], created_by=settings["created_by"],
-            created_at=settings["created_at"], updated_at=version["at"], event_count=version["ec"],
-            to_move=version.get("tm"), clock=codec.unpack(version["c"]) if "c" in version else None,
-            deadline=version.get("dl"), due_at=version.get("da"), rated=settings.get("rated", False),
-            tournament_id=settings.get("tournament_id"), seed_withheld=settings.get("seed_withheld", False),
-            public=settings.get("public", False),
-            request=(version["ik"], version["fp"]) if "ik" in version else None,
-        )
-
-    @staticmethod
-    def _committed_game(item: dict) -> GameRecord:
-        """The game as a version item alone tells it (for the outbox consumer: no settings read)."""
-        return GameRecord(
-            id=keys.game_id_of(item["PK"]), game=item.get("game", ""), version=item["v"], status=item["st"],
-            seats=seats_from_who(item.get("who", "")), options={}, state={}, seed=0, seed_public=False,
-            created_by="", created_at=item["at"], updated_at=item["at"], event_count=item["ec"],
-            to_move=item.get("tm"), deadline=item.get("dl"), due_at=item.get("da"), rated=item.get("rt", False),
-            tournament_id=item.get("tn"), revision=item.get("r", 0))
-
-    @staticmethod
-    def _membership_from(item: dict) -> Membership:
-        return Membership(item["player_id"], item["game_id"], item["game"], item["seat"], item["status"], None,
-                          item.get("version", 0), item.get("updated_at", ""))
-
-    @staticmethod
-    def _membership_item(m: Membership) -> dict:
-        return _item({**keys.membership(m.player_id, m.game_id), "kind": "membership",
-                      "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
-                      "status": m.status, "version": m.version, "updated_at": m.updated_at})
-
     def _idempotency_item(self, record: IdempotencyRecord) -> dict:
-        return _item({**keys.idempotency(record.scope, record.key), "kind": "idempotency",
+        return typed({**keys.idempotency(record.scope, record.key), "kind": "idempotency",
                       "fingerprint": record.fingerprint,
                       # Key order kept, so that a replay is byte for byte the first response.
                       "body": json.dumps(record.body, separators=(",", ":")) if record.body is not None else None,
@@ -674,7 +611,7 @@ class DynamoStore:
                 names: dict | None = None) -> dict:
         """The arguments of an update of the item at ``key`` on ``condition`` (by default: the item
         exists), as an UpdateItem call or a transaction's Update takes them."""
-        update = {"TableName": self.table, "Key": _key(key), "UpdateExpression": expression, **condition}
+        update = {"TableName": self.table, "Key": typed_key(key), "UpdateExpression": expression, **condition}
         values = {**(values or {}), **condition.get("ExpressionAttributeValues", {})}
         if values:
             update["ExpressionAttributeValues"] = values
@@ -712,17 +649,17 @@ class DynamoStore:
 
     def _get(self, key: keys.Key, consistent: bool = True) -> dict | None:
         """The item at ``key``, read strongly consistently (unless told otherwise), or None."""
-        response = self.client.get_item(TableName=self.table, Key=_key(key), ConsistentRead=consistent)
-        return _plain(response["Item"]) if "Item" in response else None
+        response = self.client.get_item(TableName=self.table, Key=typed_key(key), ConsistentRead=consistent)
+        return plain(response["Item"]) if "Item" in response else None
 
     def _batch_get(self, wanted: list[keys.Key]) -> list[dict]:
         """The items at ``wanted`` that exist (eventually consistent, 100 keys a call)."""
         found: list[dict] = []
         for start in range(0, len(wanted), 100):
-            request = {self.table: {"Keys": [_key(k) for k in wanted[start:start + 100]]}}
+            request = {self.table: {"Keys": [typed_key(k) for k in wanted[start:start + 100]]}}
             while request:
                 response = self.client.batch_get_item(RequestItems=request)
-                found += [_plain(item) for item in response["Responses"].get(self.table, [])]
+                found += [plain(item) for item in response["Responses"].get(self.table, [])]
                 request = response.get("UnprocessedKeys") or {}
         return found
 
@@ -760,7 +697,7 @@ class DynamoStore:
         if names:
             kwargs["ExpressionAttributeNames"] = names
         response = self.client.query(**kwargs)
-        return [_plain(item) for item in response["Items"]], response.get("LastEvaluatedKey")
+        return [plain(item) for item in response["Items"]], response.get("LastEvaluatedKey")
 
     def _query_prefix(self, pk: str, prefix: str) -> list[dict]:
         """Every item of the partition ``pk`` whose sort key begins with ``prefix`` (all pages)."""
@@ -775,86 +712,3 @@ class DynamoStore:
             if len(found) >= limit:
                 break
         return found
-
-
-def memberships(game: GameRecord) -> Iterable[Membership]:
-    for seat in game.seats:
-        if seat.player_id is None:
-            continue
-        yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
-                         game.version, game.updated_at, game.deadline)
-
-
-def seats_who(seats: list[SeatRecord]) -> str:
-    """Who sits in each seat, in seat order, as a version records it: a player id (``-`` before it
-    when they can be told nothing), ``@<bot>``, or nothing while an invitation waits."""
-    return "|".join(("-" if s.quiet else "") + s.player_id if s.player_id else f"@{s.bot}" if s.bot else ""
-                    for s in seats)
-
-
-def seats_from_who(who: str) -> list[SeatRecord]:
-    seats = []
-    for number, part in enumerate(who.split("|") if who else [], start=1):
-        bot = part[1:] if part.startswith("@") else None
-        player = part.removeprefix("-") if part and not bot else None
-        seats.append(SeatRecord(number, player, "", bot=bot, quiet=part.startswith("-")))
-    return seats
-
-
-# ---------------------------------------------------------------------- a game's items
-
-VACATION_PREFIX = "vacation#"  # a game's settings hold each seated player's vacations as "vacation#<player_id>"
-HEAD_FIELDS = ("game", "v", "r", "st", "tm", "at", "dl", "mover", "move_due", "due", "due_at")
-
-
-def settings_item(game: GameRecord) -> dict:
-    """What a game is and who plays it (read with the latest version by every move: kept small)."""
-    return _item({
-        **keys.settings(game.id), "kind": "game", "id": game.id, "game": game.game,
-        "seats": _dumps([s.stored() for s in game.seats]), "options": _dumps(game.options),
-        "seed": game.seed, "seed_public": game.seed_public, "created_by": game.created_by,
-        "created_at": game.created_at, "rated": game.rated or None, "tournament_id": game.tournament_id,
-        "seed_withheld": game.seed_withheld or None, "public": game.public or None,
-        "quiet": {s.player_id for s in game.seats if s.quiet and s.player_id} or None,
-        **{VACATION_PREFIX + s.player_id: _dumps(s.vacation) for s in game.seats if s.player_id and s.vacation},
-    })
-
-
-def version_item(game: GameRecord, events: list[EventRecord], idempotency: IdempotencyRecord | None = None,
-                 messages: Iterable[Message] = ()) -> dict:
-    """A game version (``benchmarks/item_size.py`` measures it): the compressed state and events
-    (``b``) and clock (``c``), and in short attributes what the outbox consumer and the head need
-    without unpacking them: version, status, seat to move (now and before), event count, time,
-    deadline, next look, who sits where, and the request's Idempotency-Key."""
-    finished = game.status == "finished"
-    return _item({
-        **keys.version(game.id, game.version), "v": game.version, "st": game.status, "tm": game.to_move,
-        "pm": game.previous_to_move, "ec": game.event_count, "at": game.updated_at, "dl": game.deadline,
-        "da": game.due_at, "who": seats_who(game.seats), "game": game.game,
-        "b": codec.pack({"state": game.state, "events": [[e.type, e.seat, e.data, e.private] for e in events]}),
-        "c": codec.pack(game.clock) if game.clock else None,
-        "ik": keys.idempotency_hash(idempotency.key) if idempotency else None,
-        "fp": idempotency.fingerprint if idempotency else None,
-        "rt": True if finished and game.rated else None, "tn": game.tournament_id if finished else None,
-        "outbox": outbox(messages),
-    })
-
-
-def head_item(game: GameRecord) -> dict:
-    """The game's head: its latest version in brief, with its index entries (the player to move, the
-    sweeper's next look)."""
-    values = {**keys.head(game.id), "game": game.game, "v": game.version, "r": game.revision,
-              "st": game.status, "tm": game.to_move, "at": game.updated_at, "dl": game.deadline}
-    mover = next((s.player_id for s in game.seats if s.seat == game.to_move), None)
-    if game.status == "active" and mover:
-        values.update(keys.my_move(mover, game.deadline))
-    if game.status == "active" and game.due_at:
-        values.update(keys.clock_due(game.id, game.due_at))
-    return _item(values)
-
-
-def outbox(messages: Iterable[Message]) -> bytes | None:
-    """Messages as an item carries them for the outbox consumer, compressed (None: no attribute)."""
-    listed = [{"msg_id": m.id, "type": m.type, "player_id": m.player_id, "data": m.data, "created_at": m.created_at}
-              for m in messages]
-    return codec.pack(listed) if listed else None

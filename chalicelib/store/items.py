@@ -1,0 +1,187 @@
+"""How the store's records are laid out as DynamoDB items (docs/storage.md): a game's settings,
+versions and head, and the players' memberships, built from records and read back; and the typing
+of plain values as DynamoDB's attribute values. Pure: the calls are ``dynamodb.py``'s."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any, Iterable
+
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
+
+from ..records import EventRecord, GameRecord, IdempotencyRecord, Membership, Message, SeatRecord
+from . import codec, keys
+
+_serializer = TypeSerializer()
+_deserializer = TypeDeserializer()
+
+
+def typed(values: dict[str, Any]) -> dict:
+    """Plain values as an item's attribute values (None: no attribute)."""
+    return {k: _serializer.serialize(v) for k, v in values.items() if v is not None}
+
+
+def plain(item: dict) -> dict:
+    """An item's attribute values as plain values (whole numbers as int, binary as bytes)."""
+    def convert(value: Any) -> Any:
+        if isinstance(value, Decimal):
+            return int(value) if value == value.to_integral_value() else float(value)
+        if isinstance(value, Binary):
+            return value.value
+        return value
+
+    return {k: convert(_deserializer.deserialize(v)) for k, v in item.items()}
+
+
+def decimal(value: float) -> Decimal:
+    """A float as DynamoDB stores numbers."""
+    return Decimal(str(round(value, 6)))
+
+
+def dumps(value: Any) -> str:
+    """JSON as an attribute keeps it: compact, sorted, UTF-8 (not escaped: half the bytes for CJK names)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def typed_key(key: keys.Key) -> dict:
+    """A key from :mod:`keys` as DynamoDB's ``Key`` argument."""
+    return typed(key)
+
+
+# ---------------------------------------------------------------------- a game's items
+
+VACATION_PREFIX = "vacation#"  # a game's settings hold each seated player's vacations as "vacation#<player_id>"
+HEAD_FIELDS = ("game", "v", "r", "st", "tm", "at", "dl", "mover", "move_due", "due", "due_at")
+
+
+def settings_item(game: GameRecord) -> dict:
+    """What a game is and who plays it (read with the latest version by every move: kept small)."""
+    return typed({
+        **keys.settings(game.id), "kind": "game", "id": game.id, "game": game.game,
+        "seats": dumps([s.stored() for s in game.seats]), "options": dumps(game.options),
+        "seed": game.seed, "seed_public": game.seed_public, "created_by": game.created_by,
+        "created_at": game.created_at, "rated": game.rated or None, "tournament_id": game.tournament_id,
+        "seed_withheld": game.seed_withheld or None, "public": game.public or None,
+        "quiet": {s.player_id for s in game.seats if s.quiet and s.player_id} or None,
+        **{VACATION_PREFIX + s.player_id: dumps(s.vacation) for s in game.seats if s.player_id and s.vacation},
+    })
+
+
+def version_item(game: GameRecord, events: list[EventRecord], idempotency: IdempotencyRecord | None = None,
+                 messages: Iterable[Message] = ()) -> dict:
+    """A game version (``benchmarks/item_size.py`` measures it): the compressed state and events
+    (``b``) and clock (``c``), and in short attributes what the outbox consumer and the head need
+    without unpacking them: version, status, seat to move (now and before), event count, time,
+    deadline, next look, who sits where, and the request's Idempotency-Key."""
+    finished = game.status == "finished"
+    return typed({
+        **keys.version(game.id, game.version), "v": game.version, "st": game.status, "tm": game.to_move,
+        "pm": game.previous_to_move, "ec": game.event_count, "at": game.updated_at, "dl": game.deadline,
+        "da": game.due_at, "who": seats_who(game.seats), "game": game.game,
+        "b": codec.pack({"state": game.state, "events": [[e.type, e.seat, e.data, e.private] for e in events]}),
+        "c": codec.pack(game.clock) if game.clock else None,
+        "ik": keys.idempotency_hash(idempotency.key) if idempotency else None,
+        "fp": idempotency.fingerprint if idempotency else None,
+        "rt": True if finished and game.rated else None, "tn": game.tournament_id if finished else None,
+        "outbox": outbox(messages),
+    })
+
+
+def head_item(game: GameRecord) -> dict:
+    """The game's head: its latest version in brief, with its index entries (the player to move, the
+    sweeper's next look)."""
+    values = {**keys.head(game.id), "game": game.game, "v": game.version, "r": game.revision,
+              "st": game.status, "tm": game.to_move, "at": game.updated_at, "dl": game.deadline}
+    mover = next((s.player_id for s in game.seats if s.seat == game.to_move), None)
+    if game.status == "active" and mover:
+        values.update(keys.my_move(mover, game.deadline))
+    if game.status == "active" and game.due_at:
+        values.update(keys.clock_due(game.id, game.due_at))
+    return typed(values)
+
+
+def outbox(messages: Iterable[Message]) -> bytes | None:
+    """Messages as an item carries them for the outbox consumer, compressed (None: no attribute)."""
+    listed = [{"msg_id": m.id, "type": m.type, "player_id": m.player_id, "data": m.data, "created_at": m.created_at}
+              for m in messages]
+    return codec.pack(listed) if listed else None
+
+
+def seats_who(seats: list[SeatRecord]) -> str:
+    """Who sits in each seat, in seat order, as a version records it: a player id (``-`` before it
+    when they can be told nothing), ``@<bot>``, or nothing while an invitation waits."""
+    return "|".join(("-" if s.quiet else "") + s.player_id if s.player_id else f"@{s.bot}" if s.bot else ""
+                    for s in seats)
+
+
+def seats_from_who(who: str) -> list[SeatRecord]:
+    """The seats a version's ``who`` names (player ids, bots and the quiet mark only)."""
+    seats = []
+    for number, part in enumerate(who.split("|") if who else [], start=1):
+        bot = part[1:] if part.startswith("@") else None
+        player = part.removeprefix("-") if part and not bot else None
+        seats.append(SeatRecord(number, player, "", bot=bot, quiet=part.startswith("-")))
+    return seats
+
+
+def events_from(item: dict) -> list[EventRecord]:
+    """The events a version item added, numbered from its event count."""
+    raw = codec.unpack(item["b"])["events"]
+    first = item["ec"] - len(raw) + 1
+    game_id = keys.game_id_of(item["PK"])
+    return [EventRecord(game_id, first + i, item["v"], kind, seat, data, item["at"], private)
+            for i, (kind, seat, data, private) in enumerate(raw)]
+
+
+def game_from(settings: dict, version: dict) -> GameRecord:
+    """The game as a version left it, with its settings."""
+    body = codec.unpack(version["b"])
+    quiet = settings.get("quiet", set())
+    away = {k.removeprefix(VACATION_PREFIX): v for k, v in settings.items() if k.startswith(VACATION_PREFIX)}
+    return GameRecord(
+        id=settings["id"], game=settings["game"], version=version["v"], status=version["st"],
+        seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"),
+                          s["player_id"] in quiet, json.loads(away[s["player_id"]]) if s["player_id"] in away else None)
+               for s in json.loads(settings["seats"])],
+        options=json.loads(settings["options"]), state=body["state"],
+        seed=int(settings["seed"]), seed_public=settings["seed_public"], created_by=settings["created_by"],
+        created_at=settings["created_at"], updated_at=version["at"], event_count=version["ec"],
+        to_move=version.get("tm"), clock=codec.unpack(version["c"]) if "c" in version else None,
+        deadline=version.get("dl"), due_at=version.get("da"), rated=settings.get("rated", False),
+        tournament_id=settings.get("tournament_id"), seed_withheld=settings.get("seed_withheld", False),
+        public=settings.get("public", False),
+        request=(version["ik"], version["fp"]) if "ik" in version else None,
+    )
+
+
+def committed_game(item: dict) -> GameRecord:
+    """The game as a version item alone tells it (for the outbox consumer: no settings read)."""
+    return GameRecord(
+        id=keys.game_id_of(item["PK"]), game=item.get("game", ""), version=item["v"], status=item["st"],
+        seats=seats_from_who(item.get("who", "")), options={}, state={}, seed=0, seed_public=False,
+        created_by="", created_at=item["at"], updated_at=item["at"], event_count=item["ec"],
+        to_move=item.get("tm"), deadline=item.get("dl"), due_at=item.get("da"), rated=item.get("rt", False),
+        tournament_id=item.get("tn"), revision=item.get("r", 0))
+
+
+# ---------------------------------------------------------------------- players' memberships
+
+def membership_from(item: dict) -> Membership:
+    return Membership(item["player_id"], item["game_id"], item["game"], item["seat"], item["status"], None,
+                      item.get("version", 0), item.get("updated_at", ""))
+
+
+def membership_item(m: Membership) -> dict:
+    return typed({**keys.membership(m.player_id, m.game_id), "kind": "membership",
+                  "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
+                  "status": m.status, "version": m.version, "updated_at": m.updated_at})
+
+
+def memberships(game: GameRecord) -> Iterable[Membership]:
+    """A membership for each seated player."""
+    for seat in game.seats:
+        if seat.player_id is None:
+            continue
+        yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
+                         game.version, game.updated_at, game.deadline)
