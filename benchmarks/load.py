@@ -18,7 +18,10 @@ first few of each kind are printed with their bodies, and the exit status is 1 i
 Each worker keeps one ``requests.Session``: the local server (Chalice's, HTTP/1.1 with a
 Content-Length on every answer) keeps the connection alive, and serves each connection on a
 thread of its own, so the API process has one thread per worker; it is one Python process,
-so its request handling shares one GIL whatever N is.
+so its request handling shares one GIL whatever N is. It sets TCP_NODELAY (devtools/local_api.py):
+without it every kept-alive request waited 40 ms for a delayed ACK, so a server without that
+line measures 40 ms slower per request. The load generator runs on the same machine as the
+stack and competes with it for the CPU: its own CPU time is printed under the table.
 
 Without ``--url`` the whole local stack is started as ``make serve`` starts it (DynamoDB Local
 on disk, the API and the notification worker), on a free port with its data in a fresh
@@ -38,6 +41,7 @@ import math
 import os
 import platform
 import random
+import shlex
 import signal
 import subprocess
 import sys
@@ -108,6 +112,12 @@ class LevelResult:
     concurrency: int
     seconds: float
     tally: Tally
+    client_cpu: float = 0.0  # CPU seconds this process (the load generator) used meanwhile
+    warmup: bool = False  # the untimed warm-up: not in the table, its errors still count
+
+    @property
+    def name(self) -> str:
+        return f"{self.concurrency} games at once" + (" (warm-up)" if self.warmup else "")
 
     @property
     def errors(self) -> int:
@@ -237,12 +247,13 @@ def sign_up(url: str, count: int) -> list[Player]:
     return players
 
 
-def run_level(url: str, players: list[Player], concurrency: int, seconds: float, config: Config) -> LevelResult:
+def run_level(url: str, players: list[Player], concurrency: int, seconds: float, config: Config,
+              warmup: bool = False) -> LevelResult:
     """``concurrency`` games at once for ``seconds``; needs 2 x concurrency players."""
     if len(players) < 2 * concurrency:
         raise ValueError(f"{concurrency} games need {2 * concurrency} players, not {len(players)}")
     workers = [Worker(url, (players[2 * i], players[2 * i + 1]), config,
-                      random.Random(f"{config.seed}/{concurrency}/{i}")) for i in range(concurrency)]
+                      random.Random(f"{config.seed}/{'warm-up/' * warmup}{concurrency}/{i}")) for i in range(concurrency)]
     firsts = []
     for worker in workers:  # the first games are made before the clock starts
         try:
@@ -255,7 +266,7 @@ def run_level(url: str, players: list[Player], concurrency: int, seconds: float,
                for i, (w, first) in enumerate(zip(workers, firsts))]
     for thread in threads:
         thread.start()
-    began = time.monotonic()
+    began, cpu = time.monotonic(), time.process_time()
     deadline[0] = began + seconds
     try:
         start.wait()
@@ -263,20 +274,22 @@ def run_level(url: str, players: list[Player], concurrency: int, seconds: float,
             thread.join()
     finally:
         deadline[0] = -math.inf  # on Ctrl-C too: no worker starts another request
-    wall = time.monotonic() - began
+    wall, cpu = time.monotonic() - began, time.process_time() - cpu
     tally = Tally()
     for worker in workers:
         tally.merge(worker.tally)
-    return LevelResult(concurrency, wall, tally)
+    return LevelResult(concurrency, wall, tally, cpu, warmup)
 
 
 def run(url: str, levels: list[int], seconds: float, config: Config, players: list[Player] | None = None,
-        progress=None) -> list[LevelResult]:
-    """Signs up the players the largest level needs (unless given), then runs each level in turn."""
+        progress=None, warmup: float = 0.0) -> list[LevelResult]:
+    """Signs up the players the largest level needs (unless given), warms the server up with the
+    largest level for ``warmup`` seconds (a fresh DynamoDB Local's JVM and the API's first
+    requests are several times slower), then runs each level in turn."""
     players = players or sign_up(url, 2 * max(levels))
     results = []
-    for concurrency in levels:
-        result = run_level(url, players, concurrency, seconds, config)
+    for concurrency, warming in ([(max(levels), True)] if warmup > 0 else []) + [(n, False) for n in levels]:
+        result = run_level(url, players, concurrency, warmup if warming else seconds, config, warmup=warming)
         if progress:
             progress(result)
         results.append(result)
@@ -352,7 +365,7 @@ def table(results: list[LevelResult]) -> str:
     lines = ["| level (games at once) | games finished | seconds | moves | moves/s | postAction p50 ms "
              "| p95 ms | p99 ms | getGame p50 ms | errors |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in results:
+    for r in (r for r in results if not r.warmup):
         t = r.tally
         lines.append(f"| {r.concurrency} | {t.games_finished} | {r.seconds:.1f} | {t.moves} | "
                      f"{r.moves_per_second:.1f} | {percentile(t.post_ms, 50):.1f} | {percentile(t.post_ms, 95):.1f} | "
@@ -360,15 +373,19 @@ def table(results: list[LevelResult]) -> str:
     return "\n".join(lines)
 
 
-def report(results: list[LevelResult], args: argparse.Namespace, where: str) -> str:
+def report(results: list[LevelResult], args: argparse.Namespace, where: str, load: float) -> str:
     game = {"battleline": "Battle Line", "khan": "Khan & General"}[args.game]
     clock = f", time control {json.dumps(args.time_control)}" if args.time_control else ", no clock"
     today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-    command = "python -m benchmarks.load " + " ".join(sys.argv[1:]) if sys.argv[1:] else "python -m benchmarks.load"
+    command = shlex.join(["python", "-m", "benchmarks.load", *sys.argv[1:]])
+    keys = ", an Idempotency-Key on each" if args.idempotency_keys else ""
     return (f"## {today} — {machine()}\n\n"
-            f"HTTP load, {game}{clock}, one step per postAction, seed {args.seed}, {where}; "
-            f"latencies are nearest-rank percentiles as the client sees them (`{command.strip()}`)\n\n"
-            + table(results))
+            f"HTTP load, {game}{clock}, one step per postAction{keys}, seed {args.seed}, {where}; "
+            f"{args.warmup:g} s of warm-up first; latencies are nearest-rank percentiles as the client sees "
+            f"them (`{command}`)\n\n"
+            + table(results) + "\n\nThe load generator itself, on the same machine, used "
+            + ", ".join(f"{r.client_cpu / r.seconds:.0%} of a core at {r.concurrency}" for r in results if not r.warmup)
+            + f"; the 1-minute load average was {load:.2f} when the run began.")
 
 
 def parse_levels(text: str) -> list[int]:
@@ -388,6 +405,10 @@ def parse_time_control(text: str) -> dict:
     return control
 
 
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=parse_levels, default=[1, 4, 16],
@@ -398,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
                         help='a clock for every game, e.g. \'{"per_move_days": 3}\' or \'{"moves": 10, "days": 30}\'')
     parser.add_argument("--idempotency-keys", action="store_true",
                         help="send an Idempotency-Key with every postAction (as a careful client does)")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds of untimed play at the largest level first (default 5; 0: none)")
     parser.add_argument("--seed", type=int, default=1, help="seeds every choice and every deal (default 1)")
     parser.add_argument("--url", help="use the server already running there instead of starting one")
     args = parser.parse_args(argv)
@@ -405,9 +428,15 @@ def main(argv: list[str] | None = None) -> int:
                     idempotency_keys=args.idempotency_keys)
 
     def progress(result: LevelResult) -> None:
-        print(f"{result.concurrency} games at once: {result.tally.moves} moves in {result.seconds:.1f} s, "
-              f"{result.errors} errors", file=sys.stderr, flush=True)
+        print(f"{result.name}: {result.tally.moves} moves in {result.seconds:.1f} s, "
+              f"{result.errors} errors (load generator: {result.client_cpu / result.seconds:.0%} of a core)",
+              file=sys.stderr, flush=True)
 
+    # Ctrl-C and `kill` both stop the stack it started, even when started from a shell that
+    # ignores SIGINT (as a background job of a script is).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupt)
+    load = os.getloadavg()[0]
     try:
         with contextlib.ExitStack() as stack:
             if args.url:
@@ -415,11 +444,11 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print("starting the local stack (DynamoDB Local, the API, the worker)...", file=sys.stderr, flush=True)
                 url, where = stack.enter_context(local_stack()), "local stack as `make serve` runs it"
-            results = run(url, args.games, args.seconds, config, progress=progress)
+            results = run(url, args.games, args.seconds, config, progress=progress, warmup=args.warmup)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    print(report(results, args, where))
+    print(report(results, args, where, load))
     total = Counter()
     for result in results:
         total.update(result.tally.errors)
@@ -427,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nerrors:", file=sys.stderr)
         for result in results:
             for kind, count in sorted(result.tally.errors.items()):
-                print(f"- {result.concurrency} games at once: {count} x {kind}", file=sys.stderr)
+                print(f"- {result.name}: {count} x {kind}", file=sys.stderr)
                 for sample in result.tally.samples.get(kind, []):
                     print(f"    {sample}", file=sys.stderr)
         return 1
