@@ -113,6 +113,7 @@ class LevelResult:
     seconds: float
     tally: Tally
     client_cpu: float = 0.0  # CPU seconds this process (the load generator) used meanwhile
+    others_cpu: float | None = None  # CPU seconds of processes not started by this one (Linux only)
     warmup: bool = False  # the untimed warm-up: not in the table, its errors still count
 
     @property
@@ -266,7 +267,7 @@ def run_level(url: str, players: list[Player], concurrency: int, seconds: float,
                for i, (w, first) in enumerate(zip(workers, firsts))]
     for thread in threads:
         thread.start()
-    began, cpu = time.monotonic(), time.process_time()
+    began, cpu, shared = time.monotonic(), time.process_time(), cpu_of_others()
     deadline[0] = began + seconds
     try:
         start.wait()
@@ -275,10 +276,11 @@ def run_level(url: str, players: list[Player], concurrency: int, seconds: float,
     finally:
         deadline[0] = -math.inf  # on Ctrl-C too: no worker starts another request
     wall, cpu = time.monotonic() - began, time.process_time() - cpu
+    others = None if shared is None or (now := cpu_of_others()) is None else now - shared
     tally = Tally()
     for worker in workers:
         tally.merge(worker.tally)
-    return LevelResult(concurrency, wall, tally, cpu, warmup)
+    return LevelResult(concurrency, wall, tally, cpu, others, warmup)
 
 
 def run(url: str, levels: list[int], seconds: float, config: Config, players: list[Player] | None = None,
@@ -345,6 +347,31 @@ def local_stack(timeout: float = 180.0) -> Iterator[str]:
 # ------------------------------------------------------------------ the report
 
 
+def cpu_of_others() -> float | None:
+    """CPU seconds the whole machine has spent busy, less those of this process and its
+    descendants (the stack it started): what other processes took from the benchmark. The VM
+    is shared, and a test run beside it halves the figures. None where there is no /proc."""
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+        fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+        busy = sum(fields) - fields[3] - fields[4]  # less idle and iowait
+        parents: dict[int, tuple[int, int]] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    stat = (entry / "stat").read_text()
+                    rest = stat[stat.rindex(")") + 2:].split()
+                    parents[int(entry.name)] = (int(rest[1]), int(rest[11]) + int(rest[12]))  # ppid, utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
+    ours, grown = {os.getpid()}, True
+    while grown:
+        found = {pid for pid, (ppid, _) in parents.items() if ppid in ours} - ours
+        ours |= found
+        grown = bool(found)
+    return (busy - sum(parents[pid][1] for pid in ours if pid in parents)) / ticks
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     with contextlib.suppress(OSError):
@@ -376,16 +403,24 @@ def table(results: list[LevelResult]) -> str:
 def report(results: list[LevelResult], args: argparse.Namespace, where: str, load: float) -> str:
     game = {"battleline": "Battle Line", "khan": "Khan & General"}[args.game]
     clock = f", time control {json.dumps(args.time_control)}" if args.time_control else ", no clock"
+    keys = ", an Idempotency-Key on each" if args.idempotency_keys else ""
     today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     command = shlex.join(["python", "-m", "benchmarks.load", *sys.argv[1:]])
-    keys = ", an Idempotency-Key on each" if args.idempotency_keys else ""
+    timed = [r for r in results if not r.warmup]
+
+    def per_level(seconds_of) -> str:
+        return ", ".join(f"{seconds_of(r) / r.seconds:.0%} of a core at {r.concurrency}" for r in timed)
+
+    notes = [f"The load generator itself, on the same machine, used {per_level(lambda r: r.client_cpu)}",
+             f"the 1-minute load average was {load:.2f} when the run began"]
+    if all(r.others_cpu is not None for r in timed):
+        others = "processes other than the benchmark (the server included)" if args.url else \
+            "processes this run did not start"
+        notes.append(f"{others} used {per_level(lambda r: r.others_cpu)}")
     return (f"## {today} — {machine()}\n\n"
             f"HTTP load, {game}{clock}, one step per postAction{keys}, seed {args.seed}, {where}; "
             f"{args.warmup:g} s of warm-up first; latencies are nearest-rank percentiles as the client sees "
-            f"them (`{command}`)\n\n"
-            + table(results) + "\n\nThe load generator itself, on the same machine, used "
-            + ", ".join(f"{r.client_cpu / r.seconds:.0%} of a core at {r.concurrency}" for r in results if not r.warmup)
-            + f"; the 1-minute load average was {load:.2f} when the run began.")
+            f"them (`{command}`)\n\n{table(results)}\n\n" + "; ".join(notes) + ".")
 
 
 def parse_levels(text: str) -> list[int]:
@@ -429,7 +464,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def progress(result: LevelResult) -> None:
         print(f"{result.name}: {result.tally.moves} moves in {result.seconds:.1f} s, "
-              f"{result.errors} errors (load generator: {result.client_cpu / result.seconds:.0%} of a core)",
+              f"{result.errors} errors (load generator: {result.client_cpu / result.seconds:.0%} of a core"
+              + (f", other processes: {result.others_cpu / result.seconds:.0%}" if result.others_cpu is not None else "")
+              + ")",
               file=sys.stderr, flush=True)
 
     # Ctrl-C and `kill` both stop the stack it started, even when started from a shell that
