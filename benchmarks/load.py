@@ -276,7 +276,7 @@ def run_level(url: str, players: list[Player], concurrency: int, seconds: float,
     finally:
         deadline[0] = -math.inf  # on Ctrl-C too: no worker starts another request
     wall, cpu = time.monotonic() - began, time.process_time() - cpu
-    others = None if shared is None or (now := cpu_of_others()) is None else now - shared
+    others = None if shared is None or (now := cpu_of_others()) is None else max(0.0, now - shared)  # jiffy noise
     tally = Tally()
     for worker in workers:
         tally.merge(worker.tally)
@@ -369,7 +369,7 @@ def cpu_of_others() -> float | None:
         found = {pid for pid, (ppid, _) in parents.items() if ppid in ours} - ours
         ours |= found
         grown = bool(found)
-    return (busy - sum(parents[pid][1] for pid in ours if pid in parents)) / ticks
+    return max(0, busy - sum(parents[pid][1] for pid in ours if pid in parents)) / ticks
 
 
 def machine() -> str:
