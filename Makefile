@@ -38,6 +38,7 @@ bench: $(INSTALLED)
 	$(PY) -m benchmarks.item_size
 	$(PY) -m benchmarks.cold_import
 	$(PY) -m benchmarks.capacity
+	$(PY) -m benchmarks.load
 
 # The bots' strength: hundreds of games each (about an hour on two cores, most of it for mcts).
 bench-bots: $(INSTALLED)
