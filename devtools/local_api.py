@@ -11,7 +11,14 @@ import os
 import sys
 
 from chalice.cli.factory import CLIFactory
-from chalice.local import ChaliceRequestHandler, LocalDevServer, LocalGatewayException, ThreadedHTTPServer
+from chalice.local import (
+    ChaliceRequestHandler,
+    CustomLocalChalice,
+    LocalChalice,
+    LocalDevServer,
+    LocalGatewayException,
+    ThreadedHTTPServer,
+)
 
 from chalicelib.errors import EDGE_CODES
 from chalicelib.web import problem
@@ -65,6 +72,17 @@ class RequestHandler(ChaliceRequestHandler):
             self.wfile.write(body)
 
 
+def one_request_a_thread(app):
+    """The app with a current request of each thread's own, as `chalice local` makes it
+    (``create_local_server``). Chalice keeps the request being answered on the app itself, which
+    Lambda runs one request at a time; this server answers requests on threads at once, and one
+    request could read another's headers and body (its API key among them) and be answered as
+    another player."""
+    CustomLocalChalice.__bases__ = (LocalChalice, app.__class__)
+    app.__class__ = CustomLocalChalice
+    return app
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -74,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(message)s")
     os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")  # links in pages and emails
     config = CLIFactory(str(ROOT)).create_config_obj(chalice_stage_name=args.stage)
-    server = LocalDevServer(config.chalice_app, config, args.host, args.port, server_cls=BurstTolerantServer,
-                            handler_cls=RequestHandler)
+    server = LocalDevServer(one_request_a_thread(config.chalice_app), config, args.host, args.port,
+                            server_cls=BurstTolerantServer, handler_cls=RequestHandler)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

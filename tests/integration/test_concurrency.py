@@ -1,6 +1,7 @@
 """Optimistic locking on DynamoDB Local through real HTTP: one winner per version."""
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
@@ -82,3 +83,41 @@ def test_concurrent_retries_with_one_idempotency_key_apply_once(live_server):
     assert sum(r.headers.get("Idempotent-Replayed") == "true" for r in replies) == 9
     events = requests.get(f"{url}/v1/games/{gid}/events?after=1", headers=headers, timeout=10).json()["events"]
     assert len(events) == 1
+
+
+def test_concurrent_requests_are_each_answered_as_their_own_player(live_server):
+    """The local server answers requests on threads: each must read its own request's headers (its
+    API key), never another's sent at the same moment."""
+    players = [signup(live_server.url, f"P{n}") for n in range(8)]
+
+    def me(player: dict) -> tuple[str, str]:
+        reply = requests.get(f"{live_server.url}/v1/players/me",
+                             headers={"Authorization": f"Bearer {player['api_key']}"}, timeout=30)
+        return player["id"], reply.json().get("id")
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        answered = list(pool.map(me, players * 25))
+    assert [(asked, got) for asked, got in answered if asked != got] == []
+
+
+def test_the_local_server_keeps_each_threads_request_apart():
+    """What the test above samples, shown outright: under the local server, a request another
+    thread is answering is not this thread's ``current_request``."""
+    from chalice import Chalice
+
+    from devtools.local_api import one_request_a_thread
+
+    app = one_request_a_thread(Chalice("apart"))
+    app.current_request = "this thread's request"
+    seen = []
+
+    def other_thread() -> None:
+        try:
+            seen.append(app.current_request)
+        except AttributeError:
+            seen.append(None)  # none of its own yet
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    thread.join()
+    assert seen == [None] and app.current_request == "this thread's request"
