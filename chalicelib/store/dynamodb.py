@@ -291,14 +291,17 @@ class DynamoStore:
         """The events numbered above ``after``: read from the latest version back, a few versions at a
         time, until the version holding event ``after + 1`` (so a poll for new events reads one or two
         items, not the whole game)."""
+        versions = {":pk": {"S": keys.game_pk(game_id)}, ":first": {"S": keys.FIRST_VERSION_SK},
+                    ":last": {"S": keys.LAST_VERSION_SK}}
+        if after <= 0:  # the whole history: every version, oldest first
+            return [e for item in self._query("PK = :pk AND SK BETWEEN :first AND :last", versions)
+                    for e in events_from(item)]
         found: list[EventRecord] = []
         start: dict | None = None
         limit = 4
         while True:
-            items, start = self._query_page(
-                "PK = :pk AND SK BETWEEN :first AND :last",
-                {":pk": {"S": keys.game_pk(game_id)}, ":first": {"S": keys.FIRST_VERSION_SK},
-                 ":last": {"S": keys.LAST_VERSION_SK}}, limit=limit, descending=True, start=start)
+            items, start = self._query_page("PK = :pk AND SK BETWEEN :first AND :last", versions, limit=limit,
+                                            descending=True, start=start)
             for item in items:
                 events = events_from(item)
                 found[:0] = [e for e in events if e.seq > after]
