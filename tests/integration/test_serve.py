@@ -6,6 +6,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -114,3 +115,18 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
     finally:
         ctrl_c(server, port)
         receiver.stop()
+
+
+def test_make_serve_refuses_data_of_an_older_storage_layout(tmp_path):
+    """A var/ kept from a version before storage layout 2 is refused with what to do, never misread."""
+    from devtools.dynamodb_local import DynamoDBLocal
+    from chalicelib.store.schema import table_definition
+
+    with DynamoDBLocal(db_path=tmp_path / "dynamodb") as ddb:
+        ddb.client().create_table(**table_definition("battleline"))  # as layout 1 made it: no layout mark
+    port = free_port()
+    done = subprocess.run([sys.executable, "-m", "devtools.serve"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PORT": str(port), "DATA_DIR": str(tmp_path)})
+    assert done.returncode == 1
+    assert "storage layout 1" in done.stderr and "layout 2" in done.stderr and "mv var" in done.stderr
+    assert port_is_free(port)  # nothing was started
