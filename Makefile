@@ -8,7 +8,7 @@ NODE_INSTALLED := node_modules/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test test-unit openapi bench bench-bots mail-in check-card-set synth package deploy destroy install clean
+.PHONY: serve test test-unit openapi messages bench bench-bots mail-in check-card-set synth package deploy destroy install clean
 
 serve: install
 	$(PY) -m devtools.serve
@@ -30,6 +30,10 @@ check-card-set: $(INSTALLED)
 
 openapi: $(INSTALLED)
 	$(PY) -m devtools.openapi
+
+# The words people read, for translators: chalicelib/locale/messages.pot (chalicelib/i18n.py)
+messages: $(INSTALLED)
+	$(PY) -m devtools.messages
 
 # Benchmarks (not tests): results go into docs/benchmarks.md with the machine and date.
 bench: $(INSTALLED)

@@ -8,11 +8,17 @@ from functools import cache
 
 @cache
 def environment():
+    """The templates, speaking the language set around each rendering (``i18n.speaking``): their
+    words are ``{% trans %}`` blocks and ``_()`` calls (jinja2's i18n extension, new style)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    return Environment(loader=PackageLoader("chalicelib", "templates"),
-                       autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
-                       keep_trailing_newline=True)
+    from ..i18n import gettext, ngettext
+
+    env = Environment(loader=PackageLoader("chalicelib", "templates"),
+                      autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+                      keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)
+    return env
 
 
 def render(name: str, **context) -> str:

@@ -1,0 +1,58 @@
+"""``make messages``: every sentence the server and the CLI say to people, extracted by Babel into
+``chalicelib/locale/messages.pot`` (chalicelib/i18n.py). Translators start from it; a test fails
+when it is out of date. Deterministic: the same code gives the same file.
+
+Run: python -m devtools.messages [--check]
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from datetime import datetime, timezone
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import write_po
+
+from devtools.dynamodb_local import ROOT
+
+TEMPLATE = ROOT / "chalicelib" / "locale" / "messages.pot"
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
+METHODS = [("chalicelib/**.py", "python"), ("battleline_cli/**.py", "python"),
+           ("chalicelib/templates/**", "jinja2")]
+OPTIONS = {"chalicelib/templates/**": {"extensions": "jinja2.ext.i18n"}}
+FIXED = datetime(2026, 11, 24, tzinfo=timezone.utc)  # no date in the file: it changes only with the words
+
+
+def extract() -> Catalog:
+    catalog = Catalog(project="battleline-server", version="1", creation_date=FIXED, revision_date=FIXED,
+                      msgid_bugs_address="", copyright_holder="", charset="utf-8")
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(ROOT), METHODS, OPTIONS, KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+        catalog.add(message, None, [(filename, None)], auto_comments=comments, context=context)
+    return catalog
+
+
+def written(catalog: Catalog) -> str:
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, sort_output=True, include_lineno=False)
+    return out.getvalue().decode()
+
+
+def main() -> int:
+    text = written(extract())
+    if "--check" in sys.argv:
+        current = TEMPLATE.read_text() if TEMPLATE.exists() else ""
+        if current != text:
+            print(f"{TEMPLATE.relative_to(ROOT)} is out of date: run `make messages`", file=sys.stderr)
+            return 1
+        return 0
+    TEMPLATE.parent.mkdir(parents=True, exist_ok=True)
+    TEMPLATE.write_text(text)
+    print(f"wrote {TEMPLATE.relative_to(ROOT)}: {len(extract())} messages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
