@@ -195,7 +195,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                         engines=engines)
 
     # The outbox: emails show each seat its own view; the server's own messages, by type.
-    dispatcher.viewer = games.view_for_seat
+    dispatcher.viewer = games.story  # a seat's view and what happened since it last moved
     dispatcher.handlers[messages.GAME_FINISHED] = ratings.settle_finished  # rate it, advance its tournament
     dispatcher.handlers[messages.BOT_TURN] = bots.play_bot
     dispatcher.handlers[messages.TOURNAMENT_GAMES] = tournaments.make_games

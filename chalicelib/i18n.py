@@ -55,6 +55,12 @@ def _(message: str) -> str:
 gettext = _
 
 
+def N_(message: str) -> str:
+    """Mark a sentence for translation where it is written (a table of words), to be translated
+    where it is used (``_(table[key])``)."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the language spoken now (its own plural rules)."""
     return translations(language()).ngettext(singular, plural, n)

@@ -104,9 +104,13 @@ def _plain_imports(path: Path) -> set[str]:
     return names
 
 
+DRAWN = ("render", "presenter", "presenters", "story")  # how a game is shown and told to people
+
+
 def test_the_engines_are_pure_and_their_rules_know_no_presentation():
     """games/ imports nothing of the server (no store, service, clock, HTTP or notification) and no
-    clock of its own; a game's rules never import how it is drawn (render.py, presenter.py)."""
+    clock of its own; a game's rules never import how it is drawn or told (render.py, story.py,
+    presenter.py)."""
     server = ("chalicelib.store", "chalicelib.services", "chalicelib.notify", "chalicelib.mailplay",
               "chalicelib.pages", "chalicelib.web", "chalicelib.config", "chalicelib.clock", "boto3", "botocore",
               "time", "datetime")
@@ -115,8 +119,7 @@ def test_the_engines_are_pure_and_their_rules_know_no_presentation():
         names = imports_of(path) | _plain_imports(path)
         if bad := sorted(n for n in names if n.startswith(server)):
             impure[str(path.relative_to(PACKAGE))] = bad
-        if path.stem not in ("render", "presenter", "presenters") and (
-                bad := sorted(n for n in names if n.rsplit(".", 1)[-1] in ("render", "presenter", "presenters"))):
+        if path.stem not in DRAWN and (bad := sorted(n for n in names if n.rsplit(".", 1)[-1] in DRAWN)):
             drawn[str(path.relative_to(PACKAGE))] = bad
     assert not impure, impure
     assert not drawn, drawn

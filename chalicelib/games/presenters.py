@@ -27,7 +27,20 @@ class Presenter:
     html_board: Callable[[dict, int | None], str]  # for emails: what common mail clients draw
     svg_board: Callable[[dict, int | None], str]  # for pages in a browser
     hand_html: Callable[[list[str]], str]
+    # The game told (story.py): an event in a sentence with the players' names (None: nothing to
+    # tell), and the counts a player follows; each from a seat's view (and the events as it sees them).
+    tell: Callable[[dict, dict], str | None]  # (event, view)
+    counts: Callable[[dict], list[str]]  # (view)
     bulky_steps: tuple[str, ...] = ()  # step types left out of emails' link lists when there are many
+
+    def told(self, view: dict, events: list[dict]) -> list[str]:
+        """The events in sentences (the move log), leaving out what needs no telling."""
+        return [line for event in events if (line := self.tell(event, view))]
+
+    def recap(self, view: dict, events: list[dict], limit: int = 12) -> list[str]:
+        """What happened since the seat last moved (its own steps left out), in sentences: the first
+        thing a player wants to read. A spectator gets the last few events."""
+        return self.told(view, since_own_move(events, view["you"]))[-limit:]
 
     def describe_step(self, step: Step) -> str:
         return self.steps.describe(step)
@@ -37,6 +50,33 @@ class Presenter:
 
     def parse_commands(self, text: str) -> list[Step]:
         return self.steps.read_commands(text)
+
+
+def names(view: dict) -> dict[int, str]:
+    """Each seat's name as people read it (a player's name, a bot's, or an open invitation)."""
+    return {s["seat"]: s["name"] for s in view["seats"]}
+
+
+def since_own_move(events: list[dict], seat: int | None) -> list[dict]:
+    """What the others did last: the latest run of events not the seat's own (its own steps at the
+    end, taken since, are left out too: a turn of several steps recaps the opponent's). A spectator
+    gets every event."""
+    if seat is None:
+        return events
+
+    def own(event: dict) -> bool:
+        return event["seat"] == seat and event["type"] not in QUIET
+
+    end = len(events)
+    while end > 0 and (own(events[end - 1]) or events[end - 1]["type"] in QUIET):
+        end -= 1
+    start = end
+    while start > 0 and not own(events[start - 1]):
+        start -= 1
+    return events[start:end]
+
+
+QUIET = ("turn_started", "reaction_window")  # events a seat is named in without having moved
 
 
 PRESENTERS: OnFirstUse[Presenter] = OnFirstUse("presenter", "PRESENTER")

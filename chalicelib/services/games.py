@@ -12,6 +12,7 @@ from .. import bots, ids, observability
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
+from ..games.presenters import since_own_move
 from ..games.replay import replay
 from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery
 from ..notify import messages
@@ -24,6 +25,7 @@ from .moves import Moves, engine_options
 logger = logging.getLogger("battleline.service")
 
 SERVICE_EVENTS = ("game_created", "seat_taken")  # the service's own events; every other one is the engine's
+RECENT = 40  # events a story looks back over at most (an opponent's turn takes a few)
 
 
 class Games:
@@ -102,6 +104,15 @@ class Games:
         """A seat's view, for notifications and links (no caller to authorize), or None."""
         game = self.moves.find(game_id)
         return self.view(game, seat) if game else None
+
+    def story(self, game_id: str, seat: int | None) -> dict | None:
+        """A seat's view with ``recent``: the events since that seat last moved, as it may see them
+        (the last ``RECENT`` at most): what an email or a board tells first. None: no such game."""
+        game = self.moves.find(game_id)
+        if game is None:
+            return None
+        events = self.store.list_events(game_id, max(0, game.event_count - RECENT))
+        return {**self.view(game, seat), "recent": since_own_move([e.seen_by(seat) for e in events], seat)}
 
     def seat_player(self, game_id: str, seat_number: int) -> Player | None:
         """The player in a game's seat (for email links and replies), or None."""

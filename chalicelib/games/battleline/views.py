@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..base import State, seat_key
 from .cards import sort_hand
 from .table import seats
+from .turns import provable_flags
 
 
 def first_complete(flag: dict) -> int | None:
@@ -31,6 +32,8 @@ def view(state: State, seat: int | None) -> dict:
     return {
         "flags": [public_flag(flag) for flag in state["flags"]],
         "hand": sort_hand(state["hands"][seat_key(seat)]) if seated else [],
+        # What the seat could prove now from the table alone (public: no hand is looked at).
+        "claimable": provable_flags(state, seat) if seated and state["result"] is None else [],
         "hand_sizes": {key: len(cards) for key, cards in state["hands"].items()},
         "decks": {deck: len(cards) for deck, cards in state["decks"].items()},
         "discards": {key: list(cards) for key, cards in state["discards"].items()},
@@ -95,6 +98,8 @@ class BattleLineStateView(Shape):
 
     flags: list[FlagView]
     hand: list[Card] = Field(description="Your own hand; empty for spectators.")
+    claimable: list[int] = Field(description="The flags you could claim now, provable from the table alone "
+                                             "(whether or not this is your claim step); empty for spectators.")
     hand_sizes: dict[str, int]
     decks: dict[str, int] = Field(description="Cards left in the troop and tactics decks.")
     discards: dict[str, list[Card]]

@@ -1,0 +1,77 @@
+"""A game told to people (games/<game>/story.py, Presenter.recap and counts): every event of random
+games of both games is told in a sentence with the players' names, a seat's recap is what the
+others did last, and nothing hidden from that seat is ever told."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chalicelib.games import ENGINES
+from chalicelib.games.battleline.story import card_name
+from chalicelib.games.presenters import PRESENTERS, since_own_move
+from chalicelib.records import EventRecord
+
+NAMES = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bob"}]
+
+
+def played(game: str, seed: int, steps: int = 400):
+    """A random game: its state and its events as the service records them (seq, data, private)."""
+    engine = ENGINES[game]
+    options = engine.options_model.model_validate({}).model_dump(mode="json")
+    state = engine.new_game(options, random.Random(seed))
+    rng, events = random.Random(seed), []
+    while engine.result(state) is None and len(events) < steps:
+        seat = engine.to_move(state)
+        legal = engine.legal_steps(state, seat)
+        choices = [s for s in legal if s["type"] not in ("resign", "offer_draw")] or legal
+        for raw in engine.apply_step(state, seat, rng.choice(choices)):
+            events.append(EventRecord("g_1", len(events) + 1, len(events), raw["type"], raw["seat"], raw["data"],
+                                      "2026-11-24T00:00:00.000Z", raw.get("private", {})))
+    return engine, state, events
+
+
+def view_of(engine, state, game: str, seat: int | None) -> dict:
+    return {"game": game, "you": seat, "seats": NAMES, "state": engine.view(state, seat)}
+
+
+@pytest.mark.parametrize("game", ["battleline", "khan"])
+def test_every_event_of_random_games_is_told_with_the_players_names(game):
+    shown = PRESENTERS[game]
+    for seed in range(4):
+        engine, state, events = played(game, seed)
+        for seat in (1, 2):
+            view = view_of(engine, state, game, seat)
+            told = shown.told(view, [e.seen_by(seat) for e in events])
+            assert told and all(isinstance(line, str) and line for line in told)
+            assert any(line.startswith("Bob ") for line in told) if seat == 1 else any(
+                line.startswith("Ann ") for line in told)
+            assert shown.counts(view)
+
+
+def test_a_battle_line_draw_is_told_with_its_card_to_the_drawer_only():
+    engine, state, events = played("battleline", 1, steps=12)
+    shown = PRESENTERS["battleline"]
+    draw = next(e for e in events if e.type == "draw")
+    card = draw.private[str(draw.seat)]["card"]
+    mine = shown.tell(draw.seen_by(draw.seat), view_of(engine, state, "battleline", draw.seat))
+    theirs = shown.tell(draw.seen_by(3 - draw.seat), view_of(engine, state, "battleline", 3 - draw.seat))
+    named = card_name(card)
+    assert mine.startswith("You drew ") and named in mine
+    assert named not in theirs and theirs.startswith("Ann drew from the " if draw.seat == 1 else "Bob drew from the ")
+
+
+def test_a_recap_is_what_the_others_did_last():
+    events = [{"seat": 1, "type": "play"}, {"seat": 1, "type": "draw"}, {"seat": 2, "type": "play"},
+              {"seat": 2, "type": "claim"}, {"seat": None, "type": "game_finished"}]
+    assert since_own_move(events, 1) == events[2:]
+    assert since_own_move(events[:4], 2) == events[:2]  # Bob mid-turn: Ann's turn is his recap
+    assert since_own_move(events, None) == events
+
+
+def test_battle_line_counts_name_the_decks_hands_tactics_discards_and_claimable_flags():
+    engine, state, _ = played("battleline", 2, steps=200)
+    lines = PRESENTERS["battleline"].counts(view_of(engine, state, "battleline", 1))
+    text = "\n".join(lines)
+    assert text.startswith("Decks: ") and "Hands: you " in text and "Bob " in text and "Tactics played:" in text
