@@ -1,38 +1,113 @@
 """A Khan & General game told to people: what each event was, with the players' names and the
 card set's own card names (``tell``), and the card economy a player follows (``counts``). From a
-seat's view and the events as that seat sees them: nothing hidden from it can be told."""
+seat's view and the events as that seat sees them: nothing hidden from it can be told.
+
+Card names are the card set's (data, written by its designer, not translated here). A name may
+be bilingual ("Heavy cavalry 重骑兵"): sentences use its first part (``short_name``), legends and
+hands the whole name. A command without a name in its file is called by its id in words
+("stand_firm": "Stand firm")."""
 
 from __future__ import annotations
 
-from ...i18n import N_, _, ngettext
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...i18n import N_, _, language, ngettext
 from ..presenters import names as names_of
-from .cardset import REGISTRY, UnknownCardSet
+from .cardset import REGISTRY, CardSet, CardSetChanged, Command, UnitType, UnknownCardSet
+
+
+# ---------------------------------------------------------------- the card set's names
+
+def card_set_of(state: dict) -> CardSet | None:
+    """The card set a view's state names (None when this server does not know it)."""
+    found = state.get("card_set") or {}
+    try:
+        return REGISTRY.get(found["id"], found["version"])
+    except (KeyError, UnknownCardSet, CardSetChanged):
+        return None
+
+
+def full_name(entry: UnitType | Command) -> str:
+    """A card's name as its card set writes it (a command without one: its id in words)."""
+    return entry.name or entry.id.replace("_", " ").capitalize()
+
+
+_SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC")
+_CJK_LANGUAGES = ("zh", "ja", "ko")
+
+
+def _is_cjk(word: str) -> bool:
+    return any(unicodedata.name(ch, "").startswith(_SCRIPTS) for ch in word)
+
+
+def short_name(name: str) -> str:
+    """A bilingual name's part in the language spoken ("Heavy cavalry 重骑兵": "Heavy cavalry";
+    speaking Chinese or Japanese, "重骑兵"); a name in one script is itself."""
+    words = name.split()
+    cjk = [_is_cjk(w) for w in words]
+    if all(cjk) or not any(cjk):
+        return name
+    want = language().split("_")[0].split("-")[0] in _CJK_LANGUAGES
+    return " ".join(w for w, is_cjk in zip(words, cjk) if is_cjk == want)
 
 
 def card_names(view: dict) -> dict[str, str]:
-    """Each card id of the game's card set, as the set names it (an id the set lacks: itself)."""
-    found = view["state"].get("card_set") or {}
-    try:
-        cards = REGISTRY.get(found["id"], found["version"])
-    except (KeyError, UnknownCardSet):
+    """Each card id of the game's card set, as the set names it in full (an unknown set: empty)."""
+    cards = card_set_of(view["state"])
+    if cards is None:
         return {}
-    return {card_id: entry.name for card_id, entry in {**cards.units, **cards.commands}.items()}
+    return {card_id: full_name(entry) for card_id, entry in {**cards.units, **cards.commands}.items()}
 
 
-def _square(at: dict | None) -> str:
+def name_of(cards: CardSet | None, card_id: str, *, short: bool = True) -> str:
+    """A card as people read it: its card set's name (short: the part in the language spoken)."""
+    entry = (cards.units.get(card_id) or cards.commands.get(card_id)) if cards else None
+    if entry is None:
+        return card_id.replace("_", " ").capitalize()
+    return short_name(full_name(entry)) if short else full_name(entry)
+
+
+KINDS = {"attack": N_("attack"), "defend": N_("defence"), "move": N_("move")}
+
+
+def square(at: dict | None) -> str:
     return f"({at['x']}, {at['y']})" if at else "?"
 
 
+def _squares(found: list[dict]) -> str:
+    listed = [square(at) for at in found]
+    if len(listed) == 1:
+        return listed[0]
+    return _("{first} and {last}").format(first=", ".join(listed[:-1]), last=listed[-1])
+
+
 FACINGS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
-OUTCOMES = {"held": N_("the defence held"), "wounded": N_("the defender was wounded"),
-            "destroyed": N_("the defender was destroyed"), "routed": N_("the defender was routed")}
 REASONS = {"annihilation": N_("every unit destroyed"), "routed": N_("no unit left on the field"),
            "max_rounds": N_("the last round ended"), "draw_agreed": N_("a draw agreed"),
            "resign": N_("resignation"), "timeout": N_("time ran out"), "withdrawn": N_("withdrawal")}
 
 
+def facing(code: str) -> str:
+    return _(FACINGS[code]) if code in FACINGS else code
+
+
+def reason(result: dict) -> str:
+    """Why a game ended, in words; after the last round, with the score that decided it."""
+    code = result["reason"]
+    why = _(REASONS[code]) if code in REASONS else code.replace("_", " ")
+    if code == "max_rounds" and result.get("destroyed"):
+        kills = result["destroyed"]
+        wounds = result.get("wounded") or {}
+        why = _("{why}: units destroyed {one} to {two}, wounds {w1} to {w2}").format(
+            why=why, one=kills.get("1", 0), two=kills.get("2", 0), w1=wounds.get("1", 0), w2=wounds.get("2", 0))
+    return why
+
+
 def result_line(result: dict, names: dict[int, str], you: int | None) -> str:
-    why = _(REASONS[result["reason"]]) if result["reason"] in REASONS else result["reason"].replace("_", " ")
+    """Who won and how."""
+    why = reason(result)
     if result.get("winner") is None:
         return _("A draw ({reason})").format(reason=why)
     if result["winner"] == you:
@@ -40,81 +115,261 @@ def result_line(result: dict, names: dict[int, str], you: int | None) -> str:
     return _("{name} won ({reason})").format(name=names.get(result["winner"], "?"), reason=why)
 
 
+# ---------------------------------------------------------------- an event in a sentence
+
 def tell(event: dict, view: dict) -> str | None:
-    """One event in a sentence, or None for one nobody needs told (a window opening or closing)."""
+    """One event in a sentence, or None for one nobody needs told (a phase ending, a keyword
+    skipped, staying put)."""
     kind, data, seat = event["type"], event["data"], event["seat"]
-    names, you, named = names_of(view), view["you"], card_names(view)
-    who = _("You") if seat is not None and seat == you else names.get(seat, "?")
+    names, you = names_of(view), view["you"]
+    cards = card_set_of(view["state"])
+    mine = seat is not None and seat == you
+    who = _("You") if mine else names.get(seat, "?")
 
-    def card(card_id: str | None) -> str:
-        return named.get(card_id, card_id.replace("_", " ")) if card_id else _("a face-down unit")
+    def card(card_id: str) -> str:
+        return name_of(cards, card_id)
 
-    def facing(code: str) -> str:
-        return _(FACINGS.get(code, code))
+    def whose(owner: int | None) -> str | None:
+        """The owner's name (None: the reader's own)."""
+        return None if owner is not None and owner == you else names.get(owner, "?")
 
-    if kind == "place":
-        return _("{who} placed {unit} at {at}").format(who=who, unit=card(data["unit"]), at=_square(data["at"]))
-    if kind == "deploy":
-        return _("{who} deployed {unit} at {at}, facing {facing}").format(
-            who=who, unit=card(data.get("unit")), at=_square(data["at"]), facing=facing(data["facing"]))
-    if kind == "command":
-        return _("{who} played {card} on the unit at {at}").format(who=who, card=card(data["card"]),
-                                                                   at=_square(data["at"]))
-    if kind == "pay":
-        return ngettext("{who} paid a card into sequence {sequence}", "{who} paid cards into sequence {sequence}",
-                        data.get("size", 1)).format(who=who, sequence=data["sequence"])
-    if kind == "move":
-        return _("{who} moved the unit at {start} to {end}").format(who=who, start=_square(data["from"]),
-                                                                   end=_square(data["to"]))
-    if kind == "turn":
-        return _("{who} turned the unit at {at} to face {facing}").format(who=who, at=_square(data["at"]),
-                                                                         facing=facing(data["facing"]))
-    if kind == "advance":
-        return _("{who} advanced from {start} to {end}").format(who=who, start=_square(data["from"]),
-                                                               end=_square(data["to"]))
-    if kind == "engagement":
-        outcome = _(OUTCOMES[data["outcome"]]) if data.get("outcome") in OUTCOMES else data.get("outcome", "")
-        return _("{who} attacked {target}: {attack} against {defence}, {outcome}").format(
-            who=who, target=_square(data["target"]), attack=data["attack"], defence=data["defence"], outcome=outcome)
-    if kind == "revealed":
-        return _("The unit at {at} is {unit}").format(at=_square(data["at"]), unit=card(data["unit"]))
-    if kind == "destroyed":
-        return _("{unit} at {at} was destroyed").format(unit=card(data["unit"]), at=_square(data["at"]))
-    if kind == "flip":
-        return _("{who} turned {unit} at {at} face up").format(who=who, unit=card(data["unit"]), at=_square(data["at"]))
-    if kind == "defence_discarded":
-        return _("{who} discarded {card} from the unit at {at}").format(who=who, card=card(data["card"]),
-                                                                       at=_square(data["at"]))
+    told = _TELLERS.get(kind)
+    if told is not None:
+        return told(data, _Teller(seat, who, mine, card, whose))
     if kind == "turn_started":
-        return _("Round {round}: {who}'s turn ({cards} cards)").format(round=data["round"], who=who,
-                                                                      cards=data["cards"])
-    if kind == "draw_offered":
-        return _("{who} offered a draw").format(who=who)
-    if kind == "draw_declined":
-        return _("{who} declined the draw").format(who=who)
-    if kind == "draw_accepted":
-        return _("{who} accepted the draw").format(who=who)
-    if kind == "resign":
-        return _("{who} resigned").format(who=who)
-    if kind == "timeout":
-        return _("{who} ran out of time").format(who=who)
-    if kind == "withdrawn":
-        return _("{who} withdrew from the tournament").format(who=who)
+        cards_allowed = ngettext("{count} card", "{count} cards", data["cards"]).format(count=data["cards"])
+        if mine:
+            return _("Round {round}: your turn, up to {cards}").format(round=data["round"], cards=cards_allowed)
+        return _("Round {round}: {name}'s turn, up to {cards}").format(round=data["round"], name=who,
+                                                                      cards=cards_allowed)
+    if kind == "reaction_window":
+        reacting = data.get("seat")
+        if reacting == you:
+            return _("You may answer with defence commands (the reaction window)")
+        return _("{name} may answer with defence commands (the reaction window)").format(
+            name=names.get(reacting, "?"))
     if kind == "game_finished":
         return result_line(data["result"], names, you)
     return None
 
 
+@dataclass(frozen=True)
+class _Teller:
+    """What every sentence of one event needs: the acting seat, as named to the reader."""
+
+    seat: int
+    who: str  # the acting seat's name, or "You"
+    mine: bool  # the reader acted
+    card: Callable[[str], str]  # a card id in words
+    whose: Callable[[int | None], str | None]  # an owner's name (None: the reader's own)
+
+
+def _place(data: dict, t: _Teller) -> str:
+    return _("{who} placed {unit} face up at {at}, facing {facing}").format(
+        who=t.who, unit=t.card(data["unit"]), at=square(data["at"]), facing=facing(data.get("facing", "")))
+
+
+def _deploy(data: dict, t: _Teller) -> str:
+    if data.get("unit"):  # told to its owner only
+        return _("{who} deployed {unit} face down at {at}, facing {facing}").format(
+            who=t.who, unit=t.card(data["unit"]), at=square(data["at"]), facing=facing(data["facing"]))
+    return _("{who} deployed a unit face down at {at}, facing {facing}").format(
+        who=t.who, at=square(data["at"]), facing=facing(data["facing"]))
+
+
+def _flip(data: dict, t: _Teller) -> str:
+    return _("{who} turned {unit} at {at} face up").format(who=t.who, unit=t.card(data["unit"]), at=square(data["at"]))
+
+
+def _defence_discarded(data: dict, t: _Teller) -> str:
+    return _("{who} discarded {card} from the unit at {at}").format(who=t.who, card=t.card(data["card"]),
+                                                                   at=square(data["at"]))
+
+
+def _command(data: dict, t: _Teller) -> str:
+    played = t.card(data["card"])
+    if data.get("reaction"):
+        line = _("{who} answered with {card} on the unit at {at}").format(who=t.who, card=played,
+                                                                         at=square(data["at"]))
+    else:
+        line = _("{who} played {card} on the unit at {at}").format(who=t.who, card=played, at=square(data["at"]))
+    if data.get("sequence"):
+        paid = ngettext("{count} card", "{count} cards", data.get("paid", 0)).format(count=data.get("paid", 0))
+        line += _(", paid with sequence {sequence} ({cards} to the discards)").format(
+            sequence=data["sequence"], cards=paid)
+    return line
+
+
+def _pay(data: dict, t: _Teller) -> str:
+    size = data.get("size", 1)
+    if data.get("card"):  # told to the payer only (and not even to it with the advanced rules)
+        if size == 1:
+            return _("{who} paid {card} face down as a new sequence {sequence}").format(
+                who=t.who, card=t.card(data["card"]), sequence=data["sequence"])
+        return _("{who} paid {card} face down into sequence {sequence}, now {size} cards").format(
+            who=t.who, card=t.card(data["card"]), sequence=data["sequence"], size=size)
+    if size == 1:
+        return _("{who} paid a card face down as a new sequence {sequence}").format(who=t.who,
+                                                                                   sequence=data["sequence"])
+    return _("{who} paid a card face down into sequence {sequence}, now {size} cards").format(
+        who=t.who, sequence=data["sequence"], size=size)
+
+
+def _move(data: dict, t: _Teller) -> str:
+    if data["from"] == data["to"]:
+        return _("{who} turned the unit at {at} to face {facing}").format(who=t.who, at=square(data["to"]),
+                                                                         facing=facing(data["facing"]))
+    return _("{who} moved the unit at {start} to {end}, facing {facing}").format(
+        who=t.who, start=square(data["from"]), end=square(data["to"]), facing=facing(data["facing"]))
+
+
+def _turn(data: dict, t: _Teller) -> str:
+    return _("{who} turned the unit at {at} to face {facing}").format(who=t.who, at=square(data["at"]),
+                                                                     facing=facing(data["facing"]))
+
+
+def _advance(data: dict, t: _Teller) -> str:
+    return _("{who} advanced from {start} into {end}").format(who=t.who, start=square(data["from"]),
+                                                             end=square(data["to"]))
+
+
+OUTCOMES = {"held": N_("the defence held"), "wounded": N_("wounded"), "destroyed": N_("destroyed")}
+
+
+def _engagement(data: dict, t: _Teller) -> str:
+    attackers = data.get("attackers") or []
+    outcome = _(OUTCOMES[data["outcome"]]) if data.get("outcome") in OUTCOMES else data.get("outcome", "")
+    values = {"who": t.who, "target": square(data["target"]), "attackers": _squares(attackers),
+              "attack": data["attack"], "defence": data["defence"], "outcome": outcome}
+    defender = t.whose(3 - t.seat)  # the attacker's opponent
+    if defender is None:  # the reader's own unit was attacked
+        line = ngettext("{who} attacked your unit at {target} from {attackers}: attack {attack} against defence "
+                        "{defence}, {outcome}",
+                        "{who} attacked your unit at {target} from {attackers} together: attack {attack} against "
+                        "defence {defence}, {outcome}", len(attackers)).format(**values)
+    else:
+        line = ngettext("{who} attacked {name}'s unit at {target} from {attackers}: attack {attack} against "
+                        "defence {defence}, {outcome}",
+                        "{who} attacked {name}'s unit at {target} from {attackers} together: attack {attack} "
+                        "against defence {defence}, {outcome}", len(attackers)).format(name=defender, **values)
+    if data.get("countered"):
+        line += _("; the counter wounded the attacker at {at}").format(at=square(data["countered"]))
+    if data.get("grappled"):
+        line += _("; the unit at {at} is grappled").format(at=square(data["grappled"]))
+    if data.get("grappled_attacker"):
+        line += _("; the attacker at {at} is grappled").format(at=square(data["grappled_attacker"]))
+    return line
+
+
+def _revealed(data: dict, t: _Teller) -> str:
+    if t.whose(data.get("owner")) is None:
+        return _("Your unit at {at} was turned face up: {unit}").format(at=square(data["at"]), unit=t.card(data["unit"]))
+    return _("{name}'s unit at {at} was turned face up: {unit}").format(
+        name=t.whose(data.get("owner")), at=square(data["at"]), unit=t.card(data["unit"]))
+
+
+def _destroyed(data: dict, t: _Teller) -> str:
+    if t.whose(data.get("owner")) is None:
+        return _("Your {unit} at {at} was destroyed").format(unit=t.card(data["unit"]), at=square(data["at"]))
+    return _("{name}'s {unit} at {at} was destroyed").format(name=t.whose(data.get("owner")), unit=t.card(data["unit"]),
+                                                            at=square(data["at"]))
+
+
+def _turn_ended(data: dict, t: _Teller) -> str:
+    back = data.get("returned_to_hand", 0)
+    if not back:
+        return _("You ended your turn") if t.mine else _("{who} ended the turn").format(who=t.who)
+    if t.mine:
+        return ngettext("You ended your turn; {count} card went back to your hand",
+                        "You ended your turn; {count} cards went back to your hand", back).format(count=back)
+    return ngettext("{who} ended the turn; {count} card went back to the hand",
+                    "{who} ended the turn; {count} cards went back to the hand", back).format(who=t.who, count=back)
+
+
+def _said(sentence: str):
+    return lambda data, t: _(sentence).format(who=t.who)
+
+
+_TELLERS = {
+    "place": _place, "deploy": _deploy, "flip": _flip, "defence_discarded": _defence_discarded,
+    "command": _command, "pay": _pay, "move": _move, "turn": _turn, "advance": _advance,
+    "engagement": _engagement, "revealed": _revealed, "destroyed": _destroyed, "turn_ended": _turn_ended,
+    "draw_offered": _said(N_("{who} offered a draw")), "draw_declined": _said(N_("{who} declined the draw")),
+    "draw_accepted": _said(N_("{who} accepted the draw")), "resign": _said(N_("{who} resigned")),
+    "timeout": _said(N_("{who} ran out of time")), "withdrawn": _said(N_("{who} withdrew from the tournament")),
+}
+
+
+# ---------------------------------------------------------------- the counts
+
+def seat_name(seat: int, names: dict[int, str], you: int | None) -> str:
+    """A seat as people read it: "You" for the reader's own, else the player's name."""
+    return _("You") if you is not None and seat == you else names.get(seat, _("Seat {seat}").format(seat=seat))
+
+
+def _named(cards: CardSet | None, ids: list[str]) -> str:
+    return ", ".join(name_of(cards, c) for c in ids)
+
+
+def zone_words(cards: CardSet | None, sequences: list[dict]) -> str:
+    """A command zone in words: each sequence's size (a sequence of c cards pays a cost of c),
+    with its cards when the reader may look at them."""
+    if not sequences:
+        return _("empty")
+    parts = []
+    for number, pile in enumerate(sequences, start=1):
+        size = ngettext("{count} card", "{count} cards", pile["size"]).format(count=pile["size"])
+        if pile.get("cards"):
+            size = f"{size}: {_named(cards, pile['cards'])}"
+        parts.append(_("sequence {number} ({size})").format(number=number, size=size))
+    return ", ".join(parts)
+
+
+def whose_turn(state: dict, names: dict[int, str], you: int | None) -> str | None:
+    """Whose turn it is and how many of its cards it has played (None once the game is over)."""
+    active = state.get("active")
+    if active is None:
+        return None
+    limit = state["limits"].get(str(active), 0)
+    if active == you:
+        return _("Your turn: {played} of {limit} cards played").format(played=state["played"], limit=limit)
+    return _("{name}'s turn: {played} of {limit} cards played").format(name=names.get(active, "?"),
+                                                                      played=state["played"], limit=limit)
+
+
 def counts(view: dict) -> list[str]:
-    """The round and card limit, and for each side its hand, command zone, discards and units."""
+    """The round and whose turn, and for each side (yours first) its hand, card limit, command
+    zone, discards and units left (and which were destroyed)."""
     state, names, you = view["state"], names_of(view), view["you"]
-    lines = [_("Round {round} of {rounds}").format(round=state["round"], rounds=state["max_rounds"])]
-    for seat in sorted(state["hand_sizes"]):
-        who = _("You") if you is not None and int(seat) == you else names.get(int(seat), "?")
-        sequences = state["sequences"][seat]
-        zone = ", ".join(str(pile["size"]) for pile in sequences) or _("empty")
-        lines.append(_("{who}: {hand} in hand, limit {limit}; command zone {zone}; {discards} discarded; "
-                       "{units} units left").format(
-            who=who, hand=state["hand_sizes"][seat], limit=state["limits"][seat], zone=zone,
-            discards=state["discards"][seat]["size"], units=state["units_left"][seat]))
+    cards = card_set_of(state)
+    head = _("Round {round} of {rounds}").format(round=state["round"], rounds=state["max_rounds"])
+    turn = whose_turn(state, names, you)
+    lines = [f"{head}. {turn}" if turn else head]
+    seats = sorted((int(s) for s in state["hand_sizes"]), key=lambda s: (s != you, s))
+    for seat in seats:
+        key = str(seat)
+        hand = ngettext("{count} card in hand", "{count} cards in hand", state["hand_sizes"][key]).format(
+            count=state["hand_sizes"][key])
+        limit = ngettext("up to {count} card a turn", "up to {count} cards a turn",
+                         state["limits"][key]).format(count=state["limits"][key])
+        pile = state["discards"][key]
+        discards = ngettext("{count} discarded", "{count} discarded", pile["size"]).format(count=pile["size"])
+        if pile.get("cards"):
+            discards += f" ({_named(cards, pile['cards'])})"
+        units = ngettext("{count} unit left", "{count} units left", state["units_left"][key]).format(
+            count=state["units_left"][key])
+        lost = state.get("destroyed", {}).get(key) or []
+        if lost:
+            units += ", " + ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
+                count=len(lost), units=_named(cards, lost))
+        zone = zone_words(cards, state["sequences"][key])
+        if seat == you:
+            lines.append(_("You: {hand}, {limit}, {discards}, {units}").format(
+                hand=hand, limit=limit, discards=discards, units=units))
+            lines.append(_("Your command zone: {zone}").format(zone=zone))
+        else:
+            name = seat_name(seat, names, you)
+            lines.append(_("{name}: {hand}, {limit}, {discards}, {units}").format(
+                name=name, hand=hand, limit=limit, discards=discards, units=units))
+            lines.append(_("{name}'s command zone: {zone}").format(name=name, zone=zone))
     return lines

@@ -13,10 +13,10 @@ import random
 from chalicelib.games.base import IllegalStep, apply_steps, seat_key
 from chalicelib.games.khan.engine import ENGINE
 from chalicelib.games.khan.setup import new_turn
-from chalicelib.games.khan.table import card_id, places, unit_at
+from chalicelib.games.khan.table import card_id, places, unit_at, unit_key
 
 __all__ = ["ENGINE", "IllegalStep", "apply_steps", "battle", "put", "order", "cost", "act", "refused", "at",
-           "legal", "options", "every_card_once", "new_game", "unit"]
+           "legal", "options", "every_card_once", "new_game", "unit", "mid_game"]
 
 
 def options(**chosen) -> dict:
@@ -104,3 +104,21 @@ def every_card_once(state: dict) -> bool:
         if numbers != list(range(len(state["seats"][seat_key(seat)]["deck"]))):
             return False
     return True
+
+
+def mid_game(**chosen) -> dict:
+    """Round 6, Ann's (seat 1's) action phase: wounded units, a face-down unit on each side,
+    commands on units, a grapple, sequences on both sides and a discarded card."""
+    state = battle(round=6, **chosen)
+    put(state, 1, "heavy_cavalry", 0, 0, command="lance", wounded=True)
+    put(state, 1, "horse_archers", 1, -1, "W", up=False)
+    put(state, 1, "light_cavalry", -1, 0, "E", command="stand_firm")
+    put(state, 2, "spearmen", 0, 1, "S", command="pike_wall")
+    put(state, 2, "archers", 2, 2, "W", up=False)
+    put(state, 2, "swordsmen", -1, 1, "S", command="bind", wounded=True)
+    cost(state, 1, "charge", "envelop")
+    cost(state, 1, "gallop")
+    cost(state, 2, "march")
+    state["discards"]["1"].append(state["hands"]["1"].pop())
+    unit_at(state, (-1, 0))["grappled_by"].append(unit_key(unit_at(state, (-1, 1))))
+    return state
