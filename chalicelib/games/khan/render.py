@@ -517,14 +517,12 @@ def _command_of(board: Board, label: str) -> str:
 def hand_html(cards: list[str], state: dict | None = None) -> str:
     """The hand for emails and pages: each card by its name and label, what it is and does (a
     command's kind, cost, who may execute it, keywords), and its id, to type in a reply. With the
-    view's state its card set's names; without, the default card set's."""
+    view's state its card set's names; without, those of a card set that has every card."""
     found = story.card_set_of(state) if state else None
-    if found is None:
-        from .cardset import DEFAULT_CARD_SET, REGISTRY, UnknownCardSet
-        try:
-            found = REGISTRY.latest(DEFAULT_CARD_SET)
-        except UnknownCardSet:
-            found = None
+    if found is None:  # the default set if it has every card, else the newest set that has
+        from .cardset import DEFAULT_CARD_SET, REGISTRY
+        sets = sorted(REGISTRY.all(), key=lambda c: (c.id == DEFAULT_CARD_SET, c.version), reverse=True)
+        found = next((c for c in sets if all(card in c.units or card in c.commands for card in cards)), None)
     board = Board({"factions": (state or {}).get("factions", {}), "field": [], "hand_sizes": {}}, None, {}, found,
                   labels(found) if found else {})
     held = hand_lines({"hand": cards}, found)
