@@ -75,3 +75,15 @@ def test_battle_line_counts_name_the_decks_hands_tactics_discards_and_claimable_
     lines = PRESENTERS["battleline"].counts(view_of(engine, state, "battleline", 1))
     text = "\n".join(lines)
     assert text.startswith("Decks: ") and "Hands: you " in text and "Bob " in text and "Tactics played:" in text
+
+
+def test_khan_names_a_command_without_a_name_of_its_own_and_says_your_turn():
+    """The default set's commands have ids only ("march"): a command played is told by its id, never
+    as "None"; a seat's own turn is "your turn", not "You's turn"."""
+    view = {"game": "khan", "you": 1, "seats": NAMES, "state": {"card_set": {"id": "khan-default", "version": 1}}}
+    shown = PRESENTERS["khan"]
+    played_ = shown.tell({"type": "command", "seat": 2, "data": {"card": "pike_wall", "at": {"x": 0, "y": 1}}}, view)
+    assert played_ == "Bob played pike wall on the unit at (0, 1)"
+    mine = shown.tell({"type": "turn_started", "seat": 1, "data": {"round": 2, "cards": 3}}, view)
+    theirs = shown.tell({"type": "turn_started", "seat": 2, "data": {"round": 2, "cards": 3}}, view)
+    assert mine == "Round 2: your turn (3 cards)" and theirs == "Round 2: Bob's turn (3 cards)"

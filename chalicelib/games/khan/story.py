@@ -16,7 +16,9 @@ def card_names(view: dict) -> dict[str, str]:
         cards = REGISTRY.get(found["id"], found["version"])
     except (KeyError, UnknownCardSet):
         return {}
-    return {card_id: entry.name for card_id, entry in {**cards.units, **cards.commands}.items()}
+    # a command may have no name of its own: its id then, as people read it
+    return {card_id: entry.name or card_id.replace("_", " ")
+            for card_id, entry in {**cards.units, **cards.commands}.items()}
 
 
 def _square(at: dict | None) -> str:
@@ -86,6 +88,8 @@ def tell(event: dict, view: dict) -> str | None:
         return _("{who} discarded {card} from the unit at {at}").format(who=who, card=card(data["card"]),
                                                                        at=_square(data["at"]))
     if kind == "turn_started":
+        if seat is not None and seat == you:
+            return _("Round {round}: your turn ({cards} cards)").format(round=data["round"], cards=data["cards"])
         return _("Round {round}: {who}'s turn ({cards} cards)").format(round=data["round"], who=who,
                                                                       cards=data["cards"])
     if kind == "draw_offered":
