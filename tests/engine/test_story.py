@@ -87,3 +87,14 @@ def test_khan_names_a_command_without_a_name_of_its_own_and_says_your_turn():
     mine = shown.tell({"type": "turn_started", "seat": 1, "data": {"round": 2, "cards": 3}}, view)
     theirs = shown.tell({"type": "turn_started", "seat": 2, "data": {"round": 2, "cards": 3}}, view)
     assert mine == "Round 2: your turn (3 cards)" and theirs == "Round 2: Bob's turn (3 cards)"
+
+
+def test_a_defence_in_the_opponents_turn_does_not_cut_the_recap_of_that_turn():
+    """Khan & General: Ann defends in Bob's reaction window; her recap at her next turn is Bob's
+    whole turn, not only what followed her defence."""
+    events = [{"seat": 1, "type": "turn_started"}, {"seat": 1, "type": "deploy"}, {"seat": 1, "type": "turn_ended"},
+              {"seat": 2, "type": "turn_started"}, {"seat": 2, "type": "pay"}, {"seat": 2, "type": "action_ended"},
+              {"seat": 1, "type": "command"}, {"seat": 1, "type": "reaction_ended"},
+              {"seat": 2, "type": "engagement"}, {"seat": 2, "type": "turn_ended"}, {"seat": 1, "type": "turn_started"}]
+    assert since_own_move(events, 1) == events[3:10]
+    assert since_own_move(events[:8], 2) == events[6:8]  # Bob, mid-turn: Ann's defence is what he has not seen
