@@ -133,9 +133,9 @@ def join(tournament_id: str) -> None:
     out(_("you are in {name} ({count} players)").format(name=found["name"], count=len(found["players"])))
 
 
-def lines(text: list[str]) -> None:
+def lines(text: list[str], game: str | None = None) -> None:
     for line in text:
-        out(line)
+        out(screens.coloured(line) if game == "battleline" else line)
 
 
 def card_set_of(view: dict) -> dict | None:
@@ -151,7 +151,7 @@ def card_set_of(view: dict) -> dict | None:
 
 def show_game(view: dict, *, own: bool = True) -> None:
     events = state.client.events(view["game_id"])
-    lines(screens.screen(view, events, card_set_of(view), own=own))
+    lines(screens.screen(view, events, card_set_of(view), own=own), view["game"])
 
 
 @app.command()
@@ -168,7 +168,7 @@ def show(game_id: str,
 def log(game_id: str) -> None:
     """The whole game told, a turn a line: to follow a correspondence game."""
     view = state.client.view(game_id)
-    lines(screens.log(view, state.client.events(game_id)))
+    lines(screens.log(view, state.client.events(game_id)), view["game"])
 
 
 def wait_for_bot(game_id: str, view: dict, seconds: float) -> dict:
@@ -198,7 +198,9 @@ def play(game_id: str,
     result = state.client.call("POST", f"/v1/games/{game_id}/actions",
                                {"expected_version": view["version"], "steps": steps})
     done = screens.sentences(presenter.told(result["view"], result["events"]))
-    out(done or _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps)))
+    if not done:
+        done = _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps))
+    lines([done], view["game"])
     out()
     show_game(wait_for_bot(game_id, result["view"], wait), own=False)
 

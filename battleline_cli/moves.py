@@ -45,7 +45,9 @@ class Moves:
             if choice.section != section and choice.section is not None:
                 lines.append(f"  {choice.section}")
             section = choice.section
-            lines.append(("    " if section else "  ") + choice.text)
+            indent = "    " if section else "  "
+            first, *more = choice.text.split("\n")
+            lines += [indent + first] + [indent + "    " + line for line in more]
         return lines
 
 
@@ -108,6 +110,12 @@ def _flags(numbers: list[int]) -> str:
     return ngettext("flag {flags}", "flags {flags}", len(numbers)).format(flags=" ".join(map(str, numbers)))
 
 
+def _explained(card: str, example: str) -> str:
+    """A tactic's rule and an example of its command, for the line under its targets."""
+    return _("{name}: {rule}; e.g. {example}").format(name=card_name(card), rule=_(TACTIC_RULES[card]),
+                                                      example=example)
+
+
 def _rule(card: str) -> str:
     return f" ({card_name(card)}: {_(TACTIC_RULES[card])})" if card in TACTIC_RULES else ""
 
@@ -132,15 +140,14 @@ def battleline_choices(view: dict, steps: list[dict]) -> list[Choice]:
         for card, found in placed.items():
             choices.append(Choice(f"{card:<{width}} → {_flags([s['flag'] for s in found])}{_rule(card)}",
                                   tuple(found), section))
-    section = _("play a tactic (the command as shown):")
+    section = _("play a tactics card on the table (as in the example):")
     for card, found in _in_order([s for s in plays if "flag" not in s], lambda s: s["card"]).items():
         if card == "SCOUT":
-            choices.append(Choice(f"play SCOUT{_rule(card)}", tuple(found), section))
+            choices.append(Choice(f"SCOUT\n{_explained(card, 'play SCOUT')}", tuple(found), section))
         elif card == "DESERTER":
             example = f"play DESERTER {found[0]['target']['flag']} {found[0]['target']['card']}"
-            choices.append(Choice(_("{card} → {targets}{rule}, e.g. {example}").format(
-                card=card, targets=_targets([s["target"] for s in found]), rule=_rule(card), example=example),
-                tuple(found), section))
+            choices.append(Choice(_("{card} → {targets}").format(card=card, targets=_targets([s["target"] for s in found]))
+                                  + "\n" + _explained(card, example), tuple(found), section))
         else:  # TRAITOR, REDEPLOY: a target, then where it goes
             choices += _moved_targets(card, found, section)
     passes = [s for s in steps if s["type"] == "pass"]
@@ -197,11 +204,12 @@ def _moved_targets(card: str, found: list[dict], section: str) -> list[Choice]:
             if numbers else ""
         if discard:
             dest = _("{flags} or the discard pile").format(flags=dest) if dest else _("the discard pile")
-        first = by_target[targets[0]][0]
+        group = by_target[targets[0]]
+        first = next((s for s in group if where(s) is not None), group[0])  # moving it, the likelier example
         example = f"play {card} {first['target']['flag']} {first['target']['card']} {where(first) or 'discard'}"
-        choices.append(Choice(_("{card} → {targets}, to {places}{rule}, e.g. {example}").format(
-            card=card, targets=_targets([{"flag": f, "card": c} for f, c in targets]), places=dest,
-            rule=_rule(card), example=example), tuple(s for t in targets for s in by_target[t]), section))
+        choices.append(Choice(_("{card} → {targets}, to {places}").format(
+            card=card, targets=_targets([{"flag": f, "card": c} for f, c in targets]), places=dest)
+            + "\n" + _explained(card, example), tuple(s for t in targets for s in by_target[t]), section))
     return choices
 
 

@@ -5,9 +5,13 @@ your moves grouped (``moves.py``). Every sentence goes through gettext."""
 
 from __future__ import annotations
 
+import os
+import re
 import textwrap
 from collections import Counter
 from datetime import datetime
+
+import click
 
 from chalicelib.games.battleline.story import card_name
 from chalicelib.games.presenters import PRESENTERS, Presenter, names
@@ -16,6 +20,17 @@ from chalicelib.i18n import _, ngettext
 from .moves import Moves, your_moves
 
 TITLES = {"battleline": "Battle Line", "khan": "Khan & General"}
+# Battle Line's colours on a terminal (click leaves them out when the output is not one): orange is
+# the 256-colour palette's, so that 4O never reads as 40.
+COLOURS = {"R": "red", "O": 208, "Y": "yellow", "G": "green", "B": "bright_blue", "P": "magenta"}
+TROOP = re.compile(r"(?<![\w(])(10|[1-9])([ROYGBP])(?![\w)])")
+
+
+def coloured(line: str) -> str:
+    """A Battle Line line with each troop card in its colour (none with NO_COLOR set)."""
+    if os.environ.get("NO_COLOR"):
+        return line
+    return TROOP.sub(lambda m: click.style(m.group(0), fg=COLOURS[m.group(2)], bold=True), line)
 
 
 def presenter_of(view: dict) -> Presenter:

@@ -69,11 +69,13 @@ def test_battle_line_tactics_are_grouped_by_target_and_destination():
               for f in (1, 2)]
     text = "\n".join(lines_of(view_with("battleline", steps, "play", claim_timing="basic")))
     assert "7R  → flags 1 2 5\n" in text and "FOG → flags 2 5 (Fog: " in text
-    assert "DESERTER → flag 3: 9B · flag 4: 5P COMPANION (Deserter: " in text
-    assert "TRAITOR → flag 3: 9B · flag 4: 5P, to flags 1 2 5 (Traitor: " in text
-    assert "e.g. play TRAITOR 3 9B 1" in text
+    assert "  play a tactics card on the table (as in the example):\n" in text
+    assert "    DESERTER → flag 3: 9B · flag 4: 5P COMPANION\n        Deserter: " in text
+    assert "    TRAITOR → flag 3: 9B · flag 4: 5P, to flags 1 2 5\n        Traitor: " in text
+    assert "; e.g. play TRAITOR 3 9B 1\n" in text
     # REDEPLOY: a card may not stay on its own flag, so both targets go "to another of" the same flags
-    assert "REDEPLOY → flag 1: 8G · flag 2: 8G, to another of flags 1 2 5 or the discard pile" in text
+    assert "    REDEPLOY → flag 1: 8G · flag 2: 8G, to another of flags 1 2 5 or the discard pile\n" in text
+    assert "; e.g. play REDEPLOY 1 8G 2" in text
 
 
 def test_battle_line_short_decisions_are_numbered_and_say_the_rest_of_the_turn():
