@@ -16,7 +16,7 @@ from typing import Optional
 import click
 import typer
 
-from chalicelib.games.presenters import PRESENTERS
+from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
 from chalicelib.i18n import _
 
@@ -197,7 +197,8 @@ def play(game_id: str,
                         "yours)").format(error=error, example=presenter.example, game=game_id)) from None
     result = state.client.call("POST", f"/v1/games/{game_id}/actions",
                                {"expected_version": view["version"], "steps": steps})
-    done = screens.sentences(presenter.told(result["view"], result["events"]))
+    mine = [e for e in result["events"] if e["seat"] == view["you"] and e["type"] not in QUIET]
+    done = screens.sentences(presenter.told(result["view"], mine))
     if not done:
         done = _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps))
     lines([done], view["game"])

@@ -11,6 +11,8 @@ test can check that nothing legal is left out.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -18,6 +20,8 @@ from chalicelib.games.battleline.story import card_name
 from chalicelib.games.presenters import PRESENTERS
 from chalicelib.i18n import N_, _, ngettext
 
+WIDTH = 110  # a move line longer than this is wrapped
+UNBROKEN = re.compile(r"\(-?\d+, -?\d+\)|any facing|facing [NESW](?: [NESW])*")  # never cut across lines
 NUMBERED_AT_MOST = 6  # a decision with this many steps or fewer is listed one numbered step a line
 
 
@@ -47,8 +51,18 @@ class Moves:
             section = choice.section
             indent = "    " if section else "  "
             first, *more = choice.text.split("\n")
-            lines += [indent + first] + [indent + "    " + line for line in more]
+            lines += _wrapped(indent + first, indent + "    ") + [
+                line for text in more for line in _wrapped(indent + "    " + text, indent + "    ")]
         return lines
+
+
+def _wrapped(line: str, indent: str, width: int = WIDTH) -> list[str]:
+    """A long line (a unit's 22 squares) in lines of ``width``, the rest under its start."""
+    if len(line) <= width:
+        return [line]
+    kept = UNBROKEN.sub(lambda m: m.group(0).replace(" ", "\0"), line)
+    return [part.replace("\0", " ") for part in textwrap.wrap(
+        kept, width=width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False)]
 
 
 def playable(view: dict) -> list[dict]:
@@ -150,6 +164,8 @@ def battleline_choices(view: dict, steps: list[dict]) -> list[Choice]:
                                   + "\n" + _explained(card, example), tuple(found), section))
         else:  # TRAITOR, REDEPLOY: a target, then where it goes
             choices += _moved_targets(card, found, section)
+    if view["phase"] == "play":
+        choices += _tactics_held_back(view, plays)
     passes = [s for s in steps if s["type"] == "pass"]
     if passes:
         choices.append(Choice(_("pass (you have no troop you can play)"), tuple(passes)))
@@ -175,6 +191,27 @@ def battleline_choices(view: dict, steps: list[dict]) -> list[Choice]:
         choices.append(Choice(_("mud {flag} CARD: one of {cards}").format(
             flag=flag, cards=" ".join(s["card"] for s in found)), tuple(found)))
     return choices + _others(view, steps, choices)
+
+
+def _tactics_held_back(view: dict, plays: list[dict]) -> list[Choice]:
+    """The tactics cards you hold but may not play now, and why: a player sees them in the hand."""
+    state, you = view["state"], view["you"]
+    playable_now = {s["card"] for s in plays}
+    held = [c for c in dict.fromkeys(state.get("hand") or []) if c in TACTIC_RULES and c not in playable_now]
+    if not held or you is None:
+        return []
+    played = state.get("tactics_played") or {}
+    mine = played.get(str(you), 0)
+    others = [n for seat, n in played.items() if seat != str(you)]
+    if others and mine > min(others):
+        opponent = next((s["name"] for s in view.get("seats", []) if s["seat"] != you), None)
+        why = _("you have played more tactics cards than {opponent}: wait until they play one").format(
+            opponent=opponent or _("your opponent"))
+    elif all(c in ("ALEXANDER", "DARIUS") for c in held) and (state.get("leaders_played") or {}).get(str(you)):
+        why = _("you have played your leader: a second one stays in your hand")
+    else:
+        why = _("nowhere to play them now")
+    return [Choice(_("Not now: {cards} ({why})").format(cards=" ".join(held), why=why), ())]
 
 
 def _targets(targets: list[dict]) -> str:
@@ -255,6 +292,8 @@ def khan_heading(view: dict) -> str:
         phase = "keyword"
     if state.get("advance"):
         phase = "advance"
+    if phase == "maintenance" and not any(s["type"] in ("flip", "discard_defence") for s in view["legal_steps"]):
+        phase = "action"  # nothing to maintain: the turn is its actions
     what = _(KHAN_PHASES[phase]) if phase in KHAN_PHASES else phase
     heading = _("Your move: {what}.").format(what=what)
     if phase in ("maintenance", "action") and you is not None:

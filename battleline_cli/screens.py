@@ -14,7 +14,7 @@ from datetime import datetime
 import click
 
 from chalicelib.games.battleline.story import card_name
-from chalicelib.games.presenters import PRESENTERS, Presenter, names
+from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names
 from chalicelib.i18n import _, ngettext
 
 from .moves import Moves, your_moves
@@ -129,9 +129,23 @@ def story(view: dict, events: list[dict], *, own: bool = True) -> list[str]:
         lines = shown.told(view, runs[-1]) if runs and own else []
         return [_("Your last turn:")] + [f"  {line}" for line in lines] if lines else []
     lines = shown.recap(view, events)
+    so_far = shown.told(view, this_turn(events, you))
+    if so_far:  # mid-turn: what the others did came before your own steps
+        if not own:
+            return []
+        told = [_("Before your turn:")] + [f"  {line}" for line in lines] if lines else []
+        return told + [_("Your turn so far:")] + [f"  {line}" for line in so_far]
     if not lines:
         return []
     return [_("Since your last move:")] + [f"  {line}" for line in lines]
+
+
+def this_turn(events: list[dict], seat: int) -> list[dict]:
+    """The seat's own steps at the end of the events: its turn so far, when it is still to move."""
+    end = len(events)
+    while end > 0 and (events[end - 1]["seat"] == seat or events[end - 1]["type"] in QUIET):
+        end -= 1
+    return [e for e in events[end:] if e["type"] not in QUIET]
 
 
 # ---------------------------------------------------------------- the table
@@ -223,9 +237,12 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
         unit_words.append(f"{times(card)} ({power})")
     if unit_words:
         lines.append("  " + _("units: {units}").format(units=", ".join(unit_words)))
-    for card in (c for c in held if c in commands):
+    held_commands = [c for c in held if c in commands]
+    if held_commands:
+        lines.append("  " + _("commands:"))
+    for card in held_commands:
         command = commands[card]
-        lines.append("  " + _("{card}: {kind} command, cost {cost}: {keywords}").format(
+        lines.append("    " + _("{card}: {kind} command, cost {cost}: {keywords}").format(
             card=times(card), kind=command["kind"], cost=command["cost"], keywords=", ".join(command["keywords"])))
     other = [times(c) for c in held if c not in units and c not in commands]
     if other:
@@ -304,12 +321,27 @@ def example_turn(view: dict, moves: Moves) -> list[str]:
             elif phase == "play":
                 written.append(next((shown.write_step(s) for s in view["legal_steps"] if s["type"] == "play"),
                                     "play 7R 3"))
+    if view["game"] == "khan" and not moves.numbered and any(s["type"] == "end_action" for s in view["legal_steps"]):
+        written = _khan_actions(view)
     quoted = " ".join(f'"{w}"' for w in written)
     lines = [_("Type your move as in an email reply, e.g. battleline play {game} {commands}").format(
         game=game, commands=quoted)]
     if moves.numbered:
         lines.append(_("or by its number: battleline play {game} 1").format(game=game))
     return lines
+
+
+def _khan_actions(view: dict) -> list[str]:
+    """A Khan & General action phase to type at once: a deployment and a card paid if the turn's
+    card limit allows, then the end of the actions (the reaction window is the opponent's)."""
+    shown, state = presenter_of(view), view["state"]
+    room = state["limits"].get(str(view["you"]), 0) - state.get("played", 0)
+    written = []
+    for kind in ("deploy", "pay"):
+        step = next((s for s in view["legal_steps"] if s["type"] == kind), None)
+        if step and len(written) < room:
+            written.append(shown.write_step(step))
+    return written + ["end action"]
 
 
 # ---------------------------------------------------------------- the whole screen

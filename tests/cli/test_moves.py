@@ -91,7 +91,7 @@ def test_battle_line_short_decisions_are_numbered_and_say_the_rest_of_the_turn()
 
 def test_khan_deployments_are_units_to_squares_and_facings():
     view = first_turn("khan")
-    text = "\n".join(lines_of(view))
+    text = re.sub(r"\n {8}", " ", "\n".join(lines_of(view)))  # a long line's wrapped rest, back on it
     assert "  deploy UNIT X Y FACING (a unit from your hand, face down):" in text
     assert re.search(r"\n    [a-z_, ]+ → (\(-?\d, -?\d\) )+\(-?\d, -?\d\), any facing\n", text), text
     assert "  pay CARD [seq N] (a card face down into your command zone):" in text
@@ -112,3 +112,15 @@ def test_khan_commands_and_engagements_are_summarised():
     assert "march → (0, 0)" in text
     assert "(0, 1) with any of (0, 0), (1, 0)" in text and "(2, 1) with (1, 0)" in text
     assert "0 of your 2 cards played this turn" in text
+
+
+def test_tactics_held_but_not_playable_now_are_named_with_why():
+    plays = [{"type": "play", "card": "7R", "flag": 1}]
+    seats = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "greedy bot"}]
+    ahead = {**view_with("battleline", plays, "play", claim_timing="basic", hand=["7R", "ALEXANDER", "FOG"],
+                         tactics_played={"1": 1, "2": 0}, leaders_played={"1": 0, "2": 0}), "seats": seats}
+    assert "  Not now: ALEXANDER FOG (you have played more tactics cards than greedy bot: wait until they play " \
+           "one)" in lines_of(ahead)
+    leader = {**ahead, "state": {**ahead["state"], "hand": ["7R", "DARIUS"], "tactics_played": {"1": 1, "2": 1},
+                                 "leaders_played": {"1": 1, "2": 0}}}
+    assert "  Not now: DARIUS (you have played your leader: a second one stays in your hand)" in lines_of(leader)

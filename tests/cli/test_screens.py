@@ -90,7 +90,7 @@ def test_a_card_set_names_the_factions_and_the_hand_says_what_each_card_does():
     assert "Seat 1 is Ann (you), Khan (cavalry); seat 2 is Bob, General." in shown
     hand = view["state"]["hand"]
     if "charge" in hand:
-        assert re.search(r"^  charge( ×2)?: attack command, cost 1: mobility 2, power \+2$", shown, re.M)
+        assert re.search(r"^    charge( ×2)?: attack command, cost 1: mobility 2, power \+2$", shown, re.M)
     if "horse_archers" in hand:
         assert "horse_archers (power 2, ranged)" in shown
 
@@ -139,3 +139,13 @@ def test_nothing_in_the_other_hand_is_ever_shown():
             shown = text(view, events)
             for card in hidden:
                 assert not re.search(rf"(?<![\w]){card}(?![\w])", shown), (card, shown)
+
+
+def test_mid_turn_the_opponents_moves_come_before_your_turn_so_far():
+    view, events = next((v, e) for v, e in positions("battleline", 4, steps=60)
+                        if v["you"] == 1 and v["phase"] == "claim" and len(e) > 10)
+    shown = text(view, events)
+    assert re.search(r"\nBefore your turn:\n  Bob .+\n(  .+\n)*Your turn so far:\n  You played \w+ at flag \d\n",
+                     shown), shown
+    assert "Since your last move" not in shown
+    assert "Before your turn" not in "\n".join(screen(view, events, own=False))  # play has just said it
