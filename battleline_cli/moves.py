@@ -295,6 +295,10 @@ def khan_heading(view: dict) -> str:
     if phase == "maintenance" and not any(s["type"] in ("flip", "discard_defence") for s in view["legal_steps"]):
         phase = "action"  # nothing to maintain: the turn is its actions
     what = _(KHAN_PHASES[phase]) if phase in KHAN_PHASES else phase
+    waiting = next((p for p in state.get("pending") or [] if p.get("seat") == you), None)
+    if phase == "keyword" and waiting:
+        what = _("{keywords} waits on your unit at {at}: use it or skip it").format(
+            keywords=", ".join(waiting["keywords"]), at=_sq(waiting["at"]))
     heading = _("Your move: {what}.").format(what=what)
     if phase in ("maintenance", "action") and you is not None:
         limit = state["limits"].get(str(you), 0)

@@ -44,6 +44,14 @@ def name_of(view: dict, seat: int | None) -> str:
     return names(view).get(seat, "?")
 
 
+def seat_name(view: dict, seat: int) -> str:
+    """A seat's name over its side of the table (an invited seat's name is not told)."""
+    found = next((s for s in view["seats"] if s["seat"] == seat), None)
+    if found and found.get("invited"):
+        return _("invited player")
+    return names(view).get(seat, "?")
+
+
 def sentence_name(view: dict, seat: int | None) -> str:
     """A seat at the start of a sentence: "You", or the name."""
     if seat is not None and seat == view["you"]:
@@ -57,10 +65,10 @@ def title(view: dict) -> str:
     """``Battle Line, game g_1: Ann (you) against greedy bot``."""
     seated = []
     for seat in view["seats"]:
-        name = seat["name"] + (" " + _("(you)") if seat["seat"] == view["you"] else "")
-        if seat.get("invited"):
-            name += " " + _("(invited)")
-        seated.append(name)
+        if seat.get("invited"):  # the server does not say whom (an email address is private)
+            seated.append(_("a player invited by email"))
+            continue
+        seated.append(seat["name"] + (" " + _("(you)") if seat["seat"] == view["you"] else ""))
     players = _("{first} against {second}").format(first=seated[0], second=seated[1]) if len(seated) == 2 \
         else _("{first} and {last}").format(first=", ".join(seated[:-1]), last=seated[-1])
     return _("{title}, game {game}: {players}").format(title=TITLES.get(view["game"], view["game"]),
@@ -77,8 +85,7 @@ def whose_move(view: dict) -> str:
     if view["status"] == "finished":
         return result_sentence(view)
     if view["status"] == "waiting":
-        invited = [s["name"] for s in view["seats"] if s.get("invited")]
-        return _("Waiting for {who} to accept the invitation.").format(who=", ".join(invited) or "?")
+        return _("Waiting for the invited player to accept the invitation sent by email.")
     if view["to_move"] == view["you"]:
         return _("Your move.")
     bot = next((s for s in view["seats"] if s["seat"] == view["to_move"] and s.get("bot")), None)
@@ -119,7 +126,10 @@ def story(view: dict, events: list[dict], *, own: bool = True) -> list[str]:
     shown = presenter_of(view)
     you = view["you"]
     if view["status"] == "finished":
-        lines = told_turns(view, [e for e in events if e["type"] != "game_finished"])[-2:]
+        runs = [told for run in turns([e for e in events if e["type"] != "game_finished"])
+                if (told := shown.told(view, run))][-2:]
+        lines = [sentences(told) for told in runs] if view["game"] == "battleline" else \
+            [line for told in runs for line in told]
         return [_("How it ended:")] + [f"  {line}" for line in lines] if lines else []
     if you is None:
         lines = shown.recap(view, events, limit=8)
@@ -180,7 +190,7 @@ def battleline_board(view: dict) -> list[str]:
     label_w = max(len(r[0]) + (len(r[1]) + 1 if r[1] else 0) for r in rows)
     if two:
         left_seat, right_seat = rows[0][2], rows[0][4]
-        left_name = names(view).get(left_seat, "?")
+        left_name = seat_name(view, left_seat)
         right_name = names(view).get(right_seat, "?") + (" " + _("(you)") if right_seat == you else "")
         left_w = max([len(left_name)] + [len(r[3]) for r in rows])
         lines = [f"{'':<{label_w}}  {left_name:<{left_w}}   {right_name}"]
@@ -218,7 +228,7 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
     cards = view["state"].get("hand") or []
     if view["you"] is None:
         return []
-    if view["game"] != "khan" or not card_set:
+    if view["game"] != "khan" or not card_set or not cards:
         return [_("Your hand: {cards}").format(cards=" ".join(cards) or _("empty"))]
     units = {u["id"]: u for u in card_set.get("units", [])}
     commands = {c["id"]: c for c in card_set.get("commands", [])}
@@ -356,7 +366,8 @@ def screen(view: dict, events: list[dict], card_set: dict | None = None, *, own:
     lines += board(view, card_set)
     lines.append("")
     lines += hand(view, card_set)
-    lines += presenter_of(view).counts(view)
+    if view["status"] != "waiting":  # no game yet to count
+        lines += presenter_of(view).counts(view)
     if view["game"] == "battleline" and view["status"] == "active" and view["you"] is not None \
             and not view["state"].get("claimable"):
         lines.append(_("You cannot claim a flag now."))

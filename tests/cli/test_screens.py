@@ -149,3 +149,21 @@ def test_mid_turn_the_opponents_moves_come_before_your_turn_so_far():
                      shown), shown
     assert "Since your last move" not in shown
     assert "Before your turn" not in "\n".join(screen(view, events, own=False))  # play has just said it
+
+
+def test_a_game_waiting_for_an_invitation_says_so_without_a_name():
+    view, events = later_position("battleline", 4, turns=0)
+    view = {**view, "status": "waiting", "to_move": None,
+            "seats": [SEATS[0], {**SEATS[1], "name": "(invited)", "invited": True, "player_id": None}]}
+    assert screens.summary(view)[:2] == ["Battle Line, game g_1: Ann (you) against a player invited by email",
+                                         "Waiting for the invited player to accept the invitation sent by email."]
+    assert "(invited)" not in text(view, [])
+
+
+def test_a_waiting_keyword_is_named_in_the_heading():
+    steps = [{"type": "move", "at": {"x": 0, "y": 0}, "to": {"x": -1, "y": 0}, "facing": "N"},
+             {"type": "skip", "at": {"x": 0, "y": 0}}, {"type": "offer_draw"}, {"type": "resign"}]
+    view = {"game_id": "g_1", "game": "khan", "you": 1, "to_move": 1, "phase": "action", "legal_steps": steps,
+            "state": {"pending": [{"seat": 1, "at": {"x": 0, "y": 0}, "keywords": ["mobility 2"]}]}}
+    from battleline_cli.moves import your_moves
+    assert your_moves(view).heading == "Your move: mobility 2 waits on your unit at (0, 0): use it or skip it."
