@@ -40,8 +40,9 @@ def secret_positions(game: str, seed: int, steps: int = 600,
         seat = engine.to_move(state)
         hidden = [c for key, held in state.get("hands", {}).items() if key != str(seat) for c in held] \
             if game == "battleline" else []
-        yield view_of(game, engine, state, seat, len(records)), [r.seen_by(seat) for r in records], hidden
-        legal = engine.legal_steps(state, seat)
+        view = view_of(game, engine, state, seat, len(records))
+        yield view, [r.seen_by(seat) for r in records], hidden
+        legal = view["legal_steps"]
         choices = [s for s in legal if s["type"] not in ("resign", "offer_draw")] or legal
         for raw in engine.apply_step(state, seat, rng.choice(choices)):
             records.append(EventRecord("g_1", len(records) + 1, len(records), raw["type"], raw["seat"], raw["data"],
