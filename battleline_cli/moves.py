@@ -205,8 +205,7 @@ def _tactics_held_back(view: dict, plays: list[dict]) -> list[Choice]:
     others = [n for seat, n in played.items() if seat != str(you)]
     if others and mine > min(others):
         opponent = next((s["name"] for s in view.get("seats", []) if s["seat"] != you), None)
-        why = _("you have played more tactics cards than {opponent}: wait until they play one").format(
-            opponent=opponent or _("your opponent"))
+        why = _("you are a tactics card ahead of {opponent}").format(opponent=opponent or _("your opponent"))
     elif all(c in ("ALEXANDER", "DARIUS") for c in held) and (state.get("leaders_played") or {}).get(str(you)):
         why = _("you have played your leader: a second one stays in your hand")
     else:

@@ -119,8 +119,7 @@ def test_tactics_held_but_not_playable_now_are_named_with_why():
     seats = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "greedy bot"}]
     ahead = {**view_with("battleline", plays, "play", claim_timing="basic", hand=["7R", "ALEXANDER", "FOG"],
                          tactics_played={"1": 1, "2": 0}, leaders_played={"1": 0, "2": 0}), "seats": seats}
-    assert "  Not now: ALEXANDER FOG (you have played more tactics cards than greedy bot: wait until they play " \
-           "one)" in lines_of(ahead)
+    assert "  Not now: ALEXANDER FOG (you are a tactics card ahead of greedy bot)" in lines_of(ahead)
     leader = {**ahead, "state": {**ahead["state"], "hand": ["7R", "DARIUS"], "tactics_played": {"1": 1, "2": 1},
                                  "leaders_played": {"1": 1, "2": 0}}}
     assert "  Not now: DARIUS (you have played your leader: a second one stays in your hand)" in lines_of(leader)
