@@ -10,57 +10,24 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Optional
+import time
+from typing import Optional
 
 import click
 import typer
-import urllib3
 
+from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
-from chalicelib.games.presenters import PRESENTERS
+from chalicelib.i18n import _
+
+from . import screens
+from .client import Client, Failure
+from .typed import steps_of
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Play Battle Line and Khan & General on a correspondence server, from a terminal.")
-
-
-class Failure(Exception):
-    """A failure to tell the user in one line (exit status 1, or 2 when the server is unreachable)."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class Client:
-    def __init__(self, server: str, key: str | None) -> None:
-        self.server = server.rstrip("/")
-        self.key = key
-        self.http = urllib3.PoolManager(timeout=urllib3.Timeout(connect=5, read=30), retries=False)
-
-    def call(self, method: str, path: str, body: Any = None, *, auth: bool = True) -> Any:
-        headers = {"Content-Type": "application/json"}
-        if auth:
-            if not self.key:
-                raise Failure("no API key: pass --key, or set BATTLELINE_KEY (battleline signup gives you one)")
-            headers["Authorization"] = f"Bearer {self.key}"
-        try:
-            response = self.http.request(method, f"{self.server}{path}", headers=headers,
-                                         body=json.dumps(body) if body is not None else None)
-        except urllib3.exceptions.HTTPError as error:
-            raise Failure(f"cannot reach the server at {self.server} ({type(error).__name__}); is it running? "
-                          f"(--server, or BATTLELINE_SERVER)", status=2) from None
-        try:
-            data = json.loads(response.data or b"null")
-        except ValueError:
-            raise Failure(f"the server at {self.server} answered {response.status} with something that is not "
-                          f"JSON: is it a Battle Line server?") from None
-        if response.status >= 400:
-            if isinstance(data, dict) and "code" in data:
-                raise Failure(f"{data.get('detail', data.get('title'))} ({data['code']})")
-            raise Failure(f"the server answered {response.status}")
-        return data
 
 
 class Options:
@@ -86,8 +53,8 @@ def out(text: str = "") -> None:
 def signup(name: str, email: Optional[str] = typer.Option(None, help="For emails and play by email.")) -> None:
     """Make a player: its API key is shown once."""
     made = state.client.call("POST", "/v1/players", {"name": name, **({"email": email} if email else {})}, auth=False)
-    out(f"player {made['id']} ({made['name']})")
-    out(f"your API key, shown only now: {made['api_key']}")
+    out(_("player {id} ({name})").format(id=made["id"], name=made["name"]))
+    out(_("your API key, shown only now: {key}").format(key=made["api_key"]))
     out(f"export BATTLELINE_KEY={made['api_key']}")
 
 
@@ -95,9 +62,11 @@ def signup(name: str, email: Optional[str] = typer.Option(None, help="For emails
 def me() -> None:
     """Who you are, your ratings and your vacation days."""
     found = state.client.call("GET", "/v1/players/me")
-    out(f"{found['name']} ({found['id']}); vacation days left: {found['vacation']['days_left']}")
+    out(_("{name} ({id}); vacation days left: {days}").format(name=found["name"], id=found["id"],
+                                                               days=found["vacation"]["days_left"]))
     for game, rating in found["ratings"].items():
-        out(f"  {game}: {rating['rating']} (RD {rating['rd']}{', provisional' if rating['provisional'] else ''})")
+        provisional = ", " + _("provisional") if rating["provisional"] else ""
+        out(f"  {game}: {rating['rating']} (RD {rating['rd']}{provisional})")
 
 
 # ---------------------------------------------------------------- games
@@ -107,11 +76,17 @@ def games(to_move: bool = typer.Option(False, "--to-move", help="Only the games 
     """Your games, latest first (or those awaiting your move, soonest deadline first)."""
     found = state.client.call("GET", "/v1/games" + ("?to_move=me" if to_move else ""))["games"]
     if not found:
-        out("no games")
+        out(_("no games") if not to_move else _("no game waits for your move"))
     for g in found:
-        turn = "your move" if g["your_turn"] else (g["status"] if g["status"] != "active" else f"seat {g['to_move']} to move")
-        deadline = f", by {g['deadline']}" if g.get("deadline") else ""
-        out(f"{g['game_id']}  {g['game']:<10} seat {g['seat']}  {turn}{deadline}")
+        if g["status"] == "finished":
+            turn = _("finished")
+        elif g["status"] == "waiting":
+            turn = _("waiting for a player to accept")
+        else:
+            turn = _("your move") if g["your_turn"] else _("their move")
+        if g.get("deadline"):
+            turn = _("{turn}, by {deadline}").format(turn=turn, deadline=screens.when(g["deadline"]))
+        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} {turn}")
 
 
 def parse_options(pairs: list[str]) -> dict:
@@ -119,7 +94,7 @@ def parse_options(pairs: list[str]) -> dict:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise Failure(f"write options as name=value, not {pair!r}")
+            raise Failure(_("write options as name=value, not {pair!r}").format(pair=pair))
         try:
             options[name] = json.loads(value)
         except ValueError:
@@ -139,7 +114,7 @@ def new(game: str = typer.Argument("battleline", help="battleline or khan."),
     """Start a game against a player, a bot, or someone you invite by email."""
     chosen = [x for x in (against, bot, invite) if x]
     if len(chosen) != 1:
-        raise Failure("name one opponent: --against PLAYER_ID, --bot NAME or --invite EMAIL")
+        raise Failure(_("name one opponent: --against PLAYER_ID, --bot NAME or --invite EMAIL"))
     me_ = state.client.call("GET", "/v1/players/me")
     opponent = {"player_id": against} if against else {"bot": bot} if bot else {"email": invite}
     seats = [{"player_id": me_["id"]}, opponent]
@@ -148,74 +123,107 @@ def new(game: str = typer.Argument("battleline", help="battleline or khan."),
     body = {"game": game, "seats": seats, "options": parse_options(option), "public": public,
             **({"seed": seed} if seed is not None else {})}
     view = state.client.call("POST", "/v1/games", body)
-    out(f"game {view['game_id']} ({game}): you have seat {view['you']}")
-    show_view(view)
+    lines(screens.summary(view))
 
 
 @app.command()
 def join(tournament_id: str) -> None:
     """Enter a tournament before it starts."""
     found = state.client.call("POST", f"/v1/tournaments/{tournament_id}/join")
-    out(f"you are in {found['name']} ({len(found['players'])} players)")
+    out(_("you are in {name} ({count} players)").format(name=found["name"], count=len(found["players"])))
+
+
+def lines(text: list[str], game: str | None = None) -> None:
+    for line in text:
+        out(screens.coloured(line) if game == "battleline" else line)
+
+
+def card_set_of(view: dict) -> dict | None:
+    """A Khan & General game's card set as the server has it (unit powers, command costs), or None."""
+    found = view["state"].get("card_set") if view["game"] == "khan" else None
+    if not found:
+        return None
+    try:
+        return state.client.call("GET", f"/v1/khan/card-sets/{found['id']}?version={found['version']}", auth=False)
+    except Failure:
+        return None
+
+
+def show_game(view: dict, *, own: bool = True) -> None:
+    events = state.client.events(view["game_id"])
+    lines(screens.screen(view, events, card_set_of(view), own=own), view["game"])
 
 
 @app.command()
-def show(game_id: str) -> None:
-    """The board, your hand, and the moves you may make now (numbered)."""
-    show_view(state.client.call("GET", f"/v1/games/{game_id}"))
-
-
-def show_view(view: dict) -> None:
-    presenter = PRESENTERS[view["game"]]
-    out(presenter.text_board(view["state"], view["you"]))
-    out()
-    if view["state"].get("hand"):
-        out("Your hand: " + " ".join(view["state"]["hand"]))
-    if view["status"] == "finished":
-        result = view["result"]
-        who = "a draw" if result["winner"] is None else ("you won" if result["winner"] == view["you"]
-                                                          else f"seat {result['winner']} won")
-        out(f"The game is over: {who} ({result['reason'].replace('_', ' ')}).")
-        return
-    if view["to_move"] != view["you"]:
-        out(f"Seat {view['to_move']} is to move (version {view['version']}).")
-        return
-    out(f"Your move (version {view['version']}, {view['phase']}):")
-    for number, step in enumerate(view["legal_steps"], start=1):
-        out(f"  {number:>3}. {presenter.write_step(step)}")
+def show(game_id: str,
+         log_: bool = typer.Option(False, "--log", help="The whole game told instead (as battleline log).")) -> None:
+    """The game: what the others did last, whose move, the board, your hand, the counts, the
+    clock, and your moves grouped (card → flags)."""
+    if log_:
+        return log(game_id)
+    show_game(state.client.view(game_id))
 
 
 @app.command()
-def play(game_id: str, commands: list[str] = typer.Argument(
-        ..., help='Moves as commands ("play 7R 3" "claim none" "draw troop") or numbers from `show`.')) -> None:
-    """Make moves in one go (all or nothing), at the game's current version."""
-    view = state.client.call("GET", f"/v1/games/{game_id}")
+def log(game_id: str) -> None:
+    """The whole game told, a turn a line: to follow a correspondence game."""
+    view = state.client.view(game_id)
+    lines(screens.log(view, state.client.events(game_id)), view["game"])
+
+
+def wait_for_bot(game_id: str, view: dict, seconds: float) -> dict:
+    """The view once the bot to move has moved (or ``seconds`` have passed): a bot answers at once."""
+    deadline = time.monotonic() + seconds
+    while view["status"] == "active" and view["to_move"] != view["you"] and time.monotonic() < deadline and any(
+            s["seat"] == view["to_move"] and s.get("bot") for s in view["seats"]):
+        time.sleep(0.5)
+        view = state.client.view(game_id)
+    return view
+
+
+@app.command(context_settings={"ignore_unknown_options": True})
+def play(game_id: str,
+         commands: list[str] = typer.Argument(
+             ..., help='Your moves as an email reply takes them: "play 7R 3" "claim none" "draw troop", or '
+                       'play 7R 3 / claim none / draw troop, or a number battleline show gives a short decision.'),
+         wait: float = typer.Option(10, help="Seconds to wait for a bot's answer before showing the game.")) -> None:
+    """Make moves in one go (all or nothing), at the game's current version, then show the game."""
+    view = state.client.view(game_id)
     presenter = PRESENTERS[view["game"]]
-    steps = []
-    for command in commands:
-        if command.strip().isdigit():
-            number = int(command)
-            if not 1 <= number <= len(view["legal_steps"]):
-                raise Failure(f"there is no move {number} now (see battleline show {game_id})")
-            steps.append(view["legal_steps"][number - 1])
-            continue
-        try:
-            steps += presenter.parse_commands(command)
-        except CommandError as error:
-            raise Failure(f"{error}\n{presenter.help}") from None
+    try:
+        steps = steps_of(commands, view, presenter, game_id)
+    except CommandError as error:
+        raise Failure(_("{error}; write moves as in an email reply, e.g. {example} (battleline show {game} lists "
+                        "yours)").format(error=error, example=presenter.example, game=game_id)) from None
     result = state.client.call("POST", f"/v1/games/{game_id}/actions",
                                {"expected_version": view["version"], "steps": steps})
-    out("played: " + "; ".join(presenter.write_step(s) for s in steps))
-    show_view(result["view"])
+    mine = [e for e in result["events"] if e["seat"] == view["you"] and e["type"] not in QUIET]
+    done = screens.sentences(presenter.told(result["view"], mine))
+    if not done:
+        done = _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps))
+    lines([done], view["game"])
+    out()
+    show_game(wait_for_bot(game_id, result["view"], wait), own=False)
 
 
 @app.command()
-def resign(game_id: str) -> None:
-    """Lose the game now."""
-    view = state.client.call("GET", f"/v1/games/{game_id}")
+def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask first.")) -> None:
+    """Lose the game now (asks first)."""
+    view = state.client.view(game_id)
+    if view["status"] != "active":
+        raise Failure(_("game {game} is not being played").format(game=game_id))
+    if not yes:
+        question = _("Resign {title}? You lose the game.").format(title=screens.title(view))
+        try:
+            sure = typer.confirm(question, default=False)
+        except click.exceptions.Abort:
+            sure = False
+        if not sure:
+            raise Failure(_("not resigned (battleline resign {game} --yes resigns without asking)").format(
+                game=game_id))
     state.client.call("POST", f"/v1/games/{game_id}/actions",
                       {"expected_version": view["version"], "steps": [{"type": "resign"}]})
-    out(f"you resigned game {game_id}")
+    out(_("You resigned game {game}.").format(game=game_id))
 
 
 @app.command()

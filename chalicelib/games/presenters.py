@@ -59,19 +59,26 @@ def names(view: dict) -> dict[int, str]:
 
 def since_own_move(events: list[dict], seat: int | None) -> list[dict]:
     """What the others did last: the latest run of events not the seat's own (its own steps at the
-    end, taken since, are left out too: a turn of several steps recaps the opponent's). A spectator
-    gets every event."""
+    end, taken since, are left out too: a turn of several steps recaps the opponent's). A step the
+    seat takes in another seat's turn (a defence in Khan & General's reaction window) does not end
+    the run: the opponent's whole turn is told. A spectator gets every event."""
     if seat is None:
         return events
+    turn_of, current = [], None  # whose turn each event falls in, where the game says (turn_started)
+    for event in events:
+        if event["type"] == "turn_started":
+            current = event["seat"]
+        turn_of.append(current)
 
-    def own(event: dict) -> bool:
-        return event["seat"] == seat and event["type"] not in QUIET
+    def own(index: int) -> bool:
+        event = events[index]
+        return event["seat"] == seat and event["type"] not in QUIET and turn_of[index] in (None, seat)
 
     end = len(events)
-    while end > 0 and (own(events[end - 1]) or events[end - 1]["type"] in QUIET):
+    while end > 0 and (own(end - 1) or events[end - 1]["type"] in QUIET):
         end -= 1
     start = end
-    while start > 0 and not own(events[start - 1]):
+    while start > 0 and not own(start - 1):
         start -= 1
     return events[start:end]
 

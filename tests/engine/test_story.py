@@ -226,3 +226,14 @@ def test_khan_card_names_come_from_the_card_set_and_bilingual_names_are_shortene
     engine, state, _ = played("khan", 0, steps=3)
     named = story.card_names(view_of(engine, state, "khan", 1))
     assert named["heavy_cavalry"] == "Heavy cavalry 重骑兵" and named["stand_firm"] == "Stand firm"
+
+
+def test_a_defence_in_the_opponents_turn_does_not_cut_the_recap_of_that_turn():
+    """Khan & General: Ann defends in Bob's reaction window; her recap at her next turn is Bob's
+    whole turn, not only what followed her defence."""
+    events = [{"seat": 1, "type": "turn_started"}, {"seat": 1, "type": "deploy"}, {"seat": 1, "type": "turn_ended"},
+              {"seat": 2, "type": "turn_started"}, {"seat": 2, "type": "pay"}, {"seat": 2, "type": "action_ended"},
+              {"seat": 1, "type": "command"}, {"seat": 1, "type": "reaction_ended"},
+              {"seat": 2, "type": "engagement"}, {"seat": 2, "type": "turn_ended"}, {"seat": 1, "type": "turn_started"}]
+    assert since_own_move(events, 1) == events[3:10]
+    assert since_own_move(events[:8], 2) == events[6:8]  # Bob, mid-turn: Ann's defence is what he has not seen
