@@ -16,7 +16,7 @@ def card_names(view: dict) -> dict[str, str]:
         cards = REGISTRY.get(found["id"], found["version"])
     except (KeyError, UnknownCardSet):
         return {}
-    return {card_id: entry.name for card_id, entry in {**cards.units, **cards.commands}.items()}
+    return {card_id: entry.name for card_id, entry in {**cards.units, **cards.commands}.items() if entry.name}
 
 
 def _square(at: dict | None) -> str:
