@@ -80,8 +80,9 @@ def _turn_form(view: dict, step: dict, turn: list[dict], action_url: str) -> dic
             parts.append({"type": "draw", "decks": [{"deck": deck, "label": labels.get(deck, deck).format(count=n)}
                                                     for deck, n in part["decks"].items()]})
     resign = step["type"] == "resign"
+    words = show.describe(view, step)
     button = _("Yes, resign") if resign else (_("Play this turn") if parts else _("Yes: {step}").format(
-        step=show.describe(view, step)))
+        step=words[:1].lower() + words[1:]))
     return {"action": action_url, "parts": parts, "button": button, "danger": resign}
 
 
@@ -159,7 +160,8 @@ def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | 
         next_line += " " + _("We will email you when it is your move.")
     elif view["status"] == "active":
         next_line = _("It is still your decision: choose below.")
-    return _page(200, _("Played"), _told(view, played.events), notes=[next_line], drawn=drawn, letter=letter)
+    done = _told(view, played.events) or show.describe(view, played.link.step) + "."  # a step with no story
+    return _page(200, _("Played"), done, notes=[next_line], drawn=drawn, letter=letter)
 
 
 def _already_played(mailplay: MailPlay, view: dict, at: str | None, events: list[dict], code: str = "",

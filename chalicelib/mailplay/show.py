@@ -85,6 +85,8 @@ def first_line(view: dict) -> str:
     and why, also for the loser)."""
     told = recap(view)
     status = whose_move(view)
+    if not told and view["version"] == 0 and view["to_move"] == view["you"] and view["status"] == "active":
+        status = _("Your move: you play first.")
     if status.rstrip(".") in (line.rstrip(".") for line in told):
         status = ""
     return _sentences([*told, *([status] if status else [])])
@@ -326,13 +328,22 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
             if key in BULKY:
                 left.append(_("{count} {kind}").format(count=len(members), kind=_(BULKY[key])))
             else:
-                left.append(_("{count} ways to {step}").format(count=len(members),
-                                                               step=describe(view, members[0]).split(":")[0].lower()))
+                left.append(ngettext("{what}: {count} choice", "{what}: {count} choices", len(members)).format(
+                    what=_kind_name(view, key), count=len(members)))
             continue
         presenter = PRESENTERS[view["game"]]
         found.append({"kind": key, "links": [{"label": describe(view, s), "url": url(s),
                                               "command": presenter.write_step(s)} for s in members]})
     return found, left
+
+
+def _kind_name(view: dict, key: str) -> str:
+    """A kind of step by its name: a Battle Line tactic's play by the card ("Traitor"), else the step."""
+    if key.startswith("play ") and view["game"] == "battleline":
+        from ..games.battleline.story import card_name
+
+        return card_name(key.split(" ", 1)[1])
+    return key.replace("_", " ").capitalize()
 
 
 def example(view: dict) -> list[str]:

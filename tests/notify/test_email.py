@@ -98,7 +98,7 @@ def test_your_move_email_through_ses_has_both_parts_the_grid_and_no_hidden_cards
     your_move = next(m for m in messages if kind_of(m) == "your_turn")
     assert your_move["To"] == "ann@example.org" and your_move.get_content_type() == "multipart/alternative"
     text, html = text_of(your_move), html_of(your_move)
-    assert first_line(text) == "Your move."
+    assert first_line(text) == "Your move: you play first."
     assert "Flag 1: Bob - | You -" in text and "<table" in html and "seat 1" not in text + html
     hand = game["state"]["hand"]
     assert all(card in text and card in visible(html) for card in hand)
@@ -174,7 +174,7 @@ def test_the_creator_is_told_she_started_the_game_and_the_other_who_invited_him(
     game = new_game(services, ann, bob)
     dispatcher.drain_outbox()
     invited = {m["To"]: m for m in map(parsed, sent) if kind_of(m) == "invited"}
-    assert first_line(text_of(invited["ann@example.org"])) == "You started a game of Battle Line against Bob. Your move."
+    assert first_line(text_of(invited["ann@example.org"])) == "You started a game of Battle Line against Bob. Your move: you play first."
     assert first_line(text_of(invited["bob@example.org"])) == (
         "Ann invited you to a game of Battle Line: you play against Ann. Ann is to move.")
     assert all("You have a seat" not in text_of(m) + html_of(m) for m in invited.values())
@@ -407,3 +407,18 @@ def test_one_click_unsubscribe_stops_emails(ses_world):
         step, {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"}]), None)
     dispatcher.drain_outbox()
     assert [parsed(m)["To"] for m in sent[before:]] == ["bob@example.org"]  # Bob's move; Ann hears nothing
+
+
+def test_a_three_player_email_names_both_opponents_and_each_flags_sides(mailed):
+    services, outbox = mailed
+    people = [services.players.authenticate(services.players.create_player(
+        CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
+        for name in ("Ann", "Bob", "Cat")]
+    game = services.games.create_game(people[0], CreateGameRequest(game="battleline", options={
+        "players": 3, "first_seat": 1}, seats=[PlayerSeat(player_id=p.id) for p in people]), None).body
+    services.dispatcher.drain_outbox()
+    mail = next(m for m in outbox.sent if kind_of(m) == "your_turn")
+    assert mail["Subject"] == f"Battle Line with Bob and Cat (game {game['game_id']})"
+    text = text_of(mail)
+    assert "Flag 1: Bob - | You -" in text and "Flag 4: Bob - | Cat -" in text and "Flag 7: Cat - | You -" in text
+    assert grid_cells(html_of(mail))
