@@ -1,7 +1,8 @@
 """Hidden information never leaks into an email or a link's page: a whole game of each kind is
 played by the links of its emails (and now and then by a reply), and every email and every page
 a seat gets is scanned, at the moment it is made, for any card the seat's own view does not hold
-(the other seat's hand, Khan's face-down units, the decks) and for the seed of a game in play."""
+(the other seat's hand, Khan's face-down units, the decks) and that the game's events as the
+seat sees them never named, and for the seed of a game in play."""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ class Scanner:
         seat's own view does not hold, or the seed of the game in play."""
         record = self.services.moves.find(self.game_id)
         mine = self.services.games.view_for_seat(self.game_id, seat)
-        visible = ids_in(mine, self.known)
+        told = [e.seen_by(seat) for e in self.services.store.list_events(self.game_id, 0)]  # a played card, say
+        visible = ids_in(mine, self.known) | ids_in(told, self.known)
         hidden = ids_in(record.state, self.known) - visible - STEP_WORDS
         content = content.replace(self.help, " ")  # the fixed command reference ("play 7R 3")
         words = re.sub(r'https?://[^\s"<]+', " ", content)  # links' tokens are opaque
