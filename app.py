@@ -285,14 +285,7 @@ def show_step_link(call: Call):
 @api.operation("POST", "/v1/links/{token}", "playStepLink",
                summary="Confirm an email's step link: plays the step (a Battle Line play with the claim and the draw "
                        "its page chose: the whole turn)",
-               response=None, auth=False, html=True, tag="email", form={
-                   "type": "object", "properties": {
-                       "turn": {"type": "string", "description": "Present when the page's choices follow (none "
-                                                                 "ticked then claims nothing)."},
-                       "claim": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 9},
-                                 "description": "The flags to claim after the play (each one the page offered)."},
-                       "deck": {"type": "string", "enum": ["troop", "tactics"],
-                                "description": "The deck to draw from after the play."}}})
+               response=None, auth=False, html=True, tag="email")
 def play_step_link(call: Call):
     from chalicelib.mailplay import pages
 

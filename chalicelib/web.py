@@ -84,7 +84,6 @@ class Operation:
     idempotent: bool = False
     tag: str = "games"
     html: bool = False  # answers with an HTML page (email links), errors included
-    form: dict[str, Any] | None = None  # documented only: the JSON schema of the form an HTML POST takes
 
     @property
     def error_codes(self) -> tuple[str, ...]:

@@ -296,9 +296,6 @@ def build() -> dict[str, Any]:
         if op.body is not None:
             entry["requestBody"] = {"required": True, "content": {"application/json": {
                 "schema": {"$ref": REF.format(model=op.body.__name__)}}}}
-        if op.form is not None:  # a page's form: optional, since a link's page may post none
-            entry["requestBody"] = {"required": False, "content": {"application/x-www-form-urlencoded": {
-                "schema": op.form}}}
         entry["security"] = [{"bearer": []}] if op.auth else []
         entry["responses"] = _responses(op)
         paths.setdefault(op.path, {})[op.method.lower()] = entry
