@@ -282,12 +282,14 @@ def show_step_link(call: Call):
     return pages.step_link_page(call.services.mailplay, call.params["token"], f"/v1/links/{call.params['token']}")
 
 
-@api.operation("POST", "/v1/links/{token}", "playStepLink", summary="Confirm an email's step link: plays the step",
+@api.operation("POST", "/v1/links/{token}", "playStepLink",
+               summary="Confirm an email's step link: plays the step (a Battle Line play with the claim and the draw "
+                       "its page chose: the whole turn)",
                response=None, auth=False, html=True, tag="email")
 def play_step_link(call: Call):
     from chalicelib.mailplay import pages
 
-    return pages.play_step_link(call.services.mailplay, call.params["token"])
+    return pages.play_step_link(call.services.mailplay, call.params["token"], call.form)
 
 
 @api.operation("GET", "/v1/invitations/{token}", "showInvitation", summary="An invitation by email: a page to join",

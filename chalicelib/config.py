@@ -190,7 +190,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                     hide_board_in_play=duplicates.hide_board_in_play, links=links)
     bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
     webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
-    mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.view_for_seat,
+    mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.story,
                         seat_player=games.seat_player, post_action=games.post_action, pass_clock=turns.pass_clock,
                         engines=engines)
 

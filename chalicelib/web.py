@@ -11,8 +11,9 @@ import hashlib
 import importlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
+from urllib.parse import parse_qs
 
 from chalice import Chalice, Response
 from pydantic import BaseModel, ValidationError
@@ -110,6 +111,7 @@ class Call:
     body: Any = None
     query: Any = None
     idempotency: Idempotency | None = None
+    form: dict[str, list[str]] = field(default_factory=dict)  # a page's form (an HTML operation's POST)
 
 
 def problem(code: str, detail: str, *, status: int | None = None, title: str | None = None,
@@ -196,6 +198,21 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
     except ValidationError as error:
         code = "invalid_card" if is_card_error(error) else "invalid_request"
         raise ServiceError(code, describe_validation(error)) from None
+
+
+MAX_FORM_BYTES = 4096  # a link page's form: a few checkboxes and a choice
+
+
+def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]]:
+    """A page's form (application/x-www-form-urlencoded), its fields by name; anything else, or a
+    form too large to be one of ours, reads as no form."""
+    media_type = ((headers or {}).get("content-type") or "").split(";")[0].strip().lower()
+    if media_type != "application/x-www-form-urlencoded" or not raw_body or len(raw_body) > MAX_FORM_BYTES:
+        return {}
+    try:
+        return parse_qs(raw_body.decode("ascii"), max_num_fields=32)
+    except (UnicodeDecodeError, ValueError):
+        return {}
 
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key"
@@ -339,6 +356,8 @@ class Api:
                 call.body = _validate(resolve(op.body), raw)
             if op.query is not None:
                 call.query = _validate(op.query, dict(request.query_params or {}))
+            if op.html and request.method == "POST":
+                call.form = form_fields(request.headers, request.raw_body)
             result = handler(call)
         except ServiceError as error:
             return _refusal(op, error, as_page=as_page)

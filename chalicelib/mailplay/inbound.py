@@ -13,15 +13,18 @@ import logging
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from email.utils import getaddresses, make_msgid, parseaddr
+from email.utils import formatdate, getaddresses, make_msgid, parseaddr
 
 from ..errors import ServiceError
 from ..games.steptypes import CommandError
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
-from ..notify.email import linked_steps
+from ..i18n import _
+from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
+from ..pages.templates import render
+from . import show
 from .links import LinkError, Links
 
 logger = logging.getLogger("battleline.inbound")
@@ -68,54 +71,50 @@ class InboundMail:
         try:
             steps = presenter.parse_commands(text)
         except CommandError as error:
-            return self._answer(player, reply_to, message, "refused", f"I could not read your message: {error}",
-                                help_text=True)
+            return self._answer(player, reply_to, message, "refused",
+                                _("I could not read your message: {error}").format(error=error), help_text=True)
         key = hashlib.sha256((message.get("Message-ID") or text).encode()).hexdigest()
         try:
-            self.games.post_action(player, reply_to.game_id,
-                                     ActionRequest(expected_version=reply_to.version, steps=steps),
-                                     Idempotency(f"mail:{key[:40]}", key))
+            outcome = self.games.post_action(player, reply_to.game_id,
+                                             ActionRequest(expected_version=reply_to.version, steps=steps),
+                                             Idempotency(f"mail:{key[:40]}", key))
         except ServiceError as error:
-            why = ("the game has moved on since that email; here is where it stands now"
+            why = (_("the game has moved on since that email; here is where it stands now")
                    if error.code == "version_conflict" else error.detail)
-            return self._answer(player, reply_to, message, "refused", f"Not played: {why}")
+            return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
         played = "; ".join(presenter.write_step(s) for s in steps)
-        return self._answer(player, reply_to, message, "applied", f"Played: {played}")
+        return self._answer(player, reply_to, message, "applied", _("Played: {steps}").format(steps=played),
+                            events=outcome.body.get("events", []))
 
     def _ignore(self, reason: str) -> Inbound:
         logger.info("inbound mail ignored: %s", reason)
         return Inbound("ignored", reason)
 
     def _answer(self, player, reply_to, original: EmailMessage, outcome: str, headline: str,
-                help_text: bool = False) -> Inbound:
-        view = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
+                help_text: bool = False, events: list[dict] | None = None) -> Inbound:
+        """The answer to a reply, in the game's thread: what was played (the drawn card too) or why
+        not, then the game as the seat sees it now, with its moves if it is its decision."""
+        view = self.games.story(reply_to.game_id, reply_to.seat)
         presenter = PRESENTERS[view["game"]]
-        mine = view["to_move"] == reply_to.seat and view["status"] == "active"
-        listed, unlisted = linked_steps(view["game"], view["legal_steps"] if mine else [])
-        moves = [presenter.write_step(step) for step in listed]
-        lines = [headline, "", f"Game {view['game_id']}, version {view['version']}:", "",
-                 presenter.text_board(view["state"], reply_to.seat), "",
-                 "Your hand: " + (" ".join(view["state"]["hand"]) or "(empty)"), ""]
-        if moves:
-            lines += ["It is your decision. Reply with one of:", *[f"  {m}" for m in moves], ""]
-            if unlisted:
-                lines += [f"...or one of {unlisted} more deployments, moves and payments (commands below).", ""]
-                help_text = True
-        elif view["status"] == "finished":
-            lines += [f"The game is over: {view['result']}", ""]
-        else:
-            lines += [f"Seat {view['to_move']} is to move; you will hear when it is your turn.", ""]
-        if help_text:
-            lines += ["Commands:", presenter.help, ""]
+        context = show.letter(view, self.links, first=headline)
+        told = presenter.told(view, events or [])
+        context["intro"] = " ".join(line + "." for line in told)
+        if view["status"] == "active" or view.get("result"):
+            context["intro"] = (context["intro"] + " " + show.whose_move(view)).strip()
+        context["help"] = presenter.help if help_text or context["left"] else ""
+        context["reply_works"] = context["your_move"]
+        context["unsubscribe_url"] = self.links.unsubscribe_url(player.id)
         reply = EmailMessage()
         reply["From"] = mail_from()
         reply["To"] = player.email
-        reply["Subject"] = "Re: " + (original.get("Subject") or f"{presenter.title} game {view['game_id']}")
-        reply["Message-ID"] = make_msgid(domain="battleline.localhost")
-        if original.get("Message-ID"):
-            reply["In-Reply-To"] = original["Message-ID"]
-        if moves:
+        reply["Subject"] = context["subject"]  # the game's thread's own subject: never "Re: Re: ..."
+        reply["Date"] = formatdate(usegmt=True)
+        reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
+        root = thread_root(view["game_id"], player.id, self.links.mail_domain)
+        threaded(reply, root, original.get("Message-ID") or None)
+        if context["your_move"]:
             reply["Reply-To"] = self.links.reply_address(view["game_id"], reply_to.seat, view["version"])
-        reply.set_content("\n".join(lines))
+        reply.set_content(render("notification.txt", **context))
+        reply.add_alternative(render("notification.html", **context), subtype="html")
         self.mailer.send(reply)
         return Inbound(outcome, headline, reply)

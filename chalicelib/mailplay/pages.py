@@ -1,57 +1,176 @@
 """The small HTML pages behind email links: a GET only shows what a link would do (mail
 scanners open every link); only the page's POST button acts. Each page function asks the
-mail-play service (:mod:`.service`) and shows its answer, or why the link cannot be used."""
+mail-play service (:mod:`.service`) and shows its answer, or why the link cannot be used.
+
+A Battle Line play link's page is the whole turn: it asks which flags to claim and which deck to
+draw from after the play, and its one POST plays all of it; the page after shows what was played,
+the drawn card, the new hand and what happens next. A link used or outdated says what became of
+it (played, and when; or the game moved on, or ended, and how)."""
 
 from __future__ import annotations
 
-from ..games.presenters import PRESENTERS
-from .links import LinkError
+from ..i18n import N_, _
 from ..pages.page import Page
-from .service import LinkRefused, MailPlay, StepRefused
+from . import show
+from .links import LinkError
+from .service import Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
+
+TEMPLATE = "link.html"
 
 
-def _refusal(refused: LinkRefused, title: str, board: str | None = None) -> Page:
-    return Page(refused.status, title, refused.detail, board=board, code=refused.code)
+def _page(status: int, title: str, message: str, *, code: str = "", **data) -> Page:
+    return Page(status, title, message, template=TEMPLATE, data=data, code=code)
 
 
-def _board(view: dict, seat: int) -> str:
-    return PRESENTERS[view["game"]].html_board(view["state"], seat)
+def _letter(mailplay: MailPlay, view: dict, moves: bool = False) -> dict:
+    return show.letter(view, mailplay.links, moves=moves)
 
 
-NO_GAME = "No such game"
+NO_GAME = N_("No such game")
+
+
+def _told(view: dict, events: list[dict]) -> str:
+    """What an action did, in sentences (its events as the seat sees them)."""
+    from ..games.presenters import PRESENTERS
+
+    return " ".join(line + "." for line in PRESENTERS[view["game"]].told(view, events))
+
+
+def _used(view: dict, used: Used | None) -> list[str]:
+    """What became of a link: played by it (when, and what it did), or the position changed."""
+    if used is None:
+        return []
+    told = _told(view, used.events)
+    if used.by_link:
+        return [_("This link was used on {when}: {told}").format(when=show.when(used.at), told=told)]
+    mine = any(e["seat"] == view["you"] for e in used.events)
+    if mine:
+        return [_("This link was not used: you moved otherwise on {when}. {told}").format(
+            when=show.when(used.at), told=told)]
+    return [_("This link was not used: the game moved on before, on {when}. {told}").format(
+        when=show.when(used.at), told=told)]
+
+
+def _moved_on(mailplay: MailPlay, refused: LinkRefused) -> Page:
+    """A link for an earlier position: the game is over (who won and why), the link's move was
+    played (when, and what it did), or the game has moved on otherwise; then where it stands now."""
+    view, used = refused.view, refused.used
+    notes = _used(view, used)
+    if view["status"] == "finished":
+        return _page(409, _("The game is over"), show.result_line(view) + ".", code=refused.code, notes=notes,
+                     letter=_letter(mailplay, view))
+    status = show.whose_move(view)
+    if view["to_move"] == view["you"]:
+        status = _("It is your move again: the latest email or the board has your current moves.")
+    if used is not None and used.by_link:
+        return _page(409, _("This move was already played"), notes[0], code=refused.code,
+                     notes=[_("Now: {status}").format(status=status)], letter=_letter(mailplay, view, moves=True))
+    return _page(409, _("The game has moved on"), status, code=refused.code, notes=notes,
+                 letter=_letter(mailplay, view, moves=True))
+
+
+def _turn_form(view: dict, step: dict, turn: list[dict], action_url: str) -> dict:
+    """The confirmation form: the step, then what the rest of the turn lets the seat choose."""
+    parts = []
+    for part in turn:
+        if part["type"] == "claim":
+            parts.append({"type": "claim", "flags": part["flags"]})
+        else:
+            labels = {"troop": _("A troop card ({count} left)"), "tactics": _("A tactics card ({count} left)")}
+            parts.append({"type": "draw", "decks": [{"deck": deck, "label": labels.get(deck, deck).format(count=n)}
+                                                    for deck, n in part["decks"].items()]})
+    resign = step["type"] == "resign"
+    words = show.describe(view, step)
+    button = _("Yes, resign") if resign else (_("Play this turn") if parts else _("Yes: {step}").format(
+        step=words[:1].lower() + words[1:]))
+    return {"action": action_url, "parts": parts, "button": button, "danger": resign}
 
 
 def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
-    """GET of a step link: what it would do, and a button to do it. Changes nothing."""
+    """GET of a step link: what it would do (with a Battle Line play, the claim and the draw that
+    follow it, to choose), and a button to do it. Changes nothing."""
     try:
         found = mailplay.step_link(token)
     except LinkError as error:
         return Page.refused(error)
     except LinkRefused as refused:
         if refused.view is None:
-            return _refusal(refused, NO_GAME)
-        return _refusal(refused, "The game has moved on", _board(refused.view, refused.view["you"]))
-    link = found.link
-    step = PRESENTERS[found.view["game"]].describe_step(link.step)
-    return Page(200, f"Confirm: {step}", f"Game {link.game_id}, seat {link.seat}.", form_action=action_url,
-                button=f"Yes, {step}", board=_board(found.view, link.seat))
+            return Page(refused.status, _(NO_GAME), refused.detail, code=refused.code)
+        return _moved_on(mailplay, refused)
+    view, step = found.view, found.link.step
+    letter = _letter(mailplay, view)
+    if letter["battleline"] and step["type"] == "play" and "flag" in step and "target" not in step:
+        for row in letter["table"]:  # the card shown where it would go, outlined
+            if row["flag"] == step["flag"]:
+                row["sides"][-1]["cards"].append({**show.card(step["card"]), "pending": True})
+    form = _turn_form(view, step, found.turn, action_url)
+    if step["type"] == "resign":
+        players = show.listed(show.others(view))
+        return _page(200, _("Resign this game against {players}?").format(players=players),
+                     _("The game ends at once and you lose it. This cannot be undone."), form=form, letter=letter)
+    recap = show.recap(view)
+    notes = [_("Since your last move: {told}").format(told=" ".join(line + "." for line in recap))] if recap else []
+    message = _("Then choose what to claim and which deck to draw from: one click plays the whole turn.") \
+        if form["parts"] else _("Confirm to play it.")
+    return _page(200, show.describe(view, step) + "?", message, form=form, notes=notes, letter=letter)
 
 
-def play_step_link(mailplay: MailPlay, token: str) -> Page:
-    """POST of a step link: plays the step for the seat the link was made for."""
+def _choices(form: dict[str, list[str]] | None) -> Choices | None:
+    """The turn the page's form chose (None: the page's defaults, e.g. a POST without its form)."""
+    if not form or "turn" not in form:
+        return None
+    flags = tuple(int(v) for v in form.get("claim", []) if v.isdigit() and 1 <= int(v) <= 9)
+    deck = next((v for v in form.get("deck", []) if v in ("troop", "tactics")), None)
+    return Choices(claims=flags, deck=deck)
+
+
+def _drawn(played: LinkedStep) -> list[str]:
+    return [e["data"]["card"] for e in played.events
+            if e["type"] in ("draw", "scout_draw") and e["seat"] == played.link.seat and "card" in e["data"]]
+
+
+def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | None = None) -> Page:
+    """POST of a step link: plays the step for the seat the link was made for, with the rest of
+    the turn as the form chose it; or, followed again, says when it was played and where the game
+    stands now."""
     try:
-        played = mailplay.play_step_link(token)
+        played = mailplay.play_step_link(token, _choices(form))
     except LinkError as error:
         return Page.refused(error)
     except StepRefused as refused:
-        return _refusal(refused, "That move was not played")
+        letter = _letter(mailplay, refused.view) if refused.view else None
+        return _page(refused.status, _("That move was not played"), refused.detail, code=refused.code,
+                     letter=letter)
     except LinkRefused as refused:
-        return _refusal(refused, NO_GAME)
-    link, view = played.link, played.view
-    shown = PRESENTERS[view["game"]]
-    links = [{"label": shown.describe_step(step), "url": url} for step, url in played.next_steps]
-    return Page(200, f"Played: {shown.describe_step(link.step)}", f"Game {link.game_id} is at version {view['version']}.",
-                board=_board(view, link.seat), links=links)
+        if refused.view is None:
+            return Page(refused.status, _(NO_GAME), refused.detail, code=refused.code)
+        if refused.used is not None and refused.used.by_link:
+            return _already_played(mailplay, refused.view, refused.used.at, refused.used.events, refused.code, 409)
+        return _moved_on(mailplay, refused)
+    view = played.view
+    if played.replayed:
+        return _already_played(mailplay, view, played.played_at, played.events)
+    drawn = [show.card(c) if view["game"] == "battleline" else {"name": c} for c in _drawn(played)]
+    codes = {c["code"] for c in drawn if "code" in c}
+    letter = _letter(mailplay, view, moves=True)
+    for card in letter["hand"]:
+        card["new"] = card["code"] in codes
+    next_line = show.whose_move(view)
+    if view["status"] == "active" and view["to_move"] != view["you"]:
+        next_line += " " + _("We will email you when it is your move.")
+    elif view["status"] == "active":
+        next_line = _("It is still your decision: choose below.")
+    done = _told(view, played.events) or show.describe(view, played.link.step) + "."  # a step with no story
+    return _page(200, _("Played"), done, notes=[next_line], drawn=drawn, letter=letter)
+
+
+def _already_played(mailplay: MailPlay, view: dict, at: str | None, events: list[dict], code: str = "",
+                    status: int = 200) -> Page:
+    """A link followed again: when it was played and what it did, then where the game stands now."""
+    notes = [_("Played on {when}: {told}").format(when=show.when(at), told=_told(view, events))]
+    now = show.result_line(view) + "." if view["status"] == "finished" else show.whose_move(view)
+    title = _("The game is over") if view["status"] == "finished" else _("This move was already played")
+    return _page(status, title, now, code=code, notes=notes, letter=_letter(mailplay, view, moves=True))
 
 
 def unsubscribe_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
@@ -59,8 +178,8 @@ def unsubscribe_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         mailplay.unsubscribe_link(token)
     except LinkError as error:
         return Page.refused(error)
-    return Page(200, "Stop emails?", "You will get no more game emails; webhooks are not affected.",
-                form_action=action_url, button="Unsubscribe")
+    return _page(200, _("Stop emails?"), _("You will get no more game emails; webhooks are not affected."),
+                 form={"action": action_url, "parts": [], "button": _("Unsubscribe"), "danger": False})
 
 
 def unsubscribe(mailplay: MailPlay, token: str) -> Page:
@@ -70,23 +189,33 @@ def unsubscribe(mailplay: MailPlay, token: str) -> Page:
     except LinkError as error:
         return Page.refused(error)
     except LinkRefused as refused:
-        return _refusal(refused, "No such player")
-    return Page(200, "Unsubscribed", "You will get no more game emails.")
+        return Page(refused.status, _("No such player"), refused.detail, code=refused.code)
+    return _page(200, _("Unsubscribed"), _("You will get no more game emails."))
 
 
-ANSWERED = "This invitation was already answered"
+ANSWERED = N_("This invitation was already answered")
 
 
 def invitation_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
     try:
-        invite, game, _ = mailplay.invitation(token)
+        invite, game, _seat = mailplay.invitation(token)
     except LinkError as error:
         return Page.refused(error)
     except LinkRefused as refused:
-        return _refusal(refused, ANSWERED)
-    return Page(200, f"Join this game of {PRESENTERS[game.game].title}?", f"Seat {invite.seat} of game {invite.game_id} "
-                f"is kept for {invite.email}. You will play by email (or by API, with the key shown next).",
-                form_action=action_url, button="Join the game")
+        return Page(refused.status, _(ANSWERED), refused.detail, code=refused.code)
+    from ..games.presenters import PRESENTERS
+
+    title = PRESENTERS[game.game].title
+    inviter = next((s.name for s in game.seats if s.player_id and s.player_id == game.created_by), None)
+    players = show.listed([_("an invited player") if s.invited else s.name for s in game.seats
+                           if s.seat != invite.seat])
+    lead = _("{inviter} invites you to play {game} against {players}.").format(
+        inviter=inviter, game=title, players=players) if inviter else \
+        _("A seat in a game of {game} against {players} is kept for you.").format(game=title, players=players)
+    return _page(200, _("Join this game of {game}?").format(game=title),
+                 lead + " " + _("The seat is kept for {email}. You will play by email (or by API, with the key "
+                                "shown next).").format(email=invite.email),
+                 form={"action": action_url, "parts": [], "button": _("Join the game"), "danger": False})
 
 
 def accept_invitation(mailplay: MailPlay, token: str) -> Page:
@@ -96,6 +225,8 @@ def accept_invitation(mailplay: MailPlay, token: str) -> Page:
     except LinkError as error:
         return Page.refused(error)
     except LinkRefused as refused:
-        return _refusal(refused, "Please try again" if refused.code == "version_conflict" else ANSWERED)
-    return Page(200, "You are in", f"You have seat {joined['seat']} in game {joined['game_id']}. We will email you "
-                f"when it is your move. Your API key, shown only this once, is {joined['api_key']}")
+        title = _("Please try again") if refused.code == "version_conflict" else _(ANSWERED)
+        return Page(refused.status, title, refused.detail, code=refused.code)
+    return _page(200, _("You are in"), _("You joined game {game_id}. We will email you when it is your move. Your API "
+                                         "key, shown only this once, is {key}").format(game_id=joined["game_id"],
+                                                                                      key=joined["api_key"]))

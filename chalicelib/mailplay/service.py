@@ -9,14 +9,15 @@ A GET only looks (mail scanners open every link): ``step_link``, ``unsubscribe_l
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+import json
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .. import ids
 from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
-from ..games import ENGINES, GameEngine
+from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
@@ -26,11 +27,13 @@ from .links import Invitation, Links, StepLink
 
 class LinkRefused(ServiceError):
     """A link that was read but cannot do what it was made for now; ``view`` is the seat's view
-    when it helps to show the board (a step link for an earlier version)."""
+    when it helps to show the board (a step link for an earlier version), and ``used`` what
+    became of the link (:class:`Used`) when the game has moved on since it was made."""
 
-    def __init__(self, code: str, detail: str, view: dict | None = None) -> None:
+    def __init__(self, code: str, detail: str, view: dict | None = None, used: "Used | None" = None) -> None:
         super().__init__(code, detail)
         self.view = view
+        self.used = used
 
 
 class StepRefused(LinkRefused):
@@ -38,16 +41,48 @@ class StepRefused(LinkRefused):
 
 
 @dataclass(frozen=True)
+class Used:
+    """The version that followed a link's: made by the link itself (``by_link``), or by something
+    else; when, and its events as the link's seat sees them."""
+
+    by_link: bool
+    at: str
+    events: list[dict]
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the confirmation page of a turn's first step let the player choose: the flags to
+    claim and the deck to draw from after it (None: what the page offered first)."""
+
+    claims: tuple[int, ...] | None = None
+    deck: str | None = None
+
+    def fingerprint(self) -> str:
+        return json.dumps({"claims": None if self.claims is None else sorted(self.claims), "deck": self.deck})
+
+
+TURN_PHASES = ("claim", "draw")  # what follows a Battle Line play in the same turn, chosen on its page
+
+
+@dataclass(frozen=True)
 class LinkedStep:
     link: StepLink
-    view: dict  # the seat's view now (after the step, once played)
-    next_steps: list[tuple[dict, str]]  # once played: the seat's steps now, each with its link
+    view: dict  # the seat's view now (after the step, once played), with ``recent`` when it has it
+    next_steps: list[tuple[dict, str]] = field(default_factory=list)  # once played: the seat's steps now, linked
+    # Before playing: the choices the rest of the turn offers, in order: {"type": "claim", "flags": [...]}
+    # (the flags the seat could claim after the step) and {"type": "draw", "decks": {"troop": 45, ...}}.
+    turn: list[dict] = field(default_factory=list)
+    steps: list[dict] = field(default_factory=list)  # once played: every step the action took
+    events: list[dict] = field(default_factory=list)  # once played: what the action did, as the seat sees it
+    replayed: bool = False  # the link had been followed before: ``events`` are what it did then
+    played_at: str | None = None
 
 
 class MailPlay:
     def __init__(self, store: Store, clock: Clock, *, links: Links | None,
                  find: Callable[[str], GameRecord | None],
-                 view_for_seat: Callable[[str, int], dict | None],
+                 view_for_seat: Callable[[str, int], dict | None],  # a seat's view, with "recent" (Games.story)
                  seat_player: Callable[[str, int], Player | None],
                  post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
                  pass_clock: Callable, engines: dict[str, GameEngine] | None = None) -> None:
@@ -64,34 +99,111 @@ class MailPlay:
     # ------------------------------------------------------------------ step links
 
     def step_link(self, token: str) -> LinkedStep:
-        """GET of a step link: the step and the seat's view, if the game is still at the link's version."""
+        """GET of a step link: the step and the seat's view, if the game is still at the link's
+        version, with the choices the rest of the turn offers after it (Battle Line: the flags it
+        could then claim, the decks it could draw from). Changes nothing."""
         link = self._links().read_step(token)
         view = self.view_for_seat(link.game_id, link.seat)
         if view is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
         if view["version"] != link.version:
-            raise LinkRefused("version_conflict", "this link was for an earlier position; the latest email or "
-                              "the game's page has your current moves", view=view)
-        return LinkedStep(link, view, [])
+            raise self._moved_on(link, token, view)
+        game = self.find(link.game_id)
+        turn: list[dict] = []
+        if game is not None and game.version == link.version:
+            try:
+                _, turn = self._turn(game, link.seat, link.step, None)
+            except IllegalStep:
+                turn = []  # the POST says why, with the rules' reason
+        return LinkedStep(link, view, turn=turn)
 
-    def play_step_link(self, token: str) -> LinkedStep:
-        """POST of a step link: plays the step for the seat the link was made for (once, however
-        often the link is followed: the token is its Idempotency-Key)."""
+    def play_step_link(self, token: str, choices: Choices | None = None) -> LinkedStep:
+        """POST of a step link: plays the step for the seat the link was made for, and with it the
+        rest of that seat's turn as chosen on the page (Battle Line: the claim and the draw after a
+        play), as one action at the link's version. Once, however often the link is followed: the
+        token is its Idempotency-Key; followed again, it answers what it did then (``replayed``)."""
         link = self._links().read_step(token)
+        choices = choices or Choices()
         player = self.seat_player(link.game_id, link.seat)
         if player is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
-        digest = hashlib.sha256(token.encode()).hexdigest()
+        steps = [link.step]
+        game = self.find(link.game_id)
+        if game is not None and game.version == link.version:
+            try:
+                steps, _ = self._turn(game, link.seat, link.step, choices)
+            except IllegalStep:
+                steps = [link.step]  # refused below, with the rules' reason
+        fingerprint = hashlib.sha256(f"{token}\n{choices.fingerprint()}".encode()).hexdigest()
         try:
-            outcome = self.post_action(player, link.game_id, ActionRequest(expected_version=link.version,
-                                                                           steps=[link.step]),
-                                       Idempotency(f"link:{digest[:32]}", digest))
+            outcome = self.post_action(player, link.game_id, ActionRequest(expected_version=link.version, steps=steps),
+                                       Idempotency(self.link_key(token), fingerprint))
         except ServiceError as error:
-            raise StepRefused(error.code, error.detail) from None
-        view = outcome.body["view"]
+            now = self.view_for_seat(link.game_id, link.seat)
+            if error.code in ("idempotency_key_reused", "version_conflict", "game_finished") and now is not None:
+                raise self._moved_on(link, token, now, error.code) from None
+            raise StepRefused(error.code, error.detail, view=now) from None
+        body = outcome.body
+        view = self.view_for_seat(link.game_id, link.seat) if outcome.replayed else body["view"]
+        view = view or body["view"]
         mine = [step for step in view["legal_steps"] if view["to_move"] == link.seat and step["type"] != "resign"]
         return LinkedStep(link, view, [(step, self._links().step_url(view["game_id"], link.seat, view["version"],
-                                                                     step)) for step in mine])
+                                                                     step)) for step in mine],
+                          steps=steps, events=body.get("events", []), replayed=outcome.replayed,
+                          played_at=body["view"].get("updated_at"))
+
+    @staticmethod
+    def link_key(token: str) -> str:
+        """The Idempotency-Key a step link plays with."""
+        return f"link:{hashlib.sha256(token.encode()).hexdigest()[:32]}"
+
+    def _moved_on(self, link: StepLink, token: str, view: dict, code: str = "version_conflict") -> LinkRefused:
+        """The game is no longer at the link's version: say what became of the link (played by it,
+        and when; or the position changed before), with the seat's view now."""
+        used = self.used(link, token)
+        if view["status"] == "finished":
+            return LinkRefused("game_finished", "the game is over", view=view, used=used)
+        return LinkRefused(code if code != "idempotency_key_reused" else "version_conflict",
+                           "this link was for an earlier position; the latest email or the game's board has your "
+                           "current moves", view=view, used=used)
+
+    def used(self, link: StepLink, token: str) -> Used | None:
+        """What followed the link's version: made by this link or otherwise, when, and what it did."""
+        made = self.store.load_version(link.game_id, link.version + 1)
+        if made is None:
+            return None
+        record, events = made
+        by_link = record.request is not None and record.request[0] == ids.digest(self.link_key(token))
+        return Used(by_link, record.updated_at, [e.seen_by(link.seat) for e in events])
+
+    def _turn(self, game: GameRecord, seat: int, first: dict,
+              choices: Choices | None) -> tuple[list[dict], list[dict]]:
+        """The steps of the seat's turn that start with ``first``: in Battle Line the claim and the
+        draw that follow a play in the same turn (in the order of the game's claim timing; none
+        after a Scout, with both decks empty, or with auto-claim), as ``choices`` chooses them (None:
+        every flag it could claim, a troop card). Worked out on a copy of the state on the server:
+        the page is shown only the seat's own view of it (claimable flags, deck sizes), never a
+        drawn card. Returns (the steps, what was offered at each)."""
+        engine = self.engines[game.game]
+        state, _ = apply_steps(engine, game.state, seat, [first])
+        steps, offered = [first], []
+        while (game.game == "battleline" and engine.result(state) is None and engine.to_move(state) == seat
+               and engine.phase(state) in TURN_PHASES and len(steps) <= len(TURN_PHASES)):
+            seen = engine.view(state, seat)
+            if engine.phase(state) == "claim":
+                provable = list(seen.get("claimable") or [])
+                offered.append({"type": "claim", "flags": provable})
+                wanted = provable if choices is None or choices.claims is None else \
+                    [flag for flag in provable if flag in choices.claims]
+                step = {"type": "claim", "flags": wanted}
+            else:
+                decks = {deck: size for deck, size in seen["decks"].items() if size}
+                offered.append({"type": "draw", "decks": decks})
+                chosen = choices.deck if choices is not None and choices.deck in decks else None
+                step = {"type": "draw", "deck": chosen or ("troop" if "troop" in decks else next(iter(decks)))}
+            state, _ = apply_steps(engine, state, seat, [step])
+            steps.append(step)
+        return steps, offered
 
     # ------------------------------------------------------------------ unsubscribe
 

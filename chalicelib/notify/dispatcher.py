@@ -218,8 +218,9 @@ class Dispatcher:
             return None
         data = json.loads(delivery.body)["data"]
         inviter = self.store.get_player(data["created_by"])
+        view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
         return self._mail(leased, now, lambda: compose_invitation(data, inviter.name if inviter else "A player",
-                                                                  self.links), first)
+                                                                  self.links, view), first)
 
     def _lease(self, delivery: Delivery, now: datetime) -> Delivery | None:
         """Hold the delivery for this attempt; None when another worker holds it already."""

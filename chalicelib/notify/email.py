@@ -1,123 +1,120 @@
-"""Notification emails: multipart text + HTML, the board drawn, the hand, one signed link per
-legal step, and one-click unsubscribe headers (RFC 8058). Built from the receiver's own
-view of the game, so nothing hidden from that seat can appear."""
+"""Notification emails, for a correspondence player: multipart text + HTML, built from the
+receiver's own view of the game (so nothing hidden from that seat can appear).
+
+Every email of a game to one player has the same subject ("Battle Line with Bob (game g_…)")
+and is threaded (``In-Reply-To``/``References``) to a root Message-ID made from the game and the
+player; what changed is its first line: what the others just did, in their names, and whose
+move it is (or who won and why). Then the table (Battle Line: a flag a row, readable on a
+phone), the hand, the counts, the claimable flags and the clock; and, on the seat's move, its
+moves: Battle Line's card x flag grid of links (each opens a page that plays the whole turn:
+the play, the claim and the draw), the other steps grouped, the board page, resign apart, and
+the reply syntax (a reply plays). One-click unsubscribe headers (RFC 8058)."""
 
 from __future__ import annotations
 
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import formatdate, make_msgid
 
 from ..games.presenters import PRESENTERS
-from ..records import Player
+from ..i18n import _
+from ..mailplay import show
 from ..mailplay.links import Links
-from .mail import mail_from
-from ..records import Message
 from ..pages.templates import render
-
-
-
-def _headline(message: Message, view: dict) -> str:
-    title = PRESENTERS[view["game"]].title
-    game = f"game {view['game_id']}"
-    if message.type == "game.your_turn":
-        turn = view["state"].get("turn", view["state"].get("round", "?"))
-        return f"Your move in {title} {game} ({'round' if view['game'] == 'khan' else 'turn'} {turn})"
-    if message.type == "game.reminder":
-        hours = message.data.get("time_left_seconds", 0) // 3600
-        return f"Reminder: your move in {title} {game}, {hours} hours left"
-    if message.type == "game.invited":
-        return f"You have a seat in a new {title} {game}"
-    if message.type == "game.finished":
-        return f"{title} {game} is over"
-    return f"{title} {game}: a move was made"
-
-
-MAX_LINKS = 40  # beyond this, an email links only a game's steps that are not bulky (the rest by reply)
-
-
-def linked_steps(game: str, steps: list[dict]) -> tuple[list[dict], int]:
-    """The steps an email links, and how many it leaves to a reply (many deployments or moves)."""
-    bulky = PRESENTERS[game].bulky_steps
-    if len(steps) <= MAX_LINKS or not bulky:
-        return steps, 0
-    kept = [s for s in steps if s["type"] not in bulky]
-    return kept, len(steps) - len(kept)
-
+from ..records import Message, Player
+from .mail import mail_from
 
 TURN_MESSAGES = ("game.your_turn", "game.reminder")
+# ---------------------------------------------------------------- threads
 
 
-def _deadline(view: dict) -> str | None:
-    clock = view.get("clock")
-    running = next((s for s in clock["seats"] if s["running"]), None) if clock else None
-    return running["deadline"] if running else None
+def thread_root(game_id: str, player_id: str, domain: str) -> str:
+    """The Message-ID every email of this game to this player refers to (the first one, the
+    invitation, carries it): one thread per game and player."""
+    return f"<game.{game_id}.{player_id}@{domain}>"
 
 
-def _result(view: dict) -> str | None:
-    result = view.get("result")
-    if not result:
-        return None
-    if result["winner"] is None:
-        return f"a draw ({result['reason']})"
-    who = "you won" if result["winner"] == view["you"] else f"seat {result['winner']} won"
-    return f"{who} ({result['reason'].replace('_', ' ')})"
+def message_id(message_key: str, domain: str) -> str:
+    """An email's own Message-ID, stable for an outbox message (a retried send is the same email)."""
+    return f"<{message_key}@{domain}>"
+
+
+def threaded(email: EmailMessage, root: str, parent: str | None = None) -> None:
+    """File ``email`` in the thread under ``root`` (a reply also answers ``parent``)."""
+    email["In-Reply-To"] = parent or root
+    email["References"] = f"{root} {parent}" if parent and parent != root else root
+
+
+# ---------------------------------------------------------------- what the email says
+
+
+def first_line(message: Message, player: Player, view: dict) -> str:
+    """The email's first line: what the others just did and whose move it is (who won and why);
+    an invitation says first who started the game and against whom, a reminder that it is still
+    the seat's move, and how long it has."""
+    line = show.first_line(view)
+    game, players = show.title(view), show.listed(show.others(view))
+    if message.type == "game.invited":
+        creator = message.data.get("created_by")
+        inviter = next((s["name"] for s in view["seats"] if creator and s.get("player_id") == creator), None)
+        if creator and creator == player.id:
+            intro = _("You started a game of {game} against {players}.").format(game=game, players=players)
+        elif inviter is not None:
+            intro = _("{inviter} invited you to a game of {game}: you play against {players}.").format(
+                inviter=inviter, game=game, players=players)
+        else:
+            intro = _("A game of {game} against {players} was made for you.").format(game=game, players=players)
+        return f"{intro} {line}"
+    if message.type == "game.reminder":
+        told = " ".join(sentence + "." for sentence in show.recap(view))
+        reminder = _("Reminder: it is still your move.")
+        clock = show.clock_line(view)
+        return " ".join(part for part in (reminder, clock, told) if part)
+    return line
 
 
 def compose(message: Message, player: Player, view: dict, links: Links) -> EmailMessage:
-    seat = view["you"]
-    state = view["state"]
-    presenter = PRESENTERS[view["game"]]
-    steps = view["legal_steps"] if message.type in TURN_MESSAGES and view["to_move"] == seat else []
-    linked, unlinked = linked_steps(view["game"], steps)
-    link_list = [{"label": presenter.describe_step(step),
-                  "url": links.step_url(view["game_id"], seat, view["version"], step)} for step in linked]
-    context = {
-        "headline": _headline(message, view),
-        "game_id": view["game_id"],
-        "version": view["version"],
-        "board": None,
-        "hand": state.get("hand", []),
-        "deadline": _deadline(view),
-        "links": link_list,
-        "unlinked": unlinked,
-        "example": presenter.example,
-        "result": _result(view) if message.type == "game.finished" else None,
-        "base_url": links.base_url,
-        "unsubscribe_url": links.unsubscribe_url(player.id),
-    }
-    text = render("notification.txt", **{**context, "board": presenter.text_board(state, seat)})
-    html = render("notification.html", 
-        **{**context, "board": presenter.html_board(state, seat), "hand_html": presenter.hand_html(context["hand"])})
+    context = show.letter(view, links, first=first_line(message, player, view), moves=message.type in TURN_MESSAGES)
+    unsubscribe = links.unsubscribe_url(player.id)
+    context["unsubscribe_url"] = unsubscribe
+    replies = context["your_move"]
+    context["reply_works"] = replies
     email = EmailMessage()
     email["From"] = mail_from()
     email["To"] = player.email
-    email["Subject"] = context["headline"]
-    email["Message-ID"] = make_msgid(domain="battleline.localhost")
+    email["Subject"] = context["subject"]
+    email["Date"] = formatdate(usegmt=True)
+    root = thread_root(view["game_id"], player.id, links.mail_domain)
+    if message.type == "game.invited":
+        email["Message-ID"] = root  # the thread's first email
+    else:
+        email["Message-ID"] = message_id(message.id, links.mail_domain)
+        threaded(email, root)
     email["X-Battleline-Message"] = message.id
-    email["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+    email["List-Unsubscribe"] = f"<{unsubscribe}>"
     email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    if steps:  # play by email: a reply to this address plays as this seat, at this version
-        email["Reply-To"] = links.reply_address(view["game_id"], seat, view["version"])
-    email.set_content(text)
-    email.add_alternative(html, subtype="html")
+    if replies:  # play by email: a reply to this address plays as this seat, at this version
+        email["Reply-To"] = links.reply_address(view["game_id"], view["you"], view["version"])
+    email.set_content(render("notification.txt", **context))
+    email.add_alternative(render("notification.html", **context), subtype="html")
     return email
 
 
-def compose_invitation(data: dict, inviter: str, links: Links) -> EmailMessage:
-    """An invitation to a seat, for an address that is not a player yet."""
+def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None = None) -> EmailMessage:
+    """An invitation to a seat, for an address that is not a player yet: who invites, and who
+    else plays (``view``: the invited seat's view of the game, for its players' names)."""
     title = PRESENTERS[data.get("game", "battleline")].title
     url = links.invitation_url(data["game_id"], data["seat"], data["invite_email"])
+    players = [name for seat, name in show.people(view).items() if seat != data["seat"]] if view else [inviter]
+    opponents = show.listed(players)
     email = EmailMessage()
     email["From"] = mail_from()
     email["To"] = data["invite_email"]
-    email["Subject"] = f"{inviter} invites you to a game of {title}"
-    email["Message-ID"] = make_msgid(domain="battleline.localhost")
-    email.set_content(f"{inviter} has kept seat {data['seat']} for you in a game of {title} "
-                      f"(game {data['game_id']}).\n\nTo join, open this link and confirm:\n{url}\n\n"
-                      "You can then play by email: we write when it is your move, and you answer with a click "
-                      "or a reply. If you do not want to play, ignore this email.\n")
-    email.add_alternative(render("page.html", 
-        title=f"{inviter} invites you to a game of {title}",
-        message=f"Seat {data['seat']} of game {data['game_id']} is kept for you.",
-        links=[{"label": "Join the game", "url": url}]), subtype="html")
+    email["Subject"] = _("{inviter} invites you to a game of {game}").format(inviter=inviter, game=title)
+    email["Date"] = formatdate(usegmt=True)
+    email["Message-ID"] = make_msgid(domain=links.mail_domain)
+    context = {"inviter": inviter, "title": title, "game_id": data["game_id"], "players": opponents, "url": url,
+               "lead": _("{inviter} invites you to play {game} against {players} (game {game_id}).").format(
+                   inviter=inviter, game=title, players=opponents, game_id=data["game_id"])}
+    email.set_content(render("invitation.txt", **context))
+    email.add_alternative(render("invitation.html", **context), subtype="html")
     return email

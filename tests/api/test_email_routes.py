@@ -21,6 +21,9 @@ def test_preferences_default_and_update(api):
                            key=ann["api_key"]), 422, "invalid_request")
 
 
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
 def test_step_link_pages_over_http(api):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
@@ -28,12 +31,26 @@ def test_step_link_pages_over_http(api):
     path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
     page = api.get(path)
     assert page.status == 200 and page.headers["content-type"].startswith("text/html")
-    assert '<form method="post"' in page.body and "Confirm: play" in page.body
+    assert f'<form method="post" action="{path}"' in page.body and f"Play {step['card']} at flag 1?" in page.body
     assert api.view(ann, game["game_id"])["version"] == 0
-    played = api.post(path, headers={"Content-Type": "application/x-www-form-urlencoded"})
-    assert played.status == 200 and "Played: play" in played.body
+    played = api.post(path, headers=FORM)
+    assert played.status == 200 and "<h1" in played.body and ">Played</h1>" in played.body
     assert api.view(ann, game["game_id"])["version"] == 1
     assert api.get("/v1/links/not-a-token").status == 400
+
+
+def test_the_turn_pages_form_is_read_over_http(api):
+    """The confirmation page's form (claim checkboxes, a deck) reaches the turn as it posts it."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    played = api.post(path, raw="turn=1&deck=tactics", headers={**FORM, **BROWSER})
+    assert played.status == 200 and "from the tactics deck" in played.body
+    events = api.get(f"/v1/games/{game['game_id']}/events?after=0", key=ann["api_key"]).body["events"]
+    assert [e["type"] for e in events][-3:] == ["play", "claim", "draw"] and events[-1]["data"]["deck"] == "tactics"
+    again = api.post(path, raw="turn=1&deck=troop", headers={**FORM, **BROWSER})  # other choices, after
+    assert again.status == 409 and "This move was already played" in again.body
 
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}

@@ -100,9 +100,9 @@ def test_no_stored_item_holds_a_secret(mailed, store):
     assert_not_stored(store, cat_key, "the API key shown when an invitation is accepted")
 
     services.dispatcher.drain_outbox()
-    your_move = next(m for m in outbox.sent if m["To"] == "ann@example.org" and m["Subject"].startswith("Your move"))
-    text = your_move.get_body(("plain",)).get_content()
-    tokens = [unquote(url.rsplit("/", 1)[1]) for url in re.findall(r"http://play\.example/v1/links/\S+", text)]
+    your_move = next(m for m in outbox.sent if m["To"] == "ann@example.org" and "_your_turn_" in m["X-Battleline-Message"])
+    text = your_move.get_body(("html",)).get_content()
+    tokens = [unquote(url.rsplit("/", 1)[1]) for url in re.findall(r'http://play\.example/v1/links/[^"]+', text)]
     assert tokens
     for token in tokens[:3]:
         assert_not_stored(store, token, "a step link token")

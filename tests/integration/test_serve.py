@@ -31,15 +31,16 @@ def start(port: int, data_dir) -> subprocess.Popen:
     return process
 
 
-def wait_for_mail(folder, subject: str, timeout: float = 30):
+def wait_for_mail(folder, kind: str, timeout: float = 30):
+    """The first email of a kind (your_turn, invited, finished: the outbox message it was made for)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for path in sorted(folder.glob("*.eml")) if folder.exists() else []:
             message = message_from_bytes(path.read_bytes(), policy=policy.default)
-            if message["Subject"].startswith(subject):
+            if f"_{kind}_" in (message["X-Battleline-Message"] or ""):
                 return message
         time.sleep(0.2)
-    raise AssertionError(f"no email '{subject}...' in {folder}")
+    raise AssertionError(f"no {kind} email in {folder}")
 
 
 def ctrl_c(process: subprocess.Popen, port: int) -> str:
@@ -70,7 +71,7 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
                              json={"url": receiver.url, "events": ["game.your_turn", "game.finished"]}).json()
         gid, choose = view["game_id"], random.Random(1)
         # Ann plays her first turn by email: a reply to her your-move email, through make mail-in.
-        your_move = wait_for_mail(tmp_path / "mail", "Your move")
+        your_move = wait_for_mail(tmp_path / "mail", "your_turn")
         reply = EmailMessage()
         reply["From"], reply["To"], reply["Subject"] = "ann@example.org", your_move["Reply-To"], "Re: move"
         card = next(s for s in view["legal_steps"] if s["type"] == "play")["card"]

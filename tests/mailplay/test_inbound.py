@@ -13,7 +13,7 @@ parse_line, parse_commands, write_step, describe_step = STEPS.read_line, STEPS.r
 from chalicelib.models import ActionRequest
 from chalicelib.mailplay.links import Links
 
-from tests.notify.helpers import LINKS
+from tests.notify.helpers import LINKS, kind_of, text_of
 from tests.notify.helpers import game_by_mail as mail_game
 
 
@@ -46,8 +46,12 @@ def test_a_valid_reply_is_played_as_one_action_and_confirmed(game_by_mail):
     view = services.games.view_for_seat(game["game_id"], 1)
     assert view["version"] == 1 and view["state"]["flags"][4]["cards"][0] == [card] and view["to_move"] == 2
     answer = outbox.sent[-1]
-    assert answer["To"] == "ann@example.org" and f"Played: play {card} 5; claim none; draw troop" in answer.get_content()
+    text = text_of(answer)
+    assert answer["To"] == "ann@example.org" and text.startswith(f"Played: play {card} 5; claim none; draw troop")
+    drawn = next(c for c in view["state"]["hand"] if c not in game["state"]["hand"])
+    assert f"You played {card} at flag 5. You drew {drawn} from the troop deck. Bob is to move." in text
     assert answer["In-Reply-To"] == "<r1@example.org>"
+    assert answer["Subject"] == f"Battle Line with Bob (game {game['game_id']})"  # the thread's, never "Re: Re:"
 
 
 def test_the_same_reply_delivered_twice_is_played_once(game_by_mail):
@@ -64,9 +68,10 @@ def test_garbage_is_refused_with_the_commands_and_the_legal_moves(game_by_mail):
     address = LINKS.reply_address(game["game_id"], 1, 0)
     result = inbound.handle(reply("ann@example.org", address, "hello, I think I will attack the left flank"))
     assert result.outcome == "refused" and version(services, game) == 0
-    text = outbox.sent[-1].get_content()
+    text = text_of(outbox.sent[-1])
     assert "could not read" in text and "Commands:" in text
-    assert f"  play {game['state']['hand'][0]} 1" in text  # the legal moves, written as commands
+    assert f"    play {game['state']['hand'][0]} 1\n    claim none\n    draw troop" in text  # a turn, as commands
+    assert f"    {game['state']['hand'][0]}: flags 1 2 3 4 5 6 7 8 9" in text  # and where each card can go
     assert outbox.sent[-1]["Reply-To"] == address
 
 
@@ -74,7 +79,7 @@ def test_an_illegal_move_is_refused_with_the_reason(game_by_mail):
     services, inbound, outbox, game, ann, bob = game_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)
     result = inbound.handle(reply("ann@example.org", address, "draw troop"))
-    assert result.outcome == "refused" and "not allowed now" in outbox.sent[-1].get_content()
+    assert result.outcome == "refused" and "not allowed now" in text_of(outbox.sent[-1])
 
 
 def test_a_reply_from_another_player_is_ignored(game_by_mail):
@@ -102,8 +107,8 @@ def test_a_stale_reply_is_refused_with_the_current_moves(game_by_mail):
     services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[step]), None)
     result = inbound.handle(reply("ann@example.org", old, "claim none"))
     assert result.outcome == "refused" and version(services, game) == 1
-    text = outbox.sent[-1].get_content()
-    assert "moved on" in text and "  claim none" in text
+    text = text_of(outbox.sent[-1])
+    assert "moved on" in text and "    claim none" in text
     assert outbox.sent[-1]["Reply-To"] == LINKS.reply_address(game["game_id"], 1, 1)
 
 
@@ -133,7 +138,7 @@ def test_the_sns_lambda_path_plays_a_raw_reply(game_by_mail, monkeypatch):
 def test_your_move_emails_carry_the_seats_reply_address(game_by_mail):
     services, inbound, outbox, game, ann, bob = game_by_mail
     services.dispatcher.drain_outbox()
-    your_move = next(m for m in outbox.sent if m["Subject"].startswith("Your move"))
+    your_move = next(m for m in outbox.sent if kind_of(m) == "your_turn")
     assert your_move["Reply-To"] == LINKS.reply_address(game["game_id"], 1, 0)
     assert len(your_move["Reply-To"].split("@")[0]) <= 64
 

@@ -12,7 +12,7 @@ from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.mailplay.links import Links
 from chalicelib.config import build_services
 
-from tests.notify.helpers import LINKS, Outbox
+from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def test_an_email_seat_gets_an_invitation_and_the_game_waits(invited):
     services.dispatcher.drain_outbox()
     invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org")
     assert invitation["Subject"] == "Ann invites you to a game of Battle Line"
-    assert not any(m["Subject"].startswith("Your move") for m in outbox.sent)  # nobody moves yet
+    assert not any(kind_of(m) == "your_turn" for m in outbox.sent)  # nobody moves yet
 
 
 def test_accepting_makes_a_player_seats_it_and_starts_the_game(invited):
@@ -61,7 +61,7 @@ def test_accepting_makes_a_player_seats_it_and_starts_the_game(invited):
     view = services.games.get_game(cat, game["game_id"])
     assert view["status"] == "active" and view["you"] == 2 and view["to_move"] == 2 and view["legal_steps"]
     services.dispatcher.drain_outbox()
-    assert any(m["To"] == "cat@example.org" and m["Subject"].startswith("Your move") for m in outbox.sent)
+    assert any(m["To"] == "cat@example.org" and kind_of(m) == "your_turn" for m in outbox.sent)
     assert pages.accept_invitation(services.mailplay, token).status == 409  # a seat is taken once
 
 
@@ -70,3 +70,20 @@ def test_a_forged_invitation_is_refused(invited):
     forged = Links("other", "http://play.example").invitation_url(game["game_id"], 2, "cat@example.org")
     assert pages.accept_invitation(services.mailplay, unquote(urlsplit(forged).path.rsplit("/", 1)[1])).status == 400
     assert services.store.load_game(game["game_id"]).status == "waiting"
+
+
+def test_an_invitation_names_who_invites_and_the_other_players(store):
+    outbox = Outbox()
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    ann, bob = (services.players.authenticate(services.players.create_player(
+        CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"]) for name in ("Ann", "Bob"))
+    game = services.games.create_game(ann, CreateGameRequest(game="battleline", options={"players": 3}, seats=[
+        PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id), EmailSeat(email="cat@example.org")]), None).body
+    services.dispatcher.drain_outbox()
+    invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org")
+    lead = f"Ann invites you to play Battle Line against Ann and Bob (game {game['game_id']})."
+    assert text_of(invitation).startswith(lead) and lead in html_of(invitation)
+    page = pages.invitation_page(services.mailplay, token_in(text_of(invitation), "invitations"), "/x")
+    assert page.message.startswith("Ann invites you to play Battle Line against Ann and Bob.")
+    bobs = next(m for m in outbox.sent if m["To"] == "bob@example.org" and kind_of(m) == "invited")
+    assert text_of(bobs).startswith("Ann invited you to a game of Battle Line: you play against Ann and an invited player.")

@@ -1,6 +1,10 @@
 """Shared pieces of the notification tests."""
 
+import email as email_lib
+import re
 import socket
+from email import policy
+from urllib.parse import unquote, urlsplit
 
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
@@ -51,3 +55,43 @@ class FakeDns:
         self.lookups[host] = self.lookups.get(host, 0) + 1
         return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
                 for a in self.answers[host]]
+
+
+# ---------------------------------------------------------------- reading the emails and pages
+
+
+def parsed(raw):
+    """An email as sent: an EmailMessage (an Outbox), or SES's raw message, or text."""
+    if hasattr(raw, "get_body"):
+        return raw
+    return email_lib.message_from_string(raw.raw_data if hasattr(raw, "raw_data") else raw, policy=policy.default)
+
+
+def kind_of(mail) -> str:
+    """What an email is about, from its outbox message id: invited, your_turn, reminder_..., finished."""
+    found = re.fullmatch(r"msg_g_[0-9a-f]+_\d+_(.+)_\d+", mail["X-Battleline-Message"] or "")
+    return found.group(1) if found else ""
+
+
+def text_of(mail) -> str:
+    return mail.get_body(("plain",)).get_content()
+
+
+def html_of(mail) -> str:
+    return mail.get_body(("html",)).get_content()
+
+
+def token_of(url: str) -> str:
+    return unquote(urlsplit(url.replace("&amp;", "&")).path.rsplit("/", 1)[1])
+
+
+GRID_CELL = re.compile(r'<a href="(http://[^"]+/v1/links/[^"]+)" title="([^"]+)"[^>]*>(\d)</a>')
+
+
+def grid_cells(html: str) -> list[tuple[str, str, int]]:
+    """The card x flag grid's links: (url, what it plays, the flag)."""
+    return [(url, label, int(flag)) for url, label, flag in GRID_CELL.findall(html)]
+
+
+def step_links(html: str) -> list[str]:
+    return re.findall(r'href="(http://[^"]+/v1/links/[^"]+)"', html)

@@ -1,0 +1,429 @@
+"""What a seat is shown in its emails and on the pages behind their links, from its own view
+(so nothing hidden from that seat can appear): the subject of the game's thread, the first line
+(what the others just did, and whose move it is), the clock, the table as data for the
+templates (Battle Line: each flag's two sides, cards with colour and value, Fog and Mud on their
+flag, claimed flags by the winner's name), and the seat's moves grouped: Battle Line's card x
+flag grid of links, the other steps by kind, resign apart.
+
+Pure: views in, words and plain data out (the templates draw them). Every sentence goes through
+gettext (chalicelib/i18n.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from importlib import import_module
+from typing import Callable
+
+from ..games.presenters import PRESENTERS, names
+from ..i18n import N_, _, ngettext
+from .links import Links
+
+StepUrl = Callable[[dict], str]  # a legal step -> its signed link
+
+# ---------------------------------------------------------------- the game and its players
+
+
+def people(view: dict) -> dict[int, str]:
+    """Each seat's name (a seat still kept for an invitation: "an invited player")."""
+    return {s["seat"]: _("an invited player") if s.get("invited") else s["name"] for s in view["seats"]}
+
+
+def others(view: dict) -> list[str]:
+    """The names of the other seats (everyone, for a spectator)."""
+    return [name for seat, name in people(view).items() if seat != view["you"]]
+
+
+def listed(words: list[str]) -> str:
+    """'Bob', 'Bob and Cat', 'Bob, Cat and Dan'."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("{first} and {last}").format(first=", ".join(words[:-1]), last=words[-1])
+
+
+def title(view: dict) -> str:
+    return PRESENTERS[view["game"]].title
+
+
+def subject(view: dict) -> str:
+    """The subject of every email of a game to one player: the same from the invitation to the
+    result (what changed is the first line), so that mail clients keep them in one thread."""
+    return _("{game} with {players} (game {game_id})").format(game=title(view), players=listed(others(view)),
+                                                             game_id=view["game_id"])
+
+
+def _story(game: str):
+    return import_module(f"chalicelib.games.{game}.story")
+
+
+def result_line(view: dict) -> str:
+    """Who won and why, in names ("Ann won (three adjacent flags)", "You won (...)")."""
+    return _story(view["game"]).result_line(view["result"], names(view), view["you"])
+
+
+def whose_move(view: dict) -> str:
+    """Whose move it is, who won, or whom the game waits for."""
+    if view["status"] == "finished" and view.get("result"):
+        return result_line(view)
+    if view["status"] == "waiting":
+        return _("The game waits for the invited players to join.")
+    if view["to_move"] is not None and view["to_move"] == view["you"]:
+        return _("Your move.")
+    return _("{name} is to move.").format(name=names(view).get(view["to_move"], "?"))
+
+
+def _sentences(lines: list[str]) -> str:
+    return " ".join(line if line.endswith((".", "!", "?")) else line + "." for line in lines)
+
+
+def recap(view: dict) -> list[str]:
+    """What the others did since the seat last moved, in sentences with their names."""
+    return PRESENTERS[view["game"]].recap(view, view.get("recent") or [])
+
+
+def first_line(view: dict) -> str:
+    """The line an email opens with: what the others just did, then whose move it is (or who won
+    and why, also for the loser)."""
+    told = recap(view)
+    status = whose_move(view)
+    if not told and view["version"] == 0 and view["to_move"] == view["you"] and view["status"] == "active":
+        status = _("Your move: you play first.")
+    if status.rstrip(".") in (line.rstrip(".") for line in told):
+        status = ""
+    return _sentences([*told, *([status] if status else [])])
+
+
+def turn_label(view: dict) -> str:
+    state = view["state"]
+    if view["game"] == "khan":
+        return _("round {round}").format(round=state.get("round", "?"))
+    return _("turn {turn}").format(turn=state.get("turn", "?"))
+
+
+# ---------------------------------------------------------------- the clock
+
+
+def _duration(seconds: int) -> str:
+    days, rest = divmod(max(0, int(seconds)), 86400)
+    hours, rest = divmod(rest, 3600)
+    if days:
+        return ngettext("{count} day", "{count} days", days).format(count=days) + (
+            " " + ngettext("{count} hour", "{count} hours", hours).format(count=hours) if hours else "")
+    if hours:
+        return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
+    minutes = rest // 60
+    return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
+
+
+def when(iso_time: str | None) -> str:
+    """A moment as people read it, the same everywhere: 2026-11-30 12:00 UTC."""
+    if not iso_time:
+        return ""
+    moment = datetime.fromisoformat(iso_time.replace("Z", "+00:00")).astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def clock_line(view: dict) -> str:
+    """The deadline of the seat to move, in time left and as a moment; or that there is none."""
+    clock = view.get("clock")
+    if view["status"] != "active":
+        return ""
+    if not clock:
+        return _("No time limit.")
+    running = next((s for s in clock["seats"] if s["running"]), None)
+    if running is None:
+        return ""
+    if running.get("paused"):
+        who = _("You are") if running["seat"] == view["you"] else _("{name} is").format(
+            name=names(view).get(running["seat"], "?"))
+        return _("{who} on vacation: the clock is stopped.").format(who=who)
+    left, deadline = _duration(running["time_left_seconds"]), when(running.get("deadline"))
+    if running["seat"] == view["you"]:
+        return _("Your clock: {left} left (until {deadline}).").format(left=left, deadline=deadline)
+    return _("{name}'s clock: {left} left (until {deadline}).").format(
+        name=names(view).get(running["seat"], "?"), left=left, deadline=deadline)
+
+
+def deadline(view: dict) -> str | None:
+    clock = view.get("clock")
+    running = next((s for s in clock["seats"] if s["running"]), None) if clock else None
+    return running["deadline"] if running else None
+
+
+# ---------------------------------------------------------------- Battle Line's cards and table
+
+COLOURS = {  # colour letter -> (name, card colour, text colour): readable in mail clients and at a glance
+    "R": (N_("red"), "#c62828", "#ffffff"), "O": (N_("orange"), "#e65100", "#ffffff"),
+    "Y": (N_("yellow"), "#fdd835", "#212121"), "G": (N_("green"), "#2e7d32", "#ffffff"),
+    "B": (N_("blue"), "#1565c0", "#ffffff"), "P": (N_("purple"), "#6a1b9a", "#ffffff"),
+}
+ENVIRONMENT = {"FOG": N_("Fog"), "MUD": N_("Mud")}
+
+
+def card(code: str) -> dict:
+    """A Battle Line card for the templates: a troop by its value on its colour, a tactic by its
+    full name."""
+    from ..games.battleline.cards import parse_troop
+    from ..games.battleline.story import card_name
+
+    troop = parse_troop(code)
+    if troop is None:
+        return {"code": code, "name": card_name(code), "tactic": True, "value": card_name(code),
+                "letter": "", "colour": "#ffffff", "ink": "#37474f", "title": card_name(code)}
+    colour, fill, ink = COLOURS[troop.colour]
+    return {"code": code, "name": code, "tactic": False, "value": str(troop.value), "letter": troop.colour,
+            "colour": fill, "ink": ink, "title": _("{value} {colour}").format(value=troop.value, colour=_(colour))}
+
+
+def card_names(game: str, cards: list[str], view: dict) -> list[str]:
+    """Cards by the names people read (Battle Line's tactics in full, Khan's by its card set)."""
+    if game == "battleline":
+        from ..games.battleline.story import card_name
+
+        return [card_name(c) for c in cards]
+    named = _story("khan").card_names(view)
+    return [named.get(c) or c.replace("_", " ").capitalize() for c in cards]
+
+
+def table(view: dict) -> list[dict]:
+    """Battle Line's nine flags, each with its two sides (the others' first, the seat's own
+    second, each with its player's name), Fog and Mud, who won it, and whether the seat may
+    claim it now."""
+    state, who, you = view["state"], people(view), view["you"]
+    claimable = set(state.get("claimable") or [])
+    rows = []
+    for flag in state["flags"]:
+        seats = list(flag["seats"])
+        order = [1 - seats.index(you), seats.index(you)] if you in seats else [0, 1]
+        sides = [{"seat": seats[i], "name": _("You") if seats[i] == you else who.get(seats[i], "?"),
+                  "mine": seats[i] == you, "cards": [card(c) for c in flag["cards"][i]]} for i in order]
+        claimed = flag["claimed_by"]
+        rows.append({
+            "flag": flag["flag"], "sides": sides,
+            "environment": [_(ENVIRONMENT.get(e, e)) for e in flag["environment"]],
+            "claimed": None if claimed is None else (_("you") if claimed == you else who.get(claimed, "?")),
+            "claimed_mine": claimed is not None and claimed == you,
+            "claimable": flag["flag"] in claimable,
+        })
+    return rows
+
+
+def table_text(rows: list[dict]) -> list[str]:
+    """The table one line a flag, for the text part: 'Flag 3 (Fog; won by Bob): Bob 7O 8O 9O | You 3R'."""
+    lines = []
+    for row in rows:
+        notes = list(row["environment"])
+        if row["claimed"]:
+            notes.append(_("won by {name}").format(name=row["claimed"]))
+        elif row["claimable"]:
+            notes.append(_("you can claim it"))
+        head = _("Flag {flag}").format(flag=row["flag"]) + (f" ({'; '.join(notes)})" if notes else "")
+        sides = " | ".join(f"{side['name']} {', '.join(c['name'] for c in side['cards']) or '-'}"
+                           for side in row["sides"])
+        lines.append(f"{head}: {sides}")
+    return lines
+
+
+# ---------------------------------------------------------------- a step in words
+
+
+def describe(view: dict, step: dict) -> str:
+    """A step as a button or a link says it (Battle Line in its own words; Khan by its table)."""
+    if view["game"] != "battleline":
+        words = PRESENTERS[view["game"]].describe_step(step)
+        return words[:1].upper() + words[1:]
+    from ..games.battleline.story import card_name
+
+    kind = step["type"]
+    if kind == "play":
+        name = card_name(step["card"])
+        target = step.get("target")
+        if step["card"] == "SCOUT":
+            return _("Play Scout (draw three cards, then put two back)")
+        if target and step["card"] == "DESERTER":
+            return _("Play Deserter: discard {card} from flag {flag}").format(card=card_name(target["card"]),
+                                                                             flag=target["flag"])
+        if target and step.get("to_flag") is None:
+            return _("Play Redeploy: take {card} from flag {flag} to the discards").format(
+                card=card_name(target["card"]), flag=target["flag"])
+        if target:
+            return _("Play {tactic}: take {card} from flag {flag} to flag {to}").format(
+                tactic=name, card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
+        return _("Play {card} at flag {flag}").format(card=name, flag=step["flag"])
+    if kind == "claim":
+        if not step["flags"]:
+            return _("Claim nothing")
+        return ngettext("Claim flag {flags}", "Claim flags {flags}", len(step["flags"])).format(
+            flags=listed([str(f) for f in step["flags"]]))
+    if kind in ("draw", "scout_draw"):
+        return _("Draw from the troop deck") if step["deck"] == "troop" else _("Draw from the tactics deck")
+    if kind == "scout_return":
+        return _("Put back {cards} (the last one ends on top)").format(
+            cards=listed([card_name(c) for c in step["cards"]]))
+    if kind == "mud_discard":
+        return _("Discard {card} from flag {flag} (Mud)").format(card=card_name(step["card"]), flag=step["flag"])
+    if kind == "pass":
+        return _("Pass")
+    if kind == "resign":
+        return _("Resign")
+    return PRESENTERS["battleline"].describe_step(step)
+
+
+# ---------------------------------------------------------------- the seat's moves, grouped
+
+MOST_LISTED = 12  # beyond this, one kind of step is left to the board page (and replies)
+BULKY = {"deploy": N_("deployments"), "move": N_("moves"), "pay": N_("payments"), "turn": N_("turns")}
+
+
+def my_steps(view: dict) -> list[dict]:
+    """The steps the seat may take now (resign apart): none unless it is the seat's decision."""
+    if view["status"] != "active" or view["to_move"] != view["you"]:
+        return []
+    return [s for s in view["legal_steps"] if s["type"] != "resign"]
+
+
+def can_resign(view: dict) -> bool:
+    return any(s["type"] == "resign" for s in view["legal_steps"])
+
+
+def _on_a_flag(step: dict) -> bool:
+    return step["type"] == "play" and "flag" in step and "target" not in step
+
+
+def grid(view: dict, url: StepUrl) -> dict | None:
+    """Battle Line's card x flag grid: one row per card that can be played on a flag, one column
+    per flag where some card can go, a link in each cell where that card can go. None when the
+    seat has no such play."""
+    if view["game"] != "battleline":
+        return None
+    plays = [s for s in my_steps(view) if _on_a_flag(s)]
+    if not plays:
+        return None
+    flags = sorted({s["flag"] for s in plays})
+    by_card: dict[str, dict[int, dict]] = {}
+    for step in plays:
+        by_card.setdefault(step["card"], {})[step["flag"]] = step
+    order = {c: i for i, c in enumerate(view["state"].get("hand", []))}
+    rows = []
+    for code in sorted(by_card, key=lambda c: order.get(c, len(order))):
+        cells = []
+        for flag in flags:
+            step = by_card[code].get(flag)
+            cells.append({"flag": flag, "url": url(step), "label": describe(view, step)} if step else None)
+        rows.append({"card": card(code), "cells": cells})
+    return {"flags": flags, "rows": rows}
+
+
+def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
+    """The seat's other steps as links, grouped by kind (a kind with too many left out), and what
+    was left out, in words ('60 deployments'): those are for the board page or a reply."""
+    steps = [s for s in my_steps(view) if not (view["game"] == "battleline" and _on_a_flag(s))]
+    bulky = PRESENTERS[view["game"]].bulky_steps
+    kinds: dict[str, list[dict]] = {}
+    for step in steps:
+        key = step["type"] if step["type"] != "play" else f"play {step['card']}"
+        kinds.setdefault(key, []).append(step)
+    found, left = [], []
+    for key, members in kinds.items():
+        if (key in bulky and len(steps) > MOST_LISTED) or len(members) > MOST_LISTED:
+            if key in BULKY:
+                left.append(_("{count} {kind}").format(count=len(members), kind=_(BULKY[key])))
+            else:
+                left.append(ngettext("{what}: {count} choice", "{what}: {count} choices", len(members)).format(
+                    what=_kind_name(view, key), count=len(members)))
+            continue
+        presenter = PRESENTERS[view["game"]]
+        found.append({"kind": key, "links": [{"label": describe(view, s), "url": url(s),
+                                              "command": presenter.write_step(s)} for s in members]})
+    return found, left
+
+
+def _kind_name(view: dict, key: str) -> str:
+    """A kind of step by its name: a Battle Line tactic's play by the card ("Traitor"), else the step."""
+    if key.startswith("play ") and view["game"] == "battleline":
+        from ..games.battleline.story import card_name
+
+        return card_name(key.split(" ", 1)[1])
+    return key.replace("_", " ").capitalize()
+
+
+def example(view: dict) -> list[str]:
+    """A whole turn written as reply commands, from the seat's own moves when it has them (so the
+    example names only its own cards)."""
+    presenter = PRESENTERS[view["game"]]
+    steps = my_steps(view)
+    if view["game"] == "battleline":
+        play = next((s for s in steps if _on_a_flag(s)), None)
+        if play is not None:
+            return [presenter.write_step(play), "claim none", "draw troop"]
+    if steps:
+        return [presenter.write_step(steps[0])]
+    return [line.strip('"') for line in presenter.example.split(", ")]
+
+
+def hand(view: dict) -> list[dict]:
+    """The seat's hand as the templates draw it."""
+    cards = view["state"].get("hand") or []
+    if view["game"] == "battleline":
+        return [card(c) for c in cards]
+    return [{"code": c, "name": n, "tactic": True, "value": n, "letter": "", "colour": "#ffffff",
+             "ink": "#37474f", "title": n} for c, n in zip(cards, card_names(view["game"], cards, view))]
+
+
+# ---------------------------------------------------------------- all of it, for a template
+
+
+def letter(view: dict, links: Links, *, intro: str = "", first: str | None = None,
+           moves: bool = True) -> dict:
+    """Everything an email (or a page) tells a seat about its game, for the templates: ``first``
+    replaces the first line (an answer to a reply says what it played); ``moves``: link the
+    seat's moves, if it is its decision."""
+    seat, game_id, presenter = view["you"], view["game_id"], PRESENTERS[view["game"]]
+    battleline = view["game"] == "battleline"
+
+    def url(step: dict) -> str:
+        return links.step_url(game_id, seat, view["version"], step)
+
+    mine = moves and bool(my_steps(view))
+    linked = grid(view, url) if mine else None
+    found, left = groups(view, url) if mine else ([], [])
+    rows = table(view) if battleline else []
+    cards = hand(view)
+    return {
+        "subject": subject(view),
+        "first_line": first if first is not None else first_line(view),
+        "intro": intro,
+        "title": title(view),
+        "game_id": game_id,
+        "game_line": _("{game} with {players} · game {game_id} · {turn}").format(
+            game=title(view), players=listed(others(view)), game_id=game_id,
+            turn=turn_label(view)),
+        "status": whose_move(view),
+        "clock": clock_line(view),
+        "battleline": battleline,
+        "table": rows,
+        "table_text": table_text(rows) if battleline else [],
+        "two_sides": battleline and len(view["seats"]) == 2,
+        "board_html": None if battleline else presenter.html_board(view["state"], seat),
+        "board_text": None if battleline else presenter.text_board(view["state"], seat),
+        "hand": cards,
+        "hand_text": ", ".join(c["name"] for c in cards),
+        "counts": presenter.counts(view),
+        "your_move": mine,
+        "grid": linked,
+        "grid_text": _grid_text(view, linked),
+        "groups": found,
+        "left": left,
+        "example": example(view),
+        "board_url": links.board_url(game_id, seat),
+        "resign_url": url({"type": "resign"}) if mine and can_resign(view) else None,
+        "api_url": f"{links.base_url}/v1/games/{game_id}",
+    }
+
+
+def _grid_text(view: dict, grid: dict | None) -> list[str]:
+    """The grid for the text part, as reply commands: 'play 7R 1 2 3 ... (any of these flags)'."""
+    if grid is None:
+        return []
+    return [_("{card}: flags {flags}").format(card=row["card"]["name"],
+                                             flags=" ".join(str(c["flag"]) for c in row["cells"] if c))
+            for row in grid["rows"]]

@@ -1,0 +1,165 @@
+"""Hidden information never leaks into an email or a link's page: a whole game of each kind is
+played by the links of its emails (and now and then by a reply), and every email and every page
+a seat gets is scanned, at the moment it is made, for any card the seat's own view does not hold
+(the other seat's hand, Khan's face-down units, the decks) and that the game's events as the
+seat sees them never named, and for the seed of a game in play."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from email.message import EmailMessage
+
+import pytest
+
+from chalicelib.config import build_services
+from chalicelib.games.battleline.cards import TACTICS, TROOPS, parse_troop
+from chalicelib.games.battleline.story import card_name
+from chalicelib.games.khan.cardset import REGISTRY
+from chalicelib.games.presenters import PRESENTERS
+from chalicelib.mailplay import pages, show
+from chalicelib.mailplay.inbound import InboundMail
+from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Dispatcher
+from tests.notify.helpers import LINKS, Outbox, html_of, text_of, token_of
+
+COLOUR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}
+
+
+def cards_named(game: str) -> dict[str, list[re.Pattern]]:
+    """Each card id of a game, with the ways a page could show it (its id, its name, a troop's
+    value and colour as a card's title says them)."""
+    def word(text: str) -> re.Pattern:
+        return re.compile(rf"(?<![0-9A-Za-z_]){re.escape(text)}(?![0-9A-Za-z_])")
+
+    if game == "battleline":
+        found = {}
+        for code in TROOPS:
+            troop = parse_troop(code)
+            found[code] = [word(code), word(f"{troop.value} {COLOUR_NAMES[troop.colour]}")]
+        for code in TACTICS:
+            found[code] = [word(code), word(card_name(code))]
+        return found
+    cards = REGISTRY.get("khan-default", 1)
+    found = {}
+    for card_id, entry in {**cards.units, **cards.commands}.items():
+        ways = [word(card_id)]
+        if "_" in card_id:
+            ways.append(word(card_id.replace("_", " ").capitalize()))
+        if entry.name:
+            ways.append(word(entry.name))
+        found[card_id] = ways
+    return found
+
+
+STEP_WORDS = {"advance"}  # Khan ids that are also a step's command word ("advance 0 0"): told by id elsewhere
+
+
+def ids_in(data, known: dict) -> set[str]:
+    return {s for s in re.findall(r'"([A-Za-z0-9_]+)"', json.dumps(data)) if s in known}
+
+
+class Scanner:
+    def __init__(self, services, game_id: str, game: str) -> None:
+        self.services, self.game_id, self.game = services, game_id, game
+        self.known = cards_named(game)
+        self.help = PRESENTERS[game].help
+        self.scanned = 0
+
+    def check(self, seat: int, content: str, what: str) -> None:
+        """Nothing in ``content`` (an email or a page for ``seat``, made just now) names a card the
+        seat's own view does not hold, or the seed of the game in play."""
+        record = self.services.moves.find(self.game_id)
+        mine = self.services.games.view_for_seat(self.game_id, seat)
+        told = [e.seen_by(seat) for e in self.services.store.list_events(self.game_id, 0)]  # a played card, say
+        visible = ids_in(mine, self.known) | ids_in(told, self.known)
+        hidden = ids_in(record.state, self.known) - visible - STEP_WORDS
+        content = content.replace(self.help, " ")  # the fixed command reference ("play 7R 3")
+        words = re.sub(r'https?://[^\s"<]+', " ", content)  # links' tokens are opaque
+        words = words + "\n" + re.sub(r"<[^>]+>", "", words)  # and the words a page shows (7<span>R</span>)
+        # What the seat may see is taken out first, longest first ("Horse archers" holds "archers").
+        for pattern in sorted((p for card in visible for p in self.known[card]), key=lambda p: -len(p.pattern)):
+            words = pattern.sub(" ", words)
+        for card in hidden:
+            for pattern in self.known[card]:
+                assert not pattern.search(words), f"{what} for seat {seat} shows {card}, hidden from it"
+        if record.status != "finished" and not record.seed_public:
+            assert str(record.seed) not in words, f"{what} shows the seed of a game in play"
+        self.scanned += 1
+
+
+def a_game(store, game: str):
+    outbox = Outbox()
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    people = {}
+    for seat, name in ((1, "Ann"), (2, "Bob")):
+        made = services.players.create_player(CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None)
+        people[seat] = services.players.authenticate(made.body["api_key"])
+    view = services.games.create_game(people[1], CreateGameRequest(game=game, options={"first_seat": 1}, seats=[
+        PlayerSeat(player_id=people[1].id), PlayerSeat(player_id=people[2].id)]), None).body  # a seed drawn, kept
+    return services, outbox, people, view["game_id"]
+
+
+def links_for(view: dict) -> list[str]:
+    """The links an email gives the seat now (the grid and the grouped steps, not resign)."""
+    letter = show.letter(view, LINKS)
+    cells = [cell["url"] for row in (letter["grid"] or {"rows": []})["rows"] for cell in row["cells"] if cell]
+    return cells + [link["url"] for group in letter["groups"] for link in group["links"]]
+
+
+def form_for(page, rng: random.Random) -> dict[str, list[str]]:
+    """What a player ticks on a link's page: every flag offered (or, now and then, none), a deck."""
+    form: dict[str, list[str]] = {"turn": ["1"]}
+    for part in (page.data.get("form") or {}).get("parts", []):
+        if part["type"] == "claim" and rng.random() < 0.8:
+            form["claim"] = [str(flag) for flag in part["flags"]]
+        elif part["type"] == "draw":
+            form["deck"] = [rng.choice([deck["deck"] for deck in part["decks"]])]
+    return form
+
+
+@pytest.mark.parametrize("game", ["battleline", "khan"])
+def test_no_email_or_link_page_of_a_whole_game_shows_what_the_seat_may_not_see(store, game, request):
+    whole = request.node.callspec.params.get("store") != "moto"  # moto copies the table at every write: a part
+    services, outbox, people, game_id = a_game(store, game)
+    inbound = InboundMail(services.games, outbox, LINKS)
+    scanner, rng, seen = Scanner(services, game_id, game), random.Random(17), 0
+    by_address = {f"{p.name.lower()}@example.org": seat for seat, p in people.items()}
+    for action in range(1500 if whole else 10):
+        services.dispatcher.drain_outbox()
+        for mail in outbox.sent[seen:]:
+            scanner.check(by_address[mail["To"]], text_of(mail) + html_of(mail), f"email {mail['X-Battleline-Message']}")
+        seen = len(outbox.sent)
+        status = services.games.view_for_seat(game_id, 1)
+        if status["status"] == "finished":
+            break
+        seat = status["to_move"]
+        view = services.games.story(game_id, seat)
+        urls = links_for(view)
+        if action % 5 == 4:  # now and then a turn by reply
+            step = rng.choice([s for s in view["legal_steps"] if s["type"] != "resign"])
+            reply = EmailMessage()
+            reply["From"], reply["To"] = f"{people[seat].name.lower()}@example.org", LINKS.reply_address(
+                game_id, seat, view["version"])
+            reply["Message-ID"], reply["Subject"] = f"<r{action}@example.org>", "Re: move"
+            reply.set_content(PRESENTERS[game].write_step(step))
+            inbound.handle(bytes(reply))
+            continue
+        if not urls:  # only bulky steps (deployments): the board page's, played here by the API
+            step = rng.choice([s for s in view["legal_steps"] if s["type"] != "resign"])
+            services.games.post_action(people[seat], game_id, ActionRequest(expected_version=view["version"],
+                                                                            steps=[step]), None)
+            continue
+        token = token_of(rng.choice(urls))
+        page = pages.step_link_page(services.mailplay, token, "/v1/links/x")
+        scanner.check(seat, page.html(), "a link's page")
+        played = pages.play_step_link(services.mailplay, token, form_for(page, rng))
+        scanner.check(seat, played.html(), "the page after a link's POST")
+        assert played.status == 200, (played.title, played.message)
+    services.dispatcher.drain_outbox()
+    for mail in outbox.sent[seen:]:
+        scanner.check(by_address[mail["To"]], text_of(mail) + html_of(mail), "email")
+    if whole and game == "battleline":
+        assert services.games.view_for_seat(game_id, 1)["status"] == "finished"
+    assert scanner.scanned >= (40 if whole else 8)
