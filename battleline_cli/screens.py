@@ -217,7 +217,7 @@ def khan_board(view: dict, card_set: dict | None) -> list[str]:
                                                                   faction=factions.get(faction, faction)))
     sentence = "; ".join(legend)
     return [sentence[:1].upper() + sentence[1:] + ".", ""] + \
-        presenter_of(view).text_board(view["state"], view["you"]).rstrip().split("\n")
+        presenter_of(view).text_board(view["state"], view["you"], names(view), hand=False).rstrip().split("\n")
 
 
 def board(view: dict, card_set: dict | None = None) -> list[str]:
