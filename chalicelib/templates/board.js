@@ -45,7 +45,15 @@ function button(label, onclick, attrs) {
   return h("button", {type: "button", onclick, ...(attrs || {})}, label);
 }
 
-const key = (value) => (value === undefined ? "\u2205" : JSON.stringify(value));
+// Values compared whatever the order of their keys ({"flag": 3, "card": c} is {"card": c, "flag": 3}).
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((name) => [name, canonical(value[name])]));
+  }
+  return value;
+}
+const key = (value) => (value === undefined ? "\u2205" : JSON.stringify(canonical(value)));
 const same = (a, b) => key(a) === key(b);
 
 function distinct(values) {
@@ -239,7 +247,7 @@ function renderTop() {
 }
 
 function renderNews() {
-  $("recap-title").textContent = view.you === null ? W.recap_watch : W.recap;
+  $("recap-title").textContent = view.you === null ? W.recap_watch : (myMove() ? W.recap : W.recap_before);
   const lines = recap.length ? recap : [logLines.length ? W.nothing_new : W.nothing_yet];
   $("recap").replaceChildren(...lines.map((line) => h("li", {}, line)));
   const names = view.game === "battleline" ? drawn.map((card) => cardFace(card).name)
@@ -311,14 +319,14 @@ function renderBattleLineTable() {
     const bottomSide = sideNode(flag.bottom, "bottom");
     // The card being played, shown where it would go.
     const goes = sel.type === "play" && sel.card && !sel.target &&
-      (sel.flag === flag.flag) && !["FOG", "MUD"].includes(sel.card);
+      (sel.flag === flag.flag) && cardFace(sel.card).kind !== "environment";
     if (goes && state.done) bottomSide.append(cardNode(sel.card, {ghost: true}));
     const pick = (field === "flag" || field === "to_flag") && state.values.includes(flag.flag);
     if (pick && field === "flag") bottomSide.classList.add("droppable");
     const chips = [];
     for (const env of flag.environment) {
-      chips.push(h("span", {class: `chip ${env.card === "FOG" ? "fog" : "mud"}`},
-                   env.card === "FOG" ? W.fog : W.mud));
+      const face = cardFace(env.card);
+      chips.push(h("span", {class: `chip ${env.card.toLowerCase()}`, title: face.rule}, face.name));
     }
     if (flag.claimed_by !== null) {
       const mine = flag.claimed_by === view.you;
@@ -458,7 +466,9 @@ function turnForm(first, plan, claimable) {
       deck === "troop" ? W.draw_troop : W.draw_tactics,
       h("small", {}, fmt(W.cards_left, {count: T.decks[deck]}))))));
   } else {
-    parts.push(h("div", {class: "buttons"}, button(W.send_turn, () => send(turnSteps(first, plan, null)),
+    const flags = [...pressed].sort((x, y) => x - y).join(", ");
+    const label = first ? W.confirm : (pressed.size ? fmt(W.claim_these, {flags}) : W.claim_none);
+    parts.push(h("div", {class: "buttons"}, button(label, () => send(turnSteps(first, plan, null)),
                                                     {class: "primary"})));
   }
   return parts;
@@ -722,7 +732,12 @@ function renderKhanAction() {
         parts.push(h("p", {class: "prompt"}, units ? W.choose_unit : W.choose_command));
         parts.push(optionButtons(state.values, (c) => khanCard(c).name, (c) => choose({card: c})));
       } else if (field === "at" || field === "to" || field === "target") {
-        parts.push(h("p", {class: "prompt"}, (what ? `${what}: ` : "") + W.choose_square));
+        const moving = sel.at ? unitAt(sel.at) : null;
+        const prompts = {deploy: {at: fmt(W.choose_square_for, {unit: what})},
+                         command: {at: fmt(W.choose_unit_for, {card: what})},
+                         move: {at: W.choose_unit_to_move, to: fmt(W.choose_where, {unit: moving ? moving.name : ""})},
+                         engage: {target: W.choose_enemy}};
+        parts.push(h("p", {class: "prompt"}, (prompts[sel.type] || {})[field] || W.choose_unit_on_field));
         parts.push(squarePicker(state.values, (at) => choose({[field]: at})));
       } else if (field === "facing") {
         parts.push(h("p", {class: "prompt"}, W.choose_facing));

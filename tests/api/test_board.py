@@ -213,14 +213,16 @@ def test_a_board_never_shows_the_other_seats_hand(api):
     game = api.new_game(ann, [ann, bob], seed=11, options={"first_seat": 1})
     gid = game["game_id"]
     players = {1: ann, 2: bob}
-    for version in range(6):  # three turns each, every card drawn and played by the engine's first choice
+    for version in range(8):  # four turns each, drawing tactics too: the hands hold troops and tactics
         seat = 1 + version % 2
         view = api.view(players[seat], gid)
-        play = next(s for s in view["legal_steps"] if s["type"] == "play")
+        play = next(s for s in view["legal_steps"] if s["type"] == "play" and s["card"][0].isdigit())
+        deck = "tactics" if version < 4 else "troop"
         assert api.act(players[seat], gid, version, play, {"type": "claim", "flags": []},
-                       {"type": "draw", "deck": "troop"}).status == 200
+                       {"type": "draw", "deck": deck}).status == 200
     for seat, other in ((1, 2), (2, 1)):
         hidden = set(api.view(players[other], gid)["state"]["hand"])
+        assert any(not card[0].isdigit() for card in hidden)  # a tactic among them
         view_path, _ = board_paths(api, players[seat], gid)
         page = api.get(view_path.replace("/board/view?", "/board?"))
         body = api.get(view_path)

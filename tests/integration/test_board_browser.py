@@ -361,3 +361,55 @@ def test_a_spectator_watches_a_public_game_without_any_hand(live_server, browser
     expect(page.locator("#headline")).to_have_text("Bob is to move")
     expect(page.locator("#recap")).to_contain_text("Ann placed Heavy cavalry")
     page.close()
+
+
+# ---------------------------------------------------------------- every step can be chosen
+
+# Choosing each legal step piece by piece (its own values, in the page's order) ends on that step
+# and no other: nothing the rules allow is out of the page's reach, and no choice is ambiguous.
+UNREACHABLE = """(board) => {
+  view = board;
+  const missed = [];
+  for (const choice of view.steps) {
+    if (!fieldsOf(choice.step.type).length) continue;
+    const picked = {type: choice.step.type};
+    let reached = null;
+    for (let round = 0; round < 10 && !reached; round += 1) {
+      const state = analyse(picked);
+      if (state.none) break;
+      if (state.done) reached = state.done;
+      else picked[state.field] = valueOf(choice.step, state.field);
+    }
+    if (!reached || key(reached.step) !== key(choice.step)) missed.push(choice.label);
+  }
+  return missed;
+}"""
+
+
+@pytest.mark.parametrize("game_type", ["battleline", "khan"])
+def test_every_legal_step_can_be_chosen_on_the_page(live_server, browser, game_type):
+    import random
+
+    url = live_server.url
+    ann, bob = signup(url, "Ann"), signup(url, "Bob")
+    game = new_game(url, ann, bob, game=game_type, seed=3)
+    gid, players, rng = game["game_id"], {1: ann, 2: bob}, random.Random(3)
+    links = {seat: board_link(url, player, gid).replace("/board?", "/board/view?") for seat, player in players.items()}
+    page = open_board(browser, board_link(url, ann, gid), DESKTOP)
+    checked, kinds = 0, set()
+    for _ in range(120):
+        seat = view_of(url, ann, gid)["to_move"]
+        if seat is None:
+            break
+        board = requests.get(links[seat], timeout=10).json()
+        assert page.evaluate(UNREACHABLE, board) == []
+        checked += len(board["steps"])
+        kinds.update(c["step"]["type"] for c in board["steps"])
+        legal = [c["step"] for c in board["steps"] if c["step"]["type"] not in ("resign", "offer_draw")]
+        # Play on, preferring steps that move the game (attacks, moves, commands) to ending phases.
+        busy = [s for s in legal if s["type"] not in ("end_action", "end_engagements", "end_turn", "end_reaction")]
+        step = rng.choice(busy if busy and rng.random() < 0.8 else legal)
+        act(url, players[seat], gid, board["version"], step)
+    expected = {"battleline": {"play", "claim", "draw"}, "khan": {"place", "deploy", "command", "pay", "move"}}
+    assert checked > 1000 and expected[game_type] <= kinds, kinds
+    page.close()
