@@ -110,6 +110,12 @@ def _drawn(view: dict, events: list[dict]) -> list[str]:
     return kept
 
 
+def _told_only(shown, view: dict, events: list[dict]) -> list[dict]:
+    """The events worth a sentence: a seat's own steps that tell nothing (closing a reaction window,
+    claiming nothing) are not the move the recap goes back to."""
+    return [e for e in events if shown.tell(e, view) is not None]
+
+
 def board_view(view: dict) -> dict:
     """What the board page shows now, from the view of the seat it plays as (None: a spectator).
     ``view`` may carry ``events`` (the events after the page's ``after``, as the seat sees them)
@@ -126,7 +132,7 @@ def board_view(view: dict) -> dict:
             "status": view["status"], "you": seat, "to_move": view["to_move"], "phase": view["phase"],
             "headline": headline(view), "seats": seats(view), "clock": clock_lines(view),
             "counts": shown.counts(view),
-            "recap": None if recent is None else shown.recap(view, recent),
+            "recap": None if recent is None else shown.recap(view, _told_only(shown, view, recent)),
             "drawn": None if recent is None else _drawn(view, recent),
             "log": log, "log_seq": max([e["seq"] for e in events], default=view.get("after", 0)),
             "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
@@ -150,7 +156,7 @@ def words() -> dict:
         "choose_destination": _("Where does {card} go? Choose a flag."),
         "discard_it": _("Discard it"),
         "choose_claims": _("Claim: press each flag you claim (none pressed claims nothing)."),
-        "claim_flag": _("Claim flag {flag}"),
+        "claim_flag": _("Claim flag {flag}"), "claiming": _("claim"),
         "no_claims": _("No flag can be claimed now."),
         "then_draw": _("Then draw, which sends your turn:"),
         "draw_troop": _("Draw from the troop deck"), "draw_tactics": _("Draw from the tactics deck"),

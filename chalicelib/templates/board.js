@@ -317,6 +317,10 @@ function renderBattleLineTable() {
       }));
     const topSide = sideNode(flag.top, "top");
     const bottomSide = sideNode(flag.bottom, "bottom");
+    if (T.three_players) {  // each flag between its own two seats: each side named
+      topSide.append(h("span", {class: "side-name"}, nameOf(flag.top.seat)));
+      bottomSide.append(h("span", {class: "side-name"}, nameOf(flag.bottom.seat)));
+    }
     // The card being played, shown where it would go.
     const goes = sel.type === "play" && sel.card && !sel.target &&
       (sel.flag === flag.flag) && cardFace(sel.card).kind !== "environment";
@@ -333,7 +337,7 @@ function renderBattleLineTable() {
       chips.push(h("span", {class: `chip won${mine ? " mine" : ""}`},
                    mine ? W.won_by_you : fmt(W.won_by, {name: flag.claimed_name || "?"})));
     }
-    if (pressed.has(flag.flag)) chips.push(h("span", {class: "chip claim"}, "\u2713"));
+    if (pressed.has(flag.flag)) chips.push(h("span", {class: "chip claim"}, `\u2713 ${W.claiming}`));
     const numberLabel = fmt(W.flag, {flag: flag.flag});
     const claimedClass = flag.claimed_by === null ? "" : (flag.claimed_by === view.you ? " claimed-mine" : " claimed-theirs");
     const chosen = sel.flag === flag.flag || sel.to_flag === flag.flag;
@@ -347,7 +351,7 @@ function renderBattleLineTable() {
                   dataset: {flag: flag.flag}}, content);
     return h("div", {class: "flag-col", dataset: {flag: flag.flag}}, topSide, marker, bottomSide);
   });
-  const table = h("div", {class: "bl", role: "group", "aria-label": view.title},
+  const table = h("div", {class: `bl${T.three_players ? " three" : ""}`, role: "group", "aria-label": view.title},
     h("div", {class: "who"}, h("span", {}, nameOf(top)), h("span", {class: "sub"}, handSize(top))),
     h("div", {class: "names-row"}, h("span", {}, nameOf(top)), h("span", {}, ""), h("span", {}, nameOf(bottom))),
     h("div", {class: "flags"}, flags),

@@ -6,7 +6,6 @@ phone nothing is wider than the screen and no text is under 12 px; the keyboard 
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -21,7 +20,6 @@ QUIET = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
          "--disable-component-update", "--disable-sync"]
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 SIZES = [pytest.param(DESKTOP, id="1280x900"), pytest.param(PHONE, id="390x844")]
-SHOTS = os.environ.get("BOARD_SCREENSHOTS")  # a folder: the tests leave their screenshots there
 
 
 @pytest.fixture(scope="module")
@@ -107,12 +105,6 @@ def assert_readable_on_a_phone(page: Page) -> None:
 
 def assert_no_script_errors(page: Page) -> None:
     assert not page.errors, page.errors  # type: ignore[attr-defined]
-
-
-def shoot(page: Page, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
 # ---------------------------------------------------------------- Battle Line
