@@ -405,3 +405,25 @@ def test_every_legal_step_can_be_chosen_on_the_page(live_server, browser, game_t
     expected = {"battleline": {"play", "claim", "draw"}, "khan": {"place", "deploy", "command", "pay", "move"}}
     assert checked > 1000 and expected[game_type] <= kinds, kinds
     page.close()
+
+
+def test_a_claim_that_wins_sends_no_draw_after_it(live_server, browser):
+    """Three adjacent flags, or five (four in a three-player ring, where flag 9 touches flag 1): the
+    game is over, so the turn the page sends ends with the claim."""
+    url = live_server.url
+    ann, bob = signup(url, "Ann"), signup(url, "Bob")
+    game = new_game(url, ann, bob, game="battleline", seed=1)
+    page = open_board(browser, board_link(url, ann, game["game_id"]), DESKTOP)
+    sent = page.evaluate("""() => {
+      const play = {type: "play", card: "X", flag: 3};
+      const turn = (held, claimed, ring) => {
+        view.table.victory = {held, adjacent: 3, flags: ring ? 4 : 5, ring, count: 9};
+        pressed = new Set(claimed);
+        return turnSteps(play, ["claim", "draw"], "troop").map((step) => step.type).join(" ");
+      };
+      return [turn([1, 2], [3], false), turn([1, 2], [5], false), turn([1, 5, 7, 9], [3], false),
+              turn([1, 9], [5], true), turn([1, 9], [8], true), turn([], [], false)];
+    }""")
+    assert sent == ["play claim", "play claim draw", "play claim", "play claim draw", "play claim",
+                    "play claim draw"]
+    page.close()
