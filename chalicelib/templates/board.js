@@ -241,8 +241,11 @@ function render() {
   }
 }
 
+const baseTitle = document.title;
+
 function renderTop() {
   $("headline").textContent = view.headline;
+  document.title = `${view.headline} \u2013 ${baseTitle}`;  // a tab left open says whose move it is
   $("clock").replaceChildren(...view.clock.map((line) => h("li", {class: line.running ? "running" : ""}, line.text)));
 }
 
@@ -367,7 +370,8 @@ function renderBattleLineHand() {
   const sel = state ? state.sel : {};
   const scoutReturn = view.phase === "scout_return" && myMove();
   const playable = new Set(stepsOf("play").map((c) => c.step.card));
-  const choosingCard = myMove() && view.phase === "play" && (!choice || state === null || state.field === "card");
+  // Another card may be chosen at any time while playing: the choice starts again from it.
+  const choosingCard = myMove() && view.phase === "play" && (!choice || state === null || sel.type === "play");
   const newCards = drawn.slice();
   const nodes = view.hand.map((card) => {
     let badge = null;
@@ -634,8 +638,7 @@ function renderKhanHand() {
   const state = khanState();
   const sel = state ? state.sel : {};
   const usable = new Set(view.steps.filter((c) => fieldsOf(c.step.type).includes("card")).map((c) => valueOf(c.step, "card")));
-  const choosing = myMove() && (!choice || (state && state.field === "card"));
-  const allowed = choosing ? (state && state.field === "card" ? new Set(state.values) : usable) : new Set();
+  const allowed = !myMove() ? new Set() : (state && state.field === "card" ? new Set(state.values) : usable);
   const units = view.hand.filter((card) => khanCard(card).unit);
   const nodes = units.concat(view.hand.filter((card) => !khanCard(card).unit)).map((card) => {
     const face = khanCard(card);
