@@ -150,6 +150,7 @@ def words() -> dict:
         "confirm": _("Confirm"), "cancel": _("Cancel"), "choose_again": _("Choose again"),
         "nothing_to_do": _("Nothing to do now: the page follows the game as it moves."),
         "watching": _("You are watching this game."),
+        "game_over": _("The game is over: the move log tells how it went."),
         "choose_card": _("Choose a card from your hand to play."),
         "choose_flag": _("Choose a flag for {card}."),
         "choose_target": _("Choose the card {card} takes."),

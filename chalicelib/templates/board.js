@@ -491,7 +491,9 @@ function renderBattleLineAction() {
   const parts = [];
   const T = view.table;
   const cancelButton = () => button(W.cancel, cancel, {class: "secondary"});
-  if (view.you === null) {
+  if (view.status === "finished") {
+    parts.push(h("p", {class: "prompt"}, W.game_over));
+  } else if (view.you === null) {
     parts.push(h("p", {class: "prompt"}, W.watching));
   } else if (!myMove()) {
     parts.push(h("p", {class: "prompt"}, W.nothing_to_do));
@@ -702,7 +704,9 @@ function renderKhanAction() {
   const parts = [];
   const T = view.table;
   const cancelButton = () => button(W.cancel, cancel, {class: "secondary"});
-  if (view.you === null) {
+  if (view.status === "finished") {
+    parts.push(h("p", {class: "prompt"}, W.game_over));
+  } else if (view.you === null) {
     parts.push(h("p", {class: "prompt"}, W.watching));
   } else if (!view.steps.some((c) => c.step.type !== "resign")) {
     parts.push(h("p", {class: "prompt"}, W.nothing_to_do));

@@ -112,7 +112,10 @@ def test_the_board_names_the_players_and_tells_what_the_opponent_just_did(api):
     assert api.get(anns_path).body["headline"] == "Bob is to move"
 
 
-def test_the_move_log_grows_by_the_new_lines_only(api):
+def test_the_move_log_grows_by_the_new_lines_only(api, services):
+    reads = []
+    list_events = services.boards.list_events
+    services.boards.list_events = lambda game_id, after: reads.append(after) or list_events(game_id, after)
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], seed=42, options={"first_seat": 1})
     view_path, _ = board_paths(api, ann, game["game_id"])
@@ -121,7 +124,10 @@ def test_the_move_log_grows_by_the_new_lines_only(api):
     assert len(whole["log"]) >= 2 and [line["seq"] for line in whole["log"]] == sorted(line["seq"] for line in whole["log"])
     assert any("You played" in line["text"] for line in whole["log"])
     # Nothing new: no line, and nothing retold (the recap and drawn cards stay as the page has them).
+    read_before = len(reads)
+    assert read_before  # (the board reads through the patched call)
     again = api.get(f"{view_path}&after={whole['log_seq']}").body
+    assert len(reads) == read_before  # the page's poll while nothing happens reads no event
     assert again["log"] == [] and again["recap"] is None and again["drawn"] is None
     assert again["log_seq"] == whole["log_seq"]
     bobs = api.view(bob, game["game_id"])

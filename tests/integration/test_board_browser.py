@@ -244,6 +244,8 @@ def test_resigning_asks_first_and_cancelling_keeps_the_game_going(live_server, b
     view = view_of(url, ann, gid)
     assert view["status"] == "finished" and view["result"]["winner"] == 2 and view["result"]["reason"] == "resign"
     expect(page.get_by_role("button", name="Resign", exact=True)).to_be_hidden()
+    expect(page.locator("#chooser")).to_contain_text("The game is over")
+    expect(page.locator("#log li").first).to_contain_text("Bob won")
     assert_no_script_errors(page)
     page.close()
 
