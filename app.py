@@ -140,25 +140,28 @@ def get_board(call: Call):
 
 
 @api.operation("GET", "/v1/games/{game_id}/board/view", "getBoardView",
-               summary="What the board page shows now (it asks again every few seconds)", query=m.BoardQuery,
+               summary="What the board page shows now, and the move log's lines after `after` (it asks again "
+                       "every few seconds)", query=m.BoardViewQuery,
                response=r.BoardView, auth=False, tag="board",
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board_view(call: Call):
     from chalicelib.pages import board as board_page
 
-    return board_page.board_view(call.services.boards.board(call.params["game_id"], call.query.seat))
+    return board_page.board_view(call.services.boards.board(call.params["game_id"], call.query.seat, call.query.after))
 
 
 @api.operation("POST", "/v1/games/{game_id}/board/steps", "playOnBoard",
-               summary="A step clicked on a seat's board, played as that seat at the version shown",
-               query=m.BoardQuery, body=m.BoardStep, response=r.BoardView, auth=False, tag="board",
+               summary="A step (or a whole turn of steps, all or nothing) chosen on a seat's board, played as "
+                       "that seat at the version shown",
+               query=m.BoardViewQuery, body=m.BoardStep, response=r.BoardView, auth=False, tag="board",
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play",
                        "not_seated", "not_your_turn", "version_conflict", "game_finished", "game_not_started", "time_expired",
                        "illegal_action", "invalid_card", "invalid_step"))
 def play_on_board(call: Call):
     from chalicelib.pages import board as board_page
 
-    return board_page.board_view(call.services.boards.board_play(call.params["game_id"], call.query.seat, call.body))
+    return board_page.board_view(call.services.boards.board_play(call.params["game_id"], call.query.seat, call.body,
+                                                                 call.query.after))
 
 
 @api.operation("POST", "/v1/games/{game_id}/actions", "postAction",

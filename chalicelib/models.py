@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
 
 from .shapes import STRICT, Shape
 from .text import PLAIN_TEXT_PATTERN, Email, Name, no_controls, plain_text
@@ -148,6 +149,31 @@ class BoardQuery(Query):
                                                               "without it, a public game's spectator board.")
 
 
+class BoardViewQuery(BoardQuery):
+    after: int = Field(0, ge=0, description="The last event the page has told: the answer's `log` holds only "
+                                            "the later ones (and no event is read when there are none).")
+
+
+def _no_default(extra: dict):
+    def edit(schema: dict) -> None:
+        schema.pop("default", None)
+        schema.update(extra)
+    return edit
+
+
 class BoardStep(Request):
+    """One step (`step`), or several applied in order, all or nothing (`steps`: a whole turn)."""
+
+    model_config = ConfigDict(**STRICT, json_schema_extra={"oneOf": [{"required": ["step"]},
+                                                                     {"required": ["steps"]}]})
     expected_version: int = Field(ge=0)
-    step: dict[str, Any] = Field(json_schema_extra={"allOf": [STEP_REF]})
+    # Either field may be left out, but neither is ever null (so the schema shows no default).
+    step: dict[str, Any] = Field(None, json_schema_extra=_no_default({"allOf": [STEP_REF]}))  # type: ignore[assignment]
+    steps: list[dict[str, Any]] = Field(None, min_length=1, max_length=20,  # type: ignore[assignment]
+                                        json_schema_extra=_no_default({"items": STEP_REF}))
+
+    @model_validator(mode="after")
+    def _step_or_steps(self) -> "BoardStep":
+        if ("step" in self.model_fields_set) == ("steps" in self.model_fields_set):
+            raise PydanticCustomError("step_or_steps", "give step (one step) or steps (several), not both")
+        return self

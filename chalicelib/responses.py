@@ -348,8 +348,29 @@ class BoardLink(Shape):
 
 
 class BoardStepChoice(Shape):
-    label: str
+    label: str = Field(description="The step in a sentence, in the page's language.")
     step: Step
+    claimable_after: list[int] | None = Field(None, description="Battle Line: the flags you could claim after this "
+                                                                "play or pass (null: not worked out, e.g. a guile "
+                                                                "tactic); the page plans the claim and draw with it.")
+
+
+class BoardSeat(Shape):
+    seat: int
+    name: str
+    you: bool
+    label: str = Field(description='"You" for your own seat, else the name.')
+
+
+class BoardClock(Shape):
+    seat: int
+    running: bool
+    text: str = Field(description="The seat's time, in words.")
+
+
+class BoardLogLine(Shape):
+    seq: int = Field(description="The event told (listEvents' seq).")
+    text: str
 
 
 class BoardView(Shape):
@@ -362,10 +383,24 @@ class BoardView(Shape):
     status: str
     you: int | None
     to_move: int | None
-    headline: str
+    phase: str
+    headline: str = Field(description="Whose move it is (by name), or who won and how.")
+    seats: list[BoardSeat]
+    clock: list[BoardClock] = Field(description="Each seat's time (empty without a clock).")
+    counts: list[str] = Field(description="What a player keeps count of (decks, hands, discards; Khan & General's "
+                                          "round, limits, command zones, units), in sentences.")
+    recap: list[str] | None = Field(description="What the others did since your last move; null when no event came "
+                                                "after `after` (nothing new to tell).")
+    drawn: list[str] | None = Field(description="The cards you drew in your latest turn and still hold; null as "
+                                                "`recap`.")
+    log: list[BoardLogLine] = Field(description="The move log's lines for the events after `after`, oldest first.")
+    log_seq: int = Field(description="The last event told: the next request's `after`.")
     svg: str = Field(description="The board as SVG, as the seat (or a spectator) sees it.")
     text: str = Field(description="The same board as text.")
     hand: list[str]
+    table: dict[str, Any] = Field(description="The game's table as the page draws it (chalicelib/pages/board_battleline.py, "
+                                              "board_khan.py): flags and card faces, or the field's units, command "
+                                              "zones and legend.")
     steps: list[BoardStepChoice] = Field(description="Every step the seat may take now (none for spectators).")
 
 

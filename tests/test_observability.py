@@ -18,6 +18,13 @@ def counted(name: str) -> float:
     return sum(observability.metrics.metric_set.get(name, {}).get("Value", []))
 
 
+@pytest.fixture(autouse=True)
+def fresh_metrics():
+    """Powertools flushes (and empties) a metric once it holds 100 values: the counts a test compares
+    start from an empty set, whatever the tests before it counted."""
+    observability.metrics.clear_metrics()
+
+
 @pytest.fixture
 def log_lines():
     """The Powertools logger's JSON lines, as the Lambda function would write them."""

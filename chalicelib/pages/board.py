@@ -1,37 +1,217 @@
-"""The board in a browser as the player sees it: the board view (a headline, the table as SVG
-and text, the hand, each legal step labelled) and the board page around it. Drawn from a
-seat's view (:meth:`chalicelib.services.boards.Boards.board`), so it shows only what that seat
-may see."""
+"""The board in a browser as the player sees it: the board view (a headline with names, the clock,
+what the others did last, the counts, the move log, the game's table and every legal step in a
+sentence) and the board page around it. Drawn from a seat's view
+(:meth:`chalicelib.services.boards.Boards.board`), so it shows only what that seat may see.
+
+Each game's table is its own module (``board_battleline.py``, ``board_khan.py``); the page's
+script (``templates/board.js``) draws it and lets the player choose a step piece by piece (a card,
+then a flag; a unit, then a square, then a facing) and confirm it. Every word the script shows
+comes from here, translated (``words``)."""
 
 from __future__ import annotations
 
+import importlib
 from urllib.parse import quote
 
 from ..games.presenters import PRESENTERS
+from ..games.presenters import names as names_of
+from ..i18n import _, language, ngettext
 from .page import Page
+
+TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
+
+
+def _table_module(game: str):
+    return importlib.import_module(f"{__package__}.{TABLES[game]}")
+
+
+def _finished(view: dict) -> str:
+    """Who won and how, in the game's own words."""
+    told = PRESENTERS[view["game"]].tell({"type": "game_finished", "seat": None,
+                                          "data": {"result": view["result"]}}, view)
+    return told or _("The game is over")
 
 
 def headline(view: dict) -> str:
     """The board's one line: who won and how, whose move it is, or whom the game waits for."""
-    seat = view["you"]
+    if view["status"] == "finished" and view.get("result"):
+        return _finished(view)
     if view["status"] == "finished":
-        result = view["result"]
-        line = "A draw" if result["winner"] is None else (
-            "You won" if result["winner"] == seat else f"Seat {result['winner']} won")
-        return line + f" ({result['reason'].replace('_', ' ')})"
+        return _("The game is over")
     if view["status"] == "waiting":
-        return "Waiting for invited players"
-    return "Your move" if view["to_move"] == seat else f"Seat {view['to_move']} is to move"
+        return _("Waiting for invited players")
+    if view["to_move"] is not None and view["to_move"] == view["you"]:
+        return _("Your move")
+    return _("{name} is to move").format(name=names_of(view).get(view["to_move"], "?"))
+
+
+def duration(seconds: int) -> str:
+    """A clock's time in the two largest units that matter: 2 days 5 hours, 3 hours 10 minutes."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(ngettext("{n} day", "{n} days", days).format(n=days))
+    if hours and len(parts) < 2:
+        parts.append(ngettext("{n} hour", "{n} hours", hours).format(n=hours))
+    if not days and len(parts) < 2 and (minutes or not parts):
+        parts.append(ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes))
+    return " ".join(parts)
+
+
+def clock_lines(view: dict) -> list[dict]:
+    """Each seat's time, the running one first said so: what the page shows beside the headline."""
+    clock = view.get("clock")
+    if not clock or view["status"] != "active":
+        return []
+    names, you = names_of(view), view["you"]
+    lines = []
+    for seat in clock["seats"]:
+        who = _("You") if seat["seat"] == you else names.get(seat["seat"], "?")
+        left = duration(seat["time_left_seconds"])
+        if seat["running"] and seat.get("paused"):
+            text = _("{who}: {left} left (on vacation: the clock waits)").format(who=who, left=left)
+        elif seat["running"]:
+            text = _("{who}: {left} left for this move").format(who=who, left=left)
+        else:
+            text = _("{who}: {left} for the next move").format(who=who, left=left)
+        lines.append({"seat": seat["seat"], "running": seat["running"], "text": text})
+    return lines
+
+
+def seats(view: dict) -> list[dict]:
+    you = view["you"]
+    return [{"seat": s["seat"], "name": s["name"], "you": s["seat"] == you,
+             "label": _("You") if s["seat"] == you else s["name"]} for s in view["seats"]]
+
+
+def _drawn(view: dict, events: list[dict]) -> list[str]:
+    """The cards the seat drew in its latest turn that it still holds: shown after a draw."""
+    you = view["you"]
+    if you is None:
+        return []
+    index = len(events)
+    while index > 0 and events[index - 1]["seat"] != you:
+        index -= 1
+    cards = []
+    while index > 0 and events[index - 1]["seat"] == you:
+        event = events[index - 1]
+        if event["type"] in ("draw", "scout_draw") and "card" in event["data"]:
+            cards.insert(0, event["data"]["card"])
+        index -= 1
+    hand = list(view["state"].get("hand") or [])
+    kept = []
+    for card in cards:
+        if card in hand:
+            hand.remove(card)
+            kept.append(card)
+    return kept
+
+
+def _told_only(shown, view: dict, events: list[dict]) -> list[dict]:
+    """The events worth a sentence: a seat's own steps that tell nothing (closing a reaction window,
+    claiming nothing) are not the move the recap goes back to."""
+    return [e for e in events if shown.tell(e, view) is not None]
 
 
 def board_view(view: dict) -> dict:
-    """What the board page shows now, from the view of the seat it plays as (None: a spectator)."""
+    """What the board page shows now, from the view of the seat it plays as (None: a spectator).
+    ``view`` may carry ``events`` (the events after the page's ``after``, as the seat sees them)
+    and ``recent`` (the latest events; None when nothing happened since ``after``): the move log
+    grows by the new lines only, and the recap and drawn cards are told again only when the game
+    moved."""
     seat, shown = view["you"], PRESENTERS[view["game"]]
+    tables = _table_module(view["game"])
+    steps = [{"label": tables.say(s, view), "step": s} for s in view["legal_steps"]]
+    events = view.get("events") or []
+    recent = view.get("recent")
+    log = [{"seq": e["seq"], "text": text} for e in events if (text := shown.tell(e, view))]
     return {"game_id": view["game_id"], "game": view["game"], "title": shown.title, "version": view["version"],
-            "status": view["status"], "you": seat, "to_move": view["to_move"], "headline": headline(view),
-            "svg": shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
+            "status": view["status"], "you": seat, "to_move": view["to_move"], "phase": view["phase"],
+            "headline": headline(view), "seats": seats(view), "clock": clock_lines(view),
+            "counts": shown.counts(view),
+            "recap": None if recent is None else shown.recap(view, _told_only(shown, view, recent)),
+            "drawn": None if recent is None else _drawn(view, recent),
+            "log": log, "log_seq": max([e["seq"] for e in events], default=view.get("after", 0)),
+            "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
             "hand": view["state"].get("hand", []),
-            "steps": [{"label": shown.describe_step(s), "step": s} for s in view["legal_steps"]]}
+            "table": tables.table(view, steps),
+            "steps": steps}
+
+
+def words() -> dict:
+    """Every sentence the page's script builds, in the language spoken (``{name}`` fields are filled
+    in by the script)."""
+    return {
+        "you": _("You"), "your_hand": _("Your hand"), "hand_of": _("{name}'s hand: {count} cards"),
+        "flag": _("Flag {flag}"), "won_by": _("Won by {name}"), "won_by_you": _("Won by you"),
+        "confirm": _("Confirm"), "cancel": _("Cancel"), "choose_again": _("Choose again"),
+        "nothing_to_do": _("Nothing to do now: the page follows the game as it moves."),
+        "watching": _("You are watching this game."),
+        "game_over": _("The game is over: the move log tells how it went."),
+        "choose_card": _("Choose a card from your hand to play."),
+        "choose_flag": _("Choose a flag for {card}."),
+        "choose_target": _("Choose the card {card} takes."),
+        "choose_destination": _("Where does {card} go? Choose a flag."),
+        "discard_it": _("Discard it"),
+        "choose_claims": _("Claim: press each flag you claim (none pressed claims nothing)."),
+        "claim_flag": _("Claim flag {flag}"), "claiming": _("claim"),
+        "no_claims": _("No flag can be claimed now."),
+        "then_draw": _("Then draw, which sends your turn:"),
+        "draw_troop": _("Draw from the troop deck"), "draw_tactics": _("Draw from the tactics deck"),
+        "claim_none": _("Claim nothing"), "claim_these": _("Claim flags {flags}"),
+        "claim_wins": _("This claim wins the game."),
+        "troop_deck": _("Troop deck"), "tactics_deck": _("Tactics deck"),
+        "cards_left": _("{count} left"),
+        "choose_deck": _("Choose a deck to draw from."),
+        "choose_return": _("Choose the cards to put back, in order (the last one ends on top)."),
+        "choose_mud": _("Mud left the flag: choose a card to discard from flag {flag}."),
+        "pass": _("Pass"), "resign": _("Resign"),
+        "resign_title": _("Resign this game?"),
+        "resign_text": _("You lose the game at once. This cannot be undone."),
+        "resign_confirm": _("Yes, resign"), "keep_playing": _("No, keep playing"),
+        "drawn": _("You drew {cards}."), "new_card": _("new"),
+        "log": _("Move log"), "recap": _("Since your last move"),
+        "recap_before": _("Their last move"), "recap_watch": _("Latest moves"),
+        "nothing_yet": _("Nothing yet."), "nothing_new": _("Nothing new since your last step."),
+        "sending": _("Sending\u2026"), "refused": _("That step was not played: {reason}"),
+        "moved_on": _("The game moved on; the board shows it now."),
+        "offline": _("The server could not be reached; trying again."),
+        "other_steps": _("Other steps"),
+        "discards": _("Discarded"), "none": _("none"),
+        # Khan & General
+        "choose_kind": _("Choose what to do, or a card from your hand."),
+        "choose_unit": _("Choose a unit from your hand."),
+        "choose_command": _("Choose a command card from your hand."),
+        "choose_square": _("Choose a square."),
+        "choose_square_for": _("Choose a square for {unit}."),
+        "choose_unit_for": _("Choose the unit that takes {card}."),
+        "choose_unit_to_move": _("Choose the unit to move."),
+        "choose_where": _("Choose where {unit} goes."),
+        "choose_enemy": _("Choose the enemy unit to attack."),
+        "choose_unit_on_field": _("Choose a unit on the field."),
+        "choose_facing": _("Choose the way it faces."),
+        "choose_sequence": _("Choose how to pay."),
+        "choose_attackers": _("Choose the attackers."),
+        "new_sequence": _("A new sequence"),
+        "no_sequence": _("Costs nothing"),
+        "kind_place": _("Place your first unit"), "kind_deploy": _("Deploy a unit"),
+        "kind_command": _("Play a command"), "kind_pay": _("Pay into your command zone"),
+        "kind_move": _("Move a unit"), "kind_turn": _("Turn a unit"), "kind_skip": _("Skip a keyword"),
+        "kind_flip": _("Turn a unit face up"), "kind_discard_defence": _("Discard a defence command"),
+        "kind_engage": _("Attack"), "kind_advance": _("Advance"),
+        "and_end_action": _("Confirm and end the action phase"),
+        "round": _("Round {round} of {rounds}"), "limit": _("Cards this turn: {played} of {limit}"),
+        "command_zone": _("Command zone"), "empty": _("empty"),
+        "units_left": _("Units left: {count}"), "in_hand": _("In hand: {count}"),
+        "limit_of": _("Card limit: {limit}"),
+        "destroyed": _("Destroyed"), "legend": _("Legend"), "power": _("power {power}"),
+        "cost": _("cost {cost}"), "for_units": _("for {units}"),
+        "square_here": _("Square {square}"), "occupied_by": _("{unit} ({who})"),
+        "field": _("The field"),
+    }
 
 
 def board_page(view: dict, token: str | None) -> Page:
@@ -39,6 +219,7 @@ def board_page(view: dict, token: str | None) -> Page:
     board = board_view(view)
     game_id = board["game_id"]
     query = f"?seat={quote(token)}" if token else ""
-    return Page(200, f"{board['title']}: game {game_id}", board["headline"], template="board.html",
-                data={"board": board, "view_url": f"/v1/games/{game_id}/board/view{query}",
+    players = " \u2013 ".join(s["name"] for s in board["seats"])
+    return Page(200, f"{board['title']}: {players}", board["headline"], template="board.html",
+                data={"board": board, "words": words(), "lang": language(), "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}"})

@@ -13,7 +13,9 @@ from ..errors import ServiceError
 from ..games import GameEngine
 from ..mailplay.links import LinkError, Links
 from ..models import ActionRequest
-from ..records import GameRecord, Player
+from ..records import EventRecord, GameRecord, Player
+
+RECENT = 40  # the latest events a board tells its recap and drawn cards from
 
 
 class DuplicateBoards:
@@ -38,8 +40,10 @@ class Boards:
                  view: Callable[[GameRecord, int | None], dict],
                  seat_player: Callable[[str, int], Player | None],
                  post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
-                 hide_board_in_play: Callable[[GameRecord, int | None], None], links: Links | None) -> None:
+                 hide_board_in_play: Callable[[GameRecord, int | None], None], links: Links | None,
+                 list_events: Callable[[str, int], list[EventRecord]] | None = None) -> None:
         self.load = load
+        self.list_events = list_events
         self.view = view
         self.seat_player = seat_player
         self.post_action = post_action
@@ -66,22 +70,34 @@ class Boards:
             raise ServiceError("game_not_public", "this game is not public: open it with your seat's board link")
         return None
 
-    def board(self, game_id: str, token: str | None) -> dict:
-        """The view behind a board link (its ``you`` is the seat it plays as; None watches)."""
+    def board(self, game_id: str, token: str | None, after: int = 0) -> dict:
+        """The view behind a board link (its ``you`` is the seat it plays as; None watches), with
+        what the page has not told yet: ``events``, those numbered above ``after`` as the seat sees
+        them, and ``recent``, the latest ones (for the recap); when nothing happened since
+        ``after``, no event is read and ``recent`` is None."""
         game, _ = self.load(game_id)
-        return self.view(game, self._board_seat(game, token))
+        seat = self._board_seat(game, token)
+        return {**self.view(game, seat), **self._since(game, seat, after)}
 
-    def board_play(self, game_id: str, token: str | None, request) -> dict:
-        """A step taken on a seat's board: played as that seat's player, at the version shown.
-        Returns the board's view after it."""
+    def _since(self, game: GameRecord, seat: int | None, after: int) -> dict:
+        if self.list_events is None or after >= game.event_count:
+            return {"after": after, "events": [], "recent": None}
+        start = min(after, max(0, game.event_count - RECENT))
+        events = [e.seen_by(seat) for e in self.list_events(game.id, start)]
+        return {"after": after, "events": [e for e in events if e["seq"] > after], "recent": events[-RECENT:]}
+
+    def board_play(self, game_id: str, token: str | None, request, after: int = 0) -> dict:
+        """Steps taken on a seat's board (one, or a whole turn), played as that seat's player at the
+        version shown, all or nothing. Returns the board's view after them."""
         game, _ = self.load(game_id)
         seat = self._board_seat(game, token)
         player = self.seat_player(game_id, seat) if seat is not None else None
         if player is None:
             raise ServiceError("not_seated", "a spectator's board does not play")
-        self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version,
-                                                        steps=[request.step]), None)
-        return self.board(game_id, token)
+        steps = request.steps if request.steps is not None else [request.step]
+        self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version, steps=steps),
+                         None)
+        return self.board(game_id, token, after)
 
     def _links(self) -> Links:
         if self.links is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ...i18n import N_, _
 from .cards import parse_troop
 
 COLOUR_NAMES = {"R": "#c62828", "O": "#ef6c00", "Y": "#b59b00", "G": "#2e7d32", "B": "#1565c0", "P": "#6a1b9a"}
@@ -58,41 +59,103 @@ def hand_html(cards: list[str]) -> str:
     return "".join(_card_html(c) for c in cards)
 
 
-CARD_W, CARD_H, GAP = 58, 34, 4
-COLUMN = CARD_W + 2 * GAP + 8
+# ---------------------------------------------------------------- the table as SVG (the board page)
+
+COLOUR_WORDS = {"R": N_("red"), "O": N_("orange"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue"),
+                "P": N_("purple")}
+
+
+def tactic_name(card: str) -> str:
+    from .story import card_name  # (story reads the presenters' names: loaded when a board is drawn)
+
+    return card_name(card)
+
+
+def _labels(names: dict[int, str], me: int, other: int, seat: int | None) -> tuple[str, str]:
+    """(the name above the table, the name below): "You" below for a seat."""
+    below = _("You") if seat is not None else names.get(me, _("Seat {seat}").format(seat=me))
+    return names.get(other, _("Seat {seat}").format(seat=other)), below
+
+
+def _fog_mud(environment: list[str]) -> str:
+    return " ".join(_("Fog") if card == "FOG" else _("Mud") for card in environment)
+
+
+def _won_by(claimed: int, seat: int | None, names: dict[int, str]) -> str:
+    if claimed == seat:
+        return _("Won by you")
+    return _("Won by {name}").format(name=names.get(claimed, _("Seat {seat}").format(seat=claimed)))
+
+
+CARD_W, CARD_H, GAP = 84, 44, 5
+COLUMN = CARD_W + 2 * GAP
+MARKER_H = 56
+# A troop's colour on the card (fill, text) with a shape of its own, so no two colours rest on hue alone.
+CARD_FACES = {"R": ("#c62828", "#ffffff", "\u25cf"), "O": ("#fb8c00", "#1a1a1a", "\u25b2"),
+              "Y": ("#fdd835", "#1a1a1a", "\u2605"), "G": ("#2e7d32", "#ffffff", "\u25c6"),
+              "B": ("#1565c0", "#ffffff", "\u25a0"), "P": ("#6a1b9a", "#ffffff", "\u2665")}
 
 
 def _svg_card(x: int, y: int, card: str) -> str:
+    """A card: a troop's value large with its colour's shape and word, a tactic by its full name."""
     troop = parse_troop(card)
-    colour = COLOUR_NAMES[troop.colour] if troop else "#37474f"
-    label = card if troop else card[:6]
-    return (f'<g><title>{escape(card)}</title><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" '
-            f'fill="#ffffff" stroke="{colour}" stroke-width="2"/><text x="{x + CARD_W // 2}" y="{y + 22}" '
-            f'text-anchor="middle" font-size="{15 if troop else 10}" font-weight="bold" fill="{colour}">'
-            f'{escape(label)}</text></g>')
+    if troop:
+        fill, ink, shape = CARD_FACES[troop.colour]
+        word = _(COLOUR_WORDS[troop.colour])
+        return (f'<g><title>{escape(f"{troop.value} {word}")}</title><rect x="{x}" y="{y}" width="{CARD_W}" '
+                f'height="{CARD_H}" rx="6" fill="{fill}" stroke="#00000055"/>'
+                f'<text x="{x + 8}" y="{y + 29}" font-size="24" font-weight="bold" fill="{ink}">{troop.value}</text>'
+                f'<text x="{x + CARD_W - 8}" y="{y + 19}" text-anchor="end" font-size="14" fill="{ink}">{shape}</text>'
+                f'<text x="{x + CARD_W - 8}" y="{y + 36}" text-anchor="end" font-size="12" fill="{ink}">'
+                f'{escape(word)}</text></g>')
+    words = tactic_name(card).split(" ")
+    lines = [" ".join(words[:1]), " ".join(words[1:])] if len(words) > 1 else [words[0]]
+    text = "".join(f'<tspan x="{x + CARD_W // 2}" dy="{0 if i == 0 else 14}">{escape(line)}</tspan>'
+                   for i, line in enumerate(lines))
+    return (f'<g><title>{escape(tactic_name(card))}</title><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" '
+            f'rx="6" fill="#fff6dc" stroke="#6d4c41" stroke-width="2"/><text x="{x + CARD_W // 2}" '
+            f'y="{y + (19 if len(lines) > 1 else 27)}" text-anchor="middle" font-size="12" font-weight="bold" '
+            f'fill="#3e2723">{text}</text></g>')
 
 
-def svg_board(view: dict, seat: int | None) -> str:
-    """The nine flags as an SVG picture: the opponent's cards above each flag, yours below."""
-    depth = 4 * (CARD_H + GAP)
-    width, height = 9 * COLUMN + 2 * GAP, 2 * depth + 70
+def svg_board(view: dict, seat: int | None, names: dict[int, str] | None = None) -> str:
+    """The nine flags as an SVG picture: the opponent's cards above each flag, yours below; Fog and
+    Mud on their flag, a claimed flag marked with its winner's name (``names``: each seat's name;
+    without them, "you" and the seat)."""
+    names = names or {}
+    depth = 4 * (CARD_H + GAP) + GAP
+    width, height = 9 * COLUMN + 2 * GAP, 2 * depth + MARKER_H + 2 * GAP + 48
+    first = view["flags"][0]["seats"] if view["flags"] else [1, 2]
+    me = seat if seat in first else first[0]
+    other = first[1] if me == first[0] else first[0]
+    top_label, bottom_label = _labels(names, me, other, seat)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-             f'height="{height}" font-family="sans-serif" role="img" aria-label="Battle Line table">',
-             f'<rect width="{width}" height="{height}" fill="#f4efe1"/>']
-    middle = depth + 10
+             f'height="{height}" font-family="DejaVu Sans, sans-serif" role="img" aria-label="Battle Line">',
+             f'<rect width="{width}" height="{height}" rx="10" fill="#5b7f3a"/>',
+             f'<text x="{GAP + 4}" y="18" font-size="14" font-weight="bold" fill="#ffffff">{escape(top_label)}</text>',
+             f'<text x="{GAP + 4}" y="{height - 8}" font-size="14" font-weight="bold" fill="#ffffff">'
+             f'{escape(bottom_label)}</text>']
+    middle = 24 + depth
     for index, flag in enumerate(view["flags"]):
         x = GAP + index * COLUMN
         theirs, mine = _sides(flag, seat)
         for row, card in enumerate(theirs):
-            parts.append(_svg_card(x + GAP + 4, middle - GAP - (row + 1) * (CARD_H + GAP), card))
+            parts.append(_svg_card(x + GAP, middle - (row + 1) * (CARD_H + GAP), card))
         for row, card in enumerate(mine):
-            parts.append(_svg_card(x + GAP + 4, middle + 50 + GAP + row * (CARD_H + GAP), card))
+            parts.append(_svg_card(x + GAP, middle + MARKER_H + GAP + row * (CARD_H + GAP), card))
         claimed = flag["claimed_by"]
-        fill = "#9e9e9e" if claimed is None else ("#2e7d32" if claimed == seat else "#c62828")
-        label = "".join(e[0] for e in flag["environment"])
-        parts.append(f'<g><title>flag {flag["flag"]}' + (f', won by seat {claimed}' if claimed else '') +
-                     f'</title><rect x="{x + 8}" y="{middle + 5}" width="{COLUMN - 16}" height="40" rx="8" '
-                     f'fill="{fill}"/><text x="{x + COLUMN // 2}" y="{middle + 31}" text-anchor="middle" '
-                     f'font-size="16" font-weight="bold" fill="#ffffff">{flag["flag"]}{escape(label)}</text></g>')
+        fill = "#efe3c2" if claimed is None else ("#cfe8c9" if claimed == seat else "#f1cccc")
+        marks = _fog_mud(flag["environment"])
+        won = _won_by(claimed, seat, names) if claimed else ""
+        title = ", ".join(part for part in (f'{flag["flag"]}', marks, won) if part)
+        parts.append(f'<g><title>{escape(title)}</title><rect x="{x + GAP}" y="{middle}" width="{CARD_W}" '
+                     f'height="{MARKER_H - GAP}" rx="8" fill="{fill}" stroke="#3b2a12" stroke-width="2"/>'
+                     f'<text x="{x + COLUMN // 2}" y="{middle + 20}" text-anchor="middle" font-size="17" '
+                     f'font-weight="bold" fill="#2b1f0e">{flag["flag"]}</text>')
+        below = " ".join(part for part in (marks, won) if part)
+        if below:
+            parts.append(f'<text x="{x + COLUMN // 2}" y="{middle + 40}" text-anchor="middle" font-size="12" '
+                         f'font-weight="bold" fill="#2b1f0e">{escape(below[:14])}</text>')
+        parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)

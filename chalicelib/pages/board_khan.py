@@ -1,0 +1,178 @@
+"""The Khan & General table on the board page, besides the field's picture (the game's own SVG,
+``PRESENTERS["khan"].svg_board``, drawn wherever the game draws it): the card economy a player
+follows (round, card limit, each side's command zone with the cost each sequence pays, discards,
+units left), a legend (abbreviations, unit names and powers, the marks on the field), the cards
+by the card set's names, and every legal step in a sentence.
+
+From a seat's view only: the cards named here are those the seat may see."""
+
+from __future__ import annotations
+
+from ..games.khan import render
+from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
+from ..games.khan.story import FACINGS
+from ..games.presenters import names as names_of
+from ..i18n import N_, _, ngettext
+
+KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
+
+
+def card_set(view: dict) -> CardSet | None:
+    found = view["state"].get("card_set") or {}
+    try:
+        return REGISTRY.get(found["id"], found["version"])
+    except (KeyError, UnknownCardSet):
+        return None
+
+
+def _title(card_id: str) -> str:
+    return card_id.replace("_", " ").capitalize()
+
+
+def describe(cards: CardSet | None, card_id: str) -> dict:
+    """A card as the page shows it: its name, and a unit's power and reach or a command's kind,
+    cost, keywords and the units that may carry it."""
+    if cards is not None and card_id in cards.units:
+        unit = cards.units[card_id]
+        reach = [_("melee")] if unit.melee else []
+        if unit.ranged is not None:
+            near, far = unit.ranged.forward
+            reach.append(_("ranged {near}-{far} ahead, {side} to each side").format(near=near, far=far,
+                                                                                  side=unit.ranged.side))
+        return {"unit": True, "name": unit.name, "abbr": render.abbreviation(card_id), "power": unit.base,
+                "reach": ", ".join(reach)}
+    if cards is not None and card_id in cards.commands:
+        command = cards.commands[card_id]
+        units = (_("any unit") if command.units == "all" else
+                 ", ".join(cards.units[u].name if u in cards.units else _title(u) for u in command.units))
+        return {"unit": False, "name": command.name or _title(card_id), "kind": command.kind,
+                "kind_name": _(KINDS.get(command.kind, command.kind)), "cost": command.cost,
+                "keywords": [str(k) for k in command.keywords], "units": units}
+    return {"unit": False, "name": _title(card_id), "kind": "", "kind_name": "", "cost": 0, "keywords": [],
+            "units": ""}
+
+
+def _visible_cards(state: dict) -> set[str]:
+    seen = set(state.get("hand") or []) | set(state.get("deck") or [])
+    for unit in state["field"]:
+        seen.update(c for c in (unit["unit"], unit["command"]) if c)
+    for piles in state["sequences"].values():
+        for pile in piles:
+            seen.update(pile["cards"] or [])
+    for pile in state["discards"].values():
+        seen.update(pile["cards"] or [])
+    for lost in state["destroyed"].values():
+        seen.update(lost)
+    return seen
+
+
+def table(view: dict, steps: list[dict]) -> dict:
+    """The field's units (for choosing squares), both sides' card economy, the legend and the cards."""
+    state, you, names = view["state"], view["you"], names_of(view)
+    cards = card_set(view)
+    catalog = {card: describe(cards, card) for card in sorted(_visible_cards(state))}
+    field = [{**unit, "abbr": render.abbreviation(unit["unit"]) if unit["unit"] else "??",
+              "name": catalog[unit["unit"]]["name"] if unit["unit"] else _("a face-down unit")}
+             for unit in state["field"]]
+    sides = []
+    for key in sorted(state["hand_sizes"], key=int):
+        seat = int(key)
+        pile = state["discards"][key]
+        sides.append({
+            "seat": seat, "name": _("You") if seat == you else names.get(seat, "?"),
+            "faction": next((f.name for f in cards.factions if f.id == state["factions"].get(key)), "")
+            if cards else state["factions"].get(key, ""),
+            "colour": render.SEAT_COLOURS.get(seat, "#333333"), "hand": state["hand_sizes"][key],
+            "limit": state["limits"][key], "units_left": state["units_left"][key],
+            "sequences": [_sequence(number, pile_, catalog)
+                          for number, pile_ in enumerate(state["sequences"][key], start=1)],
+            "discards": {"size": pile["size"], "cards": pile["cards"]},
+            "destroyed": list(state["destroyed"][key])})
+    units_shown = sorted({u["unit"] for u in state["field"] if u["unit"]} |
+                         {c for c in catalog if catalog[c]["unit"]})
+    legend = [{"abbr": catalog[u]["abbr"], "name": catalog[u]["name"], "power": catalog[u]["power"],
+               "reach": catalog[u]["reach"]} for u in units_shown]
+    return {"cards": catalog, "field": field, "sides": sides, "round": state["round"],
+            "max_rounds": state["max_rounds"], "active": state["active"], "played": state["played"],
+            "stage": state["stage"], "legend": legend, "marks": marks(),
+            "draw_offer": state.get("draw_offer"), "facings": {f: _(w) for f, w in FACINGS.items()}}
+
+
+def _sequence(number: int, pile: dict, catalog: dict) -> dict:
+    """A sequence of a command zone: its size is the cost it pays (exactly); its cards when seen."""
+    size = pile["size"]
+    label = ngettext("Sequence {number}: {count} card, pays a cost of {count}",
+                     "Sequence {number}: {count} cards, pays a cost of {count}", size).format(number=number, count=size)
+    shown = (", ".join(catalog[c]["name"] if c in catalog else _title(c) for c in pile["cards"])
+             if pile["cards"] is not None else ngettext("{count} card face down", "{count} cards face down",
+                                                          size).format(count=size))
+    return {"number": number, "size": size, "cards": pile["cards"], "label": label, "shown": shown}
+
+
+def marks() -> list[dict]:
+    """What the marks on the field mean, as ``render.svg_board`` draws them (a drawing with its own
+    legend makes this redundant; it stays beside the card economy)."""
+    return [{"mark": "facing", "text": _("The yellow wedge points the way the unit faces.")},
+            {"mark": "wounded", "text": _("A red dot: the unit is wounded (wounded again, it is destroyed).")},
+            {"mark": "face_down", "text": _("Grey: the unit lies face down (its type unknown to the opponent; "
+                                            "?? when you cannot see it).")},
+            {"mark": "command", "text": _("Small text under the letters: the command the unit carries.")}]
+
+
+def square(at: dict) -> str:
+    return f"({at['x']}, {at['y']})".replace("-", "\u2212")
+
+
+def say(step: dict, view: dict) -> str:
+    """A legal step in a sentence, as the page's buttons and confirmations say it."""
+    cards = card_set(view)
+    at_units = {(u["x"], u["y"]): u for u in view["state"]["field"]}
+
+    def name(card_id: str) -> str:
+        return describe(cards, card_id)["name"]
+
+    def unit_at(at: dict) -> str:
+        unit = at_units.get((at["x"], at["y"]))
+        what = name(unit["unit"]) if unit and unit["unit"] else _("face-down unit")
+        return _("{unit} at {square}").format(unit=what, square=square(at))
+
+    def facing(code: str) -> str:
+        return _(FACINGS.get(code, code))
+
+    kind = step["type"]
+    if kind == "place":
+        return _("Place {unit} as your first unit").format(unit=name(step["unit"]))
+    if kind == "deploy":
+        return _("Deploy {unit} face down at {square}, facing {facing}").format(
+            unit=name(step["unit"]), square=square(step["at"]), facing=facing(step["facing"]))
+    if kind == "command":
+        said = _("Play {card} on your {unit}").format(card=name(step["card"]), unit=unit_at(step["at"]))
+        if step.get("sequence"):
+            said += _(", paid by sequence {number}").format(number=step["sequence"])
+        return said
+    if kind == "pay":
+        if step.get("sequence"):
+            return _("Pay {card} face down at the end of sequence {number}").format(card=name(step["card"]),
+                                                                                    number=step["sequence"])
+        return _("Pay {card} face down as a new sequence").format(card=name(step["card"]))
+    if kind == "move":
+        return _("Move your {unit} to {to}, facing {facing}").format(unit=unit_at(step["at"]),
+                                                                     to=square(step["to"]), facing=facing(step["facing"]))
+    if kind == "turn":
+        return _("Turn your {unit} to face {facing}").format(unit=unit_at(step["at"]), facing=facing(step["facing"]))
+    if kind == "skip":
+        return _("Skip the waiting keyword of your {unit}").format(unit=unit_at(step["at"]))
+    if kind == "flip":
+        return _("Turn your {unit} face up").format(unit=unit_at(step["at"]))
+    if kind == "discard_defence":
+        return _("Discard the defence command from your {unit}").format(unit=unit_at(step["at"]))
+    if kind == "engage":
+        return _("Attack the {target} with {attackers}").format(
+            target=unit_at(step["target"]), attackers=", ".join(unit_at(a) for a in step["attackers"]))
+    if kind == "advance":
+        return _("Advance your {unit} into the empty square").format(unit=unit_at(step["at"]))
+    words = {"stay": N_("Stay: leave the square empty"), "end_action": N_("End your action phase"),
+             "end_reaction": N_("Play no more defence commands"), "end_engagements": N_("End the engagements"),
+             "end_turn": N_("End your turn"), "offer_draw": N_("Offer a draw"), "accept_draw": N_("Accept the draw"),
+             "decline_draw": N_("Decline the draw"), "resign": N_("Resign this game")}
+    return _(words[kind]) if kind in words else kind.replace("_", " ")
