@@ -39,7 +39,7 @@ def describe(cards: CardSet | None, card_id: str) -> dict:
             near, far = unit.ranged.forward
             reach.append(_("ranged {near}-{far} ahead, {side} to each side").format(near=near, far=far,
                                                                                   side=unit.ranged.side))
-        return {"unit": True, "name": unit.name, "abbr": render.abbreviation(card_id), "power": unit.base,
+        return {"unit": True, "name": unit.name, "abbr": render.abbreviation(card_id, cards), "power": unit.base,
                 "reach": ", ".join(reach)}
     if cards is not None and card_id in cards.commands:
         command = cards.commands[card_id]
@@ -71,7 +71,7 @@ def table(view: dict, steps: list[dict]) -> dict:
     state, you, names = view["state"], view["you"], names_of(view)
     cards = card_set(view)
     catalog = {card: describe(cards, card) for card in sorted(_visible_cards(state))}
-    field = [{**unit, "abbr": render.abbreviation(unit["unit"]) if unit["unit"] else "??",
+    field = [{**unit, "abbr": render.abbreviation(unit["unit"], cards) if unit["unit"] else "??",
               "name": catalog[unit["unit"]]["name"] if unit["unit"] else _("a face-down unit")}
              for unit in state["field"]]
     sides = []
@@ -109,14 +109,22 @@ def _sequence(number: int, pile: dict, catalog: dict) -> dict:
     return {"number": number, "size": size, "cards": pile["cards"], "label": label, "shown": shown}
 
 
+def svg(view: dict) -> str:
+    """The field as the game draws it (``render.svg_board``), its sides named; the turn, the card
+    economy and the legend are the page's own text beside it."""
+    return render.svg_board(view["state"], view["you"], names_of(view), field_only=True)
+
+
 def marks() -> list[dict]:
-    """What the marks on the field mean, as ``render.svg_board`` draws them (a drawing with its own
-    legend makes this redundant; it stays beside the card economy)."""
-    return [{"mark": "facing", "text": _("The yellow wedge points the way the unit faces.")},
-            {"mark": "wounded", "text": _("A red dot: the unit is wounded (wounded again, it is destroyed).")},
-            {"mark": "face_down", "text": _("Grey: the unit lies face down (its type unknown to the opponent; "
-                                            "?? when you cannot see it).")},
-            {"mark": "command", "text": _("Small text under the letters: the command the unit carries.")}]
+    """What the marks on the field mean, as ``render.svg_board`` draws them."""
+    return [{"mark": "facing", "text": _("The white wedge on an edge points the way the unit faces.")},
+            {"mark": "power", "text": _("The number in a white circle: the unit's power (its base and its command's).")},
+            {"mark": "wounded", "text": _("An amber corner: the unit is wounded (wounded again, it is destroyed).")},
+            {"mark": "face_down", "text": _("A pale tile with a dashed border: your own unit face down; a grey "
+                                            "tile with ?: a unit face down you may not see.")},
+            {"mark": "command", "text": _("A small badge: the command the unit carries (orange attack, green "
+                                          "defence, purple move).")},
+            {"mark": "grappled", "text": _("A chain: the unit is grappled.")}]
 
 
 def square(at: dict) -> str:

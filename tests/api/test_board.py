@@ -196,7 +196,7 @@ def test_a_khan_board_names_the_cards_and_shows_the_card_economy(api):
     legend = {row["abbr"]: row for row in table["legend"]}
     assert legend["HC"]["name"].startswith("Heavy cavalry") and legend["HC"]["power"] == 4
     assert legend["SP"]["name"].startswith("Spearmen")
-    assert [mark["mark"] for mark in table["marks"]] == ["facing", "wounded", "face_down", "command"]
+    assert [mark["mark"] for mark in table["marks"]] == ["facing", "power", "wounded", "face_down", "command", "grappled"]
     assert table["cards"]["charge"]["name"] == "Charge" and table["cards"]["charge"]["cost"] == 1
     assert not any("_" in c["label"] for c in view["steps"])  # card set names, never ids
     theirs = api.get(board_paths(api, bob, gid)[0]).body["table"]

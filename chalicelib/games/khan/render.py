@@ -843,34 +843,38 @@ def _hand(board: Board, canvas: _Canvas) -> None:
 
 
 def svg_board(state: dict, seat: int | None, names: Mapping[int, str] | None = None, *, hand: bool = False,
-              squares: Iterable = ()) -> str:
+              squares: Iterable = (), field_only: bool = False) -> str:
     """The board as an SVG picture, top to bottom: whose turn; the opponent's side (counts,
     command zone); the field (north up); your side; your hand (with ``hand``); the legend.
     A spectator sees seat 2 above the field and seat 1 below. Squares carry ``class="square"``
     and ``data-x``/``data-y``, units ``class="unit"``, ``data-x``/``data-y``/``data-seat``, for a
-    page that lets people click them; ``squares`` widens the field to show them too."""
+    page that lets people click them; ``squares`` widens the field to show them too. ``field_only``:
+    the field alone (a page that shows the turn, the sides and the legend as text of its own)."""
     board = Board.of(state, seat, names)
     squares = list(squares)
     left, right, _bottom, _top = board.bounds(squares, FIELD_COLUMNS)
     columns = right - left + 1
     width = max(WIDTH, 2 * PAD + AXIS + columns * CELL_MIN)
     canvas = _Canvas(width)
-    first, *rest = board.turn_parts()
-    canvas.lines(first, bold=True, size=18)
-    for part in rest:
-        canvas.lines(part)
-    canvas.gap(4)
-    below = seat if seat in board.seats else 1
-    for side in board.seats:
-        if side != below:
-            _side(board, canvas, side)
-    _field(board, canvas, squares)
-    if below in board.seats:
-        _side(board, canvas, below)
-    if hand and seat is not None:
-        _hand(board, canvas)
-        canvas.gap(6)
-    _legend(board, canvas)
+    if field_only:
+        _field(board, canvas, squares)
+    else:
+        first, *rest = board.turn_parts()
+        canvas.lines(first, bold=True, size=18)
+        for part in rest:
+            canvas.lines(part)
+        canvas.gap(4)
+        below = seat if seat in board.seats else 1
+        for side in board.seats:
+            if side != below:
+                _side(board, canvas, side)
+        _field(board, canvas, squares)
+        if below in board.seats:
+            _side(board, canvas, below)
+        if hand and seat is not None:
+            _hand(board, canvas)
+            canvas.gap(6)
+        _legend(board, canvas)
     height = canvas.y + PAD
     label = escape(_("Khan and General: the field, each side's cards, and the legend"))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
