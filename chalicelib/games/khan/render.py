@@ -250,22 +250,7 @@ class Board:
 
     def seat_lines(self, seat: int) -> list[str]:
         """A side's counts: hand, limit, discards, units; then its command zone."""
-        state, key = self.state, str(seat)
-        hand = ngettext("{count} card in hand", "{count} cards in hand", state["hand_sizes"][key]).format(
-            count=state["hand_sizes"][key])
-        limit = ngettext("up to {count} card a turn", "up to {count} cards a turn", state["limits"][key]).format(
-            count=state["limits"][key])
-        pile = state["discards"][key]
-        discards = ngettext("{count} discarded", "{count} discarded", pile["size"]).format(count=pile["size"])
-        if pile.get("cards"):
-            discards += f" ({', '.join(self.name(c, short=True) for c in pile['cards'])})"
-        units = ngettext("{count} unit left", "{count} units left", state["units_left"][key]).format(
-            count=state["units_left"][key])
-        lost = state.get("destroyed", {}).get(key) or []
-        if lost:
-            units += ", " + ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
-                count=len(lost), units=", ".join(self.name(c, short=True) for c in lost))
-        zone = story.zone_words(self.cards, state["sequences"][key])
+        hand, limit, discards, units, zone = story.side_words(self.state, seat, lambda c: self.name(c, short=True))
         return [f"{hand}, {limit}, {discards}, {units}", _("Command zone: {zone}").format(zone=zone)]
 
     def unit_line(self, unit: dict) -> str:

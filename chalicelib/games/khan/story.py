@@ -337,6 +337,27 @@ def whose_turn(state: dict, names: dict[int, str], you: int | None) -> str | Non
                                                                       played=state["played"], limit=limit)
 
 
+def side_words(state: dict, seat: int, name: Callable[[str], str]) -> tuple[str, str, str, str, str]:
+    """A side's counts in words, each card named by ``name``: its hand, card limit, discards (and
+    which, when the reader may see them), units left (and which were destroyed), command zone."""
+    key = str(seat)
+    hand = ngettext("{count} card in hand", "{count} cards in hand", state["hand_sizes"][key]).format(
+        count=state["hand_sizes"][key])
+    limit = ngettext("up to {count} card a turn", "up to {count} cards a turn",
+                     state["limits"][key]).format(count=state["limits"][key])
+    pile = state["discards"][key]
+    discards = ngettext("{count} discarded", "{count} discarded", pile["size"]).format(count=pile["size"])
+    if pile.get("cards"):
+        discards += f" ({', '.join(name(c) for c in pile['cards'])})"
+    units = ngettext("{count} unit left", "{count} units left", state["units_left"][key]).format(
+        count=state["units_left"][key])
+    lost = state.get("destroyed", {}).get(key) or []
+    if lost:
+        units += ", " + ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
+            count=len(lost), units=", ".join(name(c) for c in lost))
+    return hand, limit, discards, units, zone_words(card_set_of(state), state["sequences"][key])
+
+
 def counts(view: dict) -> list[str]:
     """The round and whose turn, and for each side (yours first) its hand, card limit, command
     zone, discards and units left (and which were destroyed)."""
@@ -347,22 +368,7 @@ def counts(view: dict) -> list[str]:
     lines = [f"{head}. {turn}" if turn else head]
     seats = sorted((int(s) for s in state["hand_sizes"]), key=lambda s: (s != you, s))
     for seat in seats:
-        key = str(seat)
-        hand = ngettext("{count} card in hand", "{count} cards in hand", state["hand_sizes"][key]).format(
-            count=state["hand_sizes"][key])
-        limit = ngettext("up to {count} card a turn", "up to {count} cards a turn",
-                         state["limits"][key]).format(count=state["limits"][key])
-        pile = state["discards"][key]
-        discards = ngettext("{count} discarded", "{count} discarded", pile["size"]).format(count=pile["size"])
-        if pile.get("cards"):
-            discards += f" ({_named(cards, pile['cards'])})"
-        units = ngettext("{count} unit left", "{count} units left", state["units_left"][key]).format(
-            count=state["units_left"][key])
-        lost = state.get("destroyed", {}).get(key) or []
-        if lost:
-            units += ", " + ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
-                count=len(lost), units=_named(cards, lost))
-        zone = zone_words(cards, state["sequences"][key])
+        hand, limit, discards, units, zone = side_words(state, seat, lambda c: name_of(cards, c))
         if seat == you:
             lines.append(_("You: {hand}, {limit}, {discards}, {units}").format(
                 hand=hand, limit=limit, discards=discards, units=units))
