@@ -121,6 +121,45 @@ def get_game(call: Call):
     return call.services.games.get_game(call.player, call.params["game_id"])
 
 
+@api.operation("POST", "/v1/games/{game_id}/accept", "acceptGame",
+               summary="Say yes to your seat in a game someone else made; it starts once every seat is settled",
+               response=r.GameView, errors=("game_not_found", "not_seated", "nothing_to_answer", "version_conflict"),
+               tag="lobby")
+def accept_game(call: Call):
+    return call.services.lobby.accept(call.player, call.params["game_id"])
+
+
+@api.operation("POST", "/v1/games/{game_id}/decline", "declineGame",
+               summary="Say no to your seat: the game ends, declined, unrated", response=r.GameView,
+               errors=("game_not_found", "not_seated", "nothing_to_answer", "version_conflict"), tag="lobby")
+def decline_game(call: Call):
+    return call.services.lobby.decline(call.player, call.params["game_id"])
+
+
+@api.operation("POST", "/v1/games/{game_id}/abort", "abortGame",
+               summary="Call a game off before its first move: it ends, aborted, unrated", response=r.GameView,
+               errors=("game_not_found", "not_seated", "game_finished", "game_started", "version_conflict"),
+               tag="lobby")
+def abort_game(call: Call):
+    return call.services.lobby.abort(call.player, call.params["game_id"])
+
+
+@api.operation("POST", "/v1/games/{game_id}/join", "joinGame",
+               summary="Take a game's open seat (first come, first served)", response=r.GameView,
+               errors=("game_not_found", "seat_taken", "already_seated", "rating_out_of_range"), tag="lobby")
+def join_game(call: Call):
+    return call.services.lobby.join(call.player, call.params["game_id"])
+
+
+@api.operation("POST", "/v1/games/{game_id}/rematch", "rematchGame",
+               summary="A new game like this finished one, the seats turned round; the others are asked",
+               response=r.GameView, status=201, idempotent=True,
+               errors=("game_not_found", "not_seated", "game_not_finished", "tournament_game", "invalid_seats"),
+               tag="lobby")
+def rematch_game(call: Call):
+    return call.services.lobby.rematch(call.player, call.params["game_id"], call.idempotency)
+
+
 @api.operation("GET", "/v1/games/{game_id}/board-link", "getBoardLink",
                summary="A link to the game's board in a browser: it plays as your seat (or watches a public game)",
                response=r.BoardLink, errors=("game_not_found", "not_seated", "board_in_play"))

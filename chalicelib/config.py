@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.moves import Moves
     from .services.players import Players
     from .services.ratings import Ratings
+    from .services.lobby import Lobby
     from .services.vacations import Vacations
     from .services.webhooks import Webhooks
     from .store.protocol import Store
@@ -130,6 +131,7 @@ class Services:
     games: "Games"
     clocks: "Clocks"
     vacations: "Vacations"
+    lobby: "Lobby"
     boards: "Boards"
     bots: "Bots"
     ratings: "Ratings"
@@ -156,6 +158,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.clocks import Clocks, TurnClock
     from .services.games import Games
     from .services.idempotency import Idempotent
+    from .services.lobby import Lobby
     from .services.moves import Moves
     from .services.players import Players
     from .services.ratings import Ratings
@@ -183,6 +186,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   sends_email=links is not None, engines=engines)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
+    lobby = Lobby(store, clock, load=moves.load, pass_clock=turns.pass_clock, view=games.view,
+                  new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines)
     ratings = Ratings(store, clock, find=moves.find, advance_tournament=tournaments.advance, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
@@ -202,7 +207,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
 
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
-                        clocks=clocks, vacations=vacations, boards=boards, bots=bots, ratings=ratings,
+                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, bots=bots, ratings=ratings,
                         webhooks=webhooks, tournaments=tournaments, mailplay=mailplay)
     return services
 

@@ -55,7 +55,16 @@ class BotSeat(Request):
     bot: str = Field(min_length=1, max_length=32)
 
 
-Seat = Union[PlayerSeat, EmailSeat, BotSeat]
+class OpenSeat(Request):
+    """A seat for anyone (an open challenge): listed by listOpenGames, taken by joinGame, first come
+    first served; within the rating range when one is given (the joiner's rating at this game)."""
+
+    open: Literal[True]
+    rating_min: int | None = Field(None, ge=0, le=4000)
+    rating_max: int | None = Field(None, ge=0, le=4000)
+
+
+Seat = Union[PlayerSeat, EmailSeat, BotSeat, OpenSeat]
 
 
 class CreateGameRequest(Request):

@@ -50,17 +50,28 @@ class SeatRecord:
     # this seat stops for them. Taking a vacation tells every unfinished game; a timeout re-reads
     # the player's own record first.
     vacation: dict | None = None
+    # Consent (issue 18): a player seated by someone else plays once they accept; an open seat is
+    # for anyone who joins (within the rating range, if given).
+    accepted: bool = True
+    open: bool = False
+    rating_min: int | None = None
+    rating_max: int | None = None
 
     @property
     def invited(self) -> bool:
-        return self.player_id is None and self.bot is None
+        """The seat waits for its player: an invitation by email, an open seat, or a player who has
+        not accepted yet."""
+        return (self.player_id is None and self.bot is None) or not self.accepted
 
     def as_json(self) -> dict:
-        return {"seat": self.seat, "player_id": self.player_id, "name": self.name, "invited": self.invited,
-                "bot": self.bot}
+        shown = {"seat": self.seat, "player_id": self.player_id, "name": self.name, "invited": self.invited,
+                 "bot": self.bot, "open": self.open}
+        if self.open:
+            shown.update(rating_min=self.rating_min, rating_max=self.rating_max)
+        return shown
 
     def stored(self) -> dict:
-        return {**self.as_json(), "email": self.email}
+        return {**self.as_json(), "email": self.email, "accepted": self.accepted}
 
 
 @dataclass
@@ -92,6 +103,13 @@ class GameRecord:
     previous_to_move: int | None = None
     request: tuple[str, str] | None = None
     revision: int = 0
+    # How the game ended when it ended before its rules could end it (declined, aborted): its
+    # result, never rated. None while the game is on, or when its rules ended it.
+    ended: dict | None = None
+
+    def result(self, engine_result: dict | None) -> dict | None:
+        """The game's result: its rules', or how it ended before them."""
+        return engine_result or self.ended
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)

@@ -28,9 +28,12 @@ INVITATION = ""  # the receiver of an invitation by email: an address, not yet a
 
 
 def for_new_game(game: GameRecord) -> list[Message]:
+    """Each seated player is told (``consent``: they are asked to accept or decline), an address is
+    invited by email; an open seat waits for someone to find it (listOpenGames)."""
     messages = [_message("game.invited", game, s.seat, s.player_id or INVITATION,
-                         {"created_by": game.created_by, **({"invite_email": s.email} if s.invited else {})})
-                for s in game.seats if not s.bot]
+                         {"created_by": game.created_by, "consent": s.invited,
+                          **({"invite_email": s.email} if s.email and s.player_id is None else {})})
+                for s in game.seats if not s.bot and not s.open]
     return messages + _your_turn(game)
 
 
@@ -57,7 +60,7 @@ def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord])
     messages = [_message("game.action", after, s.seat, s.player_id, {"events": public, "to_move": after.to_move})
                 for s in players]
     if after.status == "finished":
-        result = next((e.data["result"] for e in events if e.type == "game_finished"), None)
+        result = next((e.data["result"] for e in events if "result" in e.data), None)
         messages += [_message("game.finished", after, s.seat, s.player_id, {"result": result}) for s in players]
         if after.rated or after.tournament_id:
             messages.append(Message(f"msg_{after.id}_{after.version}_settle", GAME_FINISHED, "",

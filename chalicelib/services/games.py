@@ -14,17 +14,17 @@ from ..errors import ServiceError, describe_validation, is_card_error
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..games.presenters import since_own_move
 from ..games.replay import replay
-from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery
+from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery, OpenSeat
 from ..notify import messages
 from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
-from .moves import Moves, engine_options
+from .moves import SERVICE_EVENTS, Moves, engine_options
 
 logger = logging.getLogger("battleline.service")
 
-SERVICE_EVENTS = ("game_created", "seat_taken")  # the service's own events; every other one is the engine's
+
 RECENT = 40  # events a story looks back over at most (an opponent's turn takes a few)
 
 
@@ -53,7 +53,7 @@ class Games:
         if engine is None:
             raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
         options = self.moves.game_options(engine, request.options)
-        seats = self._seats(engine, options, request)
+        seats = self._seats(engine, options, request, player.id)
 
         def run(record: Recorder) -> dict:
             seed = request.seed if request.seed is not None else self.new_seed()
@@ -67,7 +67,10 @@ class Games:
 
         return self.idempotent.run(player.id, idempotency, run)
 
-    def _seats(self, engine: GameEngine, options: dict, request: CreateGameRequest) -> list[SeatRecord]:
+    def _seats(self, engine: GameEngine, options: dict, request: CreateGameRequest, creator: str) -> list[SeatRecord]:
+        """The seats asked for: the creator's own seat is settled, bots need no asking; any other player
+        is asked (the game waits until they accept), an address is invited by email, an open seat waits
+        for whoever joins."""
         wanted = engine.seat_count(options)
         if len(request.seats) != wanted:
             raise ServiceError("invalid_seats", f"a {engine.name} game with these options has {wanted} seats, "
@@ -86,12 +89,18 @@ class Games:
                                                            f"{engine.name}; there are {', '.join(names)}")
                 seats.append(SeatRecord(number, None, f"{seat.bot} bot", bot=seat.bot))
                 continue
+            if isinstance(seat, OpenSeat):
+                if seat.rating_min is not None and seat.rating_max is not None and seat.rating_min > seat.rating_max:
+                    raise ServiceError("invalid_seats", f"seat {number}: rating_min is above rating_max")
+                seats.append(SeatRecord(number, None, "(open)", accepted=False, open=True,
+                                        rating_min=seat.rating_min, rating_max=seat.rating_max))
+                continue
             found = self.store.get_player(seat.player_id)
             if found is None:
                 raise ServiceError("player_not_found", f"seat {number}: no player {seat.player_id!r}")
             if any(s.player_id == found.id for s in seats):
                 raise ServiceError("invalid_seats", f"seat {number}: player {found.id} already has a seat")
-            seats.append(SeatRecord(number, found.id, found.name))
+            seats.append(SeatRecord(number, found.id, found.name, accepted=found.id == creator))
         return seats
 
     def get_game(self, player: Caller, game_id: str) -> dict:
@@ -241,7 +250,7 @@ class Games:
         of ``at`` (an ISO time; now if not given)."""
         engine = self.engines[game.game]
         state = game.state
-        finished = engine.result(state) is not None
+        finished = game.status == "finished"
         waiting = game.status == "waiting"
         return {
             "game_id": game.id,
@@ -254,7 +263,7 @@ class Games:
             "phase": "waiting" if waiting else engine.phase(state),
             "legal_steps": engine.legal_steps(state, seat) if seat is not None and not waiting else [],
             "state": engine.view(state, seat),
-            "result": engine.result(state),
+            "result": game.result(engine.result(state)),
             "options": engine.public_options(game.options, seat),
             "clock": self.clock_view(game, at),
             "rated": game.rated,

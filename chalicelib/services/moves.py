@@ -26,6 +26,9 @@ from ..store.protocol import Store
 logger = logging.getLogger("battleline.service")
 
 TIME_CONTROL = TypeAdapter(timecontrol.TimeControl, config=DEFERRED)
+# The service's own events (every other one is the engine's, and replays): a game made, a seat taken
+# by an invitation's answer, accepted or joined, a game declined or aborted before its rules began.
+SERVICE_EVENTS = ("game_created", "seat_taken", "seat_accepted", "seat_joined", "game_declined", "game_aborted")
 
 
 def engine_options(options: dict) -> dict:

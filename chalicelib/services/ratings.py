@@ -33,8 +33,8 @@ class Ratings:
         """A finished game's consequences (a ``GAME_FINISHED`` message, so never lost): its rating,
         its tournament."""
         game = self.find(message.data["game_id"])
-        if game is None or game.status != "finished":
-            return
+        if game is None or game.status != "finished" or game.ended is not None:
+            return  # a game declined or aborted is never rated, and counts for nothing
         engine = self.engines[game.game]
         if game.rated:
             self._rate(game, engine.result(game.state))

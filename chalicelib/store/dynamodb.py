@@ -255,7 +255,7 @@ class DynamoStore:
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
                   idempotency: IdempotencyRecord | None, messages: list[Message] = (),
-                  new_players: Iterable[tuple[Player, str]] = ()) -> None:
+                  new_players: Iterable[tuple[Player, str]] = (), seats_changed: bool = False) -> None:
         """Write version ``expected_version + 1``: one conditional put of a new item (a transaction
         with the settings, the new players and their memberships when a seat was taken). The
         Idempotency-Key, if any, is marked on the version, and its record written after it."""
@@ -263,15 +263,15 @@ class DynamoStore:
             raise ValueError("a saved game is one version past the expected one")
         version = version_item(game, events, idempotency, messages)
         new_players = list(new_players)
-        if not new_players:
+        if not new_players and not seats_changed:
             if not self._applied(self.client.put_item, TableName=self.table, Item=version, **_IS_NEW):
                 raise VersionConflict(self.latest_version(game.id))
         else:
             items = [self._put(version), {"Update": self._update(
                 keys.settings(game.id), "SET seats = :seats",
                 {":seats": {"S": dumps([s.stored() for s in game.seats])}})}]
-            taken = {p.id for p, _ in new_players}
-            items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game) if m.player_id in taken]
+            # Every seated player's membership (a player who just joined has none yet).
+            items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game)]
             items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
             try:
                 self._transact(items, None)

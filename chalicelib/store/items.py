@@ -79,7 +79,8 @@ def version_item(game: GameRecord, events: list[EventRecord], idempotency: Idemp
         **keys.version(game.id, game.version), "v": game.version, "st": game.status, "tm": game.to_move,
         "pm": game.previous_to_move, "ec": game.event_count, "at": game.updated_at, "dl": game.deadline,
         "da": game.due_at, "who": seats_who(game.seats), "game": game.game,
-        "b": codec.pack({"state": game.state, "events": [[e.type, e.seat, e.data, e.private] for e in events]}),
+        "b": codec.pack({"state": game.state, "events": [[e.type, e.seat, e.data, e.private] for e in events],
+                         **({"ended": game.ended} if game.ended else {})}),
         "c": codec.pack(game.clock) if game.clock else None,
         "ik": keys.idempotency_hash(idempotency.key) if idempotency else None,
         "fp": idempotency.fingerprint if idempotency else None,
@@ -142,7 +143,8 @@ def game_from(settings: dict, version: dict) -> GameRecord:
     return GameRecord(
         id=settings["id"], game=settings["game"], version=version["v"], status=version["st"],
         seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"),
-                          s["player_id"] in quiet, json.loads(away[s["player_id"]]) if s["player_id"] in away else None)
+                          s["player_id"] in quiet, json.loads(away[s["player_id"]]) if s["player_id"] in away else None,
+                          s.get("accepted", True), s.get("open", False), s.get("rating_min"), s.get("rating_max"))
                for s in json.loads(settings["seats"])],
         options=json.loads(settings["options"]), state=body["state"],
         seed=int(settings["seed"]), seed_public=settings["seed_public"], created_by=settings["created_by"],
@@ -151,7 +153,7 @@ def game_from(settings: dict, version: dict) -> GameRecord:
         deadline=version.get("dl"), due_at=version.get("da"), rated=settings.get("rated", False),
         tournament_id=settings.get("tournament_id"), seed_withheld=settings.get("seed_withheld", False),
         public=settings.get("public", False),
-        request=(version["ik"], version["fp"]) if "ik" in version else None,
+        request=(version["ik"], version["fp"]) if "ik" in version else None, ended=body.get("ended"),
     )
 
 

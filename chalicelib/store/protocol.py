@@ -87,10 +87,11 @@ class Store(Protocol):
 
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
                   idempotency: IdempotencyRecord | None, messages: list[Message] = (),
-                  new_players: Iterable[tuple[Player, str]] = ()) -> None:
+                  new_players: Iterable[tuple[Player, str]] = (), seats_changed: bool = False) -> None:
         """Write version ``expected_version + 1`` with its events and the messages saved with it (the
         messages a version implies are the outbox consumer's: ``messages.for_committed``), and with new
-        players (player, key hash) and their memberships, all or nothing; VersionConflict (with the
+        players (player, key hash) and their memberships, and the seats when ``seats_changed`` (a seat
+        accepted or joined), all or nothing; VersionConflict (with the
         latest version) if the game moved on. ``idempotency`` (a move's: no body, its game and version)
         is marked on the version and then recorded by itself: a retry finds one or the other."""
 

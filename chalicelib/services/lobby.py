@@ -1,0 +1,179 @@
+"""Consent and the lobby (issue 18): a game starts only when everyone seated in it said yes.
+
+A player seated by someone else is asked: they accept (the game starts once every seat is
+settled, and only then does a clock run) or decline (the game ends, declined). A seat may be
+open, for anyone (an open challenge, listed by :meth:`Lobby.open_games`): the first player to
+join takes it, within its rating range. Before its first move a game may be aborted by any of its
+players. A game that ends this way is finished, with ``result.reason`` ``declined`` or
+``aborted``, and is never rated. A rematch is a new game of the same kind between the same
+players, the seats swapped, the others asked again. A tournament's games need no asking (entering
+is consent), nor do a bot's seats.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from datetime import datetime
+from typing import Callable
+
+from .. import ids
+from ..calls import Idempotency, Outcome
+from ..clock import Clock, iso
+from ..errors import ServiceError
+from ..games import ENGINES, GameEngine
+from ..notify import messages
+from ..records import Caller, EventRecord, GameRecord, SeatRecord
+from ..store.errors import VersionConflict
+from ..store.protocol import Store
+from .idempotency import Idempotent, Recorder
+from .moves import SERVICE_EVENTS
+
+ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
+
+
+class Lobby:
+    def __init__(self, store: Store, clock: Clock, *, load: Callable[[str], tuple[GameRecord, GameEngine]],
+                 pass_clock: Callable[[GameRecord, datetime], GameRecord], view: Callable[..., dict],
+                 new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
+                 new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.load = load
+        self.pass_clock = pass_clock
+        self.view = view
+        self.new_game_record = new_game_record
+        self.idempotent = idempotent
+        self.new_seed = new_seed
+        self.engines = engines or ENGINES
+
+    # ------------------------------------------------------------------ consent
+
+    def accept(self, caller: Caller, game_id: str) -> dict:
+        """The caller says yes to their seat; once every seat is settled the game starts."""
+        game, engine = self.load(game_id)
+        seat = self._waiting_seat(game, caller)
+        seats = [replace(s, accepted=True) if s.seat == seat.seat else s for s in game.seats]
+        saved = self._save(game, engine, seats, "seat_accepted", seat.seat,
+                           {"seat": seat.seat, "player_id": caller.id, "name": seat.name})
+        return self.view(saved, seat.seat)
+
+    def decline(self, caller: Caller, game_id: str) -> dict:
+        """The caller says no to their seat: the game ends, declined, and counts for nothing."""
+        game, engine = self.load(game_id)
+        seat = self._waiting_seat(game, caller)
+        saved = self._end(game, engine, "declined", seat.seat, "game_declined")
+        return self.view(saved, seat.seat)
+
+    def abort(self, caller: Caller, game_id: str) -> dict:
+        """Any of its players calls the game off before its first move: it ends, aborted, unrated."""
+        game, engine = self.load(game_id)
+        seat = game.seat_of(caller.id)
+        if seat is None and caller.id != game.created_by:
+            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        if game.status == "finished":
+            raise ServiceError("game_finished", "the game is over")
+        if any(e.type not in SERVICE_EVENTS for e in self.store.list_events(game_id)):
+            raise ServiceError("game_started", "a move was made: the game can only be resigned now")
+        saved = self._end(game, engine, "aborted", seat, "game_aborted")
+        return self.view(saved, seat)
+
+    def join(self, caller: Caller, game_id: str) -> dict:
+        """Take an open seat (first come, first served: of two joining at once, one gets the seat)."""
+        for _ in range(ATTEMPTS):
+            game, engine = self.load(game_id)
+            if game.seat_of(caller.id) is not None:
+                raise ServiceError("already_seated", "you have a seat in this game already")
+            seat = next((s for s in game.seats if s.open), None)
+            if game.status != "waiting" or seat is None:
+                raise ServiceError("seat_taken", "this game has no open seat any more")
+            rating = round(self.store.get_rating(caller.id, game.game).rating)
+            if (seat.rating_min is not None and rating < seat.rating_min) or \
+                    (seat.rating_max is not None and rating > seat.rating_max):
+                raise ServiceError("rating_out_of_range", f"the seat is for ratings {seat.rating_min or 0}–"
+                                   f"{seat.rating_max or '…'}; yours at {game.game} is {rating}")
+            taken = SeatRecord(seat.seat, caller.id, caller.name)
+            seats = [taken if s.seat == seat.seat else s for s in game.seats]
+            try:
+                saved = self._save(game, engine, seats, "seat_joined", seat.seat,
+                                   {"seat": seat.seat, "player_id": caller.id, "name": caller.name}, retry=False)
+            except VersionConflict:
+                continue  # someone else moved first: is a seat still open?
+            return self.view(saved, seat.seat)
+        raise ServiceError("seat_taken", "this game has no open seat any more")
+
+    # ------------------------------------------------------------------ rematch
+
+    def rematch(self, caller: Caller, game_id: str, idempotency: Idempotency | None) -> Outcome:
+        """A new game like a finished one, between the same players, the seats turned round: the
+        caller's seat is settled, the others are asked again (bots need no asking)."""
+        game, engine = self.load(game_id)
+        if game.seat_of(caller.id) is None:
+            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        if game.status != "finished":
+            raise ServiceError("game_not_finished", "a rematch follows a finished game")
+        if game.tournament_id:
+            raise ServiceError("tournament_game", "a tournament's games are paired by the tournament")
+        order = game.seats[1:] + game.seats[:1]  # seat 1 goes last: the seats turn round
+        seats = [SeatRecord(number, s.player_id, s.name, bot=s.bot, accepted=s.bot is not None or
+                            s.player_id == caller.id) for number, s in enumerate(order, start=1)]
+        if any(s.player_id is None and s.bot is None for s in seats):
+            raise ServiceError("invalid_seats", "a game with seats never taken has no rematch")
+
+        def run(record: Recorder) -> dict:
+            rematch, created = self.new_game_record(
+                engine, ids.new_id("g"), copy.deepcopy(game.options), seats, self.new_seed(), caller.id,
+                rated=game.rated and not game.seed_public, public=game.public)
+            body = self.view(rematch, rematch.seat_of(caller.id))
+            self.store.create_game(rematch, [created], record(body), messages.for_new_game(rematch))
+            return body
+
+        return self.idempotent.run(caller.id, idempotency, run)
+
+    # ------------------------------------------------------------------ the versions
+
+    @staticmethod
+    def _waiting_seat(game: GameRecord, caller: Caller) -> SeatRecord:
+        seat = next((s for s in game.seats if s.player_id == caller.id), None)
+        if seat is None:
+            raise ServiceError("not_seated", f"you have no seat in game {game.id}")
+        if game.status != "waiting" or seat.accepted:
+            raise ServiceError("nothing_to_answer", "your seat in this game is settled already")
+        return seat
+
+    def _next(self, game: GameRecord, event: str, seat: int | None, data: dict, **changes) -> tuple[GameRecord,
+                                                                                                   EventRecord]:
+        now = iso(self.clock.now())
+        saved = replace(game, version=game.version + 1, updated_at=now, event_count=game.event_count + 1,
+                        previous_to_move=game.to_move, request=None, revision=0, **changes)
+        return saved, EventRecord(game.id, saved.event_count, saved.version, event, seat, data, now)
+
+    def _save(self, game: GameRecord, engine: GameEngine, seats: list[SeatRecord], event: str, seat: int,
+              data: dict, retry: bool = True) -> GameRecord:
+        """The next version with the seats changed; the game starts (and its clock) once none waits."""
+        starts = not any(s.invited for s in seats)
+        saved, recorded = self._next(game, event, seat, data, seats=seats,
+                                     status="active" if starts else "waiting",
+                                     to_move=engine.to_move(game.state) if starts else None)
+        saved = self.pass_clock(saved, self.clock.now())
+        try:
+            self.store.save_game(saved, game.version, [recorded], None, seats_changed=True)
+        except VersionConflict as conflict:
+            if not retry:
+                raise
+            raise ServiceError("version_conflict", "the game changed meanwhile; try again",
+                               current_version=conflict.current_version) from None
+        return saved
+
+    def _end(self, game: GameRecord, engine: GameEngine, reason: str, seat: int | None, event: str) -> GameRecord:
+        result = {"winner": None, "reason": reason, "seat": seat}
+        saved, recorded = self._next(game, event, seat, {"seat": seat, "result": result}, status="finished",
+                                     to_move=None, ended=result, due_at=None, deadline=None)
+        saved = self.pass_clock(saved, self.clock.now())
+        try:
+            self.store.save_game(saved, game.version, [recorded], None)
+        except VersionConflict as conflict:
+            raise ServiceError("version_conflict", "the game changed meanwhile; try again",
+                               current_version=conflict.current_version) from None
+        return saved
+
