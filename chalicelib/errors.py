@@ -44,6 +44,7 @@ ERRORS: dict[str, ErrorKind] = {
     "version_conflict": ErrorKind(409, "The game has moved on since that version"),
     "game_finished": ErrorKind(409, "The game is over"),
     "game_not_started": ErrorKind(409, "The game waits for invited players"),
+    "challenges_refused": ErrorKind(403, "The player takes no games made for them"),
     "game_started": ErrorKind(409, "A move was made: the game can no longer be aborted"),
     "game_not_finished": ErrorKind(409, "The game is not over"),
     "nothing_to_answer": ErrorKind(409, "Your seat in this game is settled already"),

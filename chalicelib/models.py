@@ -113,10 +113,16 @@ class CreateWebhookRequest(Request):
 
 
 class Preferences(Request):
-    """Which events reach the player by email and by webhook."""
+    """Which events reach the player by email and by webhook, and how games others make for them
+    begin. A field left out keeps its value (an older client cannot reset a newer setting)."""
 
-    email: list[WebhookEvent] = Field(description="Event types sent by email (to the player's email address).")
-    webhook: list[WebhookEvent] = Field(description="Event types sent to the player's webhooks.")
+    email: list[WebhookEvent] | None = Field(None, description="Event types sent by email (to the player's "
+                                                               "email address).")
+    webhook: list[WebhookEvent] | None = Field(None, description="Event types sent to the player's webhooks.")
+    challenges: Literal["ask", "accept", "refuse"] | None = Field(
+        None, description="A game someone else seats you in: `ask` (the default: it waits until you accept "
+                          "or decline), `accept` (it starts at once: consent given in advance, e.g. for a "
+                          "bot's account) or `refuse` (refused: only open seats and tournaments).")
 
 
 # ---------------------------------------------------------------- tournaments

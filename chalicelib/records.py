@@ -11,6 +11,10 @@ from .tournaments.glicko2 import PROVISIONAL_RD
 DEFAULT_PREFERENCES = {
     "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+    # A game someone else seats the player in: "ask" them (it waits until they accept), "accept" it at
+    # once (consent given in advance, as a bot's owner may), or "refuse" it (only open seats and
+    # tournaments then).
+    "challenges": "ask",
 }
 
 
@@ -29,11 +33,17 @@ class Player(Caller):
 
     email: str | None
     created_at: str
-    preferences: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_PREFERENCES.items()})
+    preferences: dict[str, Any] = field(default_factory=lambda: {k: v if isinstance(v, str) else list(v)
+                                                                  for k, v in DEFAULT_PREFERENCES.items()})
     vacation: dict | None = None  # see chalicelib.vacation
 
     def wants(self, channel: str, event_type: str) -> bool:
         return event_type in self.preferences.get(channel, [])
+
+    @property
+    def challenges(self) -> str:
+        """How a game someone else seats the player in begins: "ask", "accept" or "refuse"."""
+        return self.preferences.get("challenges", DEFAULT_PREFERENCES["challenges"])
 
 
 @dataclass

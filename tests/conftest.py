@@ -123,11 +123,23 @@ class ApiClient:
         assert reply.status == 201, reply.body
         return reply.body
 
-    def new_game(self, creator: dict, seated: list[dict], **extra) -> dict:
+    def new_game(self, creator: dict, seated: list[dict], *, consent: bool = True, **extra) -> dict:
+        """A game the creator makes, as the creator sees it. The others seated have said beforehand
+        that they accept games made for them (their ``challenges`` preference), so it starts at once,
+        version 0; with ``consent=False`` they are asked as by default and the game waits."""
+        if consent:
+            for player in seated:
+                if player["id"] != creator["id"]:
+                    self.accepting(player)
         body = {"game": "battleline", "seats": [{"player_id": p["id"]} for p in seated], **extra}
         reply = self.post("/v1/games", body, key=creator["api_key"])
         assert reply.status == 201, reply.body
         return reply.body
+
+    def accepting(self, player: dict) -> None:
+        """The player accepts every game made for them from now on (preference ``challenges``)."""
+        reply = self.request("PUT", "/v1/players/me/preferences", {"challenges": "accept"}, key=player["api_key"])
+        assert reply.status == 200, reply.body
 
     def act(self, player: dict, game_id: str, version: int, *steps: dict, headers=None) -> Reply:
         return self.post(f"/v1/games/{game_id}/actions", {"expected_version": version, "steps": list(steps)},

@@ -54,3 +54,16 @@ def outage(store) -> Outage:
     fake = Outage(store.client.wrapped)
     store.client = Boundary(fake)
     return fake
+
+
+
+def start_game(services, creator, request, callers=()) -> dict:
+    """A game ``creator`` makes by ``request`` (createGame, through the services), the other players
+    among ``callers`` having said beforehand that they accept games made for them (preference
+    ``challenges``), so it starts at once, version 0; the creator's view of it."""
+    from chalicelib.models import Preferences
+
+    for caller in callers:
+        if caller.id != creator.id:
+            services.players.set_preferences(caller, Preferences(challenges="accept"))
+    return services.games.create_game(creator, request, None).body

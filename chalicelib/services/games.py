@@ -100,7 +100,11 @@ class Games:
                 raise ServiceError("player_not_found", f"seat {number}: no player {seat.player_id!r}")
             if any(s.player_id == found.id for s in seats):
                 raise ServiceError("invalid_seats", f"seat {number}: player {found.id} already has a seat")
-            seats.append(SeatRecord(number, found.id, found.name, accepted=found.id == creator))
+            if found.id != creator and found.challenges == "refuse":
+                raise ServiceError("challenges_refused", f"seat {number}: {found.name} takes no games made for them "
+                                   "(open seats and tournaments only)")
+            seats.append(SeatRecord(number, found.id, found.name,
+                                    accepted=found.id == creator or found.challenges == "accept"))
         return seats
 
     def get_game(self, player: Caller, game_id: str) -> dict:

@@ -53,7 +53,8 @@ class Players:
         return dict(profile(self.store, caller).preferences)
 
     def set_preferences(self, player: Caller, preferences) -> dict:
-        chosen = preferences.model_dump()
+        """The preferences given change; those left out keep their value."""
+        chosen = {**profile(self.store, player).preferences, **preferences.model_dump(exclude_none=True)}
         self.store.set_preferences(player.id, chosen)
         return chosen
 

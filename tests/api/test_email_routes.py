@@ -13,10 +13,21 @@ def test_preferences_default_and_update(api):
     ann = api.signup("Ann")
     prefs = api.get("/v1/players/me/preferences", key=ann["api_key"]).body
     assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
-                     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"]}
-    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"]}
+                     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+                     "challenges": "ask"}
+    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask"}
     assert api.request("PUT", "/v1/players/me/preferences", chosen, key=ann["api_key"]).body == chosen
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body == chosen
+
+
+def test_a_preference_left_out_keeps_its_value(api):
+    """An older client that knows only email and webhook cannot reset a newer setting."""
+    ann = api.signup("Ann")
+    api.request("PUT", "/v1/players/me/preferences", {"challenges": "accept"}, key=ann["api_key"])
+    older = {"email": ["game.finished"], "webhook": []}
+    assert api.request("PUT", "/v1/players/me/preferences", older, key=ann["api_key"]).body == {
+        **older, "challenges": "accept"}
+    assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body["challenges"] == "accept"
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"email": ["game.nope"], "webhook": []},
                            key=ann["api_key"]), 422, "invalid_request")
 

@@ -23,6 +23,7 @@ from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from tests.notify.helpers import LINKS, Outbox, html_of, text_of, token_of
+from ..fakes import start_game
 
 COLOUR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}
 
@@ -96,8 +97,8 @@ def a_game(store, game: str):
     for seat, name in ((1, "Ann"), (2, "Bob")):
         made = services.players.create_player(CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None)
         people[seat] = services.players.authenticate(made.body["api_key"])
-    view = services.games.create_game(people[1], CreateGameRequest(game=game, options={"first_seat": 1}, seats=[
-        PlayerSeat(player_id=people[1].id), PlayerSeat(player_id=people[2].id)]), None).body  # a seed drawn, kept
+    view = start_game(services, people[1], CreateGameRequest(game=game, options={"first_seat": 1}, seats=[
+        PlayerSeat(player_id=people[1].id), PlayerSeat(player_id=people[2].id)]), list(people.values()))  # a seed drawn, kept
     return services, outbox, people, view["game_id"]
 
 

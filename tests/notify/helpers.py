@@ -11,6 +11,7 @@ from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.mailplay.links import Links
 from chalicelib.config import build_services
+from ..fakes import start_game
 
 LINKS = Links("test-link-secret", "http://play.example", "mail.example")
 
@@ -33,9 +34,9 @@ def game_by_mail(store, game: str):
     ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
     bob = services.players.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
     ann, bob = services.players.authenticate(ann["api_key"]), services.players.authenticate(bob["api_key"])
-    view = services.games.create_game(ann, CreateGameRequest(game=game, options={"first_seat": 1}, seed=5,
-                                                      seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
-                               None).body
+    view = start_game(services, ann, CreateGameRequest(game=game, options={"first_seat": 1}, seed=5,
+                                                       seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
+                      [ann, bob])
     return services, InboundMail(services.games, outbox, LINKS), outbox, view, ann, bob
 
 

@@ -13,6 +13,7 @@ from chalicelib.notify.webhooks import RETRY_SCHEDULE, SendResult, http_send
 from chalicelib.config import build_services
 
 from ..fakes import FakeClock
+from ..fakes import start_game as started
 from .helpers import FakeDns
 from .receiver import Receiver
 
@@ -42,7 +43,7 @@ def world(store, clock, monkeypatch):
 def start_game(services, ann, bob):
     request = CreateGameRequest(game="battleline", seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)],
                                 options={"first_seat": 1})
-    return services.games.create_game(ann, request, None).body
+    return started(services, ann, request, [ann, bob])
 
 
 def test_signed_deliveries_reach_the_receiver_once_per_message(world, receiver):

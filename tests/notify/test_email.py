@@ -23,6 +23,7 @@ from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing
 from tests.notify.helpers import (Outbox, grid_cells, html_of, kind_of, parsed, step_links, text_of,
                                   token_of)
+from ..fakes import start_game
 
 LINKS = Links("test-link-secret", "http://play.example")
 
@@ -55,9 +56,9 @@ def players(services):
 
 
 def new_game(services, ann, bob, seed=None):
-    return services.games.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 1}, seed=seed,
-                                                             seats=[PlayerSeat(player_id=ann.id),
-                                                                    PlayerSeat(player_id=bob.id)]), None).body
+    return start_game(services, ann, CreateGameRequest(game="battleline", options={"first_seat": 1}, seed=seed,
+                                                       seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
+                      [ann, bob])
 
 
 def visible(html: str) -> str:
@@ -414,8 +415,8 @@ def test_a_three_player_email_names_both_opponents_and_each_flags_sides(mailed):
     people = [services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob", "Cat")]
-    game = services.games.create_game(people[0], CreateGameRequest(game="battleline", options={
-        "players": 3, "first_seat": 1}, seats=[PlayerSeat(player_id=p.id) for p in people]), None).body
+    game = start_game(services, people[0], CreateGameRequest(game="battleline", options={
+        "players": 3, "first_seat": 1}, seats=[PlayerSeat(player_id=p.id) for p in people]), people)
     services.dispatcher.drain_outbox()
     mail = next(m for m in outbox.sent if kind_of(m) == "your_turn")
     assert mail["Subject"] == f"Battle Line with Bob and Cat (game {game['game_id']})"

@@ -21,6 +21,7 @@ from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import table_definition
 
 from ..conftest import LINKS
+from ..fakes import start_game
 
 CLOCK = {"per_move_days": 3}
 
@@ -56,8 +57,8 @@ def new_game(services, game="battleline", clock=None, webhook=False, names=("Ann
             services.webhooks.create_webhook(caller, CreateWebhookRequest(url="http://127.0.0.1/hook"))
         players.append((created["api_key"], caller))
     options = {"first_seat": 1, **({"time_control": clock} if clock else {})}
-    view = services.games.create_game(players[0][1], CreateGameRequest(
-        game=game, options=options, seats=[PlayerSeat(player_id=c.id) for _, c in players]), None).body
+    view = start_game(services, players[0][1], CreateGameRequest(
+        game=game, options=options, seats=[PlayerSeat(player_id=c.id) for _, c in players]), [c for _, c in players])
     services.dispatcher.drain_outbox()
     return view, players
 

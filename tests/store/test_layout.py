@@ -15,6 +15,7 @@ from chalicelib.store.schema import LayoutMismatch, check_layout, table_definiti
 
 from ..conftest import LINKS
 from chalicelib.notify.dispatcher import Dispatcher
+from ..fakes import start_game
 
 
 def test_a_table_of_another_layout_is_refused_with_what_to_do(store):
@@ -31,8 +32,8 @@ def game_of(services, moves: int = 0):
     ann = services.players.create_player(CreatePlayerRequest(name="Ann"), None).body
     bob = services.players.create_player(CreatePlayerRequest(name="Bob"), None).body
     callers = [services.players.authenticate(p["api_key"]) for p in (ann, bob)]
-    view = services.games.create_game(callers[0], CreateGameRequest(
-        game="battleline", options={"first_seat": 1}, seats=[PlayerSeat(player_id=c.id) for c in callers]), None).body
+    view = start_game(services, callers[0], CreateGameRequest(
+        game="battleline", options={"first_seat": 1}, seats=[PlayerSeat(player_id=c.id) for c in callers]), callers)
     rng = random.Random(1)
     for _ in range(moves):
         caller = callers[view["to_move"] - 1]
