@@ -72,15 +72,22 @@ class SeatView(Shape):
     player_id: str | None = Field(description="null for a bot, and while the seat's invitation by email is "
                                               "unanswered")
     name: str
-    invited: bool = Field(description="The seat waits for an invited player to accept.")
+    invited: bool = Field(description="The seat waits for its player: a player asked who has not accepted yet "
+                                      "(player_id set), an address invited by email, or an open seat. The game is "
+                                      "`waiting` while any seat is.")
     bot: str | None = Field(description="The computer player in the seat (random, greedy, mcts), or null.")
+    open: bool = Field(description="A seat for anyone (an open challenge): joinGame takes it, first come, first "
+                                   "served.")
+    rating_min: int | None = Field(None, description="An open seat: the lowest rating (at this game) that may join.")
+    rating_max: int | None = Field(None, description="An open seat: the highest rating that may join.")
 
 
 class GameResult(Shape):
     winner: int | None = Field(description="The winning seat; null for a draw.")
     reason: str = Field(description="Battle Line: adjacent_flags, flag_count, stall, or match (a match decided on "
                                     "points). Khan & General: annihilation, routed, max_rounds, draw_agreed. Both: "
-                                    "resign, timeout, withdrawn.")
+                                    "resign, timeout, withdrawn; a game that never began: declined (a seat said no), "
+                                    "aborted (called off before its first move); such a game is never rated.")
     flags: dict[str, int] | None = Field(None, description="Battle Line: flags held by each seat at the end (of the "
                                                            "last game of a match).")
     scores: dict[str, int] | None = Field(None, description="Battle Line: a match's total points per seat.")

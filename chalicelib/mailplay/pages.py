@@ -207,7 +207,7 @@ def invitation_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
 
     title = PRESENTERS[game.game].title
     inviter = next((s.name for s in game.seats if s.player_id and s.player_id == game.created_by), None)
-    players = show.listed([_("an invited player") if s.invited else s.name for s in game.seats
+    players = show.listed([_("an invited player") if s.player_id is None and not s.bot else s.name for s in game.seats
                            if s.seat != invite.seat])
     lead = _("{inviter} invites you to play {game} against {players}.").format(
         inviter=inviter, game=title, players=players) if inviter else \

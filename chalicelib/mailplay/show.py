@@ -25,7 +25,8 @@ StepUrl = Callable[[dict], str]  # a legal step -> its signed link
 
 def people(view: dict) -> dict[int, str]:
     """Each seat's name (a seat still kept for an invitation: "an invited player")."""
-    return {s["seat"]: _("an invited player") if s.get("invited") else s["name"] for s in view["seats"]}
+    return {s["seat"]: _("an open seat") if s.get("open") else _("an invited player")
+            if s.get("player_id") is None and not s.get("bot") else s["name"] for s in view["seats"]}
 
 
 def others(view: dict) -> list[str]:

@@ -19,7 +19,7 @@ def bot_game(api, player, bot="greedy", game="battleline", seat=2, **options):
 def test_a_bot_moves_from_the_outbox_after_the_players_move(api, services):
     ann = api.signup("Ann")
     game = bot_game(api, ann)
-    assert game["seats"][1] == {"seat": 2, "player_id": None, "name": "greedy bot", "invited": False, "bot": "greedy"}
+    assert game["seats"][1] == {"seat": 2, "player_id": None, "name": "greedy bot", "invited": False, "bot": "greedy", "open": False}
     assert game["rated"] is False
     step = next(s for s in game["legal_steps"] if s["type"] == "play")
     view = api.act(ann, game["game_id"], 0, step, {"type": "claim", "flags": []},

@@ -68,8 +68,8 @@ def test_create_game_returns_the_creators_view(api, two):
     ann, bob, game = two
     assert game["status"] == "active" and game["version"] == 0
     assert game["you"] == 1 and game["to_move"] == 1 and game["phase"] == "play"
-    assert game["seats"] == [{"seat": 1, "player_id": ann["id"], "name": "Ann", "invited": False, "bot": None},
-                             {"seat": 2, "player_id": bob["id"], "name": "Bob", "invited": False, "bot": None}]
+    assert game["seats"] == [{"seat": 1, "player_id": ann["id"], "name": "Ann", "invited": False, "bot": None, "open": False},
+                             {"seat": 2, "player_id": bob["id"], "name": "Bob", "invited": False, "bot": None, "open": False}]
     assert len(game["state"]["hand"]) == 7 and game["state"]["hand_sizes"] == {"1": 7, "2": 7}
     assert game["state"]["decks"] == {"troop": 46, "tactics": 10}
     assert game["seed"] == 7  # an explicit seed is shown to all

@@ -35,7 +35,7 @@ def token_in(text, kind):
 def test_an_email_seat_gets_an_invitation_and_the_game_waits(invited):
     services, outbox, ann, game = invited
     assert game["status"] == "waiting" and game["to_move"] is None and game["legal_steps"] == []
-    assert game["seats"][1] == {"seat": 2, "player_id": None, "name": "(invited)", "invited": True, "bot": None}
+    assert game["seats"][1] == {"seat": 2, "player_id": None, "name": "(invited)", "invited": True, "bot": None, "open": False}
     assert "cat@example.org" not in repr(game)  # the invited address is not shown to others
     with pytest.raises(ServiceError) as refused:
         services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=[{"type": "resign"}]), None)
