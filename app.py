@@ -144,6 +144,13 @@ def abort_game(call: Call):
     return call.services.lobby.abort(call.player, call.params["game_id"])
 
 
+@api.operation("GET", "/v1/open-games", "listOpenGames",
+               summary="Open challenges: games with a seat for anyone, newest first", query=m.OpenGamesQuery,
+               response=r.OpenGames, tag="lobby")
+def list_open_games(call: Call):
+    return call.services.lobby.open_games(call.player, call.query.game, call.query.limit)
+
+
 @api.operation("POST", "/v1/games/{game_id}/join", "joinGame",
                summary="Take a game's open seat (first come, first served)", response=r.GameView,
                errors=("game_not_found", "seat_taken", "already_seated", "rating_out_of_range"), tag="lobby")

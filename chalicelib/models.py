@@ -41,6 +41,12 @@ class LeaderboardQuery(Shape):
     limit: int = Field(50, ge=1, le=200)
 
 
+class OpenGamesQuery(Shape):
+    model_config = ConfigDict(extra="ignore", defer_build=True)
+    game: Literal["battleline", "khan"] = Field("battleline", description="The game type.")
+    limit: int = Field(20, ge=1, le=100, description="At most this many, newest first.")
+
+
 # ---------------------------------------------------------------- games
 
 class PlayerSeat(Request):

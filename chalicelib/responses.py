@@ -82,6 +82,29 @@ class SeatView(Shape):
     rating_max: int | None = Field(None, description="An open seat: the highest rating that may join.")
 
 
+class GameCreator(Shape):
+    player_id: str
+    name: str | None
+
+
+class OpenGame(Shape):
+    game_id: str
+    game: str
+    options: dict[str, Any] = Field(description="The game's options as anyone may see them (time control included).")
+    rated: bool
+    created_at: str
+    created_by: GameCreator
+    seats: list[SeatView]
+    open_seat: int = Field(description="The seat joinGame gives.")
+    may_join: bool = Field(description="Your rating at this game is within the seat's range and you have no seat "
+                                       "in it yet.")
+
+
+class OpenGames(Shape):
+    game: str
+    games: list[OpenGame] = Field(description="Newest first; a listing may lag a second behind (an index).")
+
+
 class GameResult(Shape):
     winner: int | None = Field(description="The winning seat; null for a draw.")
     reason: str = Field(description="Battle Line: adjacent_flags, flag_count, stall, or match (a match decided on "

@@ -102,6 +102,28 @@ class Lobby:
             return self.view(saved, seat.seat)
         raise ServiceError("seat_taken", "this game has no open seat any more")
 
+    def open_games(self, caller: Caller, game_type: str, limit: int) -> dict:
+        """The newest games of ``game_type`` with a seat open to anyone, each in brief, and whether
+        the caller may take it (their rating at this game within the seat's range; not seated yet)."""
+        engine = self.engines[game_type]
+        rating = round(self.store.get_rating(caller.id, game_type).rating)
+        listed = []
+        for game_id in self.store.open_games(game_type, limit):
+            game = self.store.load_game(game_id)
+            seat = next((s for s in game.seats if s.open), None) if game and game.status == "waiting" else None
+            if seat is None:
+                continue  # taken or called off since the index was written
+            fits = (seat.rating_min is None or rating >= seat.rating_min) and \
+                (seat.rating_max is None or rating <= seat.rating_max)
+            listed.append({
+                "game_id": game.id, "game": game.game, "options": engine.public_options(game.options, None),
+                "rated": game.rated, "created_at": game.created_at,
+                "created_by": {"player_id": game.created_by,
+                               "name": next((s.name for s in game.seats if s.player_id == game.created_by), None)},
+                "seats": [s.as_json() for s in game.seats], "open_seat": seat.seat,
+                "may_join": fits and game.seat_of(caller.id) is None})
+        return {"game": game_type, "games": listed}
+
     # ------------------------------------------------------------------ rematch
 
     def rematch(self, caller: Caller, game_id: str, idempotency: Idempotency | None) -> Outcome:

@@ -477,6 +477,14 @@ class DynamoStore:
             raise VersionConflict(None) from error
         return True
 
+    def open_games(self, game: str, limit: int) -> list[str]:
+        """The newest ``limit`` of each of the game type's shards, merged newest first."""
+        rows = []
+        for shard in keys.shards(f"{keys.OPEN_GAME}#{game}"):
+            rows += self._query("lobby = :l", {":l": {"S": shard}}, index="open_games", limit=limit, descending=True)
+        rows.sort(key=lambda item: item["lobby_at"], reverse=True)
+        return [keys.game_id_of(item["PK"]) for item in rows[:limit]]
+
     def leaderboard(self, game: str, limit: int) -> list[RatingRecord]:
         """The highest ``limit`` of each of the game type's shards, merged."""
         rows = []

@@ -52,7 +52,7 @@ def typed_key(key: keys.Key) -> dict:
 # ---------------------------------------------------------------------- a game's items
 
 VACATION_PREFIX = "vacation#"  # a game's settings hold each seated player's vacations as "vacation#<player_id>"
-HEAD_FIELDS = ("game", "v", "r", "st", "tm", "at", "dl", "mover", "move_due", "due", "due_at")
+HEAD_FIELDS = ("game", "v", "r", "st", "tm", "at", "dl", "mover", "move_due", "due", "due_at", "lobby", "lobby_at")
 
 
 def settings_item(game: GameRecord) -> dict:
@@ -99,6 +99,8 @@ def head_item(game: GameRecord) -> dict:
         values.update(keys.my_move(mover, game.deadline))
     if game.status == "active" and game.due_at:
         values.update(keys.clock_due(game.id, game.due_at))
+    if game.status == "waiting" and any(s.open for s in game.seats):
+        values.update(keys.open_game(game.game, game.id, game.created_at))
     return typed(values)
 
 

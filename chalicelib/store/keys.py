@@ -22,6 +22,7 @@ from ..ids import digest
 Key = dict[str, str]
 
 SHARDS = 16  # partitions of each shared index key (DynamoDB's 1,000 writes/s is per partition key value)
+OPEN_GAME = "OPEN"  # the open_games index's partitions: OPEN#<game type>#<shard>
 NO_DEADLINE = "~"  # sorts after every ISO time: games without a clock come last in "my move" lists
 
 PROFILE_SK = "PROFILE"  # a player's profile, in the player's partition
@@ -173,6 +174,12 @@ def clock_due(game_id: str, due_at: str) -> dict[str, str]:
 def delivery_due(webhook_id: str, msg_id: str, next_attempt_at: str) -> dict[str, str]:
     """A delivery's entry in the ``due`` index: its next attempt is at ``next_attempt_at``."""
     return {"due": f"{DELIVERY_DUE}#{shard(webhook_id + '/' + msg_id)}", "due_at": next_attempt_at}
+
+
+def open_game(game_type: str, game_id: str, created_at: str) -> dict[str, str]:
+    """A game's entry in the ``open_games`` index while a seat of it is open to anyone: in one of
+    the game type's ``SHARDS`` partitions, newest last."""
+    return {"lobby": f"{OPEN_GAME}#{game_type}#{shard(game_id)}", "lobby_at": f"{created_at}#{game_id}"}
 
 
 def my_move(player_id: str, deadline: str | None) -> dict[str, str]:

@@ -150,6 +150,10 @@ class Store(Protocol):
         """Write the ratings the finished game changed, once: False if the game was rated already;
         VersionConflict if a rating changed since it was read."""
 
+    def open_games(self, game: str, limit: int) -> list[str]:
+        """Ids of the newest ``limit`` games of type ``game`` with a seat open to anyone, newest
+        first (an index: eventually consistent; the caller re-reads each game)."""
+
     def leaderboard(self, game: str, limit: int) -> list[RatingRecord]:
         """The ``limit`` highest ratings at ``game`` that are no longer provisional, highest first
         (an index: eventually consistent)."""

@@ -27,6 +27,10 @@ GSI ``my_move`` (sparse): a game's head while it is a player's move, keyed ``mov
 <player_id>``, ``move_due = <deadline, or "~" without a clock>`` (``keys.my_move``), with what
 ``listGames?to_move=me`` shows (game type, seat to move, version, time).
 
+GSI ``open_games`` (sparse, keys only): a waiting game's head while a seat of it is open to
+anyone, keyed ``lobby = "OPEN#<game type>#<00-15>"``, ``lobby_at = <created_at>#<game_id>``
+(``keys.open_game``); listOpenGames queries the 16 shards and reads each game listed.
+
 GSI ``leaderboard`` (sparse): ratings no longer provisional, keyed ``lb = <game type>#<00-15>``,
 ``lb_rating = <rating>`` (a number; ``keys.leaderboard``), with the rating's fields.
 
@@ -64,13 +68,15 @@ def table_definition(name: str) -> dict:
             {"AttributeName": "move_due", "AttributeType": "S"},
             {"AttributeName": "lb", "AttributeType": "S"},
             {"AttributeName": "lb_rating", "AttributeType": "N"},
+            {"AttributeName": "lobby", "AttributeType": "S"},
+            {"AttributeName": "lobby_at", "AttributeType": "S"},
         ],
         "KeySchema": [
             {"AttributeName": "PK", "KeyType": "HASH"},
             {"AttributeName": "SK", "KeyType": "RANGE"},
         ],
         "BillingMode": "PAY_PER_REQUEST",
-        "GlobalSecondaryIndexes": [DUE_INDEX, MY_MOVE_INDEX, LEADERBOARD_INDEX],
+        "GlobalSecondaryIndexes": [DUE_INDEX, MY_MOVE_INDEX, LEADERBOARD_INDEX, OPEN_GAMES_INDEX],
         "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
     }
 
@@ -93,12 +99,19 @@ LEADERBOARD_INDEX = {
     "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": RATING_ATTRIBUTES},
 }
 
+OPEN_GAMES_INDEX = {
+    "IndexName": "open_games",
+    "KeySchema": [{"AttributeName": "lobby", "KeyType": "HASH"}, {"AttributeName": "lobby_at", "KeyType": "RANGE"}],
+    "Projection": {"ProjectionType": "KEYS_ONLY"},
+}
+
 
 def create_table_if_missing(client, name: str) -> bool:
     """Create the table (with its layout mark) and wait for it; False when it was already there."""
     try:
         client.create_table(**table_definition(name))
     except client.exceptions.ResourceInUseException:
+        add_missing_indexes(client, name)
         return False
     client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.2, "MaxAttempts": 100})
     try:
@@ -110,6 +123,25 @@ def create_table_if_missing(client, name: str) -> bool:
     client.put_item(TableName=name, Item={"PK": {"S": "LAYOUT"}, "SK": {"S": "LAYOUT"},
                                           "version": {"N": str(LAYOUT_VERSION)}})
     return True
+
+
+def add_missing_indexes(client, name: str) -> list[str]:
+    """Add the indexes a table made by an older version lacks (``make serve`` keeps its table across
+    versions), one at a time as DynamoDB requires, waiting for each; their names."""
+    wanted = table_definition(name)
+    described = client.describe_table(TableName=name)["Table"]
+    have = {index["IndexName"] for index in described.get("GlobalSecondaryIndexes", [])}
+    attributes = {a["AttributeName"]: a for a in wanted["AttributeDefinitions"]}
+    added = []
+    for index in wanted["GlobalSecondaryIndexes"]:
+        if index["IndexName"] in have:
+            continue
+        used = [attributes[k["AttributeName"]] for k in index["KeySchema"]]
+        client.update_table(TableName=name, AttributeDefinitions=used,
+                            GlobalSecondaryIndexUpdates=[{"Create": index}])
+        client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.2, "MaxAttempts": 100})
+        added.append(index["IndexName"])
+    return added
 
 
 def check_layout(client, name: str) -> None:
