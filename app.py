@@ -110,7 +110,7 @@ def create_game(call: Call):
 @api.operation("GET", "/v1/games", "listGames",
                summary="The caller's games, most recently moved first; to_move=me: awaiting your move, "
                        "soonest deadline first",
-               query=m.ListGamesQuery, response=r.GameList)
+               query=m.ListGamesQuery, response=r.GameList, errors=("invalid_cursor",))
 def list_games(call: Call):
     return call.services.games.list_games(call.player, call.query)
 
@@ -176,9 +176,11 @@ def post_action(call: Call):
 
 @api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
                summary="The game's events the caller may see, in order",
-               query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found", "board_in_play"))
+               query=m.ListEventsQuery, response=r.EventList,
+               errors=("game_not_found", "board_in_play", "invalid_cursor"))
 def list_events(call: Call):
-    return call.services.games.list_events(call.player, call.params["game_id"], call.query.after)
+    return call.services.games.list_events(call.player, call.params["game_id"], call.query.after,
+                                          limit=call.query.limit, cursor=call.query.cursor)
 
 
 @api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",
@@ -248,10 +250,10 @@ def rotate_webhook_secret(call: Call):
 
 
 @api.operation("GET", "/v1/webhooks/{webhook_id}/deliveries", "listWebhookDeliveries",
-               summary="A webhook's deliveries, newest first, with every attempt", response=r.DeliveryList,
-               tag="webhooks", errors=("webhook_not_found",))
+               summary="A webhook's deliveries, newest first, with every attempt", query=m.PageQuery,
+               response=r.DeliveryList, tag="webhooks", errors=("webhook_not_found", "invalid_cursor"))
 def list_webhook_deliveries(call: Call):
-    return call.services.webhooks.list_webhook_deliveries(call.player, call.params["webhook_id"])
+    return call.services.webhooks.list_webhook_deliveries(call.player, call.params["webhook_id"], call.query)
 
 
 @api.operation("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", "redeliverWebhook",

@@ -157,10 +157,14 @@ class GameSummary(Shape):
 
 class GameList(Shape):
     games: list[GameSummary]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class EventList(Shape):
     events: list[EventView]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class Problem(Shape):
@@ -224,6 +228,8 @@ class DeliveryView(Shape):
 
 class DeliveryList(Shape):
     deliveries: list[DeliveryView]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class TournamentPlayer(Shape):
