@@ -31,6 +31,34 @@ def get_me(call: Call):
     return call.services.players.get_me(call.player)
 
 
+@api.operation("POST", "/v1/players/me/api-key", "rotateApiKey",
+               summary="A new API key, shown once; your other keys work until it is first used, 24 hours at most",
+               response=r.RotatedApiKey, status=201, tag="players")
+def rotate_api_key(call: Call):
+    return call.services.players.rotate_api_key(call.player)
+
+
+@api.operation("DELETE", "/v1/players/me/api-key", "revokeApiKey",
+               summary="Revoke your API keys now (this one too): no request with them works any more",
+               response=None, status=204, tag="players")
+def revoke_api_key(call: Call):
+    return call.services.players.revoke_api_key(call.player)
+
+
+@api.operation("GET", "/v1/players", "findPlayers",
+               summary="Players by name (names are not unique): the whole name, any case and Unicode form",
+               query=m.FindPlayersQuery, response=r.PlayerList, errors=("invalid_cursor",), tag="players")
+def find_players(call: Call):
+    return call.services.players.find_players(call.query)
+
+
+@api.operation("GET", "/v1/players/{player_id}", "getPlayer",
+               summary="A player's public profile: name, ratings (never an email or a key)",
+               response=r.PublicPlayer, errors=("unknown_player",), tag="players")
+def get_player(call: Call):
+    return call.services.players.get_player(call.params["player_id"])
+
+
 @api.operation("POST", "/v1/players/me/vacation", "takeVacation",
                summary="Go on vacation now for whole days: all your clocks stop", body=m.TakeVacationRequest,
                response=r.VacationView, errors=("already_on_vacation", "vacation_days_exhausted"), tag="players")
@@ -51,6 +79,13 @@ def end_vacation(call: Call):
                        "invalid_tournament"), tag="tournaments")
 def create_tournament(call: Call):
     return call.services.tournaments.create(call.player, call.body)
+
+
+@api.operation("GET", "/v1/tournaments", "listTournaments",
+               summary="Tournaments, newest first: open for entry, running or finished", query=m.ListTournamentsQuery,
+               response=r.TournamentList, auth=False, errors=("invalid_cursor",), tag="tournaments")
+def list_tournaments(call: Call):
+    return call.services.tournaments.list_tournaments(call.query)
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}", "getTournament",

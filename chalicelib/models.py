@@ -121,7 +121,6 @@ class FindPlayersQuery(Query):
 class ListTournamentsQuery(Query):
     status: Literal["open", "running", "finished"] | None = Field(
         None, description="open: taking entries; running: being played; finished. Left out: all three.")
-    game: Literal["battleline", "khan"] | None = None
     limit: int = Limit(20, 100)
     cursor: Cursor | None = None
 

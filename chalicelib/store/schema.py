@@ -30,6 +30,13 @@ GSI ``my_move`` (sparse): a game's head while it is a player's move, keyed ``mov
 GSI ``leaderboard`` (sparse): ratings no longer provisional, keyed ``lb = <game type>#<00-15>``,
 ``lb_rating = <rating>`` (a number; ``keys.leaderboard``), with the rating's fields.
 
+GSI ``player_name`` (sparse): players' profiles, keyed ``pname = <the name as a search matches it>``
+(``keys.player_name``: one partition per name), with id, name and creation time (findPlayers).
+
+GSI ``tournaments`` (sparse): tournaments, keyed ``tl = <status>#<00-15>``, ``tl_at = <created_at>#<id>``
+(``keys.tournament_list``), with their summary (listTournaments queries the 16 partitions of a
+status and merges).
+
 The stream (new images) is the outbox: the outbox consumer reads every new game version and
 every item saved with messages (``notify/dispatcher.py``).
 """
@@ -64,13 +71,17 @@ def table_definition(name: str) -> dict:
             {"AttributeName": "move_due", "AttributeType": "S"},
             {"AttributeName": "lb", "AttributeType": "S"},
             {"AttributeName": "lb_rating", "AttributeType": "N"},
+            {"AttributeName": "pname", "AttributeType": "S"},
+            {"AttributeName": "tl", "AttributeType": "S"},
+            {"AttributeName": "tl_at", "AttributeType": "S"},
         ],
         "KeySchema": [
             {"AttributeName": "PK", "KeyType": "HASH"},
             {"AttributeName": "SK", "KeyType": "RANGE"},
         ],
         "BillingMode": "PAY_PER_REQUEST",
-        "GlobalSecondaryIndexes": [DUE_INDEX, MY_MOVE_INDEX, LEADERBOARD_INDEX],
+        "GlobalSecondaryIndexes": [DUE_INDEX, MY_MOVE_INDEX, LEADERBOARD_INDEX, PLAYER_NAME_INDEX,
+                                   TOURNAMENTS_INDEX],
         "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
     }
 
@@ -91,6 +102,18 @@ LEADERBOARD_INDEX = {
     "IndexName": "leaderboard",
     "KeySchema": [{"AttributeName": "lb", "KeyType": "HASH"}, {"AttributeName": "lb_rating", "KeyType": "RANGE"}],
     "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": RATING_ATTRIBUTES},
+}
+
+PLAYER_NAME_INDEX = {
+    "IndexName": "player_name",
+    "KeySchema": [{"AttributeName": "pname", "KeyType": "HASH"}],
+    "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["id", "name", "created_at"]},
+}
+
+TOURNAMENTS_INDEX = {
+    "IndexName": "tournaments",
+    "KeySchema": [{"AttributeName": "tl", "KeyType": "HASH"}, {"AttributeName": "tl_at", "KeyType": "RANGE"}],
+    "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["summary"]},
 }
 
 
