@@ -20,7 +20,7 @@ api = Api(app, config.services, config.allowed_origins())
 
 @api.operation("POST", "/v1/players", "createPlayer", summary="Sign up: returns the API key, once",
                body=m.CreatePlayerRequest, response=r.PlayerCreated, status=201, auth=False,
-               idempotent=True, tag="players")
+               idempotent=True, rate="signup", tag="players")
 def create_player(call: Call):
     return call.services.players.create_player(call.body, call.idempotency)
 
