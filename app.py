@@ -20,7 +20,7 @@ api = Api(app, config.services, config.allowed_origins())
 
 @api.operation("POST", "/v1/players", "createPlayer", summary="Sign up: returns the API key, once",
                body=m.CreatePlayerRequest, response=r.PlayerCreated, status=201, auth=False,
-               idempotent=True, tag="players")
+               idempotent=True, rate="signup", tag="players")
 def create_player(call: Call):
     return call.services.players.create_player(call.body, call.idempotency)
 
@@ -29,6 +29,34 @@ def create_player(call: Call):
                response=r.Me, tag="players")
 def get_me(call: Call):
     return call.services.players.get_me(call.player)
+
+
+@api.operation("POST", "/v1/players/me/api-key", "rotateApiKey",
+               summary="A new API key, shown once; your other keys work until it is first used, 24 hours at most",
+               response=r.RotatedApiKey, status=201, tag="players")
+def rotate_api_key(call: Call):
+    return call.services.players.rotate_api_key(call.player)
+
+
+@api.operation("DELETE", "/v1/players/me/api-key", "revokeApiKey",
+               summary="Revoke your API keys now (this one too): no request with them works any more",
+               response=None, status=204, tag="players")
+def revoke_api_key(call: Call):
+    return call.services.players.revoke_api_key(call.player)
+
+
+@api.operation("GET", "/v1/players", "findPlayers",
+               summary="Players by name (names are not unique): the whole name, any case and Unicode form",
+               query=m.FindPlayersQuery, response=r.PlayerList, errors=("invalid_cursor",), tag="players")
+def find_players(call: Call):
+    return call.services.players.find_players(call.query)
+
+
+@api.operation("GET", "/v1/players/{player_id}", "getPlayer",
+               summary="A player's public profile: name, ratings (never an email or a key)",
+               response=r.PublicPlayer, errors=("unknown_player",), tag="players")
+def get_player(call: Call):
+    return call.services.players.get_player(call.params["player_id"])
 
 
 @api.operation("POST", "/v1/players/me/vacation", "takeVacation",
@@ -51,6 +79,13 @@ def end_vacation(call: Call):
                        "invalid_tournament"), tag="tournaments")
 def create_tournament(call: Call):
     return call.services.tournaments.create(call.player, call.body)
+
+
+@api.operation("GET", "/v1/tournaments", "listTournaments",
+               summary="Tournaments, newest first: open for entry, running or finished", query=m.ListTournamentsQuery,
+               response=r.TournamentList, auth=False, errors=("invalid_cursor",), tag="tournaments")
+def list_tournaments(call: Call):
+    return call.services.tournaments.list_tournaments(call.query)
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}", "getTournament",
@@ -110,7 +145,7 @@ def create_game(call: Call):
 @api.operation("GET", "/v1/games", "listGames",
                summary="The caller's games, most recently moved first; to_move=me: awaiting your move, "
                        "soonest deadline first",
-               query=m.ListGamesQuery, response=r.GameList)
+               query=m.ListGamesQuery, response=r.GameList, errors=("invalid_cursor",))
 def list_games(call: Call):
     return call.services.games.list_games(call.player, call.query)
 
@@ -222,9 +257,11 @@ def post_action(call: Call):
 
 @api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
                summary="The game's events the caller may see, in order",
-               query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found", "board_in_play"))
+               query=m.ListEventsQuery, response=r.EventList,
+               errors=("game_not_found", "board_in_play", "invalid_cursor"))
 def list_events(call: Call):
-    return call.services.games.list_events(call.player, call.params["game_id"], call.query.after)
+    return call.services.games.list_events(call.player, call.params["game_id"], call.query.after,
+                                          limit=call.query.limit, cursor=call.query.cursor)
 
 
 @api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",
@@ -294,10 +331,10 @@ def rotate_webhook_secret(call: Call):
 
 
 @api.operation("GET", "/v1/webhooks/{webhook_id}/deliveries", "listWebhookDeliveries",
-               summary="A webhook's deliveries, newest first, with every attempt", response=r.DeliveryList,
-               tag="webhooks", errors=("webhook_not_found",))
+               summary="A webhook's deliveries, newest first, with every attempt", query=m.PageQuery,
+               response=r.DeliveryList, tag="webhooks", errors=("webhook_not_found", "invalid_cursor"))
 def list_webhook_deliveries(call: Call):
-    return call.services.webhooks.list_webhook_deliveries(call.player, call.params["webhook_id"])
+    return call.services.webhooks.list_webhook_deliveries(call.player, call.params["webhook_id"], call.query)
 
 
 @api.operation("POST", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", "redeliverWebhook",

@@ -55,4 +55,9 @@ class Client:
 
     def events(self, game_id: str, after: int = 0) -> list[dict]:
         """The game's events as the caller may see them, oldest first."""
-        return self.call("GET", f"/v1/games/{game_id}/events?after={after}")["events"]
+        page = self.call("GET", f"/v1/games/{game_id}/events?after={after}")
+        events = page["events"]
+        while page.get("next_cursor"):  # a long game's history comes in pages
+            page = self.call("GET", f"/v1/games/{game_id}/events?cursor={page['next_cursor']}")
+            events += page["events"]
+        return events

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.webhooks import Webhooks
     from .store.protocol import Store
     from .services.tournaments import Tournaments
+    from .ratelimit import Rate, RateLimits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,6 +120,18 @@ def mailer():
     return mailer_from_environment(ROOT)
 
 
+RATE_LIMIT_PER_KEY = "600/60"  # requests per API key: a burst of 600, then 10 a second
+RATE_LIMIT_SIGNUPS = "20/3600"  # createPlayer per client address: a burst of 20, then one every 3 minutes
+
+
+def rate_limits() -> dict[str, "Rate"]:
+    """The rates (``<requests>/<seconds>``) from RATE_LIMIT_PER_KEY and RATE_LIMIT_SIGNUPS (docs/clients.md)."""
+    from .ratelimit import Rate
+
+    return {"key": Rate.parse(os.environ.get("RATE_LIMIT_PER_KEY") or RATE_LIMIT_PER_KEY),
+            "signup": Rate.parse(os.environ.get("RATE_LIMIT_SIGNUPS") or RATE_LIMIT_SIGNUPS)}
+
+
 @dataclass(frozen=True)
 class Services:
     """Every service, built and wired by :func:`build_services`; routes reach them as
@@ -138,21 +151,25 @@ class Services:
     webhooks: "Webhooks"
     tournaments: "Tournaments"
     mailplay: "MailPlay"
+    limits: "RateLimits"
 
 
 def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
                    new_seed: Callable[[], int] = ids.new_seed, vacation_days: int | None = None,
-                   engines: "dict[str, GameEngine] | None" = None) -> Services:
+                   engines: "dict[str, GameEngine] | None" = None,
+                   rates: "dict[str, Rate] | None" = None) -> Services:
     """Every service on one store and clock, each given the public methods of the services it
     uses (so they are built in this order), and the dispatcher told who handles the server's own
     outbox messages. Email links are the dispatcher's (none: this server sends no email);
-    ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given)."""
+    ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given); ``rates`` the
+    rate limits (:func:`rate_limits` unless given)."""
     from . import vacation
     from .clock import SystemClock
     from .games import ENGINES
     from .mailplay.service import MailPlay
     from .notify import messages
     from .notify.dispatcher import Dispatcher
+    from .ratelimit import RateLimits
     from .services.boards import Boards, DuplicateBoards
     from .services.bots import Bots
     from .services.clocks import Clocks, TurnClock
@@ -208,7 +225,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
 
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
                         clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, bots=bots, ratings=ratings,
-                        webhooks=webhooks, tournaments=tournaments, mailplay=mailplay)
+                        webhooks=webhooks, tournaments=tournaments, mailplay=mailplay,
+                        limits=RateLimits(clock, rate_limits() if rates is None else rates))
     return services
 
 

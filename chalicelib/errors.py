@@ -72,6 +72,8 @@ ERRORS: dict[str, ErrorKind] = {
     "link_expired": ErrorKind(410, "The link has expired"),
     "invitation_answered": ErrorKind(409, "The invitation was already answered"),
     "board_in_play": ErrorKind(403, "Another board of this duplicate round is still being played"),
+    "invalid_cursor": ErrorKind(400, "The cursor is not one this list gave for this query"),
+    "unknown_player": ErrorKind(404, "No such player"),
     # Errors of the HTTP edge itself (no operation was reached); API Gateway's own responses
     # are mapped to the same codes by the CDK app (infra/), so local and deployed agree.
     "bad_request": ErrorKind(400, "The request could not be read"),

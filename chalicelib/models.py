@@ -94,13 +94,50 @@ class Query(Shape):
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
 
+Cursor = Annotated[str, Field(min_length=1, max_length=1024, description="The `next_cursor` of the page "
+                                                                          "before, with the same query; left out: "
+                                                                          "the first page.")]
+
+
+def Limit(default: int, most: int):  # noqa: N802 - a field's type, named like one
+    return Field(default, ge=1, le=most, description=f"At most this many items a page (default {default}, at "
+                                                     f"most {most}).")
+
+
 class ListGamesQuery(Query):
     status: Literal["waiting", "active", "finished"] | None = None
     to_move: Literal["me"] | None = None
+    limit: int = Limit(50, 200)
+    cursor: Cursor | None = None
 
 
 class ListEventsQuery(Query):
-    after: int = Field(0, ge=0, description="Only events with a larger seq.")
+    after: int = Field(0, ge=0, description="Only events with a larger seq (a `cursor`, when given, takes "
+                                            "its place).")
+    limit: int = Limit(200, 1000)
+    cursor: Cursor | None = None
+
+
+class PageQuery(Query):
+    """A page of a list that has no other filter (a webhook's deliveries)."""
+
+    limit: int = Limit(50, 200)
+    cursor: Cursor | None = None
+
+
+class FindPlayersQuery(Query):
+    name: Annotated[str, Field(min_length=1, max_length=64, description="The name, matched whole after Unicode "
+                                                                       "normalisation (NFKC) and case folding: "
+                                                                       "`ANN`, `ann` and `Ａｎｎ` find Ann.")]
+    limit: int = Limit(20, 100)
+    cursor: Cursor | None = None
+
+
+class ListTournamentsQuery(Query):
+    status: Literal["open", "running", "finished"] | None = Field(
+        None, description="open: taking entries; running: being played; finished. Left out: all three.")
+    limit: int = Limit(20, 100)
+    cursor: Cursor | None = None
 
 
 # ---------------------------------------------------------------- webhooks

@@ -25,6 +25,19 @@ class Caller:
 
     id: str
     name: str
+    key_hash: str | None = field(default=None, kw_only=True, repr=False, compare=False)  # the key it came with
+
+
+@dataclass
+class ApiKeyRecord:
+    """An API key's own item (the key itself is never stored, only its hash names the item): whose
+    it is, whether it is a rotation's new key not used yet (``fresh``), and when it stops working
+    (``until``, ISO; set on the keys a rotation replaces)."""
+
+    player_id: str
+    name: str
+    fresh: bool = False
+    until: str | None = None
 
 
 @dataclass

@@ -23,6 +23,25 @@ class PlayerView(Shape):
     created_at: str
 
 
+class RotatedApiKey(Shape):
+    api_key: str = Field(description="The new key, shown once (only its hash is stored). Your other keys work "
+                                     "until it is first used, or until `previous_key_expires_at`, whichever comes "
+                                     "first: if this answer is lost, rotate again with the old key.")
+    previous_key_expires_at: str = Field(description="When your other keys stop working at the latest.")
+
+
+class PlayerSummary(Shape):
+    id: str
+    name: str
+    created_at: str
+
+
+class PlayerList(Shape):
+    players: list[PlayerSummary]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
+
+
 class VacationView(Shape):
     days_per_year: int
     days_left: int = Field(description="Vacation days not yet taken this calendar year (UTC).")
@@ -40,6 +59,12 @@ class RatingView(Shape):
     wins: int
     losses: int
     draws: int
+
+
+class PublicPlayer(PlayerSummary):
+    """What anyone with a key may see of a player: never their email, keys or preferences."""
+
+    ratings: dict[str, RatingView] = Field(description="Glicko-2 rating per game type played rated.")
 
 
 class Me(PlayerView):
@@ -187,10 +212,14 @@ class GameSummary(Shape):
 
 class GameList(Shape):
     games: list[GameSummary]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class EventList(Shape):
     events: list[EventView]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class Problem(Shape):
@@ -254,6 +283,8 @@ class DeliveryView(Shape):
 
 class DeliveryList(Shape):
     deliveries: list[DeliveryView]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class TournamentPlayer(Shape):
@@ -277,6 +308,26 @@ class PairingView(Shape):
     game_ids: list[str]
     points: list[float] | None = Field(description="Each side's tournament points, once the pairing is over.")
     forfeit: bool = Field(description="Not played: a side had withdrawn.")
+
+
+class TournamentSummary(Shape):
+    id: str
+    name: str
+    game: str
+    format: TournamentFormat
+    status: Literal["open", "running", "finished"]
+    round: int
+    rounds: int | None
+    players: int = Field(description="Entered and not withdrawn.")
+    max_players: int | None
+    organiser: str
+    created_at: str
+
+
+class TournamentList(Shape):
+    tournaments: list[TournamentSummary]
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class TournamentView(Shape):

@@ -49,3 +49,11 @@ def plain_text(text: str) -> str:
 Name = Annotated[str, Field(min_length=1, max_length=64, json_schema_extra={"pattern": PLAIN_TEXT_PATTERN}),
                  AfterValidator(plain_text)]
 Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")]
+
+
+def name_key(name: str) -> str:
+    """A name as findPlayers matches it: Unicode compatibility forms folded (NFKC: full-width
+    ``Ａｎｎ`` is ``Ann``), case folded (``ANN``, ``ann``; German ``ß`` is ``ss``), runs of spaces
+    as one, no space at either end. Two names with one key are the same name to a search."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())

@@ -84,6 +84,7 @@ class Operation:
     idempotent: bool = False
     tag: str = "games"
     html: bool = False  # answers with an HTML page (email links), errors included
+    rate: str | None = None  # the rate limit of a request without a key, per client address ("signup")
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -95,6 +96,8 @@ class Operation:
             codes.append("invalid_request")
         if self.auth:
             codes.append("unauthorized")
+        if self.auth or self.rate:
+            codes.append("rate_limited")
         if self.idempotent:
             codes += ["idempotency_key_invalid", "idempotency_key_reused"]
         codes += ["internal_error", "service_unavailable"]
@@ -132,6 +135,11 @@ def _bearer(headers: Any) -> str | None:
     value = headers.get("authorization") or ""
     scheme, _, token = value.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _source_ip(request: Any) -> str:
+    """The client's address as API Gateway (or the local server) saw it."""
+    return ((request.context or {}).get("identity") or {}).get("sourceIp") or "unknown"
 
 
 def _idempotency(headers: Any, method: str, path: str, body: Any) -> Idempotency | None:
@@ -352,6 +360,9 @@ class Api:
                 call.idempotency = _idempotency(request.headers, op.method, op.path.format(**params), raw)
             if op.auth:
                 call.player = services.players.authenticate(_bearer(request.headers))
+                services.limits.take("key", call.player.key_hash or call.player.id)
+            elif op.rate:
+                services.limits.take(op.rate, _source_ip(request))
             if op.body is not None:
                 call.body = _validate(resolve(op.body), raw)
             if op.query is not None:
@@ -360,7 +371,7 @@ class Api:
                 call.form = form_fields(request.headers, request.raw_body)
             result = handler(call)
         except ServiceError as error:
-            return _refusal(op, error, as_page=as_page)
+            return _refusal(op, error, getattr(error, "headers", None), as_page=as_page)
         except StoreUnavailable as error:  # Throttled too; the store raises only its own errors
             logger.warning("%s: %s", op.operation_id, error)
             return _refusal(op, ServiceError("service_unavailable", STORE_UNAVAILABLE),

@@ -43,6 +43,13 @@ Correspondence game server for Battle Line and Khan & General.
   is not a number: 422 naming the field); names hold no control characters. A method a path
   does not take is 405 `method_not_allowed`; the store down or throttled is 503
   `service_unavailable` with `Retry-After`. Every error, whatever caused it, is problem+json.
+* Rate limits: requests with an API key, per key, and sign-ups, per client address, are
+  limited (by default 600 a minute and 20 an hour, as bursts that refill evenly); over it: 429
+  `rate_limited` with `Retry-After` (docs/clients.md).
+* Lists come in pages: `limit` (each list documents its default and maximum), `cursor` (the
+  `next_cursor` of the page before, with the same query; opaque), and `next_cursor` in the
+  answer, null on the last page. A cursor that is not this list's for this query is 400
+  `invalid_cursor`.
 """
 
 
@@ -209,6 +216,9 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
                                                    "getStandings", "withdrawFromTournament")},
     "joinTournament": {op: TOURNAMENT for op in ("getTournament", "getStandings", "withdrawFromTournament")},
     "listKhanCardSets": {"getKhanCardSet": {"card_set_id": "$response.body#/card_sets/0/id"}},
+    "createPlayer": {"getPlayer": {"player_id": "$response.body#/id"}},
+    "listTournaments": {op: {"tournament_id": "$response.body#/tournaments/0/id"}
+                        for op in ("getTournament", "getStandings")},
 }
 
 
@@ -257,6 +267,10 @@ def _responses(op) -> dict[str, Any]:
             response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
         if status == 503:
             response["headers"] = RETRY_AFTER
+        if status == 429:
+            response["headers"] = {"Retry-After": {
+                "description": "Whole seconds until the caller's rate limit lets a request through again.",
+                "schema": {"type": "integer", "minimum": 1}}}
         responses[str(status)] = response
     return responses
 

@@ -17,6 +17,10 @@ for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "te
                     "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1"}.items():
     os.environ[name] = value
 os.environ.pop("AWS_PROFILE", None)
+# The suite makes thousands of requests with a few keys from one address, fast: its rate limits are
+# far above the documented ones (chalicelib/config.py); tests/api/test_rate_limits.py lowers them.
+os.environ.setdefault("RATE_LIMIT_PER_KEY", "1000000/1")
+os.environ.setdefault("RATE_LIMIT_SIGNUPS", "1000000/1")
 
 import boto3  # noqa: E402
 from chalice.test import Client  # noqa: E402

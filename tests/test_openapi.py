@@ -24,6 +24,11 @@ def test_every_contract_operation_is_documented():
     assert ids == {
         "createPlayer": ("post", "/v1/players"),
         "getMe": ("get", "/v1/players/me"),
+        "getPlayer": ("get", "/v1/players/{player_id}"),
+        "findPlayers": ("get", "/v1/players"),
+        "rotateApiKey": ("post", "/v1/players/me/api-key"),
+        "revokeApiKey": ("delete", "/v1/players/me/api-key"),
+        "listTournaments": ("get", "/v1/tournaments"),
         "takeVacation": ("post", "/v1/players/me/vacation"),
         "endVacation": ("delete", "/v1/players/me/vacation"),
         "getLeaderboard": ("get", "/v1/leaderboards/{game}"),

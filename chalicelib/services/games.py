@@ -8,7 +8,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .. import bots, ids, observability
+from .. import bots, cursors, ids, observability
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
@@ -18,13 +18,14 @@ from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListG
 from ..notify import messages
 from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
+from ..store.keys import NO_DEADLINE
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
 from .moves import SERVICE_EVENTS, Moves, engine_options
 
 logger = logging.getLogger("battleline.service")
 
-
+EVENTS_LIMIT = 200  # listEvents' default page (ListEventsQuery.limit)
 RECENT = 40  # events a story looks back over at most (an opponent's turn takes a few)
 
 
@@ -147,15 +148,31 @@ class Games:
             games.append({"game_id": m.game_id, "game": m.game, "seat": m.seat, "status": m.status,
                           "to_move": m.to_move, "your_turn": your_turn, "version": m.version,
                           "updated_at": m.updated_at, "deadline": m.deadline if your_turn else None})
-        if not mine:
-            games.sort(key=lambda g: g["updated_at"], reverse=True)
-        return {"games": games}
+        # Pages in the list's own order, each position a unique key: (deadline, game) soonest first for
+        # to_move=me (no deadline sorts last, as "~"), (time, game) latest first otherwise.
+        scope = f"{query.status or ''}|{query.to_move or ''}"
+        if mine:
+            key = lambda g: [g["deadline"] or NO_DEADLINE, g["game_id"]]  # noqa: E731
+        else:
+            key = lambda g: [g["updated_at"], g["game_id"]]  # noqa: E731
+        games.sort(key=key, reverse=not mine)
+        after = cursors.decode(query.cursor, "games", scope, lambda a: cursors.is_str_list(a, 2))
+        page, next_cursor = cursors.page_of(games, key, query.limit, after, "games", scope, descending=not mine)
+        return {"games": page, "next_cursor": next_cursor}
 
-    def list_events(self, player: Caller, game_id: str, after: int) -> dict:
+    def list_events(self, player: Caller, game_id: str, after: int = 0, *, limit: int = EVENTS_LIMIT,
+                    cursor: str | None = None) -> dict:
+        """The events after ``after`` (or the cursor's place), at most ``limit``; the cursor holds the
+        last event's seq, so a poller may as well go on with ``after``."""
+        at = cursors.decode(cursor, "events", game_id, lambda a: isinstance(a, int) and a >= 0)
         game, _ = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
-        return {"events": [e.seen_by(seat) for e in self.store.list_events(game_id, after)]}
+        found = self.store.list_events(game_id, after if at is None else at)
+        page = found[:limit]
+        more = len(found) > limit
+        return {"events": [e.seen_by(seat) for e in page],
+                "next_cursor": cursors.encode("events", game_id, page[-1].seq) if more else None}
 
     def replayed_state(self, game_id: str) -> dict:
         """The game's state rebuilt from its options, seed and stored events (``games.replay``): an

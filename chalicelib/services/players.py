@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Callable
 
-from .. import ids
+from .. import cursors, ids
 from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
-from ..models import CreatePlayerRequest
+from ..models import CreatePlayerRequest, FindPlayersQuery
 from ..records import Caller, Player
 from ..store.protocol import Store
+from ..text import name_key
 from .idempotency import Idempotent, Recorder
 
+KEY_OVERLAP = timedelta(hours=24)  # how long a rotated-out key works at most while the new one is unused
 ANONYMOUS = "anonymous"  # the idempotency scope of a request made before there is a player
 
 
@@ -38,11 +41,50 @@ class Players:
 
     def authenticate(self, api_key: str | None) -> Caller:
         """Who the key names: one strongly consistent read of the key's own item, every request (no
-        cache: a key deleted is refused at once)."""
-        caller = self.store.caller_for_key(ids.hash_api_key(api_key)) if api_key else None
-        if caller is None:
+        cache: a key deleted is refused at once). A key a rotation replaced works until its ``until``;
+        a rotation's new key, at its first use, ends every other key of the player (one more write,
+        once)."""
+        key_hash = ids.hash_api_key(api_key) if api_key else None
+        found = self.store.api_key(key_hash) if key_hash else None
+        if found is not None and found.until is not None and found.until <= iso(self.clock.now()):
+            found = None
+        if found is not None and found.fresh and not self.store.activate_api_key(found.player_id, key_hash):
+            found = None
+        if found is None:
             raise ServiceError("unauthorized", "send a valid API key as 'Authorization: Bearer <api_key>'")
-        return caller
+        return Caller(found.player_id, found.name, key_hash=key_hash)
+
+    def rotate_api_key(self, caller: Caller) -> dict:
+        """A new key, shown once. The player's other keys (the one this request came with too) keep
+        working until the new key is first used or ``KEY_OVERLAP`` has passed, whichever comes first:
+        a rotation whose answer was lost can be made again with the old key."""
+        player = profile(self.store, caller)
+        now = self.clock.now()
+        until = now + KEY_OVERLAP
+        api_key = ids.new_api_key()
+        self.store.add_api_key(player.id, player.name, ids.hash_api_key(api_key), iso(now), caller.key_hash or "",
+                               iso(until), int(until.timestamp()))
+        return {"api_key": api_key, "previous_key_expires_at": iso(until)}
+
+    def revoke_api_key(self, caller: Caller) -> None:
+        """Every key of the player stops working now, the one this request came with too."""
+        self.store.revoke_api_keys(caller.id, caller.key_hash or "")
+
+    def get_player(self, player_id: str) -> dict:
+        """A player's public profile: never their email or anything of their keys."""
+        player = self.store.get_player(player_id) if ids.ID.fullmatch(player_id) else None
+        if player is None:
+            raise ServiceError("unknown_player", f"there is no player {player_id!r}")
+        return {"id": player.id, "name": player.name, "created_at": player.created_at,
+                "ratings": self.player_ratings(player)}
+
+    def find_players(self, query: FindPlayersQuery) -> dict:
+        """Players by name (names are not unique): the whole name, matched as ``text.name_key`` folds it."""
+        wanted = name_key(query.name)
+        after = cursors.decode(query.cursor, "players", wanted, lambda a: isinstance(a, str) and ids.ID.fullmatch(a))
+        found, last = self.store.find_players(wanted, query.limit, after) if wanted else ([], None)
+        return {"players": [{"id": p.id, "name": p.name, "created_at": p.created_at} for p in found],
+                "next_cursor": cursors.encode("players", wanted, last) if last else None}
 
     def get_me(self, caller: Caller) -> dict:
         player = profile(self.store, caller)

@@ -18,10 +18,11 @@ import copy
 import logging
 from typing import Callable
 
-from .. import ids
+from .. import cursors, ids
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
+from ..models import ListTournamentsQuery
 from ..notify import messages
 from ..records import EventRecord, GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
@@ -253,6 +254,15 @@ class Tournaments:
         found = self.store.load_tournament(message.data["tournament_id"])
         if found is not None and found.data["round"] == message.data["round"]:
             self._create_games(found.data)
+
+    def list_tournaments(self, query: ListTournamentsQuery) -> dict:
+        """Tournaments newest first, of one status or all three, a page at a time (an index spread
+        over 16 partitions a status, merged: docs/storage.md)."""
+        scope = query.status or ""
+        before = cursors.decode(query.cursor, "tournaments", scope, lambda a: isinstance(a, str) and len(a) <= 200)
+        statuses = [query.status] if query.status else ["open", "running", "finished"]
+        found, last = self.store.list_tournaments(statuses, query.limit, before)
+        return {"tournaments": found, "next_cursor": cursors.encode("tournaments", scope, last) if last else None}
 
     # ------------------------------------------------------------------ views
 

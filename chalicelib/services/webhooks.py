@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from .. import ids
+from .. import cursors, ids
 from ..clock import Clock, iso
 from ..errors import ServiceError
+from ..models import PageQuery
 from ..notify.ssrf import UnsafeUrl, check_url
 from ..notify.webhooks import ROTATION_OVERLAP, SigningKeys
 from ..records import Delivery, Player, WebhookEndpoint, WebhookSecret
@@ -61,10 +62,16 @@ class Webhooks:
         return {"id": endpoint.id, "secret": self.signing.secret(endpoint.id, fresh.salt),
                 "previous_secret_expires_at": overlap_ends}
 
-    def list_webhook_deliveries(self, player: Player, webhook_id: str) -> dict:
+    def list_webhook_deliveries(self, player: Player, webhook_id: str, query: PageQuery | None = None) -> dict:
+        """The endpoint's deliveries, newest first (by time, then id), a page at a time."""
         self._webhook(player, webhook_id)
-        deliveries = sorted(self.store.list_deliveries(webhook_id), key=lambda d: d.created_at, reverse=True)
-        return {"deliveries": [d.as_json() for d in deliveries]}
+        query = query or PageQuery()
+        key = lambda d: [d.created_at, d.msg_id]  # noqa: E731
+        after = cursors.decode(query.cursor, "deliveries", webhook_id, lambda a: cursors.is_str_list(a, 2))
+        deliveries = sorted(self.store.list_deliveries(webhook_id), key=key, reverse=True)
+        page, next_cursor = cursors.page_of(deliveries, key, query.limit, after, "deliveries", webhook_id,
+                                            descending=True)
+        return {"deliveries": [d.as_json() for d in page], "next_cursor": next_cursor}
 
     def redeliver_webhook(self, player: Player, webhook_id: str, delivery_id: str) -> dict:
         endpoint = self._webhook(player, webhook_id)

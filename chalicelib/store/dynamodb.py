@@ -27,8 +27,8 @@ from typing import Any, Callable, Iterable, TypeVar
 import botocore.exceptions
 
 from ..records import (
+    ApiKeyRecord,
     Attempt,
-    Caller,
     Change,
     Committed,
     Delivery,
@@ -69,6 +69,7 @@ from .items import (
     outbox,
     plain,
     settings_item,
+    tournament_summary,
     typed,
     version_item,
 )
@@ -178,7 +179,8 @@ class DynamoStore:
             self._put(typed({**keys.player(player.id), "kind": "player",
                              "id": player.id, "name": player.name, "email": player.email,
                              "created_at": player.created_at, "preferences": dumps(player.preferences),
-                             "vacation": dumps(player.vacation) if player.vacation else None})),
+                             "vacation": dumps(player.vacation) if player.vacation else None,
+                             "keys": {key_hash}, **keys.player_name(player.name)})),
             self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
                              "name": player.name})),
         ]
@@ -207,9 +209,66 @@ class DynamoStore:
         self.client.update_item(**self._update(keys.player(player_id), f"SET {attribute} = :value",
                                                {":value": {"S": dumps(value)}}))
 
-    def caller_for_key(self, key_hash: str) -> Caller | None:
+    def api_key(self, key_hash: str) -> ApiKeyRecord | None:
         item = self._get(keys.api_key(key_hash))
-        return Caller(item["player_id"], item.get("name", "")) if item else None
+        if not item or "player_id" not in item:
+            return None
+        return ApiKeyRecord(item["player_id"], item.get("name", ""), bool(item.get("fresh")), item.get("until"))
+
+    def add_api_key(self, player_id: str, name: str, key_hash: str, created_at: str, current: str,
+                    until: str, until_epoch: int) -> None:
+        """The new key and the profile's list of keys in one transaction; then the other keys' end,
+        each by itself (a key already gone is left gone)."""
+        listed = set(self._profile_keys(player_id)) | {current}
+        self.client.transact_write_items(TransactItems=[
+            self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player_id, "name": name,
+                             "fresh": True, "created_at": created_at})),
+            {"Update": self._update(keys.player(player_id), "ADD #k :k", {":k": {"SS": [key_hash, current]}},
+                                    names={"#k": "keys"})},
+        ])
+        for other in listed - {key_hash}:
+            self._applied(self.client.update_item, **self._update(
+                keys.api_key(other), "SET #u = if_not_exists(#u, :u), #t = if_not_exists(#t, :t)",
+                {":u": {"S": until}, ":t": {"N": str(until_epoch)}}, names={"#u": "until", "#t": TTL_ATTRIBUTE}))
+
+    def activate_api_key(self, player_id: str, key_hash: str) -> bool:
+        others = set(self._profile_keys(player_id)) - {key_hash}
+        items = [{"Update": self._update(keys.api_key(key_hash), "REMOVE fresh")}]
+        if others:
+            items.append({"Update": self._update(keys.player(player_id), "DELETE #k :k",
+                                                 {":k": {"SS": sorted(others)}}, names={"#k": "keys"})})
+            items += [{"Delete": {"TableName": self.table, "Key": typed_key(keys.api_key(h))}} for h in sorted(others)]
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except self.client.exceptions.TransactionCanceledException:
+            # Another request came first: with this key (it is active now) or another one (it is gone).
+            return self.api_key(key_hash) is not None
+        return True
+
+    def revoke_api_keys(self, player_id: str, current: str) -> None:
+        for key_hash in sorted(set(self._profile_keys(player_id)) | {current}):
+            self.client.delete_item(TableName=self.table, Key=typed_key(keys.api_key(key_hash)))
+        self._applied(self.client.update_item, **self._update(keys.player(player_id), "REMOVE #k",
+                                                              names={"#k": "keys"}))
+
+    def _profile_keys(self, player_id: str) -> list[str]:
+        """The hashes of the player's keys, as their profile lists them."""
+        item = self.client.get_item(TableName=self.table, Key=typed_key(keys.player(player_id)), ConsistentRead=True,
+                                    ProjectionExpression="#k", ExpressionAttributeNames={"#k": "keys"}).get("Item")
+        return sorted(plain(item).get("keys", set())) if item else []
+
+    def find_players(self, name_key: str, limit: int, after: str | None) -> tuple[list[Player], str | None]:
+        """The ``player_name`` index's partition of the name (its own partition), ``limit`` at a time
+        from the player ``after`` (the last page's last)."""
+        values = {":n": {"S": name_key}}
+        start = None
+        if after is not None:
+            start = typed({**keys.player(after), "pname": name_key})
+        items, _ = self._query_page("pname = :n", values, index="player_name", limit=limit + 1, start=start)
+        more = len(items) > limit
+        items = items[:limit]
+        return ([Player(i["id"], i["name"], None, i["created_at"]) for i in items],
+                items[-1]["id"] if more and items else None)
 
     def make_reachable(self, player_id: str) -> None:
         for m in self._query_prefix(keys.player_pk(player_id), keys.MEMBERSHIP_PREFIX):
@@ -503,9 +562,11 @@ class DynamoStore:
                        messages: list[Message] = ()) -> None:
         """Create (``expected_version`` None) or update a tournament, with its outbox messages on the
         item itself (one write); raise VersionConflict if it moved on."""
+        data = tournament.data
         item = typed({**keys.tournament(tournament.id), "kind": "tournament", "id": tournament.id,
-                      "data": dumps(tournament.data), "version": tournament.version,
-                      "outbox": outbox(messages)})
+                      "data": dumps(data), "version": tournament.version,
+                      "outbox": outbox(messages), "summary": dumps(tournament_summary(data)),
+                      **keys.tournament_list(tournament.id, data["status"], data["created_at"])})
         condition = _IS_NEW if expected_version is None else _at_version(expected_version)
         if not self._put_if(item, condition):
             raise VersionConflict(None)
@@ -513,6 +574,21 @@ class DynamoStore:
     def load_tournament(self, tournament_id: str) -> TournamentRecord | None:
         item = self._get(keys.tournament(tournament_id))
         return TournamentRecord(item["id"], json.loads(item["data"]), item["version"]) if item else None
+
+    def list_tournaments(self, statuses: list[str], limit: int, before: str | None) -> tuple[list[dict], str | None]:
+        """Each status's 16 partitions of the ``tournaments`` index, newest first below ``before``,
+        merged: a partition gives at most ``limit + 1``, so the merged first ``limit`` are the list's."""
+        rows: list[dict] = []
+        for status in statuses:
+            for partition in keys.shards(status):
+                condition, values = "tl = :p", {":p": {"S": partition}}
+                if before is not None:
+                    condition, values = condition + " AND tl_at < :b", {**values, ":b": {"S": before}}
+                rows += self._query(condition, values, index="tournaments", limit=limit + 1, descending=True)
+        rows.sort(key=lambda item: item["tl_at"], reverse=True)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [json.loads(item["summary"]) for item in rows], rows[-1]["tl_at"] if more and rows else None
 
     # ------------------------------------------------------------------ idempotency
 

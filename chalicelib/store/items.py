@@ -189,3 +189,13 @@ def memberships(game: GameRecord) -> Iterable[Membership]:
             continue
         yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
                          game.version, game.updated_at, game.deadline)
+
+
+# ---------------------------------------------------------------------- tournaments
+
+def tournament_summary(data: dict) -> dict:
+    """What listTournaments shows of a tournament (the ``tournaments`` index carries it)."""
+    return {"id": data["id"], "name": data["name"], "game": data["game"], "format": data["format"],
+            "status": data["status"], "round": data["round"], "rounds": data["rounds"],
+            "players": sum(1 for p in data["players"] if not p.get("withdrawn")),
+            "max_players": data["max_players"], "organiser": data["organiser"], "created_at": data["created_at"]}

@@ -18,6 +18,7 @@ import hashlib
 from typing import Any
 
 from ..ids import digest
+from ..text import name_key
 
 Key = dict[str, str]
 
@@ -191,3 +192,15 @@ def leaderboard(game_type: str, player_id: str, rating_value: Any) -> dict[str, 
     """A rating's entry in the ``leaderboard`` index (``rating_value`` as the store writes numbers),
     in one of the game type's ``SHARDS`` partitions."""
     return {"lb": f"{game_type}#{shard(player_id)}", "lb_rating": rating_value}
+
+
+def player_name(name: str) -> dict[str, str]:
+    """A player's entry in the ``player_name`` index: one partition per name as a search matches it
+    (``text.name_key``), so no partition is shared by players of different names."""
+    return {"pname": name_key(name)}
+
+
+def tournament_list(tournament_id: str, status: str, created_at: str) -> dict[str, str]:
+    """A tournament's entry in the ``tournaments`` index: its status and one of ``SHARDS``
+    partitions by hash of its id (``open#07``), newest first by ``<created_at>#<id>``."""
+    return {"tl": f"{status}#{shard(tournament_id)}", "tl_at": f"{created_at}#{tournament_id}"}

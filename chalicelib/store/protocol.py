@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Protocol, TypeVar
 
 if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold start
     from ..records import (
-        Caller,
+        ApiKeyRecord,
         Change,
         Committed,
         Delivery,
@@ -46,8 +46,30 @@ class Store(Protocol):
     def get_player(self, player_id: str) -> Player | None:
         """The player, or None."""
 
-    def caller_for_key(self, key_hash: str) -> Caller | None:
-        """Who the API key hashing to ``key_hash`` names (one read of the key's own item), or None."""
+    def api_key(self, key_hash: str) -> ApiKeyRecord | None:
+        """The API key hashing to ``key_hash`` (one strongly consistent read of the key's own item), or
+        None."""
+
+    def add_api_key(self, player_id: str, name: str, key_hash: str, created_at: str, current: str,
+                    until: str, until_epoch: int) -> None:
+        """Store a new key of the player (``fresh``: not used yet) and list it on the profile, with the
+        key ``current`` the request came with; then every other key of the player stops working at
+        ``until`` at the latest (an earlier end is kept; ``until_epoch`` is the same moment for the
+        table's TTL)."""
+
+    def activate_api_key(self, player_id: str, key_hash: str) -> bool:
+        """A fresh key's first use: every other key of the player is deleted and this one is fresh no
+        more, all or nothing; False if this key is gone (another key of the player was used first)."""
+
+    def revoke_api_keys(self, player_id: str, current: str) -> None:
+        """Delete every key of the player (``current`` too, for a profile from before keys were
+        listed on it): none works from now on."""
+
+    def find_players(self, name_key: str, limit: int, after: str | None) -> tuple[list[Player], str | None]:
+        """At most ``limit`` players whose name matches as ``name_key`` (``text.name_key``), after the
+        player id ``after`` (a page's last; None: from the first), and the last one's id when more
+        follow (None: no more). Each has no email (the index carries none). An index: eventually
+        consistent."""
 
     def make_reachable(self, player_id: str) -> None:
         """The player can now be told things (a webhook was registered): no unfinished game of theirs
@@ -167,6 +189,12 @@ class Store(Protocol):
 
     def load_tournament(self, tournament_id: str) -> TournamentRecord | None:
         """The tournament, or None."""
+
+    def list_tournaments(self, statuses: list[str], limit: int, before: str | None) -> tuple[list[dict], str | None]:
+        """At most ``limit`` tournaments of the ``statuses``, newest first, each as its summary
+        (``items.tournament_summary``); only those listed before the position ``before`` (a page's
+        last; None: from the newest), and the last one's position when more follow (None: no more).
+        An index: eventually consistent."""
 
     # ------------------------------------------------------------------ idempotency
 

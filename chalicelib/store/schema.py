@@ -34,6 +34,13 @@ anyone, keyed ``lobby = "OPEN#<game type>#<00-15>"``, ``lobby_at = <created_at>#
 GSI ``leaderboard`` (sparse): ratings no longer provisional, keyed ``lb = <game type>#<00-15>``,
 ``lb_rating = <rating>`` (a number; ``keys.leaderboard``), with the rating's fields.
 
+GSI ``player_name`` (sparse): players' profiles, keyed ``pname = <the name as a search matches it>``
+(``keys.player_name``: one partition per name), with id, name and creation time (findPlayers).
+
+GSI ``tournaments`` (sparse): tournaments, keyed ``tl = <status>#<00-15>``, ``tl_at = <created_at>#<id>``
+(``keys.tournament_list``), with their summary (listTournaments queries the 16 partitions of a
+status and merges).
+
 The stream (new images) is the outbox: the outbox consumer reads every new game version and
 every item saved with messages (``notify/dispatcher.py``).
 """
@@ -70,13 +77,17 @@ def table_definition(name: str) -> dict:
             {"AttributeName": "lb_rating", "AttributeType": "N"},
             {"AttributeName": "lobby", "AttributeType": "S"},
             {"AttributeName": "lobby_at", "AttributeType": "S"},
+            {"AttributeName": "pname", "AttributeType": "S"},
+            {"AttributeName": "tl", "AttributeType": "S"},
+            {"AttributeName": "tl_at", "AttributeType": "S"},
         ],
         "KeySchema": [
             {"AttributeName": "PK", "KeyType": "HASH"},
             {"AttributeName": "SK", "KeyType": "RANGE"},
         ],
         "BillingMode": "PAY_PER_REQUEST",
-        "GlobalSecondaryIndexes": [DUE_INDEX, MY_MOVE_INDEX, LEADERBOARD_INDEX, OPEN_GAMES_INDEX],
+        "GlobalSecondaryIndexes": [DUE_INDEX, MY_MOVE_INDEX, LEADERBOARD_INDEX, OPEN_GAMES_INDEX, PLAYER_NAME_INDEX,
+                                   TOURNAMENTS_INDEX],
         "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
     }
 
@@ -103,6 +114,18 @@ OPEN_GAMES_INDEX = {
     "IndexName": "open_games",
     "KeySchema": [{"AttributeName": "lobby", "KeyType": "HASH"}, {"AttributeName": "lobby_at", "KeyType": "RANGE"}],
     "Projection": {"ProjectionType": "KEYS_ONLY"},
+}
+
+PLAYER_NAME_INDEX = {
+    "IndexName": "player_name",
+    "KeySchema": [{"AttributeName": "pname", "KeyType": "HASH"}],
+    "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["id", "name", "created_at"]},
+}
+
+TOURNAMENTS_INDEX = {
+    "IndexName": "tournaments",
+    "KeySchema": [{"AttributeName": "tl", "KeyType": "HASH"}, {"AttributeName": "tl_at", "KeyType": "RANGE"}],
+    "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["summary"]},
 }
 
 

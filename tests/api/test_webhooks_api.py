@@ -21,7 +21,7 @@ def test_create_list_rotate_delete(api, dev_mode):
     assert "secret" not in listed[0]
     rotated = api.post(f"/v1/webhooks/{hook_id}/rotate", key=ann["api_key"]).body
     assert rotated["secret"].startswith("whsec_") and rotated["secret"] != created.body["secret"]
-    assert api.get(f"/v1/webhooks/{hook_id}/deliveries", key=ann["api_key"]).body == {"deliveries": []}
+    assert api.get(f"/v1/webhooks/{hook_id}/deliveries", key=ann["api_key"]).body == {"deliveries": [], "next_cursor": None}
     deleted = api.request("DELETE", f"/v1/webhooks/{hook_id}", key=ann["api_key"])
     assert deleted.status == 204 and deleted.body is None
     problem_of(api.request("DELETE", f"/v1/webhooks/{hook_id}", key=ann["api_key"]), 404, "webhook_not_found")
