@@ -178,7 +178,7 @@ def post_action(call: Call):
                summary="The game's events the caller may see, in order",
                query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found", "board_in_play"))
 def list_events(call: Call):
-    return call.services.games.list_events(call.player, call.params["game_id"], call.query.after)
+    return call.services.games.list_events(call.player, call.params["game_id"], call.query.after, call.query.wait)
 
 
 @api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",

@@ -79,13 +79,21 @@ class Query(Shape):
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
 
+LONG_POLL = ("seconds: when there is nothing yet, wait up to this long and answer as soon as something comes, "
+             "else the empty list. At most the server's maximum (20 s deployed and under make serve; a larger "
+             "value waits that long); 0, the default, answers at once (docs/bots.md).")
+
+
 class ListGamesQuery(Query):
     status: Literal["waiting", "active", "finished"] | None = None
     to_move: Literal["me"] | None = None
+    wait: int = Field(0, ge=0, description="With to_move=me, a long-poll for a game awaiting your move, in "
+                                           + LONG_POLL)
 
 
 class ListEventsQuery(Query):
     after: int = Field(0, ge=0, description="Only events with a larger seq.")
+    wait: int = Field(0, ge=0, description="A long-poll for events after `after`, in " + LONG_POLL)
 
 
 # ---------------------------------------------------------------- webhooks

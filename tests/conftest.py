@@ -17,6 +17,9 @@ for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "te
                     "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1"}.items():
     os.environ[name] = value
 os.environ.pop("AWS_PROFILE", None)
+# Long-polls wait at most 1 s in the tests (20 s deployed), so that fuzzers asking for long waits stay
+# fast; the tests of waiting itself set their own maximum and a fake sleep.
+os.environ.setdefault("LONG_POLL_MAX_SECONDS", "1")
 
 import boto3  # noqa: E402
 from chalice.test import Client  # noqa: E402

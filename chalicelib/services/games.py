@@ -21,6 +21,7 @@ from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
 from .moves import Moves, engine_options
+from .waiting import Waiter
 
 logger = logging.getLogger("battleline.service")
 
@@ -34,7 +35,7 @@ class Games:
                  clock_view: Callable[[GameRecord, str | None], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
-                 engines: dict[str, GameEngine] | None = None) -> None:
+                 engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None) -> None:
         self.store = store
         self.engines = engines or ENGINES
         self.moves = moves
@@ -44,6 +45,7 @@ class Games:
         self.hide_board_in_play = hide_board_in_play
         self.new_seed = new_seed
         self.sends_email = sends_email  # seats may be invited by email
+        self.waiter = waiter  # long-polls (None: a wait answers at once)
 
     # ------------------------------------------------------------------ games
 
@@ -122,7 +124,16 @@ class Games:
 
     def list_games(self, player: Caller, query: ListGamesQuery) -> dict:
         """The player's games, latest first; with ``to_move=me`` those awaiting their move, from the
-        ``my_move`` index, soonest deadline first."""
+        ``my_move`` index, soonest deadline first. With ``wait`` too (a long-poll), an empty answer
+        waits until a game awaits their move, looking at the index again (each look one eventually
+        consistent query of the player's own index entries)."""
+        found = self._games(player, query)
+        if found["games"] or not query.wait or query.to_move != "me" or query.status not in (None, "active"):
+            return found
+        return self._wait(query.wait, lambda: more if (more := self._games(player, query))["games"] else None) \
+            or found
+
+    def _games(self, player: Caller, query: ListGamesQuery) -> dict:
         mine = query.to_move == "me"
         games = []
         for m in self.store.list_my_moves(player.id) if mine else self.store.list_memberships(player.id):
@@ -138,11 +149,29 @@ class Games:
             games.sort(key=lambda g: g["updated_at"], reverse=True)
         return {"games": games}
 
-    def list_events(self, player: Caller, game_id: str, after: int) -> dict:
+    def list_events(self, player: Caller, game_id: str, after: int, wait: int = 0) -> dict:
+        """The events after ``after`` the caller may see. With ``wait`` (a long-poll), when there are
+        none yet and the game is not over, wait for them: each look reads only the number of the
+        game's latest version (one strongly consistent query of one item), and the events are read
+        once it moved on."""
         game, _ = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
-        return {"events": [e.seen_by(seat) for e in self.store.list_events(game_id, after)]}
+        if after < game.event_count:
+            return {"events": [e.seen_by(seat) for e in self.store.list_events(game_id, after)]}
+        if not wait or game.status == "finished":
+            return {"events": []}
+
+        def look() -> dict | None:
+            if self.store.latest_version(game_id) == game.version:
+                return None
+            events = [e.seen_by(seat) for e in self.store.list_events(game_id, after)]
+            return {"events": events} if events else None
+
+        return self._wait(wait, look) or {"events": []}
+
+    def _wait(self, wait: int, look: Callable[[], dict | None]) -> dict | None:
+        return self.waiter.until(wait, look) if self.waiter is not None else None
 
     def replayed_state(self, game_id: str) -> dict:
         """The game's state rebuilt from its options, seed and stored events (``games.replay``): an
