@@ -116,7 +116,7 @@ def list_games(call: Call):
 
 
 @api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
-               response=r.GameView, errors=("game_not_found", "board_in_play"))
+               response=r.GameView, errors=("game_not_found", "board_in_play"), etag=True)
 def get_game(call: Call):
     return call.services.games.get_game(call.player, call.params["game_id"])
 
@@ -142,7 +142,7 @@ def get_board(call: Call):
 @api.operation("GET", "/v1/games/{game_id}/board/view", "getBoardView",
                summary="What the board page shows now, and the move log's lines after `after` (it asks again "
                        "every few seconds)", query=m.BoardViewQuery,
-               response=r.BoardView, auth=False, tag="board",
+               response=r.BoardView, auth=False, tag="board", etag=True,
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board_view(call: Call):
     from chalicelib.pages import board as board_page

@@ -182,6 +182,10 @@ def _parameters(op) -> list[dict]:
                 param_schema["default"] = prop["default"]
             params.append({"name": name, "in": "query", "required": False,
                            "description": prop.get("description", ""), "schema": param_schema})
+    if op.etag:
+        params.append({"name": "If-None-Match", "in": "header", "required": False,
+                       "description": "The ETag of the view you have: 304 with no body while the view is still "
+                                      "the same.", "schema": {"type": "string", "maxLength": 1024}})
     if op.idempotent:
         params.append({"name": "Idempotency-Key", "in": "header", "required": False,
                        "description": "Makes a retried write safe: same key and body, same response.",
@@ -193,6 +197,15 @@ def _parameters(op) -> list[dict]:
 HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled).",
                                "schema": {"type": "integer", "minimum": 1}}}
+
+
+VIEW_HEADERS = {
+    "ETag": {"description": "A weak tag of this view (a hash of its body, a running clock's seconds left aside): "
+                            "send it as If-None-Match to be told 304 while the view stays the same.",
+             "schema": {"type": "string"}},
+    "Vary": {"description": "`Authorization, Accept-Language`: the view is the caller's own.",
+             "schema": {"type": "string"}},
+}
 
 
 GAME = {"game_id": "$response.body#/game_id"}
@@ -242,6 +255,10 @@ def _responses(op) -> dict[str, Any]:
     if op.operation_id in LINKS:
         ok["links"] = _links(op)
     responses: dict[str, Any] = {str(op.status): ok}
+    if op.etag:
+        ok["headers"] = {**ok.get("headers", {}), **VIEW_HEADERS}
+        responses["304"] = {"description": "Not modified: the view is still the one If-None-Match names (no body).",
+                            "headers": VIEW_HEADERS}
     by_status: dict[int, list[str]] = {}
     for code in op.error_codes:
         by_status.setdefault(ERRORS[code].status, []).append(code)
