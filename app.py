@@ -331,6 +331,16 @@ def unsubscribe(call: Call):
     return pages.unsubscribe(call.services.mailplay, call.params["token"])
 
 
+# ---------------------------------------------------------------- long-polls, in AWS
+
+@app.lambda_function(name="long_poll")
+def long_poll(event, context):
+    """listEvents and listGames (which may wait: ``wait=S``) from API Gateway, answered by these same
+    routes in a function of their own with reserved concurrency (infra/stack.py): waiting requests
+    can never take the concurrency that moves need, and a full pool answers 429 with Retry-After."""
+    return app(event, context)
+
+
 # ---------------------------------------------------------------- the outbox, in AWS
 
 @app.lambda_function(name="outbox_consumer")
