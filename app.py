@@ -110,7 +110,7 @@ def create_game(call: Call):
 @api.operation("GET", "/v1/games", "listGames",
                summary="The caller's games, most recently moved first; to_move=me: awaiting your move, "
                        "soonest deadline first",
-               query=m.ListGamesQuery, response=r.GameList)
+               query=m.ListGamesQuery, response=r.GameList, errors=("rate_limited",))
 def list_games(call: Call):
     return call.services.games.list_games(call.player, call.query)
 
@@ -176,7 +176,8 @@ def post_action(call: Call):
 
 @api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
                summary="The game's events the caller may see, in order",
-               query=m.ListEventsQuery, response=r.EventList, errors=("game_not_found", "board_in_play"))
+               query=m.ListEventsQuery, response=r.EventList,
+               errors=("game_not_found", "board_in_play", "rate_limited"))
 def list_events(call: Call):
     return call.services.games.list_events(call.player, call.params["game_id"], call.query.after, call.query.wait)
 

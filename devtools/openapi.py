@@ -43,6 +43,12 @@ Correspondence game server for Battle Line and Khan & General.
   is not a number: 422 naming the field); names hold no control characters. A method a path
   does not take is 405 `method_not_allowed`; the store down or throttled is 503
   `service_unavailable` with `Retry-After`. Every error, whatever caused it, is problem+json.
+* Long-polls: `listEvents` and `listGames?to_move=me` take `wait` (seconds, at most 20): with
+  nothing to answer yet, the server answers as soon as something comes, else the empty list
+  after the wait. Waiting requests have a pool of their own: when it is full, 429
+  `rate_limited` with `Retry-After`.
+* `getGame` answers an `ETag` (a hash of the view); `If-None-Match` with it gets 304 with no
+  body while the view is the same.
 """
 
 
@@ -195,7 +201,8 @@ def _parameters(op) -> list[dict]:
 
 
 HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
-RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled).",
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled, or "
+                                              "too many requests are being answered).",
                                "schema": {"type": "integer", "minimum": 1}}}
 
 
@@ -272,7 +279,7 @@ def _responses(op) -> dict[str, Any]:
         }
         if status == 401:
             response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
-        if status == 503:
+        if status in (429, 503):
             response["headers"] = RETRY_AFTER
         responses[str(status)] = response
     return responses

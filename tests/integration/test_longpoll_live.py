@@ -147,3 +147,15 @@ def test_the_sample_bot_plays_a_whole_game_against_another_copy_of_itself(polled
     final = requests.get(f"{polled}/v1/games/{game}", headers=auth(one), timeout=10).json()
     assert final["status"] == "finished" and final["result"]["reason"] != "resigned"
     assert all(game in b.finished for b in bots) and bots[0].moved[game] > 20
+
+
+def test_a_304_over_real_http_has_no_body_and_the_connection_goes_on(polled):
+    ann, bob = signup(polled, "Ann"), signup(polled, "Bob")
+    view = new_game(polled, ann, bob)
+    with requests.Session() as session:  # one kept-alive connection
+        first = session.get(f"{polled}/v1/games/{view['game_id']}", headers=auth(bob), timeout=10)
+        again = session.get(f"{polled}/v1/games/{view['game_id']}", timeout=10,
+                            headers={**auth(bob), "If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304 and again.content == b"" and again.headers["ETag"] == first.headers["ETag"]
+        after = session.get(f"{polled}/v1/games/{view['game_id']}", headers=auth(bob), timeout=10)
+        assert after.status_code == 200 and after.json()["version"] == view["version"]
