@@ -191,7 +191,7 @@ def _parameters(op) -> list[dict]:
     if op.etag:
         params.append({"name": "If-None-Match", "in": "header", "required": False,
                        "description": "The ETag of the view you have: 304 with no body while the view is still "
-                                      "the same.", "schema": {"type": "string", "maxLength": 1024}})
+                                      "the same.", "schema": {"type": "string"}})
     if op.idempotent:
         params.append({"name": "Idempotency-Key", "in": "header", "required": False,
                        "description": "Makes a retried write safe: same key and body, same response.",
