@@ -145,13 +145,13 @@ def create_game(call: Call):
 @api.operation("GET", "/v1/games", "listGames",
                summary="The caller's games, most recently moved first; to_move=me: awaiting your move, "
                        "soonest deadline first",
-               query=m.ListGamesQuery, response=r.GameList, errors=("invalid_cursor",))
+               query=m.ListGamesQuery, response=r.GameList, errors=("invalid_cursor", "rate_limited"))
 def list_games(call: Call):
     return call.services.games.list_games(call.player, call.query)
 
 
 @api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
-               response=r.GameView, errors=("game_not_found", "board_in_play"))
+               response=r.GameView, errors=("game_not_found", "board_in_play"), etag=True)
 def get_game(call: Call):
     return call.services.games.get_game(call.player, call.params["game_id"])
 
@@ -223,7 +223,7 @@ def get_board(call: Call):
 @api.operation("GET", "/v1/games/{game_id}/board/view", "getBoardView",
                summary="What the board page shows now, and the move log's lines after `after` (it asks again "
                        "every few seconds)", query=m.BoardViewQuery,
-               response=r.BoardView, auth=False, tag="board",
+               response=r.BoardView, auth=False, tag="board", etag=True,
                errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
 def get_board_view(call: Call):
     from chalicelib.pages import board as board_page
@@ -258,10 +258,10 @@ def post_action(call: Call):
 @api.operation("GET", "/v1/games/{game_id}/events", "listEvents",
                summary="The game's events the caller may see, in order",
                query=m.ListEventsQuery, response=r.EventList,
-               errors=("game_not_found", "board_in_play", "invalid_cursor"))
+               errors=("game_not_found", "board_in_play", "invalid_cursor", "rate_limited"))
 def list_events(call: Call):
     return call.services.games.list_events(call.player, call.params["game_id"], call.query.after,
-                                          limit=call.query.limit, cursor=call.query.cursor)
+                                          limit=call.query.limit, cursor=call.query.cursor, wait=call.query.wait)
 
 
 @api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",
@@ -412,6 +412,16 @@ def unsubscribe(call: Call):
     from chalicelib.mailplay import pages
 
     return pages.unsubscribe(call.services.mailplay, call.params["token"])
+
+
+# ---------------------------------------------------------------- long-polls, in AWS
+
+@app.lambda_function(name="long_poll")
+def long_poll(event, context):
+    """listEvents and listGames (which may wait: ``wait=S``) from API Gateway, answered by these same
+    routes in a function of their own with reserved concurrency (infra/stack.py): waiting requests
+    can never take the concurrency that moves need, and a full pool answers 429 with Retry-After."""
+    return app(event, context)
 
 
 # ---------------------------------------------------------------- the outbox, in AWS

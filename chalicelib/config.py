@@ -79,6 +79,16 @@ def allowed_origins() -> str:
     return os.environ.get("ALLOWED_ORIGINS", "")
 
 
+def long_poll_max_seconds() -> float:
+    """LONG_POLL_MAX_SECONDS: the longest a long-poll waits (``wait`` on listEvents and on
+    listGames?to_move=me); a longer ``wait`` is cut to it. 20 s deployed and under make serve (API
+    Gateway gives up after 29 s); the test suite lowers it, so that fuzzers asking for long waits
+    stay fast."""
+    from .services.waiting import MAX_WAIT_SECONDS
+
+    return float(os.environ.get("LONG_POLL_MAX_SECONDS") or MAX_WAIT_SECONDS)
+
+
 def public_url() -> str:
     """Where players' browsers reach this API (links in emails)."""
     return os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
@@ -156,13 +166,17 @@ class Services:
 
 def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
                    new_seed: Callable[[], int] = ids.new_seed, vacation_days: int | None = None,
-                   engines: "dict[str, GameEngine] | None" = None,
-                   rates: "dict[str, Rate] | None" = None) -> Services:
+                   engines: "dict[str, GameEngine] | None" = None, sleep: Callable[[float], None] | None = None,
+                   long_poll_max: float | None = None, rates: "dict[str, Rate] | None" = None) -> Services:
     """Every service on one store and clock, each given the public methods of the services it
     uses (so they are built in this order), and the dispatcher told who handles the server's own
     outbox messages. Email links are the dispatcher's (none: this server sends no email);
-    ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given); ``rates`` the
+    ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given); long-polls
+    pause with ``sleep`` (``time.sleep`` unless given: a test's moves its fake clock on) and wait
+    at most ``long_poll_max`` seconds (:func:`long_poll_max_seconds` unless given); ``rates`` the
     rate limits (:func:`rate_limits` unless given)."""
+    import time
+
     from . import vacation
     from .clock import SystemClock
     from .games import ENGINES
@@ -180,10 +194,12 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.players import Players
     from .services.ratings import Ratings
     from .services.vacations import Vacations
+    from .services.waiting import Waiter
     from .services.webhooks import Webhooks
     from .services.tournaments import Tournaments
 
     clock = clock or SystemClock()
+    waiter = Waiter(clock, sleep or time.sleep, long_poll_max_seconds() if long_poll_max is None else long_poll_max)
     engines = engines or ENGINES
     dispatcher = dispatcher or Dispatcher(store, clock)
     links = dispatcher.links
@@ -201,7 +217,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     # The games players ask for, and what is built on them.
     games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
-                  sends_email=links is not None, engines=engines)
+                  sends_email=links is not None, engines=engines, waiter=waiter)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, clock, load=moves.load, pass_clock=turns.pass_clock, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines)

@@ -104,11 +104,18 @@ def Limit(default: int, most: int):  # noqa: N802 - a field's type, named like o
                                                      f"most {most}).")
 
 
+LONG_POLL = ("seconds: when there is nothing yet, wait up to this long and answer as soon as something comes, "
+             "else the empty list. At most the server's maximum (20 s deployed and under make serve; a larger "
+             "value waits that long); 0, the default, answers at once (docs/bots.md).")
+
+
 class ListGamesQuery(Query):
     status: Literal["waiting", "active", "finished"] | None = None
     to_move: Literal["me"] | None = None
     limit: int = Limit(50, 200)
     cursor: Cursor | None = None
+    wait: int = Field(0, ge=0, description="With to_move=me, a long-poll for a game awaiting your move, in "
+                                           + LONG_POLL)
 
 
 class ListEventsQuery(Query):
@@ -116,6 +123,7 @@ class ListEventsQuery(Query):
                                             "its place).")
     limit: int = Limit(200, 1000)
     cursor: Cursor | None = None
+    wait: int = Field(0, ge=0, description="A long-poll for events after `after`, in " + LONG_POLL)
 
 
 class PageQuery(Query):

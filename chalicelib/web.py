@@ -85,6 +85,7 @@ class Operation:
     tag: str = "games"
     html: bool = False  # answers with an HTML page (email links), errors included
     rate: str | None = None  # the rate limit of a request without a key, per client address ("signup")
+    etag: bool = False  # a view: answered with an ETag, and 304 to a request whose If-None-Match has it
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -223,7 +224,38 @@ def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]]:
         return {}
 
 
-CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key"
+CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match"
+# A view depends on who asks (their seat) and in which language; it is the caller's own (private).
+VIEW_HEADERS = {"Vary": "Authorization, Accept-Language", "Cache-Control": "private, no-cache"}
+
+
+def _steady(value: Any) -> Any:
+    """The view without what only ticks: a running clock's seconds left (its deadline, shown beside
+    them, says the same and stays)."""
+    if isinstance(value, dict):
+        ticking = value.get("running") is True and "time_left_seconds" in value
+        return {k: _steady(v) for k, v in value.items() if not (ticking and k == "time_left_seconds")}
+    if isinstance(value, list):
+        return [_steady(v) for v in value]
+    return value
+
+
+def entity_tag(result: Any) -> str:
+    """A view's ETag: a hash of its body, since a view changes without a new version (a seat
+    accepts, a seed is revealed). Weak (``W/``): a running clock's seconds left are left out, so a
+    clocked game's view keeps its tag while nothing but the clock moves."""
+    canonical = json.dumps(_steady(result), sort_keys=True, separators=(",", ":"))
+    return 'W/"' + hashlib.sha256(canonical.encode()).hexdigest()[:32] + '"'
+
+
+def none_match(header: str | None, tag: str) -> bool:
+    """Does an If-None-Match header name ``tag`` (``*``: any; weak comparison, RFC 9110 13.1.2)?"""
+    if not header:
+        return False
+    tags = [t.strip() for t in header.split(",")]
+    return "*" in tags or any(t.removeprefix("W/") == tag.removeprefix("W/") for t in tags)
+
+
 STORE_UNAVAILABLE = ("the game store is unavailable for a moment; try again after Retry-After seconds (a write "
                      "with the same Idempotency-Key, so that it is applied once)")
 
@@ -327,8 +359,9 @@ class Api:
     def _cors(self, response: Response) -> Response:
         origin = self._allowed()
         if origin:
-            response.headers.update({"Access-Control-Allow-Origin": origin, "Vary": "Origin",
-                                     "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After"})
+            vary = response.headers.get("Vary")
+            response.headers.update({"Access-Control-Allow-Origin": origin, "Vary": f"{vary}, Origin" if vary else "Origin",
+                                     "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After, ETag"})
         return response
 
     def _preflight(self, path: str) -> None:
@@ -392,5 +425,11 @@ class Api:
             if result.replayed:
                 headers["Idempotent-Replayed"] = "true"
             result = result.body
-        return Response(body=json.dumps(result), status_code=op.status, headers=headers)
+        body = json.dumps(result)
+        if op.etag:
+            tag = entity_tag(result)
+            headers.update({"ETag": tag, **VIEW_HEADERS})
+            if none_match(request.headers.get("if-none-match"), tag):
+                return Response(body="", status_code=304, headers={"ETag": tag, **VIEW_HEADERS})
+        return Response(body=body, status_code=op.status, headers=headers)
 

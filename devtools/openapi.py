@@ -50,6 +50,12 @@ Correspondence game server for Battle Line and Khan & General.
   `next_cursor` of the page before, with the same query; opaque), and `next_cursor` in the
   answer, null on the last page. A cursor that is not this list's for this query is 400
   `invalid_cursor`.
+* Long-polls: `listEvents` and `listGames?to_move=me` take `wait` (seconds, at most 20): with
+  nothing to answer yet, the server answers as soon as something comes, else the empty list
+  after the wait. Waiting requests have a pool of their own: when it is full, 429
+  `rate_limited` with `Retry-After`.
+* `getGame` answers an `ETag` (a hash of the view); `If-None-Match` with it gets 304 with no
+  body while the view is the same.
 """
 
 
@@ -189,6 +195,10 @@ def _parameters(op) -> list[dict]:
                 param_schema["default"] = prop["default"]
             params.append({"name": name, "in": "query", "required": False,
                            "description": prop.get("description", ""), "schema": param_schema})
+    if op.etag:
+        params.append({"name": "If-None-Match", "in": "header", "required": False,
+                       "description": "The ETag of the view you have: 304 with no body while the view is still "
+                                      "the same.", "schema": {"type": "string"}})
     if op.idempotent:
         params.append({"name": "Idempotency-Key", "in": "header", "required": False,
                        "description": "Makes a retried write safe: same key and body, same response.",
@@ -198,8 +208,18 @@ def _parameters(op) -> list[dict]:
 
 
 HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
-RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled).",
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled, or "
+                                              "too many requests are being answered).",
                                "schema": {"type": "integer", "minimum": 1}}}
+
+
+VIEW_HEADERS = {
+    "ETag": {"description": "A weak tag of this view (a hash of its body, a running clock's seconds left aside): "
+                            "send it as If-None-Match to be told 304 while the view stays the same.",
+             "schema": {"type": "string"}},
+    "Vary": {"description": "`Authorization, Accept-Language`: the view is the caller's own.",
+             "schema": {"type": "string"}},
+}
 
 
 GAME = {"game_id": "$response.body#/game_id"}
@@ -252,6 +272,10 @@ def _responses(op) -> dict[str, Any]:
     if op.operation_id in LINKS:
         ok["links"] = _links(op)
     responses: dict[str, Any] = {str(op.status): ok}
+    if op.etag:
+        ok["headers"] = {**ok.get("headers", {}), **VIEW_HEADERS}
+        responses["304"] = {"description": "Not modified: the view is still the one If-None-Match names (no body).",
+                            "headers": VIEW_HEADERS}
     by_status: dict[int, list[str]] = {}
     for code in op.error_codes:
         by_status.setdefault(ERRORS[code].status, []).append(code)
@@ -265,7 +289,7 @@ def _responses(op) -> dict[str, Any]:
         }
         if status == 401:
             response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
-        if status == 503:
+        if status in (429, 503):
             response["headers"] = RETRY_AFTER
         if status == 429:
             response["headers"] = {"Retry-After": {

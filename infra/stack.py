@@ -43,7 +43,12 @@ FUNCTIONS = {
     "WebhookRetries": "webhook-retries",
     "ClockSweeper": "clock-sweeper",
     "InboundMail": "inbound-mail",
+    "LongPoll": "long-poll",
 }
+# The operations that may wait (``wait=S``: listEvents, listGames) run in LongPoll, not APIHandler:
+# API Gateway routes by path and method, never by a query parameter, so every GET of these two paths
+# goes there (one without ``wait`` answers at once and frees its place).
+LONG_POLL_ROUTES = ("/v1/games", "/v1/games/{game_id}/events")
 # What each function does with DynamoDB: every one reads and writes items, none needs more.
 TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:PutItem",
                  "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"]
@@ -66,8 +71,11 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
     "THROTTLED": ("rate_limited", "Too many requests; retry after Retry-After seconds", {"Retry-After": "1"}),
     "QUOTA_EXCEEDED": ("rate_limited", "The request quota is used up", {}),
     "INTEGRATION_TIMEOUT": ("gateway_timeout", f"The server did not answer in time; retry with the same {RETRY}", {}),
-    "INTEGRATION_FAILURE": ("service_unavailable", f"The server could not be reached; retry with the same {RETRY} "
-                                                   "after Retry-After seconds", {"Retry-After": "1"}),
+    # Lambda refused to run the function: its reserved concurrency is in use (the long-polls' pool is
+    # full) or the account's is. API Gateway has no response type of its own for that.
+    "INTEGRATION_FAILURE": ("rate_limited", f"Too many requests are being answered at once (long-polls have a "
+                                            f"pool of their own); retry after Retry-After seconds, a write with the "
+                                            f"same {RETRY}", {"Retry-After": "2"}),
     "DEFAULT_4XX": ("bad_request", "API Gateway refused the request before it reached the server", {}),
     "DEFAULT_5XX": ("internal_error", f"API Gateway failed to pass the request on; retry with the same {RETRY}", {}),
 }
@@ -115,6 +123,8 @@ class Settings:
     log_retention_days: int
     retain_table: bool
     lambda_memory_mb: int
+    long_poll_concurrency: int
+    long_poll_memory_mb: int
 
     @classmethod
     def from_context(cls, scope: Construct) -> "Settings":
@@ -135,6 +145,8 @@ class Settings:
             log_retention_days=int(get("log_retention_days", 30)),
             retain_table=str(get("retain_table", "true")).lower() != "false",
             lambda_memory_mb=int(get("lambda_memory_mb", 512)),
+            long_poll_concurrency=int(get("long_poll_concurrency", 50)),
+            long_poll_memory_mb=int(get("long_poll_memory_mb", 256)),
         )
 
 
@@ -246,7 +258,29 @@ class BattlelineStack(cdk.Stack):
             function.add_resource_dependency(log_group)
         app.get_resource("APIHandler").add_property_override("Timeout", 29)  # API Gateway waits 29 s at most
         app.get_resource("RestAPI").add_property_override("Name", f"{settings.name}-api")
+        self._long_poll(app, settings)
         return app
+
+    def _long_poll(self, app: Chalice, settings: Settings) -> None:
+        """listEvents and listGames run in LongPoll (the same app), with reserved concurrency: at most
+        ``long_poll_concurrency`` requests wait at once, however many bots poll, and the rest of the
+        account's concurrency stays for moves. Lambda refuses to run it beyond that, which API Gateway
+        reports as INTEGRATION_FAILURE: 429 with Retry-After (GATEWAY_PROBLEMS)."""
+        function = app.get_resource("LongPoll")
+        function.add_property_override("Timeout", 29)  # a wait is at most 20 s (LONG_POLL_MAX_SECONDS)
+        function.add_property_override("MemorySize", settings.long_poll_memory_mb)  # it mostly sleeps
+        function.add_property_override("ReservedConcurrentExecutions", settings.long_poll_concurrency)
+        rest_api = app.get_resource("RestAPI")
+        uri = cdk.Fn.sub("arn:${AWS::Partition}:apigateway:${AWS::Region}:lambda:path/2015-03-31/functions/"
+                         "${LongPoll.Arn}/invocations")
+        for number, path in enumerate(LONG_POLL_ROUTES):
+            rest_api.add_property_override(f"DefinitionBody.paths.{path}.get.x-amazon-apigateway-integration.uri", uri)
+            source = "/*/GET" + "".join("/*" if part.startswith("{") else f"/{part}" for part in path.strip("/").split("/"))
+            lambda_.CfnPermission(
+                self, f"LongPollInvokePermission{number}", action="lambda:InvokeFunction",
+                function_name=function.ref, principal="apigateway.amazonaws.com",
+                source_arn=cdk.Fn.sub("arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:"
+                                      "${RestAPIId}" + source, {"RestAPIId": rest_api.ref}))
 
     def _outbox_consumer(self) -> None:
         """The stream feeds the outbox consumer: failed records alone are retried (partial batch

@@ -22,6 +22,7 @@ from ..store.keys import NO_DEADLINE
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
 from .moves import SERVICE_EVENTS, Moves, engine_options
+from .waiting import Waiter
 
 logger = logging.getLogger("battleline.service")
 
@@ -35,7 +36,7 @@ class Games:
                  clock_view: Callable[[GameRecord, str | None], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
-                 engines: dict[str, GameEngine] | None = None) -> None:
+                 engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None) -> None:
         self.store = store
         self.engines = engines or ENGINES
         self.moves = moves
@@ -45,6 +46,7 @@ class Games:
         self.hide_board_in_play = hide_board_in_play
         self.new_seed = new_seed
         self.sends_email = sends_email  # seats may be invited by email
+        self.waiter = waiter  # long-polls (None: a wait answers at once)
 
     # ------------------------------------------------------------------ games
 
@@ -136,7 +138,16 @@ class Games:
 
     def list_games(self, player: Caller, query: ListGamesQuery) -> dict:
         """The player's games, latest first; with ``to_move=me`` those awaiting their move, from the
-        ``my_move`` index, soonest deadline first."""
+        ``my_move`` index, soonest deadline first. With ``wait`` too (a long-poll), an empty answer
+        waits until a game awaits their move, looking at the index again (each look one eventually
+        consistent query of the player's own index entries)."""
+        found = self._games(player, query)
+        if found["games"] or not query.wait or query.to_move != "me" or query.status not in (None, "active"):
+            return found
+        return self._wait(query.wait, lambda: more if (more := self._games(player, query))["games"] else None) \
+            or found
+
+    def _games(self, player: Caller, query: ListGamesQuery) -> dict:
         mine = query.to_move == "me"
         games = []
         for m in self.store.list_my_moves(player.id) if mine else self.store.list_memberships(player.id):
@@ -161,18 +172,39 @@ class Games:
         return {"games": page, "next_cursor": next_cursor}
 
     def list_events(self, player: Caller, game_id: str, after: int = 0, *, limit: int = EVENTS_LIMIT,
-                    cursor: str | None = None) -> dict:
-        """The events after ``after`` (or the cursor's place), at most ``limit``; the cursor holds the
-        last event's seq, so a poller may as well go on with ``after``."""
+                    cursor: str | None = None, wait: int = 0) -> dict:
+        """The events after ``after`` (or the cursor's place) the caller may see, at most ``limit``;
+        the cursor holds the last event's seq, so a poller may as well go on with ``after``. With
+        ``wait`` (a long-poll), when there are none yet and the game is not over, wait for them:
+        each look reads only the number of the game's latest version (one strongly consistent
+        query of one item), and the events are read once it moved on."""
         at = cursors.decode(cursor, "events", game_id, lambda a: isinstance(a, int) and a >= 0)
+        start = after if at is None else at
         game, _ = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
-        found = self.store.list_events(game_id, after if at is None else at)
-        page = found[:limit]
-        more = len(found) > limit
-        return {"events": [e.seen_by(seat) for e in page],
-                "next_cursor": cursors.encode("events", game_id, page[-1].seq) if more else None}
+
+        def page(found: list[EventRecord]) -> dict:
+            shown = found[:limit]
+            more = len(found) > limit
+            return {"events": [e.seen_by(seat) for e in shown],
+                    "next_cursor": cursors.encode("events", game_id, shown[-1].seq) if more else None}
+
+        if start < game.event_count:
+            return page(self.store.list_events(game_id, start))
+        if not wait or game.status == "finished":
+            return {"events": [], "next_cursor": None}
+
+        def look() -> dict | None:
+            if self.store.latest_version(game_id) == game.version:
+                return None
+            found = self.store.list_events(game_id, start)
+            return page(found) if found else None
+
+        return self._wait(wait, look) or {"events": [], "next_cursor": None}
+
+    def _wait(self, wait: int, look: Callable[[], dict | None]) -> dict | None:
+        return self.waiter.until(wait, look) if self.waiter is not None else None
 
     def replayed_state(self, game_id: str) -> dict:
         """The game's state rebuilt from its options, seed and stored events (``games.replay``): an

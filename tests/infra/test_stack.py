@@ -22,7 +22,7 @@ MAIL_DOMAIN = "games.example.com"
 MAX_PACKAGE_BYTES = 10 * 1024 * 1024
 FUNCTIONS = {"APIHandler": "battleline-api", "OutboxConsumer": "battleline-outbox-consumer",
              "WebhookRetries": "battleline-webhook-retries", "ClockSweeper": "battleline-clock-sweeper",
-             "InboundMail": "battleline-inbound-mail"}
+             "InboundMail": "battleline-inbound-mail", "LongPoll": "battleline-long-poll"}
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +106,36 @@ def test_the_sweeper_and_the_retries_run_on_a_schedule(template):
         assert [e["Properties"]["Schedule"] for e in events.values() if e["Type"] == "Schedule"] == ["rate(1 minute)"]
 
 
+def integration_uri(template: dict, path: str, method: str) -> str:
+    swagger = template["Resources"]["RestAPI"]["Properties"]["DefinitionBody"]
+    return json.dumps(swagger["paths"][path][method]["x-amazon-apigateway-integration"]["uri"])
+
+
+def test_waits_run_in_a_function_of_their_own_with_reserved_concurrency_so_pollers_never_starve_moves(template):
+    functions = resources(template, "AWS::Serverless::Function")
+    long_poll, api = functions["LongPoll"]["Properties"], functions["APIHandler"]["Properties"]
+    assert long_poll["ReservedConcurrentExecutions"] == 50 and "ReservedConcurrentExecutions" not in api
+    assert long_poll["CodeUri"] == api["CodeUri"] and long_poll["Timeout"] == 29
+    # API Gateway routes listEvents and listGames (which take wait=S) there, every other operation to APIHandler.
+    for path in ("/v1/games", "/v1/games/{game_id}/events"):
+        assert "${LongPoll.Arn}" in integration_uri(template, path, "get")
+    assert "${APIHandler.Arn}" in integration_uri(template, "/v1/games", "post")
+    assert "${APIHandler.Arn}" in integration_uri(template, "/v1/games/{game_id}/actions", "post")
+    assert "${APIHandler.Arn}" in integration_uri(template, "/v1/games/{game_id}", "get")
+    permissions = [p["Properties"] for p in resources(template, "AWS::Lambda::Permission").values()
+                   if p["Properties"]["FunctionName"] == {"Ref": "LongPoll"}]
+    assert sorted(p["SourceArn"]["Fn::Sub"][0].split("${RestAPIId}")[1] for p in permissions) == [
+        "/*/GET/v1/games", "/*/GET/v1/games/*/events"]
+    assert all(p["Principal"] == "apigateway.amazonaws.com" for p in permissions)
+
+
+def test_a_full_long_poll_pool_answers_429_with_retry_after(template):
+    response = gateway_responses(template)["INTEGRATION_FAILURE"]
+    assert response["StatusCode"] == "429"
+    assert json.loads(response["ResponseTemplates"]["application/json"])["code"] == "rate_limited"
+    assert int(response["ResponseParameters"]["gatewayresponse.header.Retry-After"].strip("'")) >= 1
+
+
 def test_ses_receipt_rule_publishes_replies_to_sns_which_invokes_inbound_mail(template):
     rule = one(template, "AWS::SES::ReceiptRule")["Rule"]
     topic = logical_id(template, "AWS::SNS::Topic", "InboundMailTopic")
@@ -178,7 +208,7 @@ GATEWAY_PROBLEMS = {
     "THROTTLED": (429, "rate_limited"),
     "QUOTA_EXCEEDED": (429, "rate_limited"),
     "INTEGRATION_TIMEOUT": (504, "gateway_timeout"),
-    "INTEGRATION_FAILURE": (503, "service_unavailable"),
+    "INTEGRATION_FAILURE": (429, "rate_limited"),  # Lambda refused to run a function: its pool is full
     "DEFAULT_4XX": (400, "bad_request"),  # everything else API Gateway refuses (a malformed request)
     "DEFAULT_5XX": (500, "internal_error"),
 }
