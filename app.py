@@ -116,7 +116,7 @@ def list_games(call: Call):
 
 
 @api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
-               response=r.GameView, errors=("game_not_found", "board_in_play"))
+               response=r.GameViewWithMessages, errors=("game_not_found", "board_in_play"))
 def get_game(call: Call):
     return call.services.games.get_game(call.player, call.params["game_id"])
 

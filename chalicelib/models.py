@@ -9,7 +9,7 @@ from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_va
 from pydantic_core import PydanticCustomError
 
 from .shapes import STRICT, Shape
-from .text import PLAIN_TEXT_PATTERN, Email, Name, no_controls, plain_text
+from .text import PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
 
 GAME_TYPES = ("battleline", "khan")
 
@@ -23,6 +23,13 @@ PlayerId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0
 
 class Request(Shape):
     model_config = STRICT
+
+
+def _no_default(extra: dict):
+    def edit(schema: dict) -> None:
+        schema.pop("default", None)
+        schema.update(extra)
+    return edit
 
 
 # ---------------------------------------------------------------- players
@@ -73,6 +80,11 @@ class ActionRequest(Request):
     expected_version: int = Field(ge=0, description="The version the steps were chosen at.")
     steps: list[dict[str, Any]] = Field(min_length=1, max_length=20, description="Applied in order, all or nothing.",
                                         json_schema_extra={"items": STEP_REF})
+    message: MessageText | None = Field(None, description="A message to the other seats, with the move: up to 500 "
+                                                          "characters on one line (no control character, not "
+                                                          "blank). Shown to the game's seats only (an event of type "
+                                                          "`message`; `messages` in getGame), never to a spectator, "
+                                                          "and not to a player who turned messages off.")
 
 
 class Query(Shape):
@@ -104,10 +116,22 @@ class CreateWebhookRequest(Request):
 
 
 class Preferences(Request):
-    """Which events reach the player by email and by webhook."""
+    """What the player chooses: which events reach them by email and by webhook, and whether they
+    read the other seats' messages. A field left out keeps its value (so a client that does not
+    know a newer field cannot reset it); null is not a value."""
 
-    email: list[WebhookEvent] = Field(description="Event types sent by email (to the player's email address).")
-    webhook: list[WebhookEvent] = Field(description="Event types sent to the player's webhooks.")
+    # Either field may be left out, but none is ever null (so the schema shows no default).
+    email: list[WebhookEvent] = Field(None, description="Event types sent by email (to the player's email "  # type: ignore[assignment]
+                                                        "address).", json_schema_extra=_no_default({}))
+    webhook: list[WebhookEvent] = Field(None, description="Event types sent to the player's webhooks.",  # type: ignore[assignment]
+                                        json_schema_extra=_no_default({}))
+    messages: bool = Field(None, description="Show me the other seats' messages (in getGame, listEvents, "  # type: ignore[assignment]
+                                             "emails and the board; default true). Off, you may still send "
+                                             "one.", json_schema_extra=_no_default({}))
+
+    def chosen(self) -> dict:
+        """The fields the request sets."""
+        return {name: getattr(self, name) for name in self.model_fields_set}
 
 
 # ---------------------------------------------------------------- tournaments
@@ -152,13 +176,6 @@ class BoardQuery(Query):
 class BoardViewQuery(BoardQuery):
     after: int = Field(0, ge=0, description="The last event the page has told: the answer's `log` holds only "
                                             "the later ones (and no event is read when there are none).")
-
-
-def _no_default(extra: dict):
-    def edit(schema: dict) -> None:
-        schema.pop("default", None)
-        schema.update(extra)
-    return edit
 
 
 class BoardStep(Request):

@@ -11,7 +11,14 @@ from .tournaments.glicko2 import PROVISIONAL_RD
 DEFAULT_PREFERENCES = {
     "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+    "messages": True,  # the other seats' messages are shown (chalicelib/talk.py)
 }
+
+
+def preferences_with_defaults(stored: dict) -> dict:
+    """A player's preferences: what they chose, and the default of every field they never set
+    (one added after they last chose)."""
+    return {**{k: list(v) if isinstance(v, list) else v for k, v in DEFAULT_PREFERENCES.items()}, **stored}
 
 
 @dataclass
@@ -29,11 +36,16 @@ class Player(Caller):
 
     email: str | None
     created_at: str
-    preferences: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_PREFERENCES.items()})
+    preferences: dict[str, Any] = field(default_factory=lambda: preferences_with_defaults({}))
     vacation: dict | None = None  # see chalicelib.vacation
 
     def wants(self, channel: str, event_type: str) -> bool:
         return event_type in self.preferences.get(channel, [])
+
+    @property
+    def reads_messages(self) -> bool:
+        """Whether the other seats' messages are shown to them (the ``messages`` preference)."""
+        return self.preferences.get("messages", True) is not False
 
 
 @dataclass
@@ -92,6 +104,9 @@ class GameRecord:
     previous_to_move: int | None = None
     request: tuple[str, str] | None = None
     revision: int = 0
+    # The seq of the game's latest message event (chalicelib/talk.py), carried from version to
+    # version: a view reads the latest events for its messages only when one is recent.
+    last_message: int | None = None
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)

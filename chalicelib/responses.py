@@ -9,11 +9,20 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, WithJsonSchema
 
 from .models import STEP_REF, TournamentFormat
-from .models import Preferences  # noqa: F401 - getPreferences answers with what updatePreferences takes
+from .models import WebhookEvent
 from .shapes import Shape
 
 Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [STEP_REF]})]
 GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
+
+
+class Preferences(Shape):
+    """What the player chose (every field: the default of those never set)."""
+
+    email: list[WebhookEvent] = Field(description="Event types sent by email (to the player's email address).")
+    webhook: list[WebhookEvent] = Field(description="Event types sent to the player's webhooks.")
+    messages: bool = Field(description="The other seats' messages are shown to the player (getGame, listEvents, "
+                                       "emails, the board).")
 
 
 class PlayerView(Shape):
@@ -126,6 +135,22 @@ class GameView(Shape):
                                          "(never for a duplicate tournament's boards).")
     created_at: str
     updated_at: str
+
+
+class Message(Shape):
+    """A message a seat sent with a move (an event of type `message`)."""
+
+    seq: int = Field(description="Its event's seq.")
+    seat: int = Field(description="The sender's seat.")
+    name: str = Field(description="The sender's name.")
+    text: str
+    at: str
+
+
+class GameViewWithMessages(GameView):
+    messages: list[Message] = Field(description="The messages among the game's latest 40 events (at most the last "
+                                                "10, oldest first; every one: listEvents). Only for a seat, and "
+                                                "empty when you turned messages off (updatePreferences).")
 
 
 class EventView(Shape):

@@ -22,6 +22,7 @@ from ..records import EventRecord, GameRecord, SeatRecord
 from ..shapes import DEFERRED
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
+from ..talk import MESSAGE
 
 logger = logging.getLogger("battleline.service")
 
@@ -107,7 +108,8 @@ class Moves:
 
     def advance(self, game: GameRecord, engine: GameEngine, state: dict,
                 raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:
-        """The game one version on, with the engine's new state and events, and its clock passed on."""
+        """The game one version on, with the engine's new state and events (and a message, if one went
+        with the move), and its clock passed on."""
         now = self.clock.now()
         version = game.version + 1
         events = [
@@ -116,7 +118,9 @@ class Moves:
             for i, e in enumerate(raw_events, start=1)
         ]
         finished = engine.result(state) is not None
+        said = [e.seq for e in events if e.type == MESSAGE]
         saved = replace(game, version=version, state=state, updated_at=iso(now),
+                        last_message=said[-1] if said else game.last_message,
                         status="finished" if finished else game.status,
                         event_count=game.event_count + len(events), to_move=engine.to_move(state),
                         previous_to_move=game.to_move, request=None, revision=0)

@@ -13,8 +13,9 @@ def test_preferences_default_and_update(api):
     ann = api.signup("Ann")
     prefs = api.get("/v1/players/me/preferences", key=ann["api_key"]).body
     assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
-                     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"]}
-    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"]}
+                     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+                     "messages": True}
+    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "messages": False}
     assert api.request("PUT", "/v1/players/me/preferences", chosen, key=ann["api_key"]).body == chosen
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body == chosen
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"email": ["game.nope"], "webhook": []},
