@@ -106,3 +106,30 @@ def test_how_a_reply_is_read(text, steps, message):
 def test_a_reply_without_commands_first_is_refused(text):
     with pytest.raises(CommandError):
         STEPS.read_reply(text)
+
+
+def test_a_link_page_shows_the_opponents_message_and_sends_one_with_the_turn(game_by_mail):
+    from chalicelib.mailplay import pages
+    from chalicelib.pages.templates import render
+
+    services, inbound, outbox, game, ann, bob = game_by_mail
+    gid = game["game_id"]
+    moves, version = commands(services, gid, 1)
+    assert inbound.handle(reply("ann@example.org", LINKS.reply_address(gid, 1, version),
+                                f"{moves}\n\n<script>alert(1)</script> your move")).outcome == "applied"
+    view = services.games.view_for_seat(gid, 2)
+    step = next(s for s in view["legal_steps"] if s["type"] == "play" and "flag" in s and s["card"][0].isdigit())
+    token = LINKS.step_url(gid, 2, view["version"], step).rsplit("/", 1)[1]
+    page = pages.step_link_page(services.mailplay, token, "/post-here")
+    html = render(page.template, title=page.title, message=page.message, data=page.data)
+    assert "Ann says:" in html and "&lt;script&gt;alert(1)&lt;/script&gt; your move" in html and "<script>" not in html
+    assert '<textarea name="message" maxlength="500"' in html
+    # too long: nothing is played, and the page says why
+    refused = pages.play_step_link(services.mailplay, token, {"turn": ["1"], "deck": ["troop"],
+                                                              "message": ["x" * 501]})
+    assert refused.status == 422 and services.games.view_for_seat(gid, 2)["version"] == view["version"]
+    played = pages.play_step_link(services.mailplay, token, {"turn": ["1"], "deck": ["troop"],
+                                                             "message": ["Nice\r\nplay,   Ann"]})
+    assert played.status == 200
+    said = [e.seen_by(1)["data"]["text"] for e in services.store.list_events(gid) if e.type == "message"]
+    assert said[-1] == "Nice play, Ann"
