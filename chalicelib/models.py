@@ -188,6 +188,8 @@ class BoardStep(Request):
     step: dict[str, Any] = Field(None, json_schema_extra=_no_default({"allOf": [STEP_REF]}))  # type: ignore[assignment]
     steps: list[dict[str, Any]] = Field(None, min_length=1, max_length=20,  # type: ignore[assignment]
                                         json_schema_extra=_no_default({"items": STEP_REF}))
+    message: MessageText | None = Field(None, description="A message to the other seats, with the step(s) "
+                                                          "(as postAction's).")
 
     @model_validator(mode="after")
     def _step_or_steps(self) -> "BoardStep":

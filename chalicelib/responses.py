@@ -396,6 +396,7 @@ class BoardClock(Shape):
 class BoardLogLine(Shape):
     seq: int = Field(description="The event told (listEvents' seq).")
     text: str
+    said_by: str | None = Field(None, description="A message's sender (the line is a message, `text` its words).")
 
 
 class BoardView(Shape):
@@ -416,6 +417,9 @@ class BoardView(Shape):
                                           "round, limits, command zones, units), in sentences.")
     recap: list[str] | None = Field(description="What the others did since your last move; null when no event came "
                                                 "after `after` (nothing new to tell).")
+    messages: list[Message] | None = Field(description="The other seats' messages since your last move (none for "
+                                                       "a spectator, nor when you turned messages off); null as "
+                                                       "`recap`.")
     drawn: list[str] | None = Field(description="The cards you drew in your latest turn and still hold; null as "
                                                 "`recap`.")
     log: list[BoardLogLine] = Field(description="The move log's lines for the events after `after`, oldest first.")

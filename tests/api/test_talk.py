@@ -145,3 +145,40 @@ def test_old_messages_leave_the_view_but_stay_in_the_events(api, table):
         assert post(api, mover, gid, seat_view["version"], [step]).status == 200
         view = api.view(ann, gid)
     assert view["messages"] == [] and [e["data"]["text"] for e in said(api, bob, gid)] == ["early words"]
+
+
+def board_path(api, player, game_id, what="view"):
+    from .test_board import path_of
+
+    url = api.get(f"/v1/games/{game_id}/board-link", key=player["api_key"]).body["url"]
+    return path_of(url).replace("/board?", f"/board/{what}?")
+
+
+def test_the_board_sends_a_message_and_shows_the_opponents_but_not_to_a_spectator(api, table):
+    ann, bob, eve, game = table
+    gid = game["game_id"]
+    steps_path = board_path(api, ann, gid, "steps")
+    turn = [first_play(game), {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"}]
+    played = api.post(steps_path, {"expected_version": 0, "steps": turn, "message": "<i>hi</i> Bob"})
+    assert played.status == 200, played.body
+    assert played.body["messages"] == []  # her own message is not news to her
+    assert [(line["said_by"], line["text"]) for line in played.body["log"] if line.get("said_by")] == [
+        ("Ann", "<i>hi</i> Bob")]
+    bob_board = api.get(board_path(api, bob, gid)).body
+    assert [(m["name"], m["text"]) for m in bob_board["messages"]] == [("Ann", "<i>hi</i> Bob")]
+    assert any(line.get("said_by") == "Ann" for line in bob_board["log"])
+    page = api.get(board_path(api, bob, gid).replace("/board/view?", "/board?")).body
+    assert "<i>hi</i>" not in page and "\\u003ci\\u003ehi" in page  # in the page's JSON, escaped
+    watcher = api.get(f"/v1/games/{gid}/board/view").body
+    assert watcher["messages"] == [] and not any(line.get("said_by") for line in watcher["log"])
+    assert "hi</i> Bob" not in str(watcher)
+    # a bad message on the board: refused, nothing played
+    view = api.view(bob, gid)
+    reply = api.post(board_path(api, bob, gid, "steps"), {"expected_version": view["version"],
+                                                          "step": first_play(view), "message": "a\u0007b"})
+    problem_of(reply, 422, "invalid_request")
+    assert api.view(bob, gid)["version"] == view["version"]
+    # Bob turns messages off: his board shows none
+    assert api.request("PUT", PREFS, {"messages": False}, key=bob["api_key"]).status == 200
+    bob_board = api.get(board_path(api, bob, gid)).body
+    assert bob_board["messages"] == [] and not any(line.get("said_by") for line in bob_board["log"])
