@@ -264,7 +264,7 @@ def redeliver_webhook(call: Call):
 # ---------------------------------------------------------------- preferences and email links
 
 @api.operation("GET", "/v1/players/me/preferences", "getPreferences",
-               summary="Which events reach the caller by email and by webhook", response=r.Preferences,
+               summary="Which events reach the caller by email and by webhook", response=r.PreferencesView,
                tag="players")
 def get_preferences(call: Call):
     return call.services.players.get_preferences(call.player)
@@ -272,7 +272,7 @@ def get_preferences(call: Call):
 
 @api.operation("PUT", "/v1/players/me/preferences", "updatePreferences",
                summary="Choose which events reach the caller by email and by webhook", body=m.Preferences,
-               response=r.Preferences, tag="players")
+               response=r.PreferencesView, tag="players")
 def update_preferences(call: Call):
     return call.services.players.set_preferences(call.player, call.body)
 

@@ -116,9 +116,7 @@ class CreateWebhookRequest(Request):
 
 
 class Preferences(Request):
-    """What the player chooses: which events reach them by email and by webhook, and whether they
-    read the other seats' messages. A field left out keeps its value (so a client that does not
-    know a newer field cannot reset it); null is not a value."""
+    """Your choices. A field left out keeps its value (an older client cannot reset a newer one)."""
 
     # Either field may be left out, but none is ever null (so the schema shows no default).
     email: list[WebhookEvent] = Field(None, description="Event types sent by email (to the player's email "  # type: ignore[assignment]

@@ -16,7 +16,7 @@ Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [STEP_REF]})]
 GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
 
 
-class Preferences(Shape):
+class PreferencesView(Shape):
     """What the player chose (every field: the default of those never set)."""
 
     email: list[WebhookEvent] = Field(description="Event types sent by email (to the player's email address).")
@@ -154,6 +154,8 @@ class GameViewWithMessages(GameView):
 
 
 class EventView(Shape):
+    """An event as you may see it; a `message` (`data.text`) is shown to the game's seats only."""
+
     seq: int
     version: int
     type: str
@@ -464,7 +466,8 @@ class PublicEvent(Shape):
 
 
 class GameActionData(WebhookGameData):
-    events: list[PublicEvent] = Field(description="What the accepted action did; read your own view with getGame.")
+    events: list[PublicEvent] = Field(description="What the accepted action did; read your own view with getGame "
+                                                  "(a message that went with it is not here: listEvents has it).")
     to_move: int | None
 
 
