@@ -151,7 +151,7 @@ def list_games(call: Call):
 
 
 @api.operation("GET", "/v1/games/{game_id}", "getGame", summary="The caller's view of a game",
-               response=r.GameView, errors=("game_not_found", "board_in_play"), etag=True)
+               response=r.GameViewWithMessages, errors=("game_not_found", "board_in_play"), etag=True)
 def get_game(call: Call):
     return call.services.games.get_game(call.player, call.params["game_id"])
 
@@ -347,7 +347,7 @@ def redeliver_webhook(call: Call):
 # ---------------------------------------------------------------- preferences and email links
 
 @api.operation("GET", "/v1/players/me/preferences", "getPreferences",
-               summary="Which events reach the caller by email and by webhook", response=r.Preferences,
+               summary="Which events reach the caller by email and by webhook", response=r.PreferencesView,
                tag="players")
 def get_preferences(call: Call):
     return call.services.players.get_preferences(call.player)
@@ -355,7 +355,7 @@ def get_preferences(call: Call):
 
 @api.operation("PUT", "/v1/players/me/preferences", "updatePreferences",
                summary="Choose which events reach the caller by email and by webhook", body=m.Preferences,
-               response=r.Preferences, tag="players")
+               response=r.PreferencesView, tag="players")
 def update_preferences(call: Call):
     return call.services.players.set_preferences(call.player, call.body)
 

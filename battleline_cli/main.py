@@ -186,7 +186,10 @@ def play(game_id: str,
          commands: list[str] = typer.Argument(
              ..., help='Your moves as an email reply takes them: "play 7R 3" "claim none" "draw troop", or '
                        'play 7R 3 / claim none / draw troop, or a number battleline show gives a short decision.'),
-         wait: float = typer.Option(10, help="Seconds to wait for a bot's answer before showing the game.")) -> None:
+         wait: float = typer.Option(10, help="Seconds to wait for a bot's answer before showing the game."),
+         message: Optional[str] = typer.Option(None, "--message", "-m",
+                                               help="A message to your opponent with the moves (one line, at most "
+                                                    "500 characters).")) -> None:
     """Make moves in one go (all or nothing), at the game's current version, then show the game."""
     view = state.client.view(game_id)
     presenter = PRESENTERS[view["game"]]
@@ -196,11 +199,14 @@ def play(game_id: str,
         raise Failure(_("{error}; write moves as in an email reply, e.g. {example} (battleline show {game} lists "
                         "yours)").format(error=error, example=presenter.example, game=game_id)) from None
     result = state.client.call("POST", f"/v1/games/{game_id}/actions",
-                               {"expected_version": view["version"], "steps": steps})
+                               {"expected_version": view["version"], "steps": steps,
+                                **({"message": message} if message is not None else {})})
     mine = [e for e in result["events"] if e["seat"] == view["you"] and e["type"] not in QUIET]
     done = screens.sentences(presenter.told(result["view"], mine))
     if not done:
         done = _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps))
+    if message is not None:
+        done += " " + _("Your message went with it.")
     lines([done], view["game"])
     out()
     show_game(wait_for_bot(game_id, result["view"], wait), own=False)

@@ -14,7 +14,8 @@ from datetime import datetime
 import click
 
 from chalicelib.games.battleline.story import card_name
-from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names
+from chalicelib import talk
+from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
 from chalicelib.i18n import _, ngettext
 
 from .moves import Moves, your_moves
@@ -118,6 +119,15 @@ def told_turns(view: dict, events: list[dict]) -> list[str]:
 
 def sentences(lines: list[str]) -> str:
     return " ".join(line + "." for line in lines)
+
+
+def said(view: dict, events: list[dict]) -> list[str]:
+    """The other seats' messages since your last move (listEvents holds none for a spectator, nor
+    when you turned messages off), each quoted under its sender's name."""
+    found = talk.from_others(talk.messages(since_own_move(events, view["you"]), names(view)), view["you"])
+    return [line for m in found for line in ("", _("{name} says:").format(name=m["name"]),
+                                               *textwrap.wrap(m["text"], 76, initial_indent="  > ",
+                                                              subsequent_indent="  > "))]
 
 
 def story(view: dict, events: list[dict], *, own: bool = True) -> list[str]:
@@ -362,6 +372,7 @@ def screen(view: dict, events: list[dict], card_set: dict | None = None, *, own:
     told = story(view, events, own=own)
     if told:
         lines += [""] + told
+    lines += said(view, events)
     lines += ["", whose_move(view), ""]
     lines += board(view, card_set)
     lines.append("")

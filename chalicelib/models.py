@@ -9,7 +9,7 @@ from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_va
 from pydantic_core import PydanticCustomError
 
 from .shapes import STRICT, Shape
-from .text import PLAIN_TEXT_PATTERN, Email, Name, no_controls, plain_text
+from .text import PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
 
 GAME_TYPES = ("battleline", "khan")
 
@@ -23,6 +23,13 @@ PlayerId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0
 
 class Request(Shape):
     model_config = STRICT
+
+
+def _no_default(extra: dict):
+    def edit(schema: dict) -> None:
+        schema.pop("default", None)
+        schema.update(extra)
+    return edit
 
 
 # ---------------------------------------------------------------- players
@@ -88,6 +95,11 @@ class ActionRequest(Request):
     expected_version: int = Field(ge=0, description="The version the steps were chosen at.")
     steps: list[dict[str, Any]] = Field(min_length=1, max_length=20, description="Applied in order, all or nothing.",
                                         json_schema_extra={"items": STEP_REF})
+    message: MessageText | None = Field(None, description="A message to the other seats, with the move: up to 500 "
+                                                          "characters on one line (no control character, not "
+                                                          "blank). Shown to the game's seats only (an event of type "
+                                                          "`message`; `messages` in getGame), never to a spectator, "
+                                                          "and not to a player who turned messages off.")
 
 
 class Query(Shape):
@@ -164,16 +176,25 @@ class CreateWebhookRequest(Request):
 
 
 class Preferences(Request):
-    """Which events reach the player by email and by webhook, and how games others make for them
-    begin. A field left out keeps its value (an older client cannot reset a newer setting)."""
+    """Your choices. A field left out keeps its value (an older client cannot reset a newer one)."""
 
-    email: list[WebhookEvent] | None = Field(None, description="Event types sent by email (to the player's "
-                                                               "email address).")
-    webhook: list[WebhookEvent] | None = Field(None, description="Event types sent to the player's webhooks.")
-    challenges: Literal["ask", "accept", "refuse"] | None = Field(
+    # Either field may be left out, but none is ever null (so the schema shows no default).
+    email: list[WebhookEvent] = Field(None, description="Event types sent by email (to the player's email "  # type: ignore[assignment]
+                                                        "address).", json_schema_extra=_no_default({}))
+    webhook: list[WebhookEvent] = Field(None, description="Event types sent to the player's webhooks.",  # type: ignore[assignment]
+                                        json_schema_extra=_no_default({}))
+    messages: bool = Field(None, description="Show me the other seats' messages (in getGame, listEvents, "  # type: ignore[assignment]
+                                             "emails and the board; default true). Off, you may still send "
+                                             "one.", json_schema_extra=_no_default({}))
+    challenges: Literal["ask", "accept", "refuse"] = Field(  # type: ignore[assignment]
         None, description="A game someone else seats you in: `ask` (the default: it waits until you accept "
                           "or decline), `accept` (it starts at once: consent given in advance, e.g. for a "
-                          "bot's account) or `refuse` (refused: only open seats and tournaments).")
+                          "bot's account) or `refuse` (refused: only open seats and tournaments).",
+        json_schema_extra=_no_default({}))
+
+    def chosen(self) -> dict:
+        """The fields the request sets."""
+        return {name: getattr(self, name) for name in self.model_fields_set}
 
 
 # ---------------------------------------------------------------- tournaments
@@ -220,13 +241,6 @@ class BoardViewQuery(BoardQuery):
                                             "the later ones (and no event is read when there are none).")
 
 
-def _no_default(extra: dict):
-    def edit(schema: dict) -> None:
-        schema.pop("default", None)
-        schema.update(extra)
-    return edit
-
-
 class BoardStep(Request):
     """One step (`step`), or several applied in order, all or nothing (`steps`: a whole turn)."""
 
@@ -237,6 +251,8 @@ class BoardStep(Request):
     step: dict[str, Any] = Field(None, json_schema_extra=_no_default({"allOf": [STEP_REF]}))  # type: ignore[assignment]
     steps: list[dict[str, Any]] = Field(None, min_length=1, max_length=20,  # type: ignore[assignment]
                                         json_schema_extra=_no_default({"items": STEP_REF}))
+    message: MessageText | None = Field(None, description="A message to the other seats, with the step(s) "
+                                                          "(as postAction's).")
 
     @model_validator(mode="after")
     def _step_or_steps(self) -> "BoardStep":

@@ -11,11 +11,18 @@ from .tournaments.glicko2 import PROVISIONAL_RD
 DEFAULT_PREFERENCES = {
     "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+    "messages": True,  # the other seats' messages are shown (chalicelib/talk.py)
     # A game someone else seats the player in: "ask" them (it waits until they accept), "accept" it at
     # once (consent given in advance, as a bot's owner may), or "refuse" it (only open seats and
     # tournaments then).
     "challenges": "ask",
 }
+
+
+def preferences_with_defaults(stored: dict) -> dict:
+    """A player's preferences: what they chose, and the default of every field they never set
+    (one added after they last chose)."""
+    return {**{k: list(v) if isinstance(v, list) else v for k, v in DEFAULT_PREFERENCES.items()}, **stored}
 
 
 @dataclass
@@ -46,8 +53,7 @@ class Player(Caller):
 
     email: str | None
     created_at: str
-    preferences: dict[str, Any] = field(default_factory=lambda: {k: v if isinstance(v, str) else list(v)
-                                                                  for k, v in DEFAULT_PREFERENCES.items()})
+    preferences: dict[str, Any] = field(default_factory=lambda: preferences_with_defaults({}))
     vacation: dict | None = None  # see chalicelib.vacation
 
     def wants(self, channel: str, event_type: str) -> bool:
@@ -57,6 +63,11 @@ class Player(Caller):
     def challenges(self) -> str:
         """How a game someone else seats the player in begins: "ask", "accept" or "refuse"."""
         return self.preferences.get("challenges", DEFAULT_PREFERENCES["challenges"])
+
+    @property
+    def reads_messages(self) -> bool:
+        """Whether the other seats' messages are shown to them (the ``messages`` preference)."""
+        return self.preferences.get("messages", True) is not False
 
 
 @dataclass
@@ -133,6 +144,9 @@ class GameRecord:
     def result(self, engine_result: dict | None) -> dict | None:
         """The game's result: its rules', or how it ended before them."""
         return engine_result or self.ended
+    # The seq of the game's latest message event (chalicelib/talk.py), carried from version to
+    # version: a view reads the latest events for its messages only when one is recent.
+    last_message: int | None = None
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)

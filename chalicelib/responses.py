@@ -9,11 +9,23 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, WithJsonSchema
 
 from .models import STEP_REF, TournamentFormat
-from .models import Preferences  # noqa: F401 - getPreferences answers with what updatePreferences takes
+from .models import WebhookEvent
 from .shapes import Shape
 
 Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [STEP_REF]})]
 GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
+
+
+class PreferencesView(Shape):
+    """What the player chose (every field: the default of those never set)."""
+
+    email: list[WebhookEvent] = Field(description="Event types sent by email (to the player's email address).")
+    webhook: list[WebhookEvent] = Field(description="Event types sent to the player's webhooks.")
+    messages: bool = Field(description="The other seats' messages are shown to the player (getGame, listEvents, "
+                                       "emails, the board).")
+    challenges: Literal["ask", "accept", "refuse"] = Field(
+        description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
+                    "refused (`refuse`).")
 
 
 class PlayerView(Shape):
@@ -183,7 +195,25 @@ class GameView(Shape):
     updated_at: str
 
 
+class Message(Shape):
+    """A message a seat sent with a move (an event of type `message`)."""
+
+    seq: int = Field(description="Its event's seq.")
+    seat: int = Field(description="The sender's seat.")
+    name: str = Field(description="The sender's name.")
+    text: str
+    at: str
+
+
+class GameViewWithMessages(GameView):
+    messages: list[Message] = Field(description="The messages among the game's latest 40 events (at most the last "
+                                                "10, oldest first; every one: listEvents). Only for a seat, and "
+                                                "empty when you turned messages off (updatePreferences).")
+
+
 class EventView(Shape):
+    """An event as you may see it; a `message` (`data.text`) is shown to the game's seats only."""
+
     seq: int
     version: int
     type: str
@@ -452,6 +482,7 @@ class BoardClock(Shape):
 class BoardLogLine(Shape):
     seq: int = Field(description="The event told (listEvents' seq).")
     text: str
+    said_by: str | None = Field(None, description="A message's sender (the line is a message, `text` its words).")
 
 
 class BoardView(Shape):
@@ -472,6 +503,9 @@ class BoardView(Shape):
                                           "round, limits, command zones, units), in sentences.")
     recap: list[str] | None = Field(description="What the others did since your last move; null when no event came "
                                                 "after `after` (nothing new to tell).")
+    messages: list[Message] | None = Field(description="The other seats' messages since your last move (none for "
+                                                       "a spectator, nor when you turned messages off); null as "
+                                                       "`recap`.")
     drawn: list[str] | None = Field(description="The cards you drew in your latest turn and still hold; null as "
                                                 "`recap`.")
     log: list[BoardLogLine] = Field(description="The move log's lines for the events after `after`, oldest first.")
@@ -516,7 +550,8 @@ class PublicEvent(Shape):
 
 
 class GameActionData(WebhookGameData):
-    events: list[PublicEvent] = Field(description="What the accepted action did; read your own view with getGame.")
+    events: list[PublicEvent] = Field(description="What the accepted action did; read your own view with getGame "
+                                                  "(a message that went with it is not here: listEvents has it).")
     to_move: int | None
 
 

@@ -37,9 +37,10 @@ class Server:
     def view(self, player: dict, game_id: str) -> dict:
         return requests.get(f"{self.url}/v1/games/{game_id}", headers=self.auth(player), timeout=10).json()
 
-    def act(self, player: dict, game_id: str, version: int, *steps: dict) -> None:
+    def act(self, player: dict, game_id: str, version: int, *steps: dict, message: str | None = None) -> None:
         reply = requests.post(f"{self.url}/v1/games/{game_id}/actions", headers=self.auth(player), timeout=10,
-                              json={"expected_version": version, "steps": list(steps)})
+                              json={"expected_version": version, "steps": list(steps),
+                                    **({"message": message} if message else {})})
         reply.raise_for_status()
 
     def link(self, player: dict, game_id: str) -> str:
@@ -53,7 +54,7 @@ class Server:
 
 def battle_line(server: Server) -> str:
     """Seed 2, played the fixed way the browser test plays it: 30 steps in, Ann holds 6P, which
-    makes flag 7 hers to claim."""
+    makes flag 7 hers to claim; Bob's last step carries a message to her."""
     ann, bob = server.signup("Ann"), server.signup("Bob")
     game_id = server.game(ann, [ann, bob], game="battleline", seed=2, options={"first_seat": 1})
     players = {1: ann, 2: bob}
@@ -68,7 +69,8 @@ def battle_line(server: Server) -> str:
             step = {"type": "claim", "flags": []}
         else:
             step = next(s for s in legal if s["type"] == "draw")
-        server.act(players[seat], game_id, view["version"], step)
+        server.act(players[seat], game_id, view["version"], step,
+                   message="Flag 7 will not hold long, Ann." if count == 29 else None)
     return server.link(ann, game_id)
 
 
@@ -125,6 +127,7 @@ def main() -> int:
             page.locator('#hand button[data-card="6P"]').click()
             page.locator('#table button.marker[data-flag="7"]').click()
             page.locator("#chooser").get_by_role("button", name="Claim flag 7").click()
+            page.locator("#message").fill("We shall see, Bob!")
             page.locator("#chooser .deck.troop").focus()
             shoot(page, f"board-battleline-{width}")
             page.goto(khan(server))

@@ -51,6 +51,10 @@ class Presenter:
     def parse_commands(self, text: str) -> list[Step]:
         return self.steps.read_commands(text)
 
+    def parse_reply(self, text: str) -> tuple[list[Step], str | None]:
+        """A reply's steps and the message that goes with them (``StepTable.read_reply``)."""
+        return self.steps.read_reply(text)
+
 
 def names(view: dict) -> dict[int, str]:
     """Each seat's name as people read it (a player's name, a bot's, or an open invitation)."""

@@ -17,6 +17,7 @@ Adding a step type is one entry here plus its rule.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -43,17 +44,34 @@ class Unreadable(CommandError):
         self.hint = hint
 
 
+def _ends_text(line: str) -> bool:
+    """A quoted reply (lines starting with ">", or "On ... wrote:") or a signature ("-- ") begins."""
+    return line.startswith(">") or line == "--" or line.startswith("-- ") or bool(re.match(r"^On .+wrote:$", line))
+
+
 def command_lines(text: str) -> list[str]:
     """The command lines of a message: everything from a quoted reply (lines starting with ">",
     or "On ... wrote:") or a signature ("-- ") on is left out."""
-    lines = []
+    return [line for line, _ in paragraph_lines(text)]
+
+
+def paragraph_lines(text: str) -> list[tuple[str, bool]]:
+    """The non-blank lines of a message before any quoted reply or signature, stripped, each with
+    whether a blank line came before it (it begins a paragraph)."""
+    lines, blank = [], False
     for raw in text.splitlines():
         line = raw.strip()
-        if line.startswith(">") or line == "--" or line.startswith("-- ") or re.match(r"^On .+wrote:$", line):
+        if _ends_text(line):
             break
         if line:
-            lines.append(line)
+            lines.append((line, blank))
+        blank = not line
     return lines
+
+
+MESSAGE_LINE = re.compile(r"^(?:message|say)\s*:\s*", re.IGNORECASE)  # "message: good luck"
+# A phone's signature line ends a message too (it is no signature by the "-- " convention).
+SENT_FROM = re.compile(r"^(?:Sent from my |Get Outlook for )", re.IGNORECASE)
 
 
 def _bare(name: str) -> Callable[[list[str]], Step]:
@@ -157,6 +175,42 @@ class StepTable:
         if not lines:
             raise CommandError("the message holds no command")
         return [self.read_line(line) for line in lines]
+
+    def read_reply(self, text: str) -> tuple[list[Step], str | None]:
+        """A reply by email: its steps, and the message to the other seats that goes with them (None:
+        none). The commands come first, one a line; the message is what follows them after a blank
+        line (a paragraph that does not begin with a command), or from a line beginning ``message:``
+        or ``say:``, up to the quoted email or a signature; its lines are joined with spaces. A line
+        in the commands' own paragraph that is no command is refused as before (a mistyped command
+        is never sent as a message). Raises CommandError."""
+        lines = paragraph_lines(text)
+        steps: list[Step] = []
+        said: list[str] | None = None
+        for index, (line, new_paragraph) in enumerate(lines):
+            prefixed = MESSAGE_LINE.match(line)
+            if prefixed or (steps and new_paragraph and not self._readable(line)):
+                said = [line[prefixed.end():] if prefixed else line] + [rest for rest, _ in lines[index + 1:]]
+                break
+            try:
+                steps.append(self.read_line(line))
+            except CommandError as error:
+                if not steps:
+                    raise
+                raise CommandError(f"{error} (a message to the other players goes after a blank line, or "
+                                   "after 'message:')") from None
+        if not steps:
+            raise CommandError("the message holds no command")
+        if said is not None:
+            said = [line for line in itertools.takewhile(lambda line: not SENT_FROM.match(line), said)]
+        text = " ".join(" ".join(said).split()) if said else ""
+        return steps, text or None
+
+    def _readable(self, line: str) -> bool:
+        try:
+            self.read_line(line)
+        except CommandError:
+            return False
+        return True
 
     def write(self, step: Step) -> str:
         """A step as the command that asks for it."""

@@ -15,7 +15,9 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr
 
-from ..errors import ServiceError
+from pydantic import ValidationError
+
+from ..errors import ServiceError, describe_validation
 from ..games.steptypes import CommandError
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
@@ -24,6 +26,7 @@ from ..i18n import _
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
 from ..pages.templates import render
+from ..talk import MAX_LENGTH
 from . import show
 from .links import LinkError, Links
 
@@ -69,22 +72,29 @@ class InboundMail:
         text = body.get_content() if body is not None else ""
         presenter = PRESENTERS[self.games.view_for_seat(reply_to.game_id, reply_to.seat)["game"]]
         try:
-            steps = presenter.parse_commands(text)
+            steps, said = presenter.parse_reply(text)
+            request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused",
                                 _("I could not read your message: {error}").format(error=error), help_text=True)
+        except ValidationError as error:  # the message to the others (too long, a control character)
+            why = (_("it holds {count} characters, and at most {most} go with a move").format(
+                count=len(said), most=MAX_LENGTH) if said and len(said) > MAX_LENGTH else describe_validation(error))
+            if not any(problem["loc"][:1] == ("message",) for problem in error.errors()):
+                return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
+            return self._answer(player, reply_to, message, "refused",
+                                _("Not played: your message to the other players cannot go: {why}").format(why=why))
         key = hashlib.sha256((message.get("Message-ID") or text).encode()).hexdigest()
         try:
-            outcome = self.games.post_action(player, reply_to.game_id,
-                                             ActionRequest(expected_version=reply_to.version, steps=steps),
-                                             Idempotency(f"mail:{key[:40]}", key))
+            outcome = self.games.post_action(player, reply_to.game_id, request, Idempotency(f"mail:{key[:40]}", key))
         except ServiceError as error:
             why = (_("the game has moved on since that email; here is where it stands now")
                    if error.code == "version_conflict" else error.detail)
             return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
-        played = "; ".join(presenter.write_step(s) for s in steps)
-        return self._answer(player, reply_to, message, "applied", _("Played: {steps}").format(steps=played),
-                            events=outcome.body.get("events", []))
+        played = _("Played: {steps}").format(steps="; ".join(presenter.write_step(s) for s in steps))
+        if said:
+            played += " " + _("Your message went with it.")
+        return self._answer(player, reply_to, message, "applied", played, events=outcome.body.get("events", []))
 
     def _ignore(self, reason: str) -> Inbound:
         logger.info("inbound mail ignored: %s", reason)

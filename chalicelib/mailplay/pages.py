@@ -13,6 +13,7 @@ from ..i18n import N_, _
 from ..pages.page import Page
 from . import show
 from .links import LinkError
+from ..talk import MAX_LENGTH
 from .service import Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
 
 TEMPLATE = "link.html"
@@ -83,7 +84,8 @@ def _turn_form(view: dict, step: dict, turn: list[dict], action_url: str) -> dic
     words = show.describe(view, step)
     button = _("Yes, resign") if resign else (_("Play this turn") if parts else _("Yes: {step}").format(
         step=words[:1].lower() + words[1:]))
-    return {"action": action_url, "parts": parts, "button": button, "danger": resign}
+    return {"action": action_url, "parts": parts, "button": button, "danger": resign, "talk": not resign,
+            "most": MAX_LENGTH}
 
 
 def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
@@ -117,11 +119,12 @@ def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
 
 def _choices(form: dict[str, list[str]] | None) -> Choices | None:
     """The turn the page's form chose (None: the page's defaults, e.g. a POST without its form)."""
+    said = " ".join(" ".join(form.get("message", [])).split()) if form else ""  # a textarea's lines: one line
     if not form or "turn" not in form:
-        return None
+        return Choices(message=said) if said else None
     flags = tuple(int(v) for v in form.get("claim", []) if v.isdigit() and 1 <= int(v) <= 9)
     deck = next((v for v in form.get("deck", []) if v in ("troop", "tactics")), None)
-    return Choices(claims=flags, deck=deck)
+    return Choices(claims=flags, deck=deck, message=said or None)
 
 
 def _drawn(played: LinkedStep) -> list[str]:

@@ -16,7 +16,9 @@ from typing import Callable
 from .. import ids
 from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
-from ..errors import ServiceError
+from pydantic import ValidationError
+
+from ..errors import ServiceError, describe_validation
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player, SeatRecord
@@ -57,9 +59,11 @@ class Choices:
 
     claims: tuple[int, ...] | None = None
     deck: str | None = None
+    message: str | None = None  # a message to the other seats, with the turn
 
     def fingerprint(self) -> str:
-        return json.dumps({"claims": None if self.claims is None else sorted(self.claims), "deck": self.deck})
+        chosen = {"claims": None if self.claims is None else sorted(self.claims), "deck": self.deck}
+        return json.dumps({**chosen, "message": self.message} if self.message else chosen)
 
 
 TURN_PHASES = ("claim", "draw")  # what follows a Battle Line play in the same turn, chosen on its page
@@ -136,8 +140,12 @@ class MailPlay:
                 steps = [link.step]  # refused below, with the rules' reason
         fingerprint = hashlib.sha256(f"{token}\n{choices.fingerprint()}".encode()).hexdigest()
         try:
-            outcome = self.post_action(player, link.game_id, ActionRequest(expected_version=link.version, steps=steps),
-                                       Idempotency(self.link_key(token), fingerprint))
+            request = ActionRequest(expected_version=link.version, steps=steps, message=choices.message)
+        except ValidationError as error:  # the message (too long, a control character)
+            raise StepRefused("invalid_request", describe_validation(error),
+                              view=self.view_for_seat(link.game_id, link.seat)) from None
+        try:
+            outcome = self.post_action(player, link.game_id, request, Idempotency(self.link_key(token), fingerprint))
         except ServiceError as error:
             now = self.view_for_seat(link.game_id, link.seat)
             if error.code in ("idempotency_key_reused", "version_conflict", "game_finished") and now is not None:

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from importlib import import_module
 from typing import Callable
 
+from .. import talk
 from ..games.presenters import PRESENTERS, names
 from ..i18n import N_, _, ngettext
 from .links import Links
@@ -418,7 +419,14 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
         "board_url": links.board_url(game_id, seat),
         "resign_url": url({"type": "resign"}) if mine and can_resign(view) else None,
         "api_url": f"{links.base_url}/v1/games/{game_id}",
+        "messages": said_to(view),
     }
+
+
+def said_to(view: dict) -> list[dict]:
+    """The other seats' messages since the seat last moved (``recent`` holds none for a player who
+    turned messages off, nor for a spectator): each with its sender's name and text."""
+    return talk.from_others(talk.messages(view.get("recent") or [], names(view)), view["you"])
 
 
 def _grid_text(view: dict, grid: dict | None) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..records import Committed, EventRecord, GameRecord, Message
+from ..talk import MESSAGE
 
 EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
 GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
@@ -55,7 +56,8 @@ def for_committed(committed: Committed) -> list[Message]:
 
 
 def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord]) -> list[Message]:
-    public = [{"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data} for e in events]
+    # A message's text is no public data (chalicelib/talk.py): a seat reads it with listEvents or getGame.
+    public = [{"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data} for e in events if e.type != MESSAGE]
     players = [s for s in after.seats if s.player_id]  # not the bots, nor invitations still open
     messages = [_message("game.action", after, s.seat, s.player_id, {"events": public, "to_move": after.to_move})
                 for s in players]

@@ -13,7 +13,8 @@ from __future__ import annotations
 import importlib
 from urllib.parse import quote
 
-from ..games.presenters import PRESENTERS
+from .. import talk
+from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
 from ..i18n import _, language, ngettext
 from .page import Page
@@ -127,13 +128,18 @@ def board_view(view: dict) -> dict:
     steps = [{"label": tables.say(s, view), "step": s} for s in view["legal_steps"]]
     events = view.get("events") or []
     recent = view.get("recent")
-    log = [{"seq": e["seq"], "text": text} for e in events if (text := shown.tell(e, view))]
+    people = {s["seat"]: s["name"] for s in view["seats"]}
+    log = [{"seq": e["seq"], "text": e["data"]["text"], "said_by": people.get(e["seat"], "?")} if talk.is_message(e)
+           else {"seq": e["seq"], "text": text} for e in events
+           if talk.is_message(e) and "text" in e["data"] or (text := shown.tell(e, view))]
     return {"game_id": view["game_id"], "game": view["game"], "title": shown.title, "version": view["version"],
             "status": view["status"], "you": seat, "to_move": view["to_move"], "phase": view["phase"],
             "headline": headline(view), "seats": seats(view), "clock": clock_lines(view),
             "counts": shown.counts(view),
             "recap": None if recent is None else shown.recap(view, _told_only(shown, view, recent)),
             "drawn": None if recent is None else _drawn(view, recent),
+            "messages": None if recent is None else talk.from_others(
+                talk.messages(since_own_move(recent, seat), people), seat),
             "log": log, "log_seq": max([e["seq"] for e in events], default=view.get("after", 0)),
             "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
             "hand": view["state"].get("hand", []),
@@ -173,6 +179,7 @@ def words() -> dict:
         "resign_text": _("You lose the game at once. This cannot be undone."),
         "resign_confirm": _("Yes, resign"), "keep_playing": _("No, keep playing"),
         "drawn": _("You drew {cards}."), "new_card": _("new"),
+        "says": _("{name} says:"),
         "log": _("Move log"), "recap": _("Since your last move"),
         "recap_before": _("Their last move"), "recap_watch": _("Latest moves"),
         "nothing_yet": _("Nothing yet."), "nothing_new": _("Nothing new since your last step."),
@@ -221,5 +228,5 @@ def board_page(view: dict, token: str | None) -> Page:
     query = f"?seat={quote(token)}" if token else ""
     players = " \u2013 ".join(s["name"] for s in board["seats"])
     return Page(200, f"{board['title']}: {players}", board["headline"], template="board.html",
-                data={"board": board, "words": words(), "lang": language(), "view_url": f"/v1/games/{game_id}/board/view{query}",
+                data={"board": board, "words": words(), "lang": language(), "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}"})

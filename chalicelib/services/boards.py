@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .. import talk
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
 from ..games import GameEngine
@@ -84,6 +85,11 @@ class Boards:
             return {"after": after, "events": [], "recent": None}
         start = min(after, max(0, game.event_count - RECENT))
         events = [e.seen_by(seat) for e in self.list_events(game.id, start)]
+        if seat is not None and any(talk.is_message(e) for e in events):
+            player = self.seat_player(game.id, seat)
+            events = talk.visible(events, seat, player is not None and player.reads_messages)
+        else:
+            events = talk.visible(events, seat, False)
         return {"after": after, "events": [e for e in events if e["seq"] > after], "recent": events[-RECENT:]}
 
     def board_play(self, game_id: str, token: str | None, request, after: int = 0) -> dict:
@@ -95,8 +101,8 @@ class Boards:
         if player is None:
             raise ServiceError("not_seated", "a spectator's board does not play")
         steps = request.steps if request.steps is not None else [request.step]
-        self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version, steps=steps),
-                         None)
+        self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version, steps=steps,
+                                                        message=request.message), None)
         return self.board(game_id, token, after)
 
     def _links(self) -> Links:

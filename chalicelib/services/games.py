@@ -8,7 +8,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .. import bots, cursors, ids, observability
+from .. import bots, cursors, ids, observability, talk
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
@@ -111,10 +111,27 @@ class Games:
         return seats
 
     def get_game(self, player: Caller, game_id: str) -> dict:
+        """The caller's view, with ``messages``: the game's recent messages, for a seat that reads them."""
         game, _ = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
-        return self.view(game, seat)
+        return {**self.view(game, seat), "messages": self.recent_messages(game, seat, player.id)}
+
+    def recent_messages(self, game: GameRecord, seat: int | None, player_id: str | None) -> list[dict]:
+        """The messages among the game's latest ``RECENT`` events, as ``seat`` may read them (none for
+        a spectator, nor for a player who turned messages off). Events are read only when the game's
+        latest message is among them, and the player only then."""
+        if seat is None or game.last_message is None or game.last_message <= game.event_count - RECENT:
+            return []
+        if not self.reads_messages(player_id):
+            return []
+        events = self.store.list_events(game.id, max(0, game.event_count - RECENT))
+        return talk.messages([e.seen_by(seat) for e in events], {s.seat: s.name for s in game.seats})
+
+    def reads_messages(self, player_id: str | None) -> bool:
+        """Whether the player reads the other seats' messages (their ``messages`` preference)."""
+        found = self.store.get_player(player_id) if player_id else None
+        return found is not None and found.reads_messages
 
     def view_for_seat(self, game_id: str, seat: int | None) -> dict | None:
         """A seat's view, for notifications and links (no caller to authorize), or None."""
@@ -128,7 +145,10 @@ class Games:
         if game is None:
             return None
         events = self.store.list_events(game_id, max(0, game.event_count - RECENT))
-        return {**self.view(game, seat), "recent": since_own_move([e.seen_by(seat) for e in events], seat)}
+        player = next((s.player_id for s in game.seats if s.seat == seat), None)
+        seen = talk.visible([e.seen_by(seat) for e in events], seat,
+                            any(e.type == talk.MESSAGE for e in events) and self.reads_messages(player))
+        return {**self.view(game, seat), "recent": since_own_move(seen, seat)}
 
     def seat_player(self, game_id: str, seat_number: int) -> Player | None:
         """The player in a game's seat (for email links and replies), or None."""
@@ -187,7 +207,9 @@ class Games:
         def page(found: list[EventRecord]) -> dict:
             shown = found[:limit]
             more = len(found) > limit
-            return {"events": [e.seen_by(seat) for e in shown],
+            readable = seat is not None and any(e.type == talk.MESSAGE for e in shown) and \
+                self.reads_messages(player.id)
+            return {"events": talk.visible([e.seen_by(seat) for e in shown], seat, readable),
                     "next_cursor": cursors.encode("events", game_id, shown[-1].seq) if more else None}
 
         if start < game.event_count:
@@ -246,6 +268,8 @@ class Games:
             observability.count("illegal_actions")
             logger.info("action refused: %s", illegal.code)
             raise ServiceError(illegal.code, illegal.reason, **illegal.details) from None
+        if request.message is not None:
+            raw_events = [*raw_events, talk.message_event(seat, request.message, [s.seat for s in game.seats])]
         saved, events = self.moves.advance(game, engine, state, raw_events)
         body = self._answer(saved, events, seat)
         try:

@@ -22,13 +22,15 @@ from ..records import EventRecord, GameRecord, SeatRecord
 from ..shapes import DEFERRED
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
+from ..talk import MESSAGE
 
 logger = logging.getLogger("battleline.service")
 
 TIME_CONTROL = TypeAdapter(timecontrol.TimeControl, config=DEFERRED)
 # The service's own events (every other one is the engine's, and replays): a game made, a seat taken
 # by an invitation's answer, accepted or joined, a game declined or aborted before its rules began.
-SERVICE_EVENTS = ("game_created", "seat_taken", "seat_accepted", "seat_joined", "game_declined", "game_aborted")
+SERVICE_EVENTS = ("game_created", "seat_taken", "seat_accepted", "seat_joined", "game_declined", "game_aborted",
+                  "message")  # a message to the other seats (chalicelib/talk.py)
 
 
 def engine_options(options: dict) -> dict:
@@ -110,7 +112,8 @@ class Moves:
 
     def advance(self, game: GameRecord, engine: GameEngine, state: dict,
                 raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:
-        """The game one version on, with the engine's new state and events, and its clock passed on."""
+        """The game one version on, with the engine's new state and events (and a message, if one went
+        with the move), and its clock passed on."""
         now = self.clock.now()
         version = game.version + 1
         events = [
@@ -119,7 +122,9 @@ class Moves:
             for i, e in enumerate(raw_events, start=1)
         ]
         finished = engine.result(state) is not None
+        said = [e.seq for e in events if e.type == MESSAGE]
         saved = replace(game, version=version, state=state, updated_at=iso(now),
+                        last_message=said[-1] if said else game.last_message,
                         status="finished" if finished else game.status,
                         event_count=game.event_count + len(events), to_move=engine.to_move(state),
                         previous_to_move=game.to_move, request=None, revision=0)

@@ -11,7 +11,7 @@ from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..models import CreatePlayerRequest, FindPlayersQuery
-from ..records import Caller, Player
+from ..records import Caller, Player, preferences_with_defaults
 from ..store.protocol import Store
 from ..text import name_key
 from .idempotency import Idempotent, Recorder
@@ -92,11 +92,12 @@ class Players:
                 "ratings": self.player_ratings(player)}
 
     def get_preferences(self, caller: Caller) -> dict:
-        return dict(profile(self.store, caller).preferences)
+        return preferences_with_defaults(profile(self.store, caller).preferences)
 
     def set_preferences(self, player: Caller, preferences) -> dict:
-        """The preferences given change; those left out keep their value."""
-        chosen = {**profile(self.store, player).preferences, **preferences.model_dump(exclude_none=True)}
+        """The fields the request sets, over the player's present preferences: a field left out
+        keeps its value (an older client cannot reset a newer setting)."""
+        chosen = {**preferences_with_defaults(profile(self.store, player).preferences), **preferences.chosen()}
         self.store.set_preferences(player.id, chosen)
         return chosen
 

@@ -42,6 +42,7 @@ from ..records import (
     TournamentRecord,
     WebhookEndpoint,
     WebhookSecret,
+    preferences_with_defaults,
 )
 from . import codec, keys
 from .errors import (  # noqa: F401 - the store's errors are named from here too
@@ -193,7 +194,7 @@ class DynamoStore:
     def _player_from(item: dict) -> Player:
         player = Player(item["id"], item["name"], item.get("email"), item["created_at"])
         if "preferences" in item:
-            player.preferences = json.loads(item["preferences"])
+            player.preferences = preferences_with_defaults(json.loads(item["preferences"]))
         if "vacation" in item:
             player.vacation = json.loads(item["vacation"])
         return player

@@ -73,7 +73,8 @@ def version_item(game: GameRecord, events: list[EventRecord], idempotency: Idemp
     """A game version (``benchmarks/item_size.py`` measures it): the compressed state and events
     (``b``) and clock (``c``), and in short attributes what the outbox consumer and the head need
     without unpacking them: version, status, seat to move (now and before), event count, time,
-    deadline, next look, who sits where, and the request's Idempotency-Key."""
+    deadline, next look, who sits where, the request's Idempotency-Key, and the seq of the game's
+    latest message (``lm``, once there is one: views read messages only when one is recent)."""
     finished = game.status == "finished"
     return typed({
         **keys.version(game.id, game.version), "v": game.version, "st": game.status, "tm": game.to_move,
@@ -85,7 +86,7 @@ def version_item(game: GameRecord, events: list[EventRecord], idempotency: Idemp
         "ik": keys.idempotency_hash(idempotency.key) if idempotency else None,
         "fp": idempotency.fingerprint if idempotency else None,
         "rt": True if finished and game.rated else None, "tn": game.tournament_id if finished else None,
-        "outbox": outbox(messages),
+        "outbox": outbox(messages), "lm": game.last_message,
     })
 
 
@@ -156,6 +157,7 @@ def game_from(settings: dict, version: dict) -> GameRecord:
         tournament_id=settings.get("tournament_id"), seed_withheld=settings.get("seed_withheld", False),
         public=settings.get("public", False),
         request=(version["ik"], version["fp"]) if "ik" in version else None, ended=body.get("ended"),
+        last_message=version.get("lm"),
     )
 
 

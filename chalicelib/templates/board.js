@@ -16,6 +16,7 @@ let logSeq = view.log_seq;
 let fresh = new Set();
 let recap = view.recap || [];
 let drawn = view.drawn || [];
+let said = view.messages || [];  // the other seats' messages since your last move
 let busy = false, timer = null, failures = 0, focusPending = false;
 
 // ---------------------------------------------------------------- helpers
@@ -146,6 +147,8 @@ async function send(steps) {
   for (const node of document.querySelectorAll("#chooser button, #hand button, #table button")) node.disabled = true;
   const body = steps.length === 1 ? {expected_version: view.version, step: steps[0]}
                                   : {expected_version: view.version, steps};
+  const message = $("message").value.replace(/\s+/g, " ").trim();  // one line, as the API takes it
+  if (message) body.message = message;
   let answer = null, response = null;
   try {
     response = await fetch(withAfter(stepUrl), {method: "POST", headers: {"Content-Type": "application/json"},
@@ -166,6 +169,7 @@ async function send(steps) {
     return;
   }
   setStatus("");
+  $("message").value = "";  // it went with the step
   take(answer, true);
   schedule();
 }
@@ -186,6 +190,7 @@ function take(body, ours) {
   logSeq = Math.max(logSeq, body.log_seq);
   if (body.recap !== null) recap = body.recap;
   if (body.drawn !== null) drawn = body.drawn;
+  if (body.messages !== null) said = body.messages;
   view = body;
   if (moved || ours || added.length) render();
   else renderTop();
@@ -256,12 +261,17 @@ function renderNews() {
   const names = view.game === "battleline" ? drawn.map((card) => cardFace(card).name)
                                            : drawn.map((card) => khanCard(card).name);
   $("drawn").textContent = names.length ? fmt(W.drawn, {cards: names.join(", ")}) : "";
+  $("said").replaceChildren(...said.map((m) => h("figure", {class: "message"},
+    h("figcaption", {}, fmt(W.says, {name: m.name})), h("blockquote", {}, m.text))));
+  $("talk").hidden = !myMove();
   $("counts").replaceChildren(...view.counts.map((line) => h("li", {}, line)));
 }
 
 function renderLog() {
-  $("log").replaceChildren(...logLines.slice().reverse().map(
-    (line) => h("li", {class: fresh.has(line.seq) ? "fresh" : ""}, line.text)));
+  $("log").replaceChildren(...logLines.slice().reverse().map((line) => (line.said_by
+    ? h("li", {class: "said-line" + (fresh.has(line.seq) ? " fresh" : "")},
+        h("span", {class: "said-by"}, fmt(W.says, {name: line.said_by})), " ", h("q", {}, line.text))
+    : h("li", {class: fresh.has(line.seq) ? "fresh" : ""}, line.text))));
   if (!logLines.length) $("log").append(h("li", {}, W.nothing_yet));
 }
 

@@ -14,8 +14,8 @@ def test_preferences_default_and_update(api):
     prefs = api.get("/v1/players/me/preferences", key=ann["api_key"]).body
     assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
                      "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
-                     "challenges": "ask"}
-    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask"}
+                     "challenges": "ask", "messages": True}
+    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask", "messages": False}
     assert api.request("PUT", "/v1/players/me/preferences", chosen, key=ann["api_key"]).body == chosen
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body == chosen
 

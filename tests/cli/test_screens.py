@@ -168,3 +168,14 @@ def test_a_waiting_keyword_is_named_in_the_heading():
             "state": {"pending": [{"seat": 1, "at": {"x": 0, "y": 0}, "keywords": ["mobility 2"]}]}}
     from battleline_cli.moves import your_moves
     assert your_moves(view).heading == "Your move: mobility 2 waits on your unit at (0, 0): use it or skip it."
+
+
+def test_show_quotes_the_opponents_message_since_your_last_move():
+    view, events = later_position("battleline", 4)
+    last = events[-1]
+    said = {"seq": last["seq"] + 1, "version": last["version"], "type": "message", "seat": 2,
+            "data": {"text": "Flag 7 will not hold long, Ann."}, "at": last["at"]}
+    shown = text(view, [*events, said])
+    assert "\nBob says:\n  > Flag 7 will not hold long, Ann.\n" in shown
+    assert shown.index("Bob says:") < shown.index("Your move.")
+    assert "says:" not in text(view, events)

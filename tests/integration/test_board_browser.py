@@ -429,3 +429,39 @@ def test_a_claim_that_wins_sends_no_draw_after_it(live_server, browser):
     assert sent == ["play claim", "play claim draw", "play claim", "play claim draw", "play claim",
                     "play claim draw"]
     page.close()
+
+
+# ---------------------------------------------------------------- talk (issue 18)
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_message_goes_with_a_turn_played_by_clicks_and_the_answer_shows_on_the_page(live_server, browser, size):
+    url = live_server.url
+    ann, bob = signup(url, "Ann"), signup(url, "Bob")
+    game = new_game(url, ann, bob, game="battleline", seed=42)
+    gid = game["game_id"]
+    page = open_board(browser, board_link(url, ann, gid), size)
+    expect(page.locator("#talk")).to_be_visible()
+    page.locator("#message").fill("Good luck, <b>Bob</b>!")
+    page.locator('#hand button[data-card="2R"]').click()
+    page.locator('#table button.marker[data-flag="5"]').click()
+    page.locator("#chooser").get_by_role("button", name="Draw from the troop deck").click()
+    expect(page.locator("#headline")).to_have_text("Bob is to move")
+    expect(page.locator("#talk")).to_be_hidden()
+    assert page.locator("#message").input_value() == ""
+    expect(page.locator("#log li.said-line").first).to_contain_text("Good luck, <b>Bob</b>!")  # as text
+
+    view = view_of(url, bob, gid)
+    assert [m["text"] for m in view["messages"]] == ["Good luck, <b>Bob</b>!"]
+    answer = next(s for s in view["legal_steps"] if s["type"] == "play")
+    reply = requests.post(f"{url}/v1/games/{gid}/actions", headers=bearer(bob), timeout=10, json={
+        "expected_version": 1, "steps": [answer, {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"}],
+        "message": "Thanks Ann \u2013 may the best general win."})
+    assert reply.status_code == 200, reply.text
+    expect(page.locator("#headline")).to_have_text("Your move", timeout=10_000)
+    expect(page.locator("#said")).to_contain_text("Bob says:")
+    expect(page.locator("#said blockquote")).to_have_text("Thanks Ann \u2013 may the best general win.")
+    expect(page.locator("#log li.said-line").first).to_contain_text("Bob says:")
+    if size is PHONE:
+        assert_readable_on_a_phone(page)
+    assert_no_script_errors(page)
+    page.close()

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from benchmarks.item_size import version_sizes
-from benchmarks.meter import Charge, Meter
+from benchmarks.meter import Charge, Meter, item_size
 from chalicelib.calls import Idempotency
 from chalicelib.config import build_services
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
@@ -174,3 +174,32 @@ def test_a_battle_line_game_item_stays_under_1_kb_for_a_whole_game():
 def test_a_khan_game_item_stays_under_2_kb_for_a_whole_game():
     largest = max(max(version_sizes("khan", seed)) for seed in range(3))
     assert largest < 2048, largest
+
+
+def test_a_message_makes_only_its_own_version_bigger(metered):
+    """A move with the longest message (500 Chinese characters, which compress worst) writes a
+    bigger version, that once: under 2 KB (2 write units more at most), the game still loads in one
+    read unit, and the versions after it are as small as before (they keep only the message's seq)."""
+    meter, services, _ = metered
+    view, players = new_game(services)
+    rng = random.Random(3)
+    text = "".join(rng.choice("你好世界棋局旗帜卡牌军队将军骑兵步兵弓箭手") for _ in range(500))
+    key, caller = players[0]
+    step = next(s for s in view["legal_steps"] if s["type"] == "play")
+    meter.take()
+    mover = services.players.authenticate(key)
+    services.games.post_action(mover, view["game_id"], ActionRequest(expected_version=0, steps=[step],
+                                                                     message=text), None)
+    services.dispatcher.drain_outbox()
+    charge = meter.take()
+    assert charge.read_units <= 2, charge.table()
+    assert charge.total_write_units <= 6, charge.table()
+    item = services.store.client.get_item(TableName=services.store.table, Key=dict(
+        (k, {"S": v}) for k, v in keys.version(view["game_id"], 1).items()))["Item"]
+    assert 1024 < item_size(item) < 2048, item_size(item)
+    # the next moves load it with the settings in one read unit, and write small versions again
+    view = services.games.get_game(caller, view["game_id"])
+    for _ in range(4):
+        view, charge = one_move(meter, services, view, players, rng)
+        assert charge.read_units <= 2, charge.table()
+        assert charge.total_write_units <= 4, charge.table()
