@@ -126,6 +126,29 @@ def new(game: str = typer.Argument("battleline", help="battleline or khan."),
     lines(screens.summary(view))
 
 
+def answer(game_id: str, what: str) -> None:
+    view = state.client.call("POST", f"/v1/games/{game_id}/{what}")
+    lines(screens.summary(view))
+
+
+@app.command()
+def accept(game_id: str) -> None:
+    """Say yes to a game someone made for you: it starts once every seat has."""
+    answer(game_id, "accept")
+
+
+@app.command()
+def decline(game_id: str) -> None:
+    """Say no to a game someone made for you: it ends, declined, unrated."""
+    answer(game_id, "decline")
+
+
+@app.command()
+def abort(game_id: str) -> None:
+    """Call a game off before its first move: it ends, aborted, unrated."""
+    answer(game_id, "abort")
+
+
 @app.command()
 def join(tournament_id: str) -> None:
     """Enter a tournament before it starts."""

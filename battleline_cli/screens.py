@@ -86,6 +86,15 @@ def whose_move(view: dict) -> str:
     if view["status"] == "finished":
         return result_sentence(view)
     if view["status"] == "waiting":
+        asked = [s for s in view["seats"] if s.get("invited")]
+        if any(s["seat"] == view.get("you") for s in asked):
+            return _("You are asked to play: battleline accept {game} (or battleline decline {game}).").format(
+                game=view["game_id"])
+        if any(s.get("open") for s in asked):
+            return _("Waiting for someone to take the open seat.")
+        named = [s["name"] for s in asked if s.get("player_id")]
+        if named:
+            return _("Waiting for {names} to accept.").format(names=", ".join(named))
         return _("Waiting for the invited player to accept the invitation sent by email.")
     if view["to_move"] == view["you"]:
         return _("Your move.")

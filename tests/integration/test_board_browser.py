@@ -40,7 +40,9 @@ def bearer(player: dict) -> dict:
 
 
 def new_game(url: str, ann: dict, bob: dict, **body) -> dict:
-    """Ann creates a game for both, with herself as seat 1 and to move."""
+    """Ann creates a game for both, with herself as seat 1 and to move; Bob said beforehand that he
+    accepts games made for him, so it starts at once."""
+    requests.put(f"{url}/v1/players/me/preferences", headers=bearer(bob), timeout=10, json={"challenges": "accept"})
     reply = requests.post(f"{url}/v1/games", headers=bearer(ann), timeout=10, json={
         **body, "options": {"first_seat": 1}, "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]})
     assert reply.status_code == 201, reply.text

@@ -64,10 +64,13 @@ def third_card(hand: list[str], chosen: list[str]) -> str:
 def test_a_battle_line_game_followed_and_played_from_the_terminal(live_server):
     ann, ann_key = signup(live_server, "Ann")
     bob, bob_key = signup(live_server, "Bob")
-    started = ok(live_server, "new", "battleline", "--against", bob, "--seed", "42", "-o", "first_seat=1", key=ann_key)
-    game = re.search(r"game (g_\w+)", started).group(1)
+    asked = ok(live_server, "new", "battleline", "--against", bob, "--seed", "42", "-o", "first_seat=1", key=ann_key)
+    game = re.search(r"game (g_\w+)", asked).group(1)
+    assert asked.splitlines()[1] == "Waiting for Bob to accept."
+    assert ok(live_server, "show", game, key=bob_key).count(f"battleline accept {game}") == 1
+    started = ok(live_server, "accept", game, key=bob_key)
     # a short summary: who plays, whose move, how to see it; not the move list
-    assert started.splitlines() == [f"Battle Line, game {game}: Ann (you) against Bob", "Your move.",
+    assert started.splitlines() == [f"Battle Line, game {game}: Ann against Bob (you)", "Ann is to move.",
                                     f"See it with: battleline show {game} (the board in a browser: battleline board {game})"]
 
     shown = ok(live_server, "show", game, key=ann_key)
@@ -133,6 +136,7 @@ def test_a_khan_game_between_two_players_shows_deployments_grouped(live_server):
     dan, dan_key = signup(live_server, "Dan")
     started = ok(live_server, "new", "khan", "--against", dan, "-o", "first_seat=1", key=cat_key)
     game = re.search(r"game (g_\w+)", started).group(1)
+    ok(live_server, "accept", game, key=dan_key)
     shown = ok(live_server, "show", game, key=cat_key)
     assert "Your move: place your first unit.\n  1. place heavy_cavalry\n" in shown
     assert "Seat 1 is Cat (you), Khan (cavalry); seat 2 is Dan, General (infantry)." in shown
@@ -184,8 +188,9 @@ def test_errors_are_one_clear_line(live_server, args, message):
 
 def test_an_unreadable_move_is_one_line_with_an_example(live_server):
     ann, ann_key = signup(live_server, "Hal")
-    bob, _ = signup(live_server, "Ida")
+    bob, bob_key = signup(live_server, "Ida")
     game = re.search(r"game (g_\w+)", run(live_server, "new", "--against", bob, key=ann_key).stdout).group(1)
+    ok(live_server, "accept", game, key=bob_key)
     done = run(live_server, "play", game, "charge!", key=ann_key)
     assert done.returncode == 1 and done.stderr.count("\n") == 1
     assert "cannot read 'charge!'" in done.stderr and '"play 7R 3", "claim none", "draw troop"' in done.stderr

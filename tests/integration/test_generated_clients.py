@@ -104,6 +104,9 @@ class OpcPlayer:
                                    seats=[m.PlayerSeat(player_id=pid) for pid, _ in self.clients])
         view = self.api.games.create_game.sync(client=self.clients[0][1], body=body)
         assert isinstance(view, m.GameView), view
+        assert view.status == m.GameViewStatus.WAITING  # Bob is asked first
+        accepted = self.api.lobby.accept_game.sync(view.game_id, client=self.clients[1][1])
+        assert isinstance(accepted, m.GameView) and accepted.status == m.GameViewStatus.ACTIVE, accepted
         return view.game_id
 
     def play(self, game_id: str, seed: int) -> object:
@@ -154,11 +157,14 @@ class OagPlayer:
             created = anonymous.create_player(pkg.CreatePlayerRequest(name=name))
             client = pkg.ApiClient(pkg.Configuration(host=base_url, access_token=created.api_key))
             self.games.append((created.id, pkg.GamesApi(client)))
+            self.lobby = pkg.LobbyApi(client)  # Bob's, the last made
 
     def new_game(self, game: str, options) -> str:
         pkg = self.pkg
         seats = [pkg.CreateGameRequestSeatsInner(pkg.PlayerSeat(player_id=pid)) for pid, _ in self.games]
         view = self.games[0][1].create_game(pkg.CreateGameRequest(game=game, options=options, seats=seats))
+        assert view.status == "waiting"  # Bob is asked first
+        assert self.lobby.accept_game(view.game_id).status == "active"
         return view.game_id
 
     def play(self, game_id: str, seed: int):
