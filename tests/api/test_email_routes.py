@@ -26,7 +26,7 @@ def test_a_preference_left_out_keeps_its_value(api):
     api.request("PUT", "/v1/players/me/preferences", {"challenges": "accept"}, key=ann["api_key"])
     older = {"email": ["game.finished"], "webhook": []}
     assert api.request("PUT", "/v1/players/me/preferences", older, key=ann["api_key"]).body == {
-        **older, "challenges": "accept"}
+        **older, "challenges": "accept", "messages": True}
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body["challenges"] == "accept"
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"email": ["game.nope"], "webhook": []},
                            key=ann["api_key"]), 422, "invalid_request")

@@ -83,7 +83,7 @@ def test_a_wait_with_nothing_happening_answers_the_empty_list_after_the_wait_loo
     ann, bob, game = started(api)
     count = len(api.get(f"/v1/games/{game['game_id']}/events", key=bob["api_key"]).body["events"])
     reply = api.get(f"/v1/games/{game['game_id']}/events?after={count}&wait=20", key=bob["api_key"])
-    assert reply.status == 200 and reply.body == {"events": []}
+    assert reply.status == 200 and reply.body == {"events": [], "next_cursor": None}
     assert sum(server.slept) == pytest.approx(20) and server.slept == gaps(20)
     assert 20 <= len(server.slept) <= 23 and max(server.slept) == 1.0
 
@@ -92,7 +92,7 @@ def test_a_wait_longer_than_the_maximum_waits_the_maximum(waiting):
     server, api = waiting
     ann, bob, game = started(api)
     reply = api.get(f"/v1/games/{game['game_id']}/events?after=1000&wait=3600", key=ann["api_key"])
-    assert reply.status == 200 and reply.body == {"events": []}
+    assert reply.status == 200 and reply.body == {"events": [], "next_cursor": None}
     assert sum(server.slept) == pytest.approx(20)
 
 
@@ -105,7 +105,7 @@ def test_no_wait_when_events_are_there_already_or_the_game_is_over(waiting):
     assert resigned.status == 200, resigned.body
     count = resigned.body["events"][-1]["seq"]
     reply = api.get(f"/v1/games/{game['game_id']}/events?after={count}&wait=20", key=bob["api_key"])
-    assert reply.body == {"events": []} and server.slept == []  # nothing more can come
+    assert reply.body == {"events": [], "next_cursor": None} and server.slept == []  # nothing more can come
 
 
 def test_a_wait_for_my_move_is_answered_when_a_game_comes_to_await_it(waiting):
@@ -124,14 +124,14 @@ def test_a_wait_for_my_move_with_none_coming_answers_the_empty_list_after_the_wa
     server, api = waiting
     ann, bob, game = started(api)
     reply = api.get("/v1/games?to_move=me&wait=5", key=bob["api_key"])
-    assert reply.status == 200 and reply.body == {"games": []} and sum(server.slept) == pytest.approx(5)
+    assert reply.status == 200 and reply.body == {"games": [], "next_cursor": None} and sum(server.slept) == pytest.approx(5)
 
 
 def test_wait_is_ignored_by_lists_that_cannot_change_by_waiting(waiting):
     server, api = waiting
     ann, bob, game = started(api)
     assert api.get("/v1/games?wait=20", key=bob["api_key"]).body["games"]
-    assert api.get("/v1/games?to_move=me&status=finished&wait=20", key=bob["api_key"]).body == {"games": []}
+    assert api.get("/v1/games?to_move=me&status=finished&wait=20", key=bob["api_key"]).body == {"games": [], "next_cursor": None}
     assert server.slept == []
 
 

@@ -121,12 +121,11 @@ def test_preferences_left_out_keep_their_value(api):
     assert api.request("PUT", PREFS, {"messages": False}, key=ann["api_key"]).body == {**defaults, "messages": False}
     # an older client sends only what it knows: the newer setting stays
     older = {"email": ["game.finished"], "webhook": ["game.your_turn"]}
-    assert api.request("PUT", PREFS, older, key=ann["api_key"]).body == {**older, "messages": False}
-    assert api.request("PUT", PREFS, {"webhook": []}, key=ann["api_key"]).body == {
-        "email": ["game.finished"], "webhook": [], "messages": False}
-    assert api.request("PUT", PREFS, {}, key=ann["api_key"]).body == {
-        "email": ["game.finished"], "webhook": [], "messages": False}
-    assert api.get(PREFS, key=ann["api_key"]).body == {"email": ["game.finished"], "webhook": [], "messages": False}
+    assert api.request("PUT", PREFS, older, key=ann["api_key"]).body == {**defaults, **older, "messages": False}
+    kept = {**defaults, "email": ["game.finished"], "webhook": [], "messages": False}
+    assert api.request("PUT", PREFS, {"webhook": []}, key=ann["api_key"]).body == kept
+    assert api.request("PUT", PREFS, {}, key=ann["api_key"]).body == kept
+    assert api.get(PREFS, key=ann["api_key"]).body == kept
     for bad in ({"messages": None}, {"email": None}, {"messages": "no"}, {"messages": 0}, {"colour": "red"}):
         problem_of(api.request("PUT", PREFS, bad, key=ann["api_key"]), 422, "invalid_request")
     assert api.get(PREFS, key=ann["api_key"]).body["messages"] is False

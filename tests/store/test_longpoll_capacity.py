@@ -40,7 +40,7 @@ def test_a_20_second_wait_for_events_costs_one_read_unit_a_look(store):
     meter, services, key, game = waiting_services(store)
     meter.take()
     bob = services.players.authenticate(key)
-    assert services.games.list_events(bob, game["game_id"], 1000, wait=20) == {"events": []}
+    assert services.games.list_events(bob, game["game_id"], 1000, wait=20) == {"events": [], "next_cursor": None}
     charge = meter.take()
     assert 20 <= LOOKS <= 23
     assert charge.read_units == 1 + 1 + LOOKS  # the key, the game, then each look
@@ -51,7 +51,7 @@ def test_a_20_second_wait_for_my_move_costs_half_a_read_unit_a_look(store):
     meter, services, key, game = waiting_services(store)
     meter.take()
     bob = services.players.authenticate(key)
-    assert services.games.list_games(bob, ListGamesQuery(to_move="me", wait=20)) == {"games": []}
+    assert services.games.list_games(bob, ListGamesQuery(to_move="me", wait=20)) == {"games": [], "next_cursor": None}
     charge = meter.take()
     assert charge.read_units == 1 + 0.5 * (1 + LOOKS)  # the key, the index at once, then each look
     assert charge.total_write_units == 0
