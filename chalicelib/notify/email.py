@@ -62,7 +62,10 @@ def first_line(message: Message, player: Player, view: dict) -> str:
         if creator and creator == player.id:
             intro = _("You started a game of {game} against {players}.").format(game=game, players=players)
         elif inviter is not None and show.waits_for(view):
-            intro = _("{inviter} asks you to play a game of {game}.").format(inviter=inviter, game=game)
+            intro = _("{inviter} asks you to play a game of {game}.").format(inviter=inviter, game=game) \
+                if show.others(view) == [inviter] else _("{inviter} asks you to play a game of {game} against "
+                                                          "{players}.").format(inviter=inviter, game=game,
+                                                                               players=players)
         elif inviter is not None:
             intro = _("{inviter} invited you to a game of {game}: you play against {players}.").format(
                 inviter=inviter, game=game, players=players)
