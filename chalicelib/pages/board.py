@@ -123,14 +123,13 @@ def waiting(view: dict) -> dict | None:
     (each opens the page whose button answers); None once the game began."""
     if view["status"] != "waiting":
         return None
-    from ..mailplay.show import summary, waiting_line
+    from ..mailplay.show import summary
 
     answers = view.get("answers") or {}
     links = [{"url": answers[a], "label": label, "danger": a == "decline"}
              for a, label in (("accept", _("Accept the game")), ("decline", _("Decline it"))) if a in answers]
-    text = waiting_line(view)
-    if links:
-        text += " " + _("You are asked to play: accept and it begins, decline and it ends unplayed.")
+    text = _("You are asked to play: accept and it begins, decline and it ends unplayed.") if links else \
+        _("The game begins once every seat is settled; this page follows it.")
     return {"text": text, "summary": summary(view) if view["you"] is not None else [], "links": links}
 
 
