@@ -57,6 +57,8 @@ def test_every_contract_operation_is_documented():
         "showStepLink": ("get", "/v1/links/{token}"),
         "playStepLink": ("post", "/v1/links/{token}"),
         "showUnsubscribe": ("get", "/v1/unsubscribe/{token}"),
+        "showAnswerLink": ("get", "/v1/answers/{token}"),
+        "answerGame": ("post", "/v1/answers/{token}"),
         "showInvitation": ("get", "/v1/invitations/{token}"),
         "acceptInvitation": ("post", "/v1/invitations/{token}"),
         "unsubscribe": ("post", "/v1/unsubscribe/{token}"),
