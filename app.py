@@ -378,6 +378,25 @@ def play_step_link(call: Call):
     return pages.play_step_link(call.services.mailplay, call.params["token"], call.form)
 
 
+@api.operation("GET", "/v1/answers/{token}", "showAnswerLink",
+               summary="An email's accept or decline link for a game you were asked to play: a page to confirm "
+                       "(it changes nothing)", response=None, auth=False, html=True, tag="email")
+def show_answer_link(call: Call):
+    from chalicelib.mailplay import pages
+
+    return pages.answer_page(call.services.mailplay, call.params["token"], f"/v1/answers/{call.params['token']}")
+
+
+@api.operation("POST", "/v1/answers/{token}", "answerGame",
+               summary="Confirm an email's accept or decline link: accepts the game (it starts once every seat is "
+                       "settled) or declines it (it ends, declined, unrated)",
+               response=None, auth=False, html=True, tag="email")
+def answer_game(call: Call):
+    from chalicelib.mailplay import pages
+
+    return pages.answer_game(call.services.mailplay, call.params["token"])
+
+
 @api.operation("GET", "/v1/invitations/{token}", "showInvitation", summary="An invitation by email: a page to join",
                response=None, auth=False, html=True, tag="email")
 def show_invitation(call: Call):

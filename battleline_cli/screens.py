@@ -82,20 +82,25 @@ def result_sentence(view: dict) -> str:
     return _("The game is over: {result}.").format(result=told or view["result"].get("reason", ""))
 
 
+def _waiting(view: dict) -> str:
+    """Whom a game that has not begun waits for: your answer, a player asked, an address invited."""
+    waited = [s for s in view["seats"] if s.get("invited")]
+    if any(s["seat"] == view["you"] and s.get("player_id") for s in waited):
+        return _("Waiting for your answer: accept or decline the game (battleline accept {game} or battleline "
+                 "decline {game}, or the links in your email).").format(game=view["game_id"])
+    asked = [s["name"] for s in waited if s.get("player_id") and not s.get("open")]
+    if asked:
+        return _("Waiting for {names} to accept.").format(names=", ".join(asked))
+    if any(s.get("open") for s in waited):
+        return _("Waiting for a player to take the open seat.")
+    return _("Waiting for the invited player to accept the invitation sent by email.")
+
+
 def whose_move(view: dict) -> str:
     if view["status"] == "finished":
         return result_sentence(view)
     if view["status"] == "waiting":
-        asked = [s for s in view["seats"] if s.get("invited")]
-        if any(s["seat"] == view.get("you") for s in asked):
-            return _("You are asked to play: battleline accept {game} (or battleline decline {game}).").format(
-                game=view["game_id"])
-        if any(s.get("open") for s in asked):
-            return _("Waiting for someone to take the open seat.")
-        named = [s["name"] for s in asked if s.get("player_id")]
-        if named:
-            return _("Waiting for {names} to accept.").format(names=", ".join(named))
-        return _("Waiting for the invited player to accept the invitation sent by email.")
+        return _waiting(view)
     if view["to_move"] == view["you"]:
         return _("Your move.")
     bot = next((s for s in view["seats"] if s["seat"] == view["to_move"] and s.get("bot")), None)

@@ -230,7 +230,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
     mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.story,
                         seat_player=games.seat_player, post_action=games.post_action, pass_clock=turns.pass_clock,
-                        engines=engines)
+                        engines=engines, accept=lobby.accept, decline=lobby.decline)
 
     # The outbox: emails show each seat its own view; the server's own messages, by type.
     dispatcher.viewer = games.story  # a seat's view and what happened since it last moved
@@ -257,7 +257,8 @@ def services() -> Services:
 def inbound() -> "InboundMail":
     from .mailplay.inbound import InboundMail
 
-    return InboundMail(services().games, mailer(), links())
+    built = services()
+    return InboundMail(built.games, mailer(), links(), built.lobby)
 
 
 def dispatcher() -> "Dispatcher":

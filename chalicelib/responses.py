@@ -485,6 +485,18 @@ class BoardLogLine(Shape):
     said_by: str | None = Field(None, description="A message's sender (the line is a message, `text` its words).")
 
 
+class BoardAnswerLink(Shape):
+    url: str = Field(description="The signed answer page (its button accepts or declines).")
+    label: str
+    danger: bool
+
+
+class BoardWaiting(Shape):
+    text: str = Field(description="Whom the game waits for, in a sentence.")
+    summary: list[str] = Field(description="The game's players and options, in sentences.")
+    links: list[BoardAnswerLink] = Field(description="Accept and decline, for the seat asked; else empty.")
+
+
 class BoardView(Shape):
     """What the board page shows, refreshed as the game moves on."""
 
@@ -497,6 +509,8 @@ class BoardView(Shape):
     to_move: int | None
     phase: str
     headline: str = Field(description="Whose move it is (by name), or who won and how.")
+    waiting: BoardWaiting | None = Field(None, description="A game that has not begun: whom it waits for, and the "
+                                                           "asked seat's answer links; null once it began.")
     seats: list[BoardSeat]
     clock: list[BoardClock] = Field(description="Each seat's time (empty without a clock).")
     counts: list[str] = Field(description="What a player keeps count of (decks, hands, discards; Khan & General's "

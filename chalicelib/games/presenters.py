@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from . import OnFirstUse
 from .base import Step
+from ..i18n import _
 from .steptypes import CommandError, StepTable
 
 __all__ = ["PRESENTERS", "CommandError", "Presenter"]
@@ -85,6 +86,38 @@ def since_own_move(events: list[dict], seat: int | None) -> list[dict]:
     while start > 0 and not own(start - 1):
         start -= 1
     return events[start:end]
+
+
+def unplayed_line(result: dict, names: dict[int, str], you: int | None) -> str | None:
+    """How a game that never began ended (``declined``: the result's seat said no to it;
+    ``aborted``: the result's seat called it off before its first move), in names; None for a
+    game its rules ended. Nobody won such a game: it is never "a draw"."""
+    seat, code = result.get("seat"), result.get("reason")
+    if code == "declined":
+        if seat is not None and seat == you:
+            return _("You declined the game")
+        return _("{name} declined the game").format(name=names.get(seat) or _("an invited player"))
+    if code == "aborted":
+        if seat is not None and seat == you:
+            return _("You called the game off before its first move")
+        if seat is None:
+            return _("The game was called off before its first move")
+        return _("{name} called the game off before its first move").format(name=names.get(seat, "?"))
+    return None
+
+
+def tell_lobby(event: dict, view: dict, result_line: Callable[[dict, dict[int, str], int | None], str]) -> str | None:
+    """The lobby's events in a sentence (a seat accepted or was taken, the game declined or called
+    off); None for any other event."""
+    kind, seat, you = event["type"], event["seat"], view["you"]
+    who = _("You") if seat is not None and seat == you else names(view).get(seat, "?")
+    if kind == "seat_accepted":
+        return _("{who} accepted the game").format(who=who)
+    if kind in ("seat_joined", "seat_taken"):
+        return _("{who} joined the game").format(who=who)
+    if kind in ("game_declined", "game_aborted") and event["data"].get("result"):
+        return result_line(event["data"]["result"], names(view), you)
+    return None
 
 
 QUIET = ("turn_started", "reaction_window")  # events a seat is named in without having moved

@@ -1,6 +1,9 @@
 """Play by email: a reply to a game's reply address is read as commands and applied as one
 action request for that seat, at the version the address was made for.
 
+A player asked to play a game (it waits for their answer) replies ``accept`` or ``decline``
+(English only for now): the lobby answers for them, as the answer links' pages do.
+
 Authenticated by the signed reply address, by the sender being the seat's player, and in
 AWS by SES's SPF and DKIM verdicts. Answers go only to the seat's registered address (never
 to an unverified sender, so forged mail makes no backscatter).
@@ -18,7 +21,7 @@ from email.utils import formatdate, getaddresses, make_msgid, parseaddr
 from pydantic import ValidationError
 
 from ..errors import ServiceError, describe_validation
-from ..games.steptypes import CommandError
+from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
@@ -31,6 +34,7 @@ from . import show
 from .links import LinkError, Links
 
 logger = logging.getLogger("battleline.inbound")
+ANSWERS = ("accept", "decline")  # a reply's answer to a game it waits for (English only for now)
 
 
 @dataclass
@@ -40,11 +44,18 @@ class Inbound:
     reply: EmailMessage | None = None
 
 
+def _answer_word(text: str) -> str:
+    """A reply's first command line as an answer's one word ("Accept." reads accept)."""
+    lines = command_lines(text)
+    return lines[0].strip(" .!").lower() if lines else ""
+
+
 class InboundMail:
-    def __init__(self, games, mailer: Mailer, links: Links) -> None:
+    def __init__(self, games, mailer: Mailer, links: Links, lobby=None) -> None:
         self.games = games  # the games service: seat_player, view_for_seat, post_action
         self.mailer = mailer
         self.links = links
+        self.lobby = lobby  # the lobby service: accept, decline (a reply that answers a game)
 
     def handle(self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None) -> Inbound:
         message = message_from_bytes(raw, policy=policy.default)
@@ -70,7 +81,13 @@ class InboundMail:
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
-        presenter = PRESENTERS[self.games.view_for_seat(reply_to.game_id, reply_to.seat)["game"]]
+        view = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
+        if show.waits_for(view):
+            return self._answer_game(player, reply_to, message, text)
+        if _answer_word(text) in ANSWERS:  # an answer, to a game that waits for it no more
+            return self._answer(player, reply_to, message, "refused", _("Not answered: {why}").format(
+                why=_("your seat in this game is settled already")))
+        presenter = PRESENTERS[view["game"]]
         try:
             steps, said = presenter.parse_reply(text)
             request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
@@ -96,6 +113,19 @@ class InboundMail:
             played += " " + _("Your message went with it.")
         return self._answer(player, reply_to, message, "applied", played, events=outcome.body.get("events", []))
 
+    def _answer_game(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:
+        """A reply from a player the game waits for: its first line says ``accept`` or ``decline``."""
+        word = _answer_word(text)
+        if word not in ANSWERS or self.lobby is None:
+            return self._answer(player, reply_to, message, "refused", _(
+                "I could not read your answer: reply with one word, accept or decline."))
+        try:
+            getattr(self.lobby, word)(player, reply_to.game_id)
+        except ServiceError as error:
+            return self._answer(player, reply_to, message, "refused", _("Not answered: {why}").format(why=error.detail))
+        headline = _("You accepted: the game starts.") if word == "accept" else _("Declined.")
+        return self._answer(player, reply_to, message, "applied", headline)
+
     def _ignore(self, reason: str) -> Inbound:
         logger.info("inbound mail ignored: %s", reason)
         return Inbound("ignored", reason)
@@ -114,6 +144,12 @@ class InboundMail:
         context["help"] = presenter.help if help_text or context["left"] else ""
         context["reply_works"] = context["your_move"]
         context["unsubscribe_url"] = self.links.unsubscribe_url(player.id)
+        asked = show.waits_for(view)
+        if asked:  # still waiting for this seat's answer: ask again (no table, no hand), a reply answers
+            context["asked"] = {"summary": show.summary(view),
+                                "accept_url": self.links.answer_url(view["game_id"], reply_to.seat, player.id, "accept"),
+                                "decline_url": self.links.answer_url(view["game_id"], reply_to.seat, player.id,
+                                                                     "decline")}
         reply = EmailMessage()
         reply["From"] = mail_from()
         reply["To"] = player.email
@@ -122,7 +158,7 @@ class InboundMail:
         reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
         root = thread_root(view["game_id"], player.id, self.links.mail_domain)
         threaded(reply, root, original.get("Message-ID") or None)
-        if context["your_move"]:
+        if context["your_move"] or asked:
             reply["Reply-To"] = self.links.reply_address(view["game_id"], reply_to.seat, view["version"])
         reply.set_content(render("notification.txt", **context))
         reply.add_alternative(render("notification.html", **context), subtype="html")

@@ -1,5 +1,7 @@
 """Signed links in emails: one per legal step (bound to the seat and the game version, and
-expiring), and the one-click unsubscribe link. Signed with itsdangerous."""
+expiring), the answers of a player asked to play (accept or decline, bound to the game, the seat
+and the player), invitations, boards and the one-click unsubscribe link. Signed with
+itsdangerous, each kind with its own salt (a token of one kind is never read as another)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,18 @@ class Invitation:
 
 
 INVITATION_MAX_AGE = 30 * 24 * 3600
+ANSWER_MAX_AGE = 30 * 24 * 3600  # as an invitation's: a game nobody answered for a month is best made again
+ANSWERS = ("accept", "decline")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A player's answer to a game they were asked to play, as its link carries it."""
+
+    game_id: str
+    seat: int
+    player_id: str
+    answer: str  # accept | decline
 BOARD_LINK_MAX_AGE = 90 * 24 * 3600  # a correspondence game lasts weeks
 
 
@@ -84,6 +98,10 @@ class Links:
         return URLSafeTimedSerializer(self._key, salt="battleline-invitation")
 
     @cached_property
+    def _answers(self) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._key, salt="battleline-answer")
+
+    @cached_property
     def _boards(self) -> URLSafeTimedSerializer:
         return URLSafeTimedSerializer(self._key, salt="battleline-board")
 
@@ -123,6 +141,18 @@ class Links:
     def read_invitation(self, token: str) -> Invitation:
         data = self._read(self._invitations, token, INVITATION_MAX_AGE, "this invitation has expired")
         return Invitation(data["g"], data["s"], data["e"])
+
+    def answer_url(self, game_id: str, seat: int, player_id: str, answer: str) -> str:
+        """The page where the player asked to play seat ``seat`` accepts or declines (its POST acts)."""
+        token = self._answers.dumps({"g": game_id, "s": seat, "p": player_id, "a": answer})
+        return f"{self.base_url}/v1/answers/{quote(token)}"
+
+    def read_answer(self, token: str) -> Answer:
+        data = self._read(self._answers, token, ANSWER_MAX_AGE,
+                          "this link has expired; answer from the game's board or by API")
+        if data.get("a") not in ANSWERS:
+            raise LinkError("invalid_link", "this link is not valid")
+        return Answer(data["g"], data["s"], data["p"], data["a"])
 
     def unsubscribe_url(self, player_id: str) -> str:
         return f"{self.base_url}/v1/unsubscribe/{quote(self._unsubscribe.dumps(player_id))}"

@@ -14,7 +14,7 @@ from ..pages.page import Page
 from . import show
 from .links import LinkError
 from ..talk import MAX_LENGTH
-from .service import Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
+from .service import Answering, Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
 
 TEMPLATE = "link.html"
 
@@ -233,3 +233,86 @@ def accept_invitation(mailplay: MailPlay, token: str) -> Page:
     return _page(200, _("You are in"), _("You joined game {game_id}. We will email you when it is your move. Your API "
                                          "key, shown only this once, is {key}").format(game_id=joined["game_id"],
                                                                                       key=joined["api_key"]))
+
+
+# ---------------------------------------------------------------- answers: accept or decline a game
+
+
+def _asks(answering: Answering) -> str:
+    game = show.title(answering.view)
+    if answering.asked_by:
+        return _("{name} asks you to play {game}").format(name=answering.asked_by, game=game)
+    return _("You are asked to play {game}").format(game=game)
+
+
+def _board_button(mailplay: MailPlay, view: dict) -> dict:
+    return {"url": mailplay.links.board_url(view["game_id"], view["you"]), "label": _("Open the board")}
+
+
+def _settled(mailplay: MailPlay, view: dict, code: str, status: int = 409) -> Page:
+    """An answer link for a seat that waits for no answer any more: the game is over (how), or
+    it was accepted already (and where it stands)."""
+    if view["status"] == "finished":
+        return _page(status, _("This game is over"), show.result_line(view) + ".", code=code,
+                     button=_board_button(mailplay, view))
+    return _page(status, _("You accepted this game already"), show.whose_move(view), code=code,
+                 button=_board_button(mailplay, view))
+
+
+def answer_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
+    """GET of an answer link (accept or decline): who asks, the game and its options, and one
+    button that answers. Changes nothing (mail scanners open every link)."""
+    try:
+        answering = mailplay.answer_link(token)
+    except LinkError as error:
+        return Page.refused(error)
+    except LinkRefused as refused:
+        if refused.view is None:
+            return Page(refused.status, _(NO_GAME) if refused.code == "game_not_found" else
+                        _("This link cannot be used"), refused.detail, code=refused.code)
+        return _settled(mailplay, refused.view, refused.code)
+    link, view = answering.link, answering.view
+    other = "decline" if link.answer == "accept" else "accept"
+    other_url = mailplay.links.answer_url(link.game_id, link.seat, link.player_id, other)
+    summary = show.summary(view)
+    if link.answer == "accept":
+        return _page(200, _asks(answering) + "?", _("Accept and the game begins; decline and it ends, unplayed."),
+                     summary=summary, form={"action": action_url, "parts": [], "danger": False,
+                                            "button": _("Accept: start the game")},
+                     other={"url": other_url, "label": _("Decline instead…")})
+    return _page(200, _asks(answering) + "?", _("Declining ends the game at once: it is never played and never "
+                                                 "rated. {name} is told.").format(name=answering.asked_by or
+                                                                                 _("The other players")),
+                 summary=summary, form={"action": action_url, "parts": [], "danger": True,
+                                        "button": _("Decline the game")},
+                 other={"url": other_url, "label": _("Accept instead…")})
+
+
+def answer_game(mailplay: MailPlay, token: str) -> Page:
+    """POST of an answer link: the lobby accepts or declines; the page says what follows (the
+    game begins and whose move it is, with the board; or it is over, declined)."""
+    try:
+        answering = mailplay.answer(token)
+    except LinkError as error:
+        return Page.refused(error)
+    except LinkRefused as refused:
+        if refused.code == "version_conflict":
+            return Page(409, _("Please try again"), _("The game changed while you answered; open the link again."),
+                        code=refused.code)
+        if refused.view is None:
+            return Page(refused.status, _(NO_GAME) if refused.code == "game_not_found" else
+                        _("This link cannot be used"), refused.detail, code=refused.code)
+        return _settled(mailplay, refused.view, refused.code)
+    view = answering.view
+    if answering.link.answer == "decline":
+        told = _("{name} is told.").format(name=answering.asked_by) if answering.asked_by else ""
+        return _page(200, _("You declined"), " ".join(part for part in (
+            _("The game is over before it began: it counts for nothing."), told) if part))
+    if view["status"] == "waiting":
+        return _page(200, _("You accepted"), show.whose_move(view) + " " +
+                     _("We will email you when the game begins."), button=_board_button(mailplay, view))
+    move = _("It is your move.") if view["to_move"] == view["you"] else \
+        _("It is {name}'s move; we will email you when it is yours.").format(
+            name=show.people(view).get(view["to_move"], "?"))
+    return _page(200, _("You accepted: the game starts"), move, summary=show.summary(view),
+                 button=_board_button(mailplay, view))

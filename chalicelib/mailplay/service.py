@@ -1,10 +1,13 @@
-"""What the links in emails do: play the step a link was made for, unsubscribe, take an invited
-seat. Each reads its signed token (:class:`~.links.LinkError` when it cannot be used) and
-returns plain data or refuses with :class:`LinkRefused`; :mod:`.pages` shows either.
+"""What the links in emails do: play the step a link was made for, answer a game one was asked
+to play (accept or decline), unsubscribe, take an invited seat. Each reads its signed token
+(:class:`~.links.LinkError` when it cannot be used) and returns plain data or refuses with
+:class:`LinkRefused`; :mod:`.pages` shows either.
 
-A GET only looks (mail scanners open every link): ``step_link``, ``unsubscribe_link`` and
-``invitation`` change nothing; only ``play_step_link``, ``unsubscribe`` and
-``accept_invitation`` (the page's POST button) act."""
+A GET only looks (mail scanners open every link): ``step_link``, ``answer_link``,
+``unsubscribe_link`` and ``invitation`` change nothing; only ``play_step_link``, ``answer``,
+``unsubscribe`` and ``accept_invitation`` (the page's POST button) act. An answer is the
+lobby's (``Lobby.accept``/``Lobby.decline``, given as ``accept``/``decline``): nothing here
+decides what accepting does."""
 
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
-from .links import Invitation, Links, StepLink
+from .links import Answer, Invitation, Links, StepLink
+from .show import waits_for
 
 
 class LinkRefused(ServiceError):
@@ -83,13 +87,27 @@ class LinkedStep:
     played_at: str | None = None
 
 
+@dataclass(frozen=True)
+class Answering:
+    """An answer link: what it answers, the asked seat's view (after the answer, once given) and
+    who asked (the game's maker, by name; None when they hold no seat)."""
+
+    link: Answer
+    view: dict
+    asked_by: str | None
+
+
+Answerer = Callable[[Player, str], dict]  # (the player, the game id) -> their view: Lobby.accept / Lobby.decline
+
+
 class MailPlay:
     def __init__(self, store: Store, clock: Clock, *, links: Links | None,
                  find: Callable[[str], GameRecord | None],
                  view_for_seat: Callable[[str, int], dict | None],  # a seat's view, with "recent" (Games.story)
                  seat_player: Callable[[str, int], Player | None],
                  post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
-                 pass_clock: Callable, engines: dict[str, GameEngine] | None = None) -> None:
+                 pass_clock: Callable, engines: dict[str, GameEngine] | None = None,
+                 accept: Answerer | None = None, decline: Answerer | None = None) -> None:
         self.store = store
         self.clock = clock
         self.engines = engines or ENGINES
@@ -99,6 +117,7 @@ class MailPlay:
         self.seat_player = seat_player
         self.post_action = post_action
         self.pass_clock = pass_clock
+        self.answerers = {"accept": accept, "decline": decline}
 
     # ------------------------------------------------------------------ step links
 
@@ -212,6 +231,47 @@ class MailPlay:
             state, _ = apply_steps(engine, state, seat, [step])
             steps.append(step)
         return steps, offered
+
+    # ------------------------------------------------------------------ answers
+
+    def answer_link(self, token: str) -> Answering:
+        """GET of an answer link: the game the player is asked to play, while it waits for their
+        answer. Refused (with the seat's view now) once answered, or the game ended. Changes nothing."""
+        link = self._links().read_answer(token)
+        view, asked_by = self._answer_view(link)
+        if not waits_for(view):
+            raise LinkRefused("nothing_to_answer", "your seat in this game is settled already", view=view)
+        return Answering(link, view, asked_by)
+
+    def answer(self, token: str) -> Answering:
+        """POST of an answer link: the lobby accepts or declines for the link's player; the seat's
+        view after it. Refused with the lobby's reason (and the view now): answered already, the
+        game called off or gone."""
+        link = self._links().read_answer(token)
+        self._answer_view(link)
+        player = self.seat_player(link.game_id, link.seat)
+        answer = self.answerers[link.answer]
+        if player is None or answer is None:
+            raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
+        try:
+            answer(player, link.game_id)
+        except ServiceError as error:
+            raise LinkRefused(error.code, error.detail, view=self.view_for_seat(link.game_id, link.seat)) from None
+        view, asked_by = self._answer_view(link)
+        return Answering(link, view, asked_by)
+
+    def _answer_view(self, link: Answer) -> tuple[dict, str | None]:
+        """The link's seat's view and the name of who asked; refused when the game is gone or the
+        seat is no longer the link's player's."""
+        game = self.find(link.game_id)
+        view = self.view_for_seat(link.game_id, link.seat) if game is not None else None
+        if game is None or view is None:
+            raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
+        seat = next((s for s in game.seats if s.seat == link.seat), None)
+        if seat is None or seat.player_id != link.player_id:
+            raise LinkRefused("not_seated", "this seat is no longer yours")
+        asked_by = next((s.name for s in game.seats if s.player_id and s.player_id == game.created_by), None)
+        return view, asked_by
 
     # ------------------------------------------------------------------ unsubscribe
 

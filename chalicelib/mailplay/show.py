@@ -65,12 +65,88 @@ def result_line(view: dict) -> str:
 def whose_move(view: dict) -> str:
     """Whose move it is, who won, or whom the game waits for."""
     if view["status"] == "finished" and view.get("result"):
-        return result_line(view)
+        return result_line(view) + "."
     if view["status"] == "waiting":
-        return _("The game waits for the invited players to join.")
+        return waiting_line(view)
     if view["to_move"] is not None and view["to_move"] == view["you"]:
         return _("Your move.")
     return _("{name} is to move.").format(name=names(view).get(view["to_move"], "?"))
+
+
+def waits_for(view: dict) -> bool:
+    """The game waits for the view's seat to answer (accept or decline)."""
+    seat = next((s for s in view["seats"] if s["seat"] == view["you"]), None)
+    return view["status"] == "waiting" and seat is not None and bool(seat.get("invited")) \
+        and seat.get("player_id") is not None
+
+
+def waiting_line(view: dict) -> str:
+    """Whom a game that has not begun waits for: the players asked (their answer), the addresses
+    invited by email, the open seats."""
+    you, waited = view["you"], []
+    for seat in view["seats"]:
+        if not seat.get("invited"):
+            continue
+        if seat.get("open"):
+            waited.append(_("a player to take the open seat"))
+        elif seat.get("player_id") is None:
+            waited.append(_("an invited player to join"))
+        elif seat["seat"] == you:
+            waited.append(_("your answer"))
+        else:
+            waited.append(_("{name} to accept").format(name=seat["name"]))
+    if not waited:
+        return _("The game is about to begin.")
+    return _("The game waits for {whom}.").format(whom=listed(waited))
+
+
+def summary(view: dict) -> list[str]:
+    """What a player asked to play needs to know to answer: the players, the options that matter
+    (tactics, who starts, a match; Khan's card set and sides), the time control and whether the game
+    is rated. From the seat's view: no card of anyone's is named."""
+    options, you, who = view.get("options") or {}, view["you"], people(view)
+    lines = [_("Players: {players}.").format(players=listed(
+        [_("you") if seat == you else name for seat, name in who.items()]))]
+    first = options.get("first_seat")
+    if view["game"] == "battleline":
+        if options.get("players", 2) == 3:
+            lines.append(_("The three-player ring, without tactics cards."))
+        elif options.get("tactics", True) is False:
+            lines.append(_("Without tactics cards."))
+        else:
+            lines.append(_("With the tactics cards."))
+        timing = {"start": _("Claims at the start of a turn."), "end": _("Claims at the end of a turn.")}
+        if options.get("claim_timing") in timing:
+            lines.append(timing[options["claim_timing"]])
+        games = options.get("match_games", 1)
+        if games > 1:
+            lines.append(ngettext("A match of {count} game.", "A match of {count} games.", games).format(count=games))
+    else:
+        lines.append(_("Card set: {card_set}; at most {rounds} rounds{advanced}.").format(
+            card_set=options.get("card_set", "?"), rounds=options.get("max_rounds", 40),
+            advanced=_(", advanced rules") if options.get("advanced") else ""))
+        factions = options.get("factions") or {}
+        mine = factions.get(str(you))
+        if mine:
+            lines.append(_("You play the {faction} side.").format(faction=str(mine).replace("_", " ")))
+    if first is None:
+        lines.append(_("Who moves first was drawn at random."))
+    elif first == you:
+        lines.append(_("You move first."))
+    else:
+        lines.append(_("{name} moves first.").format(name=who.get(first, "?")))
+    control = options.get("time_control")
+    if not control:
+        lines.append(_("No time limit."))
+    elif "per_move_days" in control:
+        days = control["per_move_days"]
+        lines.append(ngettext("{count} day for each move.", "{count} days for each move.", days).format(count=days))
+    else:
+        lines.append(_("{days} for every {moves}, unused time carried forward.").format(
+            days=ngettext("{count} day", "{count} days", control["days"]).format(count=control["days"]),
+            moves=ngettext("{count} move", "{count} moves", control["moves"]).format(count=control["moves"])))
+    lines.append(_("Rated.") if view.get("rated") else _("Not rated."))
+    return lines
 
 
 def _sentences(lines: list[str]) -> str:

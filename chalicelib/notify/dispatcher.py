@@ -127,7 +127,7 @@ class Dispatcher:
                                         "pending", [], now, now)
                     if self._not_recorded(delivery):
                         self.attempt(delivery, endpoint, first=True)
-        if player.email and player.wants("email", message.type) and self.mailer is not None:
+        if player.email and messages.by_email(player, message) and self.mailer is not None:
             delivery = Delivery(EMAIL_CHANNEL + player.id, message.id, player.id, message.type, envelope(message),
                                 "pending", [], now, now)
             if self._not_recorded(delivery):

@@ -8,7 +8,10 @@ move it is (or who won and why). Then the table (Battle Line: a flag a row, read
 phone), the hand, the counts, the claimable flags and the clock; and, on the seat's move, its
 moves: Battle Line's card x flag grid of links (each opens a page that plays the whole turn:
 the play, the claim and the draw), the other steps grouped, the board page, resign apart, and
-the reply syntax (a reply plays). One-click unsubscribe headers (RFC 8058)."""
+the reply syntax (a reply plays). A player asked to play a game someone else made (``consent``)
+is shown who asks, the game's options and two links, Accept and Decline (each opens a page whose
+button answers), and may reply "accept" or "decline"; their cards are not shown before they
+answer. One-click unsubscribe headers (RFC 8058)."""
 
 from __future__ import annotations
 
@@ -58,6 +61,11 @@ def first_line(message: Message, player: Player, view: dict) -> str:
         inviter = next((s["name"] for s in view["seats"] if creator and s.get("player_id") == creator), None)
         if creator and creator == player.id:
             intro = _("You started a game of {game} against {players}.").format(game=game, players=players)
+        elif inviter is not None and show.waits_for(view):
+            intro = _("{inviter} asks you to play a game of {game}.").format(inviter=inviter, game=game) \
+                if show.others(view) == [inviter] else _("{inviter} asks you to play a game of {game} against "
+                                                          "{players}.").format(inviter=inviter, game=game,
+                                                                               players=players)
         elif inviter is not None:
             intro = _("{inviter} invited you to a game of {game}: you play against {players}.").format(
                 inviter=inviter, game=game, players=players)
@@ -78,6 +86,13 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
     context["unsubscribe_url"] = unsubscribe
     replies = context["your_move"]
     context["reply_works"] = replies
+    asked = message.type == "game.invited" and show.waits_for(view)
+    if asked:  # asked to play: what the game is, and the answers (links, or a reply); no table, no hand
+        context["asked"] = {
+            "summary": show.summary(view),
+            "accept_url": links.answer_url(view["game_id"], view["you"], player.id, "accept"),
+            "decline_url": links.answer_url(view["game_id"], view["you"], player.id, "decline"),
+        }
     email = EmailMessage()
     email["From"] = mail_from()
     email["To"] = player.email
@@ -92,7 +107,7 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
     email["X-Battleline-Message"] = message.id
     email["List-Unsubscribe"] = f"<{unsubscribe}>"
     email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    if replies:  # play by email: a reply to this address plays as this seat, at this version
+    if replies or asked:  # a reply to this address plays (or answers) as this seat, at this version
         email["Reply-To"] = links.reply_address(view["game_id"], view["you"], view["version"])
     email.set_content(render("notification.txt", **context))
     email.add_alternative(render("notification.html", **context), subtype="html")

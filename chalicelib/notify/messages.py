@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..records import Committed, EventRecord, GameRecord, Message
+from ..records import Committed, EventRecord, GameRecord, Message, Player
 from ..talk import MESSAGE
 
 EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
@@ -55,11 +55,16 @@ def for_committed(committed: Committed) -> list[Message]:
     return for_action(replace(game, to_move=committed.before_to_move), game, committed.events)
 
 
+STARTING = ("seat_accepted", "seat_joined")  # the lobby's events that may begin a game
+
+
 def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord]) -> list[Message]:
     # A message's text is no public data (chalicelib/talk.py): a seat reads it with listEvents or getGame.
     public = [{"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data} for e in events if e.type != MESSAGE]
     players = [s for s in after.seats if s.player_id]  # not the bots, nor invitations still open
-    messages = [_message("game.action", after, s.seat, s.player_id, {"events": public, "to_move": after.to_move})
+    started = after.status == "active" and any(e.type in STARTING for e in events)  # the last seat settled
+    messages = [_message("game.action", after, s.seat, s.player_id, {"events": public, "to_move": after.to_move,
+                                                                      **({"started": True} if started else {})})
                 for s in players]
     if after.status == "finished":
         result = next((e.data["result"] for e in events if "result" in e.data), None)
@@ -70,6 +75,19 @@ def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord])
     elif after.to_move != before.to_move or _turns_passed(events):
         messages += _your_turn(after)
     return messages
+
+
+def by_email(player: Player, message: Message) -> bool:
+    """Whether a message reaches the player by email: the event types they chose; and, to one who
+    follows their games by email (``game.your_turn``), the news that a game began with someone
+    else's answer when it is not their move (the mover is told by ``game.your_turn``)."""
+    if player.wants("email", message.type):
+        return True
+    data = message.data
+    if message.type != "game.action" or not data.get("started") or not player.wants("email", "game.your_turn"):
+        return False
+    answered = {e["seat"] for e in data.get("events", []) if e["type"] in STARTING}
+    return data["seat"] != data.get("to_move") and data["seat"] not in answered
 
 
 def _turns_passed(events: list[EventRecord]) -> bool:

@@ -40,7 +40,9 @@ def headline(view: dict) -> str:
     if view["status"] == "finished":
         return _("The game is over")
     if view["status"] == "waiting":
-        return _("Waiting for invited players")
+        from ..mailplay.show import waiting_line
+
+        return waiting_line(view).rstrip(".")
     if view["to_move"] is not None and view["to_move"] == view["you"]:
         return _("Your move")
     return _("{name} is to move").format(name=names_of(view).get(view["to_move"], "?"))
@@ -117,6 +119,21 @@ def _told_only(shown, view: dict, events: list[dict]) -> list[dict]:
     return [e for e in events if shown.tell(e, view) is not None]
 
 
+def waiting(view: dict) -> dict | None:
+    """A game that has not begun: whom it waits for and, for the seat asked, its answer links
+    (each opens the page whose button answers); None once the game began."""
+    if view["status"] != "waiting":
+        return None
+    from ..mailplay.show import summary
+
+    answers = view.get("answers") or {}
+    links = [{"url": answers[a], "label": label, "danger": a == "decline"}
+             for a, label in (("accept", _("Accept the game")), ("decline", _("Decline it"))) if a in answers]
+    text = _("You are asked to play: accept and it begins, decline and it ends unplayed.") if links else \
+        _("The game begins once every seat is settled; this page follows it.")
+    return {"text": text, "summary": summary(view) if view["you"] is not None else [], "links": links}
+
+
 def board_view(view: dict) -> dict:
     """What the board page shows now, from the view of the seat it plays as (None: a spectator).
     ``view`` may carry ``events`` (the events after the page's ``after``, as the seat sees them)
@@ -134,7 +151,7 @@ def board_view(view: dict) -> dict:
            if talk.is_message(e) and "text" in e["data"] or (text := shown.tell(e, view))]
     return {"game_id": view["game_id"], "game": view["game"], "title": shown.title, "version": view["version"],
             "status": view["status"], "you": seat, "to_move": view["to_move"], "phase": view["phase"],
-            "headline": headline(view), "seats": seats(view), "clock": clock_lines(view),
+            "headline": headline(view), "waiting": waiting(view), "seats": seats(view), "clock": clock_lines(view),
             "counts": shown.counts(view),
             "recap": None if recent is None else shown.recap(view, _told_only(shown, view, recent)),
             "drawn": None if recent is None else _drawn(view, recent),

@@ -73,12 +73,21 @@ class Boards:
 
     def board(self, game_id: str, token: str | None, after: int = 0) -> dict:
         """The view behind a board link (its ``you`` is the seat it plays as; None watches), with
+        ``answers``, the seat's accept and decline links while the game waits for its answer, and
         what the page has not told yet: ``events``, those numbered above ``after`` as the seat sees
         them, and ``recent``, the latest ones (for the recap); when nothing happened since
         ``after``, no event is read and ``recent`` is None."""
         game, _ = self.load(game_id)
         seat = self._board_seat(game, token)
-        return {**self.view(game, seat), **self._since(game, seat, after)}
+        return {**self.view(game, seat), **self._since(game, seat, after), "answers": self._answers(game, seat)}
+
+    def _answers(self, game: GameRecord, seat: int | None) -> dict | None:
+        """The seat's answer links (accept, decline) while the game waits for its player's answer."""
+        mine = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
+        if game.status != "waiting" or mine is None or mine.player_id is None or not mine.invited:
+            return None
+        return {answer: self._links().answer_url(game.id, mine.seat, mine.player_id, answer)
+                for answer in ("accept", "decline")}
 
     def _since(self, game: GameRecord, seat: int | None, after: int) -> dict:
         if self.list_events is None or after >= game.event_count:

@@ -231,8 +231,24 @@ document.addEventListener("keydown", (event) => {
 
 // ---------------------------------------------------------------- drawing the page
 
+function renderWaiting() {
+  // A game that has not begun: whom it waits for and, for the seat asked, its answer links; no table yet.
+  const waiting = view.waiting;
+  for (const id of ["news", "table-box", "action"]) $(id).hidden = Boolean(waiting);
+  $("waiting").hidden = !waiting;
+  if (!waiting) return false;
+  $("hand-box").hidden = true;
+  $("danger").hidden = true;
+  $("waiting-text").textContent = waiting.text;
+  $("waiting-summary").replaceChildren(...waiting.summary.map((line) => h("li", {}, line)));
+  $("waiting-links").replaceChildren(...waiting.links.map((link) =>
+    h("a", {href: link.url, class: link.danger ? "answer danger-button" : "answer primary"}, link.label)));
+  return true;
+}
+
 function render() {
   renderTop();
+  if (renderWaiting()) { renderLog(); return; }
   renderNews();
   if (view.game === "battleline") { renderBattleLineTable(); renderBattleLineHand(); renderBattleLineAction(); }
   else { renderKhanField(); renderKhanInfo(); renderKhanHand(); renderKhanAction(); }

@@ -302,3 +302,42 @@ def test_the_planned_claim_is_the_claim_the_engine_allows_after_the_play():
             step = max(legal, key=lambda s: len(s.get("flags", []))) if engine.phase(state) == "claim" else rng.choice(legal)
             engine.apply_step(state, seat, step)
     assert checked > 500 and offered > 10
+
+
+def test_a_waiting_games_board_says_whom_it_waits_for_and_offers_the_asked_seat_its_answers(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], consent=False, options={"first_seat": 1})
+    boards = {}
+    for player in (ann, bob):
+        link = api.get(f"/v1/games/{game['game_id']}/board-link", key=player["api_key"]).body
+        boards[player["name"]] = path_of(link["url"])
+    anns = api.get(boards["Ann"].replace("/board?", "/board/view?")).body
+    assert anns["status"] == "waiting" and anns["headline"] == "The game waits for Bob to accept"
+    assert anns["waiting"]["links"] == [] and anns["steps"] == []
+    bobs = api.get(boards["Bob"].replace("/board?", "/board/view?")).body
+    assert bobs["headline"] == "The game waits for your answer"
+    assert [link["label"] for link in bobs["waiting"]["links"]] == ["Accept the game", "Decline it"]
+    assert "Ann moves first." in bobs["waiting"]["summary"]
+    page = api.get(boards["Bob"])
+    assert page.status == 200 and '<section id="waiting"' in page.body and 'id="table-box"' in page.body
+    accept_path = urlsplit(bobs["waiting"]["links"][0]["url"]).path
+    assert f'href="http://testserver{accept_path}"' in page.body
+    assert '<section id="table-box" class="table-box" aria-label="The table" hidden>' in page.body
+    # The link opens the answer page; its button starts the game, and the board shows the table.
+    assert "Accept: start the game" in api.get(accept_path).body
+    api.post(accept_path, headers={"Content-Type": "application/x-www-form-urlencoded"})
+    started = api.get(boards["Bob"].replace("/board?", "/board/view?")).body
+    assert started["waiting"] is None and started["headline"] == "Ann is to move"
+
+
+def test_a_declined_or_aborted_games_board_says_who_ended_it(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    declined = api.new_game(ann, [ann, bob], consent=False)
+    api.post(f"/v1/games/{declined['game_id']}/decline", key=bob["api_key"])
+    aborted = api.new_game(ann, [ann, bob])
+    api.post(f"/v1/games/{aborted['game_id']}/abort", key=ann["api_key"])
+    for game, expected in ((declined, "Bob declined the game"), (aborted, "You called the game off before its first move")):
+        link = api.get(f"/v1/games/{game['game_id']}/board-link", key=ann["api_key"]).body
+        view = api.get(path_of(link["url"]).replace("/board?", "/board/view?")).body
+        assert view["headline"] == expected
+        assert expected in [line["text"] for line in view["log"]]

@@ -75,3 +75,38 @@ def test_a_page_refusal_is_a_page_for_a_browser_and_problem_json_for_a_program(a
     program = api.get(path)
     assert program.status == page.status and program.headers["content-type"] == "application/problem+json"
     assert program.body["status"] == program.status and program.body["code"]
+
+
+def test_answer_link_pages_over_http(api):
+    """Bob, asked to play Ann's game, opens his Accept link (nothing happens) and presses its
+    button: the game starts; his Decline link then says the game is on."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], consent=False, options={"first_seat": 1})
+    assert game["status"] == "waiting"
+    accept = urlsplit(LINKS.answer_url(game["game_id"], 2, bob["id"], "accept")).path
+    decline = urlsplit(LINKS.answer_url(game["game_id"], 2, bob["id"], "decline")).path
+    page = api.get(accept, headers=BROWSER)
+    assert page.status == 200 and page.headers["content-type"].startswith("text/html")
+    assert f'<form method="post" action="{accept}"' in page.body and "Ann asks you to play Battle Line?" in page.body
+    assert "Accept: start the game" in page.body and decline in page.body and "Ann moves first." in page.body
+    assert api.view(bob, game["game_id"])["status"] == "waiting"
+    answered = api.post(accept, headers={**FORM, **BROWSER})
+    assert answered.status == 200 and "You accepted: the game starts" in answered.body
+    assert "It is Ann&#39;s move; we will email you when it is yours." in answered.body
+    assert "/board?seat=" in answered.body
+    assert api.view(ann, game["game_id"])["status"] == "active"
+    again = api.post(decline, headers={**FORM, **BROWSER})
+    assert again.status == 409 and "You accepted this game already" in again.body
+    assert api.view(ann, game["game_id"])["status"] == "active"
+    assert api.get("/v1/answers/not-a-token", headers=BROWSER).status == 400
+
+
+def test_a_decline_link_over_http_ends_the_game_declined(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], consent=False)
+    decline = urlsplit(LINKS.answer_url(game["game_id"], 2, bob["id"], "decline")).path
+    assert "Decline the game" in api.get(decline, headers=BROWSER).body
+    answered = api.post(decline, headers={**FORM, **BROWSER})
+    assert answered.status == 200 and ">You declined</h1>" in answered.body
+    view = api.view(ann, game["game_id"])
+    assert view["status"] == "finished" and view["result"] == {"winner": None, "reason": "declined", "seat": 2}

@@ -179,3 +179,31 @@ def test_show_quotes_the_opponents_message_since_your_last_move():
     assert "\nBob says:\n  > Flag 7 will not hold long, Ann.\n" in shown
     assert shown.index("Bob says:") < shown.index("Your move.")
     assert "says:" not in text(view, events)
+
+
+def test_a_game_that_never_began_says_who_declined_or_called_it_off_and_whom_it_waits_for():
+    view, _ = later_position("battleline", 4, turns=0)
+    declined = {**view, "status": "finished", "to_move": None, "result": {"winner": None, "reason": "declined", "seat": 2}}
+    assert screens.whose_move(declined) == "The game is over: Bob declined the game."
+    aborted = {**declined, "result": {"winner": None, "reason": "aborted", "seat": 1}}
+    assert screens.whose_move(aborted) == "The game is over: You called the game off before its first move."
+    for shown in (text(declined, []), text(aborted, [])):
+        assert "draw" not in shown.split("\n")[2].lower() and "None" not in shown and "seat " not in shown
+    asked = {**view, "status": "waiting", "to_move": None, "seats": [SEATS[0], {**SEATS[1], "invited": True}]}
+    assert screens.whose_move(asked) == "Waiting for Bob to accept."
+    mine = {**asked, "you": 2}
+    assert screens.whose_move(mine).startswith("Waiting for your answer: accept or decline the game")
+
+
+def test_declined_and_aborted_results_read_as_such_in_both_games():
+    from chalicelib.games.battleline.story import result_line as battleline_line
+    from chalicelib.games.khan.story import result_line as khan_line
+
+    names = {1: "Ann", 2: "Bob"}
+    for line in (battleline_line, khan_line):
+        assert line({"winner": None, "reason": "declined", "seat": 2}, names, 1) == "Bob declined the game"
+        assert line({"winner": None, "reason": "declined", "seat": 2}, names, 2) == "You declined the game"
+        assert line({"winner": None, "reason": "aborted", "seat": 1}, names, 2) == \
+            "Ann called the game off before its first move"
+        assert line({"winner": None, "reason": "aborted", "seat": None}, names, None) == \
+            "The game was called off before its first move"

@@ -40,9 +40,11 @@ def bearer(player: dict) -> dict:
 
 
 def new_game(url: str, ann: dict, bob: dict, **body) -> dict:
-    """Ann creates a game for both, with herself as seat 1 and to move; Bob said beforehand that he
-    accepts games made for him, so it starts at once."""
-    requests.put(f"{url}/v1/players/me/preferences", headers=bearer(bob), timeout=10, json={"challenges": "accept"})
+    """Ann creates a game for both, with herself as seat 1 and to move; Bob accepts games made for
+    him (preference ``challenges``), so it starts at once."""
+    accepting = requests.put(f"{url}/v1/players/me/preferences", headers=bearer(bob), timeout=10,
+                             json={"challenges": "accept"})
+    assert accepting.status_code == 200, accepting.text
     reply = requests.post(f"{url}/v1/games", headers=bearer(ann), timeout=10, json={
         **body, "options": {"first_seat": 1}, "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]})
     assert reply.status_code == 201, reply.text

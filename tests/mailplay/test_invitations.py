@@ -86,4 +86,5 @@ def test_an_invitation_names_who_invites_and_the_other_players(store):
     page = pages.invitation_page(services.mailplay, token_in(text_of(invitation), "invitations"), "/x")
     assert page.message.startswith("Ann invites you to play Battle Line against Ann and Bob.")
     bobs = next(m for m in outbox.sent if m["To"] == "bob@example.org" and kind_of(m) == "invited")
-    assert text_of(bobs).startswith("Ann invited you to a game of Battle Line: you play against Ann and an invited player.")
+    assert text_of(bobs).startswith("Ann asks you to play a game of Battle Line against Ann and an invited player. "
+                                    "The game waits for your answer and an invited player to join.")

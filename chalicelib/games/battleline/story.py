@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...i18n import N_, _, ngettext
 from ..presenters import names as names_of
+from ..presenters import tell_lobby, unplayed_line
 from .cards import parse_troop
 
 TACTIC_NAMES = {
@@ -47,7 +48,10 @@ def reason(result: dict) -> str:
 
 
 def result_line(result: dict, names: dict[int, str], you: int | None) -> str:
-    """Who won and how."""
+    """Who won and how (or who declined or called off a game that never began)."""
+    unplayed = unplayed_line(result, names, you)
+    if unplayed is not None:
+        return unplayed
     if result.get("winner") is None:
         return _("A draw ({reason})").format(reason=reason(result))
     if result["winner"] == you:
@@ -111,7 +115,7 @@ def tell(event: dict, view: dict) -> str | None:
             number=data.get("number", "?"), result=result_line(data["result"], names, you))
     if kind == "game_finished":
         return result_line(data["result"], names, you)
-    return None
+    return tell_lobby(event, view, result_line)
 
 
 def counts(view: dict) -> list[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ...i18n import N_, _, language, ngettext
 from ..presenters import names as names_of
+from ..presenters import tell_lobby, unplayed_line
 from .cardset import REGISTRY, CardSet, CardSetChanged, Command, UnitType, UnknownCardSet
 
 
@@ -106,7 +107,10 @@ def reason(result: dict) -> str:
 
 
 def result_line(result: dict, names: dict[int, str], you: int | None) -> str:
-    """Who won and how."""
+    """Who won and how (or who declined or called off a game that never began)."""
+    unplayed = unplayed_line(result, names, you)
+    if unplayed is not None:
+        return unplayed
     why = reason(result)
     if result.get("winner") is None:
         return _("A draw ({reason})").format(reason=why)
@@ -150,7 +154,7 @@ def tell(event: dict, view: dict) -> str | None:
             name=names.get(reacting, "?"))
     if kind == "game_finished":
         return result_line(data["result"], names, you)
-    return None
+    return tell_lobby(event, view, result_line)
 
 
 @dataclass(frozen=True)
