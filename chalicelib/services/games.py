@@ -339,11 +339,13 @@ class Games:
             "to_move": None if waiting else engine.to_move(state),
             "phase": "waiting" if waiting else engine.phase(state),
             "legal_steps": engine.legal_steps(state, seat) if seat is not None and not waiting else [],
-            "state": engine.view(state, seat),
+            # Nobody sees a hand before the game begins: an asked player cannot decline a deal they
+            # dislike, nor fish for a better one.
+            "state": engine.view(state, None if waiting else seat),
             "result": game.result(engine.result(state)),
             "options": engine.public_options(game.options, seat),
             "clock": self.clock_view(game, at),
-            "rated": game.rated,
+            "rated": game.rated and game.ended is None,  # a game that never began counts for nothing
             "tournament_id": game.tournament_id,
             "public": game.public,
             "seed": game.seed if (game.seed_public or finished) and not game.seed_withheld else None,

@@ -21,6 +21,9 @@ def test_a_game_seating_another_player_waits_for_their_yes_and_no_clock_runs(api
     assert game["status"] == "waiting" and game["phase"] == "waiting" and game["to_move"] is None
     assert game["legal_steps"] == [] and not any(s["running"] or s["deadline"] for s in game["clock"]["seats"])
     assert [s["invited"] for s in game["seats"]] == [False, True]
+    assert game["state"]["hand"] == [] and api.view(bob, game["game_id"])["state"]["hand"] == []
+    told = api.get(f"/v1/games/{game['game_id']}/events?after=0", key=bob["api_key"]).body["events"]
+    assert not any(e.get("private") or "hand" in e["data"] or "cards" in e["data"] for e in told)
     problem_of(api.act(ann, game["game_id"], 0, {"type": "resign"}), 409, "game_not_started")
     mine = api.get("/v1/games?status=waiting", key=bob["api_key"]).body["games"]
     assert [g["game_id"] for g in mine] == [game["game_id"]]
@@ -28,6 +31,7 @@ def test_a_game_seating_another_player_waits_for_their_yes_and_no_clock_runs(api
     accepted = api.post(f"/v1/games/{game['game_id']}/accept", key=bob["api_key"])
     assert accepted.status == 200, accepted.body
     assert accepted.body["status"] == "active" and accepted.body["to_move"] == 1
+    assert len(accepted.body["state"]["hand"]) == 7
     assert accepted.body["clock"]["seats"][0]["running"] and accepted.body["clock"]["seats"][0]["deadline"]
     assert [s["invited"] for s in accepted.body["seats"]] == [False, False]
     problem_of(api.post(f"/v1/games/{game['game_id']}/accept", key=bob["api_key"]), 409, "nothing_to_answer")
@@ -40,6 +44,7 @@ def test_declined_game_is_finished_declined_and_never_rated(api, services):
     assert declined.status == 200, declined.body
     assert declined.body["status"] == "finished"
     assert declined.body["result"] == {"winner": None, "reason": "declined", "seat": 2}
+    assert declined.body["rated"] is False
     services.dispatcher.drain_outbox()
     for player in (ann, bob):
         ratings = api.get("/v1/players/me", key=player["api_key"]).body["ratings"]
