@@ -158,6 +158,14 @@ class ApiClient:
         return reply.body
 
 
+def api_on(store, clock, monkeypatch):
+    """The HTTP API on ``store`` with services on ``clock`` (a generator: a fixture yields from it)."""
+    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
+    monkeypatch.setattr(app_module.api, "services", lambda: services)
+    with Client(app_module.app) as client:
+        yield ApiClient(client, store)
+
+
 @pytest.fixture
 def api(services, monkeypatch):
     monkeypatch.setattr(app_module.api, "services", lambda: services)

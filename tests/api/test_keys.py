@@ -7,13 +7,9 @@ import logging
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from chalice.test import Client
 
-import app as app_module
-from chalicelib.config import build_services
-from chalicelib.notify.dispatcher import Dispatcher
 
-from ..conftest import LINKS, ApiClient
+from ..conftest import api_on
 from ..fakes import FakeClock
 from .test_contract import problem_of
 
@@ -25,10 +21,7 @@ def clock():
 
 @pytest.fixture
 def api(store, clock, monkeypatch):
-    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
-    monkeypatch.setattr(app_module.api, "services", lambda: services)
-    with Client(app_module.app) as client:
-        yield ApiClient(client, store)
+    yield from api_on(store, clock, monkeypatch)
 
 
 def me(api, key):
