@@ -244,6 +244,12 @@ def sign_up(url: str, count: int) -> list[Player]:
             if reply.status_code != 201:
                 raise RuntimeError(f"createPlayer answered {reply.status_code}: {reply.text[:2000]}")
             body = reply.json()
+            # Load players accept the games made for them (the preference), so that each game starts
+            # when made and the loop measures moves, not answers.
+            accepting = session.put(f"{url.rstrip('/')}/v1/players/me/preferences", json={"challenges": "accept"},
+                                    headers={"Authorization": f"Bearer {body['api_key']}"}, timeout=TIMEOUT)
+            if accepting.status_code != 200:
+                raise RuntimeError(f"updatePreferences answered {accepting.status_code}: {accepting.text[:2000]}")
             players.append(Player(body["id"], body["api_key"]))
     return players
 

@@ -65,6 +65,7 @@ def test_every_contract_operation_is_documented():
         "acceptGame": ("post", "/v1/games/{game_id}/accept"),
         "declineGame": ("post", "/v1/games/{game_id}/decline"),
         "abortGame": ("post", "/v1/games/{game_id}/abort"),
+        "listOpenGames": ("get", "/v1/open-games"),
         "joinGame": ("post", "/v1/games/{game_id}/join"),
         "rematchGame": ("post", "/v1/games/{game_id}/rematch"),
         "showAnswerLink": ("get", "/v1/answers/{token}"),

@@ -120,7 +120,7 @@ def test_a_battle_line_game_followed_and_played_from_the_terminal(live_server):
 
     # the whole game, told; then the result in names and why
     log = ok(live_server, "log", game, key=bob_key)
-    assert "   1. Ann played 8R at flag 1. Ann drew from the troop deck.\n" in log
+    assert "   1. You accepted the game.\n   2. Ann played 8R at flag 1. Ann drew from the troop deck.\n" in log
     assert re.search(r"^\s+\d+\. Ann played \S+ at flag 2\. Ann claimed flag 1\. Ann drew from the troop deck\.$",
                      log, re.M)
     assert ok(live_server, "resign", game, "--yes", key=bob_key) == f"You resigned game {game}.\n"

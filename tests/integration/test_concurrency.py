@@ -10,8 +10,12 @@ pytestmark = pytest.mark.integration
 
 
 def signup(url, name):
+    """A player who accepts every game made for them (so a game starts when made, at version 0)."""
     reply = requests.post(f"{url}/v1/players", json={"name": name}, timeout=10)
     assert reply.status_code == 201
+    accepting = requests.put(f"{url}/v1/players/me/preferences", json={"challenges": "accept"}, timeout=10,
+                             headers={"Authorization": f"Bearer {reply.json()['api_key']}"})
+    assert accepting.status_code == 200
     return reply.json()
 
 

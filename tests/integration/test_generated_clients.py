@@ -87,6 +87,7 @@ class OpcPlayer:
             importlib.import_module(f"opc_client.api.players.{name}")
         for name in ("create_game", "get_game", "post_action"):
             importlib.import_module(f"opc_client.api.games.{name}")
+        importlib.import_module("opc_client.api.lobby.accept_game")
         client_module = importlib.import_module("opc_client.client")
         self.base_url = base_url
         anonymous = client_module.Client(base_url=base_url, raise_on_unexpected_status=True)

@@ -67,6 +67,10 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
         view = requests.post(f"{url}/v1/games", headers=auth[1], timeout=10, json={
             "game": "battleline", "options": {"first_seat": 1},
             "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+        assert view["status"] == "waiting"  # Bob is asked first
+        accepted = requests.post(f"{url}/v1/games/{view['game_id']}/accept", headers=auth[2], timeout=10)
+        assert accepted.status_code == 200 and accepted.json()["status"] == "active", accepted.text
+        view = requests.get(f"{url}/v1/games/{view['game_id']}", headers=auth[1], timeout=10).json()
         hook = requests.post(f"{url}/v1/webhooks", headers=auth[2], timeout=10,
                              json={"url": receiver.url, "events": ["game.your_turn", "game.finished"]}).json()
         gid, choose = view["game_id"], random.Random(1)
@@ -81,7 +85,7 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
                              capture_output=True, timeout=120)
         assert run.returncode == 0 and run.stdout.startswith(b"applied"), run.stdout + run.stderr
         view = requests.get(f"{url}/v1/games/{gid}", headers=auth[1], timeout=10).json()
-        assert view["version"] == 1 and view["state"]["flags"][4]["cards"][0] == [card]
+        assert view["version"] == 2 and view["state"]["flags"][4]["cards"][0] == [card]
         for _ in range(800):
             if view["status"] == "finished":
                 break

@@ -84,7 +84,9 @@ class Scanner:
             words = pattern.sub(" ", words)
         for card in hidden:
             for pattern in self.known[card]:
-                assert not pattern.search(words), f"{what} for seat {seat} shows {card}, hidden from it"
+                found = pattern.search(words)
+                assert not found, (f"{what} for seat {seat} shows {card}, hidden from it (seed {record.seed}): "
+                                   f"...{words[max(0, found.start() - 400):found.end() + 100]}...")
         if record.status != "finished" and not record.seed_public:
             assert str(record.seed) not in words, f"{what} shows the seed of a game in play"
         self.scanned += 1
