@@ -7,11 +7,13 @@ seat sees them never named, and for the seed of a game in play."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from email.message import EmailMessage
 
 import pytest
+from markupsafe import escape
 
 from chalicelib.config import build_services
 from chalicelib.games.battleline.cards import TACTICS, TROOPS, parse_troop
@@ -76,7 +78,9 @@ class Scanner:
         told = [e.seen_by(seat) for e in self.services.store.list_events(self.game_id, 0)]  # a played card, say
         visible = ids_in(mine, self.known) | ids_in(told, self.known)
         hidden = ids_in(record.state, self.known) - visible - STEP_WORDS
-        content = content.replace(self.help, " ")  # the fixed command reference ("play 7R 3")
+        # the fixed command reference ("play 7R 3", "play REDEPLOY 3 5"), in the text part and, escaped,
+        # in the HTML part ("the opponent&#39;s")
+        content = content.replace(self.help, " ").replace(str(escape(self.help)), " ")
         words = re.sub(r'https?://[^\s"<]+', " ", content)  # links' tokens are opaque
         words = words + "\n" + re.sub(r"<[^>]+>", "", words)  # and the words a page shows (7<span>R</span>)
         # What the seat may see is taken out first, longest first ("Horse archers" holds "archers").
@@ -93,8 +97,12 @@ class Scanner:
 
 
 def a_game(store, game: str):
+    """A game with a seed drawn and kept secret; HIDDEN_INFO_SEED=<seed> replays the game a failure
+    named (its message gives the seed)."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    chosen = os.environ.get("HIDDEN_INFO_SEED")
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS),
+                              **({"new_seed": lambda: int(chosen)} if chosen else {}))
     people = {}
     for seat, name in ((1, "Ann"), (2, "Bob")):
         made = services.players.create_player(CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None)
