@@ -173,7 +173,8 @@ def decline_game(call: Call):
 
 @api.operation("POST", "/v1/games/{game_id}/abort", "abortGame",
                summary="Call a game off before its first move: it ends, aborted, unrated", response=r.GameView,
-               errors=("game_not_found", "not_seated", "game_finished", "game_started", "version_conflict"),
+               errors=("game_not_found", "not_seated", "game_finished", "game_started", "tournament_game",
+                       "version_conflict"),
                tag="lobby")
 def abort_game(call: Call):
     return call.services.lobby.abort(call.player, call.params["game_id"])

@@ -73,6 +73,8 @@ class Lobby:
             raise ServiceError("not_seated", f"you have no seat in game {game_id}")
         if game.status == "finished":
             raise ServiceError("game_finished", "the game is over")
+        if game.tournament_id:
+            raise ServiceError("tournament_game", "a tournament's games are played or withdrawn from, not called off")
         if any(e.type not in SERVICE_EVENTS for e in self.store.list_events(game_id)):
             raise ServiceError("game_started", "a move was made: the game can only be resigned now")
         saved = self._end(game, engine, "aborted", seat, "game_aborted")

@@ -101,6 +101,7 @@ def test_tournament_games_need_no_asking(api, services):
     services.dispatcher.drain_outbox()
     games = api.get("/v1/games", key=players[1]["api_key"]).body["games"]
     assert games and all(g["status"] == "active" for g in games)
+    problem_of(api.post(f"/v1/games/{games[0]['game_id']}/abort", key=players[1]["api_key"]), 409, "tournament_game")
 
 
 def open_game(api, ann, **seat):
