@@ -107,16 +107,23 @@ def new(game: str = typer.Argument("battleline", help="battleline or khan."),
         against: Optional[str] = typer.Option(None, help="Your opponent's player id."),
         bot: Optional[str] = typer.Option(None, help="Play a bot: random, greedy (or mcts, in Battle Line)."),
         invite: Optional[str] = typer.Option(None, help="Invite an opponent by email."),
+        open_: bool = typer.Option(False, "--open", help="An open challenge: a seat for whoever takes it first "
+                                                         "(battleline lobby lists them)."),
+        rating_min: Optional[int] = typer.Option(None, help="With --open: the lowest rating that may take it."),
+        rating_max: Optional[int] = typer.Option(None, help="With --open: the highest rating that may take it."),
         second: bool = typer.Option(False, "--second", help="Take seat 2 (you take seat 1 otherwise)."),
         seed: Optional[int] = typer.Option(None, help="Deal from this seed (shown to all; never rated)."),
         option: list[str] = typer.Option([], "--option", "-o", help="A game option, name=value (JSON value)."),
         public: bool = typer.Option(False, help="Anyone may watch its board.")) -> None:
-    """Start a game against a player, a bot, or someone you invite by email."""
-    chosen = [x for x in (against, bot, invite) if x]
+    """Start a game against a player (who is asked first), a bot, someone you invite by email, or
+    whoever takes an open seat."""
+    chosen = [x for x in (against, bot, invite, open_) if x]
     if len(chosen) != 1:
-        raise Failure(_("name one opponent: --against PLAYER_ID, --bot NAME or --invite EMAIL"))
+        raise Failure(_("name one opponent: --against PLAYER_ID, --bot NAME, --invite EMAIL or --open"))
     me_ = state.client.call("GET", "/v1/players/me")
-    opponent = {"player_id": against} if against else {"bot": bot} if bot else {"email": invite}
+    limits = {k: v for k, v in (("rating_min", rating_min), ("rating_max", rating_max)) if v is not None}
+    opponent = {"player_id": against} if against else {"bot": bot} if bot else {"email": invite} if invite \
+        else {"open": True, **limits}
     seats = [{"player_id": me_["id"]}, opponent]
     if second:
         seats.reverse()
@@ -124,6 +131,30 @@ def new(game: str = typer.Argument("battleline", help="battleline or khan."),
             **({"seed": seed} if seed is not None else {})}
     view = state.client.call("POST", "/v1/games", body)
     lines(screens.summary(view))
+
+
+@app.command()
+def lobby(game: str = typer.Argument("battleline", help="battleline or khan.")) -> None:
+    """Open challenges: games with a seat for whoever takes it first, newest first."""
+    found = state.client.call("GET", f"/v1/open-games?game={game}")["games"]
+    if not found:
+        out(_("no open challenges; make one with: battleline new {game} --open").format(game=game))
+    for g in found:
+        seat = next(s for s in g["seats"] if s["seat"] == g["open_seat"])
+        limits = ""
+        if seat.get("rating_min") is not None or seat.get("rating_max") is not None:
+            limits = " " + _("ratings {low}-{high}").format(low=seat.get("rating_min") or 0,
+                                                            high=seat.get("rating_max") or "")
+        rated = _("rated") if g["rated"] else _("unrated")
+        may = _("battleline take {game}").format(game=g["game_id"]) if g["may_join"] else _("not for you")
+        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} "
+            f"{_('by {name}').format(name=g['created_by']['name'])}, {rated}{limits}: {may}")
+
+
+@app.command()
+def take(game_id: str) -> None:
+    """Take a game's open seat (first come, first served)."""
+    answer(game_id, "join")
 
 
 def answer(game_id: str, what: str) -> None:

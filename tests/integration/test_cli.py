@@ -206,3 +206,18 @@ def test_a_missing_key_a_wrong_key_and_no_server_are_explained(live_server):
     assert wrong.returncode == 1 and "(unauthorized)" in wrong.stderr
     away = run(live_server, "games", key="bl_live_wrong", server=f"http://127.0.0.1:{free_port()}")
     assert away.returncode == 2 and "cannot reach the server" in away.stderr
+
+
+def test_an_open_challenge_made_listed_and_taken_from_the_terminal(live_server):
+    ann, ann_key = signup(live_server, "Jo")
+    bob, bob_key = signup(live_server, "Kai")
+    made = ok(live_server, "new", "battleline", "--open", "-o", "first_seat=1", key=ann_key)
+    game = re.search(r"game (g_\w+)", made).group(1)
+    assert made.splitlines()[1] == "Waiting for a player to take the open seat."
+    listed = ok(live_server, "lobby", key=bob_key)
+    assert re.search(rf"^{game}\s+Battle Line\s+by Jo, rated: battleline take {game}$", listed, re.M)
+    assert f"{game}" in listed and "not for you" in ok(live_server, "lobby", key=ann_key)
+    taken = ok(live_server, "take", game, key=bob_key)
+    assert taken.splitlines()[:2] == [f"Battle Line, game {game}: Jo against Kai (you)", "Jo is to move."]
+    gone = run(live_server, "take", game, key=ann_key)
+    assert gone.returncode == 1 and "seat" in gone.stderr
