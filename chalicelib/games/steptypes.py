@@ -44,14 +44,31 @@ class Unreadable(CommandError):
         self.hint = hint
 
 
+# Where a mail client begins the email it quotes, in the languages our players write (a line,
+# stripped). Each pattern names the clients that write it.
+QUOTE_HEADERS = re.compile("|".join((
+    r"^On .+wrote:$",  # Gmail, Apple Mail, Thunderbird (English): "On Mon, 23 Nov 2026, Ann <a@x> wrote:"
+    r".*(?:写道|寫道)\s*[:：]$",  # Gmail, Apple Mail, QQ Mail, NetEase (Chinese): "在 2026年11月23日 … 写道："
+    r".*の(?:メール|メッセージ)\s*[:：]$",  # Apple Mail, Thunderbird (Japanese): "2026/11/23 10:00、Ann <a@x>のメール:"
+    r"^\d{4}年\d{1,2}月\d{1,2}日.*[:：]$",  # Gmail (Japanese): "2026年11月23日(月) 10:00 Ann <a@x>:"
+    r".*đã viết\s*:?$",  # Gmail, Apple Mail (Vietnamese): "Vào Th 2, 23 thg 11, 2026 lúc 10:00 Ann <a@x> đã viết:"
+    # Outlook, Yahoo Japan, QQ Mail, NetEase: a rule around "Original Message" in each language
+    r"^[-_=\s]*(?:Original Message|原始邮件|原始郵件|邮件原件|回复的原邮件|元のメッセージ|Thư gốc|Tin nhắn gốc)[-_=\s]*$",
+    # Outlook's quoted header block: "From:", "发件人：", "寄件者:", "差出人:", "Từ:" then the sender
+    r"^(?:From|发件人|發件人|寄件者|差出人|Từ)\s*[:：]\s*\S.*$",
+)), re.IGNORECASE)
+
+
 def _ends_text(line: str) -> bool:
-    """A quoted reply (lines starting with ">", or "On ... wrote:") or a signature ("-- ") begins."""
-    return line.startswith(">") or line == "--" or line.startswith("-- ") or bool(re.match(r"^On .+wrote:$", line))
+    """A quoted reply (lines starting with ">" or "＞", or a mail client's header of the email it
+    quotes, ``QUOTE_HEADERS``) or a signature ("-- ") begins."""
+    return line.startswith((">", "＞")) or line == "--" or line.startswith("-- ") or bool(QUOTE_HEADERS.match(line)) \
+        or bool(SENT_FROM.match(line))
 
 
 def command_lines(text: str) -> list[str]:
     """The command lines of a message: everything from a quoted reply (lines starting with ">",
-    or "On ... wrote:") or a signature ("-- ") on is left out."""
+    or a mail client's "On ... wrote:" in any of our languages) or a signature ("-- ") on is left out."""
     return [line for line, _ in paragraph_lines(text)]
 
 
@@ -71,7 +88,8 @@ def paragraph_lines(text: str) -> list[tuple[str, bool]]:
 
 MESSAGE_LINE = re.compile(r"^(?:message|say)\s*:\s*", re.IGNORECASE)  # "message: good luck"
 # A phone's signature line ends a message too (it is no signature by the "-- " convention).
-SENT_FROM = re.compile(r"^(?:Sent from my |Get Outlook for )", re.IGNORECASE)
+SENT_FROM = re.compile(r"^(?:Sent from my |Get Outlook for |发自我的|從我的|iPhoneから送信|Androidから送信|"
+                       r"Gửi từ )", re.IGNORECASE)
 
 
 def _bare(name: str) -> Callable[[list[str]], Step]:
