@@ -508,6 +508,15 @@ function turnForm(first, plan, claimable) {
   return parts;
 }
 
+// Why the page offers nothing to do now (the game is over, a spectator, not the seat's decision:
+// ``canAct`` says), or null.
+function idlePrompt(canAct) {
+  if (view.status === "finished") return W.game_over;
+  if (view.you === null) return W.watching;
+  if (!canAct()) return W.nothing_to_do;
+  return null;
+}
+
 function optionButtons(values, label, pick) {
   return h("div", {class: "buttons"}, values.map((value) => button(label(value), () => pick(value), {class: "option"})));
 }
@@ -517,12 +526,9 @@ function renderBattleLineAction() {
   const parts = [];
   const T = view.table;
   const cancelButton = () => button(W.cancel, cancel, {class: "secondary"});
-  if (view.status === "finished") {
-    parts.push(h("p", {class: "prompt"}, W.game_over));
-  } else if (view.you === null) {
-    parts.push(h("p", {class: "prompt"}, W.watching));
-  } else if (!myMove()) {
-    parts.push(h("p", {class: "prompt"}, W.nothing_to_do));
+  const idle = idlePrompt(myMove);
+  if (idle) {
+    parts.push(h("p", {class: "prompt"}, idle));
   } else if (choice) {
     const state = blState();
     if (!state) { choice = null; return renderBattleLineAction(); }
@@ -730,12 +736,9 @@ function renderKhanAction() {
   const parts = [];
   const T = view.table;
   const cancelButton = () => button(W.cancel, cancel, {class: "secondary"});
-  if (view.status === "finished") {
-    parts.push(h("p", {class: "prompt"}, W.game_over));
-  } else if (view.you === null) {
-    parts.push(h("p", {class: "prompt"}, W.watching));
-  } else if (!view.steps.some((c) => c.step.type !== "resign")) {
-    parts.push(h("p", {class: "prompt"}, W.nothing_to_do));
+  const idle = idlePrompt(() => view.steps.some((c) => c.step.type !== "resign"));
+  if (idle) {
+    parts.push(h("p", {class: "prompt"}, idle));
   } else if (!choice) {
     parts.push(h("p", {class: "prompt"}, W.choose_kind));
     const types = distinct(view.steps.map((c) => c.step.type)).filter((t) => t !== "resign");
