@@ -327,15 +327,19 @@ def khan_choices(view: dict, steps: list[dict]) -> list[Choice]:
     def add(section: str, text: str, found: list[dict]) -> None:
         choices.append(Choice(text, tuple(found), section))
 
+    def at_squares(*kinds: tuple[str, str, str]) -> None:
+        """Steps that name only a square, one line a kind: ``flip 0 0 1 0``."""
+        for kind, command, meaning in kinds:
+            if kind in by_type:
+                found = by_type[kind]
+                add(_("{command} X Y ({meaning}):").format(command=command, meaning=_(meaning)),
+                    " ".join(_sq(s["at"]) for s in found), found)
+
     if "place" in by_type:
         found = by_type["place"]
         add(_("place UNIT (your first unit, face up):"), " ".join(s["unit"] for s in found), found)
-    for kind, command, meaning in (("flip", "flip", N_("a face-down unit of yours face up")),
-                                   ("discard_defence", "discard", N_("the defence command on your unit"))):
-        if kind in by_type:
-            found = by_type[kind]
-            add(_("{command} X Y ({meaning}):").format(command=command, meaning=_(meaning)),
-                " ".join(_sq(s["at"]) for s in found), found)
+    at_squares(("flip", "flip", N_("a face-down unit of yours face up")),
+               ("discard_defence", "discard", N_("the defence command on your unit")))
     if "deploy" in by_type:
         places: dict[str, dict] = {}
         for step in by_type["deploy"]:
@@ -376,12 +380,8 @@ def khan_choices(view: dict, steps: list[dict]) -> list[Choice]:
             add(section, _("{targets} with {attackers}").format(
                 targets=" ".join(_sq({"x": x, "y": y}) for x, y in targets), attackers=attackers),
                 [s for t in targets for s in by_target[t]])
-    for kind, command, meaning in (("skip", "skip", N_("leave the waiting keyword unused")),
-                                   ("advance", "advance", N_("move into the destroyed unit's square"))):
-        if kind in by_type:
-            found = by_type[kind]
-            add(_("{command} X Y ({meaning}):").format(command=command, meaning=_(meaning)),
-                " ".join(_sq(s["at"]) for s in found), found)
+    at_squares(("skip", "skip", N_("leave the waiting keyword unused")),
+               ("advance", "advance", N_("move into the destroyed unit's square")))
     bare = [s for s in steps if set(s) == {"type"}]
     if bare:
         choices.append(Choice(" · ".join(PRESENTERS["khan"].write_step(s) for s in bare), tuple(bare)))

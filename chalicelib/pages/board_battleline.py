@@ -14,8 +14,9 @@ from ..games.battleline.cards import ENVIRONMENT_TACTICS, GUILE_TACTICS, LEADERS
 from ..games.battleline.setup import PHASE_ORDER
 from ..games.battleline.steps import discards
 from ..games.battleline.story import card_name as tactic_or_troop
+from ..games.battleline.story import flags_named
 from ..games.presenters import names as names_of
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _
 
 COLOURS = render.COLOUR_WORDS
 # A shape for each colour besides its hue, so that no two colours are told apart by hue alone.
@@ -147,13 +148,6 @@ def _stamp(flag: dict, completing: int | None) -> None:
     flag["completed"] = stamps
 
 
-def _flags(numbers: list[int]) -> str:
-    listed = [str(n) for n in numbers]
-    joined = listed[0] if len(listed) == 1 else _("{first} and {last}").format(first=", ".join(listed[:-1]),
-                                                                                last=listed[-1])
-    return ngettext("flag {flags}", "flags {flags}", len(listed)).format(flags=joined)
-
-
 def say(step: dict, view: dict) -> str:
     """A legal step in a sentence, as the page's buttons and confirmations say it."""
     kind = step["type"]
@@ -176,7 +170,7 @@ def say(step: dict, view: dict) -> str:
                 card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
         return _("Play {card} at flag {flag}").format(card=card, flag=step["flag"])
     if kind == "claim":
-        return _("Claim {flags}").format(flags=_flags(step["flags"])) if step["flags"] else _("Claim nothing")
+        return _("Claim {flags}").format(flags=flags_named(step["flags"])) if step["flags"] else _("Claim nothing")
     if kind in ("draw", "scout_draw"):
         return _("Draw from the troop deck") if step["deck"] == "troop" else _("Draw from the tactics deck")
     if kind == "scout_return":

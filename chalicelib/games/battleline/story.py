@@ -21,7 +21,8 @@ def card_name(card: str) -> str:
     return card if parse_troop(card) else _(TACTIC_NAMES.get(card, card))
 
 
-def _flags(numbers: list[int]) -> str:
+def flags_named(numbers: list[int]) -> str:
+    """Flags in words: "flag 3", "flags 2, 4 and 7"."""
     listed = [str(n) for n in numbers]
     joined = listed[0] if len(listed) == 1 else _("{first} and {last}").format(first=", ".join(listed[:-1]),
                                                                                 last=listed[-1])
@@ -88,8 +89,8 @@ def tell(event: dict, view: dict) -> str | None:
         if not data["flags"]:
             return None
         if data.get("auto"):
-            return _("{flags} claimed for {who}").format(flags=_flags(data["flags"]).capitalize(), who=who)
-        return _("{who} claimed {flags}").format(who=who, flags=_flags(data["flags"]))
+            return _("{flags} claimed for {who}").format(flags=flags_named(data["flags"]).capitalize(), who=who)
+        return _("{who} claimed {flags}").format(who=who, flags=flags_named(data["flags"]))
     if kind in ("draw", "scout_draw"):
         if "card" in data:
             return _("{who} drew {card} from {deck}").format(who=who, card=card_name(data["card"]), deck=_deck(data["deck"]))
@@ -143,5 +144,5 @@ def counts(view: dict) -> list[str]:
         lines.append(_("Discarded: {cards}").format(cards="; ".join(discarded)))
     claimable = state.get("claimable") or []
     if claimable:
-        lines.append(_("You can claim {flags}").format(flags=_flags(claimable)))
+        lines.append(_("You can claim {flags}").format(flags=flags_named(claimable)))
     return lines
