@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from datetime import datetime
 from typing import Callable
 
 from .. import ids
 from ..calls import Idempotency, Outcome
-from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..notify import messages
@@ -33,14 +31,13 @@ ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
 
 
 class Lobby:
-    def __init__(self, store: Store, clock: Clock, *, load: Callable[[str], tuple[GameRecord, GameEngine]],
-                 pass_clock: Callable[[GameRecord, datetime], GameRecord], view: Callable[..., dict],
+    def __init__(self, store: Store, *, load: Callable[[str], tuple[GameRecord, GameEngine]],
+                 next_version: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
                  new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
-        self.clock = clock
         self.load = load
-        self.pass_clock = pass_clock
+        self.next_version = next_version
         self.view = view
         self.new_game_record = new_game_record
         self.idempotent = idempotent
@@ -60,14 +57,14 @@ class Lobby:
 
     def decline(self, caller: Caller, game_id: str) -> dict:
         """The caller says no to their seat: the game ends, declined, and counts for nothing."""
-        game, engine = self.load(game_id)
+        game, _ = self.load(game_id)
         seat = self._waiting_seat(game, caller)
-        saved = self._end(game, engine, "declined", seat.seat, "game_declined")
+        saved = self._end(game, "declined", seat.seat, "game_declined")
         return self.view(saved, seat.seat)
 
     def abort(self, caller: Caller, game_id: str) -> dict:
         """Any of its players calls the game off before its first move: it ends, aborted, unrated."""
-        game, engine = self.load(game_id)
+        game, _ = self.load(game_id)
         seat = game.seat_of(caller.id)
         if seat is None and caller.id != game.created_by:
             raise ServiceError("not_seated", f"you have no seat in game {game_id}")
@@ -77,7 +74,7 @@ class Lobby:
             raise ServiceError("tournament_game", "a tournament's games are played or withdrawn from, not called off")
         if any(e.type not in SERVICE_EVENTS for e in self.store.list_events(game_id)):
             raise ServiceError("game_started", "a move was made: the game can only be resigned now")
-        saved = self._end(game, engine, "aborted", seat, "game_aborted")
+        saved = self._end(game, "aborted", seat, "game_aborted")
         return self.view(saved, seat)
 
     def join(self, caller: Caller, game_id: str) -> dict:
@@ -165,38 +162,32 @@ class Lobby:
             raise ServiceError("nothing_to_answer", "your seat in this game is settled already")
         return seat
 
-    def _next(self, game: GameRecord, event: str, seat: int | None, data: dict, **changes) -> tuple[GameRecord,
-                                                                                                   EventRecord]:
-        now = iso(self.clock.now())
-        saved = replace(game, version=game.version + 1, updated_at=now, event_count=game.event_count + 1,
-                        previous_to_move=game.to_move, request=None, revision=0, **changes)
-        return saved, EventRecord(game.id, saved.event_count, saved.version, event, seat, data, now)
-
     def _save(self, game: GameRecord, engine: GameEngine, seats: list[SeatRecord], event: str, seat: int,
               data: dict, retry: bool = True) -> GameRecord:
         """The next version with the seats changed; the game starts (and its clock) once none waits."""
         starts = not any(s.invited for s in seats)
-        saved, recorded = self._next(game, event, seat, data, seats=seats,
-                                     status="active" if starts else "waiting",
-                                     to_move=engine.to_move(game.state) if starts else None)
-        saved = self.pass_clock(saved, self.clock.now())
+        saved, recorded = self.next_version(game, [{"type": event, "seat": seat, "data": data}], seats=seats,
+                                            status="active" if starts else "waiting",
+                                            to_move=engine.to_move(game.state) if starts else None)
+        return self._commit(game, saved, recorded, retry=retry, seats_changed=True)
+
+    def _end(self, game: GameRecord, reason: str, seat: int | None, event: str) -> GameRecord:
+        result = {"winner": None, "reason": reason, "seat": seat}
+        saved, recorded = self.next_version(game, [{"type": event, "seat": seat, "data": {"seat": seat,
+                                                                                          "result": result}}],
+                                            status="finished", to_move=None, ended=result, due_at=None,
+                                            deadline=None)
+        return self._commit(game, saved, recorded)
+
+    def _commit(self, game: GameRecord, saved: GameRecord, recorded: list[EventRecord], *, retry: bool = True,
+                seats_changed: bool = False) -> GameRecord:
+        """Save the version; a lost race is ``version_conflict`` (or, with ``retry`` off, the store's
+        VersionConflict, for a join to look again)."""
         try:
-            self.store.save_game(saved, game.version, [recorded], None, seats_changed=True)
+            self.store.save_game(saved, game.version, recorded, None, seats_changed=seats_changed)
         except VersionConflict as conflict:
             if not retry:
                 raise
-            raise ServiceError("version_conflict", "the game changed meanwhile; try again",
-                               current_version=conflict.current_version) from None
-        return saved
-
-    def _end(self, game: GameRecord, engine: GameEngine, reason: str, seat: int | None, event: str) -> GameRecord:
-        result = {"winner": None, "reason": reason, "seat": seat}
-        saved, recorded = self._next(game, event, seat, {"seat": seat, "result": result}, status="finished",
-                                     to_move=None, ended=result, due_at=None, deadline=None)
-        saved = self.pass_clock(saved, self.clock.now())
-        try:
-            self.store.save_game(saved, game.version, [recorded], None)
-        except VersionConflict as conflict:
             raise ServiceError("version_conflict", "the game changed meanwhile; try again",
                                current_version=conflict.current_version) from None
         return saved

@@ -114,6 +114,13 @@ class Moves:
                 raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:
         """The game one version on, with the engine's new state and events (and a message, if one went
         with the move), and its clock passed on."""
+        finished = engine.result(state) is not None
+        return self.next_version(game, raw_events, state=state, status="finished" if finished else game.status,
+                                 to_move=engine.to_move(state))
+
+    def next_version(self, game: GameRecord, raw_events: list[dict], **changes) -> tuple[GameRecord, list[EventRecord]]:
+        """The game one version on with ``changes`` (state, status, seat to move, seats, ...) and the
+        events ``raw_events`` numbered after the game's, its clock passed on."""
         now = self.clock.now()
         version = game.version + 1
         events = [
@@ -121,13 +128,11 @@ class Moves:
                         e.get("private", {}))
             for i, e in enumerate(raw_events, start=1)
         ]
-        finished = engine.result(state) is not None
         said = [e.seq for e in events if e.type == MESSAGE]
-        saved = replace(game, version=version, state=state, updated_at=iso(now),
+        saved = replace(game, version=version, updated_at=iso(now),
                         last_message=said[-1] if said else game.last_message,
-                        status="finished" if finished else game.status,
-                        event_count=game.event_count + len(events), to_move=engine.to_move(state),
-                        previous_to_move=game.to_move, request=None, revision=0)
+                        event_count=game.event_count + len(events), previous_to_move=game.to_move,
+                        request=None, revision=0, **changes)
         return self.pass_clock(saved, now), events
 
     def forfeit(self, game: GameRecord, seat: int, reason: str) -> GameRecord | None:
