@@ -177,7 +177,9 @@ def test_every_legal_step_is_said_in_a_sentence_with_card_names(api):
     assert all(c["claimable_after"] == [] for c in view["steps"] if c["step"]["type"] == "play")
 
 
-def test_a_khan_board_names_the_cards_and_shows_the_card_economy(api):
+def khan_after_a_deployment(api):
+    """A Khan & General game after both first units and Ann's turn: light cavalry deployed face down
+    at (-1, 0), a lance paid into her command zone. Ann, Bob and the game's id."""
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], game="khan", options={"first_seat": 1})
     gid = game["game_id"]
@@ -185,6 +187,11 @@ def test_a_khan_board_names_the_cards_and_shows_the_card_economy(api):
     api.act(bob, gid, 1, {"type": "place", "unit": "spearmen"})
     api.act(ann, gid, 2, {"type": "deploy", "unit": "light_cavalry", "at": {"x": -1, "y": 0}, "facing": "N"},
             {"type": "pay", "card": "lance"})
+    return ann, bob, gid
+
+
+def test_a_khan_board_names_the_cards_and_shows_the_card_economy(api):
+    ann, bob, gid = khan_after_a_deployment(api)
     view_path, _ = board_paths(api, ann, gid)
     view = api.get(view_path).body
     table = view["table"]
@@ -237,13 +244,7 @@ def test_a_board_never_shows_the_other_seats_hand(api):
 
 
 def test_a_khan_board_never_shows_the_other_seats_hand_or_payments(api):
-    ann, bob = api.signup("Ann"), api.signup("Bob")
-    game = api.new_game(ann, [ann, bob], game="khan", options={"first_seat": 1})
-    gid = game["game_id"]
-    api.act(ann, gid, 0, {"type": "place", "unit": "heavy_cavalry"})
-    api.act(bob, gid, 1, {"type": "place", "unit": "spearmen"})
-    api.act(ann, gid, 2, {"type": "deploy", "unit": "light_cavalry", "at": {"x": -1, "y": 0}, "facing": "N"},
-            {"type": "pay", "card": "lance"})
+    ann, bob, gid = khan_after_a_deployment(api)
     bobs = api.view(bob, gid)
     hidden = set(api.view(ann, gid)["state"]["hand"]) | {"lance", "light_cavalry"}  # Ann's hand, payment, face-down unit
     hidden -= {u["unit"] for u in bobs["state"]["field"] if u["unit"]} | set(bobs["state"]["hand"]) | set(bobs["state"]["deck"])
