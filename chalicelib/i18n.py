@@ -17,7 +17,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
+
+T = TypeVar("T")
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "messages"
@@ -29,7 +31,7 @@ _language: ContextVar[str] = ContextVar("language", default=DEFAULT)
 @cache
 def translations(language: str) -> _gettext.NullTranslations:
     """The language's catalog (English, the source, needs none)."""
-    return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+    return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[language.replace("-", "_")], fallback=True)
 
 
 def language() -> str:
@@ -45,6 +47,12 @@ def speaking(code: str | None) -> Iterator[None]:
         yield
     finally:
         _language.reset(token)
+
+
+def in_language(code: str | None, make: Callable[[], T]) -> T:
+    """What ``make`` makes, speaking ``code``."""
+    with speaking(code):
+        return make()
 
 
 def _(message: str) -> str:

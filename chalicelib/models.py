@@ -34,9 +34,15 @@ def _no_default(extra: dict):
 
 # ---------------------------------------------------------------- players
 
+Language = Literal["en", "zh-Hans", "ja", "vi"]
+LANGUAGE = ("The language of your emails, pages, board and refusal reasons: en (English), zh-Hans (简体中文), "
+            "ja (日本語) or vi (Tiếng Việt).")
+
+
 class CreatePlayerRequest(Request):
     name: Name
     email: Email | None = None
+    language: Language = Field("en", description=LANGUAGE)
 
 
 class TakeVacationRequest(Request):
@@ -191,6 +197,8 @@ class Preferences(Request):
                           "or decline), `accept` (it starts at once: consent given in advance, e.g. for a "
                           "bot's account) or `refuse` (refused: only open seats and tournaments).",
         json_schema_extra=_no_default({}))
+    language: Language = Field(None, description=LANGUAGE,  # type: ignore[assignment]
+                               json_schema_extra=_no_default({}))
 
     def chosen(self) -> dict:
         """The fields the request sets."""

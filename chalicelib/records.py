@@ -16,6 +16,7 @@ DEFAULT_PREFERENCES = {
     # once (consent given in advance, as a bot's owner may), or "refuse" it (only open seats and
     # tournaments then).
     "challenges": "ask",
+    "language": "en",  # what the player reads: en, zh-Hans, ja, vi (chalicelib/i18n.py)
 }
 
 
@@ -58,6 +59,11 @@ class Player(Caller):
 
     def wants(self, channel: str, event_type: str) -> bool:
         return event_type in self.preferences.get(channel, [])
+
+    @property
+    def language(self) -> str:
+        """The language the player reads (the ``language`` preference)."""
+        return self.preferences.get("language", DEFAULT_PREFERENCES["language"])
 
     @property
     def challenges(self) -> str:

@@ -23,6 +23,7 @@ class PreferencesView(Shape):
     webhook: list[WebhookEvent] = Field(description="Event types sent to the player's webhooks.")
     messages: bool = Field(description="The other seats' messages are shown to the player (getGame, listEvents, "
                                        "emails, the board).")
+    language: Literal["en", "zh-Hans", "ja", "vi"] = Field(description="The language the player reads.")
     challenges: Literal["ask", "accept", "refuse"] = Field(
         description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
                     "refused (`refuse`).")

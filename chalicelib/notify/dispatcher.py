@@ -27,6 +27,7 @@ from random import Random
 from typing import Callable
 
 from .. import observability
+from ..i18n import in_language, speaking
 from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
@@ -201,13 +202,15 @@ class Dispatcher:
         body = json.loads(delivery.body)
         message = Message(delivery.msg_id, body["type"], delivery.player_id, body["data"], body["timestamp"])
         player = player or self.store.get_player(delivery.player_id)
-        view = self.viewer(message.data["game_id"], message.data["seat"])
+        with speaking(player.language if player else None):  # the view's sentences too (its recap)
+            view = self.viewer(message.data["game_id"], message.data["seat"])
         if player is None or not player.email or view is None:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"), first)
         if message.type in ("game.your_turn", "game.reminder") and view["to_move"] != message.data["seat"]:
             return self._settle(leased, "delivered", None, Attempt(iso(now), None, "skipped: no longer your move"),
                                 first)
-        return self._mail(leased, now, lambda: compose(message, player, view, self.links), first)
+        return self._mail(leased, now, lambda: in_language(player.language, lambda: compose(message, player, view,
+                                                                                       self.links)), first)
 
     def attempt_invitation(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
         now = self.now()

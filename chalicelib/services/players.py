@@ -32,7 +32,8 @@ class Players:
     def create_player(self, request: CreatePlayerRequest, idempotency: Idempotency | None) -> Outcome:
         def run(record: Recorder) -> dict:
             api_key = ids.new_api_key()
-            player = Player(ids.new_id("p"), request.name, request.email, iso(self.clock.now()))
+            player = Player(ids.new_id("p"), request.name, request.email, iso(self.clock.now()),
+                            preferences_with_defaults({"language": request.language}))
             body = {**player_json(player), "api_key": api_key}
             self.store.create_player(player, ids.hash_api_key(api_key), record(body))
             return body

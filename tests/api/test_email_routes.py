@@ -14,8 +14,9 @@ def test_preferences_default_and_update(api):
     prefs = api.get("/v1/players/me/preferences", key=ann["api_key"]).body
     assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
                      "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
-                     "challenges": "ask", "messages": True}
-    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask", "messages": False}
+                     "challenges": "ask", "messages": True, "language": "en"}
+    chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask", "messages": False,
+              "language": "ja"}
     assert api.request("PUT", "/v1/players/me/preferences", chosen, key=ann["api_key"]).body == chosen
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body == chosen
 
@@ -26,7 +27,7 @@ def test_a_preference_left_out_keeps_its_value(api):
     api.request("PUT", "/v1/players/me/preferences", {"challenges": "accept"}, key=ann["api_key"])
     older = {"email": ["game.finished"], "webhook": []}
     assert api.request("PUT", "/v1/players/me/preferences", older, key=ann["api_key"]).body == {
-        **older, "challenges": "accept", "messages": True}
+        **older, "challenges": "accept", "messages": True, "language": "en"}
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body["challenges"] == "accept"
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"email": ["game.nope"], "webhook": []},
                            key=ann["api_key"]), 422, "invalid_request")
