@@ -66,7 +66,14 @@ deploy: $(INSTALLED)
 destroy: $(INSTALLED)
 	cd infra && $(CDK_ENV) npx --yes $(CDK_CLI) destroy $(foreach c,$(CONTEXT),-c $(c))
 
-install: $(INSTALLED) $(NODE_INSTALLED)
+# The translations gettext reads (chalicelib/i18n.py), compiled from their .po sources (not committed;
+# the Lambda package compiles its own: infra/package.py).
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard chalicelib/locale/*/LC_MESSAGES/messages.po))
+
+install: $(INSTALLED) $(NODE_INSTALLED) $(CATALOGS)
+
+%.mo: %.po $(INSTALLED)
+	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
 
 $(CHROMIUM):
 	$(SUDO) apt-get install -y -qq --no-install-recommends chromium || \

@@ -9,12 +9,11 @@ import os
 import re
 import textwrap
 from collections import Counter
-from datetime import datetime
 
 import click
 
 from chalicelib.games.battleline.story import card_name
-from chalicelib import talk
+from chalicelib import i18n, talk
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
 from chalicelib.i18n import _, ngettext
 
@@ -286,26 +285,8 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
 
 # ---------------------------------------------------------------- the clock
 
-def duration(seconds: int) -> str:
-    """A time left as people say it: "2 days 3 hours", "5 hours 10 minutes", "40 minutes"."""
-    seconds = max(0, int(seconds))
-    days, hours, minutes = seconds // 86400, seconds % 86400 // 3600, seconds % 3600 // 60
-    parts = []
-    if days:
-        parts.append(ngettext("{n} day", "{n} days", days).format(n=days))
-    if hours and days < 10:
-        parts.append(ngettext("{n} hour", "{n} hours", hours).format(n=hours))
-    if minutes and not days:
-        parts.append(ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes))
-    return " ".join(parts) or _("less than a minute")
-
-
-def when(stamp: str) -> str:
-    """An API time (ISO 8601, UTC) as "2026-11-27 05:40 UTC"."""
-    try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M UTC")
-    except ValueError:
-        return stamp
+duration = i18n.duration  # "2 days, 3 hours", in the player's language (CLDR)
+when = i18n.moment  # an API time as "Nov 27, 2026 05:40 UTC", in the player's language
 
 
 def clock(view: dict) -> list[str]:

@@ -72,3 +72,117 @@ def N_(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the language spoken now (its own plural rules)."""
     return translations(language()).ngettext(singular, plural, n)
+
+
+# ---------------------------------------------------------------- CLDR: lists, sentences, moments, numbers
+# Babel's CLDR data says how each language writes a list, a date, a duration or a number. Only the
+# languages below are read (the Lambda package keeps only their CLDR files: infra/package.py).
+
+LANGUAGES = ("en", "zh-Hans", "ja", "vi")
+_FULL_STOP = {"zh-Hans": "。", "ja": "。"}  # and no space between sentences; others: ". "
+_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
+
+
+def locale() -> str:
+    """The Babel (CLDR) locale of the language spoken now: zh-Hans -> zh_Hans."""
+    return language().replace("-", "_")
+
+
+def listed(items: list[str] | tuple[str, ...]) -> str:
+    """Items as the language lists them: "2, 4, and 7", "2、4和7", "2、4、7", "2, 4 và 7"."""
+    from babel.lists import format_list
+    items = [str(item) for item in items]
+    return format_list(items, locale=locale()) if items else ""
+
+
+def sentences(*parts: str) -> str:
+    """Sentences written one after another as the language does: a full stop ends each that has no
+    end of its own ("。" and no space in Chinese and Japanese; ". " otherwise); empty parts are left
+    out."""
+    stop = _FULL_STOP.get(language())
+    written = []
+    for part in (p.strip() for p in parts):
+        if not part:
+            continue
+        if stop:
+            written.append(part if part.endswith(_ENDS) else part + stop)
+        else:
+            written.append(part if part.endswith(_ENDS) else part + ".")
+    return ("" if stop else " ").join(written)
+
+
+def moment(when) -> str:
+    """A moment (datetime or ISO 8601 string) in UTC as the language writes a date and time:
+    "Nov 30, 2026 12:00 UTC", "2026年11月30日 12:00 UTC", "30 thg 11, 2026 12:00 UTC"."""
+    from datetime import datetime, timezone
+
+    from babel.dates import format_skeleton
+    if not when:
+        return ""
+    if isinstance(when, str):
+        try:
+            when = datetime.fromisoformat(when.replace("Z", "+00:00"))
+        except ValueError:
+            return when
+    when = when.astimezone(timezone.utc)
+    day = format_skeleton("yMMMd", when, tzinfo=timezone.utc, locale=locale())
+    time = format_skeleton("Hm", when, tzinfo=timezone.utc, locale=locale())
+    return f"{day} {time} UTC"
+
+
+_UNITS = (("duration-day", 86400), ("duration-hour", 3600), ("duration-minute", 60))
+
+
+def duration(seconds: float, parts: int = 2) -> str:
+    """A length of time as people say it, in at most ``parts`` units: "2 days, 3 hours", "2天3小时",
+    "5 時間 10 分", "40 phút"; under a minute, "less than a minute"."""
+    from babel import Locale
+    from babel.lists import format_list
+    from babel.units import format_unit
+    rest, said = max(0, int(seconds)), []
+    cldr = Locale.parse(locale())
+    for unit, size in _UNITS:
+        count, rest = divmod(rest, size)
+        if count or said:
+            if count:
+                length = "long" if "long" in cldr._data["unit_patterns"][unit] else "short"
+                said.append(format_unit(count, unit, length=length, locale=cldr))
+            if len(said) == parts or said and unit == "duration-hour" and count == 0:
+                break
+    return format_list(said, style="unit", locale=cldr) if said else _("less than a minute")
+
+
+def number(value: float, digits: int = 0) -> str:
+    """A number as the language writes it (grouping and decimal marks): 1,523.4 / 1.523,4."""
+    from babel.numbers import format_decimal
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=locale())
+
+
+def percent(share: float) -> str:
+    """A share as the language writes a percentage: 62%, 62 %."""
+    from babel.numbers import format_percent
+    return format_percent(share, locale=locale())
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The language of ours an HTTP Accept-Language header asks for first (RFC 9110 quality values;
+    "zh", "zh-CN" and "zh-Hans-CN" read Simplified Chinese); English when it names none of ours."""
+    asked = []
+    for index, item in enumerate((accept_language or "").split(",")):
+        tag, _sep, params = item.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _eq, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if tag and quality > 0:
+            asked.append((-quality, index, tag.strip().lower()))
+    for _q, _i, tag in sorted(asked):
+        for code in LANGUAGES:
+            if tag.split("-")[0] == code.split("-")[0].lower():  # zh-Hant too: it reads Simplified best
+                return code
+    return DEFAULT

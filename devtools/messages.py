@@ -1,6 +1,8 @@
 """``make messages``: every sentence the server and the CLI say to people, extracted by Babel into
-``chalicelib/locale/messages.pot`` (chalicelib/i18n.py). Translators start from it; a test fails
-when it is out of date. Deterministic: the same code gives the same file.
+``chalicelib/locale/messages.pot`` (chalicelib/i18n.py), and each language's catalog
+(``chalicelib/locale/<language>/LC_MESSAGES/messages.po``) brought up to it: new sentences appear
+there untranslated (or as fuzzy guesses), gone ones are dropped. Tests fail while the template is out
+of date or a catalog leaves a sentence untranslated. Deterministic: the same code gives the same files.
 
 Run: python -m devtools.messages [--check]
 """
@@ -13,7 +15,7 @@ from datetime import datetime, timezone
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import write_po
+from babel.messages.pofile import read_po, write_po
 
 from devtools.dynamodb_local import ROOT
 
@@ -40,6 +42,25 @@ def written(catalog: Catalog) -> str:
     return out.getvalue().decode()
 
 
+def catalogs() -> list:
+    """Each language's catalog file."""
+    return sorted(TEMPLATE.parent.glob("*/LC_MESSAGES/messages.po"))
+
+
+def update(template: Catalog) -> None:
+    """Bring every language's catalog up to the template (Babel's ``update``, as ``pybabel update``)."""
+    for path in catalogs():
+        with path.open("rb") as file:
+            catalog = read_po(file, locale=path.parent.parent.name)
+        catalog.update(template, update_header_comment=False)
+        catalog.obsolete.clear()
+        out = io.BytesIO()
+        write_po(out, catalog, width=100, sort_output=True, include_lineno=False, ignore_obsolete=True)
+        if out.getvalue() != path.read_bytes():
+            path.write_bytes(out.getvalue())
+            print(f"updated {path.relative_to(ROOT)}")
+
+
 def main() -> int:
     text = written(extract())
     if "--check" in sys.argv:
@@ -50,6 +71,7 @@ def main() -> int:
         return 0
     TEMPLATE.parent.mkdir(parents=True, exist_ok=True)
     TEMPLATE.write_text(text)
+    update(extract())
     print(f"wrote {TEMPLATE.relative_to(ROOT)}: {len(extract())} messages")
     return 0
 

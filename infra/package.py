@@ -26,12 +26,33 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # as Chalice writes its zips: the same input gives the same bytes
 
 
+# The CLDR files Babel reads for our languages (chalicelib/i18n.py LANGUAGES) and what they inherit from;
+# the other ~1,000 locales (30 MB) stay out of the package.
+CLDR_KEPT = {"root.dat", "en.dat", "zh.dat", "zh_Hans.dat", "ja.dat", "vi.dat"}
+
+
+def languages(tree: Path) -> None:
+    """Compile every translation catalog (``.po``) of the unpacked package into what gettext reads
+    (``.mo``), leave the ``.po`` sources out, and keep only our languages' CLDR data."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for source in tree.glob("chalicelib/locale/*/LC_MESSAGES/*.po"):
+        with source.open("rb") as po, source.with_suffix(".mo").open("wb") as mo:
+            write_mo(mo, read_po(po))
+        source.unlink()
+    for data in (tree / "babel" / "locale-data").glob("*.dat"):
+        if data.name not in CLDR_KEPT:
+            data.unlink()
+
+
 def precompile(package: Path) -> None:
-    """Add a compiled module beside every Python file of the zip, in place."""
+    """Add a compiled module beside every Python file of the zip, and compiled catalogs, in place."""
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder)
         with zipfile.ZipFile(package) as archive:
             archive.extractall(tree)
+        languages(tree)
         compileall.compile_dir(tree, quiet=1, workers=1,
                                invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
         rebuilt = package.with_suffix(".tmp")

@@ -10,11 +10,10 @@ gettext (chalicelib/i18n.py)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from importlib import import_module
 from typing import Callable
 
-from .. import talk
+from .. import i18n, talk
 from ..games.presenters import PRESENTERS, names
 from ..i18n import N_, _, ngettext
 from .links import Links
@@ -36,10 +35,8 @@ def others(view: dict) -> list[str]:
 
 
 def listed(words: list[str]) -> str:
-    """'Bob', 'Bob and Cat', 'Bob, Cat and Dan'."""
-    if len(words) < 2:
-        return "".join(words)
-    return _("{first} and {last}").format(first=", ".join(words[:-1]), last=words[-1])
+    """'Bob', 'Bob and Cat', 'Bob, Cat, and Dan' (as the reader's language lists them)."""
+    return i18n.listed(words)
 
 
 def title(view: dict) -> str:
@@ -180,24 +177,8 @@ def turn_label(view: dict) -> str:
 # ---------------------------------------------------------------- the clock
 
 
-def _duration(seconds: int) -> str:
-    days, rest = divmod(max(0, int(seconds)), 86400)
-    hours, rest = divmod(rest, 3600)
-    if days:
-        return ngettext("{count} day", "{count} days", days).format(count=days) + (
-            " " + ngettext("{count} hour", "{count} hours", hours).format(count=hours) if hours else "")
-    if hours:
-        return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
-    minutes = rest // 60
-    return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
-
-
-def when(iso_time: str | None) -> str:
-    """A moment as people read it, the same everywhere: 2026-11-30 12:00 UTC."""
-    if not iso_time:
-        return ""
-    moment = datetime.fromisoformat(iso_time.replace("Z", "+00:00")).astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
+_duration = i18n.duration
+when = i18n.moment  # "Nov 30, 2026 12:00 UTC", in the reader's language (CLDR)
 
 
 def clock_line(view: dict) -> str:

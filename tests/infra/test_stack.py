@@ -263,6 +263,10 @@ def test_the_lambda_package_is_lean_precompiled_and_has_no_boto3(synthesized, te
     names = zipfile.ZipFile(package).namelist()
     assert not any(re.match(r"(boto3|botocore|s3transfer)/", n) for n in names)
     assert "app.py" in names and "chalicelib/games/khan/cardsets/khan-default.v1.json" in names
+    for language in ("zh_Hans", "ja", "vi"):  # compiled catalogs, and the CLDR data of our languages only
+        assert f"chalicelib/locale/{language}/LC_MESSAGES/messages.mo" in names
+        assert f"babel/locale-data/{language}.dat" in names
+    assert not any(n.endswith(".po") for n in names) and "babel/locale-data/fr.dat" not in names
     version = f"cpython-{sys.version_info.major}{sys.version_info.minor}"  # the runtime's, so the bytecode is used
     runtime = template["Resources"]["APIHandler"]["Properties"]["Runtime"]
     assert runtime == f"python{sys.version_info.major}.{sys.version_info.minor}"

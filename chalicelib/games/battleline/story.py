@@ -4,6 +4,7 @@ the events as that seat sees them (API shapes): nothing hidden from the seat can
 
 from __future__ import annotations
 
+from ... import i18n
 from ...i18n import N_, _, ngettext
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
@@ -24,9 +25,7 @@ def card_name(card: str) -> str:
 def flags_named(numbers: list[int]) -> str:
     """Flags in words: "flag 3", "flags 2, 4 and 7"."""
     listed = [str(n) for n in numbers]
-    joined = listed[0] if len(listed) == 1 else _("{first} and {last}").format(first=", ".join(listed[:-1]),
-                                                                                last=listed[-1])
-    return ngettext("flag {flags}", "flags {flags}", len(listed)).format(flags=joined)
+    return ngettext("flag {flags}", "flags {flags}", len(listed)).format(flags=i18n.listed(listed))
 
 
 def _deck(deck: str) -> str:

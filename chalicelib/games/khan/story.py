@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ... import i18n
 from ...i18n import N_, _, language, ngettext
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
@@ -78,10 +79,7 @@ def square(at: dict | None) -> str:
 
 
 def _squares(found: list[dict]) -> str:
-    listed = [square(at) for at in found]
-    if len(listed) == 1:
-        return listed[0]
-    return _("{first} and {last}").format(first=", ".join(listed[:-1]), last=listed[-1])
+    return i18n.listed([square(at) for at in found])
 
 
 FACINGS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
