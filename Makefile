@@ -13,7 +13,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 serve: install
 	$(PY) -m devtools.serve
 
-test: install $(CHROMIUM)
+# CJK fonts, so that Chromium draws the board in Chinese and Japanese (DejaVu covers Vietnamese).
+CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+
+test: install $(CHROMIUM) $(CJK_FONT)
 	$(PY) -m pytest
 
 test-unit: install
@@ -78,6 +81,10 @@ install: $(INSTALLED) $(NODE_INSTALLED) $(CATALOGS)
 $(CHROMIUM):
 	$(SUDO) apt-get install -y -qq --no-install-recommends chromium || \
 	  ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium)
+
+$(CJK_FONT):
+	$(SUDO) apt-get install -y -qq --no-install-recommends fonts-noto-cjk || \
+	  ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends fonts-noto-cjk)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

@@ -144,9 +144,9 @@ def duration(seconds: float, parts: int = 2) -> str:
     for unit, size in _UNITS:
         count, rest = divmod(rest, size)
         if count or said:
-            if count:
-                length = "long" if "long" in cldr._data["unit_patterns"][unit] else "short"
-                said.append(format_unit(count, unit, length=length, locale=cldr))
+            if count:  # CLDR's long form; where a language has only the short one, Babel writes the unit's id
+                written = format_unit(count, unit, length="long", locale=cldr)
+                said.append(written if unit not in written else format_unit(count, unit, length="short", locale=cldr))
             if len(said) == parts or said and unit == "duration-hour" and count == 0:
                 break
     return format_list(said, style="unit", locale=cldr) if said else _("less than a minute")

@@ -199,7 +199,7 @@ def test_a_reminder_keeps_the_subject_and_says_how_long_is_left(mailed):
         services.store.get_player(ann.id), view, LINKS)
     assert mail["Subject"] == f"Battle Line with Bob (game {game['game_id']})"
     assert first_line(text_of(mail)).startswith(
-        "Reminder: it is still your move. Your clock: 1 day 2 hours left (until 2026-11-30 12:00 UTC).")
+        "Reminder: it is still your move. Your clock: 1 day, 2 hours left (until Nov 30, 2026 12:00 UTC).")
 
 
 def reach_a_claim(services, game, ann, bob):
