@@ -1,6 +1,6 @@
 """A game's title in its reader's language (issue 19): the subject of every email of a game names
-it as the rule books do (战线 in Chinese; Battle Line kept in Japanese and Vietnamese, as 002 and
-004 write it; Khan & General by its two roles, 汗王与大将军)."""
+it as the rule books do: in Chinese 战线 (000's title) and 汗王与大将军 (003's two roles); in
+Japanese and Vietnamese the Latin titles, as 002 and 004 write Battle Line."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ SUBJECTS = {  # (game, reader's language): the subject, the game id put in
     ("battleline", "vi"): "Battle Line với Ann (ván {gid})",
     ("khan", "en"): "Khan & General with Ann (game {gid})",
     ("khan", "zh-Hans"): "汗王与大将军，玩家：Ann（游戏 {gid}）",
-    ("khan", "ja"): "Annとのハーンと大将軍（ゲーム{gid}）",
-    ("khan", "vi"): "Khả Hãn và Đại tướng quân với Ann (ván {gid})",
+    ("khan", "ja"): "AnnとのKhan & General（ゲーム{gid}）",
+    ("khan", "vi"): "Khan & General với Ann (ván {gid})",
 }
 
 
@@ -43,7 +43,7 @@ def test_the_presenters_title_is_read_in_the_language_spoken_and_its_english_kep
     with speaking("zh-Hans"):
         assert (PRESENTERS["battleline"].title, PRESENTERS["khan"].title) == ("战线", "汗王与大将军")
     with speaking("vi"):
-        assert PRESENTERS["khan"].title == "Khả Hãn và Đại tướng quân"
+        assert PRESENTERS["khan"].title == "Khan & General"
     assert PRESENTERS["khan"].title == "Khan & General" == PRESENTERS["khan"].english_title
     with speaking("ja"):
         assert PRESENTERS["khan"].english_title == "Khan & General"  # the untranslated name, for logs and codes
