@@ -8,18 +8,56 @@ from __future__ import annotations
 import os
 import re
 import textwrap
+import unicodedata
 from collections import Counter
+from collections.abc import Mapping
 
 import click
 
 from chalicelib.games.battleline.story import card_name
 from chalicelib import i18n, talk
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
-from chalicelib.i18n import _, ngettext
+from chalicelib.i18n import N_, _, ngettext
 
 from .moves import Moves, your_moves
 
-TITLES = {"battleline": "Battle Line", "khan": "Khan & General"}
+class _Title(str):
+    """A game's name that pads by the columns a terminal gives it (汗王与大将军 takes 12), so that
+    ``f"{title:<15}"`` lines up in every language."""
+
+    def __format__(self, spec: str) -> str:
+        found = re.fullmatch(r"([<>^]?)(\d+)", spec)
+        if not found:
+            return super().__format__(spec)
+        room = int(found.group(2)) - columns(self)
+        if room <= 0:
+            return str(self)
+        side = found.group(1) or "<"
+        left = room // 2 if side == "^" else (room if side == ">" else 0)
+        return " " * left + str(self) + " " * (room - left)
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+class _Titles(Mapping):
+    """Each game's name by its code, in the language spoken when read ("战线", "Khan & General")."""
+
+    _ENGLISH = {"battleline": N_("Battle Line"), "khan": N_("Khan & General")}
+
+    def __getitem__(self, game: str) -> str:
+        return _Title(_(self._ENGLISH[game]))
+
+    def __iter__(self):
+        return iter(self._ENGLISH)
+
+    def __len__(self) -> int:
+        return len(self._ENGLISH)
+
+
+TITLES = _Titles()
 # Battle Line's colours on a terminal (click leaves them out when the output is not one): orange is
 # the 256-colour palette's, so that 4O never reads as 40.
 COLOURS = {"R": "red", "O": 208, "Y": "yellow", "G": "green", "B": "bright_blue", "P": "magenta"}

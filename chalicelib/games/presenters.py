@@ -4,11 +4,11 @@ command line), by the name clients use in ``createGame``; each loaded on first u
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass, field
 
 from . import OnFirstUse
 from .base import Step
-from ..i18n import _
+from ..i18n import N_, _
 from .steptypes import CommandError, StepTable
 
 __all__ = ["PRESENTERS", "CommandError", "Presenter"]
@@ -18,9 +18,13 @@ __all__ = ["PRESENTERS", "CommandError", "Presenter"]
 class Presenter:
     """How a game is shown to people (emails, pages, the command line) and read from their
     text commands; every function works from a seat's view only. Steps are written, told and
-    read by the game's step table."""
+    read by the game's step table.
 
-    title: str
+    ``title`` is the game's name in the language spoken where it is read ("Battle Line", "战线",
+    "汗王与大将军"): the presenter is made with its English name, marked ``N_`` for the catalog
+    (kept as ``english_title``), and translated on every access."""
+
+    title: InitVar[str]  # made with the English name; read back in the language spoken (below)
     help: str  # the text commands, for replies that could not be read
     example: str  # a command or two, for emails
     steps: StepTable
@@ -33,6 +37,10 @@ class Presenter:
     tell: Callable[[dict, dict], str | None]  # (event, view)
     counts: Callable[[dict], list[str]]  # (view)
     bulky_steps: tuple[str, ...] = ()  # step types left out of emails' link lists when there are many
+    english_title: str = field(init=False, default="")
+
+    def __post_init__(self, title: str) -> None:
+        object.__setattr__(self, "english_title", title)
 
     def told(self, view: dict, events: list[dict]) -> list[str]:
         """The events in sentences (the move log), leaving out what needs no telling."""
@@ -55,6 +63,19 @@ class Presenter:
     def parse_reply(self, text: str) -> tuple[list[Step], str | None]:
         """A reply's steps and the message that goes with them (``StepTable.read_reply``)."""
         return self.steps.read_reply(text)
+
+
+def _title(self: Presenter) -> str:
+    """The game's name in the language spoken now (the rule books' own: "战线", "汗王与大将军")."""
+    return _(self.english_title)
+
+
+# The games' names, for the catalog (each presenter is made with its English one).
+TITLES = (N_("Battle Line"), N_("Khan & General"))
+
+# Set after the dataclass is made: a property written in the class body would be taken for the
+# default of the ``title`` argument.
+Presenter.title = property(_title, doc=_title.__doc__)  # type: ignore[assignment,method-assign]
 
 
 def names(view: dict) -> dict[int, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..games.khan import render
 from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
-from ..games.khan.story import FACINGS
+from ..games.khan.story import FACINGS, faction_name, full_name
 from ..games.presenters import names as names_of
 from ..i18n import N_, _, ngettext
 
@@ -39,13 +39,13 @@ def describe(cards: CardSet | None, card_id: str) -> dict:
             near, far = unit.ranged.forward
             reach.append(_("ranged {near}-{far} ahead, {side} to each side").format(near=near, far=far,
                                                                                   side=unit.ranged.side))
-        return {"unit": True, "name": unit.name, "abbr": render.abbreviation(card_id, cards), "power": unit.base,
+        return {"unit": True, "name": full_name(unit), "abbr": render.abbreviation(card_id, cards), "power": unit.base,
                 "reach": ", ".join(reach)}
     if cards is not None and card_id in cards.commands:
         command = cards.commands[card_id]
         units = (_("any unit") if command.units == "all" else
-                 ", ".join(cards.units[u].name if u in cards.units else _title(u) for u in command.units))
-        return {"unit": False, "name": command.name or _title(card_id), "kind": command.kind,
+                 ", ".join(full_name(cards.units[u]) if u in cards.units else _title(u) for u in command.units))
+        return {"unit": False, "name": full_name(command), "kind": command.kind,
                 "kind_name": _(KINDS.get(command.kind, command.kind)), "cost": command.cost,
                 "keywords": [str(k) for k in command.keywords], "units": units}
     return {"unit": False, "name": _title(card_id), "kind": "", "kind_name": "", "cost": 0, "keywords": [],
@@ -80,7 +80,7 @@ def table(view: dict, steps: list[dict]) -> dict:
         pile = state["discards"][key]
         sides.append({
             "seat": seat, "name": _("You") if seat == you else names.get(seat, "?"),
-            "faction": next((f.name for f in cards.factions if f.id == state["factions"].get(key)), "")
+            "faction": faction_name(cards, state["factions"].get(key, ""))
             if cards else state["factions"].get(key, ""),
             "colour": render.SEAT_COLOURS.get(seat, "#333333"), "hand": state["hand_sizes"][key],
             "limit": state["limits"][key], "units_left": state["units_left"][key],

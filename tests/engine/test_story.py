@@ -225,7 +225,10 @@ def test_khan_card_names_come_from_the_card_set_and_bilingual_names_are_shortene
         assert story.short_name("Heavy cavalry 重骑兵") == "重骑兵"
     engine, state, _ = played("khan", 0, steps=3)
     named = story.card_names(view_of(engine, state, "khan", 1))
-    assert named["heavy_cavalry"] == "Heavy cavalry 重骑兵" and named["stand_firm"] == "Stand firm"
+    assert named["heavy_cavalry"] == "Heavy cavalry" and named["stand_firm"] == "Stand firm"  # names.en, the id
+    with speaking("zh-Hans"):
+        named = story.card_names(view_of(engine, state, "khan", 1))
+    assert named["heavy_cavalry"] == "重骑兵" and named["stand_firm"] == "坚守"  # the set's names.zh-Hans
 
 
 def test_a_defence_in_the_opponents_turn_does_not_cut_the_recap_of_that_turn():

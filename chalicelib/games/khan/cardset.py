@@ -10,6 +10,12 @@ the checks is refused, with one message per fault naming the entry (``commands[c
 Versions are immutable: a game records the id, version and digest of its card set, and
 a file changed under a game in progress is refused rather than silently changing it.
 
+Names are presentation, not rules: ``name`` is the English one, and an optional ``names`` map
+gives the set, a faction, a unit or a command its name in another language the server speaks
+(``{"zh-Hans": "重骑兵", "ja": "重騎兵", "vi": "Kỵ binh nặng"}``; an ``en`` entry overrides
+``name`` for English readers). ``names`` is left out of the digest: names can be added or
+corrected in a published version without changing the games that use it.
+
 Keywords are written as text, in the card's order: ``power +2``, ``melee``, ``ranged``,
 ``flank +1``, ``activate 2``, ``mobility 3``, ``turn``, ``trigger 2``, ``grapple``,
 ``counter``, ``coordinate +2``.
@@ -27,7 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from ...i18n import LANGUAGES
 
 logger = logging.getLogger("battleline.khan.cardsets")
 
@@ -112,13 +120,40 @@ KeywordText = Annotated[Keyword, BeforeValidator(parse_keyword)]
 
 # ---------------------------------------------------------------- the file's schema
 
+def _check_names(names: dict[str, str] | None) -> dict[str, str] | None:
+    """Each key a language of the server (``zh-Hans``, not ``zh`` or ``zh_Hans``)."""
+    wrong = []
+    for key in names or {}:
+        if key not in LANGUAGES:
+            stem = key.lower().replace("_", "-").split("-")[0]
+            near = next((code for code in LANGUAGES if stem and code.lower().split("-")[0] == stem), None)
+            wrong.append(f"{key!r}" + (f" (did you mean {near!r}?)" if near else ""))
+    if wrong:
+        raise ValueError(f"{', '.join(wrong)} {'is not a language' if len(wrong) == 1 else 'are not languages'} "
+                         f"of this server; the languages are {', '.join(LANGUAGES)}")
+    return names
+
+
+Names = Annotated[
+    Union[dict[str, Annotated[str, Field(min_length=1, max_length=80)]], None], AfterValidator(_check_names),
+    Field(description="The name in other languages, by language code (en, zh-Hans, ja, vi); not part of "
+                      "the digest.")]
+NAMES_LEFT_OUT = {"names": True, **{group: {"__all__": {"names"}} for group in ("factions", "units", "commands")}}
+
+
 class _Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    def named(self, language: str) -> str | None:
+        """The entry's name in ``language`` when its ``names`` give one."""
+        names = getattr(self, "names", None) or {}
+        return names.get(language)
 
 
 class Faction(_Entry):
     id: CardId
     name: str = Field(min_length=1, max_length=80)
+    names: Names = None
 
 
 class RangedArea(_Entry):
@@ -138,6 +173,7 @@ class UnitType(_Entry):
     id: CardId
     faction: CardId
     name: str = Field(min_length=1, max_length=80)
+    names: Names = None
     base: int = Field(ge=0, le=20, description="Base power.")
     melee: bool = Field(description="Can attack the square in front of it.")
     ranged: RangedArea | None = Field(None, description="Its ranged area, or null.")
@@ -147,6 +183,7 @@ class Command(_Entry):
     id: CardId
     faction: CardId
     name: str | None = Field(None, max_length=80)
+    names: Names = None
     kind: Literal["move", "defend", "attack"]
     cost: int = Field(ge=0, le=3)
     units: Union[Literal["all"], list[CardId]] = Field(description="The unit types that may execute it, or \"all\".")
@@ -179,6 +216,7 @@ class CardSetFile(_Entry):
     id: str = Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")
     version: int = Field(ge=1)
     name: str = Field(min_length=1, max_length=120)
+    names: Names = None
     factions: list[Faction] = Field(min_length=2, max_length=2)
     units: list[UnitType] = Field(min_length=1)
     commands: list[Command] = Field(min_length=1)
@@ -199,6 +237,11 @@ class CardSet:
     recommended: dict[str, tuple[str, ...]]
     source: str = ""
     data: dict = field(default_factory=dict, compare=False, repr=False)
+    names: dict[str, str] = field(default_factory=dict, compare=False, repr=False)  # the set's name by language
+
+    def named(self, language: str) -> str | None:
+        """The set's name in ``language`` when its ``names`` give one."""
+        return self.names.get(language)
 
     @property
     def faction_ids(self) -> tuple[str, ...]:
@@ -326,14 +369,15 @@ def parse(data: Any, source: str = "card set") -> CardSet:
     problems = _cross_checks(model)
     if problems:
         raise CardSetError(source, problems)
-    canonical = json.dumps(model.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), default=str)
+    # Names are presentation: a file keeps its digest (and its games their set) when they change.
+    canonical = json.dumps(model.model_dump(mode="json", exclude=NAMES_LEFT_OUT), sort_keys=True, separators=(",", ":"), default=str)
     return CardSet(
         id=model.id, version=model.version, name=model.name,
         digest=hashlib.sha256(canonical.encode()).hexdigest()[:16],
         factions=tuple(model.factions), units={u.id: u for u in model.units},
         commands={c.id: c for c in model.commands},
         recommended={f: tuple(deck) for f, deck in model.recommended.items()}, source=source,
-        data=json.loads(json.dumps(data)),
+        data=json.loads(json.dumps(data)), names=dict(model.names or {}),
     )
 
 

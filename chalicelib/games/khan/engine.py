@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from ...i18n import N_
 from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
 from .setup import KhanOptions
@@ -12,7 +13,7 @@ from .setup import KhanOptions
 
 class Khan(TurnState):
     name = "khan"
-    title = "Khan & General"
+    title = N_("Khan & General")  # translated where shown (the presenter's ``title``)
     options_model = KhanOptions
     step_schema = steps.STEPS.schema
     view_model = views.KhanStateView

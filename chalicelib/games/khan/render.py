@@ -159,12 +159,7 @@ class Board:
         return _("{name} (you)").format(name=self.who(seat)) if seat == self.seat else self.who(seat)
 
     def faction(self, seat: int) -> str:
-        faction_id = self.state.get("factions", {}).get(str(seat), "")
-        if self.cards is not None:
-            found = next((f for f in self.cards.factions if f.id == faction_id), None)
-            if found is not None:
-                return found.name
-        return faction_id
+        return story.faction_name(self.cards, self.state.get("factions", {}).get(str(seat), ""))
 
     def name(self, card_id: str, *, short: bool = False) -> str:
         return story.name_of(self.cards, card_id, short=short)

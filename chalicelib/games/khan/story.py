@@ -2,10 +2,11 @@
 card set's own card names (``tell``), and the card economy a player follows (``counts``). From a
 seat's view and the events as that seat sees them: nothing hidden from it can be told.
 
-Card names are the card set's (data, written by its designer, not translated here). A name may
-be bilingual ("Heavy cavalry 重骑兵"): sentences use its first part (``short_name``), legends and
-hands the whole name. A command without a name in its file is called by its id in words
-("stand_firm": "Stand firm")."""
+Card names are the card set's (data, written by its designer, not translated by the catalog):
+each entry's ``names`` map gives its name in the reader's language, falling back to its English
+``name`` (``full_name``). An older file's name may be bilingual in one string ("Heavy cavalry
+重骑兵"): sentences use its part in the reader's script (``short_name``), legends and hands the
+whole name. A command without a name is called by its id in words ("stand_firm": "Stand firm")."""
 
 from __future__ import annotations
 
@@ -32,8 +33,20 @@ def card_set_of(state: dict) -> CardSet | None:
 
 
 def full_name(entry: UnitType | Command) -> str:
-    """A card's name as its card set writes it (a command without one: its id in words)."""
-    return entry.name or entry.id.replace("_", " ").capitalize()
+    """A card's name in the language spoken, as its card set writes it: its ``names`` entry for the
+    language, else its (English) ``name``, else (a command without one) its id in words."""
+    return entry.named(language()) or entry.name or entry.id.replace("_", " ").capitalize()
+
+
+def faction_name(cards: CardSet | None, faction_id: str) -> str:
+    """A faction in the language spoken ("汗王（骑兵）"), by its card set (an unknown set: its id)."""
+    found = next((f for f in cards.factions if f.id == faction_id), None) if cards else None
+    return (found.named(language()) or found.name) if found is not None else faction_id
+
+
+def set_name(cards: CardSet) -> str:
+    """The card set's name in the language spoken."""
+    return cards.named(language()) or cards.name
 
 
 _SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC")
@@ -64,10 +77,14 @@ def card_names(view: dict) -> dict[str, str]:
 
 
 def name_of(cards: CardSet | None, card_id: str, *, short: bool = True) -> str:
-    """A card as people read it: its card set's name (short: the part in the language spoken)."""
+    """A card as people read it: its card set's name in the language spoken (short: of an older
+    bilingual name, the part in the language's script)."""
     entry = (cards.units.get(card_id) or cards.commands.get(card_id)) if cards else None
     if entry is None:
         return card_id.replace("_", " ").capitalize()
+    own = entry.named(language())
+    if own:
+        return own
     return short_name(full_name(entry)) if short else full_name(entry)
 
 
