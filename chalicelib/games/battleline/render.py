@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ...i18n import N_, _
+from ...i18n import N_, _, svg_font_family
 from .cards import parse_troop
 
 COLOUR_NAMES = {"R": "#c62828", "O": "#ef6c00", "Y": "#b59b00", "G": "#2e7d32", "B": "#1565c0", "P": "#6a1b9a"}
@@ -130,7 +130,7 @@ def svg_board(view: dict, seat: int | None, names: dict[int, str] | None = None)
     other = first[1] if me == first[0] else first[0]
     top_label, bottom_label = _labels(names, me, other, seat)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-             f'height="{height}" font-family="DejaVu Sans, sans-serif" role="img" aria-label="Battle Line">',
+             f'height="{height}" font-family="{svg_font_family()}" role="img" aria-label="{escape(_("Battle Line"))}">',
              f'<rect width="{width}" height="{height}" rx="10" fill="#5b7f3a"/>',
              f'<text x="{GAP + 4}" y="18" font-size="14" font-weight="bold" fill="#ffffff">{escape(top_label)}</text>',
              f'<text x="{GAP + 4}" y="{height - 8}" font-size="14" font-weight="bold" fill="#ffffff">'

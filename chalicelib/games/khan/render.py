@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, svg_font_family
 from . import story
 from .cardset import CardSet, Command, UnitType
 
@@ -863,6 +863,6 @@ def svg_board(state: dict, seat: int | None, names: Mapping[int, str] | None = N
     height = canvas.y + PAD
     label = escape(_("Khan and General: the field, each side's cards, and the legend"))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
-            f'height="{height:g}" style="max-width:100%;height:auto" font-family="sans-serif" role="img" '
+            f'height="{height:g}" style="max-width:100%;height:auto" font-family="{svg_font_family()}" role="img" '
             f'aria-label="{label}"><rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>'
             + "".join(canvas.parts) + "</svg>")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ... import i18n
-from ...i18n import N_, _, language, ngettext
+from ...i18n import N_, _, language, ngettext, sentences, series
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
 from .cardset import REGISTRY, CardSet, CardSetChanged, Command, UnitType, UnknownCardSet
@@ -355,8 +355,8 @@ def side_words(state: dict, seat: int, name: Callable[[str], str]) -> tuple[str,
         count=state["units_left"][key])
     lost = state.get("destroyed", {}).get(key) or []
     if lost:
-        units += ", " + ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
-            count=len(lost), units=", ".join(name(c) for c in lost))
+        units = series([units, ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
+            count=len(lost), units=series([name(c) for c in lost]))])
     return hand, limit, discards, units, zone_words(card_set_of(state), state["sequences"][key])
 
 
@@ -367,7 +367,7 @@ def counts(view: dict) -> list[str]:
     cards = card_set_of(state)
     head = _("Round {round} of {rounds}").format(round=state["round"], rounds=state["max_rounds"])
     turn = whose_turn(state, names, you)
-    lines = [f"{head}. {turn}" if turn else head]
+    lines = [sentences(head) + ("" if language() in ("zh-Hans", "ja") else " ") + turn if turn else head]
     seats = sorted((int(s) for s in state["hand_sizes"]), key=lambda s: (s != you, s))
     for seat in seats:
         hand, limit, discards, units, zone = side_words(state, seat, lambda c: name_of(cards, c))
