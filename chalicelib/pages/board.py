@@ -265,5 +265,5 @@ def _board_page(view: dict, token: str | None) -> Page:
     query = f"?seat={quote(token)}" if token else ""
     players = " \u2013 ".join(s["name"] for s in board["seats"])
     return Page(200, f"{board['title']}: {players}", board["headline"], template="board.html",
-                data={"board": board, "words": words(), "lang": language(), "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
+                data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}"})
