@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..games.khan import render
 from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
-from ..games.khan.story import FACINGS, short_name
+from ..games.khan.story import COMMAND_NAMES, FACINGS, full_name, keyword_words, short_name
 from ..games.presenters import names as names_of
 from ..i18n import N_, _, listed, ngettext, series
 
@@ -28,7 +28,8 @@ def card_set(view: dict) -> CardSet | None:
 
 
 def _title(card_id: str) -> str:
-    return card_id.replace("_", " ").capitalize()
+    known = COMMAND_NAMES.get(card_id)
+    return _(known) if known else card_id.replace("_", " ").capitalize()
 
 
 def describe(cards: CardSet | None, card_id: str) -> dict:
@@ -47,9 +48,9 @@ def describe(cards: CardSet | None, card_id: str) -> dict:
         command = cards.commands[card_id]
         units = (_("any unit") if command.units == "all" else
                  listed([short_name(cards.units[u].name) if u in cards.units else _title(u) for u in command.units]))
-        return {"unit": False, "name": short_name(command.name) if command.name else _title(card_id), "kind": command.kind,
+        return {"unit": False, "name": short_name(full_name(command)), "kind": command.kind,
                 "kind_name": _(KINDS.get(command.kind, command.kind)), "cost": command.cost,
-                "keywords": [str(k) for k in command.keywords], "units": units}
+                "keywords": [keyword_words(k) for k in command.keywords], "units": units}
     return {"unit": False, "name": _title(card_id), "kind": "", "kind_name": "", "cost": 0, "keywords": [],
             "units": ""}
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
-from ...i18n import N_, _, ngettext, svg_font_family
+from ...i18n import N_, _, ngettext, series, svg_font_family
 from . import story
 from .cardset import CardSet, Command, UnitType
 
@@ -113,7 +113,7 @@ def _command_words(command: Command, cards: CardSet, *, executors: bool = False)
             head += ", " + _("any unit")
         else:
             head += ", " + _("for {units}").format(units=", ".join(story.name_of(cards, u) for u in command.units))
-    keywords = ", ".join(str(k) for k in command.keywords)
+    keywords = series([story.keyword_words(k) for k in command.keywords])
     return f"{head}: {keywords}" if keywords else head
 
 

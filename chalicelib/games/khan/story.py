@@ -31,9 +31,39 @@ def card_set_of(state: dict) -> CardSet | None:
         return None
 
 
+# The default card set's commands have no names of their own (003 names none): their ids in words,
+# in the reader's language (docs/glossary-*.md says what each language chose).
+COMMAND_NAMES = {
+    "gallop": N_("Gallop"), "wheel": N_("Wheel"), "charge": N_("Charge"), "lance": N_("Lance"), "raid": N_("Raid"),
+    "parthian_shot": N_("Parthian shot"), "arrow_rain": N_("Arrow rain"), "envelop": N_("Envelop"),
+    "screen": N_("Screen"), "stand_firm": N_("Stand firm"), "march": N_("March"), "about_face": N_("About face"),
+    "advance": N_("Advance"), "pike_thrust": N_("Pike thrust"), "bind": N_("Bind"), "volley": N_("Volley"),
+    "massed_volley": N_("Massed volley"), "push_of_pike": N_("Push of pike"), "pike_wall": N_("Pike wall"),
+    "shield_wall": N_("Shield wall"), "hold_fast": N_("Hold fast"),
+}
+# A command's keywords as 003 names them (机动, 侧翼, 协同, ...), in the reader's language.
+KEYWORD_WORDS = {
+    "power": N_("power"), "melee": N_("melee"), "ranged": N_("ranged"), "flank": N_("flank"),
+    "activate": N_("activate"), "mobility": N_("mobility"), "turn": N_("turn"), "trigger": N_("trigger"),
+    "grapple": N_("grapple"), "counter": N_("counter"), "coordinate": N_("coordinate"),
+}
+
+
 def full_name(entry: UnitType | Command) -> str:
-    """A card's name as its card set writes it (a command without one: its id in words)."""
-    return entry.name or entry.id.replace("_", " ").capitalize()
+    """A card's name as its card set writes it (a command without one: its id in words, in the
+    language spoken)."""
+    if entry.name:
+        return entry.name
+    if entry.id in COMMAND_NAMES:
+        return _(COMMAND_NAMES[entry.id])
+    return entry.id.replace("_", " ").capitalize()
+
+
+def keyword_words(keyword) -> str:
+    """A command's keyword as people read it: "mobility 2", "机动 2", "power +1"."""
+    text = str(keyword)
+    word = KEYWORD_WORDS.get(keyword.name)
+    return _(word) + text[len(keyword.name):] if word else text
 
 
 _SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC")
