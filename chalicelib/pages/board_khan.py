@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..games.khan import render
 from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
-from ..games.khan.story import COMMAND_NAMES, FACINGS, full_name, keyword_words, short_name
+from ..games.khan.story import COMMAND_NAMES, FACINGS, keyword_words, short_name_of
 from ..games.presenters import names as names_of
 from ..i18n import N_, _, listed, ngettext, series
 
@@ -42,13 +42,13 @@ def describe(cards: CardSet | None, card_id: str) -> dict:
             near, far = unit.ranged.forward
             reach.append(_("ranged {near}-{far} ahead, {side} to each side").format(near=near, far=far,
                                                                                   side=unit.ranged.side))
-        return {"unit": True, "name": short_name(unit.name), "abbr": render.abbreviation(card_id, cards), "power": unit.base,
+        return {"unit": True, "name": short_name_of(unit), "abbr": render.abbreviation(card_id, cards), "power": unit.base,
                 "reach": series(reach)}
     if cards is not None and card_id in cards.commands:
         command = cards.commands[card_id]
         units = (_("any unit") if command.units == "all" else
-                 listed([short_name(cards.units[u].name) if u in cards.units else _title(u) for u in command.units]))
-        return {"unit": False, "name": short_name(full_name(command)), "kind": command.kind,
+                 listed([short_name_of(cards.units[u]) if u in cards.units else _title(u) for u in command.units]))
+        return {"unit": False, "name": short_name_of(command), "kind": command.kind,
                 "kind_name": _(KINDS.get(command.kind, command.kind)), "cost": command.cost,
                 "keywords": [keyword_words(k) for k in command.keywords], "units": units}
     return {"unit": False, "name": _title(card_id), "kind": "", "kind_name": "", "cost": 0, "keywords": [],

@@ -93,12 +93,33 @@ def card_names(view: dict) -> dict[str, str]:
     return {card_id: full_name(entry) for card_id, entry in {**cards.units, **cards.commands}.items()}
 
 
+# The default card set's units, named in English and Chinese there ("Heavy cavalry 重骑兵"): their
+# short names in the reader's language (Japanese and Vietnamese names: docs/glossary-*.md).
+UNIT_NAMES = {
+    "heavy_cavalry": ("Heavy cavalry 重骑兵", N_("Heavy cavalry")),
+    "light_cavalry": ("Light cavalry 轻骑兵", N_("Light cavalry")),
+    "horse_archers": ("Horse archers 骑兵弓箭手", N_("Horse archers")),
+    "spearmen": ("Spearmen 长枪兵", N_("Spearmen")),
+    "swordsmen": ("Sword and shield 刀盾兵", N_("Sword and shield")),
+    "archers": ("Foot archers 步兵弓箭手", N_("Foot archers")),
+}
+
+
+def short_name_of(entry: UnitType | Command) -> str:
+    """A card's short name in the language spoken: a default unit's from the catalog, else the part
+    of its card set's name in the language's script (``short_name``)."""
+    default = UNIT_NAMES.get(entry.id)
+    if default is not None and entry.name == default[0]:
+        return _(default[1])
+    return short_name(full_name(entry))
+
+
 def name_of(cards: CardSet | None, card_id: str, *, short: bool = True) -> str:
     """A card as people read it: its card set's name (short: the part in the language spoken)."""
     entry = (cards.units.get(card_id) or cards.commands.get(card_id)) if cards else None
     if entry is None:
         return card_id.replace("_", " ").capitalize()
-    return short_name(full_name(entry)) if short else full_name(entry)
+    return short_name_of(entry) if short else full_name(entry)
 
 
 KINDS = {"attack": N_("attack"), "defend": N_("defence"), "move": N_("move")}
