@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from ..games.khan import render
 from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
-from ..games.khan.story import COMMAND_NAMES, FACINGS, keyword_words, short_name_of
+from ..games.khan.story import COMMAND_NAMES, FACINGS, faction_name, keyword_words, short_name_of
 from ..games.presenters import names as names_of
 from ..i18n import N_, _, listed, ngettext, series
 
-# The default card set's factions, in the reader's language (a designer's card set names its own).
-FACTIONS = {"khan": N_("Khan (cavalry)"), "general": N_("General (infantry)")}
 KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
 
 
@@ -83,8 +81,7 @@ def table(view: dict, steps: list[dict]) -> dict:
         pile = state["discards"][key]
         sides.append({
             "seat": seat, "name": _("You") if seat == you else names.get(seat, "?"),
-            "faction": next((_(FACTIONS[f.id]) if f.name == FACTIONS.get(f.id) else f.name
-                             for f in cards.factions if f.id == state["factions"].get(key)), "")
+            "faction": next((faction_name(f) for f in cards.factions if f.id == state["factions"].get(key)), "")
             if cards else state["factions"].get(key, ""),
             "colour": render.SEAT_COLOURS.get(seat, "#333333"), "hand": state["hand_sizes"][key],
             "limit": state["limits"][key], "units_left": state["units_left"][key],

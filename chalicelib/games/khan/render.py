@@ -102,7 +102,7 @@ def _unit_words(unit: UnitType) -> str:
         parts.append(ngettext("ranged {ahead} ahead, {side} square to each side",
                               "ranged {ahead} ahead, {side} squares to each side", unit.ranged.side).format(
             ahead=ahead, side=unit.ranged.side))
-    return ", ".join(parts)
+    return series(parts)
 
 
 def _command_words(command: Command, cards: CardSet, *, executors: bool = False) -> str:
@@ -110,11 +110,11 @@ def _command_words(command: Command, cards: CardSet, *, executors: bool = False)
     head = _("{kind}, cost {cost}").format(kind=kind, cost=command.cost)
     if executors:
         if command.units == "all":
-            head += ", " + _("any unit")
+            head = series([head, _("any unit")])
         else:
-            head += ", " + _("for {units}").format(units=", ".join(story.name_of(cards, u) for u in command.units))
+            head = series([head, _("for {units}").format(units=series([story.name_of(cards, u) for u in command.units]))])
     keywords = series([story.keyword_words(k) for k in command.keywords])
-    return f"{head}: {keywords}" if keywords else head
+    return _("{label}: {value}").format(label=head, value=keywords) if keywords else head
 
 
 def card_words(cards: CardSet | None, card_id: str, *, executors: bool = False) -> str:
@@ -163,7 +163,7 @@ class Board:
         if self.cards is not None:
             found = next((f for f in self.cards.factions if f.id == faction_id), None)
             if found is not None:
-                return found.name
+                return story.faction_name(found)
         return faction_id
 
     def name(self, card_id: str, *, short: bool = False) -> str:
@@ -236,10 +236,10 @@ class Board:
                 parts.append(turn)
         for waiting in state.get("pending") or []:
             parts.append(_("Waiting to be used or skipped: {keywords} for the unit at {at}").format(
-                keywords=", ".join(waiting["keywords"]), at=story.square(waiting["at"])))
+                keywords=series(waiting["keywords"]), at=story.square(waiting["at"])))
         if state.get("advance"):
             parts.append(_("{squares} may advance into {to}").format(
-                squares=", ".join(story.square(s) for s in state["advance"]["from"]),
+                squares=series([story.square(s) for s in state["advance"]["from"]]),
                 to=story.square(state["advance"]["to"])))
         if state.get("draw_offer"):
             parts.append(_("{name} offers a draw").format(name=self.who(state["draw_offer"])))
@@ -251,7 +251,7 @@ class Board:
     def seat_lines(self, seat: int) -> list[str]:
         """A side's counts: hand, limit, discards, units; then its command zone."""
         hand, limit, discards, units, zone = story.side_words(self.state, seat, lambda c: self.name(c, short=True))
-        return [f"{hand}, {limit}, {discards}, {units}", _("Command zone: {zone}").format(zone=zone)]
+        return [series([hand, limit, discards, units]), _("Command zone: {zone}").format(zone=zone)]
 
     def unit_line(self, unit: dict) -> str:
         """One unit in words: where, whose, what, power, facing, marks, command."""
@@ -365,7 +365,8 @@ def text_board(state: dict, seat: int | None, names: Mapping[int, str] | None = 
         lines += ["", _("Units:")] + [f"  {board.unit_line(u)}" for u in board.field]
     for side in sorted(board.seats, key=lambda s: (s != seat, s)):
         first, zone = board.seat_lines(side)
-        lines += ["", f"{side} = {board.who_you(side)}, {board.faction(side)}: {first}", f"  {zone}"]
+        who = series([board.who_you(side), board.faction(side)])
+        lines += ["", f"{side} = " + _("{label}: {value}").format(label=who, value=first), f"  {zone}"]
     if hand and seat is not None:
         held = hand_lines(state, board.cards)
         lines += ["", ngettext("Your hand ({count} card):", "Your hand ({count} cards):",
@@ -737,8 +738,8 @@ def _sequences(board: Board, canvas: _Canvas, side: int) -> None:
         x += width
     for number, pile in enumerate(sequences, start=1):
         if pile.get("cards"):
-            canvas.lines(_("{number}: {cards}").format(number=number, cards=", ".join(
-                board.name(c, short=True) for c in pile["cards"])), indent=8, fill=MUTED)
+            canvas.lines(_("{number}: {cards}").format(number=number, cards=series([
+                board.name(c, short=True) for c in pile["cards"]])), indent=8, fill=MUTED)
 
 
 def _side(board: Board, canvas: _Canvas, side: int) -> None:

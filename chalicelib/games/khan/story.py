@@ -115,11 +115,22 @@ def short_name_of(entry: UnitType | Command) -> str:
 
 
 def name_of(cards: CardSet | None, card_id: str, *, short: bool = True) -> str:
-    """A card as people read it: its card set's name (short: the part in the language spoken)."""
+    """A card as people read it: its card set's name (short: the part in the language spoken; full,
+    where the set names it in English and Chinese, both, for a reader of either)."""
     entry = (cards.units.get(card_id) or cards.commands.get(card_id)) if cards else None
     if entry is None:
         return card_id.replace("_", " ").capitalize()
-    return short_name_of(entry) if short else full_name(entry)
+    return full_name(entry) if not short and language() in ("en", "zh-Hans") else short_name_of(entry)
+
+
+# The default card set's factions, in the reader's language (a designer's card set names its own).
+FACTION_NAMES = {"khan": N_("Khan (cavalry)"), "general": N_("General (infantry)")}
+
+
+def faction_name(faction) -> str:
+    """A faction's name in the language spoken (the default set's) or as its card set names it."""
+    known = FACTION_NAMES.get(faction.id)
+    return _(known) if known and faction.name == known else faction.name
 
 
 KINDS = {"attack": N_("attack"), "defend": N_("defence"), "move": N_("move")}
