@@ -132,15 +132,15 @@ def waiting(view: dict) -> dict | None:
     return {"text": text, "summary": summary(view) if view["you"] is not None else [], "links": links}
 
 
-def _reader(view: dict) -> str:
-    """The language the board speaks: its seat's player's (``reader_language``), else the one the
-    request asked for (Accept-Language, spoken around the call)."""
-    return view.get("reader_language") or language()
+def _reader(view: dict, lang: str | None = None) -> str:
+    """The language the board speaks: its seat's player's (``reader_language``), else a spectator's
+    ``?lang=``, else the one the request asked for (Accept-Language, spoken around the call)."""
+    return view.get("reader_language") or lang or language()
 
 
-def board_view(view: dict) -> dict:
+def board_view(view: dict, lang: str | None = None) -> dict:
     """What the board page shows now, in its reader's language (:func:`_reader`)."""
-    with speaking(_reader(view)):
+    with speaking(_reader(view, lang)):
         return _board_view(view)
 
 
@@ -250,20 +250,22 @@ def words() -> dict:
     }
 
 
-def board_page(view: dict, token: str | None) -> Page:
+def board_page(view: dict, token: str | None, lang: str | None = None) -> Page:
     """The board page: its first view, and where it asks for the next ones and sends its steps. It
     speaks the seat's player's language, or a spectator's Accept-Language (then it varies with it)."""
-    with speaking(_reader(view)):
-        page = _board_page(view, token)
-    page.vary = not view.get("reader_language")
+    with speaking(_reader(view, lang)):
+        page = _board_page(view, token, lang)
+    page.vary = not view.get("reader_language") and not lang
     return page
 
 
-def _board_page(view: dict, token: str | None) -> Page:
+def _board_page(view: dict, token: str | None, lang: str | None) -> Page:
     board = _board_view(view)
     game_id = board["game_id"]
-    query = f"?seat={quote(token)}" if token else ""
+    query = "&".join(part for part in (f"seat={quote(token)}" if token else "",
+                                         f"lang={lang}" if lang and not token else "") if part)
+    query = f"?{query}" if query else ""
     players = " \u2013 ".join(s["name"] for s in board["seats"])
-    return Page(200, f"{board['title']}: {players}", board["headline"], template="board.html",
+    return Page(200, _("{label}: {value}").format(label=board["title"], value=players), board["headline"], template="board.html",
                 data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}"})

@@ -117,3 +117,17 @@ def test_no_board_shows_another_seats_hand_in_any_language(api, language, game_t
     watched = api.get(f"/v1/games/{game['game_id']}/board", headers={**BROWSER, "Accept-Language": language}).body
     data = re.search(r'id="board-data">(.*?)</script>', watched, re.S).group(1)
     assert json.loads(data)["hand"] == [] and not any(f'"{card}"' in data for hand in hands.values() for card in hand)
+
+
+def test_a_spectator_may_ask_for_a_language_with_lang_and_the_page_keeps_asking_in_it(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], public=True)
+    page = api.get(f"/v1/games/{game['game_id']}/board?lang=ja", headers={**BROWSER, "Accept-Language": "vi"})
+    assert html_lang(page.body) == "ja" and page.headers["content-language"] == "ja"
+    assert "Accept-Language" not in page.headers.get("vary", "")  # the address says the language
+    assert f'"/v1/games/{game["game_id"]}/board/view?lang=ja"' in page.body  # what the page polls speaks it too
+    view = api.get(f"/v1/games/{game['game_id']}/board/view?lang=ja&after=0", headers={"Accept-Language": "vi"}).body
+    assert view["headline"] == "Annの手番です"
+    assert api.get(f"/v1/games/{game['game_id']}/board?lang=fr").status == 422  # only our languages
+    link = path_of(api.get(f"/v1/games/{game['game_id']}/board-link", key=ann["api_key"]).body["url"])
+    assert html_lang(api.get(f"{link}&lang=ja", headers=BROWSER).body) == "en"  # a seat's board: its player's

@@ -373,7 +373,8 @@ def text_board(state: dict, seat: int | None, names: Mapping[int, str] | None = 
                                len(state.get("hand") or [])).format(count=len(state.get("hand") or []))]
         for card_id, copies, name, words in held:
             many = f"{copies} x " if copies > 1 else ""
-            lines.append(f"  {many}{name} [{card_id}]" + (f": {words}" if words else ""))
+            said = f"{many}{name} [{card_id}]"
+            lines.append("  " + (_("{label}: {value}").format(label=said, value=words) if words else said))
         if not held:
             lines.append("  " + _("(empty)"))
     rows = legend(board, TEXT_MARKS)
