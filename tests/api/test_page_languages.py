@@ -121,7 +121,7 @@ def test_no_board_shows_another_seats_hand_in_any_language(api, language, game_t
 
 def test_a_spectator_may_ask_for_a_language_with_lang_and_the_page_keeps_asking_in_it(api):
     ann, bob = api.signup("Ann"), api.signup("Bob")
-    game = api.new_game(ann, [ann, bob], public=True)
+    game = api.new_game(ann, [ann, bob], public=True, options={"first_seat": 1})
     page = api.get(f"/v1/games/{game['game_id']}/board?lang=ja", headers={**BROWSER, "Accept-Language": "vi"})
     assert html_lang(page.body) == "ja" and page.headers["content-language"] == "ja"
     assert "Accept-Language" not in page.headers.get("vary", "")  # the address says the language
