@@ -218,7 +218,7 @@ def get_board(call: Call):
     from chalicelib.pages import board as board_page
 
     return board_page.board_page(call.services.boards.board(call.params["game_id"], call.query.seat),
-                                 call.query.seat)
+                                 call.query.seat, call.query.lang)
 
 
 @api.operation("GET", "/v1/games/{game_id}/board/view", "getBoardView",
@@ -229,7 +229,8 @@ def get_board(call: Call):
 def get_board_view(call: Call):
     from chalicelib.pages import board as board_page
 
-    return board_page.board_view(call.services.boards.board(call.params["game_id"], call.query.seat, call.query.after))
+    return board_page.board_view(call.services.boards.board(call.params["game_id"], call.query.seat, call.query.after),
+                                 call.query.lang)
 
 
 @api.operation("POST", "/v1/games/{game_id}/board/steps", "playOnBoard",
@@ -243,7 +244,7 @@ def play_on_board(call: Call):
     from chalicelib.pages import board as board_page
 
     return board_page.board_view(call.services.boards.board_play(call.params["game_id"], call.query.seat, call.body,
-                                                                 call.query.after))
+                                                                 call.query.after), call.query.lang)
 
 
 @api.operation("POST", "/v1/games/{game_id}/actions", "postAction",

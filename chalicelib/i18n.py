@@ -186,3 +186,44 @@ def negotiate(accept_language: str | None) -> str:
             if tag.split("-")[0] == code.split("-")[0].lower():  # zh-Hant too: it reads Simplified best
                 return code
     return DEFAULT
+
+
+# ---------------------------------------------------------------- fonts: what draws each language
+# Font stacks that render each language on common systems (macOS and iOS, Windows, Android, Linux
+# with Noto or WenQuanYi): Chinese and Japanese need a CJK font of their own glyph forms (the
+# Japanese stack prefers Japanese fonts, whose kanji differ from Simplified Chinese hanzi), and
+# Vietnamese a font with its stacked diacritics (ế, ặ, ỡ). The board page's CSS says the same with
+# :lang() selectors (templates/board.css); SVG boards and inline-styled pages use font_family().
+
+FONTS = {
+    "en": '"DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif',
+    "zh-Hans": ('"PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", '
+                '"Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", system-ui, sans-serif'),
+    "ja": ('"Hiragino Sans", "Hiragino Kaku Gothic ProN", "Yu Gothic", "YuGothic", Meiryo, "Noto Sans CJK JP", '
+           '"Noto Sans JP", "Source Han Sans JP", "IPAexGothic", "TakaoPGothic", "WenQuanYi Micro Hei", '
+           'system-ui, sans-serif'),
+    "vi": ('"Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "DejaVu Sans", system-ui, sans-serif'),
+}
+
+
+def font_family(code: str | None = None, quote: str = '"') -> str:
+    """The font stack of ``code`` (None: the language spoken), for CSS; ``quote="'"`` for an SVG
+    or HTML attribute written in double quotes."""
+    stack = FONTS.get(code or language(), FONTS[DEFAULT])
+    return stack.replace('"', quote)
+
+
+def series(items: list[str] | tuple[str, ...]) -> str:
+    """Items one after another with no "and", as the language separates them in a row of figures:
+    "you 7 cards, Bob 7 cards", "你 7 张、Bob 7 张" (CLDR's list middle pattern)."""
+    from babel import Locale
+    middle = Locale.parse(locale()).list_patterns["standard"]["middle"]
+    written = ""
+    for item in (str(i) for i in items):
+        written = item if not written else middle.format(written, item)
+    return written
+
+
+def svg_font_family() -> str:
+    """The font stack of the language spoken, for an SVG ``font-family="..."`` attribute."""
+    return font_family(quote="'")

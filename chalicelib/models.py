@@ -242,6 +242,9 @@ class CardSetFile(Shape):
 class BoardQuery(Query):
     seat: str | None = Field(None, max_length=1024, description="A seat's board link token (getBoardLink); "
                                                               "without it, a public game's spectator board.")
+    lang: Language | None = Field(None, description="A spectator's board in this language rather than the one "
+                                                    "Accept-Language asks for (a seat's board speaks its player's "
+                                                    "`language` preference).")
 
 
 class BoardViewQuery(BoardQuery):

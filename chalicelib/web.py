@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from .calls import Idempotency, Outcome
 from .errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
+from .i18n import _, negotiate, speaking
 from .pages.page import Page
 from .store.errors import Conflict, StoreUnavailable
 
@@ -273,14 +274,14 @@ def page_response(page: Page, as_page: bool) -> Response:
         return problem(page.code or "bad_request", page.message, status=page.status, title=page.title)
     return Response(body=page.html(), status_code=page.status,
                     headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                             "Referrer-Policy": "no-referrer"})
+                             "Referrer-Policy": "no-referrer", **page.headers()})
 
 
 def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None = None,
              as_page: bool = False) -> Response:
     """A refusal as problem+json, or as an HTML page for a browser at the operations that answer pages."""
     if op.html and as_page:
-        response = page_response(Page(error.status, "Something went wrong", error.detail, code=error.code), True)
+        response = page_response(Page(error.status, _("Something went wrong"), error.detail, code=error.code), True)
     else:
         response = problem(error.code, error.detail, **error.extra)
     response.headers.update(headers or {})
@@ -378,6 +379,12 @@ class Api:
         self.app.route(path, methods=["OPTIONS"], name=preflight.__name__, content_types=["*/*"])(preflight)
 
     def _handle(self, op: Operation, handler: Callable[[Call], Any], params: dict[str, str]) -> Response:
+        """The operation, speaking the language the request's Accept-Language asks for (a page
+        opened from a link speaks its player's own: chalicelib/mailplay/pages.py, pages/board.py)."""
+        with speaking(negotiate((self.app.current_request.headers or {}).get("accept-language"))):
+            return self._answer(op, handler, params)
+
+    def _answer(self, op: Operation, handler: Callable[[Call], Any], params: dict[str, str]) -> Response:
         request = self.app.current_request
         as_page = op.html and wants_page(request.headers)
         try:

@@ -9,7 +9,9 @@ it (played, and when; or the game moved on, or ended, and how)."""
 
 from __future__ import annotations
 
-from ..i18n import N_, _
+from functools import wraps
+
+from ..i18n import N_, _, language, sentences, speaking
 from ..pages.page import Page
 from . import show
 from .links import LinkError
@@ -17,6 +19,24 @@ from ..talk import MAX_LENGTH
 from .service import Answering, Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
 
 TEMPLATE = "link.html"
+
+
+def in_readers_language(kind: str):
+    """A link page speaks the language of the player its link was made for (their ``language``
+    preference), whatever the browser asks for; an invitation (no player yet) or a link that cannot
+    be read speaks the request's Accept-Language, as the HTTP adapter set it."""
+    def decorate(page_of):
+        @wraps(page_of)
+        def page(mailplay: MailPlay, token: str, *args, **kwargs) -> Page:
+            code = mailplay.reader_language(kind, token)
+            if code is None:
+                return page_of(mailplay, token, *args, **kwargs)
+            with speaking(code):
+                shown = page_of(mailplay, token, *args, **kwargs)
+            shown.vary = False
+            return shown
+        return page
+    return decorate
 
 
 def _page(status: int, title: str, message: str, *, code: str = "", **data) -> Page:
@@ -30,11 +50,16 @@ def _letter(mailplay: MailPlay, view: dict, moves: bool = False) -> dict:
 NO_GAME = N_("No such game")
 
 
+def _asked(question: str) -> str:
+    """A question as the language ends it ("？" in Chinese and Japanese)."""
+    return question + ("\uff1f" if language() in ("zh-Hans", "ja") else "?")
+
+
 def _told(view: dict, events: list[dict]) -> str:
     """What an action did, in sentences (its events as the seat sees them)."""
     from ..games.presenters import PRESENTERS
 
-    return " ".join(line + "." for line in PRESENTERS[view["game"]].told(view, events))
+    return sentences(*PRESENTERS[view["game"]].told(view, events))
 
 
 def _used(view: dict, used: Used | None) -> list[str]:
@@ -58,7 +83,7 @@ def _moved_on(mailplay: MailPlay, refused: LinkRefused) -> Page:
     view, used = refused.view, refused.used
     notes = _used(view, used)
     if view["status"] == "finished":
-        return _page(409, _("The game is over"), show.result_line(view) + ".", code=refused.code, notes=notes,
+        return _page(409, _("The game is over"), sentences(show.result_line(view)), code=refused.code, notes=notes,
                      letter=_letter(mailplay, view))
     status = show.whose_move(view)
     if view["to_move"] == view["you"]:
@@ -88,6 +113,7 @@ def _turn_form(view: dict, step: dict, turn: list[dict], action_url: str) -> dic
             "most": MAX_LENGTH}
 
 
+@in_readers_language("step")
 def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
     """GET of a step link: what it would do (with a Battle Line play, the claim and the draw that
     follow it, to choose), and a button to do it. Changes nothing."""
@@ -111,10 +137,10 @@ def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         return _page(200, _("Resign this game against {players}?").format(players=players),
                      _("The game ends at once and you lose it. This cannot be undone."), form=form, letter=letter)
     recap = show.recap(view)
-    notes = [_("Since your last move: {told}").format(told=" ".join(line + "." for line in recap))] if recap else []
+    notes = [_("Since your last move: {told}").format(told=sentences(*recap))] if recap else []
     message = _("Then choose what to claim and which deck to draw from: one click plays the whole turn.") \
         if form["parts"] else _("Confirm to play it.")
-    return _page(200, show.describe(view, step) + "?", message, form=form, notes=notes, letter=letter)
+    return _page(200, _asked(show.describe(view, step)), message, form=form, notes=notes, letter=letter)
 
 
 def _choices(form: dict[str, list[str]] | None) -> Choices | None:
@@ -132,6 +158,7 @@ def _drawn(played: LinkedStep) -> list[str]:
             if e["type"] in ("draw", "scout_draw") and e["seat"] == played.link.seat and "card" in e["data"]]
 
 
+@in_readers_language("step")
 def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | None = None) -> Page:
     """POST of a step link: plays the step for the seat the link was made for, with the rest of
     the turn as the form chose it; or, followed again, says when it was played and where the game
@@ -160,10 +187,10 @@ def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | 
         card["new"] = card["code"] in codes
     next_line = show.whose_move(view)
     if view["status"] == "active" and view["to_move"] != view["you"]:
-        next_line += " " + _("We will email you when it is your move.")
+        next_line = sentences(next_line, _("We will email you when it is your move."))
     elif view["status"] == "active":
         next_line = _("It is still your decision: choose below.")
-    done = _told(view, played.events) or show.describe(view, played.link.step) + "."  # a step with no story
+    done = _told(view, played.events) or sentences(show.describe(view, played.link.step))  # a step with no story
     return _page(200, _("Played"), done, notes=[next_line], drawn=drawn, letter=letter)
 
 
@@ -171,11 +198,12 @@ def _already_played(mailplay: MailPlay, view: dict, at: str | None, events: list
                     status: int = 200) -> Page:
     """A link followed again: when it was played and what it did, then where the game stands now."""
     notes = [_("Played on {when}: {told}").format(when=show.when(at), told=_told(view, events))]
-    now = show.result_line(view) + "." if view["status"] == "finished" else show.whose_move(view)
+    now = sentences(show.result_line(view)) if view["status"] == "finished" else show.whose_move(view)
     title = _("The game is over") if view["status"] == "finished" else _("This move was already played")
     return _page(status, title, now, code=code, notes=notes, letter=_letter(mailplay, view, moves=True))
 
 
+@in_readers_language("unsubscribe")
 def unsubscribe_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
     try:
         mailplay.unsubscribe_link(token)
@@ -185,6 +213,7 @@ def unsubscribe_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
                  form={"action": action_url, "parts": [], "button": _("Unsubscribe"), "danger": False})
 
 
+@in_readers_language("unsubscribe")
 def unsubscribe(mailplay: MailPlay, token: str) -> Page:
     """One-click unsubscribe (RFC 8058): no more email notifications for this player."""
     try:
@@ -216,8 +245,8 @@ def invitation_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         inviter=inviter, game=title, players=players) if inviter else \
         _("A seat in a game of {game} against {players} is kept for you.").format(game=title, players=players)
     return _page(200, _("Join this game of {game}?").format(game=title),
-                 lead + " " + _("The seat is kept for {email}. You will play by email (or by API, with the key "
-                                "shown next).").format(email=invite.email),
+                 sentences(lead, _("The seat is kept for {email}. You will play by email (or by API, with the key "
+                                "shown next).").format(email=invite.email)),
                  form={"action": action_url, "parts": [], "button": _("Join the game"), "danger": False})
 
 
@@ -253,12 +282,13 @@ def _settled(mailplay: MailPlay, view: dict, code: str, status: int = 409) -> Pa
     """An answer link for a seat that waits for no answer any more: the game is over (how), or
     it was accepted already (and where it stands)."""
     if view["status"] == "finished":
-        return _page(status, _("This game is over"), show.result_line(view) + ".", code=code,
+        return _page(status, _("This game is over"), sentences(show.result_line(view)), code=code,
                      button=_board_button(mailplay, view))
     return _page(status, _("You accepted this game already"), show.whose_move(view), code=code,
                  button=_board_button(mailplay, view))
 
 
+@in_readers_language("answer")
 def answer_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
     """GET of an answer link (accept or decline): who asks, the game and its options, and one
     button that answers. Changes nothing (mail scanners open every link)."""
@@ -276,11 +306,11 @@ def answer_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
     other_url = mailplay.links.answer_url(link.game_id, link.seat, link.player_id, other)
     summary = show.summary(view)
     if link.answer == "accept":
-        return _page(200, _asks(answering) + "?", _("Accept and the game begins; decline and it ends, unplayed."),
+        return _page(200, _asked(_asks(answering)), _("Accept and the game begins; decline and it ends, unplayed."),
                      summary=summary, form={"action": action_url, "parts": [], "danger": False,
                                             "button": _("Accept: start the game")},
                      other={"url": other_url, "label": _("Decline instead…")})
-    return _page(200, _asks(answering) + "?", _("Declining ends the game at once: it is never played and never "
+    return _page(200, _asked(_asks(answering)), _("Declining ends the game at once: it is never played and never "
                                                  "rated. {name} is told.").format(name=answering.asked_by or
                                                                                  _("The other players")),
                  summary=summary, form={"action": action_url, "parts": [], "danger": True,
@@ -288,6 +318,7 @@ def answer_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
                  other={"url": other_url, "label": _("Accept instead…")})
 
 
+@in_readers_language("answer")
 def answer_game(mailplay: MailPlay, token: str) -> Page:
     """POST of an answer link: the lobby accepts or declines; the page says what follows (the
     game begins and whose move it is, with the board; or it is over, declined)."""
@@ -306,11 +337,11 @@ def answer_game(mailplay: MailPlay, token: str) -> Page:
     view = answering.view
     if answering.link.answer == "decline":
         told = _("{name} is told.").format(name=answering.asked_by) if answering.asked_by else ""
-        return _page(200, _("You declined"), " ".join(part for part in (
-            _("The game is over before it began: it counts for nothing."), told) if part))
+        return _page(200, _("You declined"), sentences(
+            _("The game is over before it began: it counts for nothing."), told))
     if view["status"] == "waiting":
-        return _page(200, _("You accepted"), show.whose_move(view) + " " +
-                     _("We will email you when the game begins."), button=_board_button(mailplay, view))
+        return _page(200, _("You accepted"), sentences(
+                     show.whose_move(view), _("We will email you when the game begins.")), button=_board_button(mailplay, view))
     move = _("It is your move.") if view["to_move"] == view["you"] else \
         _("It is {name}'s move; we will email you when it is yours.").format(
             name=show.people(view).get(view["to_move"], "?"))

@@ -27,7 +27,7 @@ from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
-from .links import Answer, Invitation, Links, StepLink
+from .links import Answer, Invitation, LinkError, Links, StepLink
 from .show import waits_for
 
 
@@ -118,6 +118,22 @@ class MailPlay:
         self.post_action = post_action
         self.pass_clock = pass_clock
         self.answerers = {"accept": accept, "decline": decline}
+
+    # ------------------------------------------------------------------ whose language a link page speaks
+
+    def reader_language(self, kind: str, token: str) -> str | None:
+        """The ``language`` preference of the player a link was made for (``kind``: "step",
+        "answer" or "unsubscribe"), which its page speaks; None when the link cannot be read or its
+        player is gone (the page then follows the request's Accept-Language)."""
+        try:
+            if kind == "unsubscribe":
+                player = self.store.get_player(self._links().read_unsubscribe(token))
+            else:
+                link = self._links().read_step(token) if kind == "step" else self._links().read_answer(token)
+                player = self.seat_player(link.game_id, link.seat)
+        except (LinkError, ServiceError):
+            return None
+        return player.language if player is not None else None
 
     # ------------------------------------------------------------------ step links
 

@@ -16,10 +16,18 @@ from urllib.parse import quote
 from .. import talk
 from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
-from ..i18n import _, language, ngettext
+from .. import i18n
+from ..i18n import N_, _, language, speaking
 from .page import Page
 
 TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
+TITLES = {"battleline": N_("Battle Line"), "khan": N_("Khan & General")}  # as each language's rule books say it
+
+
+def _title(game: str, title: str) -> str:
+    """The game's name in the language spoken."""
+    known = TITLES.get(game)
+    return _(known) if known else title
 
 
 def _table_module(game: str):
@@ -49,19 +57,9 @@ def headline(view: dict) -> str:
 
 
 def duration(seconds: int) -> str:
-    """A clock's time in the two largest units that matter: 2 days 5 hours, 3 hours 10 minutes."""
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    parts = []
-    if days:
-        parts.append(ngettext("{n} day", "{n} days", days).format(n=days))
-    if hours and len(parts) < 2:
-        parts.append(ngettext("{n} hour", "{n} hours", hours).format(n=hours))
-    if not days and len(parts) < 2 and (minutes or not parts):
-        parts.append(ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes))
-    return " ".join(parts)
+    """A clock's time in the two largest units that matter, as the language says it (CLDR): 2 days,
+    5 hours; 2天5小时; 3 時間 10 分; 3 giờ 10 phút."""
+    return i18n.duration(seconds)
 
 
 def clock_lines(view: dict) -> list[dict]:
@@ -134,7 +132,19 @@ def waiting(view: dict) -> dict | None:
     return {"text": text, "summary": summary(view) if view["you"] is not None else [], "links": links}
 
 
-def board_view(view: dict) -> dict:
+def _reader(view: dict, lang: str | None = None) -> str:
+    """The language the board speaks: its seat's player's (``reader_language``), else a spectator's
+    ``?lang=``, else the one the request asked for (Accept-Language, spoken around the call)."""
+    return view.get("reader_language") or lang or language()
+
+
+def board_view(view: dict, lang: str | None = None) -> dict:
+    """What the board page shows now, in its reader's language (:func:`_reader`)."""
+    with speaking(_reader(view, lang)):
+        return _board_view(view)
+
+
+def _board_view(view: dict) -> dict:
     """What the board page shows now, from the view of the seat it plays as (None: a spectator).
     ``view`` may carry ``events`` (the events after the page's ``after``, as the seat sees them)
     and ``recent`` (the latest events; None when nothing happened since ``after``): the move log
@@ -149,7 +159,7 @@ def board_view(view: dict) -> dict:
     log = [{"seq": e["seq"], "text": e["data"]["text"], "said_by": people.get(e["seat"], "?")} if talk.is_message(e)
            else {"seq": e["seq"], "text": text} for e in events
            if talk.is_message(e) and "text" in e["data"] or (text := shown.tell(e, view))]
-    return {"game_id": view["game_id"], "game": view["game"], "title": shown.title, "version": view["version"],
+    return {"game_id": view["game_id"], "game": view["game"], "title": _title(view["game"], shown.title), "version": view["version"],
             "status": view["status"], "you": seat, "to_move": view["to_move"], "phase": view["phase"],
             "headline": headline(view), "waiting": waiting(view), "seats": seats(view), "clock": clock_lines(view),
             "counts": shown.counts(view),
@@ -235,15 +245,27 @@ def words() -> dict:
         "cost": _("cost {cost}"), "for_units": _("for {units}"),
         "square_here": _("Square {square}"), "occupied_by": _("{unit} ({who})"),
         "field": _("The field"),
+        # how the script writes a label and its value, two phrases in a row, a detail in brackets
+        "labelled": _("{label}: {value}"), "also": _("{first}, {second}"), "aside": _("{text} ({detail})"),
     }
 
 
-def board_page(view: dict, token: str | None) -> Page:
-    """The board page: its first view, and where it asks for the next ones and sends its steps."""
-    board = board_view(view)
+def board_page(view: dict, token: str | None, lang: str | None = None) -> Page:
+    """The board page: its first view, and where it asks for the next ones and sends its steps. It
+    speaks the seat's player's language, or a spectator's Accept-Language (then it varies with it)."""
+    with speaking(_reader(view, lang)):
+        page = _board_page(view, token, lang)
+    page.vary = not view.get("reader_language") and not lang
+    return page
+
+
+def _board_page(view: dict, token: str | None, lang: str | None) -> Page:
+    board = _board_view(view)
     game_id = board["game_id"]
-    query = f"?seat={quote(token)}" if token else ""
+    query = "&".join(part for part in (f"seat={quote(token)}" if token else "",
+                                         f"lang={lang}" if lang and not token else "") if part)
+    query = f"?{query}" if query else ""
     players = " \u2013 ".join(s["name"] for s in board["seats"])
-    return Page(200, f"{board['title']}: {players}", board["headline"], template="board.html",
-                data={"board": board, "words": words(), "lang": language(), "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
+    return Page(200, _("{label}: {value}").format(label=board["title"], value=players), board["headline"], template="board.html",
+                data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}"})

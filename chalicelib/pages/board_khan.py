@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..games.khan import render
 from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
-from ..games.khan.story import FACINGS, faction_name, full_name
+from ..games.khan.story import FACINGS, faction_name, full_name, keyword_words
 from ..games.presenters import names as names_of
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, listed, ngettext, series
 
 KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
 
@@ -40,14 +40,14 @@ def describe(cards: CardSet | None, card_id: str) -> dict:
             reach.append(_("ranged {near}-{far} ahead, {side} to each side").format(near=near, far=far,
                                                                                   side=unit.ranged.side))
         return {"unit": True, "name": full_name(unit), "abbr": render.abbreviation(card_id, cards), "power": unit.base,
-                "reach": ", ".join(reach)}
+                "reach": series(reach)}
     if cards is not None and card_id in cards.commands:
         command = cards.commands[card_id]
         units = (_("any unit") if command.units == "all" else
-                 ", ".join(full_name(cards.units[u]) if u in cards.units else _title(u) for u in command.units))
+                 listed([full_name(cards.units[u]) if u in cards.units else _title(u) for u in command.units]))
         return {"unit": False, "name": full_name(command), "kind": command.kind,
                 "kind_name": _(KINDS.get(command.kind, command.kind)), "cost": command.cost,
-                "keywords": [str(k) for k in command.keywords], "units": units}
+                "keywords": [keyword_words(k) for k in command.keywords], "units": units}
     return {"unit": False, "name": _title(card_id), "kind": "", "kind_name": "", "cost": 0, "keywords": [],
             "units": ""}
 
@@ -103,7 +103,7 @@ def _sequence(number: int, pile: dict, catalog: dict) -> dict:
     size = pile["size"]
     label = ngettext("Sequence {number}: {count} card, pays a cost of {count}",
                      "Sequence {number}: {count} cards, pays a cost of {count}", size).format(number=number, count=size)
-    shown = (", ".join(catalog[c]["name"] if c in catalog else _title(c) for c in pile["cards"])
+    shown = (series([catalog[c]["name"] if c in catalog else _title(c) for c in pile["cards"]])
              if pile["cards"] is not None else ngettext("{count} card face down", "{count} cards face down",
                                                           size).format(count=size))
     return {"number": number, "size": size, "cards": pile["cards"], "label": label, "shown": shown}
@@ -176,7 +176,7 @@ def say(step: dict, view: dict) -> str:
         return _("Discard the defence command from your {unit}").format(unit=unit_at(step["at"]))
     if kind == "engage":
         return _("Attack the {target} with {attackers}").format(
-            target=unit_at(step["target"]), attackers=", ".join(unit_at(a) for a in step["attackers"]))
+            target=unit_at(step["target"]), attackers=listed([unit_at(a) for a in step["attackers"]]))
     if kind == "advance":
         return _("Advance your {unit} into the empty square").format(unit=unit_at(step["at"]))
     words = {"stay": N_("Stay: leave the square empty"), "end_action": N_("End your action phase"),

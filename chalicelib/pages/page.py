@@ -1,10 +1,15 @@
 """An HTML page: the pages behind email links and the board page (rendered from the
-templates). Light to import: the HTTP adapter answers any Page, and loads nothing more for it."""
+templates). Light to import: the HTTP adapter answers any Page, and loads nothing more for it.
+
+A page speaks the language spoken where it was made (``i18n.speaking``): the link's player's
+``language`` preference for a page opened from an email link, else the request's
+Accept-Language (``vary``: the answer then depends on that header, and says so)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..i18n import _, font_family, in_language, language
 from .templates import render
 
 
@@ -20,12 +25,18 @@ class Page:
     template: str = "page.html"
     data: dict = field(default_factory=dict)  # more for the template (the board page's first view)
     code: str = ""  # a refusal's problem code, for a client that asked for JSON rather than a page
+    lang: str = field(default_factory=language)  # the language it speaks: the one spoken when it was made
+    vary: bool = True  # its language follows the request's Accept-Language (not a link's player)
 
     @classmethod
     def refused(cls, error: Exception) -> "Page":
         """The page for a link that cannot be used: 410 once expired, else 400."""
         code = getattr(error, "code", "") or "invalid_link"
-        return cls(410 if code == "link_expired" else 400, "This link cannot be used", str(error), code=code)
+        return cls(410 if code == "link_expired" else 400, _("This link cannot be used"), str(error), code=code)
 
     def html(self) -> str:
-        return render(self.template, **self.__dict__)
+        return in_language(self.lang, lambda: render(self.template, **self.__dict__, font=font_family(self.lang, "'")))
+
+    def headers(self) -> dict[str, str]:
+        """Content-Language, and Vary when the language was negotiated."""
+        return {"Content-Language": self.lang, **({"Vary": "Accept-Language"} if self.vary else {})}

@@ -74,12 +74,20 @@ class Boards:
     def board(self, game_id: str, token: str | None, after: int = 0) -> dict:
         """The view behind a board link (its ``you`` is the seat it plays as; None watches), with
         ``answers``, the seat's accept and decline links while the game waits for its answer, and
-        what the page has not told yet: ``events``, those numbered above ``after`` as the seat sees
+        ``reader_language``, the language the page speaks (its seat's player's; None: the request's),
+        and what the page has not told yet: ``events``, those numbered above ``after`` as the seat sees
         them, and ``recent``, the latest ones (for the recap); when nothing happened since
         ``after``, no event is read and ``recent`` is None."""
         game, _ = self.load(game_id)
         seat = self._board_seat(game, token)
-        return {**self.view(game, seat), **self._since(game, seat, after), "answers": self._answers(game, seat)}
+        return {**self.view(game, seat), **self._since(game, seat, after), "answers": self._answers(game, seat),
+                "reader_language": self._language(game, seat)}
+
+    def _language(self, game: GameRecord, seat: int | None) -> str | None:
+        """The ``language`` preference of the seat's player, which the seat's board speaks; None for a
+        spectator (or a bot's seat): the board then follows the request's Accept-Language."""
+        player = self.seat_player(game.id, seat) if seat is not None else None
+        return player.language if player is not None else None
 
     def _answers(self, game: GameRecord, seat: int | None) -> dict | None:
         """The seat's answer links (accept, decline) while the game waits for its player's answer."""

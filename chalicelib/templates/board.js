@@ -7,6 +7,12 @@
 const W = JSON.parse(document.getElementById("board-words").textContent);
 let view = JSON.parse(document.getElementById("board-data").textContent);
 const $ = (id) => document.getElementById(id);
+// The page's language (board.html's lang): lists and numbers are written as it writes them.
+const LANG = document.documentElement.lang || "en";
+const LIST = new Intl.ListFormat(LANG, {style: "long", type: "conjunction"});
+const NUMBER = new Intl.NumberFormat(LANG);
+const listed = (items) => LIST.format(items.map(String));                         // "2, 4, and 7", "2、4和7"
+const also = (items) => items.map(String).reduce((first, second) => fmt(W.also, {first, second}));  // no "and"
 
 let choice = null;          // the step being chosen: {type?, card?, flag?, at?, ...}
 let pressed = new Set();    // Battle Line: the flags pressed to be claimed
@@ -22,7 +28,8 @@ let busy = false, timer = null, failures = 0, focusPending = false;
 // ---------------------------------------------------------------- helpers
 
 function fmt(text, fields) {
-  return String(text).replace(/\{(\w+)\}/g, (whole, key) => (key in fields ? fields[key] : whole));
+  return String(text).replace(/\{(\w+)\}/g, (whole, key) => (!(key in fields) ? whole
+    : typeof fields[key] === "number" ? NUMBER.format(fields[key]) : fields[key]));
 }
 
 function h(tag, attrs, ...children) {
@@ -276,7 +283,7 @@ function renderNews() {
   $("recap").replaceChildren(...lines.map((line) => h("li", {}, line)));
   const names = view.game === "battleline" ? drawn.map((card) => cardFace(card).name)
                                            : drawn.map((card) => khanCard(card).name);
-  $("drawn").textContent = names.length ? fmt(W.drawn, {cards: names.join(", ")}) : "";
+  $("drawn").textContent = names.length ? fmt(W.drawn, {cards: listed(names)}) : "";
   $("said").replaceChildren(...said.map((m) => h("figure", {class: "message"},
     h("figcaption", {}, fmt(W.says, {name: m.name})), h("blockquote", {}, m.text))));
   $("talk").hidden = !myMove();
@@ -305,7 +312,7 @@ function cardNode(card, opts) {
   const classes = ["card", face.tactic ? `tactic ${face.kind}` : `troop col-${face.colour}`];
   if (o.choosable) classes.push("choosable");
   if (o.ghost) classes.push("ghost");
-  const label = face.tactic && face.rule ? `${face.name}. ${face.rule}` : face.name;
+  const label = face.tactic && face.rule ? also([face.name, face.rule]) : face.name;
   const inner = face.tactic
     ? [h("span", {class: "tname"}, face.name)]
     : [h("span", {class: "v"}, face.value), h("span", {class: "sym", "aria-hidden": "true"}, face.symbol),
@@ -372,7 +379,7 @@ function renderBattleLineTable() {
     const chosen = sel.flag === flag.flag || sel.to_flag === flag.flag;
     const content = [h("span", {class: "num"}, h("span", {class: "word"}, W.flag.replace("{flag}", "").trim() + " "),
                            String(flag.flag)), ...chips];
-    const describe = [numberLabel, ...chips.map((c) => c.textContent)].join(", ");
+    const describe = also([numberLabel, ...chips.map((c) => c.textContent)]);
     const marker = pick
       ? h("button", {type: "button", class: `marker choosable${claimedClass}`, "aria-label": describe,
                      dataset: {flag: flag.flag}, onclick: () => choose({[field]: flag.flag})}, content)
@@ -500,7 +507,7 @@ function turnForm(first, plan, claimable) {
       deck === "troop" ? W.draw_troop : W.draw_tactics,
       h("small", {}, fmt(W.cards_left, {count: T.decks[deck]}))))));
   } else {
-    const flags = [...pressed].sort((x, y) => x - y).join(", ");
+    const flags = listed([...pressed].sort((x, y) => x - y));
     const label = first ? W.confirm : (pressed.size ? fmt(W.claim_these, {flags}) : W.claim_none);
     parts.push(h("div", {class: "buttons"}, button(label, () => send(turnSteps(first, plan, null)),
                                                     {class: "primary"})));
@@ -629,14 +636,14 @@ function renderKhanInfo() {
   const active = T.sides.find((s) => s.seat === T.active);
   const turn = h("div", {class: "info-card"},
     h("h3", {}, fmt(W.round, {round: T.round, rounds: T.max_rounds})),
-    active ? h("p", {}, `${active.name}: ${fmt(W.limit, {played: T.played, limit: active.limit})}`) : null);
+    active ? h("p", {}, fmt(W.labelled, {label: active.name, value: fmt(W.limit, {played: T.played, limit: active.limit})})) : null);
   cards.push(turn);
   for (const side of T.sides) {
     const zone = side.sequences.length
-      ? h("ul", {}, side.sequences.map((pile) => h("li", {}, `${pile.label} (${pile.shown})`)))
+      ? h("ul", {}, side.sequences.map((pile) => h("li", {}, fmt(W.aside, {text: pile.label, detail: pile.shown}))))
       : h("p", {}, W.empty);
     const discarded = side.discards.cards && side.discards.cards.length
-      ? side.discards.cards.map((c) => khanCard(c).name).join(", ") : String(side.discards.size);
+      ? listed(side.discards.cards.map((c) => khanCard(c).name)) : side.discards.size;
     cards.push(h("div", {class: "info-card", dataset: {seat: side.seat}},
       h("h3", {}, h("span", {class: "swatch", style: `background:${side.colour}`, "aria-hidden": "true"}),
         side.faction ? `${side.name} \u2013 ${side.faction}` : side.name),
@@ -644,15 +651,16 @@ function renderKhanInfo() {
         h("li", {}, fmt(W.in_hand, {count: side.hand})),
         h("li", {}, fmt(W.limit_of, {limit: side.limit})),
         h("li", {}, fmt(W.units_left, {count: side.units_left})),
-        h("li", {}, `${W.discards}: ${discarded}`),
-        side.destroyed.length ? h("li", {}, `${W.destroyed}: ${side.destroyed.map((c) => khanCard(c).name).join(", ")}`) : null),
+        h("li", {}, fmt(W.labelled, {label: W.discards, value: discarded})),
+        side.destroyed.length ? h("li", {}, fmt(W.labelled, {label: W.destroyed,
+                                                             value: listed(side.destroyed.map((c) => khanCard(c).name))})) : null),
       h("p", {class: "note"}, h("strong", {}, W.command_zone)), zone));
   }
   const legend = h("div", {class: "info-card"}, h("h3", {}, W.legend),
     h("table", {class: "legend-table"},
       h("tbody", {}, T.legend.map((row) => h("tr", {},
         h("td", {class: "abbr"}, row.abbr), h("td", {}, row.name),
-        h("td", {}, fmt(W.power, {power: row.power}) + (row.reach ? `, ${row.reach}` : "")))))),
+        h("td", {}, row.reach ? also([fmt(W.power, {power: row.power}), row.reach]) : fmt(W.power, {power: row.power})))))),
     h("ul", {}, T.sides.map((side) => h("li", {},
       h("span", {class: "swatch", style: `background:${side.colour}`, "aria-hidden": "true"}), side.name)),
       T.marks.map((mark) => h("li", {}, mark.text))));
@@ -681,7 +689,7 @@ function renderKhanHand() {
       ? [h("span", {class: "kind"}, `${face.abbr} \u00b7 ${fmt(W.power, {power: face.power})}`),
          face.reach ? h("span", {class: "kind"}, face.reach) : null]
       : [h("span", {class: "kind"}, `${face.kind_name} \u00b7 ${fmt(W.cost, {cost: face.cost})}`),
-         face.keywords.length ? h("span", {class: "kind"}, face.keywords.join(", ")) : null,
+         face.keywords.length ? h("span", {class: "kind"}, also(face.keywords)) : null,
          face.units ? h("span", {class: "kind for"}, fmt(W.for_units, {units: face.units})) : null];
     return h("button", {type: "button", class: `kcard${face.unit ? " unit" : ""} seat-${view.you}`,
                         dataset: {card}, "aria-pressed": String(chosen), disabled: !(allowed.has(card) || chosen),
@@ -789,7 +797,7 @@ function renderKhanAction() {
         parts.push(optionButtons(state.values, (n) => {
           if (n === undefined || n === null) return sel.type === "pay" ? W.new_sequence : W.no_sequence;
           const pile = mine.find((p) => p.number === n);
-          return pile ? `${pile.label} (${pile.shown})` : String(n);
+          return pile ? fmt(W.aside, {text: pile.label, detail: pile.shown}) : String(n);
         }, (n) => choose({sequence: n})));
       } else if (field === "attackers") {
         parts.push(h("p", {class: "prompt"}, W.choose_attackers));

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import unicodedata
 from html import escape
 
-from ...i18n import N_, _
+from ...i18n import N_, _, svg_font_family
 from .cards import parse_troop
 
 COLOUR_NAMES = {"R": "#c62828", "O": "#ef6c00", "Y": "#b59b00", "G": "#2e7d32", "B": "#1565c0", "P": "#6a1b9a"}
@@ -22,15 +23,36 @@ def _sides(flag: dict, seat: int | None) -> tuple[list[str], list[str]]:
 
 
 def text_board(view: dict, seat: int | None) -> str:
-    """One line a flag: the opponent's side, the flag (claims, Fog, Mud), your side."""
+    """One line a flag, in the language spoken: the flag (Fog, Mud, who won it), the opponent's
+    side, then yours ("Flag 3 Fog: Seat 2 3R 4R | You 5B"; a spectator's: both by seat)."""
     lines = []
     for flag in view["flags"]:
         theirs, mine = _sides(flag, seat)
-        marks = "".join(e[0] for e in flag["environment"])  # F, M
-        claimed = f" won by seat {flag['claimed_by']}" if flag["claimed_by"] else ""
-        lines.append(f"flag {flag['flag']}{(' ' + marks) if marks else ''}{claimed}: "
-                     f"them {_side(theirs):<16} | you {_side(mine)}")
-    return "\n".join(lines)
+        me = seat if seat in flag["seats"] else flag["seats"][0]
+        other = next((s for s in flag["seats"] if s != me), me)
+        marks = [_(ENVIRONMENT_WORDS[e]) for e in flag["environment"] if e in ENVIRONMENT_WORDS]
+        claimed = flag["claimed_by"]
+        if claimed:
+            marks.append(_("Won by you") if claimed == seat else
+                         _("Won by {name}").format(name=_("Seat {seat}").format(seat=claimed)))
+        label = " ".join([_("Flag {flag}").format(flag=flag["flag"]), *marks])
+        you = _("You") if seat is not None else _("Seat {seat}").format(seat=me)
+        lines.append((_("{label}: {value}").format(label=label, value=_("Seat {seat}").format(seat=other)),
+                      f"{_side(theirs)}", f"| {you} {_side(mine)}"))
+    widths = [max((_width(line[i]) for line in lines), default=0) for i in (0, 1)]
+    return "\n".join(f"{_pad(left, widths[0])} {_pad(theirs, widths[1])} {right}" for left, theirs, right in lines)
+
+
+def _width(text: str) -> int:
+    """How many columns ``text`` takes in a terminal (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
+
+
+ENVIRONMENT_WORDS = {"FOG": N_("Fog"), "MUD": N_("Mud")}
 
 
 def _card_html(card: str) -> str:
@@ -130,7 +152,7 @@ def svg_board(view: dict, seat: int | None, names: dict[int, str] | None = None)
     other = first[1] if me == first[0] else first[0]
     top_label, bottom_label = _labels(names, me, other, seat)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-             f'height="{height}" font-family="DejaVu Sans, sans-serif" role="img" aria-label="Battle Line">',
+             f'height="{height}" font-family="{svg_font_family()}" role="img" aria-label="{escape(_("Battle Line"))}">',
              f'<rect width="{width}" height="{height}" rx="10" fill="#5b7f3a"/>',
              f'<text x="{GAP + 4}" y="18" font-size="14" font-weight="bold" fill="#ffffff">{escape(top_label)}</text>',
              f'<text x="{GAP + 4}" y="{height - 8}" font-size="14" font-weight="bold" fill="#ffffff">'

@@ -5,7 +5,7 @@ the events as that seat sees them (API shapes): nothing hidden from the seat can
 from __future__ import annotations
 
 from ... import i18n
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, series
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
 from .cards import parse_troop
@@ -127,16 +127,16 @@ def counts(view: dict) -> list[str]:
         return _("you") if you is not None and int(seat) == you else names.get(int(seat), "?")
 
     decks = state["decks"]
-    lines = [ngettext("Decks: {troop} troop card", "Decks: {troop} troop cards", decks["troop"]).format(
-        troop=decks["troop"]) + (", " + ngettext("{tactics} tactics card", "{tactics} tactics cards",
-                                                 decks["tactics"]).format(tactics=decks["tactics"])
-                                 if state.get("tactics") else "")]
-    lines.append(_("Hands: {hands}").format(hands=", ".join(
+    lines = [series([ngettext("Decks: {troop} troop card", "Decks: {troop} troop cards", decks["troop"]).format(
+        troop=decks["troop"])] + ([ngettext("{tactics} tactics card", "{tactics} tactics cards",
+                                           decks["tactics"]).format(tactics=decks["tactics"])]
+                                 if state.get("tactics") else []))]
+    lines.append(_("Hands: {hands}").format(hands=series([
         ngettext("{who} {count} card", "{who} {count} cards", n).format(who=whose(seat), count=n)
-        for seat, n in sorted(state["hand_sizes"].items()))))
+        for seat, n in sorted(state["hand_sizes"].items())])))
     if state.get("tactics"):
-        lines.append(_("Tactics played: {played}").format(played=", ".join(
-            f"{whose(seat)} {n}" for seat, n in sorted(state["tactics_played"].items()))))
+        lines.append(_("Tactics played: {played}").format(played=series(
+            [f"{whose(seat)} {n}" for seat, n in sorted(state["tactics_played"].items())])))
     discarded = [f"{whose(seat)}: {' '.join(map(card_name, cards))}"
                  for seat, cards in sorted(state["discards"].items()) if cards]
     if discarded:

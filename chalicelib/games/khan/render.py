@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, series, svg_font_family
 from . import story
 from .cardset import CardSet, Command, UnitType
 
@@ -102,7 +102,7 @@ def _unit_words(unit: UnitType) -> str:
         parts.append(ngettext("ranged {ahead} ahead, {side} square to each side",
                               "ranged {ahead} ahead, {side} squares to each side", unit.ranged.side).format(
             ahead=ahead, side=unit.ranged.side))
-    return ", ".join(parts)
+    return series(parts)
 
 
 def _command_words(command: Command, cards: CardSet, *, executors: bool = False) -> str:
@@ -110,11 +110,11 @@ def _command_words(command: Command, cards: CardSet, *, executors: bool = False)
     head = _("{kind}, cost {cost}").format(kind=kind, cost=command.cost)
     if executors:
         if command.units == "all":
-            head += ", " + _("any unit")
+            head = series([head, _("any unit")])
         else:
-            head += ", " + _("for {units}").format(units=", ".join(story.name_of(cards, u) for u in command.units))
-    keywords = ", ".join(str(k) for k in command.keywords)
-    return f"{head}: {keywords}" if keywords else head
+            head = series([head, _("for {units}").format(units=series([story.name_of(cards, u) for u in command.units]))])
+    keywords = series([story.keyword_words(k) for k in command.keywords])
+    return _("{label}: {value}").format(label=head, value=keywords) if keywords else head
 
 
 def card_words(cards: CardSet | None, card_id: str, *, executors: bool = False) -> str:
@@ -231,10 +231,10 @@ class Board:
                 parts.append(turn)
         for waiting in state.get("pending") or []:
             parts.append(_("Waiting to be used or skipped: {keywords} for the unit at {at}").format(
-                keywords=", ".join(waiting["keywords"]), at=story.square(waiting["at"])))
+                keywords=series(waiting["keywords"]), at=story.square(waiting["at"])))
         if state.get("advance"):
             parts.append(_("{squares} may advance into {to}").format(
-                squares=", ".join(story.square(s) for s in state["advance"]["from"]),
+                squares=series([story.square(s) for s in state["advance"]["from"]]),
                 to=story.square(state["advance"]["to"])))
         if state.get("draw_offer"):
             parts.append(_("{name} offers a draw").format(name=self.who(state["draw_offer"])))
@@ -246,7 +246,7 @@ class Board:
     def seat_lines(self, seat: int) -> list[str]:
         """A side's counts: hand, limit, discards, units; then its command zone."""
         hand, limit, discards, units, zone = story.side_words(self.state, seat, lambda c: self.name(c, short=True))
-        return [f"{hand}, {limit}, {discards}, {units}", _("Command zone: {zone}").format(zone=zone)]
+        return [series([hand, limit, discards, units]), _("Command zone: {zone}").format(zone=zone)]
 
     def unit_line(self, unit: dict) -> str:
         """One unit in words: where, whose, what, power, facing, marks, command."""
@@ -360,14 +360,16 @@ def text_board(state: dict, seat: int | None, names: Mapping[int, str] | None = 
         lines += ["", _("Units:")] + [f"  {board.unit_line(u)}" for u in board.field]
     for side in sorted(board.seats, key=lambda s: (s != seat, s)):
         first, zone = board.seat_lines(side)
-        lines += ["", f"{side} = {board.who_you(side)}, {board.faction(side)}: {first}", f"  {zone}"]
+        who = series([board.who_you(side), board.faction(side)])
+        lines += ["", f"{side} = " + _("{label}: {value}").format(label=who, value=first), f"  {zone}"]
     if hand and seat is not None:
         held = hand_lines(state, board.cards)
         lines += ["", ngettext("Your hand ({count} card):", "Your hand ({count} cards):",
                                len(state.get("hand") or [])).format(count=len(state.get("hand") or []))]
         for card_id, copies, name, words in held:
             many = f"{copies} x " if copies > 1 else ""
-            lines.append(f"  {many}{name} [{card_id}]" + (f": {words}" if words else ""))
+            said = f"{many}{name} [{card_id}]"
+            lines.append("  " + (_("{label}: {value}").format(label=said, value=words) if words else said))
         if not held:
             lines.append("  " + _("(empty)"))
     rows = legend(board, TEXT_MARKS)
@@ -732,8 +734,8 @@ def _sequences(board: Board, canvas: _Canvas, side: int) -> None:
         x += width
     for number, pile in enumerate(sequences, start=1):
         if pile.get("cards"):
-            canvas.lines(_("{number}: {cards}").format(number=number, cards=", ".join(
-                board.name(c, short=True) for c in pile["cards"])), indent=8, fill=MUTED)
+            canvas.lines(_("{number}: {cards}").format(number=number, cards=series([
+                board.name(c, short=True) for c in pile["cards"]])), indent=8, fill=MUTED)
 
 
 def _side(board: Board, canvas: _Canvas, side: int) -> None:
@@ -858,6 +860,6 @@ def svg_board(state: dict, seat: int | None, names: Mapping[int, str] | None = N
     height = canvas.y + PAD
     label = escape(_("Khan and General: the field, each side's cards, and the legend"))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
-            f'height="{height:g}" style="max-width:100%;height:auto" font-family="sans-serif" role="img" '
+            f'height="{height:g}" style="max-width:100%;height:auto" font-family="{svg_font_family()}" role="img" '
             f'aria-label="{label}"><rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>'
             + "".join(canvas.parts) + "</svg>")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ... import i18n
-from ...i18n import N_, _, language, ngettext
+from ...i18n import N_, _, language, ngettext, sentences, series
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
 from .cardset import REGISTRY, CardSet, CardSetChanged, Command, UnitType, UnknownCardSet
@@ -30,6 +30,14 @@ def card_set_of(state: dict) -> CardSet | None:
         return REGISTRY.get(found["id"], found["version"])
     except (KeyError, UnknownCardSet, CardSetChanged):
         return None
+
+
+# A command's keywords as 003 names them (机动, 侧翼, 协同, ...), in the reader's language.
+KEYWORD_WORDS = {
+    "power": N_("power"), "melee": N_("melee"), "ranged": N_("ranged"), "flank": N_("flank"),
+    "activate": N_("activate"), "mobility": N_("mobility"), "turn": N_("turn"), "trigger": N_("trigger"),
+    "grapple": N_("grapple"), "counter": N_("counter"), "coordinate": N_("coordinate"),
+}
 
 
 def full_name(entry: UnitType | Command) -> str:
@@ -47,6 +55,13 @@ def faction_name(cards: CardSet | None, faction_id: str) -> str:
 def set_name(cards: CardSet) -> str:
     """The card set's name in the language spoken."""
     return cards.named(language()) or cards.name
+
+
+def keyword_words(keyword) -> str:
+    """A command's keyword as people read it: "mobility 2", "机动 2", "power +1"."""
+    text = str(keyword)
+    word = KEYWORD_WORDS.get(keyword.name)
+    return _(word) + text[len(keyword.name):] if word else text
 
 
 _SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC")
@@ -372,8 +387,8 @@ def side_words(state: dict, seat: int, name: Callable[[str], str]) -> tuple[str,
         count=state["units_left"][key])
     lost = state.get("destroyed", {}).get(key) or []
     if lost:
-        units += ", " + ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
-            count=len(lost), units=", ".join(name(c) for c in lost))
+        units = series([units, ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
+            count=len(lost), units=series([name(c) for c in lost]))])
     return hand, limit, discards, units, zone_words(card_set_of(state), state["sequences"][key])
 
 
@@ -384,7 +399,7 @@ def counts(view: dict) -> list[str]:
     cards = card_set_of(state)
     head = _("Round {round} of {rounds}").format(round=state["round"], rounds=state["max_rounds"])
     turn = whose_turn(state, names, you)
-    lines = [f"{head}. {turn}" if turn else head]
+    lines = [sentences(head) + ("" if language() in ("zh-Hans", "ja") else " ") + turn if turn else head]
     seats = sorted((int(s) for s in state["hand_sizes"]), key=lambda s: (s != you, s))
     for seat in seats:
         hand, limit, discards, units, zone = side_words(state, seat, lambda c: name_of(cards, c))
