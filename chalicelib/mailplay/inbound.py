@@ -25,7 +25,8 @@ from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
-from ..i18n import _
+from .. import i18n
+from ..i18n import _, speaking
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
 from ..pages.templates import render
@@ -79,6 +80,10 @@ class InboundMail:
         sender = parseaddr(message.get("From", ""))[1]
         if sender.lower() != player.email.lower():
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
+        with speaking(getattr(player, "language", None)):  # read in the player's words, answered in them
+            return self._play(player, reply_to, message)
+
+    def _play(self, player, reply_to, message: EmailMessage) -> Inbound:
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
         view = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
@@ -108,9 +113,9 @@ class InboundMail:
             why = (_("the game has moved on since that email; here is where it stands now")
                    if error.code == "version_conflict" else error.detail)
             return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
-        played = _("Played: {steps}").format(steps="; ".join(presenter.write_step(s) for s in steps))
+        played = _("Played: {steps}").format(steps=show.commands([presenter.say_step(s) for s in steps]))
         if said:
-            played += " " + _("Your message went with it.")
+            played = i18n.sentences(played, _("Your message went with it."))
         return self._answer(player, reply_to, message, "applied", played, events=outcome.body.get("events", []))
 
     def _answer_game(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:
@@ -138,10 +143,9 @@ class InboundMail:
         presenter = PRESENTERS[view["game"]]
         context = show.letter(view, self.links, first=headline)
         told = presenter.told(view, events or [])
-        context["intro"] = " ".join(line + "." for line in told)
-        if view["status"] == "active" or view.get("result"):
-            context["intro"] = (context["intro"] + " " + show.whose_move(view)).strip()
-        context["help"] = presenter.help if help_text or context["left"] else ""
+        context["intro"] = i18n.sentences(*told, show.whose_move(view) if view["status"] == "active"
+                                          or view.get("result") else "")
+        context["help"] = show.help_text(view) if help_text or context["left"] else ""
         context["reply_works"] = context["your_move"]
         context["unsubscribe_url"] = self.links.unsubscribe_url(player.id)
         asked = show.waits_for(view)

@@ -9,6 +9,7 @@ it (played, and when; or the game moved on, or ended, and how)."""
 
 from __future__ import annotations
 
+from .. import i18n
 from ..i18n import N_, _
 from ..pages.page import Page
 from . import show
@@ -34,7 +35,7 @@ def _told(view: dict, events: list[dict]) -> str:
     """What an action did, in sentences (its events as the seat sees them)."""
     from ..games.presenters import PRESENTERS
 
-    return " ".join(line + "." for line in PRESENTERS[view["game"]].told(view, events))
+    return i18n.sentences(*PRESENTERS[view["game"]].told(view, events))
 
 
 def _used(view: dict, used: Used | None) -> list[str]:
@@ -58,7 +59,7 @@ def _moved_on(mailplay: MailPlay, refused: LinkRefused) -> Page:
     view, used = refused.view, refused.used
     notes = _used(view, used)
     if view["status"] == "finished":
-        return _page(409, _("The game is over"), show.result_line(view) + ".", code=refused.code, notes=notes,
+        return _page(409, _("The game is over"), i18n.sentences(show.result_line(view)), code=refused.code, notes=notes,
                      letter=_letter(mailplay, view))
     status = show.whose_move(view)
     if view["to_move"] == view["you"]:
@@ -111,10 +112,10 @@ def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         return _page(200, _("Resign this game against {players}?").format(players=players),
                      _("The game ends at once and you lose it. This cannot be undone."), form=form, letter=letter)
     recap = show.recap(view)
-    notes = [_("Since your last move: {told}").format(told=" ".join(line + "." for line in recap))] if recap else []
+    notes = [_("Since your last move: {told}").format(told=i18n.sentences(*recap))] if recap else []
     message = _("Then choose what to claim and which deck to draw from: one click plays the whole turn.") \
         if form["parts"] else _("Confirm to play it.")
-    return _page(200, show.describe(view, step) + "?", message, form=form, notes=notes, letter=letter)
+    return _page(200, show.describe(view, step) + ("？" if i18n.language() in ("zh-Hans", "ja") else "?"), message, form=form, notes=notes, letter=letter)
 
 
 def _choices(form: dict[str, list[str]] | None) -> Choices | None:
@@ -160,10 +161,10 @@ def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | 
         card["new"] = card["code"] in codes
     next_line = show.whose_move(view)
     if view["status"] == "active" and view["to_move"] != view["you"]:
-        next_line += " " + _("We will email you when it is your move.")
+        next_line = i18n.sentences(next_line, _("We will email you when it is your move."))
     elif view["status"] == "active":
         next_line = _("It is still your decision: choose below.")
-    done = _told(view, played.events) or show.describe(view, played.link.step) + "."  # a step with no story
+    done = _told(view, played.events) or i18n.sentences(show.describe(view, played.link.step))  # a step with no story
     return _page(200, _("Played"), done, notes=[next_line], drawn=drawn, letter=letter)
 
 
@@ -171,7 +172,7 @@ def _already_played(mailplay: MailPlay, view: dict, at: str | None, events: list
                     status: int = 200) -> Page:
     """A link followed again: when it was played and what it did, then where the game stands now."""
     notes = [_("Played on {when}: {told}").format(when=show.when(at), told=_told(view, events))]
-    now = show.result_line(view) + "." if view["status"] == "finished" else show.whose_move(view)
+    now = i18n.sentences(show.result_line(view)) if view["status"] == "finished" else show.whose_move(view)
     title = _("The game is over") if view["status"] == "finished" else _("This move was already played")
     return _page(status, title, now, code=code, notes=notes, letter=_letter(mailplay, view, moves=True))
 
@@ -216,8 +217,8 @@ def invitation_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         inviter=inviter, game=title, players=players) if inviter else \
         _("A seat in a game of {game} against {players} is kept for you.").format(game=title, players=players)
     return _page(200, _("Join this game of {game}?").format(game=title),
-                 lead + " " + _("The seat is kept for {email}. You will play by email (or by API, with the key "
-                                "shown next).").format(email=invite.email),
+                 i18n.sentences(lead, _("The seat is kept for {email}. You will play by email (or by API, with "
+                                        "the key shown next).").format(email=invite.email)),
                  form={"action": action_url, "parts": [], "button": _("Join the game"), "danger": False})
 
 
@@ -253,7 +254,7 @@ def _settled(mailplay: MailPlay, view: dict, code: str, status: int = 409) -> Pa
     """An answer link for a seat that waits for no answer any more: the game is over (how), or
     it was accepted already (and where it stands)."""
     if view["status"] == "finished":
-        return _page(status, _("This game is over"), show.result_line(view) + ".", code=code,
+        return _page(status, _("This game is over"), i18n.sentences(show.result_line(view)), code=code,
                      button=_board_button(mailplay, view))
     return _page(status, _("You accepted this game already"), show.whose_move(view), code=code,
                  button=_board_button(mailplay, view))
@@ -306,11 +307,12 @@ def answer_game(mailplay: MailPlay, token: str) -> Page:
     view = answering.view
     if answering.link.answer == "decline":
         told = _("{name} is told.").format(name=answering.asked_by) if answering.asked_by else ""
-        return _page(200, _("You declined"), " ".join(part for part in (
-            _("The game is over before it began: it counts for nothing."), told) if part))
+        return _page(200, _("You declined"), i18n.sentences(
+            _("The game is over before it began: it counts for nothing."), told))
     if view["status"] == "waiting":
-        return _page(200, _("You accepted"), show.whose_move(view) + " " +
-                     _("We will email you when the game begins."), button=_board_button(mailplay, view))
+        return _page(200, _("You accepted"), i18n.sentences(show.whose_move(view),
+                                                            _("We will email you when the game begins.")),
+                     button=_board_button(mailplay, view))
     move = _("It is your move.") if view["to_move"] == view["you"] else \
         _("It is {name}'s move; we will email you when it is yours.").format(
             name=show.people(view).get(view["to_move"], "?"))

@@ -126,21 +126,23 @@ def counts(view: dict) -> list[str]:
     def whose(seat: str) -> str:
         return _("you") if you is not None and int(seat) == you else names.get(int(seat), "?")
 
+    close = i18n.language() in ("zh-Hans", "ja")  # written without spaces: its own commas
+    comma, semicolon = ("、", "；") if close else (", ", "; ")
     decks = state["decks"]
     lines = [ngettext("Decks: {troop} troop card", "Decks: {troop} troop cards", decks["troop"]).format(
-        troop=decks["troop"]) + (", " + ngettext("{tactics} tactics card", "{tactics} tactics cards",
-                                                 decks["tactics"]).format(tactics=decks["tactics"])
+        troop=decks["troop"]) + (comma + ngettext("{tactics} tactics card", "{tactics} tactics cards",
+                                                  decks["tactics"]).format(tactics=decks["tactics"])
                                  if state.get("tactics") else "")]
-    lines.append(_("Hands: {hands}").format(hands=", ".join(
+    lines.append(_("Hands: {hands}").format(hands=comma.join(
         ngettext("{who} {count} card", "{who} {count} cards", n).format(who=whose(seat), count=n)
         for seat, n in sorted(state["hand_sizes"].items()))))
     if state.get("tactics"):
-        lines.append(_("Tactics played: {played}").format(played=", ".join(
+        lines.append(_("Tactics played: {played}").format(played=comma.join(
             f"{whose(seat)} {n}" for seat, n in sorted(state["tactics_played"].items()))))
-    discarded = [f"{whose(seat)}: {' '.join(map(card_name, cards))}"
+    discarded = [f"{whose(seat)}{'：' if close else ': '}{(comma if close else ' ').join(map(card_name, cards))}"
                  for seat, cards in sorted(state["discards"].items()) if cards]
     if discarded:
-        lines.append(_("Discarded: {cards}").format(cards="; ".join(discarded)))
+        lines.append(_("Discarded: {cards}").format(cards=semicolon.join(discarded)))
     claimable = state.get("claimable") or []
     if claimable:
         lines.append(_("You can claim {flags}").format(flags=flags_named(claimable)))
