@@ -40,7 +40,9 @@ def listed(words: list[str]) -> str:
 
 
 def title(view: dict) -> str:
-    return PRESENTERS[view["game"]].title
+    """The game's name in the reader's language (the rule books': 战线, 汗王与大将军)."""
+    name = PRESENTERS[view["game"]].title
+    return _(name)
 
 
 def subject(view: dict) -> str:
@@ -481,7 +483,7 @@ def english_too(view: dict) -> str:
     if presenter.steps.words() is None:
         return ""
     return _("English commands are read too: {examples}").format(
-        examples=joined([line.strip('"') for line in presenter.example.split(", ")]))
+        examples=joined(i18n.in_language("en", lambda: example(view))))
 
 
 def grid_intro(view: dict) -> str:

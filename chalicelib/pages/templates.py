@@ -18,7 +18,8 @@ def environment():
                       autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
                       keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(gettext, ngettext, newstyle=True)
-    env.globals.update(language=language, font_stack=font_stack)
+    env.globals.update(language=language, font_stack=font_stack, listed=listed, stop=stop)
+    env.filters["spaced"] = spaced
     return env
 
 
@@ -38,6 +39,23 @@ def language() -> str:
     from ..i18n import language as spoken
 
     return spoken()
+
+
+def spaced(label: str) -> str:
+    """A label and the space before what it labels: none after a full-width colon ("你的手牌：7R")."""
+    return label if label.endswith(("：", "）", "」")) else label + " "
+
+
+def listed(items) -> str:
+    """Items as the language lists them (``i18n.listed``)."""
+    from ..i18n import listed as cldr_listed
+
+    return cldr_listed(list(items))
+
+
+def stop() -> str:
+    """The full stop of the language spoken now."""
+    return "。" if language() in ("zh-Hans", "ja") else "."
 
 
 def font_stack() -> str:
