@@ -186,7 +186,7 @@ def first_line(view: dict) -> str:
     status = whose_move(view)
     if not told and view["version"] == 0 and view["to_move"] == view["you"] and view["status"] == "active":
         status = _("Your move: you play first.")
-    if status.rstrip(".") in (line.rstrip(".") for line in told):
+    if status.rstrip(".。") in (line.rstrip(".。") for line in told):
         status = ""
     return _sentences([*told, *([status] if status else [])])
 
