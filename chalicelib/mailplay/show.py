@@ -474,16 +474,18 @@ def help_text(view: dict) -> str:
     said = [(presenter.say_step(step), describe(view, step)) for step in HELP_STEPS]
     width = max(_width(command) for command, _what in said)
     lines = [f"    {command}{' ' * (width - _width(command))}   {what}" for command, what in said]
-    return "\n".join([*lines, "", english_too(view)])
+    return "\n".join([*lines, "", english_too(view, fixed=True)])
 
 
-def english_too(view: dict) -> str:
-    """That replies in English are read too, for a reader whose language has its own command words."""
+def english_too(view: dict, fixed: bool = False) -> str:
+    """That replies in English are read too, for a reader whose language has its own command words:
+    the seat's own example in English (``fixed``: the game's example, the same for everyone)."""
     presenter = PRESENTERS[view["game"]]
     if presenter.steps.words() is None:
         return ""
-    return _("English commands are read too: {examples}").format(
-        examples=joined(i18n.in_language("en", lambda: example(view))))
+    examples = [line.strip('"') for line in presenter.example.split(", ")] if fixed else \
+        i18n.in_language("en", lambda: example(view))
+    return _("English commands are read too: {examples}").format(examples=joined(examples))
 
 
 def grid_intro(view: dict) -> str:
