@@ -121,13 +121,15 @@ def summary(view: dict) -> list[str]:
         if games > 1:
             lines.append(ngettext("A match of {count} game.", "A match of {count} games.", games).format(count=games))
     else:
+        khan = _story("khan")
+        state = view.get("state") or {}
         lines.append(_("Card set: {card_set}; at most {rounds} rounds{advanced}.").format(
-            card_set=options.get("card_set", "?"), rounds=options.get("max_rounds", 40),
+            card_set=khan.set_name(state, str(options.get("card_set", "?"))), rounds=options.get("max_rounds", 40),
             advanced=_(", advanced rules") if options.get("advanced") else ""))
-        factions = options.get("factions") or {}
+        factions = options.get("factions") or state.get("factions") or {}
         mine = factions.get(str(you))
         if mine:
-            lines.append(_("You play the {faction} side.").format(faction=str(mine).replace("_", " ")))
+            lines.append(_("You play the {faction} side.").format(faction=khan.faction_name(state, str(mine))))
     if first is None:
         lines.append(_("Who moves first was drawn at random."))
     elif first == you:

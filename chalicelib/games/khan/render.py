@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
+from ... import i18n
 from ...i18n import N_, _, ngettext
 from . import story
 from .cardset import CardSet, Command, UnitType
@@ -102,7 +103,7 @@ def _unit_words(unit: UnitType) -> str:
         parts.append(ngettext("ranged {ahead} ahead, {side} square to each side",
                               "ranged {ahead} ahead, {side} squares to each side", unit.ranged.side).format(
             ahead=ahead, side=unit.ranged.side))
-    return ", ".join(parts)
+    return story.clauses(parts)
 
 
 def _command_words(command: Command, cards: CardSet, *, executors: bool = False) -> str:
@@ -110,10 +111,11 @@ def _command_words(command: Command, cards: CardSet, *, executors: bool = False)
     head = _("{kind}, cost {cost}").format(kind=kind, cost=command.cost)
     if executors:
         if command.units == "all":
-            head += ", " + _("any unit")
+            head = story.clauses([head, _("any unit")])
         else:
-            head += ", " + _("for {units}").format(units=", ".join(story.name_of(cards, u) for u in command.units))
-    keywords = ", ".join(str(k) for k in command.keywords)
+            head = story.clauses([head, _("for {units}").format(
+                units=story.items(story.name_of(cards, u) for u in command.units))])
+    keywords = story.items(str(k) for k in command.keywords)
     return f"{head}: {keywords}" if keywords else head
 
 
@@ -159,12 +161,7 @@ class Board:
         return _("{name} (you)").format(name=self.who(seat)) if seat == self.seat else self.who(seat)
 
     def faction(self, seat: int) -> str:
-        faction_id = self.state.get("factions", {}).get(str(seat), "")
-        if self.cards is not None:
-            found = next((f for f in self.cards.factions if f.id == faction_id), None)
-            if found is not None:
-                return found.name
-        return faction_id
+        return story.faction_name(self.state, self.state.get("factions", {}).get(str(seat), ""))
 
     def name(self, card_id: str, *, short: bool = False) -> str:
         return story.name_of(self.cards, card_id, short=short)
@@ -236,22 +233,22 @@ class Board:
                 parts.append(turn)
         for waiting in state.get("pending") or []:
             parts.append(_("Waiting to be used or skipped: {keywords} for the unit at {at}").format(
-                keywords=", ".join(waiting["keywords"]), at=story.square(waiting["at"])))
+                keywords=story.items(waiting["keywords"]), at=story.square(waiting["at"])))
         if state.get("advance"):
             parts.append(_("{squares} may advance into {to}").format(
-                squares=", ".join(story.square(s) for s in state["advance"]["from"]),
+                squares=story.items(story.square(s) for s in state["advance"]["from"]),
                 to=story.square(state["advance"]["to"])))
         if state.get("draw_offer"):
             parts.append(_("{name} offers a draw").format(name=self.who(state["draw_offer"])))
         return parts
 
     def turn_line(self) -> str:
-        return ". ".join(self.turn_parts())
+        return i18n.sentences(*self.turn_parts()).rstrip(".。")
 
     def seat_lines(self, seat: int) -> list[str]:
         """A side's counts: hand, limit, discards, units; then its command zone."""
         hand, limit, discards, units, zone = story.side_words(self.state, seat, lambda c: self.name(c, short=True))
-        return [f"{hand}, {limit}, {discards}, {units}", _("Command zone: {zone}").format(zone=zone)]
+        return [story.clauses([hand, limit, discards, units]), _("Command zone: {zone}").format(zone=zone)]
 
     def unit_line(self, unit: dict) -> str:
         """One unit in words: where, whose, what, power, facing, marks, command."""
@@ -269,7 +266,7 @@ class Board:
         if unit["wounded"]:
             parts.append(_("wounded"))
         if unit["grappled_by"]:
-            parts.append(_("grappled by {squares}").format(squares=", ".join(story.square(g)
+            parts.append(_("grappled by {squares}").format(squares=story.items(story.square(g)
                                                                               for g in unit["grappled_by"])))
         if unit["command"]:
             parts.append(_("command {label} {name}").format(label=self.abbr(unit["command"]),
@@ -277,7 +274,7 @@ class Board:
         if unit.get("activations_left") is not None:
             parts.append(ngettext("{count} attack left", "{count} attacks left", unit["activations_left"]).format(
                 count=unit["activations_left"]))
-        return f"{where} {owner}: {', '.join(parts)}"
+        return f"{where} {owner}{'：' if i18n.language() in ('zh-Hans', 'ja') else ': '}{story.clauses(parts)}"
 
 
 def _xy(square) -> tuple[int, int]:
@@ -365,7 +362,8 @@ def text_board(state: dict, seat: int | None, names: Mapping[int, str] | None = 
         lines += ["", _("Units:")] + [f"  {board.unit_line(u)}" for u in board.field]
     for side in sorted(board.seats, key=lambda s: (s != seat, s)):
         first, zone = board.seat_lines(side)
-        lines += ["", f"{side} = {board.who_you(side)}, {board.faction(side)}: {first}", f"  {zone}"]
+        colon = "：" if i18n.language() in ("zh-Hans", "ja") else ": "
+        lines += ["", f"{side} = {story.clauses([board.who_you(side), board.faction(side)])}{colon}{first}", f"  {zone}"]
     if hand and seat is not None:
         held = hand_lines(state, board.cards)
         lines += ["", ngettext("Your hand ({count} card):", "Your hand ({count} cards):",

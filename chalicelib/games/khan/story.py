@@ -31,6 +31,24 @@ def card_set_of(state: dict) -> CardSet | None:
         return None
 
 
+# The default card set's own names, translated where a set's names are shown (another set's names
+# have no catalog entry: gettext gives them back as they are).
+SET_NAMES = (N_("Khan & General: the default cards"), N_("Khan (cavalry)"), N_("General (infantry)"))
+
+
+def set_name(state: dict, fallback: str = "?") -> str:
+    """The game's card set by its name, in the reader's language where the catalog has it."""
+    cards = card_set_of(state)
+    return _(cards.name) if cards is not None and cards.name else fallback
+
+
+def faction_name(state: dict, faction_id: str) -> str:
+    """A faction by its card set's name for it ("Khan (cavalry)", "汗王（骑兵）"); else its id."""
+    cards = card_set_of(state)
+    found = next((f for f in cards.factions if f.id == faction_id), None) if cards is not None else None
+    return _(found.name) if found is not None else faction_id.replace("_", " ")
+
+
 def full_name(entry: UnitType | Command) -> str:
     """A card's name as its card set writes it (a command without one: its id in words)."""
     return entry.name or entry.id.replace("_", " ").capitalize()
@@ -309,8 +327,22 @@ def seat_name(seat: int, names: dict[int, str], you: int | None) -> str:
     return _("You") if you is not None and seat == you else names.get(seat, _("Seat {seat}").format(seat=seat))
 
 
+def _close() -> bool:
+    return language() in ("zh-Hans", "ja")
+
+
+def items(words) -> str:
+    """Names in a row as the language writes them: "Heavy cavalry, Lance" / "重骑兵、长枪"."""
+    return ("、" if _close() else ", ").join(words)
+
+
+def clauses(parts) -> str:
+    """Phrases of one sentence as the language joins them: "power 4, melee" / "力量 4，近战"."""
+    return ("，" if _close() else ", ").join(parts)
+
+
 def _named(cards: CardSet | None, ids: list[str]) -> str:
-    return ", ".join(name_of(cards, c) for c in ids)
+    return items(name_of(cards, c) for c in ids)
 
 
 def zone_words(cards: CardSet | None, sequences: list[dict]) -> str:
@@ -324,7 +356,7 @@ def zone_words(cards: CardSet | None, sequences: list[dict]) -> str:
         if pile.get("cards"):
             size = f"{size}: {_named(cards, pile['cards'])}"
         parts.append(_("sequence {number} ({size})").format(number=number, size=size))
-    return ", ".join(parts)
+    return clauses(parts)
 
 
 def whose_turn(state: dict, names: dict[int, str], you: int | None) -> str | None:
@@ -355,8 +387,8 @@ def side_words(state: dict, seat: int, name: Callable[[str], str]) -> tuple[str,
         count=state["units_left"][key])
     lost = state.get("destroyed", {}).get(key) or []
     if lost:
-        units += ", " + ngettext("{count} destroyed ({units})", "{count} destroyed ({units})", len(lost)).format(
-            count=len(lost), units=", ".join(name(c) for c in lost))
+        units = clauses([units, ngettext("{count} destroyed ({units})", "{count} destroyed ({units})",
+                                         len(lost)).format(count=len(lost), units=items(name(c) for c in lost))])
     return hand, limit, discards, units, zone_words(card_set_of(state), state["sequences"][key])
 
 
@@ -367,7 +399,7 @@ def counts(view: dict) -> list[str]:
     cards = card_set_of(state)
     head = _("Round {round} of {rounds}").format(round=state["round"], rounds=state["max_rounds"])
     turn = whose_turn(state, names, you)
-    lines = [f"{head}. {turn}" if turn else head]
+    lines = [i18n.sentences(head, turn).rstrip(".。") if turn else head]
     seats = sorted((int(s) for s in state["hand_sizes"]), key=lambda s: (s != you, s))
     for seat in seats:
         hand, limit, discards, units, zone = side_words(state, seat, lambda c: name_of(cards, c))
