@@ -235,8 +235,40 @@ _BATTLELINE_VI = Words(
     message=("lời nhắn", "nhắn", "tin nhắn"),
 )
 
+# Khan & General: its rule book (003) is Chinese, and gives these words; squares stay "x y" and cards
+# their ids (heavy_cavalry), as the email's board writes them.
+_KHAN_ZH = Words(
+    commands={
+        "place": ("放置", "放置初始单位"),
+        "deploy": ("部署",),
+        "flip": ("翻开", "翻面"),
+        "discard": ("弃", "弃掉", "弃置"),
+        "command": ("指令", "下达指令", "打出指令"),
+        "pay": ("支付", "支付费用"),
+        "move": ("移动",),
+        "turn": ("转向",),
+        "skip": ("跳过",),
+        "engage": ("交战", "攻击"),
+        "advance": ("推进", "推进占据"),
+        "stay": ("不推进", "原地不动"),
+        "end action": ("结束行动",),
+        "end reaction": ("结束反应",),
+        "end engagements": ("结束交战", "结束结算"),
+        "end turn": ("结束回合",),
+        "offer draw": ("提议平局", "提和"),
+        "accept draw": ("接受平局", "同意平局"),
+        "decline draw": ("拒绝平局",),
+        "resign": ("认输", "投降"),
+    },
+    words={"to": ("到", "至"), "with": ("用", "以"), "seq": ("序列", "指令序列"),
+           "N": ("北", "朝北"), "E": ("东", "朝东"), "S": ("南", "朝南"), "W": ("西", "朝西")},
+    fillers=("在", "的", "单位", "朝向", "面向", "方格", "第"),
+    message=("留言", "消息", "附言"),
+)
+
 BATTLELINE = {"zh-Hans": _BATTLELINE_ZH, "ja": _BATTLELINE_JA, "vi": _BATTLELINE_VI}
-TABLES: dict[str, dict[str, Words]] = {"battleline": BATTLELINE}
+KHAN = {"zh-Hans": _KHAN_ZH}
+TABLES: dict[str, dict[str, Words]] = {"battleline": BATTLELINE, "khan": KHAN}
 
 
 def words(game: str, language: str) -> Words | None:

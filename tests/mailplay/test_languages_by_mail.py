@@ -335,3 +335,27 @@ def test_the_email_says_the_commands_in_the_readers_words_and_that_english_works
     assert "“留言：”" in text  # the message line's word, in Chinese
     html = html_of(mail)
     assert "不声明" in html and "也可以用英文指令" in html and "。." not in text + html
+
+
+KHAN_READS = [  # Khan & General in its rule book's words (003, Chinese): the same step as the English
+    ("部署 light_cavalry －１ ０ 北", "deploy light_cavalry -1 0 N"),
+    ("部署light_cavalry在-1 0朝北", "deploy light_cavalry -1 0 N"),
+    ("移动0 0到1 2东", "move 0 0 to 1 2 E"),
+    ("交战 0 1 用 0 0、1 1", "engage 0 1 with 0 0, 1 1"),
+    ("指令 charge 0 0 序列 1", "command charge 0 0 seq 1"),
+    ("支付 lance 指令序列 2", "pay lance seq 2"),
+    ("转向 0 0 西", "turn 0 0 W"), ("翻开 1 -1", "flip 1 -1"), ("弃 0 0", "discard 0 0"),
+    ("跳过 0 0", "skip 0 0"), ("推进 0 0", "advance 0 0"), ("不推进", "stay"), ("放置 heavy_cavalry", "place heavy_cavalry"),
+    ("结束行动。", "end action"), ("结束反应", "end reaction"), ("结束交战", "end engagements"), ("结束回合", "end turn"),
+    ("提和", "offer draw"), ("接受平局", "accept draw"), ("拒绝平局", "decline draw"), ("认输", "resign"),
+]
+
+
+@pytest.mark.parametrize("line, english", KHAN_READS)
+def test_a_khan_command_in_chinese_reads_as_its_english_step(line, english):
+    from chalicelib.games.khan.steps import STEPS as KHAN_STEPS
+
+    with i18n.speaking("zh-Hans"):
+        step = KHAN_STEPS.read_line(line)
+        assert KHAN_STEPS.read_line(KHAN_STEPS.say(english)) == step  # what its emails write reads back
+    assert step == KHAN_STEPS.read_line(english)
