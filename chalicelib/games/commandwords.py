@@ -271,6 +271,24 @@ KHAN = {"zh-Hans": _KHAN_ZH}
 TABLES: dict[str, dict[str, Words]] = {"battleline": BATTLELINE, "khan": KHAN}
 
 
+# A reply that answers a game it is asked to play: one word (English "accept" / "decline" always).
+ANSWERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "zh-Hans": {"accept": ("接受", "同意", "好"), "decline": ("拒绝", "不接受", "不")},
+    "ja": {"accept": ("承諾", "承諾します", "受ける", "受けます", "参加", "参加します", "はい"),
+           "decline": ("辞退", "辞退します", "断る", "お断りします", "いいえ")},
+    "vi": {"accept": ("chấp nhận", "đồng ý", "có"), "decline": ("từ chối", "không")},
+}
+
+
+def answer(word: str, language: str) -> str:
+    """A reply's one word as "accept" or "decline" (in the language or in English), else as it is."""
+    key = _key(_PUNCTUATION.sub(" ", unicodedata.normalize("NFKC", word)).strip())
+    for english, words in ANSWERS.get(language, {}).items():
+        if key in {_key(w) for w in words}:
+            return english
+    return key
+
+
 def words(game: str, language: str) -> Words | None:
     """The game's command words in ``language`` (None: English only)."""
     return TABLES.get(game, {}).get(language)

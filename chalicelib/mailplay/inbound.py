@@ -2,7 +2,7 @@
 action request for that seat, at the version the address was made for.
 
 A player asked to play a game (it waits for their answer) replies ``accept`` or ``decline``
-(English only for now): the lobby answers for them, as the answer links' pages do.
+(or the same in their language: 接受 / 拒绝, 承諾 / 辞退, chấp nhận / từ chối): the lobby answers for them, as the answer links' pages do.
 
 Authenticated by the signed reply address, by the sender being the seat's player, and in
 AWS by SES's SPF and DKIM verdicts. Answers go only to the seat's registered address (never
@@ -21,6 +21,7 @@ from email.utils import formatdate, getaddresses, make_msgid, parseaddr
 from pydantic import ValidationError
 
 from ..errors import ServiceError, describe_validation
+from ..games.commandwords import answer
 from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
@@ -35,7 +36,7 @@ from . import show
 from .links import LinkError, Links
 
 logger = logging.getLogger("battleline.inbound")
-ANSWERS = ("accept", "decline")  # a reply's answer to a game it waits for (English only for now)
+ANSWERS = ("accept", "decline")  # a reply's answer to a game it waits for (and its words: commandwords.ANSWERS)
 
 
 @dataclass
@@ -46,9 +47,10 @@ class Inbound:
 
 
 def _answer_word(text: str) -> str:
-    """A reply's first command line as an answer's one word ("Accept." reads accept)."""
+    """A reply's first command line as an answer's one word ("Accept." reads accept), in the language
+    spoken (接受, 承諾, chấp nhận) or in English."""
     lines = command_lines(text)
-    return lines[0].strip(" .!").lower() if lines else ""
+    return answer(lines[0].strip(" .!。！"), i18n.language()) if lines else ""
 
 
 class InboundMail:

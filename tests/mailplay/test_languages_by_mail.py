@@ -359,3 +359,28 @@ def test_a_khan_command_in_chinese_reads_as_its_english_step(line, english):
         step = KHAN_STEPS.read_line(line)
         assert KHAN_STEPS.read_line(KHAN_STEPS.say(english)) == step  # what its emails write reads back
     assert step == KHAN_STEPS.read_line(english)
+
+
+@pytest.mark.parametrize("language, word, answer", [
+    ("zh-Hans", "接受！", "accept"), ("zh-Hans", "拒绝。", "decline"), ("ja", "承諾します", "accept"),
+    ("ja", "辞退", "decline"), ("vi", "Chấp nhận.", "accept"), ("vi", "tu choi", "decline"),
+])
+def test_a_player_asked_to_play_answers_by_reply_in_their_language(store, language, word, answer):
+    outbox = Outbox()
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    ann, bob = (services.players.authenticate(services.players.create_player(CreatePlayerRequest(
+        name=name, email=f"{name.lower()}@example.org", language=language), None).body["api_key"])
+        for name in ("Ann", "Bob"))
+    game = services.games.create_game(ann, CreateGameRequest(game="battleline", seats=[
+        PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
+    services.dispatcher.drain_outbox()
+    asked = next(m for m in outbox.sent if m["To"] == "bob@example.org")
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"], message["Message-ID"] = (
+        "bob@example.org", asked["Reply-To"], "Re", "<a@example.org>")
+    message.set_content(word)
+    result = InboundMail(services.games, outbox, LINKS, services.lobby).handle(bytes(message))
+    assert result.outcome == "applied", result.reason
+    assert services.store.load_game(game["game_id"]).status == ("active" if answer == "accept" else "finished")
+    first = text_of(result.reply).splitlines()[0]  # "You accepted: …" / "Declined." in their words
+    assert first and not first.startswith(("You accepted", "Declined")), first
