@@ -274,7 +274,7 @@ def test_each_play_claim_draw_and_resign_word_is_played_by_reply(store, language
     table = BATTLELINE[language]
     plays, claims, draws = table.commands["play"], table.commands["claim"], table.commands["draw"]
     nones = list(table.commands["claim none"]) + [f"{claims[0]} {w}" for w in table.words["none"]]
-    decks = [w for w in table.words["troop"]]
+    decks = [*table.words["troop"], *table.words["tactics"]]  # the tactics deck has 10 cards: enough
     for turn in range(max(len(plays), len(claims), len(draws), len(nones), len(decks))):
         view = services.games.view_for_seat(game_id, 1)
         seat = view["to_move"]
