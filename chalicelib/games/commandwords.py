@@ -39,6 +39,7 @@ class Words:
     fillers: tuple[str, ...] = ()  # words that say nothing a command needs ("to", "flag")
     verb_last: bool = False  # the command word may end the line (Japanese)
     message: tuple[str, ...] = ()  # a line beginning "<word>:" is a message to the others
+    colours: dict[str, str] = field(default_factory=dict)  # a troop as the rule book writes it: 红7, 赤4 -> 7R, 4R
 
     @cached_property
     def _command_of(self) -> dict[str, str]:
@@ -67,7 +68,7 @@ class Words:
 
     def english(self, line: str) -> str:
         """The line in the step tables' English words (words of no table are kept as they are)."""
-        tokens = [t for t in _tokens(line, self._cjk_words)]
+        tokens = [t for t in _tokens(self._troops(unicodedata.normalize("NFKC", line)), self._cjk_words)]
         command, rest = self._match(tokens, 0, self._command_of)
         if command is None and self.verb_last and tokens:
             for start in range(len(tokens) - 1, 0, -1):  # the verb at the end: "7R 3 出す"
@@ -88,6 +89,14 @@ class Words:
                 out.append(tokens[index])
                 index += 1
         return " ".join(out)
+
+    def _troops(self, line: str) -> str:
+        """Troops written as the rule books write them, colour then value ("红7", "赤4"), in the notation
+        (" 7R "). Only that order: "7 红3" would otherwise read two ways."""
+        if not self.colours:
+            return line
+        names = "|".join(sorted(map(re.escape, self.colours), key=len, reverse=True))
+        return re.sub(rf"({names})(10|[1-9])(?![0-9])", lambda m: f" {m.group(2)}{self.colours[m.group(1)]} ", line)
 
     def _match(self, tokens: list[str], start: int, table: dict[str, str]) -> tuple[str | None, int]:
         """The longest phrase of ``table`` at ``tokens[start:]``: its English and where it ends."""
@@ -185,6 +194,7 @@ _BATTLELINE_ZH = Words(
     fillers=("到", "在", "于", "至", "放到", "放在", "第", "号", "个", "地区", "张", "和", "从", "的",
              "上", "里", "一张"),
     message=("留言", "消息", "附言"),
+    colours={"红": "R", "橙": "O", "黄": "Y", "绿": "G", "蓝": "B", "紫": "P"},  # BL-000 "【红5】【蓝5】"
 )
 
 _BATTLELINE_JA = Words(
@@ -211,6 +221,7 @@ _BATTLELINE_JA = Words(
     fillers=("を", "に", "へ", "で", "から", "の", "は", "と", "フラッグ", "番", "枚", "山札", "カード"),
     verb_last=True,
     message=("メッセージ", "伝言", "一言"),
+    colours={"赤": "R", "オレンジ": "O", "橙": "O", "黄": "Y", "緑": "G", "青": "B", "紫": "P"},  # 002「赤4」「黄8」
 )
 
 _BATTLELINE_VI = Words(

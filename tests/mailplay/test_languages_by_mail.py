@@ -202,6 +202,8 @@ READS = {  # (language, a line a native writes) -> the step
     ("zh-Hans", "出7R到3"): {"type": "play", "card": "7R", "flag": 3},
     ("zh-Hans", "打出　７ｒ　３"): {"type": "play", "card": "7R", "flag": 3},
     ("zh-Hans", "出 侦察卡"): {"type": "play", "card": "SCOUT"},
+    ("zh-Hans", "出红7到3"): {"type": "play", "card": "7R", "flag": 3},  # a troop as the rule book writes it
+    ("zh-Hans", "放回 红10、蓝8"): {"type": "scout_return", "cards": ["10R", "8B"]},
     ("zh-Hans", "出 调整卡 3 9B 弃"): {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"},
                                       "discard": True},
     ("zh-Hans", "出 叛逆卡 3 9B 到 5"): {"type": "play", "card": "TRAITOR", "target": {"flag": 3, "card": "9B"},
@@ -217,6 +219,7 @@ READS = {  # (language, a line a native writes) -> the step
     ("ja", "7Rを3に出す"): {"type": "play", "card": "7R", "flag": 3},
     ("ja", "フラッグ３に７Ｒを出す"): {"type": "play", "card": "7R", "flag": 3},
     ("ja", "偵察をプレイ"): {"type": "play", "card": "SCOUT"},
+    ("ja", "フラッグ3に黄8を出す"): {"type": "play", "card": "8Y", "flag": 3},  # 002「黄8」
     ("ja", "フラッグ3、5を宣言"): {"type": "claim", "flags": [3, 5]},
     ("ja", "宣言なし"): {"type": "claim", "flags": []},
     ("ja", "軍隊山札から引く"): {"type": "draw", "deck": "troop"},
