@@ -109,7 +109,7 @@ def quoted(language: str, turn: int, mail) -> str:
             return ("------------------&nbsp;原始邮件&nbsp;------------------".replace("&nbsp;", " ") +
                     f"\n发件人: \"战线\" <play@example.org>\n发送时间: 2026年11月23日(星期一) 上午10:04\n"
                     f"收件人: \"{NAMES[language][0]}\"<p1@example.org>\n主题: {mail['Subject']}\n\n{text}")
-        return f"在 2026-11-23 10:04:31，\"战线\" <play@example.org> 写道：\n" + \
+        return "在 2026-11-23 10:04:31，\"战线\" <play@example.org> 写道：\n" + \
             "\n".join("> " + line for line in text.splitlines())  # NetEase 163
     if turn % 2:  # Yahoo Japan
         return f"----- Original Message -----\nFrom: play@example.org\nDate: 2026/11/23 10:04\n\n{text}"
