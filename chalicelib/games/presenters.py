@@ -57,6 +57,10 @@ class Presenter:
     def write_step(self, step: Step) -> str:
         return self.steps.write(step)
 
+    def say_step(self, step: Step) -> str:
+        """A step as the command that asks for it, in the words of the language spoken now."""
+        return self.steps.say(self.steps.write(step))
+
     def parse_commands(self, text: str) -> list[Step]:
         return self.steps.read_commands(text)
 

@@ -26,7 +26,10 @@ from typing import Annotated, Any, Union, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from .. import i18n
+from ..i18n import _
 from ..shapes import DEFERRED
+from .commandwords import Words, words as words_in
 
 Step = dict[str, Any]
 
@@ -39,9 +42,10 @@ class Unreadable(CommandError):
     """Raised by a step type's ``read`` when the words do not make its command; the table then
     names the whole line: "cannot read 'draw'" and the ``hint``, if any (": e.g. 'play 7R 3'")."""
 
-    def __init__(self, hint: str = "") -> None:
+    def __init__(self, hint: str = "", example: Step | None = None) -> None:
         super().__init__(hint)
-        self.hint = hint
+        self.hint = hint  # words of its own (translated), or
+        self.example = example  # a step like the one meant, written as a command in the reader's words
 
 
 # Where a mail client begins the email it quotes, in the languages our players write (a line,
@@ -136,10 +140,13 @@ class StepTable:
 
     types: tuple[StepType, ...]
     split: Callable[[str], list[str]] = field(default=str.split)  # a command line -> its words
+    game: str = ""  # whose command words in other languages it reads and writes (games.commandwords)
+    example: tuple[str, ...] = ()  # a command or two, the hint of a line that cannot be read
 
     @classmethod
-    def of(cls, *types: StepType, split: Callable[[str], list[str]] = str.split) -> "StepTable":
-        return cls(tuple(types), split)
+    def of(cls, *types: StepType, split: Callable[[str], list[str]] = str.split, game: str = "",
+           example: tuple[str, ...] = ()) -> "StepTable":
+        return cls(tuple(types), split, game, example)
 
     def __post_init__(self) -> None:
         names = [t.name for t in self.types]
@@ -173,10 +180,21 @@ class StepTable:
 
     # ------------------------------------------------------------ text commands
 
+    def words(self) -> Words | None:
+        """The command words of the language spoken now (None: English only)."""
+        return words_in(self.game, i18n.language())
+
+    def say(self, command: str) -> str:
+        """An English command line in the words of the language spoken now ("play 7R 3" -> "出 7R 3")."""
+        table = self.words()
+        return table.say(command) if table else command
+
     def read_line(self, line: str) -> Step:
-        """The step a command line asks for (raises CommandError naming the line). Case does not
-        matter in a command's leading words; the longest command that fits is taken."""
-        words = self.split(line)
+        """The step a command line asks for (raises CommandError naming the line), in the words of
+        the language spoken now or in English. Case does not matter in a command's leading words;
+        the longest command that fits is taken."""
+        table = self.words()
+        words = self.split(table.english(line) if table else line)
         lowered = [w.lower() for w in words]
         for step_type in sorted(self.types, key=lambda t: -len(t.command.split())):
             head = step_type.command.split()
@@ -184,14 +202,26 @@ class StepTable:
                 try:
                     return step_type.read_words(words[len(head):])
                 except Unreadable as error:
-                    raise CommandError(f"cannot read {line!r}{error.hint}") from None
-        raise CommandError(f"cannot read {line!r}")
+                    hint = error.hint or (self.say(step_type.write_step(error.example)) if error.example else "")
+                    raise CommandError(_("cannot read '{line}'").format(line=line) + (
+                        _(": e.g. '{example}'").format(example=hint) if hint else "")) from None
+        raise CommandError(_("cannot read '{line}'").format(line=line) + (_(
+            ": a command begins with one of {words}").format(words=self.command_words())))
+
+    def command_words(self) -> str:
+        """The commands' leading words as the reader may write them: "出, 声明, 抓, ... (or play, claim, ...)"."""
+        english = list(dict.fromkeys(t.command for t in self.types))
+        said = list(dict.fromkeys(self.say(c) for c in english))
+        if said == english:
+            return i18n.listed(english)
+        return _("{words} (or in English: {english})").format(words=i18n.listed(said),
+                                                               english=i18n.listed(english))
 
     def read_commands(self, text: str) -> list[Step]:
         """The steps a message's text asks for, in order (raises CommandError naming the line)."""
         lines = command_lines(text)
         if not lines:
-            raise CommandError("the message holds no command")
+            raise CommandError(_("the message holds no command"))
         return [self.read_line(line) for line in lines]
 
     def read_reply(self, text: str) -> tuple[list[Step], str | None]:
@@ -204,20 +234,22 @@ class StepTable:
         lines = paragraph_lines(text)
         steps: list[Step] = []
         said: list[str] | None = None
+        table = self.words()
         for index, (line, new_paragraph) in enumerate(lines):
             prefixed = MESSAGE_LINE.match(line)
-            if prefixed or (steps and new_paragraph and not self._readable(line)):
-                said = [line[prefixed.end():] if prefixed else line] + [rest for rest, _ in lines[index + 1:]]
+            first = line[prefixed.end():] if prefixed else table.message_of(line) if table else None
+            if first is not None or (steps and new_paragraph and not self._readable(line)):
+                said = [line if first is None else first] + [rest for rest, _blank in lines[index + 1:]]
                 break
             try:
                 steps.append(self.read_line(line))
             except CommandError as error:
                 if not steps:
                     raise
-                raise CommandError(f"{error} (a message to the other players goes after a blank line, or "
-                                   "after 'message:')") from None
+                raise CommandError(_("{error} (a message to the other players goes after a blank line, or "
+                                     "after 'message:')").format(error=error)) from None
         if not steps:
-            raise CommandError("the message holds no command")
+            raise CommandError(_("the message holds no command"))
         if said is not None:
             said = [line for line in itertools.takewhile(lambda line: not SENT_FROM.match(line), said)]
         text = " ".join(" ".join(said).split()) if said else ""

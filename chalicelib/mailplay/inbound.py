@@ -2,7 +2,7 @@
 action request for that seat, at the version the address was made for.
 
 A player asked to play a game (it waits for their answer) replies ``accept`` or ``decline``
-(English only for now): the lobby answers for them, as the answer links' pages do.
+(or the same in their language: 接受 / 拒绝, 承諾 / 辞退, chấp nhận / từ chối): the lobby answers for them, as the answer links' pages do.
 
 Authenticated by the signed reply address, by the sender being the seat's player, and in
 AWS by SES's SPF and DKIM verdicts. Answers go only to the seat's registered address (never
@@ -21,11 +21,13 @@ from email.utils import formatdate, getaddresses, make_msgid, parseaddr
 from pydantic import ValidationError
 
 from ..errors import ServiceError, describe_validation
+from ..games.commandwords import answer
 from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
-from ..i18n import _
+from .. import i18n
+from ..i18n import _, speaking
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
 from ..pages.templates import render
@@ -34,7 +36,7 @@ from . import show
 from .links import LinkError, Links
 
 logger = logging.getLogger("battleline.inbound")
-ANSWERS = ("accept", "decline")  # a reply's answer to a game it waits for (English only for now)
+ANSWERS = ("accept", "decline")  # a reply's answer to a game it waits for (and its words: commandwords.ANSWERS)
 
 
 @dataclass
@@ -45,9 +47,10 @@ class Inbound:
 
 
 def _answer_word(text: str) -> str:
-    """A reply's first command line as an answer's one word ("Accept." reads accept)."""
+    """A reply's first command line as an answer's one word ("Accept." reads accept), in the language
+    spoken (接受, 承諾, chấp nhận) or in English."""
     lines = command_lines(text)
-    return lines[0].strip(" .!").lower() if lines else ""
+    return answer(lines[0].strip(" .!。！"), i18n.language()) if lines else ""
 
 
 class InboundMail:
@@ -79,6 +82,10 @@ class InboundMail:
         sender = parseaddr(message.get("From", ""))[1]
         if sender.lower() != player.email.lower():
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
+        with speaking(getattr(player, "language", None)):  # read in the player's words, answered in them
+            return self._play(player, reply_to, message)
+
+    def _play(self, player, reply_to, message: EmailMessage) -> Inbound:
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
         view = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
@@ -108,9 +115,9 @@ class InboundMail:
             why = (_("the game has moved on since that email; here is where it stands now")
                    if error.code == "version_conflict" else error.detail)
             return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
-        played = _("Played: {steps}").format(steps="; ".join(presenter.write_step(s) for s in steps))
+        played = _("Played: {steps}").format(steps=show.commands([presenter.say_step(s) for s in steps]))
         if said:
-            played += " " + _("Your message went with it.")
+            played = i18n.sentences(played, _("Your message went with it."))
         return self._answer(player, reply_to, message, "applied", played, events=outcome.body.get("events", []))
 
     def _answer_game(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:
@@ -138,10 +145,9 @@ class InboundMail:
         presenter = PRESENTERS[view["game"]]
         context = show.letter(view, self.links, first=headline)
         told = presenter.told(view, events or [])
-        context["intro"] = " ".join(line + "." for line in told)
-        if view["status"] == "active" or view.get("result"):
-            context["intro"] = (context["intro"] + " " + show.whose_move(view)).strip()
-        context["help"] = presenter.help if help_text or context["left"] else ""
+        context["intro"] = i18n.sentences(*told, show.whose_move(view) if view["status"] == "active"
+                                          or view.get("result") else "")
+        context["help"] = show.help_text(view) if help_text or context["left"] else ""
         context["reply_works"] = context["your_move"]
         context["unsubscribe_url"] = self.links.unsubscribe_url(player.id)
         asked = show.waits_for(view)

@@ -237,7 +237,7 @@ def invitation_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         return Page(refused.status, _(ANSWERED), refused.detail, code=refused.code)
     from ..games.presenters import PRESENTERS
 
-    title = PRESENTERS[game.game].title
+    title = _(PRESENTERS[game.game].title)
     inviter = next((s.name for s in game.seats if s.player_id and s.player_id == game.created_by), None)
     players = show.listed([_("an invited player") if s.player_id is None and not s.bot else s.name for s in game.seats
                            if s.seat != invite.seat])

@@ -40,7 +40,9 @@ def listed(words: list[str]) -> str:
 
 
 def title(view: dict) -> str:
-    return PRESENTERS[view["game"]].title
+    """The game's name in the reader's language (the rule books': 战线, 汗王与大将军)."""
+    name = PRESENTERS[view["game"]].title
+    return _(name)
 
 
 def subject(view: dict) -> str:
@@ -62,7 +64,7 @@ def result_line(view: dict) -> str:
 def whose_move(view: dict) -> str:
     """Whose move it is, who won, or whom the game waits for."""
     if view["status"] == "finished" and view.get("result"):
-        return result_line(view) + "."
+        return i18n.sentences(result_line(view))
     if view["status"] == "waiting":
         return waiting_line(view)
     if view["to_move"] is not None and view["to_move"] == view["you"]:
@@ -119,13 +121,16 @@ def summary(view: dict) -> list[str]:
         if games > 1:
             lines.append(ngettext("A match of {count} game.", "A match of {count} games.", games).format(count=games))
     else:
+        khan = _story("khan")
+        state = view.get("state") or {}
         lines.append(_("Card set: {card_set}; at most {rounds} rounds{advanced}.").format(
-            card_set=options.get("card_set", "?"), rounds=options.get("max_rounds", 40),
+            card_set=khan.set_name(cards) if (cards := khan.card_set_of(state)) else str(options.get("card_set", "?")),
+            rounds=options.get("max_rounds", 40),
             advanced=_(", advanced rules") if options.get("advanced") else ""))
-        factions = options.get("factions") or {}
+        factions = options.get("factions") or state.get("factions") or {}
         mine = factions.get(str(you))
         if mine:
-            lines.append(_("You play the {faction} side.").format(faction=str(mine).replace("_", " ")))
+            lines.append(_("You play the {faction} side.").format(faction=khan.faction_name(khan.card_set_of(state), str(mine))))
     if first is None:
         lines.append(_("Who moves first was drawn at random."))
     elif first == you:
@@ -147,7 +152,29 @@ def summary(view: dict) -> list[str]:
 
 
 def _sentences(lines: list[str]) -> str:
-    return " ".join(line if line.endswith((".", "!", "?")) else line + "." for line in lines)
+    return i18n.sentences(*lines)
+
+
+def _close() -> bool:
+    """The language writes without spaces between words (Chinese, Japanese): its own marks."""
+    return i18n.language() in ("zh-Hans", "ja")
+
+
+def joined(items: list[str]) -> str:
+    """Items in a row (cards, commands) as the language writes them: "7R, 8R" / "7R、8R"."""
+    return ("、" if _close() else ", ").join(items)
+
+
+def commands(items: list[str]) -> str:
+    """Commands in a row, as a reply would hold them: "play 7R 3; claim none" / "出 7R 3；不声明"."""
+    return ("；" if _close() else "; ").join(items)
+
+
+def noted(head: str, notes: list[str]) -> str:
+    """A head with notes in brackets: "Flag 3 (Fog; won by Bob)" / "地区 3（迷雾；已被Bob占据）"."""
+    if not notes:
+        return head
+    return f"{head}（{'；'.join(notes)}）" if _close() else f"{head} ({'; '.join(notes)})"
 
 
 def recap(view: dict) -> list[str]:
@@ -162,7 +189,7 @@ def first_line(view: dict) -> str:
     status = whose_move(view)
     if not told and view["version"] == 0 and view["to_move"] == view["you"] and view["status"] == "active":
         status = _("Your move: you play first.")
-    if status.rstrip(".") in (line.rstrip(".") for line in told):
+    if status.rstrip(".。") in (line.rstrip(".。") for line in told):
         status = ""
     return _sentences([*told, *([status] if status else [])])
 
@@ -275,10 +302,10 @@ def table_text(rows: list[dict]) -> list[str]:
             notes.append(_("won by {name}").format(name=row["claimed"]))
         elif row["claimable"]:
             notes.append(_("you can claim it"))
-        head = _("Flag {flag}").format(flag=row["flag"]) + (f" ({'; '.join(notes)})" if notes else "")
-        sides = " | ".join(f"{side['name']} {', '.join(c['name'] for c in side['cards']) or '-'}"
+        head = noted(_("Flag {flag}").format(flag=row["flag"]), notes)
+        sides = " | ".join(f"{side['name']} {joined([c['name'] for c in side['cards']]) or '-'}"
                            for side in row["sides"])
-        lines.append(f"{head}: {sides}")
+        lines.append(f"{head}{'：' if _close() else ': '}{sides}")
     return lines
 
 
@@ -392,7 +419,7 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
             continue
         presenter = PRESENTERS[view["game"]]
         found.append({"kind": key, "links": [{"label": describe(view, s), "url": url(s),
-                                              "command": presenter.write_step(s)} for s in members]})
+                                              "command": presenter.say_step(s)} for s in members]})
     return found, left
 
 
@@ -406,17 +433,70 @@ def _kind_name(view: dict, key: str) -> str:
 
 
 def example(view: dict) -> list[str]:
-    """A whole turn written as reply commands, from the seat's own moves when it has them (so the
-    example names only its own cards)."""
+    """A whole turn written as reply commands in the reader's words, from the seat's own moves when
+    it has them (so the example names only its own cards)."""
     presenter = PRESENTERS[view["game"]]
     steps = my_steps(view)
     if view["game"] == "battleline":
         play = next((s for s in steps if _on_a_flag(s)), None)
         if play is not None:
-            return [presenter.write_step(play), "claim none", "draw troop"]
+            return [presenter.say_step(play), presenter.steps.say("claim none"), presenter.steps.say("draw troop")]
     if steps:
-        return [presenter.write_step(steps[0])]
-    return [line.strip('"') for line in presenter.example.split(", ")]
+        return [presenter.say_step(steps[0])]
+    return [presenter.steps.say(line.strip('"')) for line in presenter.example.split(", ")]
+
+
+# Battle Line's commands told in the reader's language (the help of a reply that could not be read):
+# each an example step, told as show.describe tells a link.
+HELP_STEPS = (
+    {"type": "play", "card": "7R", "flag": 3}, {"type": "play", "card": "SCOUT"},
+    {"type": "play", "card": "DESERTER", "target": {"flag": 3, "card": "9B"}},
+    {"type": "play", "card": "TRAITOR", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
+    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
+    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "discard": True},
+    {"type": "claim", "flags": [3, 5]}, {"type": "claim", "flags": []},
+    {"type": "draw", "deck": "troop"}, {"type": "draw", "deck": "tactics"},
+    {"type": "scout_draw", "deck": "tactics"}, {"type": "scout_return", "cards": ["7R", "8R"]},
+    {"type": "mud_discard", "flag": 4, "card": "2G"}, {"type": "pass"}, {"type": "resign"},
+)
+
+
+def _width(text: str) -> int:
+    """How many columns a monospaced font gives the text (a Chinese or Japanese character takes two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def help_text(view: dict) -> str:
+    """The commands a reply may hold, in the reader's words, each with what it does; English ones
+    are read too (and English readers get the step table's own help)."""
+    presenter = PRESENTERS[view["game"]]
+    if view["game"] != "battleline" or presenter.steps.words() is None:
+        return presenter.help
+    said = [(presenter.say_step(step), describe(view, step)) for step in HELP_STEPS]
+    width = max(_width(command) for command, _what in said)
+    lines = [f"    {command}{' ' * (width - _width(command))}   {what}" for command, what in said]
+    return "\n".join([*lines, "", english_too(view, fixed=True)])
+
+
+def english_too(view: dict, fixed: bool = False) -> str:
+    """That replies in English are read too, for a reader whose language has its own command words:
+    the seat's own example in English (``fixed``: the game's example, the same for everyone)."""
+    presenter = PRESENTERS[view["game"]]
+    if presenter.steps.words() is None:
+        return ""
+    examples = [line.strip('"') for line in presenter.example.split(", ")] if fixed else \
+        i18n.in_language("en", lambda: example(view))
+    return _("English commands are read too: {examples}").format(examples=joined(examples))
+
+
+def grid_intro(view: dict) -> str:
+    """The line above the text part's grid: how its cells are written as commands, in the reader's words."""
+    say = PRESENTERS["battleline"].steps.say
+    return _("Where each card can go ({play} CARD FLAG; then {claim} FLAGS or {none}; then {troop} or "
+             "{tactics}):").format(play=say("play"), claim=say("claim"), none=say("claim none"),
+                                   troop=say("draw troop"), tactics=say("draw tactics"))
 
 
 def hand(view: dict) -> list[dict]:
@@ -465,7 +545,7 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
         "board_html": None if battleline else presenter.html_board(view["state"], seat, names(view)),
         "board_text": None if battleline else presenter.text_board(view["state"], seat, names(view), hand=False),
         "hand": cards,
-        "hand_text": ", ".join(c["name"] for c in cards),
+        "hand_text": joined([c["name"] for c in cards]),
         "counts": presenter.counts(view),
         "your_move": mine,
         "grid": linked,
@@ -473,6 +553,8 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
         "groups": found,
         "left": left,
         "example": example(view),
+        "english_too": english_too(view),
+        "grid_intro": grid_intro(view),
         "board_url": links.board_url(game_id, seat),
         "resign_url": url({"type": "resign"}) if mine and can_resign(view) else None,
         "api_url": f"{links.base_url}/v1/games/{game_id}",

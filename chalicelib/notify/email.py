@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
 from ..games.presenters import PRESENTERS
+from .. import i18n
 from ..i18n import _
 from ..mailplay import show
 from ..mailplay.links import Links
@@ -71,12 +72,9 @@ def first_line(message: Message, player: Player, view: dict) -> str:
                 inviter=inviter, game=game, players=players)
         else:
             intro = _("A game of {game} against {players} was made for you.").format(game=game, players=players)
-        return f"{intro} {line}"
+        return i18n.sentences(intro, line)
     if message.type == "game.reminder":
-        told = " ".join(sentence + "." for sentence in show.recap(view))
-        reminder = _("Reminder: it is still your move.")
-        clock = show.clock_line(view)
-        return " ".join(part for part in (reminder, clock, told) if part)
+        return i18n.sentences(_("Reminder: it is still your move."), show.clock_line(view), *show.recap(view))
     return line
 
 
@@ -117,7 +115,8 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
 def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None = None) -> EmailMessage:
     """An invitation to a seat, for an address that is not a player yet: who invites, and who
     else plays (``view``: the invited seat's view of the game, for its players' names)."""
-    title = PRESENTERS[data.get("game", "battleline")].title
+    name = PRESENTERS[data.get("game", "battleline")].title
+    title = _(name)
     url = links.invitation_url(data["game_id"], data["seat"], data["invite_email"])
     players = [name for seat, name in show.people(view).items() if seat != data["seat"]] if view else [inviter]
     opponents = show.listed(players)

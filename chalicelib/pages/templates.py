@@ -18,7 +18,49 @@ def environment():
                       autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
                       keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(gettext, ngettext, newstyle=True)
+    env.globals.update(language=language, font_stack=font_stack, listed=listed, stop=stop)
+    env.filters["spaced"] = spaced
     return env
+
+
+# The fonts of emails, by the reader's language: ones that draw its script on common systems (macOS and
+# iOS, Windows, Android and Linux), the system's own first; Arial draws Vietnamese's letters.
+FONT_STACKS = {
+    "zh-Hans": "system-ui,-apple-system,'PingFang SC','Hiragino Sans GB','Microsoft YaHei','Noto Sans CJK SC',"
+               "'Noto Sans SC','Source Han Sans SC','WenQuanYi Zen Hei',Arial,sans-serif",
+    "ja": "system-ui,-apple-system,'Hiragino Sans','Hiragino Kaku Gothic ProN','Yu Gothic','Meiryo',"
+          "'Noto Sans CJK JP','Noto Sans JP',Arial,sans-serif",
+    "vi": "Arial,'Segoe UI',Roboto,'Helvetica Neue','Noto Sans',sans-serif",
+}
+
+
+def language() -> str:
+    """The language spoken now: the ``lang`` of an email's HTML."""
+    from ..i18n import language as spoken
+
+    return spoken()
+
+
+def spaced(label: str) -> str:
+    """A label and the space before what it labels: none after a full-width colon ("你的手牌：7R")."""
+    return label if label.endswith(("：", "）", "」")) else label + " "
+
+
+def listed(items) -> str:
+    """Items as the language lists them (``i18n.listed``)."""
+    from ..i18n import listed as cldr_listed
+
+    return cldr_listed(list(items))
+
+
+def stop() -> str:
+    """The full stop of the language spoken now."""
+    return "。" if language() in ("zh-Hans", "ja") else "."
+
+
+def font_stack() -> str:
+    """The font-family of an email in the language spoken now."""
+    return FONT_STACKS.get(language(), "Arial,Helvetica,sans-serif")
 
 
 def render(name: str, **context) -> str:

@@ -23,6 +23,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from ...i18n import _
 from ...shapes import STRICT, Shape
 from ..steptypes import CommandError, StepTable, StepType, Unreadable
 from .cards import Card
@@ -121,33 +122,39 @@ def discards(step: dict) -> bool:
 def _card(word: str) -> str:
     card = word.upper()
     if not re.fullmatch(r"(10|[1-9])[ROYGBP]|[A-Z]+", card):
-        raise CommandError(f"{word!r} is not a card (write troops as 7R, 10P; tactics by name)")
+        raise CommandError(_("'{word}' is not a card (write troops as 7R, 10P; tactics by name)").format(word=word))
     return card
 
 
 def _flag(word: str) -> int:
     if not word.isdigit() or not 1 <= int(word) <= 9:
-        raise CommandError(f"{word!r} is not a flag (1 to 9)")
+        raise CommandError(_("'{word}' is not a flag (1 to 9)").format(word=word))
     return int(word)
 
 
 def _deck(word: str) -> str:
     if word.lower() not in ("troop", "tactics", "troops", "tactic"):
-        raise CommandError(f"{word!r} is not a deck (troop or tactics)")
+        raise CommandError(_("'{word}' is not a deck ({troop} or {tactics})").format(
+            word=word, troop=STEPS.say("troop"), tactics=STEPS.say("tactics")))
     return "troop" if word.lower().startswith("troop") else "tactics"
 
 
-def _count(words: list[str], *counts: int) -> list[str]:
+def _count(words: list[str], *counts: int, example: dict | None = None) -> list[str]:
     if len(words) not in counts:
-        raise Unreadable()
+        raise Unreadable(example=example)
     return words
 
 
 # ---------------------------------------------------------------- play
 
+EXAMPLE_PLAY = {"type": "play", "card": "7R", "flag": 3}
+
+
 def _read_play(words: list[str]) -> dict:
     if not words:
-        raise Unreadable()
+        raise Unreadable(example=EXAMPLE_PLAY)
+    if len(words) == 2 and words[0].isdigit() and not words[1].isdigit():
+        words = words[::-1]  # the flag first: "3 7R" ("フラッグ3に7Rを出す")
     card, args = _card(words[0]), words[1:]
     if card == "SCOUT" and not args:
         return {"type": "play", "card": card}
@@ -159,11 +166,12 @@ def _read_play(words: list[str]) -> dict:
             return {"type": "play", "card": card, "target": target, "discard": True}
         return {"type": "play", "card": card, "target": target, "to_flag": _flag(args[2])}
     if card == "REDEPLOY" and len(args) == 2:
-        raise Unreadable(f": say where REDEPLOY puts the card, "
-                         f"e.g. 'play REDEPLOY {args[0]} {args[1]} 5' or '... discard'")
+        raise Unreadable(_(": say where REDEPLOY puts the card, e.g. '{move}' or '{discard}'").format(
+            move=STEPS.say(f"play REDEPLOY {args[0]} {args[1]} 5"),
+            discard=STEPS.say(f"play REDEPLOY {args[0]} {args[1]} discard")))
     if len(args) == 1:
         return {"type": "play", "card": card, "flag": _flag(args[0])}
-    raise Unreadable(": e.g. 'play 7R 3'")
+    raise Unreadable(example=EXAMPLE_PLAY)
 
 
 def _write_play(step: dict) -> str:
@@ -192,7 +200,7 @@ PLAY = StepType(
 # ---------------------------------------------------------------- claim
 
 def _read_claim(words: list[str]) -> dict:
-    if [w.lower() for w in words] in ([], ["none"], ["nothing"]):
+    if [w.lower() for w in words] in ([], ["none"], ["nothing"], ["none", "none"]):
         return {"type": "claim", "flags": []}
     return {"type": "claim", "flags": [_flag(w.strip(",")) for w in words if w.strip(",")]}
 
@@ -207,13 +215,17 @@ CLAIM = StepType(
 
 # ---------------------------------------------------------------- drawing and scouting
 
+EXAMPLE_DRAW = {"type": "draw", "deck": "troop"}
+EXAMPLE_SCOUT = {"type": "scout_draw", "deck": "troop"}
+
 DRAW = StepType(
-    DrawStep, "draw", read=lambda words: {"type": "draw", "deck": _deck(_count(words, 1)[0])},
+    DrawStep, "draw", read=lambda words: {"type": "draw", "deck": _deck(_count(words, 1, example=EXAMPLE_DRAW)[0])},
     write=lambda step: f"draw {step['deck']}", describe=lambda step: f"draw from the {step['deck']} deck",
     recorded=lambda data: {"type": "draw", "deck": data["deck"]})
 
 SCOUT_DRAW = StepType(
-    ScoutDrawStep, "scout", read=lambda words: {"type": "scout_draw", "deck": _deck(_count(words, 1)[0])},
+    ScoutDrawStep, "scout", read=lambda words: {"type": "scout_draw",
+                                                "deck": _deck(_count(words, 1, example=EXAMPLE_SCOUT)[0])},
     write=lambda step: f"scout {step['deck']}", describe=lambda step: f"draw from the {step['deck']} deck",
     recorded=lambda data: {"type": "scout_draw", "deck": data["deck"]})
 
@@ -233,5 +245,5 @@ MUD_DISCARD = StepType(
 PASS = StepType(PassStep, "pass")
 RESIGN = StepType(ResignStep, "resign")
 
-STEPS = StepTable.of(PLAY, CLAIM, DRAW, PASS, RESIGN, SCOUT_DRAW, SCOUT_RETURN, MUD_DISCARD)
+STEPS = StepTable.of(PLAY, CLAIM, DRAW, PASS, RESIGN, SCOUT_DRAW, SCOUT_RETURN, MUD_DISCARD, game="battleline")
 BattleLineStep = STEPS.schema

@@ -126,6 +126,8 @@ def counts(view: dict) -> list[str]:
     def whose(seat: str) -> str:
         return _("you") if you is not None and int(seat) == you else names.get(int(seat), "?")
 
+    close = i18n.language() in ("zh-Hans", "ja")  # written without spaces: its own commas
+    comma, semicolon = ("、", "；") if close else (", ", "; ")
     decks = state["decks"]
     lines = [series([ngettext("Decks: {troop} troop card", "Decks: {troop} troop cards", decks["troop"]).format(
         troop=decks["troop"])] + ([ngettext("{tactics} tactics card", "{tactics} tactics cards",
@@ -137,10 +139,10 @@ def counts(view: dict) -> list[str]:
     if state.get("tactics"):
         lines.append(_("Tactics played: {played}").format(played=series(
             [f"{whose(seat)} {n}" for seat, n in sorted(state["tactics_played"].items())])))
-    discarded = [f"{whose(seat)}: {' '.join(map(card_name, cards))}"
+    discarded = [f"{whose(seat)}{'：' if close else ': '}{(comma if close else ' ').join(map(card_name, cards))}"
                  for seat, cards in sorted(state["discards"].items()) if cards]
     if discarded:
-        lines.append(_("Discarded: {cards}").format(cards="; ".join(discarded)))
+        lines.append(_("Discarded: {cards}").format(cards=semicolon.join(discarded)))
     claimable = state.get("claimable") or []
     if claimable:
         lines.append(_("You can claim {flags}").format(flags=flags_named(claimable)))

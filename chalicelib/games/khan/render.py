@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
+from ... import i18n
 from ...i18n import N_, _, ngettext, series, svg_font_family
 from . import story
 from .cardset import CardSet, Command, UnitType
@@ -241,7 +242,7 @@ class Board:
         return parts
 
     def turn_line(self) -> str:
-        return ". ".join(self.turn_parts())
+        return i18n.sentences(*self.turn_parts()).rstrip(".。")
 
     def seat_lines(self, seat: int) -> list[str]:
         """A side's counts: hand, limit, discards, units; then its command zone."""
@@ -264,7 +265,7 @@ class Board:
         if unit["wounded"]:
             parts.append(_("wounded"))
         if unit["grappled_by"]:
-            parts.append(_("grappled by {squares}").format(squares=", ".join(story.square(g)
+            parts.append(_("grappled by {squares}").format(squares=story.items(story.square(g)
                                                                               for g in unit["grappled_by"])))
         if unit["command"]:
             parts.append(_("command {label} {name}").format(label=self.abbr(unit["command"]),
@@ -272,7 +273,7 @@ class Board:
         if unit.get("activations_left") is not None:
             parts.append(ngettext("{count} attack left", "{count} attacks left", unit["activations_left"]).format(
                 count=unit["activations_left"]))
-        return f"{where} {owner}: {', '.join(parts)}"
+        return f"{where} {owner}{'：' if i18n.language() in ('zh-Hans', 'ja') else ': '}{story.clauses(parts)}"
 
 
 def _xy(square) -> tuple[int, int]:

@@ -386,5 +386,5 @@ STEPS = StepTable.of(
     StepType(AcceptDrawStep, "accept draw", event="draw_accepted"),
     StepType(DeclineDrawStep, "decline draw", event="draw_declined"),
     StepType(ResignStep, "resign"),
-    split=lambda line: words_of(line, separators=("(", ")", ",")))
+    split=lambda line: words_of(line, separators=("(", ")", ",")), game="khan")
 KhanStep = STEPS.schema

@@ -341,8 +341,22 @@ def seat_name(seat: int, names: dict[int, str], you: int | None) -> str:
     return _("You") if you is not None and seat == you else names.get(seat, _("Seat {seat}").format(seat=seat))
 
 
+def _close() -> bool:
+    return language() in ("zh-Hans", "ja")
+
+
+def items(words) -> str:
+    """Names in a row as the language writes them: "Heavy cavalry, Lance" / "重骑兵、长枪"."""
+    return i18n.series(list(words))
+
+
+def clauses(parts) -> str:
+    """Phrases of one sentence as the language joins them: "power 4, melee" / "力量 4，近战"."""
+    return ("，" if _close() else ", ").join(parts)
+
+
 def _named(cards: CardSet | None, ids: list[str]) -> str:
-    return ", ".join(name_of(cards, c) for c in ids)
+    return items(name_of(cards, c) for c in ids)
 
 
 def zone_words(cards: CardSet | None, sequences: list[dict]) -> str:
@@ -356,7 +370,7 @@ def zone_words(cards: CardSet | None, sequences: list[dict]) -> str:
         if pile.get("cards"):
             size = f"{size}: {_named(cards, pile['cards'])}"
         parts.append(_("sequence {number} ({size})").format(number=number, size=size))
-    return ", ".join(parts)
+    return clauses(parts)
 
 
 def whose_turn(state: dict, names: dict[int, str], you: int | None) -> str | None:
