@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from . import OnFirstUse
 from .base import Step
-from ..i18n import _
+from ..i18n import _, say
 from .steptypes import CommandError, StepTable
 
 __all__ = ["PRESENTERS", "CommandError", "Presenter"]
@@ -44,7 +44,8 @@ class Presenter:
         return self.told(view, since_own_move(events, view["you"]))[-limit:]
 
     def describe_step(self, step: Step) -> str:
-        return self.steps.describe(step)
+        """The step in words, in the language spoken now."""
+        return say(self.steps.describe(step))
 
     def write_step(self, step: Step) -> str:
         return self.steps.write(step)

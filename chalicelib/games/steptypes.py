@@ -26,22 +26,30 @@ from typing import Annotated, Any, Union, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from ..i18n import N_
 from ..shapes import DEFERRED
+from .base import Words
 
 Step = dict[str, Any]
 
 
 class CommandError(ValueError):
-    """A line of a play-by-email message (or the CLI) that is not a command of the game."""
+    """A line of a play-by-email message (or the CLI) that is not a command of the game. ``reason``
+    says why (Words: English as a str, ``i18n.say(error.reason)`` in the language spoken)."""
+
+    def __init__(self, template: str | tuple[str, str] = "", /, *, n: int | None = None, **words: Any) -> None:
+        reason = template if isinstance(template, Words) else Words(template, n=n, **words)
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Unreadable(CommandError):
     """Raised by a step type's ``read`` when the words do not make its command; the table then
-    names the whole line: "cannot read 'draw'" and the ``hint``, if any (": e.g. 'play 7R 3'")."""
+    names the whole line: "cannot read 'draw'" and the ``hint``, if any ("e.g. 'play 7R 3'")."""
 
-    def __init__(self, hint: str = "") -> None:
-        super().__init__(hint)
-        self.hint = hint
+    def __init__(self, hint: str = "", /, **words: Any) -> None:
+        self.hint = Words(hint, **words) if hint else ""
+        super().__init__(self.hint)
 
 
 # Where a mail client begins the email it quotes, in the languages our players write (a line,
@@ -184,14 +192,16 @@ class StepTable:
                 try:
                     return step_type.read_words(words[len(head):])
                 except Unreadable as error:
-                    raise CommandError(f"cannot read {line!r}{error.hint}") from None
-        raise CommandError(f"cannot read {line!r}")
+                    if error.hint:
+                        raise CommandError(N_('cannot read {line}: {hint}'), line=repr(line), hint=error.hint) from None
+                    raise CommandError(N_('cannot read {line}'), line=repr(line)) from None
+        raise CommandError(N_('cannot read {line}'), line=repr(line))
 
     def read_commands(self, text: str) -> list[Step]:
         """The steps a message's text asks for, in order (raises CommandError naming the line)."""
         lines = command_lines(text)
         if not lines:
-            raise CommandError("the message holds no command")
+            raise CommandError(N_("the message holds no command"))
         return [self.read_line(line) for line in lines]
 
     def read_reply(self, text: str) -> tuple[list[Step], str | None]:
@@ -214,10 +224,9 @@ class StepTable:
             except CommandError as error:
                 if not steps:
                     raise
-                raise CommandError(f"{error} (a message to the other players goes after a blank line, or "
-                                   "after 'message:')") from None
+                raise CommandError(N_("{error} (a message to the other players goes after a blank line, or after 'message:')"), error=error.reason) from None
         if not steps:
-            raise CommandError("the message holds no command")
+            raise CommandError(N_("the message holds no command"))
         if said is not None:
             said = [line for line in itertools.takewhile(lambda line: not SENT_FROM.match(line), said)]
         text = " ".join(" ".join(said).split()) if said else ""

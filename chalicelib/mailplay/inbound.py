@@ -25,7 +25,7 @@ from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
-from ..i18n import _
+from ..i18n import _, say
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
 from ..pages.templates import render
@@ -93,7 +93,7 @@ class InboundMail:
             request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused",
-                                _("I could not read your message: {error}").format(error=error), help_text=True)
+                                _("I could not read your message: {error}").format(error=say(error.reason)), help_text=True)
         except ValidationError as error:  # the message to the others (too long, a control character)
             why = (_("it holds {count} characters, and at most {most} go with a move").format(
                 count=len(said), most=MAX_LENGTH) if said and len(said) > MAX_LENGTH else describe_validation(error))

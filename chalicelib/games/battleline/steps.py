@@ -23,6 +23,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from ...i18n import N_
 from ...shapes import STRICT, Shape
 from ..steptypes import CommandError, StepTable, StepType, Unreadable
 from .cards import Card
@@ -121,19 +122,19 @@ def discards(step: dict) -> bool:
 def _card(word: str) -> str:
     card = word.upper()
     if not re.fullmatch(r"(10|[1-9])[ROYGBP]|[A-Z]+", card):
-        raise CommandError(f"{word!r} is not a card (write troops as 7R, 10P; tactics by name)")
+        raise CommandError(N_('{word} is not a card (write troops as 7R, 10P; tactics by name)'), word=repr(word))
     return card
 
 
 def _flag(word: str) -> int:
     if not word.isdigit() or not 1 <= int(word) <= 9:
-        raise CommandError(f"{word!r} is not a flag (1 to 9)")
+        raise CommandError(N_('{word} is not a flag (1 to 9)'), word=repr(word))
     return int(word)
 
 
 def _deck(word: str) -> str:
     if word.lower() not in ("troop", "tactics", "troops", "tactic"):
-        raise CommandError(f"{word!r} is not a deck (troop or tactics)")
+        raise CommandError(N_('{word} is not a deck (troop or tactics)'), word=repr(word))
     return "troop" if word.lower().startswith("troop") else "tactics"
 
 
@@ -159,11 +160,11 @@ def _read_play(words: list[str]) -> dict:
             return {"type": "play", "card": card, "target": target, "discard": True}
         return {"type": "play", "card": card, "target": target, "to_flag": _flag(args[2])}
     if card == "REDEPLOY" and len(args) == 2:
-        raise Unreadable(f": say where REDEPLOY puts the card, "
-                         f"e.g. 'play REDEPLOY {args[0]} {args[1]} 5' or '... discard'")
+        raise Unreadable(N_("say where REDEPLOY puts the card, e.g. 'play REDEPLOY {flag} {card} 5' or '... discard'"),
+                         flag=args[0], card=args[1])
     if len(args) == 1:
         return {"type": "play", "card": card, "flag": _flag(args[0])}
-    raise Unreadable(": e.g. 'play 7R 3'")
+    raise Unreadable(N_("e.g. 'play 7R 3'"))
 
 
 def _write_play(step: dict) -> str:
