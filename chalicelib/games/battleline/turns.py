@@ -164,7 +164,7 @@ def check_draw(state: State, seat: int, step: Step) -> None:
     if deck not in DECKS:
         raise IllegalStep(N_('there is no {deck} deck; choose troop or tactics'), deck=repr(deck))
     if not state["decks"][deck]:
-        raise IllegalStep(N_('the {deck} deck is empty'), deck=deck)
+        raise IllegalStep({"troop": N_("the troop deck is empty"), "tactics": N_("the tactics deck is empty")}[deck])
 
 
 def apply_draw(state: State, seat: int, step: Step) -> list[Event]:
