@@ -89,8 +89,10 @@ def say(sentence: object) -> str:
 
 
 def _said_word(value: object) -> str:
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, tuple):  # a choice
         return either([say(item) for item in value])
+    if isinstance(value, list):  # all of them
+        return listed([say(item) for item in value])
     return say(value)
 
 

@@ -52,7 +52,8 @@ class Words(str):
     (``N_("you do not hold {card}")``, or ``Nn_(singular, plural)`` with ``n``) and its words. It *is*
     the English sentence (logs, tests, the API's English detail); ``i18n.say`` says it in the language
     spoken now, its words too when they are Words themselves (a claim's reason inside a refusal).
-    A tuple or list of words reads as a choice: "play or claim" (CLDR's "or" list when said)."""
+    A tuple of words reads as a choice ("play or claim"), a list as all of them ("(1, 1) and (2, 1)"): CLDR's
+    "or" and "and" lists when said."""
 
     template: str | tuple[str, str]
     words: dict[str, Any]
@@ -60,13 +61,21 @@ class Words(str):
 
     def __new__(cls, template: str | tuple[str, str], /, *, n: int | None = None, **words: Any) -> "Words":
         english = template if isinstance(template, str) else template[0 if n == 1 else 1]
-        shown = {k: " or ".join(map(str, v)) if isinstance(v, (tuple, list)) else v for k, v in words.items()}
+        shown = {k: _english_list(v) if isinstance(v, (tuple, list)) else v for k, v in words.items()}
         self = super().__new__(cls, english.format(**shown))
         self.template, self.words, self.n = template, words, n
         return self
 
     def __reduce__(self):  # copies and pickles keep the template
         return (_words, (self.template, self.n, self.words))
+
+
+def _english_list(items: tuple | list) -> str:
+    """A choice (tuple) or all of them (list) in English: "a or b", "a, b, and c"."""
+    word, items = ("or" if isinstance(items, tuple) else "and"), [str(item) for item in items]
+    if len(items) <= 2:
+        return f" {word} ".join(items)
+    return ", ".join(items[:-1]) + f", {word} " + items[-1]
 
 
 def _words(template: str | tuple[str, str], n: int | None, words: dict[str, Any]) -> Words:

@@ -25,7 +25,7 @@ from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
-from ..i18n import _, say
+from ..i18n import _, say, speaking
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
 from ..pages.templates import render
@@ -81,6 +81,11 @@ class InboundMail:
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
+        with speaking(player.language):  # the answer, and the rules' reason in it, in the player's language
+            return self._reply(player, reply_to, message, text)
+
+    def _reply(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:
+        """A reply from the seat's player: an answer to an invitation, or commands to play."""
         view = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
         if show.waits_for(view):
             return self._answer_game(player, reply_to, message, text)

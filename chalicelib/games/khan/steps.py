@@ -370,7 +370,7 @@ ENGAGE = StepType(
     EngageStep, "engage", read=_read_engage,
     write=lambda step: f"engage {_xy(step['target'])} with " + ", ".join(_xy(a) for a in step["attackers"]),
     describe=lambda step: Words(N_("attack {target} with {attackers}"), target=_told(step["target"]),
-                                  attackers=Words(", ".join(_told(a) for a in step["attackers"]))),
+                                  attackers=[_told(a) for a in step["attackers"]]),
     event="engagement", recorded=lambda data: {"type": "engage", "target": data["target"],
                                                "attackers": data["attackers"]})
 
