@@ -145,6 +145,11 @@ def sentences(*parts: str) -> str:
     return ("" if stop else " ").join(written)
 
 
+def clauses(parts: list[str]) -> str:
+    """Clauses of one sentence, one after another: "a; b" ("a；b" in Chinese and Japanese)."""
+    return ("；" if language() in _FULL_STOP else "; ").join(part for part in parts if part)
+
+
 def moment(when) -> str:
     """A moment (datetime or ISO 8601 string) in UTC as the language writes a date and time:
     "Nov 30, 2026 12:00 UTC", "2026年11月30日 12:00 UTC", "30 thg 11, 2026 12:00 UTC"."""

@@ -239,3 +239,15 @@ def test_no_gettext_call_hides_inside_an_f_string():
                                and sub.func.id in ("_", "gettext", "ngettext", "N_")
                                and sub.args and isinstance(sub.args[0], ast.Constant)]
     assert not hidden, hidden
+
+
+def test_a_step_that_does_not_match_the_schema_is_described_in_the_language_spoken(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], seed=11, options={"first_seat": 1})
+    bad = {"type": "draw", "deck": "hand"}
+    english = api.act(ann, game["game_id"], 0, bad)
+    with i18n.speaking("ja"):
+        japanese = api.act(ann, game["game_id"], 0, bad, headers={"Accept-Language": "ja"})
+    assert english.body["code"] == japanese.body["code"] == "invalid_step"
+    assert english.body["detail"] == "step 0: draw.deck: Input should be 'troop' or 'tactics'"  # pydantic's English
+    assert japanese.body["detail"] == "ステップ0：draw.deck：値は'troop'または'tactics'のいずれかにしてください"

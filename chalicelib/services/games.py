@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from .. import bots, cursors, ids, observability, talk
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
-from ..i18n import say
+from ..i18n import _, say
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..games.presenters import since_own_move
 from ..games.replay import replay
@@ -319,7 +319,8 @@ class Games:
             return engine.parse_step(raw)
         except ValidationError as error:
             code = "invalid_card" if is_card_error(error) else "invalid_step"
-            raise ServiceError(code, f"step {index}: {describe_validation(error)}", step_index=index) from None
+            raise ServiceError(code, _("step {index}: {problems}").format(index=index, problems=describe_validation(error)),
+                               step_index=index) from None
 
     # ------------------------------------------------------------------ views
 
