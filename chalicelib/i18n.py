@@ -145,6 +145,11 @@ def sentences(*parts: str) -> str:
     return ("" if stop else " ").join(written)
 
 
+def series(items: list[str] | tuple[str, ...]) -> str:
+    """Items one after another with no "and": "power +2, melee" ("战斗力+2、近战" in Chinese and Japanese)."""
+    return ("、" if language() in _FULL_STOP else ", ").join(str(item) for item in items)
+
+
 def clauses(parts: list[str]) -> str:
     """Clauses of one sentence, one after another: "a; b" ("a；b" in Chinese and Japanese)."""
     return ("；" if language() in _FULL_STOP else "; ").join(part for part in parts if part)

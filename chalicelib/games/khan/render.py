@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
+from ... import i18n
 from ...i18n import N_, _, ngettext, say
 from . import story
 from .cardset import CardSet, Command, UnitType, keyword_words
@@ -102,7 +103,7 @@ def _unit_words(unit: UnitType) -> str:
         parts.append(ngettext("ranged {ahead} ahead, {side} square to each side",
                               "ranged {ahead} ahead, {side} squares to each side", unit.ranged.side).format(
             ahead=ahead, side=unit.ranged.side))
-    return ", ".join(parts)
+    return i18n.series(parts)
 
 
 def _keyword_said(written: str) -> str:
@@ -116,10 +117,11 @@ def _command_words(command: Command, cards: CardSet, *, executors: bool = False)
     head = _("{kind}, cost {cost}").format(kind=kind, cost=command.cost)
     if executors:
         if command.units == "all":
-            head += ", " + _("any unit")
+            head = _("{what}, {more}").format(what=head, more=_("any unit"))
         else:
-            head += ", " + _("for {units}").format(units=", ".join(story.name_of(cards, u) for u in command.units))
-    keywords = ", ".join(say(k.words()) for k in command.keywords)  # as the unit's words are listed
+            head = _("{what}, {more}").format(what=head, more=_("for {units}").format(
+                units=i18n.series([story.name_of(cards, u) for u in command.units])))
+    keywords = i18n.series([say(k.words()) for k in command.keywords])  # as the unit's words are listed
     return _("{what}: {keywords}").format(what=head, keywords=keywords) if keywords else head
 
 
@@ -242,7 +244,7 @@ class Board:
                 parts.append(turn)
         for waiting in state.get("pending") or []:
             parts.append(_("Waiting to be used or skipped: {keywords} for the unit at {at}").format(
-                keywords=", ".join(_keyword_said(k) for k in waiting["keywords"]), at=story.square(waiting["at"])))
+                keywords=i18n.series([_keyword_said(k) for k in waiting["keywords"]]), at=story.square(waiting["at"])))
         if state.get("advance"):
             parts.append(_("{squares} may advance into {to}").format(
                 squares=", ".join(story.square(s) for s in state["advance"]["from"]),
