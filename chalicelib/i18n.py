@@ -85,7 +85,7 @@ def say(sentence: object) -> str:
         text = ngettext(template[0], template[1], sentence.n)  # type: ignore[attr-defined]
     else:
         text = _(template)
-    return text.format(**words)
+    return text.format(**words) if words else text
 
 
 def _said_word(value: object) -> str:

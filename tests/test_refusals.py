@@ -56,6 +56,9 @@ def test_a_refusal_reads_english_as_a_string_and_the_language_spoken_when_said()
         assert say(refusal.reason) == "không thể chiếm chốt 3: chốt 3 đã bị chiếm"
     assert say(refusal.reason) == str(refusal)  # English: the template itself
     assert say("plain words") == "plain words"
+    written = CommandError(N_("cannot read {line}"), line="'play {7R}'")  # a player's braces are words, not fields
+    assert str(written) == "cannot read 'play {7R}'" and i18n.in_language("ja", lambda: say(written.reason)) == \
+        "'play {7R}'を読み取れません"
 
 
 def test_a_claim_the_rules_refuse_says_why_in_each_language():

@@ -62,7 +62,7 @@ class Words(str):
     def __new__(cls, template: str | tuple[str, str], /, *, n: int | None = None, **words: Any) -> "Words":
         english = template if isinstance(template, str) else template[0 if n == 1 else 1]
         shown = {k: _english_list(v) if isinstance(v, (tuple, list)) else v for k, v in words.items()}
-        self = super().__new__(cls, english.format(**shown))
+        self = super().__new__(cls, english.format(**shown) if words else english)  # no words: as written
         self.template, self.words, self.n = template, words, n
         return self
 
