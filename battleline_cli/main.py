@@ -18,7 +18,7 @@ import typer
 
 from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
-from chalicelib.i18n import _
+from chalicelib.i18n import _, say
 
 from . import screens
 from .client import Client, Failure
@@ -147,8 +147,8 @@ def lobby(game: str = typer.Argument("battleline", help="battleline or khan.")) 
                                                             high=seat.get("rating_max") or "")
         rated = _("rated") if g["rated"] else _("unrated")
         may = _("battleline take {game}").format(game=g["game_id"]) if g["may_join"] else _("not for you")
-        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} "
-            f"{_('by {name}').format(name=g['created_by']['name'])}, {rated}{limits}: {may}")
+        by = _("by {name}").format(name=g["created_by"]["name"])  # outside the f-string: extracted
+        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} {by}, {rated}{limits}: {may}")
 
 
 @app.command()
@@ -251,7 +251,7 @@ def play(game_id: str,
         steps = steps_of(commands, view, presenter, game_id)
     except CommandError as error:
         raise Failure(_("{error}; write moves as in an email reply, e.g. {example} (battleline show {game} lists "
-                        "yours)").format(error=error, example=presenter.example, game=game_id)) from None
+                        "yours)").format(error=say(error.reason), example=presenter.example, game=game_id)) from None
     result = state.client.call("POST", f"/v1/games/{game_id}/actions",
                                {"expected_version": view["version"], "steps": steps,
                                 **({"message": message} if message is not None else {})})

@@ -358,7 +358,8 @@ def khan_choices(view: dict, steps: list[dict]) -> list[Choice]:
         paid: dict[str, list[dict]] = _in_order(by_type["pay"], lambda s: s["card"])
         for where, cards in _in_order(list(paid), lambda card: tuple(s.get("sequence") for s in paid[card])).items():
             into = [(_("sequence {number}").format(number=n) if n else _("a new sequence")) for n in where]
-            add(section, f"{' '.join(cards)} → {_listed(into, _('or'))}",
+            either = _listed(into, _("or"))  # outside the f-string, where gettext's extractor sees it
+            add(section, f"{' '.join(cards)} → {either}",
                 [s for card in cards for s in paid[card]])
     if "move" in by_type:
         section = _("move X Y to X Y FACING (the unit's waiting move):")

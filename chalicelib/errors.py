@@ -6,10 +6,14 @@ problem+json using the catalogue below. The catalogue is also what openapi.yaml 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
+
+from . import i18n
+from .i18n import N_
 
 
 @dataclass(frozen=True)
@@ -111,13 +115,49 @@ class ServiceError(Exception):
         return ERRORS[self.code].status
 
 
+# The schema's problems a player meets, in words gettext translates (pydantic says them in English:
+# English keeps pydantic's words; another problem reads in pydantic's English in every language).
+PROBLEMS = {
+    "missing": N_("a value is required"),
+    "extra_forbidden": N_("this field is not allowed here"),
+    "string_pattern_mismatch": N_("this is not written as expected"),
+    "literal_error": N_("the value should be {expected}"),
+    "union_tag_invalid": N_("{tag} is not one of {expected_tags}"),
+    "string_too_long": N_("at most {max_length} characters"),
+    "string_too_short": N_("at least {min_length} characters"),
+    "int_type": N_("the value should be a whole number"),
+    "int_parsing": N_("the value should be a whole number"),
+    "bool_type": N_("the value should be true or false"),
+    "list_type": N_("the value should be a list"),
+    "greater_than_equal": N_("the value should be at least {ge}"),
+    "less_than_equal": N_("the value should be at most {le}"),
+}
+
+
+def _problem(problem: dict) -> str:
+    template = PROBLEMS.get(problem["type"])
+    if template is None or i18n.language() == i18n.DEFAULT:
+        return problem["msg"]
+    words = {k: str(v) for k, v in (problem.get("ctx") or {}).items()}
+    for key in ("expected", "expected_tags"):  # pydantic's "'troop' or 'tactics'": a choice in the language
+        if key in words and (choices := re.findall(r"'[^']*'", words[key])):
+            words[key] = i18n.either(choices)
+    if "tag" in words:
+        words["tag"] = repr(words["tag"])
+    try:
+        return i18n._(template).format(**words)
+    except (KeyError, IndexError):
+        return problem["msg"]
+
+
 def describe_validation(error: ValidationError) -> str:
-    """The first few validation problems, each with where it is: ``steps.0.card: ...``."""
+    """The first few validation problems, each with where it is: ``steps.0.card: ...``, in the
+    language spoken."""
     parts = []
     for problem in error.errors()[:3]:
         where = ".".join(str(p) for p in problem["loc"]) or "body"
-        parts.append(f"{where}: {problem['msg']}")
-    return "; ".join(parts)
+        parts.append(i18n._("{where}: {problem}").format(where=where, problem=_problem(problem)))
+    return i18n.clauses(parts)
 
 
 def is_card_error(error: ValidationError) -> bool:

@@ -69,6 +69,40 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a sentence with a plural for translation where it is written (``Words(Nn_(...), n=...)``)."""
+    return (singular, plural)
+
+
+def say(sentence: object) -> str:
+    """A sentence in the language spoken now: ``Words`` (the rules' refusals and descriptions, made in
+    English from a marked template) are translated, their words too; anything else reads as it is."""
+    template = getattr(sentence, "template", None)
+    if template is None:
+        return str(sentence)
+    words = {key: _said_word(value) for key, value in sentence.words.items()}  # type: ignore[attr-defined]
+    if isinstance(template, tuple):
+        text = ngettext(template[0], template[1], sentence.n)  # type: ignore[attr-defined]
+    else:
+        text = _(template)
+    return text.format(**words) if words else text
+
+
+def _said_word(value: object) -> str:
+    if isinstance(value, tuple):  # a choice
+        return either([say(item) for item in value])
+    if isinstance(value, list):  # all of them
+        return listed([say(item) for item in value])
+    return say(value)
+
+
+def either(items: list[str] | tuple[str, ...]) -> str:
+    """A choice as the language writes it: "play or claim", "play或claim", "play hoặc claim"."""
+    from babel.lists import format_list
+    items = [str(item) for item in items]
+    return format_list(items, style="or", locale=locale()) if items else ""
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the language spoken now (its own plural rules)."""
     return translations(language()).ngettext(singular, plural, n)
@@ -109,6 +143,11 @@ def sentences(*parts: str) -> str:
         else:
             written.append(part if part.endswith(_ENDS) else part + ".")
     return ("" if stop else " ").join(written)
+
+
+def clauses(parts: list[str]) -> str:
+    """Clauses of one sentence, one after another: "a; b" ("a；b" in Chinese and Japanese)."""
+    return ("；" if language() in _FULL_STOP else "; ").join(part for part in parts if part)
 
 
 def moment(when) -> str:

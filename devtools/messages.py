@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po, write_po
 from devtools.dynamodb_local import ROOT
 
 TEMPLATE = ROOT / "chalicelib" / "locale" / "messages.pot"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Nn_": (1, 2)}
 METHODS = [("chalicelib/**.py", "python"), ("battleline_cli/**.py", "python"),
            ("chalicelib/templates/**", "jinja2")]
 OPTIONS = {"chalicelib/templates/**": {"extensions": "jinja2.ext.i18n"}}

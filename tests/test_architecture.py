@@ -123,3 +123,22 @@ def test_the_engines_are_pure_and_their_rules_know_no_presentation():
             drawn[str(path.relative_to(PACKAGE))] = bad
     assert not impure, impure
     assert not drawn, drawn
+
+
+def test_the_rules_mark_their_words_for_translation_but_speak_no_language():
+    """A game's rules take only the no-op markers ``N_``/``Nn_`` from chalicelib.i18n (their
+    refusals and step words are ``Words``, said in the reader's language where they are shown);
+    ``_``, ``say`` or ``speaking`` belong to how a game is drawn or told (render, story, presenter) and
+    to the text-command reader (``steptypes``: it reads a reply in the words of the language spoken).
+    ``LANGUAGES``, the list of the server's languages, is data (card sets name their cards in them)."""
+    speaking = {}
+    for path in (PACKAGE / "games").rglob("*.py"):
+        if path.stem in DRAWN or path.stem == "steptypes":
+            continue
+        names = imports_of(path)
+        if bad := sorted(n for n in names if n.startswith("chalicelib.i18n.")
+                         and n.rsplit(".", 1)[-1] not in ("N_", "Nn_", "LANGUAGES")):
+            speaking[str(path.relative_to(PACKAGE))] = bad
+        if "chalicelib.i18n" in _plain_imports(path):
+            speaking[str(path.relative_to(PACKAGE))] = ["import chalicelib.i18n"]
+    assert not speaking, speaking

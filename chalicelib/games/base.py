@@ -47,14 +47,56 @@ def event(kind: str, seat: int | None, data: dict, *, private: dict | None = Non
     return found
 
 
-class IllegalStep(Exception):
-    """A step the rules do not allow now. ``code`` is the stable machine code of the API."""
+class Words(str):
+    """A sentence for a person, made by the rules in English from a template marked for translation
+    (``N_("you do not hold {card}")``, or ``Nn_(singular, plural)`` with ``n``) and its words. It *is*
+    the English sentence (logs, tests, the API's English detail); ``i18n.say`` says it in the language
+    spoken now, its words too when they are Words themselves (a claim's reason inside a refusal).
+    A tuple of words reads as a choice ("play or claim"), a list as all of them ("(1, 1) and (2, 1)"): CLDR's
+    "or" and "and" lists when said."""
 
-    def __init__(self, reason: str, *, code: str = "illegal_action", **details: Any) -> None:
+    template: str | tuple[str, str]
+    words: dict[str, Any]
+    n: int | None
+
+    def __new__(cls, template: str | tuple[str, str], /, *, n: int | None = None, **words: Any) -> "Words":
+        english = template if isinstance(template, str) else template[0 if n == 1 else 1]
+        shown = {k: _english_list(v) if isinstance(v, (tuple, list)) else v for k, v in words.items()}
+        self = super().__new__(cls, english.format(**shown) if words else english)  # no words: as written
+        self.template, self.words, self.n = template, words, n
+        return self
+
+    def __reduce__(self):  # copies and pickles keep the template
+        return (_words, (self.template, self.n, self.words))
+
+
+def _english_list(items: tuple | list) -> str:
+    """A choice (tuple) or all of them (list) in English: "a or b", "a, b, and c"."""
+    word, items = ("or" if isinstance(items, tuple) else "and"), [str(item) for item in items]
+    if len(items) <= 2:
+        return f" {word} ".join(items)
+    return ", ".join(items[:-1]) + f", {word} " + items[-1]
+
+
+def _words(template: str | tuple[str, str], n: int | None, words: dict[str, Any]) -> Words:
+    return Words(template, n=n, **words)
+
+
+class IllegalStep(Exception):
+    """A step the rules do not allow now. ``code`` is the stable machine code of the API; ``reason``
+    the sentence saying why (Words: English as a str, ``i18n.say(error.reason)`` in the language
+    spoken); ``details`` go into the API's problem body.
+
+    ``IllegalStep(N_("flag {flag} cannot be claimed: {reason}"), flag=3, reason=check.reason)``: the
+    template is marked for translation and its words given by name; a ready ``Words`` is taken as it is."""
+
+    def __init__(self, template: str | tuple[str, str], /, *, code: str = "illegal_action",
+                 details: dict[str, Any] | None = None, n: int | None = None, **words: Any) -> None:
+        reason = template if isinstance(template, Words) else Words(template, n=n, **words)
         super().__init__(reason)
         self.reason = reason
         self.code = code
-        self.details = details
+        self.details = details or {}
 
 
 class GameEngine(Protocol):

@@ -8,7 +8,7 @@ from dataclasses import InitVar, dataclass, field
 
 from . import OnFirstUse
 from .base import Step
-from ..i18n import N_, _
+from ..i18n import N_, _, say
 from .steptypes import CommandError, StepTable
 
 __all__ = ["PRESENTERS", "CommandError", "Presenter"]
@@ -52,7 +52,8 @@ class Presenter:
         return self.told(view, since_own_move(events, view["you"]))[-limit:]
 
     def describe_step(self, step: Step) -> str:
-        return self.steps.describe(step)
+        """The step in words, in the language spoken now."""
+        return say(self.steps.describe(step))
 
     def write_step(self, step: Step) -> str:
         return self.steps.write(step)

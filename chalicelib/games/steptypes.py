@@ -26,25 +26,33 @@ from typing import Annotated, Any, Union, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from .. import i18n
-from ..i18n import _
+from .. import i18n  # the text-command reader reads and writes people's words in the language spoken
+from ..i18n import N_, _
 from ..shapes import DEFERRED
-from .commandwords import Words, words as words_in
+from .base import Words
+from .commandwords import Words as Vocabulary
+from .commandwords import words as words_in
 
 Step = dict[str, Any]
 
 
 class CommandError(ValueError):
-    """A line of a play-by-email message (or the CLI) that is not a command of the game."""
+    """A line of a play-by-email message (or the CLI) that is not a command of the game. ``reason``
+    says why (Words: English as a str, ``i18n.say(error.reason)`` in the language spoken)."""
+
+    def __init__(self, template: str | tuple[str, str] = "", /, *, n: int | None = None, **words: Any) -> None:
+        reason = template if isinstance(template, Words) else Words(template, n=n, **words)
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Unreadable(CommandError):
     """Raised by a step type's ``read`` when the words do not make its command; the table then
-    names the whole line: "cannot read 'draw'" and the ``hint``, if any (": e.g. 'play 7R 3'")."""
+    names the whole line: "cannot read 'draw'" and the ``hint``, if any ("e.g. 'play 7R 3'")."""
 
-    def __init__(self, hint: str = "", example: Step | None = None) -> None:
-        super().__init__(hint)
-        self.hint = hint  # words of its own (translated), or
+    def __init__(self, hint: str = "", /, example: Step | None = None, **words: Any) -> None:
+        super().__init__(hint, **words)
+        self.hint = self.reason if hint else ""  # words of its own (Words), or
         self.example = example  # a step like the one meant, written as a command in the reader's words
 
 
@@ -180,7 +188,7 @@ class StepTable:
 
     # ------------------------------------------------------------ text commands
 
-    def words(self) -> Words | None:
+    def words(self) -> Vocabulary | None:
         """The command words of the language spoken now (None: English only)."""
         return words_in(self.game, i18n.language())
 
@@ -202,11 +210,13 @@ class StepTable:
                 try:
                     return step_type.read_words(words[len(head):])
                 except Unreadable as error:
-                    hint = error.hint or (self.say(step_type.write_step(error.example)) if error.example else "")
-                    raise CommandError(_("cannot read '{line}'").format(line=line) + (
-                        _(": e.g. '{example}'").format(example=hint) if hint else "")) from None
-        raise CommandError(_("cannot read '{line}'").format(line=line) + (_(
-            ": a command begins with one of {words}").format(words=self.command_words())))
+                    hint = error.hint or (Words(N_("e.g. {example}"), example=repr(
+                        self.say(step_type.write_step(error.example)))) if error.example else "")
+                    if hint:
+                        raise CommandError(N_("cannot read {line}: {hint}"), line=repr(line), hint=hint) from None
+                    raise CommandError(N_("cannot read {line}"), line=repr(line)) from None
+        raise CommandError(N_("cannot read {line}: a command begins with one of {words}"), line=repr(line),
+                           words=self.command_words())
 
     def command_words(self) -> str:
         """The commands' leading words as the reader may write them: "出, 声明, 抓, ... (or play, claim, ...)"."""
@@ -221,7 +231,7 @@ class StepTable:
         """The steps a message's text asks for, in order (raises CommandError naming the line)."""
         lines = command_lines(text)
         if not lines:
-            raise CommandError(_("the message holds no command"))
+            raise CommandError(N_("the message holds no command"))
         return [self.read_line(line) for line in lines]
 
     def read_reply(self, text: str) -> tuple[list[Step], str | None]:
@@ -246,10 +256,10 @@ class StepTable:
             except CommandError as error:
                 if not steps:
                     raise
-                raise CommandError(_("{error} (a message to the other players goes after a blank line, or "
-                                     "after 'message:')").format(error=error)) from None
+                raise CommandError(N_("{error} (a message to the other players goes after a blank line, or "
+                                      "after 'message:')"), error=error.reason) from None
         if not steps:
-            raise CommandError(_("the message holds no command"))
+            raise CommandError(N_("the message holds no command"))
         if said is not None:
             said = [line for line in itertools.takewhile(lambda line: not SENT_FROM.match(line), said)]
         text = " ".join(" ".join(said).split()) if said else ""

@@ -27,7 +27,7 @@ from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..calls import Idempotency
 from .. import i18n
-from ..i18n import _, speaking
+from ..i18n import _, say, speaking
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
 from ..pages.templates import render
@@ -88,6 +88,11 @@ class InboundMail:
     def _play(self, player, reply_to, message: EmailMessage) -> Inbound:
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
+        with speaking(player.language):  # the answer, and the rules' reason in it, in the player's language
+            return self._reply(player, reply_to, message, text)
+
+    def _reply(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:
+        """A reply from the seat's player: an answer to an invitation, or commands to play."""
         view = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
         if show.waits_for(view):
             return self._answer_game(player, reply_to, message, text)
@@ -100,7 +105,7 @@ class InboundMail:
             request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused",
-                                _("I could not read your message: {error}").format(error=error), help_text=True)
+                                _("I could not read your message: {error}").format(error=say(error.reason)), help_text=True)
         except ValidationError as error:  # the message to the others (too long, a control character)
             why = (_("it holds {count} characters, and at most {most} go with a move").format(
                 count=len(said), most=MAX_LENGTH) if said and len(said) > MAX_LENGTH else describe_validation(error))

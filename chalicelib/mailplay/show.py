@@ -315,7 +315,12 @@ def table_text(rows: list[dict]) -> list[str]:
 def describe(view: dict, step: dict) -> str:
     """A step as a button or a link says it (Battle Line in its own words; Khan by its table)."""
     if view["game"] != "battleline":
-        words = PRESENTERS[view["game"]].describe_step(step)
+        made = PRESENTERS[view["game"]].steps.describe(step)
+        words = i18n.say(made)
+        template = getattr(made, "template", "")
+        template = template[0] if isinstance(template, tuple) else template
+        if template and _(template).startswith("{"):  # begins with a card's id ("heavy_cavalryを…"): as written
+            return words
         return words[:1].upper() + words[1:]
     from ..games.battleline.story import card_name
 

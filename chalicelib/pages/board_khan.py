@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ..games.khan import render
 from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
-from ..games.khan.story import FACINGS, faction_name, full_name, keyword_words
+from ..games.khan.story import FACINGS, faction_name, full_name
 from ..games.presenters import names as names_of
+from .. import i18n
 from ..i18n import N_, _, listed, ngettext, series
 
 KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
@@ -47,7 +48,7 @@ def describe(cards: CardSet | None, card_id: str) -> dict:
                  listed([full_name(cards.units[u]) if u in cards.units else _title(u) for u in command.units]))
         return {"unit": False, "name": full_name(command), "kind": command.kind,
                 "kind_name": _(KINDS.get(command.kind, command.kind)), "cost": command.cost,
-                "keywords": [keyword_words(k) for k in command.keywords], "units": units}
+                "keywords": [i18n.say(k.words()) for k in command.keywords], "units": units}
     return {"unit": False, "name": _title(card_id), "kind": "", "kind_name": "", "cost": 0, "keywords": [],
             "units": ""}
 

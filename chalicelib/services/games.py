@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from .. import bots, cursors, ids, observability, talk
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
+from ..i18n import _, say
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..games.presenters import since_own_move
 from ..games.replay import replay
@@ -267,7 +268,7 @@ class Games:
         except IllegalStep as illegal:
             observability.count("illegal_actions")
             logger.info("action refused: %s", illegal.code)
-            raise ServiceError(illegal.code, illegal.reason, **illegal.details) from None
+            raise ServiceError(illegal.code, say(illegal.reason), **illegal.details) from None  # in the language spoken
         if request.message is not None:
             raw_events = [*raw_events, talk.message_event(seat, request.message, [s.seat for s in game.seats])]
         saved, events = self.moves.advance(game, engine, state, raw_events)
@@ -318,7 +319,8 @@ class Games:
             return engine.parse_step(raw)
         except ValidationError as error:
             code = "invalid_card" if is_card_error(error) else "invalid_step"
-            raise ServiceError(code, f"step {index}: {describe_validation(error)}", step_index=index) from None
+            raise ServiceError(code, _("step {index}: {problems}").format(index=index, problems=describe_validation(error)),
+                               step_index=index) from None
 
     # ------------------------------------------------------------------ views
 

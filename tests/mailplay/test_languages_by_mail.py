@@ -304,7 +304,7 @@ def test_each_play_claim_draw_and_resign_word_is_played_by_reply(store, language
 
 
 REFUSALS = {  # a bad reply -> words its refusal holds, in the player's language, and the right word
-    "zh-Hans": ("出 7R", ["看不懂", "出 7R 3"]),
+    "zh-Hans": ("出 7R", ["无法读懂", "出 7R 3"]),
     "ja": ("7Rを出す", ["読み取れません", "プレイ 7R 3"]),
     "vi": ("rút linhh", ["không phải là một xấp bài", "lính"]),
 }

@@ -20,6 +20,8 @@ from functools import lru_cache
 from itertools import combinations, permutations, product
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from ...i18n import N_
+from ..base import Words
 from .cards import COLOURS, LEADERS, TROOPS, VALUES, Troop, parse_troop
 from .formations import Formation, Strength, strength_of_troops
 
@@ -426,10 +428,16 @@ class ClaimCheck:
     counterexample: dict | None = None
 
 
-def describe(strength: Strength) -> str:
-    if strength.formation == Formation.SUM_ONLY:
-        return f"sum of {strength.total}"
-    return f"{strength.formation.name.lower().replace('_', ' ')} of {strength.total}"
+# A formation and its total, as a claim's reason says it (the rule books' names of the formations).
+FORMATION_OF = {
+    Formation.SUM_ONLY: N_("sum of {total}"), Formation.HOST: N_("host of {total}"),
+    Formation.SKIRMISH_LINE: N_("skirmish line of {total}"), Formation.BATTALION_ORDER: N_("battalion order of {total}"),
+    Formation.PHALANX: N_("phalanx of {total}"), Formation.WEDGE: N_("wedge of {total}"),
+}
+
+
+def describe(strength: Strength) -> Words:
+    return Words(FORMATION_OF[strength.formation], total=strength.total)
 
 
 def formation_name(strength: Strength) -> str:
@@ -493,32 +501,38 @@ def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
     side = flag["seats"].index(seat) if seat in flag["seats"] else 0
     mine, theirs = flag["cards"][side], flag["cards"][1 - side]
     if why == "claimed":
-        return ClaimCheck(False, f"flag {number} is already claimed")
+        return ClaimCheck(False, Words(N_("flag {flag} is already claimed"), flag=number))
     if why == "not_facing":
-        return ClaimCheck(False, f"seat {seat} does not face flag {number}")
+        return ClaimCheck(False, Words(N_("seat {seat} does not face flag {flag}"), seat=seat, flag=number))
     if why == "incomplete":
-        return ClaimCheck(False, f"your side of flag {number} has {len(mine)} of the {details} cards it needs")
+        return ClaimCheck(False, Words(N_("your side of flag {flag} has {count} of the {needed} cards it needs"),
+                                       flag=number, count=len(mine), needed=details))
     if why == "cannot_complete":
-        return ClaimCheck(True, f"the opponent cannot complete flag {number} from the unseen troops")
+        return ClaimCheck(True, Words(N_("the opponent cannot complete flag {flag} from the unseen troops"), flag=number))
     if why == "direct":
         my_strength, their_strength = details
         if ok:
-            return ClaimCheck(True, f"your {describe(my_strength)} beats {describe(their_strength)}")
+            return ClaimCheck(True, Words(N_("your {mine} beats {theirs}"), mine=describe(my_strength),
+                                          theirs=describe(their_strength)))
         fog = "FOG" in flag["environment"]
         their = best_completion(Side.of(theirs), 0, len(theirs), fog=fog)
-        tie = "ties and was completed first" if my_strength == their_strength else "is stronger"
-        return ClaimCheck(False, f"the opponent's {describe(their_strength)} at flag {number} {tie}",
+        reason = (N_("the opponent's {theirs} at flag {flag} ties and was completed first")
+                  if my_strength == their_strength else N_("the opponent's {theirs} at flag {flag} is stronger"))
+        return ClaimCheck(False, Words(reason, theirs=describe(their_strength), flag=number),
                           their.as_json(theirs) if their else None)
     my_strength, beating = details
     if ok:
-        return ClaimCheck(True, f"no completion of the opponent's side can beat your {describe(my_strength)}")
+        return ClaimCheck(True, Words(N_("no completion of the opponent's side can beat your {mine}"),
+                                      mine=describe(my_strength)))
     example = beating.as_json(theirs)
-    return ClaimCheck(
-        False,
-        f"the opponent could still complete flag {number} with {' '.join(example['added']) or 'what is there'}"
-        f" for a {describe(beating.strength)}, beating your {describe(my_strength)}",
-        example,
-    )
+    if example["added"]:
+        reason = Words(N_("the opponent could still complete flag {flag} with {cards} for a {theirs}, beating your "
+                          "{mine}"), flag=number, cards=" ".join(example["added"]), theirs=describe(beating.strength),
+                       mine=describe(my_strength))
+    else:
+        reason = Words(N_("the opponent's cards at flag {flag} already make a {theirs}, beating your {mine}"),
+                       flag=number, theirs=describe(beating.strength), mine=describe(my_strength))
+    return ClaimCheck(False, reason, example)
 
 
 def clear_caches() -> None:

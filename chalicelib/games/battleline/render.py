@@ -151,8 +151,9 @@ def svg_board(view: dict, seat: int | None, names: dict[int, str] | None = None)
     me = seat if seat in first else first[0]
     other = first[1] if me == first[0] else first[0]
     top_label, bottom_label = _labels(names, me, other, seat)
+    title = escape(_("Battle Line"))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-             f'height="{height}" font-family="{svg_font_family()}" role="img" aria-label="{escape(_("Battle Line"))}">',
+             f'height="{height}" font-family="{svg_font_family()}" role="img" aria-label="{title}">',
              f'<rect width="{width}" height="{height}" rx="10" fill="#5b7f3a"/>',
              f'<text x="{GAP + 4}" y="18" font-size="14" font-weight="bold" fill="#ffffff">{escape(top_label)}</text>',
              f'<text x="{GAP + 4}" y="{height - 8}" font-size="14" font-weight="bold" fill="#ffffff">'

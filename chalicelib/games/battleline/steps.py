@@ -23,7 +23,8 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from ...i18n import _
+from ...i18n import N_, Nn_
+from ..base import Words
 from ...shapes import STRICT, Shape
 from ..steptypes import CommandError, StepTable, StepType, Unreadable
 from .cards import Card
@@ -122,20 +123,20 @@ def discards(step: dict) -> bool:
 def _card(word: str) -> str:
     card = word.upper()
     if not re.fullmatch(r"(10|[1-9])[ROYGBP]|[A-Z]+", card):
-        raise CommandError(_("'{word}' is not a card (write troops as 7R, 10P; tactics by name)").format(word=word))
+        raise CommandError(N_('{word} is not a card (write troops as 7R, 10P; tactics by name)'), word=repr(word))
     return card
 
 
 def _flag(word: str) -> int:
     if not word.isdigit() or not 1 <= int(word) <= 9:
-        raise CommandError(_("'{word}' is not a flag (1 to 9)").format(word=word))
+        raise CommandError(N_('{word} is not a flag (1 to 9)'), word=repr(word))
     return int(word)
 
 
 def _deck(word: str) -> str:
     if word.lower() not in ("troop", "tactics", "troops", "tactic"):
-        raise CommandError(_("'{word}' is not a deck ({troop} or {tactics})").format(
-            word=word, troop=STEPS.say("troop"), tactics=STEPS.say("tactics")))
+        raise CommandError(N_("{word} is not a deck ({troop} or {tactics})"), word=repr(word),
+                           troop=STEPS.say("troop"), tactics=STEPS.say("tactics"))
     return "troop" if word.lower().startswith("troop") else "tactics"
 
 
@@ -166,9 +167,9 @@ def _read_play(words: list[str]) -> dict:
             return {"type": "play", "card": card, "target": target, "discard": True}
         return {"type": "play", "card": card, "target": target, "to_flag": _flag(args[2])}
     if card == "REDEPLOY" and len(args) == 2:
-        raise Unreadable(_(": say where REDEPLOY puts the card, e.g. '{move}' or '{discard}'").format(
-            move=STEPS.say(f"play REDEPLOY {args[0]} {args[1]} 5"),
-            discard=STEPS.say(f"play REDEPLOY {args[0]} {args[1]} discard")))
+        raise Unreadable(N_("say where REDEPLOY puts the card, e.g. {move} or {discard}"),
+                         move=repr(STEPS.say(f"play REDEPLOY {args[0]} {args[1]} 5")),
+                         discard=repr(STEPS.say(f"play REDEPLOY {args[0]} {args[1]} discard")))
     if len(args) == 1:
         return {"type": "play", "card": card, "flag": _flag(args[0])}
     raise Unreadable(example=EXAMPLE_PLAY)
@@ -181,14 +182,18 @@ def _write_play(step: dict) -> str:
     return f"play {step['card']}" + (f" {step['flag']}" if "flag" in step else "")
 
 
-def _describe_play(step: dict) -> str:
+def _describe_play(step: dict) -> Words:
     if "target" in step:
-        target = f"{step['target']['card']} at flag {step['target']['flag']}"
+        target = {"target": step["target"]["card"], "flag": step["target"]["flag"]}
         if discards(step):
-            return f"play {step['card']} to discard {target}"
-        where = f" to flag {step['to_flag']}" if step.get("to_flag") else ""
-        return f"play {step['card']} on {target}{where}"
-    return f"play {step['card']}" + (f" at flag {step['flag']}" if "flag" in step else "")
+            return Words(N_("play {card} to discard {target} at flag {flag}"), card=step["card"], **target)
+        if step.get("to_flag"):
+            return Words(N_("play {card} on {target} at flag {flag} to flag {to}"), card=step["card"],
+                         to=step["to_flag"], **target)
+        return Words(N_("play {card} on {target} at flag {flag}"), card=step["card"], **target)
+    if "flag" in step:
+        return Words(N_("play {card} at flag {flag}"), card=step["card"], flag=step["flag"])
+    return Words(N_("play {card}"), card=step["card"])
 
 
 PLAY = StepType(
@@ -208,38 +213,43 @@ def _read_claim(words: list[str]) -> dict:
 CLAIM = StepType(
     ClaimStep, "claim", read=_read_claim,
     write=lambda step: "claim " + (" ".join(map(str, step["flags"])) or "none"),
-    describe=lambda step: "claim flags " + ", ".join(map(str, step["flags"])) if step["flags"] else "claim nothing",
+    describe=lambda step: (Words(Nn_("claim flag {flags}", "claim flags {flags}"), n=len(step["flags"]),
+                                 flags=[str(f) for f in step["flags"]]) if step["flags"] else Words(N_("claim nothing"))),
     # a claim made for the seat (auto-claim, or a stall) records no step
     recorded=lambda data: None if data.get("auto") else {"type": "claim", "flags": data["flags"]})
 
 
 # ---------------------------------------------------------------- drawing and scouting
 
+def _draw_from(deck: str) -> Words:
+    return Words({"troop": N_("draw from the troop deck"), "tactics": N_("draw from the tactics deck")}[deck])
+
+
 EXAMPLE_DRAW = {"type": "draw", "deck": "troop"}
 EXAMPLE_SCOUT = {"type": "scout_draw", "deck": "troop"}
 
 DRAW = StepType(
     DrawStep, "draw", read=lambda words: {"type": "draw", "deck": _deck(_count(words, 1, example=EXAMPLE_DRAW)[0])},
-    write=lambda step: f"draw {step['deck']}", describe=lambda step: f"draw from the {step['deck']} deck",
+    write=lambda step: f"draw {step['deck']}", describe=lambda step: _draw_from(step["deck"]),
     recorded=lambda data: {"type": "draw", "deck": data["deck"]})
 
 SCOUT_DRAW = StepType(
     ScoutDrawStep, "scout", read=lambda words: {"type": "scout_draw",
                                                 "deck": _deck(_count(words, 1, example=EXAMPLE_SCOUT)[0])},
-    write=lambda step: f"scout {step['deck']}", describe=lambda step: f"draw from the {step['deck']} deck",
+    write=lambda step: f"scout {step['deck']}", describe=lambda step: _draw_from(step["deck"]),
     recorded=lambda data: {"type": "scout_draw", "deck": data["deck"]})
 
 SCOUT_RETURN = StepType(
     ScoutReturnStep, "return", read=lambda words: {"type": "scout_return",
                                                    "cards": [_card(w) for w in _count(words, 1, 2)]},
-    write=lambda step: "return " + " ".join(step["cards"]), describe=lambda step: "return " + " and ".join(step["cards"]),
+    write=lambda step: "return " + " ".join(step["cards"]), describe=lambda step: Words(N_("return {cards}"), cards=list(step["cards"])),
     recorded=lambda data: {"type": "scout_return", "cards": data["cards"]})
 
 MUD_DISCARD = StepType(
     MudDiscardStep, "mud", read=lambda words: {"type": "mud_discard", "flag": _flag(_count(words, 2)[0]),
                                                "card": _card(words[1])},
     write=lambda step: f"mud {step['flag']} {step['card']}",
-    describe=lambda step: f"discard {step['card']} at flag {step['flag']}",
+    describe=lambda step: Words(N_("discard {card} at flag {flag}"), card=step["card"], flag=step["flag"]),
     recorded=lambda data: {"type": "mud_discard", "flag": data["flag"], "card": data["card"]})
 
 PASS = StepType(PassStep, "pass")

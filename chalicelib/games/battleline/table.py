@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_
 from ..base import IllegalStep, State, seat_key
 from .claims import side_size
 
@@ -27,7 +28,7 @@ def opponents(state: State, seat: int) -> list[int]:
 
 def flag_at(state: State, number: Any) -> dict:
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(state["flags"]):
-        raise IllegalStep(f"there is no flag {number!r}; flags are numbered 1 to {len(state['flags'])}")
+        raise IllegalStep(N_('there is no flag {number}; flags are numbered 1 to {count}'), number=repr(number), count=len(state['flags']))
     return state["flags"][number - 1]
 
 

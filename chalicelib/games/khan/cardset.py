@@ -37,6 +37,9 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from ...i18n import LANGUAGES
 
+from ...i18n import N_
+from ..base import Words
+
 logger = logging.getLogger("battleline.khan.cardsets")
 
 HERE = Path(__file__).resolve().parent / "cardsets"
@@ -52,6 +55,13 @@ KEYWORDS: dict[str, str | None] = {
     "power": "signed", "melee": None, "ranged": None, "flank": "plus", "activate": "count",
     "mobility": "count", "turn": None, "trigger": "count", "grapple": None, "counter": None,
     "coordinate": "plus",
+}
+# A keyword in words, as a player reads it on a card ("power +2", "melee"; the rule books' terms).
+KEYWORD_WORDS: dict[str, str] = {
+    "power": N_("power {value}"), "melee": N_("melee"), "ranged": N_("ranged"), "flank": N_("flank {value}"),
+    "activate": N_("activate {value}"), "mobility": N_("mobility {value}"), "turn": N_("turn"),
+    "trigger": N_("trigger {value}"), "grapple": N_("grapple"), "counter": N_("counter"),
+    "coordinate": N_("coordinate {value}"),
 }
 KIND_KEYWORDS = {  # which keywords make sense on which kind of command
     "move": {"mobility", "turn"},
@@ -78,11 +88,26 @@ class Keyword:
     name: str
     value: int | None = None
 
+    def words(self) -> Words:
+        """The keyword as a player reads it (``i18n.say``: in the language spoken)."""
+        return keyword_words(self.name, self.value)
+
     def __str__(self) -> str:
         if self.value is None:
             return self.name
         sign = "+" if KEYWORDS[self.name] in ("plus", "signed") and self.value >= 0 else ""
         return f"{self.name} {sign}{self.value}"
+
+
+def keyword_words(name: str, value: int | None = None) -> Words:
+    """A keyword and its number in words: "power +2", "mobility 3", "melee" (Words: translated when said)."""
+    template = KEYWORD_WORDS.get(name)
+    if template is None:
+        return Words(name if value is None else f"{name} {value}")
+    if "{value}" not in template:
+        return Words(template)
+    sign = "+" if KEYWORDS[name] in ("plus", "signed") and value is not None and value >= 0 else ""
+    return Words(template, value="" if value is None else f"{sign}{value}")
 
 
 _KEYWORD_TEXT = re.compile(r"^\s*([a-z]+)\s*(?:([+-]?)(\d{1,2}))?\s*$")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..base import Event, IllegalStep, State, Step, event, seat_key
+from ...i18n import N_
+from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
 from .cardset import CardSet
 from .grid import Square, area
 from .table import (
@@ -58,21 +59,21 @@ def activations(state: State, cards: CardSet, unit: dict) -> int:
     return max(0, allowed - state["turn"]["activations"].get(unit_key(unit), 0))
 
 
-def why_not_attacker(state: State, cards: CardSet, attacker: dict, defender: dict) -> str | None:
-    where = f"({attacker['x']}, {attacker['y']})"
+def why_not_attacker(state: State, cards: CardSet, attacker: dict, defender: dict) -> Words | None:
+    x, y = attacker["x"], attacker["y"]
     command = command_on(state, attacker, cards)
     if command is None or command.kind != "attack":
-        return f"the unit at {where} carries no attack command"
+        return Words(N_("the unit at ({x}, {y}) carries no attack command"), x=x, y=y)
     if activations(state, cards, attacker) == 0:
-        return f"the unit at {where} has no activation left this turn"
+        return Words(N_("the unit at ({x}, {y}) has no activation left this turn"), x=x, y=y)
     mode = attack_mode(state, cards, attacker, square_of(defender))
     if mode is None:
-        return f"the target is not in range of the unit at {where}"
+        return Words(N_("the target is not in range of the unit at ({x}, {y})"), x=x, y=y)
     if attacker["grappled_by"]:
         if unit_key(defender) not in attacker["grappled_by"]:
-            return f"the unit at {where} is grappled: it may attack only the unit grappling it"
+            return Words(N_("the unit at ({x}, {y}) is grappled: it may attack only the unit grappling it"), x=x, y=y)
         if mode != MELEE:
-            return f"the unit at {where} is grappled: it may attack only in melee"
+            return Words(N_("the unit at ({x}, {y}) is grappled: it may attack only in melee"), x=x, y=y)
     return None
 
 
@@ -81,21 +82,21 @@ def check_engage(state: State, seat: int, step: Step) -> tuple[dict, list[dict]]
     target = to_square(step["target"])
     defender = unit_at(state, target)
     if defender is None or defender["seat"] == seat:
-        raise IllegalStep(f"there is no enemy unit at ({target[0]}, {target[1]})")
+        raise IllegalStep(N_('there is no enemy unit at ({x}, {y})'), x=target[0], y=target[1])
     squares = [to_square(a) for a in step["attackers"]]
     if len(set(squares)) != len(squares):
-        raise IllegalStep("each attacker is named once")
+        raise IllegalStep(N_("each attacker is named once"))
     attackers = []
     for square in squares:
         unit = unit_at(state, square)
         if unit is None or unit["seat"] != seat:
-            raise IllegalStep(f"you have no unit at ({square[0]}, {square[1]})")
+            raise IllegalStep(N_('you have no unit at ({x}, {y})'), x=square[0], y=square[1])
         reason = why_not_attacker(state, cards, unit, defender)
         if reason:
             raise IllegalStep(reason)
         attackers.append(unit)
     if len(attackers) == 1 and command_on(state, attackers[0], cards).has("grapple"):
-        raise IllegalStep("a unit attacking with grapple cannot be the only attacker of an engagement")
+        raise IllegalStep(N_("a unit attacking with grapple cannot be the only attacker of an engagement"))
     return defender, attackers
 
 
@@ -229,7 +230,7 @@ def check_advance(state: State, seat: int, step: Step) -> dict:
     square = to_square(step["at"])
     unit = unit_at(state, square)
     if unit is None or unit_key(unit) not in pending["units"]:
-        raise IllegalStep("only a melee attacker of that engagement may advance into the square")
+        raise IllegalStep(N_("only a melee attacker of that engagement may advance into the square"))
     return unit
 
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from html import escape
 
 from ... import i18n
-from ...i18n import N_, _, ngettext, series, svg_font_family
+from ...i18n import N_, _, ngettext, say, series, svg_font_family
 from . import story
-from .cardset import CardSet, Command, UnitType
+from .cardset import CardSet, Command, UnitType, keyword_words
 
 __all__ = ["SEAT_COLOURS", "abbreviation", "hand_html", "hand_lines", "html_board", "labels", "legend",
            "svg_board", "text_board"]
@@ -103,7 +103,13 @@ def _unit_words(unit: UnitType) -> str:
         parts.append(ngettext("ranged {ahead} ahead, {side} square to each side",
                               "ranged {ahead} ahead, {side} squares to each side", unit.ranged.side).format(
             ahead=ahead, side=unit.ranged.side))
-    return series(parts)
+    return i18n.series(parts)
+
+
+def _keyword_said(written: str) -> str:
+    """A keyword as the view writes it ("mobility 3", "turn"), in the language spoken."""
+    name, _sep, value = written.partition(" ")
+    return say(keyword_words(name, int(value) if value.lstrip("+-").isdigit() else None))
 
 
 def _command_words(command: Command, cards: CardSet, *, executors: bool = False) -> str:
@@ -111,11 +117,12 @@ def _command_words(command: Command, cards: CardSet, *, executors: bool = False)
     head = _("{kind}, cost {cost}").format(kind=kind, cost=command.cost)
     if executors:
         if command.units == "all":
-            head = series([head, _("any unit")])
+            head = _("{what}, {more}").format(what=head, more=_("any unit"))
         else:
-            head = series([head, _("for {units}").format(units=series([story.name_of(cards, u) for u in command.units]))])
-    keywords = series([story.keyword_words(k) for k in command.keywords])
-    return _("{label}: {value}").format(label=head, value=keywords) if keywords else head
+            head = _("{what}, {more}").format(what=head, more=_("for {units}").format(
+                units=i18n.series([story.name_of(cards, u) for u in command.units])))
+    keywords = i18n.series([say(k.words()) for k in command.keywords])  # as the unit's words are listed
+    return _("{what}: {keywords}").format(what=head, keywords=keywords) if keywords else head
 
 
 def card_words(cards: CardSet | None, card_id: str, *, executors: bool = False) -> str:
@@ -232,7 +239,7 @@ class Board:
                 parts.append(turn)
         for waiting in state.get("pending") or []:
             parts.append(_("Waiting to be used or skipped: {keywords} for the unit at {at}").format(
-                keywords=series(waiting["keywords"]), at=story.square(waiting["at"])))
+                keywords=i18n.series([_keyword_said(k) for k in waiting["keywords"]]), at=story.square(waiting["at"])))
         if state.get("advance"):
             parts.append(_("{squares} may advance into {to}").format(
                 squares=series([story.square(s) for s in state["advance"]["from"]]),
@@ -479,15 +486,17 @@ def html_board(state: dict, seat: int | None, names: Mapping[int, str] | None = 
                 f'{escape(board.faction(side))}<br>{escape(first)}<br>{escape(zone)}</p>')
 
     parts += [side_html(side) for side in sides[1:]]
-    parts += [grid, f'<p style="margin:0 0 8px 0;color:{MUTED};font-size:12px">{escape(_("North is up."))}</p>']
+    # gettext's extractor cannot see inside an f-string (Python 3.11): the words are said outside it
+    north, units, legend_head = _("North is up."), _("Units"), _("Legend")
+    parts += [grid, f'<p style="margin:0 0 8px 0;color:{MUTED};font-size:12px">{escape(north)}</p>']
     parts += [side_html(side) for side in sides[:1]]
     if board.field:
-        parts.append(f'<p style="margin:0 0 8px 0;font-size:13px"><b>{escape(_("Units"))}</b><br>'
+        parts.append(f'<p style="margin:0 0 8px 0;font-size:13px"><b>{escape(units)}</b><br>'
                      + "<br>".join(escape(board.unit_line(u)) for u in board.field) + "</p>")
     rows = [f'<tr><td style="padding:1px 6px 1px 0;vertical-align:top;white-space:nowrap">'
             f'{_html_key(board, what, label)}</td><td style="padding:1px 0">{escape(words)}</td></tr>'
             for what, label, words in legend(board, HTML_MARKS)]
-    parts.append(f'<p style="margin:0"><b>{escape(_("Legend"))}</b></p>'
+    parts.append(f'<p style="margin:0"><b>{escape(legend_head)}</b></p>'
                  f'<table role="presentation" style="border-collapse:collapse;font-size:13px">{"".join(rows)}</table>')
     parts.append("</div>")
     return "".join(parts)
@@ -725,8 +734,8 @@ def _sequences(board: Board, canvas: _Canvas, side: int) -> None:
             canvas.y += LINE_HEIGHT + 4
         top = canvas.y - 20
         size = ngettext("{count} card", "{count} cards", pile["size"]).format(count=pile["size"])
-        canvas.add(f'<g class="sequence"><title>{escape(_("sequence {number}: {size}").format(number=number, size=size))}'
-                   "</title>")
+        title = _("sequence {number}: {size}").format(number=number, size=size)
+        canvas.add(f'<g class="sequence"><title>{escape(title)}</title>')
         canvas.add(_text(x, canvas.y - 6, str(number), bold=True, fill=MUTED))
         for card in range(pile["size"]):
             canvas.add(f'<rect x="{x + 13 + card * 9:g}" y="{top:g}" width="14" height="20" rx="2" fill="{colour}" '

@@ -29,6 +29,8 @@ from typing import Annotated, Literal, get_args
 from pydantic import Field
 
 from ...shapes import STRICT, Shape
+from ...i18n import N_
+from ..base import Words
 from ..steptypes import CommandError, StepTable, StepType, Unreadable, words_of
 
 HELP = __doc__.split("\n\n")[2]
@@ -203,25 +205,25 @@ FACINGS = ("N", "E", "S", "W")
 
 def _number(word: str) -> int:
     if not re.fullmatch(r"-?\d{1,4}", word):
-        raise CommandError(f"{word!r} is not a coordinate (a whole number, e.g. 0, 2 or -1)")
+        raise CommandError(N_('{word} is not a coordinate (a whole number, e.g. 0, 2 or -1)'), word=repr(word))
     return int(word)
 
 
 def _square(words: list[str]) -> dict:
     if len(words) < 2:
-        raise CommandError("a square is written as two numbers, x then y")
+        raise CommandError(N_("a square is written as two numbers, x then y"))
     return {"x": _number(words[0]), "y": _number(words[1])}
 
 
 def _facing(word: str) -> str:
     if word.upper() not in FACINGS:
-        raise CommandError(f"{word!r} is not a facing (N, E, S or W)")
+        raise CommandError(N_('{word} is not a facing (N, E, S or W)'), word=repr(word))
     return word.upper()
 
 
 def _card(word: str) -> str:
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", word.lower()):
-        raise CommandError(f"{word!r} is not a card id (e.g. heavy_cavalry, charge)")
+        raise CommandError(N_('{word} is not a card id (e.g. heavy_cavalry, charge)'), word=repr(word))
     return word.lower()
 
 
@@ -230,7 +232,7 @@ def _sequence(words: list[str]) -> dict:
         return {}
     if len(words) == 2 and words[0].lower() in ("seq", "sequence") and words[1].isdigit():
         return {"sequence": int(words[1])}
-    raise CommandError(f"cannot read {' '.join(words)!r}: write the sequence as 'seq 2'")
+    raise CommandError(N_("cannot read {words}: write the sequence as 'seq 2'"), words=repr(' '.join(words)))
 
 
 def _count(words: list[str], wanted: int) -> list[str]:
@@ -271,13 +273,13 @@ def _on_square(model: type[_Step], command: str, describe: Callable[[dict], str]
 
 PLACE = StepType(
     PlaceStep, "place", read=lambda words: {"type": "place", "unit": _card(_count(words, 1)[0])},
-    write=lambda step: f"place {step['unit']}", describe=lambda step: f"place {step['unit']} as your first unit",
+    write=lambda step: f"place {step['unit']}", describe=lambda step: Words(N_("place {unit} as your first unit"), unit=step["unit"]),
     recorded=lambda data: {"type": "place", "unit": data["unit"]})
 
-FLIP = _on_square(FlipStep, "flip", lambda step: f"flip the unit at {_told(step['at'])} face up")
+FLIP = _on_square(FlipStep, "flip", lambda step: Words(N_("flip the unit at {at} face up"), at=_told(step["at"])))
 
 DISCARD_DEFENCE = _on_square(DiscardDefenceStep, "discard",
-                             lambda step: f"discard the defence command at {_told(step['at'])}",
+                             lambda step: Words(N_("discard the defence command at {at}"), at=_told(step["at"])),
                              event="defence_discarded")
 
 
@@ -291,7 +293,8 @@ def _read_deploy(words: list[str]) -> dict:
 DEPLOY = StepType(
     DeployStep, "deploy", read=_read_deploy,
     write=lambda step: f"deploy {step['unit']} {_xy(step['at'])} {step['facing']}",
-    describe=lambda step: f"deploy {step['unit']} at {_told(step['at'])} facing {step['facing']}",
+    describe=lambda step: Words(N_("deploy {unit} at {at} facing {facing}"), unit=step["unit"],
+                                  at=_told(step["at"]), facing=step["facing"]),
     recorded=lambda data: {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]})
 
 
@@ -300,9 +303,11 @@ def _read_command(words: list[str]) -> dict:
     return {"type": "command", "card": _card(words[0]), "at": _square(words[1:3]), **_sequence(words[3:])}
 
 
-def _describe_command(step: dict) -> str:
-    paid = f", paid by sequence {step['sequence']}" if step.get("sequence") else ""
-    return f"command the unit at {_told(step['at'])} with {step['card']}{paid}"
+def _describe_command(step: dict) -> Words:
+    if step.get("sequence"):
+        return Words(N_("command the unit at {at} with {card}, paid by sequence {sequence}"), at=_told(step["at"]),
+                     card=step["card"], sequence=step["sequence"])
+    return Words(N_("command the unit at {at} with {card}"), at=_told(step["at"]), card=step["card"])
 
 
 COMMAND = StepType(
@@ -312,9 +317,10 @@ COMMAND = StepType(
                            "sequence": data.get("sequence")})
 
 
-def _describe_pay(step: dict) -> str:
-    where = f"sequence {step['sequence']}" if step.get("sequence") else "a new sequence"
-    return f"pay {step['card']} face down into {where}"
+def _describe_pay(step: dict) -> Words:
+    if step.get("sequence"):
+        return Words(N_("pay {card} face down into sequence {sequence}"), card=step["card"], sequence=step["sequence"])
+    return Words(N_("pay {card} face down into a new sequence"), card=step["card"])
 
 
 PAY = StepType(
@@ -336,17 +342,19 @@ def _read_move(words: list[str]) -> dict:
 MOVE = StepType(
     MoveStep, "move", read=_read_move,
     write=lambda step: f"move {_xy(step['at'])} to {_xy(step['to'])} {step['facing']}",
-    describe=lambda step: f"move the unit at {_told(step['at'])} to {_told(step['to'])} facing {step['facing']}",
+    describe=lambda step: Words(N_("move the unit at {at} to {to} facing {facing}"), at=_told(step["at"]),
+                                  to=_told(step["to"]), facing=step["facing"]),
     recorded=lambda data: {"type": "move", "at": data["from"], "to": data["to"], "facing": data["facing"]})
 
 TURN = StepType(
     TurnStep, "turn",
     read=lambda words: {"type": "turn", "at": _square(_count(words, 3)[0:2]), "facing": _facing(words[2])},
     write=lambda step: f"turn {_xy(step['at'])} {step['facing']}",
-    describe=lambda step: f"turn the unit at {_told(step['at'])} to face {step['facing']}",
+    describe=lambda step: Words(N_("turn the unit at {at} to face {facing}"), at=_told(step["at"]),
+                                  facing=step["facing"]),
     recorded=lambda data: {"type": "turn", "at": data["at"], "facing": data["facing"]})
 
-SKIP = _on_square(SkipStep, "skip", lambda step: f"skip the waiting keyword of the unit at {_told(step['at'])}")
+SKIP = _on_square(SkipStep, "skip", lambda step: Words(N_("skip the waiting keyword of the unit at {at}"), at=_told(step["at"])))
 
 
 # ---------------------------------------------------------------- engagements
@@ -361,12 +369,18 @@ def _read_engage(words: list[str]) -> dict:
 ENGAGE = StepType(
     EngageStep, "engage", read=_read_engage,
     write=lambda step: f"engage {_xy(step['target'])} with " + ", ".join(_xy(a) for a in step["attackers"]),
-    describe=lambda step: f"attack {_told(step['target'])} with " + ", ".join(_told(a) for a in step["attackers"]),
+    describe=lambda step: Words(N_("attack {target} with {attackers}"), target=_told(step["target"]),
+                                  attackers=[_told(a) for a in step["attackers"]]),
     event="engagement", recorded=lambda data: {"type": "engage", "target": data["target"],
                                                "attackers": data["attackers"]})
 
 ADVANCE = _on_square(AdvanceStep, "advance",
-                     lambda step: f"advance the unit at {_told(step['at'])} into the empty square", recorded_at="from")
+                     lambda step: Words(N_("advance the unit at {at} into the empty square"), at=_told(step["at"])), recorded_at="from")
+
+
+def _told_as(template: str) -> Callable[[dict], Words]:
+    """A step with nothing but its type, in words (marked for translation)."""
+    return lambda step: Words(template)
 
 
 # ---------------------------------------------------------------- the table
@@ -377,14 +391,15 @@ ADVANCE = _on_square(AdvanceStep, "advance",
 
 STEPS = StepTable.of(
     PLACE, FLIP, DISCARD_DEFENCE, DEPLOY, COMMAND, PAY, MOVE, TURN, SKIP, ENGAGE, ADVANCE,
-    StepType(StayStep, "stay"),
-    StepType(EndActionStep, "end action", event="action_ended"),
-    StepType(EndReactionStep, "end reaction", event="reaction_ended"),
-    StepType(EndEngagementsStep, "end engagements", event="engagements_ended"),
-    StepType(EndTurnStep, "end turn", event="turn_ended"),
-    StepType(OfferDrawStep, "offer draw", event="draw_offered"),
-    StepType(AcceptDrawStep, "accept draw", event="draw_accepted"),
-    StepType(DeclineDrawStep, "decline draw", event="draw_declined"),
-    StepType(ResignStep, "resign"),
+    StepType(StayStep, "stay", describe=_told_as(N_("stay (no unit advances)"))),
+    StepType(EndActionStep, "end action", event="action_ended", describe=_told_as(N_("end the action phase"))),
+    StepType(EndReactionStep, "end reaction", event="reaction_ended", describe=_told_as(N_("end the reaction window"))),
+    StepType(EndEngagementsStep, "end engagements", event="engagements_ended",
+             describe=_told_as(N_("end the engagements"))),
+    StepType(EndTurnStep, "end turn", event="turn_ended", describe=_told_as(N_("end the turn"))),
+    StepType(OfferDrawStep, "offer draw", event="draw_offered", describe=_told_as(N_("offer a draw"))),
+    StepType(AcceptDrawStep, "accept draw", event="draw_accepted", describe=_told_as(N_("accept the draw"))),
+    StepType(DeclineDrawStep, "decline draw", event="draw_declined", describe=_told_as(N_("decline the draw"))),
+    StepType(ResignStep, "resign", describe=_told_as(N_("resign"))),
     split=lambda line: words_of(line, separators=("(", ")", ",")), game="khan")
 KhanStep = STEPS.schema

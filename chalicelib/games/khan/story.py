@@ -32,14 +32,6 @@ def card_set_of(state: dict) -> CardSet | None:
         return None
 
 
-# A command's keywords as 003 names them (机动, 侧翼, 协同, ...), in the reader's language.
-KEYWORD_WORDS = {
-    "power": N_("power"), "melee": N_("melee"), "ranged": N_("ranged"), "flank": N_("flank"),
-    "activate": N_("activate"), "mobility": N_("mobility"), "turn": N_("turn"), "trigger": N_("trigger"),
-    "grapple": N_("grapple"), "counter": N_("counter"), "coordinate": N_("coordinate"),
-}
-
-
 def full_name(entry: UnitType | Command) -> str:
     """A card's name in the language spoken, as its card set writes it: its ``names`` entry for the
     language, else its (English) ``name``, else (a command without one) its id in words."""
@@ -55,13 +47,6 @@ def faction_name(cards: CardSet | None, faction_id: str) -> str:
 def set_name(cards: CardSet) -> str:
     """The card set's name in the language spoken."""
     return cards.named(language()) or cards.name
-
-
-def keyword_words(keyword) -> str:
-    """A command's keyword as people read it: "mobility 2", "机动 2", "power +1"."""
-    text = str(keyword)
-    word = KEYWORD_WORDS.get(keyword.name)
-    return _(word) + text[len(keyword.name):] if word else text
 
 
 _SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC")

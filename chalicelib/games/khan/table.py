@@ -8,6 +8,7 @@ A unit on the field is known by its key ``"<seat>:<card number>"``.
 
 from __future__ import annotations
 
+from ...i18n import N_
 from ..base import IllegalStep, State, seat_key
 from .cardset import REGISTRY, CardSet, Command, UnitType
 from .grid import Square, front
@@ -38,7 +39,7 @@ def take_from_hand(state: State, seat: int, card: str) -> int:
         if card_id(state, seat, number) == card:
             state["hands"][seat_key(seat)].remove(number)
             return number
-    raise IllegalStep(f"you hold no {card}")
+    raise IllegalStep(N_('you hold no {card}'), card=card)
 
 
 # ---------------------------------------------------------------- units on the field
@@ -100,9 +101,9 @@ def own_unit(state: State, seat: int, at: dict, what: str = "unit") -> dict:
     square = to_square(at)
     unit = unit_at(state, square)
     if unit is None:
-        raise IllegalStep(f"there is no unit at ({square[0]}, {square[1]})")
+        raise IllegalStep(N_('there is no unit at ({x}, {y})'), x=square[0], y=square[1])
     if unit["seat"] != seat:
-        raise IllegalStep(f"the {what} at ({square[0]}, {square[1]}) is not yours")
+        raise IllegalStep(N_('the unit at ({x}, {y}) is not yours'), x=square[0], y=square[1])
     return unit
 
 
