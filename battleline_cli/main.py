@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import ExitStack
 from typing import Optional
 
 import click
@@ -18,9 +19,10 @@ import typer
 
 from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
+from chalicelib import i18n
 from chalicelib.i18n import _
 
-from . import screens
+from . import screens, settings
 from .client import Client, Failure
 from .typed import steps_of
 
@@ -32,15 +34,49 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 class Options:
     client: Client
+    chosen: str | None = None  # the language --language or BATTLELINE_LANGUAGE asks for
+    speaking = ExitStack()  # the language spoken until the command ends
 
 
 state = Options()
 
 
+def player_language(client: Client) -> str:
+    """The player's ``language`` preference: the config's copy, or (the first time) the server's,
+    then kept; English without a key, or when the server cannot say."""
+    cached = settings.cached_language(client.server, client.key)
+    if cached or not client.key:
+        return cached or i18n.DEFAULT
+    try:
+        found = client.call("GET", "/v1/players/me/preferences").get("language", i18n.DEFAULT)
+    except Failure:
+        return i18n.DEFAULT  # the command itself says what is wrong
+    settings.cache_language(client.server, client.key, found)
+    return found
+
+
+def speak(code: str) -> None:
+    """Speak ``code`` from now on, and ask the server for it (its refusals)."""
+    state.speaking.close()
+    state.speaking.enter_context(i18n.speaking(code))
+    state.client.language = code
+
+
 @app.callback()
 def main(server: str = typer.Option(DEFAULT_SERVER, envvar="BATTLELINE_SERVER", help="The server's URL."),
-         key: Optional[str] = typer.Option(None, envvar="BATTLELINE_KEY", help="Your API key.")) -> None:
+         key: Optional[str] = typer.Option(None, envvar="BATTLELINE_KEY", help="Your API key."),
+         language: Optional[str] = typer.Option(
+             None, "--language", envvar="BATTLELINE_LANGUAGE",
+             help="Speak this language this time: en, zh-Hans, ja or vi (by default your preference: "
+                  "battleline language).")) -> None:
     state.client = Client(server, key)
+    state.chosen = None
+    if language:
+        state.chosen = settings.language_code(language)
+        if state.chosen is None:
+            raise Failure(_("no language {language!r}: choose one of {languages}").format(
+                language=language, languages=i18n.listed(i18n.LANGUAGES)))
+    speak(state.chosen or player_language(state.client))
 
 
 def out(text: str = "") -> None:
@@ -51,8 +87,10 @@ def out(text: str = "") -> None:
 
 @app.command()
 def signup(name: str, email: Optional[str] = typer.Option(None, help="For emails and play by email.")) -> None:
-    """Make a player: its API key is shown once."""
-    made = state.client.call("POST", "/v1/players", {"name": name, **({"email": email} if email else {})}, auth=False)
+    """Make a player: its API key is shown once (its language is --language's, or English)."""
+    body = {"name": name, **({"email": email} if email else {}), **({"language": state.chosen} if state.chosen else {})}
+    made = state.client.call("POST", "/v1/players", body, auth=False)
+    settings.cache_language(state.client.server, made["api_key"], state.chosen or i18n.DEFAULT)
     out(_("player {id} ({name})").format(id=made["id"], name=made["name"]))
     out(_("your API key, shown only now: {key}").format(key=made["api_key"]))
     out(f"export BATTLELINE_KEY={made['api_key']}")
@@ -65,8 +103,31 @@ def me() -> None:
     out(_("{name} ({id}); vacation days left: {days}").format(name=found["name"], id=found["id"],
                                                                days=found["vacation"]["days_left"]))
     for game, rating in found["ratings"].items():
-        provisional = ", " + _("provisional") if rating["provisional"] else ""
-        out(f"  {game}: {rating['rating']} (RD {rating['rd']}{provisional})")
+        said = _("{rating} (RD {rd}, provisional)") if rating["provisional"] else _("{rating} (RD {rd})")
+        out("  " + _("{title}: {rating}").format(title=screens.TITLES.get(game, game),
+                                                 rating=said.format(rating=rating["rating"], rd=rating["rd"])))
+
+
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "ja": "日本語", "vi": "Tiếng Việt"}
+
+
+@app.command()
+def language(code: Optional[str] = typer.Argument(None, help="en, zh-Hans, ja or vi; none: show yours.")) -> None:
+    """Your language: emails, pages, the board, this command line and the server's refusals speak it."""
+    if code is None:
+        found = state.client.call("GET", "/v1/players/me/preferences").get("language", i18n.DEFAULT)
+    else:
+        chosen = settings.language_code(code)
+        if chosen is None:
+            raise Failure(_("no language {language!r}: choose one of {languages}").format(
+                language=code, languages=i18n.listed(i18n.LANGUAGES)))
+        found = state.client.call("PUT", "/v1/players/me/preferences", {"language": chosen})["language"]
+    settings.cache_language(state.client.server, state.client.key, found)
+    if not state.chosen:
+        speak(found)  # said in the language just chosen
+    named = _("Your language: {name} ({code}).").format(name=LANGUAGE_NAMES.get(found, found), code=found)
+    out(named if code is None else _("Your language is now {name} ({code}).").format(
+        name=LANGUAGE_NAMES.get(found, found), code=found))
 
 
 # ---------------------------------------------------------------- games
@@ -86,7 +147,7 @@ def games(to_move: bool = typer.Option(False, "--to-move", help="Only the games 
             turn = _("your move") if g["your_turn"] else _("their move")
         if g.get("deadline"):
             turn = _("{turn}, by {deadline}").format(turn=turn, deadline=screens.when(g["deadline"]))
-        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} {turn}")
+        out(f"{g['game_id']}  {settings.pad(screens.TITLES.get(g['game'], g['game']), 15)} {turn}")
 
 
 def parse_options(pairs: list[str]) -> dict:
@@ -147,8 +208,9 @@ def lobby(game: str = typer.Argument("battleline", help="battleline or khan.")) 
                                                             high=seat.get("rating_max") or "")
         rated = _("rated") if g["rated"] else _("unrated")
         may = _("battleline take {game}").format(game=g["game_id"]) if g["may_join"] else _("not for you")
-        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} "
-            f"{_('by {name}').format(name=g['created_by']['name'])}, {rated}{limits}: {may}")
+        out(f"{g['game_id']}  {settings.pad(screens.TITLES.get(g['game'], g['game']), 15)} " + _(
+            "by {name}, {rated}{limits}: {take}").format(name=g["created_by"]["name"], rated=rated, limits=limits,
+                                                          take=may))
 
 
 @app.command()
@@ -260,7 +322,7 @@ def play(game_id: str,
     if not done:
         done = _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps))
     if message is not None:
-        done += " " + _("Your message went with it.")
+        done = i18n.sentences(done, _("Your message went with it."))
     lines([done], view["game"])
     out()
     show_game(wait_for_bot(game_id, result["view"], wait), own=False)
@@ -297,7 +359,7 @@ def run() -> None:
     try:
         app(standalone_mode=False)
     except Failure as failure:
-        typer.echo(f"error: {failure}", err=True)
+        typer.echo(_("error: {reason}").format(reason=failure), err=True)
         sys.exit(failure.status)
     except click.ClickException as error:  # a usage error: click's own message
         error.show()
@@ -307,8 +369,11 @@ def run() -> None:
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except Exception as error:  # noqa: BLE001 - a user sees a sentence, not a stack
-        typer.echo(f"error: something went wrong ({type(error).__name__}: {error})", err=True)
+        typer.echo(_("error: something went wrong ({error})").format(error=f"{type(error).__name__}: {error}"),
+                   err=True)
         sys.exit(1)
+    finally:
+        state.speaking.close()
 
 
 if __name__ == "__main__":

@@ -114,9 +114,9 @@ def test_the_clock_says_the_time_left_and_the_deadline():
         {"seat": 1, "time_left_seconds": 2 * 86400 + 5 * 3600 + 60, "moves": 4, "running": True,
          "deadline": "2026-11-27T05:40:00.000Z", "paused": False},
         {"seat": 2, "time_left_seconds": 3 * 86400, "moves": 4, "running": False, "deadline": None, "paused": False}]}
-    assert ("Clock (3 days a move): You: 2 days 5 hours left, until 2026-11-27 05:40 UTC; Bob: 3 days"
+    assert ("Clock (3 days a move): You: 2 days, 5 hours left, until Nov 27, 2026 05:40 UTC; Bob: 3 days"
             in text(view, events))
-    assert duration(59) == "less than a minute" and duration(3 * 3600 + 120) == "3 hours 2 minutes"
+    assert duration(59) == "less than a minute" and duration(3 * 3600 + 120) == "3 hours, 2 minutes"
 
 
 def test_three_players_each_flag_names_its_two_sides():
