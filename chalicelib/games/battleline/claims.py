@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .cards import COLOURS, LEADERS, TROOPS, VALUES, Troop, parse_troop
 from .formations import Formation, Strength, strength_of_troops
+from ...i18n import N_, _
 
 # ---------------------------------------------------------------- a side's size
 
@@ -262,7 +263,7 @@ def _value_of_bit(b: int) -> int:
 def _highest(avail: int, count: int) -> tuple[int, int]:
     """The ``count`` highest bits of a one-colour mask: (their mask, the sum of their values)."""
     taken = total = 0
-    for _ in range(count):
+    for _bit in range(count):
         b = avail.bit_length() - 1
         taken |= 1 << b
         avail ^= 1 << b
@@ -426,10 +427,16 @@ class ClaimCheck:
     counterexample: dict | None = None
 
 
+FORMATION_WORDS = {
+    Formation.SUM_ONLY: N_("sum of {total}"), Formation.HOST: N_("host of {total}"),
+    Formation.SKIRMISH_LINE: N_("skirmish line of {total}"), Formation.BATTALION_ORDER: N_("battalion order of {total}"),
+    Formation.PHALANX: N_("phalanx of {total}"), Formation.WEDGE: N_("wedge of {total}"),
+}
+
+
 def describe(strength: Strength) -> str:
-    if strength.formation == Formation.SUM_ONLY:
-        return f"sum of {strength.total}"
-    return f"{strength.formation.name.lower().replace('_', ' ')} of {strength.total}"
+    """A side's strength in words, in the language spoken: "wedge of 27", "同花顺（27）"."""
+    return _(FORMATION_WORDS[strength.formation]).format(total=strength.total)
 
 
 def formation_name(strength: Strength) -> str:
@@ -492,33 +499,39 @@ def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
     number = flag["flag"]
     side = flag["seats"].index(seat) if seat in flag["seats"] else 0
     mine, theirs = flag["cards"][side], flag["cards"][1 - side]
+    # The reasons in the language spoken (a refusal's detail, analyzeBattleLine's reason).
     if why == "claimed":
-        return ClaimCheck(False, f"flag {number} is already claimed")
+        return ClaimCheck(False, _("flag {flag} is already claimed").format(flag=number))
     if why == "not_facing":
-        return ClaimCheck(False, f"seat {seat} does not face flag {number}")
+        return ClaimCheck(False, _("seat {seat} does not face flag {flag}").format(seat=seat, flag=number))
     if why == "incomplete":
-        return ClaimCheck(False, f"your side of flag {number} has {len(mine)} of the {details} cards it needs")
+        return ClaimCheck(False, _("your side of flag {flag} has {count} of the {needed} cards it needs").format(
+            flag=number, count=len(mine), needed=details))
     if why == "cannot_complete":
-        return ClaimCheck(True, f"the opponent cannot complete flag {number} from the unseen troops")
+        return ClaimCheck(True, _("the opponent cannot complete flag {flag} from the unseen troops").format(flag=number))
     if why == "direct":
         my_strength, their_strength = details
         if ok:
-            return ClaimCheck(True, f"your {describe(my_strength)} beats {describe(their_strength)}")
+            return ClaimCheck(True, _("your {mine} beats {theirs}").format(mine=describe(my_strength),
+                                                                            theirs=describe(their_strength)))
         fog = "FOG" in flag["environment"]
         their = best_completion(Side.of(theirs), 0, len(theirs), fog=fog)
-        tie = "ties and was completed first" if my_strength == their_strength else "is stronger"
-        return ClaimCheck(False, f"the opponent's {describe(their_strength)} at flag {number} {tie}",
+        said = _("the opponent's {theirs} at flag {flag} ties and was completed first") \
+            if my_strength == their_strength else _("the opponent's {theirs} at flag {flag} is stronger")
+        return ClaimCheck(False, said.format(theirs=describe(their_strength), flag=number),
                           their.as_json(theirs) if their else None)
     my_strength, beating = details
     if ok:
-        return ClaimCheck(True, f"no completion of the opponent's side can beat your {describe(my_strength)}")
+        return ClaimCheck(True, _("no completion of the opponent's side can beat your {mine}").format(
+            mine=describe(my_strength)))
     example = beating.as_json(theirs)
-    return ClaimCheck(
-        False,
-        f"the opponent could still complete flag {number} with {' '.join(example['added']) or 'what is there'}"
-        f" for a {describe(beating.strength)}, beating your {describe(my_strength)}",
-        example,
-    )
+    if example["added"]:
+        said = _("the opponent could still complete flag {flag} with {cards} for a {theirs}, beating your {mine}")
+    else:
+        said = _("the opponent could still complete flag {flag} with what is there for a {theirs}, beating your "
+                 "{mine}")
+    return ClaimCheck(False, said.format(flag=number, cards=" ".join(example["added"]), theirs=describe(beating.strength),
+                                         mine=describe(my_strength)), example)
 
 
 def clear_caches() -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..base import IllegalStep, State, seat_key
 from .claims import side_size
+from ...i18n import _
 
 
 def hand(state: State, seat: int) -> list[str]:
@@ -27,7 +28,8 @@ def opponents(state: State, seat: int) -> list[int]:
 
 def flag_at(state: State, number: Any) -> dict:
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(state["flags"]):
-        raise IllegalStep(f"there is no flag {number!r}; flags are numbered 1 to {len(state['flags'])}")
+        raise IllegalStep(_("there is no flag {number!r}; flags are numbered 1 to {count}").format(
+                            number=number, count=len(state['flags'])))
     return state["flags"][number - 1]
 
 

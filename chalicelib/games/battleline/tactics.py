@@ -35,6 +35,7 @@ from .table import (
     side_cards,
     take,
 )
+from ...i18n import _
 
 _OPTIONAL = ("flag", "target", "to_flag", "discard")
 
@@ -83,7 +84,7 @@ def _opponent(state: State, seat: int) -> int:
 def _check_fields(step: Step, allowed: set[str], what: str) -> None:
     extra = sorted(set(step) - allowed - {"type", "card"})
     if extra:
-        raise IllegalStep(f"{what} is played without {', '.join(extra)}")
+        raise IllegalStep(_("{what} is played without {fields}").format(what=what, fields=', '.join(extra)))
 
 
 def _target(state: State, step: Step) -> tuple[dict | None, str | None]:
@@ -97,12 +98,12 @@ def check_tactics_allowed(state: State, seat: int) -> None:
     """You may play a tactics card only if you have played no more tactics cards than your
     opponent (so at most one ahead); never in a game played without them."""
     if not state["tactics"]:
-        raise IllegalStep("this game is played without tactics cards")
+        raise IllegalStep(_("this game is played without tactics cards"))
     mine = state["tactics_played"][seat_key(seat)]
     theirs = min(state["tactics_played"][seat_key(o)] for o in opponents(state, seat))
     if mine > theirs:
-        raise IllegalStep(f"you have played {mine} tactics cards and your opponent {theirs}: "
-                          "you may not be more than one ahead")
+        raise IllegalStep(_("you have played {mine} tactics cards and your opponent {theirs}: you may not be more"
+                            " than one ahead").format(mine=mine, theirs=theirs))
 
 
 # ---------------------------------------------------------------- troops: into a slot
@@ -114,13 +115,13 @@ def check_slot(state: State, seat: int, step: Step) -> None:
     _check_fields(step, {"flag"}, card)
     flag = _flag_or_none(state, step.get("flag"))
     if flag is None:
-        raise IllegalStep(f"{card} is played into a slot: name a flag from 1 to 9")
+        raise IllegalStep(_("{card} is played into a slot: name a flag from 1 to 9").format(card=card))
     if not is_open(flag):
-        raise IllegalStep(f"flag {flag['flag']} is claimed; no card may be played there")
+        raise IllegalStep(_("flag {flag} is claimed; no card may be played there").format(flag=flag['flag']))
     if not faces(flag, seat):
-        raise IllegalStep(f"you do not face flag {flag['flag']}")
+        raise IllegalStep(_("you do not face flag {flag}").format(flag=flag['flag']))
     if not has_free_slot(flag, seat):
-        raise IllegalStep(f"your side of flag {flag['flag']} is full")
+        raise IllegalStep(_("your side of flag {flag} is full").format(flag=flag['flag']))
 
 
 def slot_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
@@ -138,7 +139,7 @@ def check_leader(state: State, seat: int, step: Step) -> None:
     like a troop. Each player may play only one Leader per game; a second Leader stays in
     hand, unplayable, to the end."""
     if state["leaders_played"][seat_key(seat)]:
-        raise IllegalStep("you have played a Leader already: a second one stays in your hand to the end")
+        raise IllegalStep(_("you have played a Leader already: a second one stays in your hand to the end"))
     check_slot(state, seat, step)
 
 
@@ -179,9 +180,9 @@ def check_environment(state: State, seat: int, step: Step) -> None:
     _check_fields(step, {"flag"}, card)
     flag = _flag_or_none(state, step.get("flag"))
     if flag is None:
-        raise IllegalStep(f"{card} is placed at a flag: name a flag from 1 to 9")
+        raise IllegalStep(_("{card} is placed at a flag: name a flag from 1 to 9").format(card=card))
     if not is_open(flag):
-        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
+        raise IllegalStep(_("flag {flag} is claimed; no tactics card affects it").format(flag=flag['flag']))
 
 
 def environment_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
@@ -215,7 +216,7 @@ def check_scout(state: State, seat: int, step: Step) -> None:
     ``scout_draw`` and ``scout_return`` steps)."""
     _check_fields(step, set(), "SCOUT")
     if not state["decks"]["troop"] and not state["decks"]["tactics"]:
-        raise IllegalStep("SCOUT needs at least one card left in the decks")
+        raise IllegalStep(_("SCOUT needs at least one card left in the decks"))
 
 
 def scout_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
@@ -238,27 +239,27 @@ def check_redeploy(state: State, seat: int, step: Step) -> None:
     ``to_flag``), or discard it face up (``"discard": true``)."""
     _check_fields(step, {"target", "to_flag", "discard"}, "REDEPLOY")
     if "discard" in step and step["discard"] is not True:
-        raise IllegalStep("discard is true or left out: to move the card, give to_flag")
+        raise IllegalStep(_("discard is true or left out: to move the card, give to_flag"))
     if "discard" in step and "to_flag" in step:
-        raise IllegalStep("REDEPLOY moves the card (to_flag) or discards it (discard: true), not both")
+        raise IllegalStep(_("REDEPLOY moves the card (to_flag) or discards it (discard: true), not both"))
     flag, card = _target(state, step)
     if flag is None or card is None:
-        raise IllegalStep("REDEPLOY needs a target: one of your cards on an unclaimed flag")
+        raise IllegalStep(_("REDEPLOY needs a target: one of your cards on an unclaimed flag"))
     if not is_open(flag):
-        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
+        raise IllegalStep(_("flag {flag} is claimed; no tactics card affects it").format(flag=flag['flag']))
     if not owns_on_flag(flag, seat, card):
-        raise IllegalStep(f"{card} is not one of your cards at flag {flag['flag']}")
+        raise IllegalStep(_("{card} is not one of your cards at flag {flag}").format(card=card, flag=flag['flag']))
     if "to_flag" not in step:
         return  # discarded
     destination = _flag_or_none(state, step["to_flag"])
     if destination is None:
-        raise IllegalStep(f"there is no flag {step['to_flag']!r}")
+        raise IllegalStep(_("there is no flag {to_flag!r}").format(to_flag=step['to_flag']))
     if destination is flag:
-        raise IllegalStep("REDEPLOY moves a card to another flag")
+        raise IllegalStep(_("REDEPLOY moves a card to another flag"))
     if not is_open(destination):
-        raise IllegalStep(f"flag {destination['flag']} is claimed; no card may be played there")
+        raise IllegalStep(_("flag {flag} is claimed; no card may be played there").format(flag=destination['flag']))
     if card not in ENVIRONMENT_TACTICS and not has_free_slot(destination, seat):
-        raise IllegalStep(f"your side of flag {destination['flag']} is full")
+        raise IllegalStep(_("your side of flag {flag} is full").format(flag=destination['flag']))
 
 
 def redeploy_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
@@ -300,11 +301,12 @@ def check_deserter(state: State, seat: int, step: Step) -> None:
     _check_fields(step, {"target"}, "DESERTER")
     flag, card = _target(state, step)
     if flag is None or card is None:
-        raise IllegalStep("DESERTER needs a target: one of your opponent's cards on an unclaimed flag")
+        raise IllegalStep(_("DESERTER needs a target: one of your opponent's cards on an unclaimed flag"))
     if not is_open(flag):
-        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
+        raise IllegalStep(_("flag {flag} is claimed; no tactics card affects it").format(flag=flag['flag']))
     if not owns_on_flag(flag, _opponent(state, seat), card):
-        raise IllegalStep(f"{card} is not one of your opponent's cards at flag {flag['flag']}")
+        raise IllegalStep(_("{card} is not one of your opponent's cards at flag {flag}").format(
+                            card=card, flag=flag['flag']))
 
 
 def deserter_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
@@ -332,18 +334,19 @@ def check_traitor(state: State, seat: int, step: Step) -> None:
     _check_fields(step, {"target", "to_flag"}, "TRAITOR")
     flag, card = _target(state, step)
     if flag is None or card is None:
-        raise IllegalStep("TRAITOR needs a target: a troop on your opponent's side of an unclaimed flag")
+        raise IllegalStep(_("TRAITOR needs a target: a troop on your opponent's side of an unclaimed flag"))
     if not is_open(flag):
-        raise IllegalStep(f"flag {flag['flag']} is claimed; no tactics card affects it")
+        raise IllegalStep(_("flag {flag} is claimed; no tactics card affects it").format(flag=flag['flag']))
     if not is_troop(card):
-        raise IllegalStep("TRAITOR takes troop cards only, not tactics cards")
+        raise IllegalStep(_("TRAITOR takes troop cards only, not tactics cards"))
     if not owns_on_flag(flag, _opponent(state, seat), card):
-        raise IllegalStep(f"{card} is not on your opponent's side of flag {flag['flag']}")
+        raise IllegalStep(_("{card} is not on your opponent's side of flag {flag}").format(
+                            card=card, flag=flag['flag']))
     destination = _flag_or_none(state, step.get("to_flag"))
     if destination is None:
-        raise IllegalStep("TRAITOR needs to_flag: an unclaimed flag with a free slot on your side")
+        raise IllegalStep(_("TRAITOR needs to_flag: an unclaimed flag with a free slot on your side"))
     if not has_free_slot(destination, seat):
-        raise IllegalStep(f"you have no free slot at flag {destination['flag']}")
+        raise IllegalStep(_("you have no free slot at flag {flag}").format(flag=destination['flag']))
 
 
 def traitor_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
@@ -385,7 +388,7 @@ def check_play(state: State, seat: int, step: Step) -> None:
     step = canonical(step)
     card = step.get("card")
     if card not in hand(state, seat):
-        raise IllegalStep(f"you do not hold {card}")
+        raise IllegalStep(_("you do not hold {card}").format(card=card))
     if is_troop(card):
         check_slot(state, seat, step)
         return

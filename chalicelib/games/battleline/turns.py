@@ -31,6 +31,7 @@ from .table import (
     seats,
     side_cards,
 )
+from ...i18n import _, ngettext
 
 DECKS = ("troop", "tactics")
 SCOUT_DRAWS = 3
@@ -74,7 +75,7 @@ def check_play(state: State, seat: int, step: Step) -> None:
     (``tactics``)."""
     card = step.get("card")
     if not isinstance(card, str) or not is_card(card):
-        raise IllegalStep(f"{card!r} is not a card", code="invalid_card")
+        raise IllegalStep(_("{card!r} is not a card").format(card=card), code="invalid_card")
     tactics.check_play(state, seat, step)
 
 
@@ -90,7 +91,7 @@ def check_pass(state: State, seat: int, step: Step) -> None:
     """You must play if you hold a troop and have a free slot; otherwise you may pass (or
     still play a tactics card instead)."""
     if can_play_troop(state, seat):
-        raise IllegalStep("you must play: you hold a troop card and have a free slot")
+        raise IllegalStep(_("you must play: you hold a troop card and have a free slot"))
 
 
 def apply_pass(state: State, seat: int, step: Step) -> list[Event]:
@@ -115,15 +116,16 @@ def check_claim(state: State, seat: int, step: Step) -> None:
     counterexample."""
     numbers = step.get("flags")
     if not isinstance(numbers, list):
-        raise IllegalStep("a claim names a list of flags (an empty list claims nothing)")
+        raise IllegalStep(_("a claim names a list of flags (an empty list claims nothing)"))
     if len(set(map(repr, numbers))) != len(numbers):
-        raise IllegalStep("a claim names each flag once")
+        raise IllegalStep(_("a claim names each flag once"))
     flags = [flag_at(state, number) for number in numbers]
     pool = unseen_pool(state) if flags else 0
     for flag in flags:
         if not claims.claimable(flag, seat, pool):
             check = claims.check_claim(flag, seat, pool)
-            raise IllegalStep(f"flag {flag['flag']} cannot be claimed: {check.reason}",
+            raise IllegalStep(_("flag {flag} cannot be claimed: {reason}").format(
+                                flag=flag['flag'], reason=check.reason),
                               flag=flag["flag"], counterexample=check.counterexample)
 
 
@@ -161,9 +163,9 @@ def check_draw(state: State, seat: int, step: Step) -> None:
     """Draw one card from the troop deck or the tactics deck; an empty deck cannot be chosen."""
     deck = step.get("deck")
     if deck not in DECKS:
-        raise IllegalStep(f"there is no {deck!r} deck; choose troop or tactics")
+        raise IllegalStep(_("there is no {deck!r} deck; choose troop or tactics").format(deck=deck))
     if not state["decks"][deck]:
-        raise IllegalStep(f"the {deck} deck is empty")
+        raise IllegalStep(_("{deck} is empty").format(deck=_("the troop deck") if deck == "troop" else _("the tactics deck")))
 
 
 def apply_draw(state: State, seat: int, step: Step) -> list[Event]:
@@ -210,12 +212,13 @@ def check_scout_return(state: State, seat: int, step: Step) -> None:
     cards = step.get("cards")
     count = state["scout"]["to_return"]
     if not isinstance(cards, list) or len(cards) != count:
-        raise IllegalStep(f"SCOUT returns {count} card{'s' if count > 1 else ''} from your hand")
+        raise IllegalStep(ngettext("SCOUT returns {count} card from your hand", "SCOUT returns {count} cards from your hand",
+                                   count).format(count=count))
     if len(set(cards)) != len(cards):
-        raise IllegalStep("name each returned card once")
+        raise IllegalStep(_("name each returned card once"))
     missing = [card for card in cards if card not in hand(state, seat)]
     if missing:
-        raise IllegalStep(f"you do not hold {missing[0]}")
+        raise IllegalStep(_("you do not hold {card}").format(card=missing[0]))
 
 
 def apply_scout_return(state: State, seat: int, step: Step) -> list[Event]:
@@ -253,10 +256,11 @@ def check_mud_discard(state: State, seat: int, step: Step) -> None:
     pending = state["pending"][0]
     flag = flag_at(state, step.get("flag"))
     if flag["flag"] != pending["flag"]:
-        raise IllegalStep(f"the discard owed is at flag {pending['flag']}, not flag {flag['flag']}")
+        raise IllegalStep(_("the discard owed is at flag {flag}, not flag {flag2}").format(
+                            flag=pending['flag'], flag2=flag['flag']))
     card = step.get("card")
     if card not in side_cards(flag, seat):
-        raise IllegalStep(f"{card} is not on your side of flag {flag['flag']}")
+        raise IllegalStep(_("{card} is not on your side of flag {flag}").format(card=card, flag=flag['flag']))
 
 
 def apply_mud_discard(state: State, seat: int, step: Step) -> list[Event]:
@@ -318,22 +322,23 @@ def legal_steps(state: State, seat: int) -> list[Step]:
 
 def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     if state["result"] is not None:
-        raise IllegalStep("the game is over", code="game_finished")
+        raise IllegalStep(_("the game is over"), code="game_finished")
     if not 1 <= seat <= state["players"]:
-        raise IllegalStep(f"there is no seat {seat} in this game", code="not_seated")
+        raise IllegalStep(_("there is no seat {seat} in this game").format(seat=seat), code="not_seated")
     if seat in state["resigned"]:
-        raise IllegalStep("you have resigned from this game", code="not_your_turn")
+        raise IllegalStep(_("you have resigned from this game"), code="not_your_turn")
     kind = step.get("type")
     if kind == "resign":
         return _resign(state, seat)
     if seat != state["to_move"]:
-        raise IllegalStep(f"it is seat {state['to_move']}'s decision now, not seat {seat}'s", code="not_your_turn")
+        raise IllegalStep(_("it is seat {to_move}'s decision now, not seat {seat}'s").format(
+                            to_move=state['to_move'], seat=seat), code="not_your_turn")
     phase = PHASES[state["phase"]]
     move = phase.moves.get(kind)
     if move is None:
         expected = " or ".join(sorted(phase.moves))
-        raise IllegalStep(f"a {kind!r} step is not allowed now: this is the {state['phase']} step "
-                          f"(expected {expected})")
+        raise IllegalStep(_("a {kind!r} step is not allowed now: this is the {phase} step (expected {expected})").format(
+                            kind=kind, phase=state['phase'], expected=expected))
     move.check(state, seat, step)
     before = (state["phase"], _game_number(state))
     events = move.apply(state, seat, step)

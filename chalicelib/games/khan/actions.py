@@ -30,26 +30,27 @@ from .table import (
     unit_type,
     units_of,
 )
+from ...i18n import _
 
 STAGES = ("deploy", "command", "pay")
 
 
 def _known_card(cards: CardSet, card: str, kind: str) -> None:
     if kind == "unit" and card not in cards.units:
-        raise IllegalStep(f"{card!r} is not a unit card of card set {cards.id}", code="invalid_card")
+        raise IllegalStep(_("{card!r} is not a unit card of card set {id}").format(card=card, id=cards.id), code="invalid_card")
     if kind == "command" and card not in cards.commands:
-        raise IllegalStep(f"{card!r} is not a command card of card set {cards.id}", code="invalid_card")
+        raise IllegalStep(_("{card!r} is not a command card of card set {id}").format(card=card, id=cards.id), code="invalid_card")
 
 
 def _in_hand(state: State, seat: int, card: str) -> None:
     if card not in hand_ids(state, seat):
-        raise IllegalStep(f"you hold no {card}")
+        raise IllegalStep(_("you hold no {card}").format(card=card))
 
 
 def _room(state: State, seat: int) -> None:
     allowed = limit(state, seat)
     if state["turn"]["played"] >= allowed:
-        raise IllegalStep(f"you may play {allowed} cards this turn and have played them all")
+        raise IllegalStep(_("you may play {allowed} cards this turn and have played them all").format(allowed=allowed))
 
 
 def _stage(state: State, wanted: str) -> None:
@@ -59,7 +60,7 @@ def _stage(state: State, wanted: str) -> None:
         raise IllegalStep({"deploy": "units are deployed before any command or payment this turn",
                            "command": "commands are played before the cost is paid this turn"}[wanted])
     if wanted == "pay" and state["turn"].get("paid"):
-        raise IllegalStep("you may pay only one cost a turn")
+        raise IllegalStep(_("you may pay only one cost a turn"))
 
 
 # ---------------------------------------------------------------- maintenance
@@ -67,7 +68,7 @@ def _stage(state: State, wanted: str) -> None:
 def check_flip(state: State, seat: int, step: Step) -> dict:
     unit = own_unit(state, seat, step["at"])
     if unit["up"]:
-        raise IllegalStep("that unit is face up already")
+        raise IllegalStep(_("that unit is face up already"))
     return unit
 
 
@@ -81,7 +82,7 @@ def check_discard_defence(state: State, seat: int, step: Step) -> dict:
     unit = own_unit(state, seat, step["at"])
     command = command_on(state, unit)
     if command is None or command.kind != "defend":
-        raise IllegalStep("that unit carries no defence command")
+        raise IllegalStep(_("that unit carries no defence command"))
     return unit
 
 
@@ -121,11 +122,11 @@ def check_deploy(state: State, seat: int, step: Step) -> None:
     _in_hand(state, seat, step["unit"])
     square = to_square(step["at"])
     if unit_at(state, square) is not None:
-        raise IllegalStep(f"({square[0]}, {square[1]}) is taken")
+        raise IllegalStep(_("({x}, {y}) is taken").format(x=square[0], y=square[1]))
     if not any(u["up"] and max(abs(u["x"] - square[0]), abs(u["y"] - square[1])) == 1 for u in units_of(state, seat)):
-        raise IllegalStep("a unit is deployed on a square around one of your face-up units")
+        raise IllegalStep(_("a unit is deployed on a square around one of your face-up units"))
     if any(sq in adjacent(square) for sq in ((u["x"], u["y"]) for u in units_of(state, other(seat)))):
-        raise IllegalStep("a unit may not be deployed next to an enemy unit")
+        raise IllegalStep(_("a unit may not be deployed next to an enemy unit"))
 
 
 def apply_deploy(state: State, seat: int, step: Step) -> list[Event]:
@@ -151,15 +152,17 @@ def sequence_for(state: State, seat: int, cost: int, number: int | None) -> None
     sequences = state["sequences"][seat_key(seat)]
     if cost == 0:
         if number is not None:
-            raise IllegalStep("a command that costs nothing is played without a sequence")
+            raise IllegalStep(_("a command that costs nothing is played without a sequence"))
         return
     if number is None:
-        raise IllegalStep(f"this command costs {cost}: name a sequence of exactly {cost} face-down cards")
+        raise IllegalStep(_("this command costs {cost}: name a sequence of exactly {cost} face-down cards").format(
+                            cost=cost))
     if not 1 <= number <= len(sequences):
-        raise IllegalStep(f"you have no sequence {number} (you have {len(sequences)})")
+        raise IllegalStep(_("you have no sequence {number} (you have {count})").format(
+                            number=number, count=len(sequences)))
     if len(sequences[number - 1]) != cost:
-        raise IllegalStep(f"sequence {number} holds {len(sequences[number - 1])} cards; this command costs "
-                          f"exactly {cost}")
+        raise IllegalStep(_("sequence {number} holds {count} cards; this command costs exactly {cost}").format(
+                            number=number, count=len(sequences[number - 1]), cost=cost))
 
 
 def check_command(state: State, seat: int, step: Step, *, reaction: bool = False) -> tuple[dict, Command]:
@@ -168,19 +171,19 @@ def check_command(state: State, seat: int, step: Step, *, reaction: bool = False
     command = cards.commands[step["card"]]
     if reaction:
         if command.kind != "defend":
-            raise IllegalStep("in the reaction window only defence commands may be played")
+            raise IllegalStep(_("in the reaction window only defence commands may be played"))
     else:
         _stage(state, "command")
         _room(state, seat)
     _in_hand(state, seat, step["card"])
     unit = own_unit(state, seat, step["at"])
     if not unit["up"]:
-        raise IllegalStep("a face-down unit cannot take commands")
+        raise IllegalStep(_("a face-down unit cannot take commands"))
     if unit["command"] is not None:
-        raise IllegalStep("that unit carries a command already")
+        raise IllegalStep(_("that unit carries a command already"))
     kind = unit_type(state, unit, cards)
     if not command.executable_by(kind):
-        raise IllegalStep(f"{kind.id} cannot execute {command.id}")
+        raise IllegalStep(_("{unit} cannot execute {command}").format(unit=kind.id, command=command.id))
     sequence_for(state, seat, command.cost, step.get("sequence"))
     return unit, command
 
@@ -255,13 +258,15 @@ def check_pay(state: State, seat: int, step: Step) -> None:
     number = step.get("sequence")
     sequences = state["sequences"][seat_key(seat)]
     if number is not None and not 1 <= number <= len(sequences):
-        raise IllegalStep(f"you have no sequence {number}; leave sequence out to start a new one")
+        raise IllegalStep(_("you have no sequence {number}; leave sequence out to start a new one").format(
+                            number=number))
     longest = highest_cost(state, seat, cards)
     size = 1 if number is None else len(sequences[number - 1]) + 1
     if size > longest:
-        where = "a new sequence" if number is None else f"sequence {number}"
-        raise IllegalStep(f"paying into {where} would make it {size} cards long, more than the highest cost of a "
-                          f"command in your deck ({longest}): those cards could never be used")
+        where = _("a new sequence") if number is None else _("sequence {number}").format(number=number)
+        raise IllegalStep(_("paying into {where} would make it {size} cards long, more than the highest cost of a"
+                            " command in your deck ({longest}): those cards could never be used").format(
+                            where=where, size=size, longest=longest))
 
 
 def highest_cost(state: State, seat: int, cards: CardSet | None = None) -> int:

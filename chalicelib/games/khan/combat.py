@@ -29,6 +29,7 @@ from .table import (
     unit_type,
     units_of,
 )
+from ...i18n import _
 
 MELEE, RANGED = "melee", "ranged"
 
@@ -81,21 +82,21 @@ def check_engage(state: State, seat: int, step: Step) -> tuple[dict, list[dict]]
     target = to_square(step["target"])
     defender = unit_at(state, target)
     if defender is None or defender["seat"] == seat:
-        raise IllegalStep(f"there is no enemy unit at ({target[0]}, {target[1]})")
+        raise IllegalStep(_("there is no enemy unit at ({x}, {y})").format(x=target[0], y=target[1]))
     squares = [to_square(a) for a in step["attackers"]]
     if len(set(squares)) != len(squares):
-        raise IllegalStep("each attacker is named once")
+        raise IllegalStep(_("each attacker is named once"))
     attackers = []
     for square in squares:
         unit = unit_at(state, square)
         if unit is None or unit["seat"] != seat:
-            raise IllegalStep(f"you have no unit at ({square[0]}, {square[1]})")
+            raise IllegalStep(_("you have no unit at ({x}, {y})").format(x=square[0], y=square[1]))
         reason = why_not_attacker(state, cards, unit, defender)
         if reason:
             raise IllegalStep(reason)
         attackers.append(unit)
     if len(attackers) == 1 and command_on(state, attackers[0], cards).has("grapple"):
-        raise IllegalStep("a unit attacking with grapple cannot be the only attacker of an engagement")
+        raise IllegalStep(_("a unit attacking with grapple cannot be the only attacker of an engagement"))
     return defender, attackers
 
 
@@ -229,7 +230,7 @@ def check_advance(state: State, seat: int, step: Step) -> dict:
     square = to_square(step["at"])
     unit = unit_at(state, square)
     if unit is None or unit_key(unit) not in pending["units"]:
-        raise IllegalStep("only a melee attacker of that engagement may advance into the square")
+        raise IllegalStep(_("only a melee attacker of that engagement may advance into the square"))
     return unit
 
 

@@ -19,13 +19,14 @@ from ..base import Event, IllegalStep, State, Step, event
 from .combat import attack_mode
 from .grid import FACINGS, path, reachable
 from .table import as_json, card_set, occupied, other, square_of, to_square, unit_at, unit_by_key, unit_key, units_of
+from ...i18n import _
 
 
 def pending_for(state: State, seat: int, at: dict | None = None) -> dict:
     """The pending keyword entry of the unit at ``at`` (the first entry when None)."""
     entries = [e for e in state["turn"]["pending"] if e["seat"] == seat]
     if not entries:
-        raise IllegalStep("no keyword of yours is waiting to be used")
+        raise IllegalStep(_("no keyword of yours is waiting to be used"))
     if at is None:
         return entries[0]
     square = to_square(at)
@@ -35,13 +36,15 @@ def pending_for(state: State, seat: int, at: dict | None = None) -> dict:
             if state["phase"] != "after" and entry is not entries[0]:
                 break
             return entry
-    raise IllegalStep(f"no keyword is waiting for the unit at ({square[0]}, {square[1]})")
+    raise IllegalStep(_("no keyword is waiting for the unit at ({x}, {y})").format(
+                        x=square[0], y=square[1]))
 
 
 def _next(entry: dict, wanted: str) -> int | None:
     name, value = entry["keywords"][0]
     if name != wanted:
-        raise IllegalStep(f"the unit's next keyword is {name}{' ' + str(value) if value else ''}, not {wanted}")
+        raise IllegalStep(_("the unit's next keyword is {keyword}, not {wanted}").format(
+                            keyword=f"{name} {value}" if value else name, wanted=wanted))
     return value
 
 
@@ -62,16 +65,18 @@ def check_move(state: State, seat: int, step: Step) -> tuple[dict, dict]:
     unit = unit_by_key(state, entry["unit"])
     start, goal = square_of(unit), to_square(step["to"])
     if goal == start and step["facing"] == unit["facing"]:
-        raise IllegalStep("that changes nothing; skip the keyword instead")
+        raise IllegalStep(_("that changes nothing; skip the keyword instead"))
     if goal != start:
         if unit["grappled_by"]:
-            raise IllegalStep("a grappled unit cannot move (it may change facing)")
+            raise IllegalStep(_("a grappled unit cannot move (it may change facing)"))
         if path(start, goal, steps, occupied(state) - {start}) is None:
-            raise IllegalStep(f"({goal[0]}, {goal[1]}) cannot be reached in {steps} steps through empty squares")
+            raise IllegalStep(_("({x}, {y}) cannot be reached in {steps} steps through empty squares").format(
+                                x=goal[0], y=goal[1], steps=steps))
     if entry["attack"] and state["phase"] != "after":
         moved = {**unit, "x": goal[0], "y": goal[1], "facing": step["facing"]}
         if not enemy_in_reach(state, moved):
-            raise IllegalStep("an attack card's mobility is used only to attack: end the move with an enemy in range")
+            raise IllegalStep(_("an attack card's mobility is used only to attack: end the move with an enemy in "
+                                "range"))
     return entry, unit
 
 
@@ -91,7 +96,7 @@ def check_turn(state: State, seat: int, step: Step) -> tuple[dict, dict]:
     _next(entry, "turn")
     unit = unit_by_key(state, entry["unit"])
     if step["facing"] == unit["facing"]:
-        raise IllegalStep(f"the unit faces {unit['facing']} already; skip the keyword instead")
+        raise IllegalStep(_("the unit faces {facing} already; skip the keyword instead").format(facing=unit['facing']))
     return entry, unit
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..base import IllegalStep, State, seat_key
 from .cardset import REGISTRY, CardSet, Command, UnitType
 from .grid import Square, front
+from ...i18n import _
 
 SEATS = (1, 2)
 
@@ -38,7 +39,7 @@ def take_from_hand(state: State, seat: int, card: str) -> int:
         if card_id(state, seat, number) == card:
             state["hands"][seat_key(seat)].remove(number)
             return number
-    raise IllegalStep(f"you hold no {card}")
+    raise IllegalStep(_("you hold no {card}").format(card=card))
 
 
 # ---------------------------------------------------------------- units on the field
@@ -95,14 +96,14 @@ def as_json(square: Square) -> dict:
     return {"x": square[0], "y": square[1]}
 
 
-def own_unit(state: State, seat: int, at: dict, what: str = "unit") -> dict:
+def own_unit(state: State, seat: int, at: dict) -> dict:
     """The seat's unit on a square, or an IllegalStep saying why not."""
     square = to_square(at)
     unit = unit_at(state, square)
     if unit is None:
-        raise IllegalStep(f"there is no unit at ({square[0]}, {square[1]})")
+        raise IllegalStep(_("there is no unit at ({x}, {y})").format(x=square[0], y=square[1]))
     if unit["seat"] != seat:
-        raise IllegalStep(f"the {what} at ({square[0]}, {square[1]}) is not yours")
+        raise IllegalStep(_("the unit at ({x}, {y}) is not yours").format(x=square[0], y=square[1]))
     return unit
 
 

@@ -14,6 +14,7 @@ from ..base import Candidates, Event, IllegalStep, Move, Phase, State, Step, all
 from . import actions, combat, keywords
 from .setup import MAX_MARKER, START_SQUARES, limit, new_turn, second
 from .table import SEATS, card_id, card_set, command_on, hand_ids, other, take_from_hand, unit_by_key, units_of
+from ...i18n import N_, _
 
 
 # ---------------------------------------------------------------- set-up
@@ -22,9 +23,9 @@ def check_place(state: State, seat: int, step: Step) -> None:
     """Each seat places one unit card from its hand as its first unit."""
     cards = card_set(state)
     if step["unit"] not in cards.units:
-        raise IllegalStep(f"{step['unit']!r} is not a unit card of card set {cards.id}", code="invalid_card")
+        raise IllegalStep(_("{unit!r} is not a unit card of card set {id}").format(unit=step['unit'], id=cards.id), code="invalid_card")
     if step["unit"] not in hand_ids(state, seat):
-        raise IllegalStep(f"you hold no {step['unit']}")
+        raise IllegalStep(_("you hold no {unit}").format(unit=step['unit']))
 
 
 def apply_place(state: State, seat: int, step: Step) -> list[Event]:
@@ -90,8 +91,8 @@ def check_end_engagements(state: State, seat: int, step: Step) -> None:
     for uid in turn["committed"]:
         unit = unit_by_key(state, uid)
         if unit is not None and uid not in turn["engaged"] and combat.can_still_engage(state, seat, unit):
-            raise IllegalStep(f"the unit at ({unit['x']}, {unit['y']}) used its attack card's mobility, so it must "
-                              f"attack while it can")
+            raise IllegalStep(_("the unit at ({x}, {y}) used its attack card's mobility, so it must attack while "
+                                "it can").format(x=unit['x'], y=unit['y']))
 
 
 def apply_end_engagements(state: State, seat: int, step: Step) -> list[Event]:
@@ -213,9 +214,9 @@ KEYWORD = Phase("keyword", KEYWORD_MOVES, keywords.keyword_candidates)
 ADVANCE = Phase("advance", {"advance": Move(combat.check_advance, combat.apply_advance),
                             "stay": Move(no_check, apply_stay)}, combat.advance_candidates)
 
-PHASE_WORDS = {"setup": "set-up", "maintenance": "the maintenance phase", "action": "the action phase",
-               "reaction": "the reaction window", "engagements": "the engagements", "after": "the after-combat "
-               "keywords", "recovery": "recovery"}
+PHASE_WORDS = {"setup": N_("set-up"), "maintenance": N_("the maintenance phase"), "action": N_("the action phase"),
+               "reaction": N_("the reaction window"), "engagements": N_("the engagements"),
+               "after": N_("the after-combat keywords"), "recovery": N_("recovery")}
 
 
 def phase_of(state: State, seat: int) -> Phase:
@@ -234,14 +235,16 @@ def phase_of(state: State, seat: int) -> Phase:
 def _out_of_place(state: State, phase: Phase, kind: str) -> IllegalStep:
     """Why a step is not one of the phase's now."""
     if phase is KEYWORD:
-        return IllegalStep("first use or skip the keyword waiting on the unit you just commanded (move, turn or skip)")
+        return IllegalStep(_("first use or skip the keyword waiting on the unit you just commanded (move, turn or"
+                             " skip)"))
     if phase is ADVANCE and kind in PHASES["engagements"].moves:
-        return IllegalStep("first advance a melee attacker into the destroyed unit's square, or stay")
+        return IllegalStep(_("first advance a melee attacker into the destroyed unit's square, or stay"))
     if kind in KEYWORD.moves:
-        return IllegalStep("no keyword of yours is waiting to be used")
+        return IllegalStep(_("no keyword of yours is waiting to be used"))
     if kind in ADVANCE.moves:
-        return IllegalStep("no destroyed unit's square is waiting to be taken")
-    return IllegalStep(f"{kind} is not a step of {PHASE_WORDS.get(state['phase'], state['phase'])}")
+        return IllegalStep(_("no destroyed unit's square is waiting to be taken"))
+    return IllegalStep(_("{kind} is not a step of {phase}").format(
+                         kind=kind, phase=_(PHASE_WORDS.get(state['phase'], state['phase']))))
 
 
 def check_step(state: State, seat: int, step: Step) -> Move:
@@ -260,15 +263,15 @@ def check_offer_draw(state: State, seat: int, step: Step) -> None:
     """The seat to move may offer a draw once both first units are placed (even with a keyword
     waiting); the offer stands until answered, or until the opponent plays on."""
     if state["draw_offer"] is not None:
-        raise IllegalStep("a draw offer is already waiting for an answer")
+        raise IllegalStep(_("a draw offer is already waiting for an answer"))
     if state["phase"] == "setup":
-        raise IllegalStep("a draw may be offered once both first units are placed")
+        raise IllegalStep(_("a draw may be offered once both first units are placed"))
 
 
 def _answer_draw(state: State, seat: int, kind: str) -> list[Event]:
     """Either seat answers its opponent's offer at any time: accepting draws the game."""
     if state["draw_offer"] != other(seat):
-        raise IllegalStep("no draw offer of your opponent is waiting")
+        raise IllegalStep(_("no draw offer of your opponent is waiting"))
     state["draw_offer"] = None
     if kind == "decline_draw":
         return [event("draw_declined", seat, {})]
@@ -304,14 +307,14 @@ def legal_steps(state: State, seat: int) -> list[Step]:
 
 def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     if state["result"] is not None:
-        raise IllegalStep("the game is over")
+        raise IllegalStep(_("the game is over"))
     kind = step["type"]
     if kind == "resign":
         return forfeit(state, seat, "resign")
     if kind in ("accept_draw", "decline_draw"):
         return _answer_draw(state, seat, kind)
     if seat != state["to_move"]:
-        raise IllegalStep("it is not your decision now", code="not_your_turn")
+        raise IllegalStep(_("it is not your decision now"), code="not_your_turn")
     if kind == "offer_draw":
         check_offer_draw(state, seat, step)
         state["draw_offer"] = seat
