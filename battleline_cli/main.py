@@ -35,6 +35,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 class Options:
     client: Client
     chosen: str | None = None  # the language --language or BATTLELINE_LANGUAGE asks for
+    language: str = i18n.DEFAULT  # the language spoken (its failures are told in it too)
     speaking = ExitStack()  # the language spoken until the command ends
 
 
@@ -59,18 +60,20 @@ def speak(code: str) -> None:
     """Speak ``code`` from now on, and ask the server for it (its refusals)."""
     state.speaking.close()
     state.speaking.enter_context(i18n.speaking(code))
-    state.client.language = code
+    state.language = state.client.language = code
 
 
 @app.callback()
-def main(server: str = typer.Option(DEFAULT_SERVER, envvar="BATTLELINE_SERVER", help="The server's URL."),
+def main(ctx: typer.Context,
+         server: str = typer.Option(DEFAULT_SERVER, envvar="BATTLELINE_SERVER", help="The server's URL."),
          key: Optional[str] = typer.Option(None, envvar="BATTLELINE_KEY", help="Your API key."),
          language: Optional[str] = typer.Option(
              None, "--language", envvar="BATTLELINE_LANGUAGE",
              help="Speak this language this time: en, zh-Hans, ja or vi (by default your preference: "
                   "battleline language).")) -> None:
     state.client = Client(server, key)
-    state.chosen = None
+    state.chosen, state.language = None, i18n.DEFAULT
+    ctx.call_on_close(state.speaking.close)
     if language:
         state.chosen = settings.language_code(language)
         if state.chosen is None:
@@ -359,7 +362,7 @@ def run() -> None:
     try:
         app(standalone_mode=False)
     except Failure as failure:
-        typer.echo(_("error: {reason}").format(reason=failure), err=True)
+        typer.echo(i18n.in_language(state.language, lambda: _("error: {reason}")).format(reason=failure), err=True)
         sys.exit(failure.status)
     except click.ClickException as error:  # a usage error: click's own message
         error.show()
@@ -369,11 +372,9 @@ def run() -> None:
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except Exception as error:  # noqa: BLE001 - a user sees a sentence, not a stack
-        typer.echo(_("error: something went wrong ({error})").format(error=f"{type(error).__name__}: {error}"),
-                   err=True)
+        typer.echo(i18n.in_language(state.language, lambda: _("error: something went wrong ({error})")).format(
+            error=f"{type(error).__name__}: {error}"), err=True)
         sys.exit(1)
-    finally:
-        state.speaking.close()
 
 
 if __name__ == "__main__":
