@@ -97,12 +97,11 @@ def _in_order(steps: list[dict], key: Callable[[dict], object]) -> dict:
 def _listed(words: list[str], last: str | None = None) -> str:
     """``a, b, or c`` as the language writes it (CLDR's "or" list: "a、b或c", "a、b、またはc"); with no
     ``last``, a plain row: "a, b, c" ("a、b、c")."""
-    from babel.lists import format_list
     if len(words) < 2:
         return "".join(words)
     if last is None:
         return ("、" if i18n.language() in ("zh-Hans", "ja") else ", ").join(words)
-    return format_list(list(words), style="or", locale=i18n.locale())
+    return i18n.alternatives(words)
 
 
 # ---------------------------------------------------------------- Battle Line

@@ -52,6 +52,12 @@ def seat_name(view: dict, seat: int) -> str:
     return names(view).get(seat, "?")
 
 
+def yours(name: str) -> str:
+    """A name marked as yours: "Ann (you)", "安（你）" (no space before a full-width parenthesis)."""
+    mark = _("(you)")
+    return name + (mark if mark.startswith("（") else " " + mark)
+
+
 def sentence_name(view: dict, seat: int | None) -> str:
     """A seat at the start of a sentence: "You", or the name."""
     if seat is not None and seat == view["you"]:
@@ -65,10 +71,13 @@ def title(view: dict) -> str:
     """``Battle Line, game g_1: Ann (you) against greedy bot``."""
     seated = []
     for seat in view["seats"]:
-        if seat.get("invited"):  # the server does not say whom (an email address is private)
+        if seat.get("open"):
+            seated.append(_("an open seat"))
+            continue
+        if seat.get("invited") and not seat.get("player_id"):  # whom an email invites is private
             seated.append(_("a player invited by email"))
             continue
-        seated.append(seat["name"] + (" " + _("(you)") if seat["seat"] == view["you"] else ""))
+        seated.append(yours(seat["name"]) if seat["seat"] == view["you"] else seat["name"])
     players = _("{first} against {second}").format(first=seated[0], second=seated[1]) if len(seated) == 2 \
         else i18n.listed(seated)
     return _("{title}, game {game}: {players}").format(title=TITLES.get(view["game"], view["game"]),
@@ -221,7 +230,7 @@ def battleline_board(view: dict) -> list[str]:
     if two:
         left_seat, right_seat = rows[0][2], rows[0][4]
         left_name = seat_name(view, left_seat)
-        right_name = names(view).get(right_seat, "?") + (" " + _("(you)") if right_seat == you else "")
+        right_name = yours(names(view).get(right_seat, "?")) if right_seat == you else names(view).get(right_seat, "?")
         left_w = max([columns(left_name)] + [columns(r[3]) for r in rows])
         lines = [f"{pad('', label_w)}  {pad(left_name, left_w)}   {right_name}"]
         for label, ground, _l, theirs, _r, mine, note in rows:
@@ -243,7 +252,7 @@ def khan_board(view: dict, card_set: dict | None) -> list[str]:
     legend = []
     for seat in view["seats"]:
         faction = view["state"].get("factions", {}).get(str(seat["seat"]))
-        who = seat["name"] + (" " + _("(you)") if seat["seat"] == view["you"] else "")
+        who = yours(seat["name"]) if seat["seat"] == view["you"] else seat["name"]
         legend.append(_("seat {seat} is {who}, {faction}").format(seat=seat["seat"], who=who,
                                                                   faction=factions.get(faction, faction)))
     sentence = in_turn(legend)

@@ -31,6 +31,7 @@ from .table import (
     seats,
     side_cards,
 )
+from ... import i18n
 from ...i18n import _, ngettext
 
 DECKS = ("troop", "tactics")
@@ -336,7 +337,7 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     phase = PHASES[state["phase"]]
     move = phase.moves.get(kind)
     if move is None:
-        expected = " or ".join(sorted(phase.moves))
+        expected = i18n.alternatives(sorted(phase.moves))
         raise IllegalStep(_("a {kind!r} step is not allowed now: this is the {phase} step (expected {expected})").format(
                             kind=kind, phase=state['phase'], expected=expected))
     move.check(state, seat, step)
