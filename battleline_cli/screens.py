@@ -12,12 +12,13 @@ from collections import Counter
 import click
 
 from chalicelib.games.battleline.story import card_name
+from chalicelib.games.khan.story import KINDS as KHAN_KINDS
 from chalicelib import i18n, talk
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
 from chalicelib.i18n import _, ngettext
 
 from .moves import Moves, your_moves
-from .settings import columns, pad, wrap
+from .settings import aside, columns, pad, row, wrap
 
 TITLES = {"battleline": "Battle Line", "khan": "Khan & General"}
 # Battle Line's colours on a terminal (click leaves them out when the output is not one): orange is
@@ -281,19 +282,18 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
     unit_words = []
     for card in (c for c in held if c in units):
         unit = units[card]
-        power = _("power {power}").format(power=unit["base"])
-        if unit.get("ranged"):
-            power += ", " + _("ranged")
-        unit_words.append(f"{times(card)} ({power})")
+        power = [_("power {power}").format(power=unit["base"])] + ([_("ranged")] if unit.get("ranged") else [])
+        unit_words.append(times(card) + aside(row(power)))
     if unit_words:
-        lines.append("  " + _("units: {units}").format(units=", ".join(unit_words)))
+        lines.append("  " + _("units: {units}").format(units=row(unit_words)))
     held_commands = [c for c in held if c in commands]
     if held_commands:
         lines.append("  " + _("commands:"))
     for card in held_commands:
         command = commands[card]
         lines.append("    " + _("{card}: {kind} command, cost {cost}: {keywords}").format(
-            card=times(card), kind=command["kind"], cost=command["cost"], keywords=", ".join(command["keywords"])))
+            card=times(card), kind=_(KHAN_KINDS.get(command["kind"], command["kind"])), cost=command["cost"],
+            keywords=row(command["keywords"])))
     other = [times(c) for c in held if c not in units and c not in commands]
     if other:
         lines.append("  " + " ".join(other))

@@ -128,3 +128,20 @@ def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list
     if line.strip():
         lines.append(line.rstrip())
     return lines
+
+
+# ---------------------------------------------------------------- punctuation of the language spoken
+
+def _wide() -> bool:
+    return i18n.language() in ("zh-Hans", "ja")
+
+
+def row(items) -> str:
+    """Items one after another with no "and": "a, b, c", "a、b、c" in Chinese and Japanese."""
+    return ("、" if _wide() else ", ").join(str(item) for item in items)
+
+
+def aside(text: str) -> str:
+    """``text`` in parentheses after a word: " (text)", "（text）" (full width, no space) in Chinese and
+    Japanese."""
+    return f"（{text}）" if _wide() else f" ({text})"

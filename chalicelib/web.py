@@ -87,6 +87,7 @@ class Operation:
     html: bool = False  # answers with an HTML page (email links), errors included
     rate: str | None = None  # the rate limit of a request without a key, per client address ("signup")
     etag: bool = False  # a view: answered with an ETag, and 304 to a request whose If-None-Match has it
+    speaks: bool = False  # its answer holds sentences in the request's language (Content-Language, Vary)
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -445,6 +446,8 @@ class Api:
                 headers["Idempotent-Replayed"] = "true"
             result = result.body
         body = json.dumps(result)
+        if op.speaks:
+            headers.update({"Content-Language": language(), "Vary": "Accept-Language"})
         if op.etag:
             tag = entity_tag(result)
             headers.update({"ETag": tag, **VIEW_HEADERS})

@@ -237,9 +237,11 @@ VIEW_HEADERS = {
 
 
 PROBLEM_HEADERS = {
-    "Content-Language": {"description": "The language of `detail`: en, zh-Hans, ja or vi (Accept-Language).",
+    "Content-Language": {"description": "The language of the sentences in the answer (a problem's `detail`): en, "
+                                        "zh-Hans, ja or vi, as Accept-Language asked.",
                          "schema": {"type": "string", "enum": ["en", "zh-Hans", "ja", "vi"]}},
-    "Vary": {"description": "`Accept-Language`: `detail` depends on it.", "schema": {"type": "string"}},
+    "Vary": {"description": "`Accept-Language` (with `Origin` for a browser client of another site): the "
+                            "sentences depend on it.", "schema": {"type": "string"}},
 }
 
 
@@ -292,6 +294,9 @@ def _responses(op) -> dict[str, Any]:
             "schema": {"type": "string", "enum": ["true"]}}}
     if op.operation_id in LINKS:
         ok["links"] = _links(op)
+    if op.speaks:  # its sentences (a claim's reason) in the request's language
+        ok["headers"] = {**ok.get("headers", {}), **{
+            name: {"$ref": f"#/components/headers/{name.replace('-', '')}"} for name in PROBLEM_HEADERS}}
     responses: dict[str, Any] = {str(op.status): ok}
     if op.etag:
         ok["headers"] = {**ok.get("headers", {}), **VIEW_HEADERS}

@@ -120,3 +120,15 @@ def test_a_views_etag_and_304_hold_with_the_language_in_vary(api):
     # the view's JSON is the same in every language (codes and card notation): so is its tag
     english = api.get(path, key=bob["api_key"])
     assert english.headers["etag"] == first.headers["etag"] and english.body == first.body
+
+
+def test_analyze_battle_line_gives_its_reasons_in_the_language(api):
+    position = {"flags": [{"cards": [["8R", "9R", "10R"], ["1B", "2G"]]}] + [{"cards": [[], []]}] * 8}
+    english = api.post("/v1/battleline/analyze", {"position": position, "seat": 1})
+    japanese = api.post("/v1/battleline/analyze", {"position": position, "seat": 1}, headers={"Accept-Language": "ja"})
+    assert english.status == japanese.status == 200
+    assert english.body["flags"][0]["reason"] == "your wedge of 27 beats host of 3" or \
+        english.body["flags"][0]["reason"].startswith("no completion of the opponent's side can beat your wedge of 27")
+    assert "くさび形（27）" in japanese.body["flags"][0]["reason"]
+    assert japanese.body["flags"][0]["claimable"] == english.body["flags"][0]["claimable"] is True
+    assert japanese.headers["content-language"] == "ja" and "Accept-Language" in japanese.headers["vary"]
