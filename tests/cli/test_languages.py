@@ -193,3 +193,13 @@ def test_a_refusal_from_the_server_is_told_in_the_language(server, monkeypatch, 
 def test_the_help_still_works_without_a_server(monkeypatch, capsys):
     result = CliRunner().invoke(main.app, ["--help"])
     assert result.exit_code == 0 and "--language" in result.output
+
+
+def test_the_help_is_in_the_language_known_before_any_request(server, monkeypatch, capsys, config):
+    status, out, _err = run(["--language", "ja", "resign", "--help"], monkeypatch, capsys)
+    assert status == 0 and "今すぐ投了します（先に確認します）。" in out and "確認しません。" in out
+    config.write_text(json.dumps({"languages": {}}))
+    run(["--key", "k", "--language", "zh-Hans", "language", "zh-Hans"], monkeypatch, capsys)  # kept for key k
+    _status, out, _err = run(["--key", "k", "--help"], monkeypatch, capsys)
+    assert "在终端里，在通信对局服务器上玩战线和汗王与大将军。" in out
+    assert not [c for c in server if c[0] == "GET"]  # the help needed no request
