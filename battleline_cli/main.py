@@ -316,6 +316,10 @@ def play(game_id: str,
     show_game(wait_for_bot(game_id, result["view"], wait), own=False)
 
 
+# Yes to a question, as a player of each language may type it (anything else is no).
+YES = {"y", "yes", "是", "是的", "好", "确定", "はい", "うん", "ｙ", "ｙｅｓ", "có", "co", "vâng", "đồng ý"}
+
+
 @app.command(help=N_("Lose the game now (asks first)."))
 def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help=N_("Do not ask first."))) -> None:
     view = state.client.view(game_id)
@@ -324,7 +328,8 @@ def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help=N_(
     if not yes:
         question = _("Resign {title}? You lose the game.").format(title=screens.title(view))
         try:
-            sure = typer.confirm(question, default=False)
+            said = typer.prompt(question, default="", show_default=False, prompt_suffix=" [y/N]: ")
+            sure = said.strip().lower() in YES
         except click.exceptions.Abort:
             sure = False
         if not sure:

@@ -203,3 +203,12 @@ def test_the_help_is_in_the_language_known_before_any_request(server, monkeypatc
     _status, out, _err = run(["--key", "k", "--help"], monkeypatch, capsys)
     assert "在终端里，在通信对局服务器上玩战线和汗王与大将军。" in out
     assert not [c for c in server if c[0] == "GET"]  # the help needed no request
+
+
+@pytest.mark.parametrize("said, resigned", [("是", True), ("はい", True), ("có", True), ("y", True), ("", False),
+                                            ("否", False), ("いいえ", False)])
+def test_the_resign_question_takes_yes_as_each_language_says_it(server, monkeypatch, capsys, said, resigned):
+    status, _out, _err = run(["--key", "k", "--language", "zh-Hans", "resign", "g_1"], monkeypatch, capsys,
+                             stdin=said + "\n")
+    posted = [c for c in server if c[0] == "POST"]
+    assert bool(posted) is resigned and (status == 1 if not resigned else posted[0][2]["steps"] == [{"type": "resign"}])
