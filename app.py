@@ -269,7 +269,7 @@ def list_events(call: Call):
 @api.operation("POST", "/v1/battleline/analyze", "analyzeBattleLine",
                summary="Which flags a seat can claim in a position, with a counterexample for each it cannot",
                body=positions.AnalyzeRequest, response=positions.Analysis, auth=False, tag="battleline",
-               errors=("invalid_position", "invalid_card"))
+               errors=("invalid_position", "invalid_card"), speaks=True)
 def analyze_battleline(call: Call):
     from chalicelib.services.analysis import analyze_battleline
 

@@ -19,13 +19,16 @@ class Failure(Exception):
 
 
 class Client:
-    def __init__(self, server: str, key: str | None) -> None:
+    def __init__(self, server: str, key: str | None, language: str | None = None) -> None:
         self.server = server.rstrip("/")
         self.key = key
+        self.language = language  # asked of the server as Accept-Language: its refusals' detail in it
         self.http = urllib3.PoolManager(timeout=urllib3.Timeout(connect=5, read=30), retries=False)
 
     def call(self, method: str, path: str, body: Any = None, *, auth: bool = True) -> Any:
         headers = {"Content-Type": "application/json"}
+        if self.language:
+            headers["Accept-Language"] = self.language
         if auth:
             if not self.key:
                 raise Failure(_("no API key: pass --key, or set BATTLELINE_KEY (battleline signup gives you one)"))
@@ -44,7 +47,8 @@ class Client:
                             "Battle Line server?").format(server=self.server, status=response.status)) from None
         if response.status >= 400:
             if isinstance(data, dict) and "code" in data:
-                raise Failure(f"{data.get('detail', data.get('title'))} ({data['code']})")
+                raise Failure(_("{reason} ({code})").format(reason=data.get("detail") or data.get("title"),
+                                                            code=data["code"]))
             raise Failure(_("the server answered {status}").format(status=response.status))
         return data
 

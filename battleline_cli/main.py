@@ -9,8 +9,10 @@ their number in ``battleline show``. Errors are one line, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from contextlib import ExitStack
 from typing import Optional
 
 import click
@@ -18,29 +20,67 @@ import typer
 
 from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
-from chalicelib.i18n import _, say
+from chalicelib import i18n
+from chalicelib.i18n import N_, _, say
 
-from . import screens
+from . import screens, settings
 from .client import Client, Failure
 from .typed import steps_of
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Play Battle Line and Khan & General on a correspondence server, from a terminal.")
+                  help=N_("Play Battle Line and Khan & General on a correspondence server, from a terminal."))
 
 
 class Options:
     client: Client
+    chosen: str | None = None  # the language --language or BATTLELINE_LANGUAGE asks for
+    language: str = i18n.DEFAULT  # the language spoken (its failures are told in it too)
+    speaking = ExitStack()  # the language spoken until the command ends
 
 
 state = Options()
 
 
+def player_language(client: Client) -> str:
+    """The player's ``language`` preference: the config's copy, or (the first time) the server's,
+    then kept; English without a key, or when the server cannot say."""
+    cached = settings.cached_language(client.server, client.key)
+    if cached or not client.key:
+        return cached or i18n.DEFAULT
+    try:
+        found = client.call("GET", "/v1/players/me/preferences").get("language", i18n.DEFAULT)
+    except Failure:
+        return i18n.DEFAULT  # the command itself says what is wrong
+    settings.cache_language(client.server, client.key, found)
+    return found
+
+
+def speak(code: str) -> None:
+    """Speak ``code`` from now on, and ask the server for it (its refusals)."""
+    state.speaking.close()
+    state.speaking.enter_context(i18n.speaking(code))
+    state.language = state.client.language = code
+
+
 @app.callback()
-def main(server: str = typer.Option(DEFAULT_SERVER, envvar="BATTLELINE_SERVER", help="The server's URL."),
-         key: Optional[str] = typer.Option(None, envvar="BATTLELINE_KEY", help="Your API key.")) -> None:
+def main(ctx: typer.Context,
+         server: str = typer.Option(DEFAULT_SERVER, envvar="BATTLELINE_SERVER", help=N_("The server's URL.")),
+         key: Optional[str] = typer.Option(None, envvar="BATTLELINE_KEY", help=N_("Your API key.")),
+         language: Optional[str] = typer.Option(
+             None, "--language", envvar="BATTLELINE_LANGUAGE",
+             help=N_("Speak this language this time: en, zh-Hans, ja or vi (by default your preference: "
+                  "battleline language)."))) -> None:
     state.client = Client(server, key)
+    state.chosen, state.language = None, i18n.DEFAULT
+    ctx.call_on_close(state.speaking.close)
+    if language:
+        state.chosen = settings.language_code(language)
+        if state.chosen is None:
+            raise Failure(_("no language {language!r}: choose one of {languages}").format(
+                language=language, languages=i18n.listed(i18n.LANGUAGES)))
+    speak(state.chosen or player_language(state.client))
 
 
 def out(text: str = "") -> None:
@@ -49,31 +89,52 @@ def out(text: str = "") -> None:
 
 # ---------------------------------------------------------------- players
 
-@app.command()
-def signup(name: str, email: Optional[str] = typer.Option(None, help="For emails and play by email.")) -> None:
-    """Make a player: its API key is shown once."""
-    made = state.client.call("POST", "/v1/players", {"name": name, **({"email": email} if email else {})}, auth=False)
+@app.command(help=N_("Make a player: its API key is shown once (its language is --language's, or English)."))
+def signup(name: str, email: Optional[str] = typer.Option(None, help=N_("For emails and play by email."))) -> None:
+    body = {"name": name, **({"email": email} if email else {}), **({"language": state.chosen} if state.chosen else {})}
+    made = state.client.call("POST", "/v1/players", body, auth=False)
+    settings.cache_language(state.client.server, made["api_key"], state.chosen or i18n.DEFAULT)
     out(_("player {id} ({name})").format(id=made["id"], name=made["name"]))
     out(_("your API key, shown only now: {key}").format(key=made["api_key"]))
     out(f"export BATTLELINE_KEY={made['api_key']}")
 
 
-@app.command()
+@app.command(help=N_("Who you are, your ratings and your vacation days."))
 def me() -> None:
-    """Who you are, your ratings and your vacation days."""
     found = state.client.call("GET", "/v1/players/me")
     out(_("{name} ({id}); vacation days left: {days}").format(name=found["name"], id=found["id"],
                                                                days=found["vacation"]["days_left"]))
     for game, rating in found["ratings"].items():
-        provisional = ", " + _("provisional") if rating["provisional"] else ""
-        out(f"  {game}: {rating['rating']} (RD {rating['rd']}{provisional})")
+        said = _("{rating} (RD {rd}, provisional)") if rating["provisional"] else _("{rating} (RD {rd})")
+        out("  " + _("{title}: {rating}").format(title=screens.TITLES.get(game, game),
+                                                 rating=said.format(rating=rating["rating"], rd=rating["rd"])))
+
+
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "ja": "日本語", "vi": "Tiếng Việt"}
+
+
+@app.command(help=N_("Your language: emails, pages, the board, this command line and the server's refusals speak it."))
+def language(code: Optional[str] = typer.Argument(None, help=N_("en, zh-Hans, ja or vi; none: show yours."))) -> None:
+    if code is None:
+        found = state.client.call("GET", "/v1/players/me/preferences").get("language", i18n.DEFAULT)
+    else:
+        chosen = settings.language_code(code)
+        if chosen is None:
+            raise Failure(_("no language {language!r}: choose one of {languages}").format(
+                language=code, languages=i18n.listed(i18n.LANGUAGES)))
+        found = state.client.call("PUT", "/v1/players/me/preferences", {"language": chosen})["language"]
+    settings.cache_language(state.client.server, state.client.key, found)
+    if not state.chosen:
+        speak(found)  # said in the language just chosen
+    named = _("Your language: {name} ({code}).").format(name=LANGUAGE_NAMES.get(found, found), code=found)
+    out(named if code is None else _("Your language is now {name} ({code}).").format(
+        name=LANGUAGE_NAMES.get(found, found), code=found))
 
 
 # ---------------------------------------------------------------- games
 
-@app.command()
-def games(to_move: bool = typer.Option(False, "--to-move", help="Only the games waiting for your move.")) -> None:
-    """Your games, latest first (or those awaiting your move, soonest deadline first)."""
+@app.command(help=N_("Your games, latest first (or those awaiting your move, soonest deadline first)."))
+def games(to_move: bool = typer.Option(False, "--to-move", help=N_("Only the games waiting for your move."))) -> None:
     found = state.client.call("GET", "/v1/games" + ("?to_move=me" if to_move else ""))["games"]
     if not found:
         out(_("no games") if not to_move else _("no game waits for your move"))
@@ -86,7 +147,7 @@ def games(to_move: bool = typer.Option(False, "--to-move", help="Only the games 
             turn = _("your move") if g["your_turn"] else _("their move")
         if g.get("deadline"):
             turn = _("{turn}, by {deadline}").format(turn=turn, deadline=screens.when(g["deadline"]))
-        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} {turn}")
+        out(f"{g['game_id']}  {settings.pad(screens.TITLES.get(g['game'], g['game']), 15)} {turn}")
 
 
 def parse_options(pairs: list[str]) -> dict:
@@ -102,21 +163,19 @@ def parse_options(pairs: list[str]) -> dict:
     return options
 
 
-@app.command()
-def new(game: str = typer.Argument("battleline", help="battleline or khan."),
-        against: Optional[str] = typer.Option(None, help="Your opponent's player id."),
-        bot: Optional[str] = typer.Option(None, help="Play a bot: random, greedy (or mcts, in Battle Line)."),
-        invite: Optional[str] = typer.Option(None, help="Invite an opponent by email."),
-        open_: bool = typer.Option(False, "--open", help="An open challenge: a seat for whoever takes it first "
-                                                         "(battleline lobby lists them)."),
-        rating_min: Optional[int] = typer.Option(None, help="With --open: the lowest rating that may take it."),
-        rating_max: Optional[int] = typer.Option(None, help="With --open: the highest rating that may take it."),
-        second: bool = typer.Option(False, "--second", help="Take seat 2 (you take seat 1 otherwise)."),
-        seed: Optional[int] = typer.Option(None, help="Deal from this seed (shown to all; never rated)."),
-        option: list[str] = typer.Option([], "--option", "-o", help="A game option, name=value (JSON value)."),
-        public: bool = typer.Option(False, help="Anyone may watch its board.")) -> None:
-    """Start a game against a player (who is asked first), a bot, someone you invite by email, or
-    whoever takes an open seat."""
+@app.command(help=N_("Start a game against a player (who is asked first), a bot, someone you invite by email, or whoever takes an open seat."))
+def new(game: str = typer.Argument("battleline", help=N_("battleline or khan.")),
+        against: Optional[str] = typer.Option(None, help=N_("Your opponent's player id.")),
+        bot: Optional[str] = typer.Option(None, help=N_("Play a bot: random, greedy (or mcts, in Battle Line).")),
+        invite: Optional[str] = typer.Option(None, help=N_("Invite an opponent by email.")),
+        open_: bool = typer.Option(False, "--open", help=N_("An open challenge: a seat for whoever takes it first "
+                                                         "(battleline lobby lists them).")),
+        rating_min: Optional[int] = typer.Option(None, help=N_("With --open: the lowest rating that may take it.")),
+        rating_max: Optional[int] = typer.Option(None, help=N_("With --open: the highest rating that may take it.")),
+        second: bool = typer.Option(False, "--second", help=N_("Take seat 2 (you take seat 1 otherwise).")),
+        seed: Optional[int] = typer.Option(None, help=N_("Deal from this seed (shown to all; never rated).")),
+        option: list[str] = typer.Option([], "--option", "-o", help=N_("A game option, name=value (JSON value).")),
+        public: bool = typer.Option(False, help=N_("Anyone may watch its board."))) -> None:
     chosen = [x for x in (against, bot, invite, open_) if x]
     if len(chosen) != 1:
         raise Failure(_("name one opponent: --against PLAYER_ID, --bot NAME, --invite EMAIL or --open"))
@@ -133,9 +192,8 @@ def new(game: str = typer.Argument("battleline", help="battleline or khan."),
     lines(screens.summary(view))
 
 
-@app.command()
-def lobby(game: str = typer.Argument("battleline", help="battleline or khan.")) -> None:
-    """Open challenges: games with a seat for whoever takes it first, newest first."""
+@app.command(help=N_("Open challenges: games with a seat for whoever takes it first, newest first."))
+def lobby(game: str = typer.Argument("battleline", help=N_("battleline or khan."))) -> None:
     found = state.client.call("GET", f"/v1/open-games?game={game}")["games"]
     if not found:
         out(_("no open challenges; make one with: battleline new {game} --open").format(game=game))
@@ -147,13 +205,13 @@ def lobby(game: str = typer.Argument("battleline", help="battleline or khan.")) 
                                                             high=seat.get("rating_max") or "")
         rated = _("rated") if g["rated"] else _("unrated")
         may = _("battleline take {game}").format(game=g["game_id"]) if g["may_join"] else _("not for you")
-        by = _("by {name}").format(name=g["created_by"]["name"])  # outside the f-string: extracted
-        out(f"{g['game_id']}  {screens.TITLES.get(g['game'], g['game']):<15} {by}, {rated}{limits}: {may}")
+        out(f"{g['game_id']}  {settings.pad(screens.TITLES.get(g['game'], g['game']), 15)} " + _(
+            "by {name}, {rated}{limits}: {take}").format(name=g["created_by"]["name"], rated=rated, limits=limits,
+                                                          take=may))
 
 
-@app.command()
+@app.command(help=N_("Take a game's open seat (first come, first served)."))
 def take(game_id: str) -> None:
-    """Take a game's open seat (first come, first served)."""
     answer(game_id, "join")
 
 
@@ -162,27 +220,23 @@ def answer(game_id: str, what: str) -> None:
     lines(screens.summary(view))
 
 
-@app.command()
+@app.command(help=N_("Say yes to a game someone made for you: it starts once every seat has."))
 def accept(game_id: str) -> None:
-    """Say yes to a game someone made for you: it starts once every seat has."""
     answer(game_id, "accept")
 
 
-@app.command()
+@app.command(help=N_("Say no to a game someone made for you: it ends, declined, unrated."))
 def decline(game_id: str) -> None:
-    """Say no to a game someone made for you: it ends, declined, unrated."""
     answer(game_id, "decline")
 
 
-@app.command()
+@app.command(help=N_("Call a game off before its first move: it ends, aborted, unrated."))
 def abort(game_id: str) -> None:
-    """Call a game off before its first move: it ends, aborted, unrated."""
     answer(game_id, "abort")
 
 
-@app.command()
+@app.command(help=N_("Enter a tournament before it starts."))
 def join(tournament_id: str) -> None:
-    """Enter a tournament before it starts."""
     found = state.client.call("POST", f"/v1/tournaments/{tournament_id}/join")
     out(_("you are in {name} ({count} players)").format(name=found["name"], count=len(found["players"])))
 
@@ -208,19 +262,16 @@ def show_game(view: dict, *, own: bool = True) -> None:
     lines(screens.screen(view, events, card_set_of(view), own=own), view["game"])
 
 
-@app.command()
+@app.command(help=N_("The game: what the others did last, whose move, the board, your hand, the counts, the clock, and your moves grouped (card → flags)."))
 def show(game_id: str,
-         log_: bool = typer.Option(False, "--log", help="The whole game told instead (as battleline log).")) -> None:
-    """The game: what the others did last, whose move, the board, your hand, the counts, the
-    clock, and your moves grouped (card → flags)."""
+         log_: bool = typer.Option(False, "--log", help=N_("The whole game told instead (as battleline log)."))) -> None:
     if log_:
         return log(game_id)
     show_game(state.client.view(game_id))
 
 
-@app.command()
+@app.command(help=N_("The whole game told, a turn a line: to follow a correspondence game."))
 def log(game_id: str) -> None:
-    """The whole game told, a turn a line: to follow a correspondence game."""
     view = state.client.view(game_id)
     lines(screens.log(view, state.client.events(game_id)), view["game"])
 
@@ -235,16 +286,15 @@ def wait_for_bot(game_id: str, view: dict, seconds: float) -> dict:
     return view
 
 
-@app.command(context_settings={"ignore_unknown_options": True})
+@app.command(context_settings={"ignore_unknown_options": True}, help=N_("Make moves in one go (all or nothing), at the game's current version, then show the game."))
 def play(game_id: str,
          commands: list[str] = typer.Argument(
-             ..., help='Your moves as an email reply takes them: "play 7R 3" "claim none" "draw troop", or '
-                       'play 7R 3 / claim none / draw troop, or a number battleline show gives a short decision.'),
-         wait: float = typer.Option(10, help="Seconds to wait for a bot's answer before showing the game."),
+             ..., help=N_('Your moves as an email reply takes them: "play 7R 3" "claim none" "draw troop", or '
+                       'play 7R 3 / claim none / draw troop, or a number battleline show gives a short decision.')),
+         wait: float = typer.Option(10, help=N_("Seconds to wait for a bot's answer before showing the game.")),
          message: Optional[str] = typer.Option(None, "--message", "-m",
-                                               help="A message to your opponent with the moves (one line, at most "
-                                                    "500 characters).")) -> None:
-    """Make moves in one go (all or nothing), at the game's current version, then show the game."""
+                                               help=N_("A message to your opponent with the moves (one line, at most "
+                                                    "500 characters)."))) -> None:
     view = state.client.view(game_id)
     presenter = PRESENTERS[view["game"]]
     try:
@@ -260,22 +310,26 @@ def play(game_id: str,
     if not done:
         done = _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps))
     if message is not None:
-        done += " " + _("Your message went with it.")
+        done = i18n.sentences(done, _("Your message went with it."))
     lines([done], view["game"])
     out()
     show_game(wait_for_bot(game_id, result["view"], wait), own=False)
 
 
-@app.command()
-def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask first.")) -> None:
-    """Lose the game now (asks first)."""
+# Yes to a question, as a player of each language may type it (anything else is no).
+YES = {"y", "yes", "是", "是的", "好", "确定", "はい", "うん", "ｙ", "ｙｅｓ", "có", "co", "vâng", "đồng ý"}
+
+
+@app.command(help=N_("Lose the game now (asks first)."))
+def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help=N_("Do not ask first."))) -> None:
     view = state.client.view(game_id)
     if view["status"] != "active":
         raise Failure(_("game {game} is not being played").format(game=game_id))
     if not yes:
         question = _("Resign {title}? You lose the game.").format(title=screens.title(view))
         try:
-            sure = typer.confirm(question, default=False)
+            said = typer.prompt(question, default="", show_default=False, prompt_suffix=" [y/N]: ")
+            sure = said.strip().lower() in YES
         except click.exceptions.Abort:
             sure = False
         if not sure:
@@ -286,18 +340,51 @@ def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help="Do
     out(_("You resigned game {game}.").format(game=game_id))
 
 
-@app.command()
+@app.command(help=N_("A link to the game's board in a browser (it plays as you: keep it to yourself)."))
 def board(game_id: str) -> None:
-    """A link to the game's board in a browser (it plays as you: keep it to yourself)."""
     out(state.client.call("GET", f"/v1/games/{game_id}/board-link")["url"])
+
+
+def early_language(args: list[str]) -> str:
+    """The language of the help and of usage errors, known before the arguments are read: --language,
+    BATTLELINE_LANGUAGE, or the preference kept for the server and key; never a request."""
+    def option(name: str, env: str) -> str | None:
+        for index, arg in enumerate(args):
+            if arg == name and index + 1 < len(args):
+                return args[index + 1]
+            if arg.startswith(name + "="):
+                return arg.split("=", 1)[1]
+        return os.environ.get(env)
+
+    asked = option("--language", "BATTLELINE_LANGUAGE")
+    if asked:
+        return settings.language_code(asked) or i18n.DEFAULT
+    return settings.cached_language(option("--server", "BATTLELINE_SERVER") or DEFAULT_SERVER,
+                                    option("--key", "BATTLELINE_KEY")) or i18n.DEFAULT
+
+
+def translate_help(command: click.Command) -> None:
+    """The help of the command, its subcommands and their options in the language spoken (written
+    in English, marked N_)."""
+    if command.help:
+        command.help = _(command.help)
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = _(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        translate_help(sub)
 
 
 def run() -> None:
     """The console script: one line for any failure, never a traceback."""
+    command = typer.main.get_command(app)
+    args = sys.argv[1:]
+    state.language = early_language(args)
+    i18n.in_language(state.language, lambda: translate_help(command))
     try:
-        app(standalone_mode=False)
+        command.main(args=args, prog_name="battleline", standalone_mode=False)
     except Failure as failure:
-        typer.echo(f"error: {failure}", err=True)
+        typer.echo(i18n.in_language(state.language, lambda: _("error: {reason}")).format(reason=failure), err=True)
         sys.exit(failure.status)
     except click.ClickException as error:  # a usage error: click's own message
         error.show()
@@ -307,7 +394,8 @@ def run() -> None:
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except Exception as error:  # noqa: BLE001 - a user sees a sentence, not a stack
-        typer.echo(f"error: something went wrong ({type(error).__name__}: {error})", err=True)
+        typer.echo(i18n.in_language(state.language, lambda: _("error: something went wrong ({error})")).format(
+            error=f"{type(error).__name__}: {error}"), err=True)
         sys.exit(1)
 
 

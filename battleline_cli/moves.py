@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 
 from chalicelib.games.battleline.story import card_name
 from chalicelib.games.presenters import PRESENTERS
+from chalicelib import i18n
 from chalicelib.i18n import N_, _, ngettext
+
+from .settings import columns
 
 WIDTH = 110  # a move line longer than this is wrapped
 UNBROKEN = re.compile(r"\(-?\d+, -?\d+\)|any facing|facing [NESW](?: [NESW])*")  # never cut across lines
@@ -58,7 +61,7 @@ class Moves:
 
 def _wrapped(line: str, indent: str, width: int = WIDTH) -> list[str]:
     """A long line (a unit's 22 squares) in lines of ``width``, the rest under its start."""
-    if len(line) <= width:
+    if columns(line) <= width:
         return [line]
     kept = UNBROKEN.sub(lambda m: m.group(0).replace(" ", "\0"), line)
     return [part.replace("\0", " ") for part in textwrap.wrap(
@@ -92,10 +95,13 @@ def _in_order(steps: list[dict], key: Callable[[dict], object]) -> dict:
 
 
 def _listed(words: list[str], last: str | None = None) -> str:
-    """``a, b or c`` (``last`` joins the last two; a comma alone without it)."""
-    if len(words) < 2 or last is None:
-        return ", ".join(words)
-    return _("{first} {joiner} {last}").format(first=", ".join(words[:-1]), joiner=last, last=words[-1])
+    """``a, b, or c`` as the language writes it (CLDR's "or" list: "a、b或c", "a、b、またはc"); with no
+    ``last``, a plain row: "a, b, c" ("a、b、c")."""
+    if len(words) < 2:
+        return "".join(words)
+    if last is None:
+        return ("、" if i18n.language() in ("zh-Hans", "ja") else ", ").join(words)
+    return i18n.alternatives(words)
 
 
 # ---------------------------------------------------------------- Battle Line
@@ -131,7 +137,8 @@ def _explained(card: str, example: str) -> str:
 
 
 def _rule(card: str) -> str:
-    return f" ({card_name(card)}: {_(TACTIC_RULES[card])})" if card in TACTIC_RULES else ""
+    return " " + _("({name}: {rule})").format(name=card_name(card), rule=_(TACTIC_RULES[card])) \
+        if card in TACTIC_RULES else ""
 
 
 def battleline_heading(view: dict) -> str:
@@ -301,9 +308,9 @@ def khan_heading(view: dict) -> str:
     heading = _("Your move: {what}.").format(what=what)
     if phase in ("maintenance", "action") and you is not None:
         limit = state["limits"].get(str(you), 0)
-        heading += " " + ngettext("{played} of your {limit} card played this turn.",
-                                  "{played} of your {limit} cards played this turn.", limit).format(
-            played=state.get("played", 0), limit=limit)
+        heading = i18n.sentences(heading, ngettext("{played} of your {limit} card played this turn.",
+                                                   "{played} of your {limit} cards played this turn.", limit).format(
+            played=state.get("played", 0), limit=limit))
     return heading
 
 

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import os
 import re
-import textwrap
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping
 
 import click
 
 from chalicelib.games.battleline.story import card_name
+from chalicelib.games.khan.story import KINDS as KHAN_KINDS
 from chalicelib import i18n, talk
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
 from chalicelib.i18n import N_, _, ngettext
 
 from .moves import Moves, your_moves
+from .settings import aside, columns, pad, row, wrap
 
 class _Title(str):
     """A game's name that pads by the columns a terminal gives it (汗王与大将军 takes 12), so that
@@ -35,11 +35,6 @@ class _Title(str):
         side = found.group(1) or "<"
         left = room // 2 if side == "^" else (room if side == ">" else 0)
         return " " * left + str(self) + " " * (room - left)
-
-
-def columns(text: str) -> int:
-    """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 class _Titles(Mapping):
@@ -90,6 +85,12 @@ def seat_name(view: dict, seat: int) -> str:
     return names(view).get(seat, "?")
 
 
+def yours(name: str) -> str:
+    """A name marked as yours: "Ann (you)", "安（你）" (no space before a full-width parenthesis)."""
+    mark = _("(you)")
+    return name + (mark if mark.startswith("（") else " " + mark)
+
+
 def sentence_name(view: dict, seat: int | None) -> str:
     """A seat at the start of a sentence: "You", or the name."""
     if seat is not None and seat == view["you"]:
@@ -103,12 +104,15 @@ def title(view: dict) -> str:
     """``Battle Line, game g_1: Ann (you) against greedy bot``."""
     seated = []
     for seat in view["seats"]:
-        if seat.get("invited"):  # the server does not say whom (an email address is private)
+        if seat.get("open"):
+            seated.append(_("an open seat"))
+            continue
+        if seat.get("invited") and not seat.get("player_id"):  # whom an email invites is private
             seated.append(_("a player invited by email"))
             continue
-        seated.append(seat["name"] + (" " + _("(you)") if seat["seat"] == view["you"] else ""))
+        seated.append(yours(seat["name"]) if seat["seat"] == view["you"] else seat["name"])
     players = _("{first} against {second}").format(first=seated[0], second=seated[1]) if len(seated) == 2 \
-        else _("{first} and {last}").format(first=", ".join(seated[:-1]), last=seated[-1])
+        else i18n.listed(seated)
     return _("{title}, game {game}: {players}").format(title=TITLES.get(view["game"], view["game"]),
                                                        game=view["game_id"], players=players)
 
@@ -127,7 +131,7 @@ def _waiting(view: dict) -> str:
                  "decline {game}, or the links in your email).").format(game=view["game_id"])
     asked = [s["name"] for s in waited if s.get("player_id") and not s.get("open")]
     if asked:
-        return _("Waiting for {names} to accept.").format(names=", ".join(asked))
+        return _("Waiting for {names} to accept.").format(names=i18n.listed(asked))
     if any(s.get("open") for s in waited):
         return _("Waiting for a player to take the open seat.")
     return _("Waiting for the invited player to accept the invitation sent by email.")
@@ -169,7 +173,14 @@ def told_turns(view: dict, events: list[dict]) -> list[str]:
 
 
 def sentences(lines: list[str]) -> str:
-    return " ".join(line + "." for line in lines)
+    """Sentences one after another, each ended as the language ends one ("。" and no space in Chinese
+    and Japanese)."""
+    return i18n.sentences(*lines)
+
+
+def in_turn(parts: list[str]) -> str:
+    """Clauses one after another, "; " between them ("；" in Chinese and Japanese)."""
+    return ("；" if i18n.language() in ("zh-Hans", "ja") else "; ").join(parts)
 
 
 def said(view: dict, events: list[dict]) -> list[str]:
@@ -177,8 +188,7 @@ def said(view: dict, events: list[dict]) -> list[str]:
     when you turned messages off), each quoted under its sender's name."""
     found = talk.from_others(talk.messages(since_own_move(events, view["you"]), names(view)), view["you"])
     return [line for m in found for line in ("", _("{name} says:").format(name=m["name"]),
-                                               *textwrap.wrap(m["text"], 76, initial_indent="  > ",
-                                                              subsequent_indent="  > "))]
+                                               *wrap(m["text"], 76, "  > ", "  > "))]
 
 
 def story(view: dict, events: list[dict], *, own: bool = True) -> list[str]:
@@ -248,22 +258,24 @@ def battleline_board(view: dict) -> list[str]:
             note = _("you can claim it")
         rows.append((label, ground, left, cards(flag, left), right, cards(flag, right), note))
     two = len({s for row in rows for s in (row[2], row[4])}) == 2
-    label_w = max(len(r[0]) + (len(r[1]) + 1 if r[1] else 0) for r in rows)
+    # Widths in terminal columns: 地区 1 and フラッグ1 take more than their characters.
+    label_w = max(columns(r[0]) + (columns(r[1]) + 1 if r[1] else 0) for r in rows)
     if two:
         left_seat, right_seat = rows[0][2], rows[0][4]
         left_name = seat_name(view, left_seat)
-        right_name = names(view).get(right_seat, "?") + (" " + _("(you)") if right_seat == you else "")
-        left_w = max([len(left_name)] + [len(r[3]) for r in rows])
-        lines = [f"{'':<{label_w}}  {left_name:<{left_w}}   {right_name}"]
+        right_name = yours(names(view).get(right_seat, "?")) if right_seat == you else names(view).get(right_seat, "?")
+        left_w = max([columns(left_name)] + [columns(r[3]) for r in rows])
+        lines = [f"{pad('', label_w)}  {pad(left_name, left_w)}   {right_name}"]
         for label, ground, _l, theirs, _r, mine, note in rows:
             where = f"{label} {ground}" if ground else label
-            lines.append(f"{where:<{label_w}}  {theirs:<{left_w}} | {mine:<12}  {note}".rstrip())
+            lines.append(f"{pad(where, label_w)}  {pad(theirs, left_w)} | {pad(mine, 12)}  {note}".rstrip())
         return lines
     lines = []
     for label, ground, left, theirs, right, mine, note in rows:  # three players: each flag names its two sides
         where = f"{label} {ground}" if ground else label
-        lines.append(f"{where:<{label_w}}  {name_of(view, left)}: {theirs} | {name_of(view, right)}: {mine}"
-                     f"  {note}".rstrip())
+        lines.append((pad(where, label_w) + "  " + _("{name}: {cards}").format(name=name_of(view, left), cards=theirs)
+                      + " | " + _("{name}: {cards}").format(name=name_of(view, right), cards=mine)
+                      + f"  {note}").rstrip())
     return lines
 
 
@@ -273,11 +285,11 @@ def khan_board(view: dict, card_set: dict | None) -> list[str]:
     legend = []
     for seat in view["seats"]:
         faction = view["state"].get("factions", {}).get(str(seat["seat"]))
-        who = seat["name"] + (" " + _("(you)") if seat["seat"] == view["you"] else "")
+        who = yours(seat["name"]) if seat["seat"] == view["you"] else seat["name"]
         legend.append(_("seat {seat} is {who}, {faction}").format(seat=seat["seat"], who=who,
                                                                   faction=factions.get(faction, faction)))
-    sentence = "; ".join(legend)
-    return [sentence[:1].upper() + sentence[1:] + ".", ""] + \
+    sentence = in_turn(legend)
+    return [i18n.sentences(sentence[:1].upper() + sentence[1:]), ""] + \
         presenter_of(view).text_board(view["state"], view["you"], names(view), hand=False).rstrip().split("\n")
 
 
@@ -302,19 +314,18 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
     unit_words = []
     for card in (c for c in held if c in units):
         unit = units[card]
-        power = _("power {power}").format(power=unit["base"])
-        if unit.get("ranged"):
-            power += ", " + _("ranged")
-        unit_words.append(f"{times(card)} ({power})")
+        power = [_("power {power}").format(power=unit["base"])] + ([_("ranged")] if unit.get("ranged") else [])
+        unit_words.append(times(card) + aside(row(power)))
     if unit_words:
-        lines.append("  " + _("units: {units}").format(units=", ".join(unit_words)))
+        lines.append("  " + _("units: {units}").format(units=row(unit_words)))
     held_commands = [c for c in held if c in commands]
     if held_commands:
         lines.append("  " + _("commands:"))
     for card in held_commands:
         command = commands[card]
         lines.append("    " + _("{card}: {kind} command, cost {cost}: {keywords}").format(
-            card=times(card), kind=command["kind"], cost=command["cost"], keywords=", ".join(command["keywords"])))
+            card=times(card), kind=_(KHAN_KINDS.get(command["kind"], command["kind"])), cost=command["cost"],
+            keywords=row(command["keywords"])))
     other = [times(c) for c in held if c not in units and c not in commands]
     if other:
         lines.append("  " + " ".join(other))
@@ -349,7 +360,7 @@ def clock(view: dict) -> list[str]:
         if seat.get("paused"):
             text += " " + _("(on vacation: the clock is stopped)")
         parts.append(text)
-    return [_("Clock ({kind}): {seats}").format(kind=kind, seats="; ".join(parts))]
+    return [_("Clock ({kind}): {seats}").format(kind=kind, seats=in_turn(parts))]
 
 
 # ---------------------------------------------------------------- moves
@@ -441,10 +452,9 @@ def log(view: dict, events: list[dict]) -> list[str]:
     shown = presenter_of(view)
     runs = [told for run in turns(events) if (told := shown.told(view, run))]
     for number, told in enumerate(runs, start=1):
-        paragraphs = [sentences(told)] if view["game"] == "battleline" else [line + "." for line in told]
+        paragraphs = [sentences(told)] if view["game"] == "battleline" else [i18n.sentences(line) for line in told]
         for index, paragraph in enumerate(paragraphs):
-            lines += textwrap.wrap(paragraph, width=100, initial_indent=f"{number:>4}. " if index == 0 else " " * 6,
-                                   subsequent_indent=" " * 6)
+            lines += wrap(paragraph, 100, f"{number:>4}. " if index == 0 else " " * 6, " " * 6)
     if not runs:
         lines.append(_("Nothing has happened yet."))
     if view["status"] != "finished":

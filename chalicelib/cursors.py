@@ -18,6 +18,7 @@ import json
 from typing import Any, Callable, Iterable, TypeVar
 
 from .errors import ServiceError
+from .i18n import _
 
 T = TypeVar("T")
 MAX_CURSOR = 1024  # characters; ours are far shorter
@@ -41,8 +42,8 @@ def decode(cursor: str | None, list_name: str, scope: str, valid: Callable[[Any]
                 or not valid(data.get("a")):
             raise ValueError
     except (ValueError, binascii.Error, UnicodeDecodeError, TypeError):
-        raise ServiceError("invalid_cursor", "this cursor is not one this list gave for this query; start again "
-                                             "without a cursor") from None
+        raise ServiceError("invalid_cursor", _("this cursor is not one this list gave for this query; start "
+                                               "again without a cursor")) from None
     return data["a"]
 
 

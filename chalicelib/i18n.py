@@ -129,6 +129,14 @@ def listed(items: list[str] | tuple[str, ...]) -> str:
     return format_list(items, locale=locale()) if items else ""
 
 
+def alternatives(items: list[str] | tuple[str, ...]) -> str:
+    """Items as the language offers a choice: "pass or play", "pass或play", "passまたはplay",
+    "pass hoặc play" (CLDR's "or" list)."""
+    from babel.lists import format_list
+    items = [str(item) for item in items]
+    return format_list(items, style="or", locale=locale()) if items else ""
+
+
 def sentences(*parts: str) -> str:
     """Sentences written one after another as the language does: a full stop ends each that has no
     end of its own ("。" and no space in Chinese and Japanese; ". " otherwise); empty parts are left

@@ -259,10 +259,12 @@ class Problem(Shape):
     model_config = ConfigDict(extra="allow", defer_build=True)
 
     type: str
-    title: str
+    title: str = Field(description="The problem type's name, in English, the same for every occurrence of the "
+                                   "`code` and in every language (RFC 9457 3.1.3).")
     status: int
-    detail: str
-    code: str
+    detail: str = Field(description="What went wrong this time, for a person: in the language Accept-Language asks "
+                                    "for (Content-Language names it). Show it; never parse it.")
+    code: str = Field(description="The stable machine code: the same in every language.")
     current_version: int | None = Field(None, description="409 `version_conflict`, `game_finished`: the game's "
                                                           "version now (null when a tournament is busy: retry).")
     step_index: int | None = Field(None, description="422 about a step (`illegal_action`, `invalid_step`, "

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from .clock import iso
 from .timecontrol import Interval, parse_time
+from .i18n import _
 
 DAYS_PER_YEAR = 14
 KEPT_PERIODS = 20  # older periods cannot touch a running clock any more
@@ -48,12 +49,12 @@ def status(vacation: dict | None, now: datetime, per_year: int = DAYS_PER_YEAR) 
 
 def take(vacation: dict | None, now: datetime, days: int, per_year: int = DAYS_PER_YEAR) -> dict:
     if current(vacation, now) is not None:
-        raise VacationRefused("already_on_vacation", "you are on vacation already; end it before taking another")
+        raise VacationRefused("already_on_vacation", _("you are on vacation already; end it before taking another"))
     year = _this_year(vacation, now)
     left = per_year - year["days_used"]
     if days > left:
-        raise VacationRefused("vacation_days_exhausted", f"you have {max(0, left)} vacation days left this year, "
-                                                         f"not {days}")
+        raise VacationRefused("vacation_days_exhausted", _("you have {left} vacation days left this year, not "
+                                                           "{days}").format(left=max(0, left), days=days))
     periods = [*year["periods"], [iso(now), iso(now + timedelta(days=days))]][-KEPT_PERIODS:]
     return {**year, "days_used": year["days_used"] + days, "periods": periods}
 
@@ -61,7 +62,7 @@ def take(vacation: dict | None, now: datetime, days: int, per_year: int = DAYS_P
 def end(vacation: dict | None, now: datetime) -> dict:
     on = current(vacation, now)
     if on is None:
-        raise VacationRefused("not_on_vacation", "you are not on vacation")
+        raise VacationRefused("not_on_vacation", _("you are not on vacation"))
     year = _this_year(vacation, now)
     unused = math.floor((on[1] - now).total_seconds() / 86400)
     periods = [[a, iso(now)] if parse_time(a) == on[0] else [a, b] for a, b in year["periods"]]

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from .calls import Idempotency, Outcome
 from .errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
-from .i18n import _, negotiate, speaking
+from .i18n import N_, _, language, negotiate, speaking
 from .pages.page import Page
 from .store.errors import Conflict, StoreUnavailable
 
@@ -87,6 +87,7 @@ class Operation:
     html: bool = False  # answers with an HTML page (email links), errors included
     rate: str | None = None  # the rate limit of a request without a key, per client address ("signup")
     etag: bool = False  # a view: answered with an ETag, and 304 to a request whose If-None-Match has it
+    speaks: bool = False  # its answer holds sentences in the request's language (Content-Language, Vary)
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -122,12 +123,17 @@ class Call:
 def problem(code: str, detail: str, *, status: int | None = None, title: str | None = None,
             **extra: Any) -> Response:
     """An RFC 9457 problem; its status and title are the code's own (``ERRORS``) unless a page
-    that refuses with its own status and title is answered as a problem."""
+    that refuses with its own status and title is answered as a problem.
+
+    ``detail`` is in the language spoken (the request's Accept-Language), and says so in
+    Content-Language, with ``Vary: Accept-Language``; ``code``, ``type`` and ``title`` (the problem
+    type's stable English name, as openapi.yaml lists it: RFC 9457 3.1.3) and every other member
+    (card notation, versions, flags) are the same in every language."""
     kind = ERRORS[code]
     status = status or kind.status
     body = {"type": f"/problems/{code}", "title": title or kind.title, "status": status,
             "detail": detail, "code": code, **extra}
-    headers = {"Content-Type": PROBLEM_JSON}
+    headers = {"Content-Type": PROBLEM_JSON, "Content-Language": language(), "Vary": "Accept-Language"}
     if code == "unauthorized":
         headers["WWW-Authenticate"] = 'Bearer realm="battleline"'
     return Response(body=json.dumps(body), status_code=status, headers=headers)
@@ -150,7 +156,8 @@ def _idempotency(headers: Any, method: str, path: str, body: Any) -> Idempotency
         return None
     if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isprintable() or not key.isascii():
         raise ServiceError("idempotency_key_invalid",
-                           f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters")
+                           _("an Idempotency-Key is 1 to {most} printable ASCII characters").format(
+                               most=MAX_IDEMPOTENCY_KEY))
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     fingerprint = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
     return Idempotency(key, fingerprint)
@@ -187,8 +194,8 @@ def parse_body(raw_body: bytes | None) -> Any:
     malformed, is a problem with a stable code, never a server error."""
     raw_body = raw_body or b""
     if len(raw_body) > MAX_BODY_BYTES:
-        raise ServiceError("payload_too_large", f"a request body is at most {MAX_BODY_BYTES} bytes; "
-                                                f"this one has {len(raw_body)}")
+        raise ServiceError("payload_too_large", _("a request body is at most {most} bytes; this one has {size}").format(
+            most=MAX_BODY_BYTES, size=len(raw_body)))
     data, depth = None, MAX_JSON_DEPTH + 1
     try:
         data = json.loads(raw_body or b"null", parse_constant=_no_constant)
@@ -196,9 +203,10 @@ def parse_body(raw_body: bytes | None) -> Any:
     except RecursionError:
         pass  # nested too deeply for the parser: refused below, as any body over the limit
     except ValueError as error:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
-        raise ServiceError("invalid_json", f"the body is not valid JSON: {error}") from None
+        raise ServiceError("invalid_json", _("the body is not valid JSON: {error}").format(error=error)) from None
     if depth > MAX_JSON_DEPTH:
-        raise ServiceError("invalid_json", f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
+        raise ServiceError("invalid_json", _("the body nests arrays and objects more than {most} deep").format(
+            most=MAX_JSON_DEPTH))
     return data
 
 
@@ -257,7 +265,7 @@ def none_match(header: str | None, tag: str) -> bool:
     return "*" in tags or any(t.removeprefix("W/") == tag.removeprefix("W/") for t in tags)
 
 
-STORE_UNAVAILABLE = ("the game store is unavailable for a moment; try again after Retry-After seconds (a write "
+STORE_UNAVAILABLE = N_("the game store is unavailable for a moment; try again after Retry-After seconds (a write "
                      "with the same Idempotency-Key, so that it is applied once)")
 
 
@@ -306,8 +314,11 @@ class Api:
             others = [m for m in METHODS if m not in allowed]
 
             def refuse(allowed: list[str] = allowed, **params: str) -> Response:
-                response = problem("method_not_allowed", f"{self.app.current_request.method} is not allowed "
-                                                         f"here; this path takes {', '.join(allowed)}")
+                request = self.app.current_request
+                with speaking(negotiate((request.headers or {}).get("accept-language"))):
+                    response = problem("method_not_allowed", _(
+                        "{method} is not allowed here; this path takes {methods}").format(
+                        method=request.method, methods=", ".join(allowed)))
                 response.headers["Allow"] = ", ".join(allowed)
                 return self._cors(response)
 
@@ -392,7 +403,8 @@ class Api:
             if op.body is not None:
                 media_type = (request.headers.get("content-type") or "application/json").split(";")[0].strip().lower()
                 if media_type != "application/json" and not media_type.endswith("+json"):
-                    raise ServiceError("unsupported_media_type", f"send the body as application/json, not {media_type}")
+                    raise ServiceError("unsupported_media_type", _(
+                        "send the body as application/json, not {media_type}").format(media_type=media_type))
                 raw = parse_body(request.raw_body)
             services = self.services()
             call = Call(services=services, player=None, params=params)
@@ -414,15 +426,16 @@ class Api:
             return _refusal(op, error, getattr(error, "headers", None), as_page=as_page)
         except StoreUnavailable as error:  # Throttled too; the store raises only its own errors
             logger.warning("%s: %s", op.operation_id, error)
-            return _refusal(op, ServiceError("service_unavailable", STORE_UNAVAILABLE),
+            return _refusal(op, ServiceError("service_unavailable", _(STORE_UNAVAILABLE)),
                             {"Retry-After": str(error.retry_after)}, as_page)
         except Conflict as error:  # a race the service did not turn into a refusal of its own
-            return _refusal(op, ServiceError("version_conflict", "another change was accepted first; reload and "
-                                             "try again", current_version=getattr(error, "current_version", None)),
+            return _refusal(op, ServiceError("version_conflict", _("another change was accepted first; reload and "
+                                                               "try again"), current_version=getattr(error, "current_version", None)),
                             as_page=as_page)
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
-            return problem("internal_error", "the server could not answer this request; retry it with the same Idempotency-Key")
+            return problem("internal_error", _("the server could not answer this request; retry it with the same "
+                                               "Idempotency-Key"))
         if op.status == 204:
             return Response(body="", status_code=204, headers={})
         if isinstance(result, Page):
@@ -433,6 +446,8 @@ class Api:
                 headers["Idempotent-Replayed"] = "true"
             result = result.body
         body = json.dumps(result)
+        if op.speaks:
+            headers.update({"Content-Language": language(), "Vary": "Accept-Language"})
         if op.etag:
             tag = entity_tag(result)
             headers.update({"ETag": tag, **VIEW_HEADERS})

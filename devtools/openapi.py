@@ -56,6 +56,11 @@ Correspondence game server for Battle Line and Khan & General.
   `rate_limited` with `Retry-After`.
 * `getGame` answers an `ETag` (a hash of the view); `If-None-Match` with it gets 304 with no
   body while the view is the same.
+* Languages: a problem's `detail` (and analyzeBattleLine's `reason`) is in the language the
+  request's `Accept-Language` asks for first among `en`, `zh-Hans` (`zh`, `zh-CN`), `ja` and `vi`;
+  English otherwise. The answer says which in `Content-Language`, with `Vary: Accept-Language`.
+  `code`, `type`, `title` (the problem type's name, as listed here), card notation and every
+  other field are the same in every language: match on `code`, show `detail`.
 """
 
 
@@ -183,6 +188,14 @@ def _path_schema(name: str) -> dict[str, Any]:
     return {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}
 
 
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language", "in": "header", "required": False,
+    "description": "The language of a refusal's `detail` (and of an HTML page): the first of en, zh-Hans "
+                   "(zh, zh-CN), ja and vi it names (quality values count); English when it names none of them. "
+                   "Codes, card notation and other fields do not change.",
+    "schema": {"type": "string", "maxLength": 256}, "example": "zh-CN,zh;q=0.9,en;q=0.5"}
+
+
 def _parameters(op) -> list[dict]:
     params = [{"name": name, "in": "path", "required": True, "schema": _path_schema(name)}
               for name in re.findall(r"{(\w+)}", op.path)]
@@ -204,6 +217,7 @@ def _parameters(op) -> list[dict]:
                        "description": "Makes a retried write safe: same key and body, same response.",
                        "schema": {"type": "string", "minLength": 1, "maxLength": 255,
                                   "pattern": "^[ -~]{1,255}$"}})  # printable ASCII
+    params.append({"$ref": "#/components/parameters/AcceptLanguage"})  # any operation may refuse, in it
     return params
 
 
@@ -219,6 +233,15 @@ VIEW_HEADERS = {
              "schema": {"type": "string"}},
     "Vary": {"description": "`Authorization, Accept-Language`: the view is the caller's own.",
              "schema": {"type": "string"}},
+}
+
+
+PROBLEM_HEADERS = {
+    "Content-Language": {"description": "The language of the sentences in the answer (a problem's `detail`): en, "
+                                        "zh-Hans, ja or vi, as Accept-Language asked.",
+                         "schema": {"type": "string", "enum": ["en", "zh-Hans", "ja", "vi"]}},
+    "Vary": {"description": "`Accept-Language` (with `Origin` for a browser client of another site): the "
+                            "sentences depend on it.", "schema": {"type": "string"}},
 }
 
 
@@ -271,6 +294,9 @@ def _responses(op) -> dict[str, Any]:
             "schema": {"type": "string", "enum": ["true"]}}}
     if op.operation_id in LINKS:
         ok["links"] = _links(op)
+    if op.speaks:  # its sentences (a claim's reason) in the request's language
+        ok["headers"] = {**ok.get("headers", {}), **{
+            name: {"$ref": f"#/components/headers/{name.replace('-', '')}"} for name in PROBLEM_HEADERS}}
     responses: dict[str, Any] = {str(op.status): ok}
     if op.etag:
         ok["headers"] = {**ok.get("headers", {}), **VIEW_HEADERS}
@@ -295,6 +321,8 @@ def _responses(op) -> dict[str, Any]:
             response["headers"] = {"Retry-After": {
                 "description": "Whole seconds until the caller's rate limit lets a request through again.",
                 "schema": {"type": "integer", "minimum": 1}}}
+        response["headers"] = {**response.get("headers", {}), **{
+            name: {"$ref": f"#/components/headers/{name.replace('-', '')}"} for name in PROBLEM_HEADERS}}
         responses[str(status)] = response
     return responses
 
@@ -350,6 +378,8 @@ def build() -> dict[str, Any]:
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "The api_key from createPlayer."}},
             "schemas": _component_schemas(operations),
+            "parameters": {"AcceptLanguage": ACCEPT_LANGUAGE},
+            "headers": {name.replace("-", ""): header for name, header in PROBLEM_HEADERS.items()},
         },
     }
 

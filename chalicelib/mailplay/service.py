@@ -29,6 +29,7 @@ from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from .links import Answer, Invitation, LinkError, Links, StepLink
 from .show import waits_for
+from ..i18n import _
 
 
 class LinkRefused(ServiceError):
@@ -341,5 +342,5 @@ class MailPlay:
 
     def _links(self) -> Links:
         if self.links is None:
-            raise ServiceError("internal_error", "email links are not configured")
+            raise ServiceError("internal_error", _("email links are not configured"))
         return self.links

@@ -15,6 +15,7 @@ from ..games import GameEngine
 from ..mailplay.links import LinkError, Links
 from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player
+from ..i18n import _
 
 RECENT = 40  # the latest events a board tells its recap and drawn cards from
 
@@ -32,8 +33,9 @@ class DuplicateBoards:
         if seat is not None or not game.duplicate_board:
             return
         if game.status != "finished" or self.round_in_play(game.tournament_id, game.id):
-            raise ServiceError("board_in_play", f"game {game.id} is a board of a duplicate round that is still "
-                               "being played; it may be watched once every board of the round is finished")
+            raise ServiceError("board_in_play", _("game {id} is a board of a duplicate round that is still being "
+                                                  "played; it may be watched once every board of the round is "
+                                                  "finished").format(id=game.id))
 
 
 class Boards:
@@ -53,11 +55,12 @@ class Boards:
 
     def board_link(self, player: Player, game_id: str) -> dict:
         """A link to the game's board: it plays as the caller's seat, or watches a public game."""
-        game, _ = self.load(game_id)
+        game, _engine = self.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
         if seat is None and not game.public:
-            raise ServiceError("not_seated", f"you have no seat in game {game_id}, and it is not public")
+            raise ServiceError("not_seated", _("you have no seat in game {game_id}, and it is not public").format(
+                                               game_id=game_id))
         return {"url": self._links().board_url(game_id, seat), "seat": seat}
 
     def _board_seat(self, game: GameRecord, token: str | None) -> int | None:
@@ -68,7 +71,7 @@ class Boards:
                 raise ServiceError(error.code, str(error)) from None
         self.hide_board_in_play(game, None)
         if not game.public:
-            raise ServiceError("game_not_public", "this game is not public: open it with your seat's board link")
+            raise ServiceError("game_not_public", _("this game is not public: open it with your seat's board link"))
         return None
 
     def board(self, game_id: str, token: str | None, after: int = 0) -> dict:
@@ -78,7 +81,7 @@ class Boards:
         and what the page has not told yet: ``events``, those numbered above ``after`` as the seat sees
         them, and ``recent``, the latest ones (for the recap); when nothing happened since
         ``after``, no event is read and ``recent`` is None."""
-        game, _ = self.load(game_id)
+        game, _engine = self.load(game_id)
         seat = self._board_seat(game, token)
         return {**self.view(game, seat), **self._since(game, seat, after), "answers": self._answers(game, seat),
                 "reader_language": self._language(game, seat)}
@@ -112,11 +115,11 @@ class Boards:
     def board_play(self, game_id: str, token: str | None, request, after: int = 0) -> dict:
         """Steps taken on a seat's board (one, or a whole turn), played as that seat's player at the
         version shown, all or nothing. Returns the board's view after them."""
-        game, _ = self.load(game_id)
+        game, _engine = self.load(game_id)
         seat = self._board_seat(game, token)
         player = self.seat_player(game_id, seat) if seat is not None else None
         if player is None:
-            raise ServiceError("not_seated", "a spectator's board does not play")
+            raise ServiceError("not_seated", _("a spectator's board does not play"))
         steps = request.steps if request.steps is not None else [request.step]
         self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version, steps=steps,
                                                         message=request.message), None)
@@ -124,5 +127,5 @@ class Boards:
 
     def _links(self) -> Links:
         if self.links is None:
-            raise ServiceError("internal_error", "email links are not configured")
+            raise ServiceError("internal_error", _("email links are not configured"))
         return self.links

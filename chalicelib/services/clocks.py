@@ -18,6 +18,7 @@ from ..errors import ServiceError
 from ..notify import messages
 from ..records import GameRecord
 from ..store.protocol import Store
+from ..i18n import _
 
 Finder = Callable[[str], GameRecord | None]
 Forfeit = Callable[[GameRecord, int, str], GameRecord | None]
@@ -81,8 +82,8 @@ class Clocks:
         after, timed_out = self.time_out(game)
         if not timed_out and after.version == game.version:
             return after  # a vacation it had taken gave it more time
-        raise ServiceError("time_expired", f"seat {game.clock['running']['seat']} ran out of time; the game "
-                           f"is over", current_version=after.version)
+        raise ServiceError("time_expired", _("seat {seat} ran out of time; the game is over").format(
+                                             seat=game.clock['running']['seat']), current_version=after.version)
 
     def time_out(self, game: GameRecord) -> tuple[GameRecord, bool]:
         """The running seat's deadline has passed by its clock: re-read its player's vacations (taken

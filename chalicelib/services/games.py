@@ -55,7 +55,8 @@ class Games:
                     idempotency: Idempotency | None) -> Outcome:
         engine = self.engines.get(request.game)
         if engine is None:
-            raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
+            raise ServiceError("unknown_game_type", _("{game!r} games are not available on this server yet").format(
+                                                      game=request.game))
         options = self.moves.game_options(engine, request.options)
         seats = self._seats(engine, options, request, player.id)
 
@@ -77,43 +78,50 @@ class Games:
         for whoever joins."""
         wanted = engine.seat_count(options)
         if len(request.seats) != wanted:
-            raise ServiceError("invalid_seats", f"a {engine.name} game with these options has {wanted} seats, "
-                                                f"not {len(request.seats)}")
+            raise ServiceError("invalid_seats", _("a {name} game with these options has {wanted} seats, not "
+                                                  "{count}").format(
+                                                  name=engine.name, wanted=wanted, count=len(request.seats)))
         seats: list[SeatRecord] = []
         for number, seat in enumerate(request.seats, start=1):
             if isinstance(seat, EmailSeat):
                 if not self.sends_email:
-                    raise ServiceError("unsupported_seat", f"seat {number}: this server sends no email")
+                    raise ServiceError("unsupported_seat", _("seat {number}: this server sends no email").format(
+                                                             number=number))
                 seats.append(SeatRecord(number, None, "(invited)", seat.email.lower()))
                 continue
             if isinstance(seat, BotSeat):
                 names = bots.BOTS.get(engine.name, {})
                 if seat.bot not in names:
-                    raise ServiceError("unsupported_seat", f"seat {number}: there is no {seat.bot!r} bot for "
-                                                           f"{engine.name}; there are {', '.join(names)}")
+                    raise ServiceError("unsupported_seat", _("seat {number}: there is no {bot!r} bot for {name}; "
+                                                             "there are {bots}").format(
+                                                             number=number, bot=seat.bot, name=engine.name, bots=', '.join(names)))
                 seats.append(SeatRecord(number, None, f"{seat.bot} bot", bot=seat.bot))
                 continue
             if isinstance(seat, OpenSeat):
                 if seat.rating_min is not None and seat.rating_max is not None and seat.rating_min > seat.rating_max:
-                    raise ServiceError("invalid_seats", f"seat {number}: rating_min is above rating_max")
+                    raise ServiceError("invalid_seats", _("seat {number}: rating_min is above rating_max").format(
+                                                          number=number))
                 seats.append(SeatRecord(number, None, "(open)", accepted=False, open=True,
                                         rating_min=seat.rating_min, rating_max=seat.rating_max))
                 continue
             found = self.store.get_player(seat.player_id)
             if found is None:
-                raise ServiceError("player_not_found", f"seat {number}: no player {seat.player_id!r}")
+                raise ServiceError("player_not_found", _("seat {number}: no player {player_id!r}").format(
+                                                         number=number, player_id=seat.player_id))
             if any(s.player_id == found.id for s in seats):
-                raise ServiceError("invalid_seats", f"seat {number}: player {found.id} already has a seat")
+                raise ServiceError("invalid_seats", _("seat {number}: player {id} already has a seat").format(
+                                                      number=number, id=found.id))
             if found.id != creator and found.challenges == "refuse":
-                raise ServiceError("challenges_refused", f"seat {number}: {found.name} takes no games made for them "
-                                   "(open seats and tournaments only)")
+                raise ServiceError("challenges_refused", _("seat {number}: {name} takes no games made for them "
+                                                           "(open seats and tournaments only)").format(
+                                                           number=number, name=found.name))
             seats.append(SeatRecord(number, found.id, found.name,
                                     accepted=found.id == creator or found.challenges == "accept"))
         return seats
 
     def get_game(self, player: Caller, game_id: str) -> dict:
         """The caller's view, with ``messages``: the game's recent messages, for a seat that reads them."""
-        game, _ = self.moves.load(game_id)
+        game, _engine = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
         return {**self.view(game, seat), "messages": self.recent_messages(game, seat, player.id)}
@@ -201,7 +209,7 @@ class Games:
         query of one item), and the events are read once it moved on."""
         at = cursors.decode(cursor, "events", game_id, lambda a: isinstance(a, int) and a >= 0)
         start = after if at is None else at
-        game, _ = self.moves.load(game_id)
+        game, _engine = self.moves.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
 
@@ -248,7 +256,7 @@ class Games:
         seat = game.seat_of(player.id)
         observability.tag(game_id=game_id, seat=seat)
         if seat is None:
-            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+            raise ServiceError("not_seated", _("you have no seat in game {game_id}").format(game_id=game_id))
         replayed = self.idempotent.replay(player.id, idempotency, lambda made, version: self._answer_again(
             made, version, seat))
         if replayed is not None:
@@ -258,9 +266,9 @@ class Games:
                 or self._conflict(game.version, f"the game is at version {game.version}, not "
                                                 f"{request.expected_version}; reload it and choose again")
         if game.status == "finished":
-            raise ServiceError("game_finished", "the game is over")
+            raise ServiceError("game_finished", _("the game is over"))
         if game.status == "waiting":
-            raise ServiceError("game_not_started", "the game waits for invited players to accept")
+            raise ServiceError("game_not_started", _("the game waits for invited players to accept"))
         steps = [self._parse_step(engine, raw, index) for index, raw in enumerate(request.steps)]
         game = self.check_time(game)
         try:
@@ -294,7 +302,7 @@ class Games:
     def _answer_again(self, game_id: str, version: int, seat: int) -> dict:
         made = self.store.load_version(game_id, version)
         if made is None:  # pragma: no cover - a recorded version is never deleted
-            raise ServiceError("game_not_found", f"there is no game {game_id!r}")
+            raise ServiceError("game_not_found", _("there is no game {game_id!r}").format(game_id=game_id))
         return self._answer(made[0], made[1], seat)
 
     def _made_by(self, game_id: str, version: int, seat: int, idempotency: Idempotency | None) -> Outcome | None:

@@ -13,6 +13,7 @@ from ..errors import ServiceError
 from ..records import IdempotencyRecord
 from ..store.errors import IdempotencyRace
 from ..store.protocol import Store
+from ..i18n import _
 
 Recorder = Callable[[dict], IdempotencyRecord | None]  # the response body -> the record saved with the write
 Rebuild = Callable[[str, int], dict]  # (game id, version) -> the answer of the move that made that version
@@ -20,7 +21,7 @@ Rebuild = Callable[[str, int], dict]  # (game id, version) -> the answer of the 
 
 def reused() -> ServiceError:
     return ServiceError("idempotency_key_reused",
-                        "this Idempotency-Key was already used with another request; use a new key")
+                        _("this Idempotency-Key was already used with another request; use a new key"))
 
 
 class Idempotent:

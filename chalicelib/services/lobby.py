@@ -26,6 +26,7 @@ from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 from .moves import SERVICE_EVENTS
+from ..i18n import _
 
 ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
 
@@ -57,40 +58,42 @@ class Lobby:
 
     def decline(self, caller: Caller, game_id: str) -> dict:
         """The caller says no to their seat: the game ends, declined, and counts for nothing."""
-        game, _ = self.load(game_id)
+        game, _engine = self.load(game_id)
         seat = self._waiting_seat(game, caller)
         saved = self._end(game, "declined", seat.seat, "game_declined")
         return self.view(saved, seat.seat)
 
     def abort(self, caller: Caller, game_id: str) -> dict:
         """Any of its players calls the game off before its first move: it ends, aborted, unrated."""
-        game, _ = self.load(game_id)
+        game, _engine = self.load(game_id)
         seat = game.seat_of(caller.id)
         if seat is None and caller.id != game.created_by:
-            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+            raise ServiceError("not_seated", _("you have no seat in game {game_id}").format(game_id=game_id))
         if game.status == "finished":
-            raise ServiceError("game_finished", "the game is over")
+            raise ServiceError("game_finished", _("the game is over"))
         if game.tournament_id:
-            raise ServiceError("tournament_game", "a tournament's games are played or withdrawn from, not called off")
+            raise ServiceError("tournament_game", _("a tournament's games are played or withdrawn from, not "
+                                                    "called off"))
         if any(e.type not in SERVICE_EVENTS for e in self.store.list_events(game_id)):
-            raise ServiceError("game_started", "a move was made: the game can only be resigned now")
+            raise ServiceError("game_started", _("a move was made: the game can only be resigned now"))
         saved = self._end(game, "aborted", seat, "game_aborted")
         return self.view(saved, seat)
 
     def join(self, caller: Caller, game_id: str) -> dict:
         """Take an open seat (first come, first served: of two joining at once, one gets the seat)."""
-        for _ in range(ATTEMPTS):
+        for _attempt in range(ATTEMPTS):
             game, engine = self.load(game_id)
             if game.seat_of(caller.id) is not None:
-                raise ServiceError("already_seated", "you have a seat in this game already")
+                raise ServiceError("already_seated", _("you have a seat in this game already"))
             seat = next((s for s in game.seats if s.open), None)
             if game.status != "waiting" or seat is None:
-                raise ServiceError("seat_taken", "this game has no open seat any more")
+                raise ServiceError("seat_taken", _("this game has no open seat any more"))
             rating = round(self.store.get_rating(caller.id, game.game).rating)
             if (seat.rating_min is not None and rating < seat.rating_min) or \
                     (seat.rating_max is not None and rating > seat.rating_max):
-                raise ServiceError("rating_out_of_range", f"the seat is for ratings {seat.rating_min or 0}–"
-                                   f"{seat.rating_max or '…'}; yours at {game.game} is {rating}")
+                raise ServiceError("rating_out_of_range", _("the seat is for ratings {low}–{high}; yours at "
+                                                            "{game} is {rating}").format(
+                                                            low=seat.rating_min or 0, high=seat.rating_max or '…', game=game.game, rating=rating))
             taken = SeatRecord(seat.seat, caller.id, caller.name)
             seats = [taken if s.seat == seat.seat else s for s in game.seats]
             try:
@@ -99,7 +102,7 @@ class Lobby:
             except VersionConflict:
                 continue  # someone else moved first: is a seat still open?
             return self.view(saved, seat.seat)
-        raise ServiceError("seat_taken", "this game has no open seat any more")
+        raise ServiceError("seat_taken", _("this game has no open seat any more"))
 
     def open_games(self, caller: Caller, game_type: str, limit: int) -> dict:
         """The newest games of ``game_type`` with a seat open to anyone, each in brief, and whether
@@ -130,16 +133,16 @@ class Lobby:
         caller's seat is settled, the others are asked again (bots need no asking)."""
         game, engine = self.load(game_id)
         if game.seat_of(caller.id) is None:
-            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+            raise ServiceError("not_seated", _("you have no seat in game {game_id}").format(game_id=game_id))
         if game.status != "finished":
-            raise ServiceError("game_not_finished", "a rematch follows a finished game")
+            raise ServiceError("game_not_finished", _("a rematch follows a finished game"))
         if game.tournament_id:
-            raise ServiceError("tournament_game", "a tournament's games are paired by the tournament")
+            raise ServiceError("tournament_game", _("a tournament's games are paired by the tournament"))
         order = game.seats[1:] + game.seats[:1]  # seat 1 goes last: the seats turn round
         seats = [SeatRecord(number, s.player_id, s.name, bot=s.bot, accepted=s.bot is not None or
                             s.player_id == caller.id) for number, s in enumerate(order, start=1)]
         if any(s.player_id is None and s.bot is None for s in seats):
-            raise ServiceError("invalid_seats", "a game with seats never taken has no rematch")
+            raise ServiceError("invalid_seats", _("a game with seats never taken has no rematch"))
 
         def run(record: Recorder) -> dict:
             rematch, created = self.new_game_record(
@@ -157,9 +160,9 @@ class Lobby:
     def _waiting_seat(game: GameRecord, caller: Caller) -> SeatRecord:
         seat = next((s for s in game.seats if s.player_id == caller.id), None)
         if seat is None:
-            raise ServiceError("not_seated", f"you have no seat in game {game.id}")
+            raise ServiceError("not_seated", _("you have no seat in game {id}").format(id=game.id))
         if game.status != "waiting" or seat.accepted:
-            raise ServiceError("nothing_to_answer", "your seat in this game is settled already")
+            raise ServiceError("nothing_to_answer", _("your seat in this game is settled already"))
         return seat
 
     def _save(self, game: GameRecord, engine: GameEngine, seats: list[SeatRecord], event: str, seat: int,
@@ -188,7 +191,7 @@ class Lobby:
         except VersionConflict as conflict:
             if not retry:
                 raise
-            raise ServiceError("version_conflict", "the game changed meanwhile; try again",
+            raise ServiceError("version_conflict", _("the game changed meanwhile; try again"),
                                current_version=conflict.current_version) from None
         return saved
 

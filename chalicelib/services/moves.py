@@ -23,6 +23,7 @@ from ..shapes import DEFERRED
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from ..talk import MESSAGE
+from ..i18n import _
 
 logger = logging.getLogger("battleline.service")
 
@@ -68,7 +69,7 @@ class Moves:
         """The game and its engine; a game that does not exist is refused (``game_not_found``)."""
         game = self.find(game_id)
         if game is None:
-            raise ServiceError("game_not_found", f"there is no game {game_id!r}")
+            raise ServiceError("game_not_found", _("there is no game {game_id!r}").format(game_id=game_id))
         return game, self.engines[game.game]
 
     @staticmethod

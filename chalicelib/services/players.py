@@ -15,6 +15,7 @@ from ..records import Caller, Player, preferences_with_defaults
 from ..store.protocol import Store
 from ..text import name_key
 from .idempotency import Idempotent, Recorder
+from ..i18n import _
 
 KEY_OVERLAP = timedelta(hours=24)  # how long a rotated-out key works at most while the new one is unused
 ANONYMOUS = "anonymous"  # the idempotency scope of a request made before there is a player
@@ -52,7 +53,7 @@ class Players:
         if found is not None and found.fresh and not self.store.activate_api_key(found.player_id, key_hash):
             found = None
         if found is None:
-            raise ServiceError("unauthorized", "send a valid API key as 'Authorization: Bearer <api_key>'")
+            raise ServiceError("unauthorized", _("send a valid API key as 'Authorization: Bearer <api_key>'"))
         return Caller(found.player_id, found.name, key_hash=key_hash)
 
     def rotate_api_key(self, caller: Caller) -> dict:
@@ -75,7 +76,7 @@ class Players:
         """A player's public profile: never their email or anything of their keys."""
         player = self.store.get_player(player_id) if ids.ID.fullmatch(player_id) else None
         if player is None:
-            raise ServiceError("unknown_player", f"there is no player {player_id!r}")
+            raise ServiceError("unknown_player", _("there is no player {player_id!r}").format(player_id=player_id))
         return {"id": player.id, "name": player.name, "created_at": player.created_at,
                 "ratings": self.player_ratings(player)}
 
@@ -108,7 +109,7 @@ def profile(store: Store, caller: Caller) -> Player:
     authenticating reads only the key's item."""
     player = store.get_player(caller.id)
     if player is None:  # pragma: no cover - a key outlives no player
-        raise ServiceError("unauthorized", "this API key's player no longer exists")
+        raise ServiceError("unauthorized", _("this API key's player no longer exists"))
     return player
 
 

@@ -16,6 +16,7 @@ from ..records import GameRecord, Player, RatingRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from ..tournaments import glicko2
+from ..i18n import _
 
 RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a rated game
 
@@ -46,7 +47,7 @@ class Ratings:
         first, second = (s.player_id for s in game.seats)
         score = 1.0 if result["winner"] == 1 else 0.0 if result["winner"] == 2 else 0.5
         now = self.clock.now()
-        for _ in range(5):
+        for _attempt in range(5):
             a, b = self.store.get_rating(first, game.game), self.store.get_rating(second, game.game)
             ra, rb = aged(a, now), aged(b, now)
             new_a = glicko2.update(ra, [(rb, score)])
@@ -64,7 +65,7 @@ class Ratings:
 
     def leaderboard(self, game: str, limit: int) -> dict:
         if game not in self.engines:
-            raise ServiceError("unknown_game_type", f"there are no {game!r} games on this server")
+            raise ServiceError("unknown_game_type", _("there are no {game!r} games on this server").format(game=game))
         rows = self.store.leaderboard(game, limit)
         names = {r.player_id: self.store.get_player(r.player_id) for r in rows}
         return {"game": game, "players": [
@@ -77,7 +78,7 @@ def aged(record: RatingRecord, now: datetime) -> glicko2.Rating:
     rating = glicko2.Rating(record.rating, record.rd, record.volatility)
     if record.updated_at:
         idle = (now - timecontrol.parse_time(record.updated_at)).days // RATING_PERIOD_DAYS
-        for _ in range(min(idle, 24)):
+        for _attempt in range(min(idle, 24)):
             rating = glicko2.update(rating, [])
     return rating
 

@@ -28,6 +28,7 @@ from ..records import EventRecord, GameRecord, Player, SeatRecord, TournamentRec
 from ..store.protocol import Store
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
 from ..tournaments import director
+from ..i18n import _
 
 logger = logging.getLogger("battleline.tournaments")
 
@@ -57,18 +58,20 @@ class Tournaments:
     def create(self, player: Player, request) -> dict:
         engine = self.engines.get(request.game)
         if engine is None:
-            raise ServiceError("unknown_game_type", f"{request.game!r} games are not available on this server yet")
+            raise ServiceError("unknown_game_type", _("{game!r} games are not available on this server yet").format(
+                                                      game=request.game))
         raw = dict(request.options)
         native = "match_games" in engine.options_model.model_fields  # the game plays a match in one record
         if native and request.match_games > 1:
             if raw.get("match_games", request.match_games) != request.match_games:
-                raise ServiceError("invalid_tournament", "match_games is given twice, with two values")
+                raise ServiceError("invalid_tournament", _("match_games is given twice, with two values"))
             raw["match_games"] = request.match_games
         options = self.game_options(engine, raw)
         if engine.seat_count(options) != 2:
-            raise ServiceError("invalid_options", "tournament games have two seats")
+            raise ServiceError("invalid_options", _("tournament games have two seats"))
         if request.rounds is not None and request.format != "swiss":
-            raise ServiceError("invalid_tournament", "rounds is set by the format; only a Swiss tournament takes it")
+            raise ServiceError("invalid_tournament", _("rounds is set by the format; only a Swiss tournament "
+                                                       "takes it"))
         match_games = options.get("match_games", 1) if native else request.match_games
         per_pairing = 1 if native else match_games
         data = director.new_tournament(
@@ -113,7 +116,7 @@ class Tournaments:
     def start(self, player: Player, tournament_id: str) -> dict:
         def begin(t: dict) -> list[dict]:
             if t["organiser"] != player.id:
-                raise ServiceError("not_organiser", "only the tournament's organiser may start it")
+                raise ServiceError("not_organiser", _("only the tournament's organiser may start it"))
             ratings = {p["player_id"]: self.store.get_rating(p["player_id"], t["game"]).rating for p in t["players"]}
             _name_games(t, director.start(t, ratings))
 
@@ -138,7 +141,7 @@ class Tournaments:
         """A withdrawn player's games in progress are lost. Safe to run again."""
         self.advance(tournament_id)  # makes any of the round's games still missing, so none escapes below
         for game_id in game_ids:
-            for _ in range(ATTEMPTS):
+            for _attempt in range(ATTEMPTS):
                 game = self.find(game_id)
                 seat = game.seat_of(player_id) if game else None
                 if game is None or game.status != "active" or seat is None:
@@ -221,7 +224,8 @@ class Tournaments:
     def _load(self, tournament_id: str) -> TournamentRecord:
         found = self.store.load_tournament(tournament_id) if ids.ID.fullmatch(tournament_id) else None
         if found is None:
-            raise ServiceError("tournament_not_found", f"there is no tournament {tournament_id!r}")
+            raise ServiceError("tournament_not_found", _("there is no tournament {tournament_id!r}").format(
+                                                         tournament_id=tournament_id))
         return found
 
     def _update(self, tournament_id: str, change: Callable[[dict], object],
@@ -229,7 +233,7 @@ class Tournaments:
         """Apply ``change`` to a fresh copy and save it on the version read; retry if it raced. A change
         that pairs a round saves, in the same transaction, the outbox message that makes its games,
         and ``outbox``'s messages for the changed copy."""
-        for _ in range(ATTEMPTS):
+        for _attempt in range(ATTEMPTS):
             record = self._load(tournament_id)
             data = copy.deepcopy(record.data)
             try:
@@ -247,7 +251,7 @@ class Tournaments:
             except VersionConflict:
                 continue
             return data
-        raise ServiceError("version_conflict", "the tournament is busy; try again", current_version=None)
+        raise ServiceError("version_conflict", _("the tournament is busy; try again"), current_version=None)
 
     def make_games(self, message: messages.Message) -> None:
         """The outbox's side of a paired round: make its games if the request that paired it could not."""

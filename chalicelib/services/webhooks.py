@@ -15,6 +15,7 @@ from ..notify.ssrf import UnsafeUrl, check_url
 from ..notify.webhooks import ROTATION_OVERLAP, SigningKeys
 from ..records import Delivery, Player, WebhookEndpoint, WebhookSecret
 from ..store.protocol import Store
+from ..i18n import _
 
 
 class Webhooks:
@@ -43,7 +44,8 @@ class Webhooks:
     def _webhook(self, player: Player, webhook_id: str) -> WebhookEndpoint:
         endpoint = self.store.get_webhook(player.id, webhook_id) if ids.ID.fullmatch(webhook_id) else None
         if endpoint is None:
-            raise ServiceError("webhook_not_found", f"you have no webhook {webhook_id!r}")
+            raise ServiceError("webhook_not_found", _("you have no webhook {webhook_id!r}").format(
+                                                      webhook_id=webhook_id))
         return endpoint
 
     def delete_webhook(self, player: Player, webhook_id: str) -> None:
@@ -77,7 +79,8 @@ class Webhooks:
         endpoint = self._webhook(player, webhook_id)
         delivery = self.store.get_delivery(webhook_id, delivery_id) if len(delivery_id) <= 200 else None
         if delivery is None:
-            raise ServiceError("delivery_not_found", f"webhook {webhook_id} has no delivery {delivery_id!r}")
+            raise ServiceError("delivery_not_found", _("webhook {webhook_id} has no delivery {delivery_id!r}").format(
+                                                       webhook_id=webhook_id, delivery_id=delivery_id))
         endpoint.disabled = None  # asking for a redelivery re-enables an endpoint disabled by a 410
         self.store.put_webhook(endpoint)
         done = self.redeliver(delivery, endpoint)

@@ -22,6 +22,7 @@ from typing import Any
 
 from . import pairings as pairing_rules
 from .standings import Result, standings
+from ..i18n import _
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "single_elimination")
 Tournament = dict[str, Any]
@@ -48,11 +49,12 @@ def new_tournament(tid: str, name: str, game: str, format: str, options: dict, *
 
 def join(t: Tournament, player_id: str, name: str) -> None:
     if t["status"] != "open":
-        raise TournamentRefused("tournament_started", "the tournament has started; entries are closed")
+        raise TournamentRefused("tournament_started", _("the tournament has started; entries are closed"))
     if any(p["player_id"] == player_id for p in t["players"]):
-        raise TournamentRefused("already_entered", "you are in this tournament already")
+        raise TournamentRefused("already_entered", _("you are in this tournament already"))
     if t["max_players"] and len(t["players"]) >= t["max_players"]:
-        raise TournamentRefused("tournament_full", f"the tournament is full ({t['max_players']} players)")
+        raise TournamentRefused("tournament_full", _("the tournament is full ({max_players} players)").format(
+                                                     max_players=t['max_players']))
     t["players"].append({"player_id": player_id, "name": name, "seed": None, "withdrawn": False})
 
 
@@ -61,9 +63,9 @@ def withdraw(t: Tournament, player_id: str) -> list[str]:
     remaining pairings are forfeits. Returns the ids of the player's games still being played."""
     entry = next((p for p in t["players"] if p["player_id"] == player_id and not p["withdrawn"]), None)
     if entry is None:
-        raise TournamentRefused("not_entered", "you are not (or no longer) in this tournament")
+        raise TournamentRefused("not_entered", _("you are not (or no longer) in this tournament"))
     if t["status"] == "finished":
-        raise TournamentRefused("tournament_finished", "the tournament is over")
+        raise TournamentRefused("tournament_finished", _("the tournament is over"))
     if t["status"] == "open":
         t["players"].remove(entry)
         return []
@@ -76,10 +78,10 @@ def withdraw(t: Tournament, player_id: str) -> list[str]:
 def start(t: Tournament, ratings: dict[str, float]) -> list[dict]:
     """Seed the players (best rating first, then order of entry) and pair round one."""
     if t["status"] != "open":
-        raise TournamentRefused("tournament_started", "the tournament has started already")
+        raise TournamentRefused("tournament_started", _("the tournament has started already"))
     n = len(t["players"])
     if n < 2:
-        raise TournamentRefused("too_few_players", "a tournament needs at least 2 players")
+        raise TournamentRefused("too_few_players", _("a tournament needs at least 2 players"))
     order = sorted(range(n), key=lambda i: (-ratings.get(t["players"][i]["player_id"], 1500.0), i))
     for seed, index in enumerate(order, start=1):
         t["players"][index]["seed"] = seed

@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,12 +20,14 @@ from devtools.dynamodb_local import free_port
 pytestmark = pytest.mark.integration
 
 COMMAND = str(Path(sys.executable).with_name("battleline"))
+CONFIG = Path(tempfile.mkdtemp(prefix="battleline-cli-"))
 
 
 def run(live_server, *args: str, key: str | None = None, server: str | None = None,
         stdin: str = "") -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BATTLELINE_")}
     env["BATTLELINE_SERVER"] = server or live_server.url
+    env["BATTLELINE_CONFIG"] = str(CONFIG / "config.json")  # the languages it keeps: not the user's own file
     if key:
         env["BATTLELINE_KEY"] = key
     done = subprocess.run([COMMAND, *args], env=env, capture_output=True, text=True, timeout=120, input=stdin)
@@ -221,3 +224,33 @@ def test_an_open_challenge_made_listed_and_taken_from_the_terminal(live_server):
     assert taken.splitlines()[:2] == [f"Battle Line, game {game}: Jo against Kai (you)", "Jo is to move."]
     gone = run(live_server, "take", game, key=ann_key)
     assert gone.returncode == 1 and "seat" in gone.stderr
+
+
+def test_players_who_chose_chinese_and_japanese_read_the_terminal_and_the_servers_refusals_in_them(live_server):
+    """Each in their own language, chosen at sign-up (--language) and kept (no flag afterwards): the
+    screens, the board's columns aligned, and the server's refusal of a bad move (Accept-Language)."""
+    done = run(live_server, "--language", "zh-Hans", "signup", "安")
+    assert done.returncode == 0 and done.stdout.startswith("玩家 p_")
+    ann_key = re.search(r"export BATTLELINE_KEY=(\S+)", done.stdout).group(1)
+    done = run(live_server, "--language", "ja", "signup", "花子")
+    hanako, hanako_key = re.search(r"(p_\w+)", done.stdout).group(1), re.search(r"BATTLELINE_KEY=(\S+)", done.stdout).group(1)
+    assert ok(live_server, "language", key=hanako_key).strip() == "あなたの言語：日本語（ja）。"
+    made = ok(live_server, "new", "battleline", "--against", hanako, "--seed", "7", "-o", "first_seat=1", key=ann_key)
+    game = re.search(r"(g_\w+)", made).group(1)
+    assert made.splitlines()[:2] == [f"Battle Line，游戏 {game}：安（你） 对 花子", "正在等待 花子 接受。"]
+    ok(live_server, "accept", game, key=hanako_key)
+    shown = ok(live_server, "show", game, key=ann_key)
+    assert "轮到你了。" in shown and "你的手牌：" in shown
+    rows = [line for line in shown.splitlines() if re.match(r"地区 \d", line)]
+    assert len(rows) == 9 and len({line.index("|") for line in rows}) == 1
+    hand = re.search(r"^你的手牌：(.+)$", shown, re.M).group(1).split()
+    ok(live_server, "play", game, f"play {hand[0]} 5", "claim none", "draw troop", key=ann_key)
+    refused = run(live_server, "play", game, f"play {hand[1]} 5", key=hanako_key)  # 安's card, not hers
+    assert refused.returncode == 1 and refused.stderr.strip() == f"エラー：{hand[1]}は手札にありません（illegal_action）"
+    shown = ok(live_server, "show", game, key=hanako_key)
+    assert "前回のあなたの手以降：" in shown and f"安が{hand[0]}をフラッグ5にプレイしました" in shown
+    header = next(line for line in shown.splitlines() if "花子（あなた）" in line and "安" in line and "対" not in line)
+    rows = [line for line in shown.splitlines() if re.match(r"フラッグ\d", line)]
+    from battleline_cli.settings import columns  # the same columns on every row, and the names over them
+    assert len({columns(line[:line.index("|")]) for line in rows}) == 1
+    assert columns(header[:header.index("安")]) == columns(rows[0].split("  ")[0]) + 2  # 安's over her cards
