@@ -192,8 +192,9 @@ ACCEPT_LANGUAGE = {
     "name": "Accept-Language", "in": "header", "required": False,
     "description": "The language of a refusal's `detail` (and of an HTML page): the first of en, zh-Hans "
                    "(zh, zh-CN), ja and vi it names (quality values count); English when it names none of them. "
-                   "Codes, card notation and other fields do not change.",
-    "schema": {"type": "string", "maxLength": 256}, "example": "zh-CN,zh;q=0.9,en;q=0.5"}
+                   "Codes, card notation and other fields do not change. Read leniently (RFC 9110 section 12.5.4): "
+                   "a value that names no language of ours, however long or malformed, reads English.",
+    "schema": {"type": "string"}, "example": "zh-CN,zh;q=0.9,en;q=0.5"}
 
 
 def _parameters(op) -> list[dict]:

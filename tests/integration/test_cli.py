@@ -230,23 +230,23 @@ def test_players_who_chose_chinese_and_japanese_read_the_terminal_and_the_server
     """Each in their own language, chosen at sign-up (--language) and kept (no flag afterwards): the
     screens, the board's columns aligned, and the server's refusal of a bad move (Accept-Language)."""
     done = run(live_server, "--language", "zh-Hans", "signup", "安")
-    assert done.returncode == 0 and done.stdout.startswith("玩家 p_")
+    assert done.returncode == 0 and done.stdout.startswith("玩家p_")
     ann_key = re.search(r"export BATTLELINE_KEY=(\S+)", done.stdout).group(1)
     done = run(live_server, "--language", "ja", "signup", "花子")
     hanako, hanako_key = re.search(r"(p_\w+)", done.stdout).group(1), re.search(r"BATTLELINE_KEY=(\S+)", done.stdout).group(1)
     assert ok(live_server, "language", key=hanako_key).strip() == "あなたの言語：日本語（ja）。"
     made = ok(live_server, "new", "battleline", "--against", hanako, "--seed", "7", "-o", "first_seat=1", key=ann_key)
     game = re.search(r"(g_\w+)", made).group(1)
-    assert made.splitlines()[:2] == [f"Battle Line，游戏 {game}：安（你） 对 花子", "正在等待 花子 接受。"]
+    assert made.splitlines()[:2] == [f"战线，对局{game}：安（你）对花子", "正在等待花子接受。"]
     ok(live_server, "accept", game, key=hanako_key)
     shown = ok(live_server, "show", game, key=ann_key)
     assert "轮到你了。" in shown and "你的手牌：" in shown
-    rows = [line for line in shown.splitlines() if re.match(r"地区 \d", line)]
+    rows = [line for line in shown.splitlines() if re.match(r"地区\d", line)]
     assert len(rows) == 9 and len({line.index("|") for line in rows}) == 1
     hand = re.search(r"^你的手牌：(.+)$", shown, re.M).group(1).split()
     ok(live_server, "play", game, f"play {hand[0]} 5", "claim none", "draw troop", key=ann_key)
     refused = run(live_server, "play", game, f"play {hand[1]} 5", key=hanako_key)  # 安's card, not hers
-    assert refused.returncode == 1 and refused.stderr.strip() == f"エラー：{hand[1]}は手札にありません（illegal_action）"
+    assert refused.returncode == 1 and refused.stderr.strip() == f"エラー：あなたは{hand[1]}を持っていません（illegal_action）"
     shown = ok(live_server, "show", game, key=hanako_key)
     assert "前回のあなたの手以降：" in shown and f"安が{hand[0]}をフラッグ5にプレイしました" in shown
     header = next(line for line in shown.splitlines() if "花子（あなた）" in line and "安" in line and "対" not in line)
