@@ -74,11 +74,18 @@ def Nn_(singular: str, plural: str) -> tuple[str, str]:
     return (singular, plural)
 
 
+QUOTES = {"zh-Hans": ("“", "”"), "ja": ("「", "」"), "vi": ("“", "”")}  # English keeps repr's 'x'
+
+
 def say(sentence: object) -> str:
     """A sentence in the language spoken now: ``Words`` (the rules' refusals and descriptions, made in
     English from a marked template) are translated, their words too; anything else reads as it is."""
     template = getattr(sentence, "template", None)
     if template is None:
+        quoted = getattr(sentence, "quoted", None)  # what the player wrote (games.base.Quoted)
+        if quoted is not None and language() in QUOTES:
+            opening, closing = QUOTES[language()]
+            return opening + quoted + closing
         return str(sentence)
     words = {key: _said_word(value) for key, value in sentence.words.items()}  # type: ignore[attr-defined]
     if isinstance(template, tuple):
@@ -182,7 +189,8 @@ _UNITS = (("duration-day", 86400), ("duration-hour", 3600), ("duration-minute", 
 
 def duration(seconds: float, parts: int = 2) -> str:
     """A length of time as people say it, in at most ``parts`` units: "2 days, 3 hours", "2天3小时",
-    "5 時間 10 分", "40 phút"; under a minute, "less than a minute"."""
+    "5時間10分" (CLDR writes "5 時間 10 分"; Japanese text sets no spaces), "40 phút"; under a minute,
+    "less than a minute"."""
     from babel import Locale
     from babel.lists import format_list
     from babel.units import format_unit
@@ -196,7 +204,10 @@ def duration(seconds: float, parts: int = 2) -> str:
                 said.append(written if unit not in written else format_unit(count, unit, length="short", locale=cldr))
             if len(said) == parts or said and unit == "duration-hour" and count == 0:
                 break
-    return format_list(said, style="unit", locale=cldr) if said else _("less than a minute")
+    if not said:
+        return _("less than a minute")
+    written = format_list(said, style="unit", locale=cldr)
+    return written.replace(" ", "").replace("\u00a0", "") if language() == "ja" else written
 
 
 def number(value: float, digits: int = 0) -> str:

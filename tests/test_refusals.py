@@ -35,9 +35,9 @@ ENGINES_DIR = ROOT / "chalicelib" / "games"
 # The same refusal (a draw when a card must be played first), as each language says it.
 DRAW_REFUSED = {
     "en": "a 'draw' step is not allowed now: this is the play step (expected pass or play)",
-    "zh-Hans": "现在不能执行'draw'步骤：现在是play步骤（可执行pass或play）",
-    "ja": "今は'draw'のステップはできません：今はplayのステップです（できるのはpassまたはplay）",
-    "vi": "bây giờ không được thực hiện bước 'draw': đây là bước play (được phép: pass hoặc play)",
+    "zh-Hans": "现在不能执行“draw”步骤：现在是play步骤（可执行pass或play）",
+    "ja": "今は「draw」のステップはできません：今はplayのステップです（できるのはpassまたはplay）",
+    "vi": "bây giờ không được thực hiện bước “draw”: đây là bước play (được phép: pass hoặc play)",
 }
 ENGLISH_WORDS = re.compile(r"\b(?:is not allowed|expected|step|cannot|flag|the unit at|command the|end the|offer a)\b")
 
@@ -81,7 +81,7 @@ def test_a_command_that_cannot_be_read_is_refused_in_the_language_spoken():
         PRESENTERS["battleline"].parse_reply("play 7Z 3")
     assert str(refused.value) == "'7Z' is not a card (write troops as 7R, 10P; tactics by name)"
     with i18n.speaking("ja"):
-        assert say(refused.value.reason) == "'7Z'はカードではありません（軍隊カードは7R、10Pのように、戦略カードは名前で書きます）"
+        assert say(refused.value.reason) == "「7Z」はカードではありません（軍隊カードは7R、10Pのように、戦略カードは名前で書きます）"
 
 
 # ---------------------------------------------------------------- where a person reads a refusal
@@ -132,7 +132,7 @@ def test_an_email_reply_the_rules_refuse_is_answered_in_the_players_language(sto
     assert DRAW_REFUSED[language] in text and DRAW_REFUSED["en"] not in text
     unreadable = inbound.handle(a_reply(address, "play 7Z 3"))
     assert unreadable.outcome == "refused"
-    expected = {"zh-Hans": "'7Z'不是一张牌", "ja": "'7Z'はカードではありません", "vi": "'7Z' không phải là một lá bài"}
+    expected = {"zh-Hans": "“7Z”不是一张牌", "ja": "「7Z」はカードではありません", "vi": "“7Z” không phải là một lá bài"}
     assert expected[language] in text_of(outbox.sent[-1]) and "is not a card" not in text_of(outbox.sent[-1])
     assert i18n.language() == "en"  # nothing spoken outside the answer
 

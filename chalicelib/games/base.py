@@ -70,6 +70,21 @@ class Words(str):
         return (_words, (self.template, self.n, self.words))
 
 
+class Quoted(str):
+    """What the player wrote, quoted in a refusal: ``'xyz 3'`` in English (as ``repr`` writes it);
+    ``i18n.say`` quotes it as the language does (“xyz 3”, 「xyz 3」)."""
+
+    quoted: str
+
+    def __new__(cls, text: Any) -> "Quoted":
+        self = super().__new__(cls, repr(text))  # not a str (a number posted as a card): as repr shows it
+        self.quoted, self._written = (text if isinstance(text, str) else repr(text)), text
+        return self
+
+    def __reduce__(self):
+        return (Quoted, (self._written,))
+
+
 def _english_list(items: tuple | list) -> str:
     """A choice (tuple) or all of them (list) in English: "a or b", "a, b, and c"."""
     word, items = ("or" if isinstance(items, tuple) else "and"), [str(item) for item in items]

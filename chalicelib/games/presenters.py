@@ -84,8 +84,11 @@ Presenter.title = property(_title, doc=_title.__doc__)  # type: ignore[assignmen
 
 
 def names(view: dict) -> dict[int, str]:
-    """Each seat's name as people read it (a player's name, a bot's, or an open invitation)."""
-    return {s["seat"]: s["name"] for s in view["seats"]}
+    """Each seat's name as people read it (a player's name, a bot's, or an open invitation): a seat
+    still kept for an invitation is "an invited player" in the reader's language, not the stored
+    "(invited)"."""
+    return {s["seat"]: _("an open seat") if s.get("open") else _("an invited player")
+            if s.get("invited") and not s.get("player_id") else s["name"] for s in view["seats"]}
 
 
 def since_own_move(events: list[dict], seat: int | None) -> list[dict]:

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 from .. import i18n  # the text-command reader reads and writes people's words in the language spoken
 from ..i18n import N_, _
 from ..shapes import DEFERRED
-from .base import Words
+from .base import Quoted, Words
 from .commandwords import Words as Vocabulary
 from .commandwords import words as words_in
 
@@ -210,12 +210,12 @@ class StepTable:
                 try:
                     return step_type.read_words(words[len(head):])
                 except Unreadable as error:
-                    hint = error.hint or (Words(N_("e.g. {example}"), example=repr(
+                    hint = error.hint or (Words(N_("e.g. {example}"), example=Quoted(
                         self.say(step_type.write_step(error.example)))) if error.example else "")
                     if hint:
-                        raise CommandError(N_("cannot read {line}: {hint}"), line=repr(line), hint=hint) from None
-                    raise CommandError(N_("cannot read {line}"), line=repr(line)) from None
-        raise CommandError(N_("cannot read {line}: a command begins with one of {words}"), line=repr(line),
+                        raise CommandError(N_("cannot read {line}: {hint}"), line=Quoted(line), hint=hint) from None
+                    raise CommandError(N_("cannot read {line}"), line=Quoted(line)) from None
+        raise CommandError(N_("cannot read {line}: a command begins with one of {words}"), line=Quoted(line),
                            words=self.command_words())
 
     def command_words(self) -> str:

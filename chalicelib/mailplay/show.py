@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Callable
 
 from .. import i18n, talk
+from ..games.base import Words
 from ..games.presenters import PRESENTERS, names
 from ..i18n import N_, _, ngettext
 from .links import Links
@@ -316,6 +317,10 @@ def describe(view: dict, step: dict) -> str:
     """A step as a button or a link says it (Battle Line in its own words; Khan by its table)."""
     if view["game"] != "battleline":
         made = PRESENTERS[view["game"]].steps.describe(step)
+        if getattr(made, "template", None) and made.words:  # a card by its name, not its id ("heavy_cavalry")
+            named = _story(view["game"]).card_names(view)
+            made = Words(made.template, n=made.n, **{key: named.get(value, value) if type(value) is str else value
+                                                      for key, value in made.words.items()})
         words = i18n.say(made)
         template = getattr(made, "template", "")
         template = template[0] if isinstance(template, tuple) else template
@@ -478,11 +483,19 @@ def help_text(view: dict) -> str:
     are read too (and English readers get the step table's own help)."""
     presenter = PRESENTERS[view["game"]]
     if view["game"] != "battleline" or presenter.steps.words() is None:
-        return presenter.help
+        text = presenter.help
+        for aside in getattr(import_module(f"chalicelib.games.{view['game']}.steps"), "HELP_ASIDES", ()):
+            text = text.replace(f"({aside})", bracketed(_(aside)))  # its asides in the reader's words
+        return text
     said = [(presenter.say_step(step), describe(view, step)) for step in HELP_STEPS]
     width = max(_width(command) for command, _what in said)
     lines = [f"    {command}{' ' * (width - _width(command))}   {what}" for command, what in said]
     return "\n".join([*lines, "", english_too(view, fixed=True)])
+
+
+def bracketed(text: str) -> str:
+    """An aside in the language's brackets: full-width in Chinese and Japanese."""
+    return f"（{text}）" if i18n.language() in ("zh-Hans", "ja") else f"({text})"
 
 
 def english_too(view: dict, fixed: bool = False) -> str:

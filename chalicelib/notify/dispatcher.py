@@ -221,9 +221,13 @@ class Dispatcher:
             return None
         data = json.loads(delivery.body)["data"]
         inviter = self.store.get_player(data["created_by"])
-        view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
-        return self._mail(leased, now, lambda: compose_invitation(data, inviter.name if inviter else "A player",
-                                                                  self.links, view), first)
+        # The address has no language of its own yet: it is written in the inviter's (who knows whom
+        # they invite); the page its link opens speaks the browser's.
+        spoken = inviter.language if inviter else None
+        with speaking(spoken):
+            view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
+        return self._mail(leased, now, lambda: in_language(spoken, lambda: compose_invitation(
+            data, inviter.name if inviter else "A player", self.links, view)), first)
 
     def _lease(self, delivery: Delivery, now: datetime) -> Delivery | None:
         """Hold the delivery for this attempt; None when another worker holds it already."""

@@ -80,6 +80,8 @@ def first_line(message: Message, player: Player, view: dict) -> str:
 
 def compose(message: Message, player: Player, view: dict, links: Links) -> EmailMessage:
     context = show.letter(view, links, first=first_line(message, player, view), moves=message.type in TURN_MESSAGES)
+    if message.type == "game.reminder":
+        context["clock"] = ""  # its first line tells the time left already: not twice
     unsubscribe = links.unsubscribe_url(player.id)
     context["unsubscribe_url"] = unsubscribe
     replies = context["your_move"]

@@ -18,8 +18,9 @@ def environment():
                       autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
                       keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(gettext, ngettext, newstyle=True)
-    env.globals.update(language=language, font_stack=font_stack, listed=listed, stop=stop)
+    env.globals.update(language=language, font_stack=font_stack, listed=listed, stop=stop, gap=gap)
     env.filters["spaced"] = spaced
+    env.filters["bracketed"] = bracketed
     return env
 
 
@@ -46,11 +47,21 @@ def spaced(label: str) -> str:
     return label if label.endswith(("：", "）", "」")) else label + " "
 
 
+def bracketed(text: str) -> str:
+    """An aside in the language's brackets: full-width ones in Chinese and Japanese ("（结束回合）")."""
+    return f"（{text}）" if language() in ("zh-Hans", "ja") else f"({text})"
+
+
 def listed(items) -> str:
     """Items as the language lists them (``i18n.listed``)."""
     from ..i18n import listed as cldr_listed
 
     return cldr_listed(list(items))
+
+
+def gap() -> str:
+    """The space between two sentences or pieces set side by side: none in Chinese and Japanese."""
+    return "" if language() in ("zh-Hans", "ja") else " "
 
 
 def stop() -> str:

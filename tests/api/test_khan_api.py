@@ -295,7 +295,7 @@ def test_a_khan_step_link_shows_the_field_and_plays_the_step(api):
     step = {"type": "place", "unit": "horse_archers"}
     path = SERVICE_LINKS.step_url(game["game_id"], 1, 0, step).removeprefix(SERVICE_LINKS.base_url)
     page = api.get(path)
-    assert page.status == 200 and "Place horse_archers as your first unit?" in page.body
+    assert page.status == 200 and "Place Horse archers as your first unit?" in page.body
     assert "<table" in page.body and "Set-up: each side places its first unit" in page.body  # the field
     played = api.post(path)
     assert played.status == 200 and "You placed Horse archers" in played.body

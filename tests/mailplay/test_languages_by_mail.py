@@ -9,6 +9,7 @@ the right word suggested."""
 from __future__ import annotations
 
 import copy
+import re
 import random
 import unicodedata
 from email.message import EmailMessage
@@ -181,6 +182,9 @@ def test_a_whole_game_by_email_between_two_players_of_a_language(store, language
         assert in_language(mail["Subject"]), mail["Subject"]
         assert "Battle Line with" not in mail["Subject"] and in_language(text.splitlines()[0])
         assert not [english for english in ENGLISH if english in text], text
+        # typeset as the language is: no ASCII space after a full-width colon or stop ("ボード画面：http…"),
+        # no doubled stop, asides in full-width brackets
+        assert not re.search(r"[：。，、；] |。[.。]|   \(", text), text
         html = html_of(mail)
         assert f'<html lang="{language}">' in html
         assert ("PingFang SC" if language == "zh-Hans" else "Hiragino Sans") in html
@@ -378,6 +382,8 @@ def test_a_player_asked_to_play_answers_by_reply_in_their_language(store, langua
         PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
     services.dispatcher.drain_outbox()
     asked = next(m for m in outbox.sent if m["To"] == "bob@example.org")
+    # the email names the language's word to reply with (a word the reader reads as accept), not only English's
+    assert {"zh-Hans": "“接受”", "ja": "「承諾」", "vi": "“chấp nhận”"}[language] in text_of(asked)
     message = EmailMessage()
     message["From"], message["To"], message["Subject"], message["Message-ID"] = (
         "bob@example.org", asked["Reply-To"], "Re", "<a@example.org>")
@@ -387,3 +393,61 @@ def test_a_player_asked_to_play_answers_by_reply_in_their_language(store, langua
     assert services.store.load_game(game["game_id"]).status == ("active" if answer == "accept" else "finished")
     first = text_of(result.reply).splitlines()[0]  # "You accepted: …" / "Declined." in their words
     assert first and not first.startswith(("You accepted", "Declined")), first
+
+
+def test_what_a_player_wrote_is_quoted_as_their_language_quotes_it(store):
+    """A reply that cannot be read is answered with the line quoted in the player's quotes."""
+    services, inbound, outbox, people, game_id = game_in(store, "ja")
+    last = next(m for m in reversed(mail_to(outbox, "p1@example.org")) if m["Reply-To"])
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"], message["Message-ID"] = (
+        "p1@example.org", last["Reply-To"], "Re", "<q@example.org>")
+    message.set_content("xyz 3")
+    assert inbound.handle(bytes(message)).outcome == "refused"
+    first = text_of(outbox.sent[-1]).splitlines()[0]
+    assert "「xyz 3」を読み取れません" in first and "'xyz 3'" not in first, first
+
+
+@pytest.mark.parametrize("language, subject, english", [
+    ("ja", "佐藤さんからBattle Lineのゲームへの招待", "invites you"), ("zh-Hans", "王芳邀请你玩一局战线", "invites you")])
+def test_an_invitation_to_an_address_is_written_in_the_inviters_language(store, language, subject, english):
+    """The address has no language yet: its invitation speaks the inviter's; the inviter's own
+    email names the seat kept for it in their words, never the stored "(invited)"."""
+    from chalicelib.models import EmailSeat
+
+    outbox = Outbox()
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    inviter = services.players.authenticate(services.players.create_player(CreatePlayerRequest(
+        name=NAMES[language][0], email="p1@example.org", language=language), None).body["api_key"])
+    services.games.create_game(inviter, CreateGameRequest(game="battleline", seats=[
+        PlayerSeat(player_id=inviter.id), EmailSeat(email="new@example.org")]), None)
+    services.dispatcher.drain_outbox()
+    invitation = next(m for m in outbox.sent if m["To"] == "new@example.org")
+    assert invitation["Subject"] == subject and english not in text_of(invitation)
+    assert f'<html lang="{language}">' in html_of(invitation)
+    own = text_of(next(m for m in outbox.sent if m["To"] == "p1@example.org"))
+    assert "(invited)" not in own and ("招待されたプレイヤー" if language == "ja" else "受邀玩家") in own
+
+
+def test_a_reminder_tells_the_time_left_once(store):
+    """Its first line says it is still your move and how long you have: the line under the game's
+    name does not say it again."""
+    from chalicelib.notify import messages
+    from chalicelib.notify.email import compose
+
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=Outbox(), links=LINKS))
+    people = [services.players.authenticate(services.players.create_player(CreatePlayerRequest(
+        name=name, email=f"p{seat}@example.org", language="ja"), None).body["api_key"])
+        for seat, name in enumerate(NAMES["ja"], start=1)]
+    view = start_game(services, people[0], CreateGameRequest(
+        game="battleline", options={"first_seat": 1, "time_control": {"per_move_days": 3}}, seed=11,
+        seats=[PlayerSeat(player_id=p.id) for p in people]), people)
+    record = services.store.load_game(view["game_id"])
+    message = messages.reminder(record, 1, people[0].id, "reminder_24h", "2026-11-27T10:00:00Z", 86400,
+                                "2026-11-26T10:00:00Z")
+    with i18n.speaking("ja"):
+        seat_view = services.games.view_for_seat(view["game_id"], 1)
+        text = text_of(compose(message, services.store.get_player(people[0].id), seat_view, LINKS))
+    assert text.startswith("リマインダー：まだあなたの手番です。あなたの持ち時間：残り"), text
+    assert sum("持ち時間" in line for line in text.splitlines()) == 1, text
+    assert re.search(r"残り\d日\d+時間（", text.splitlines()[0]), text  # "2日23時間", not CLDR's "2 日 23 時間"

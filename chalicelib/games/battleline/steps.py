@@ -24,7 +24,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from ...i18n import N_, Nn_
-from ..base import Words
+from ..base import Quoted, Words
 from ...shapes import STRICT, Shape
 from ..steptypes import CommandError, StepTable, StepType, Unreadable
 from .cards import Card
@@ -123,19 +123,19 @@ def discards(step: dict) -> bool:
 def _card(word: str) -> str:
     card = word.upper()
     if not re.fullmatch(r"(10|[1-9])[ROYGBP]|[A-Z]+", card):
-        raise CommandError(N_('{word} is not a card (write troops as 7R, 10P; tactics by name)'), word=repr(word))
+        raise CommandError(N_('{word} is not a card (write troops as 7R, 10P; tactics by name)'), word=Quoted(word))
     return card
 
 
 def _flag(word: str) -> int:
     if not word.isdigit() or not 1 <= int(word) <= 9:
-        raise CommandError(N_('{word} is not a flag (1 to 9)'), word=repr(word))
+        raise CommandError(N_('{word} is not a flag (1 to 9)'), word=Quoted(word))
     return int(word)
 
 
 def _deck(word: str) -> str:
     if word.lower() not in ("troop", "tactics", "troops", "tactic"):
-        raise CommandError(N_("{word} is not a deck ({troop} or {tactics})"), word=repr(word),
+        raise CommandError(N_("{word} is not a deck ({troop} or {tactics})"), word=Quoted(word),
                            troop=STEPS.say("troop"), tactics=STEPS.say("tactics"))
     return "troop" if word.lower().startswith("troop") else "tactics"
 
@@ -168,8 +168,8 @@ def _read_play(words: list[str]) -> dict:
         return {"type": "play", "card": card, "target": target, "to_flag": _flag(args[2])}
     if card == "REDEPLOY" and len(args) == 2:
         raise Unreadable(N_("say where REDEPLOY puts the card, e.g. {move} or {discard}"),
-                         move=repr(STEPS.say(f"play REDEPLOY {args[0]} {args[1]} 5")),
-                         discard=repr(STEPS.say(f"play REDEPLOY {args[0]} {args[1]} discard")))
+                         move=Quoted(STEPS.say(f"play REDEPLOY {args[0]} {args[1]} 5")),
+                         discard=Quoted(STEPS.say(f"play REDEPLOY {args[0]} {args[1]} discard")))
     if len(args) == 1:
         return {"type": "play", "card": card, "flag": _flag(args[0])}
     raise Unreadable(example=EXAMPLE_PLAY)

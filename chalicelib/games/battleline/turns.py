@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import N_, Nn_
-from ..base import Event, IllegalStep, Move, Phase, State, Step, event, seat_key
+from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, event, seat_key
 from . import claims, tactics
 from .cards import is_card, is_troop
 from .claims import ClaimCheck, pool_mask, side_size, visible_cards
@@ -75,7 +75,7 @@ def check_play(state: State, seat: int, step: Step) -> None:
     (``tactics``)."""
     card = step.get("card")
     if not isinstance(card, str) or not is_card(card):
-        raise IllegalStep(N_('{card} is not a card'), card=repr(card), code="invalid_card")
+        raise IllegalStep(N_('{card} is not a card'), card=Quoted(card), code="invalid_card")
     tactics.check_play(state, seat, step)
 
 
@@ -162,7 +162,7 @@ def check_draw(state: State, seat: int, step: Step) -> None:
     """Draw one card from the troop deck or the tactics deck; an empty deck cannot be chosen."""
     deck = step.get("deck")
     if deck not in DECKS:
-        raise IllegalStep(N_('there is no {deck} deck; choose troop or tactics'), deck=repr(deck))
+        raise IllegalStep(N_('there is no {deck} deck; choose troop or tactics'), deck=Quoted(deck))
     if not state["decks"][deck]:
         raise IllegalStep({"troop": N_("the troop deck is empty"), "tactics": N_("the tactics deck is empty")}[deck])
 
@@ -335,7 +335,7 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     move = phase.moves.get(kind)
     if move is None:
         raise IllegalStep(N_('a {kind} step is not allowed now: this is the {phase} step (expected {expected})'),
-                          kind=repr(kind), phase=state['phase'], expected=tuple(sorted(phase.moves)))
+                          kind=Quoted(kind), phase=state['phase'], expected=tuple(sorted(phase.moves)))
     move.check(state, seat, step)
     before = (state["phase"], _game_number(state))
     events = move.apply(state, seat, step)

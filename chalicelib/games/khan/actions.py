@@ -10,7 +10,7 @@ business (``turns.PHASES``).
 from __future__ import annotations
 
 from ...i18n import N_
-from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
+from ..base import Event, IllegalStep, Quoted, Words, State, Step, event, seat_key
 from .cardset import CardSet, Command
 from .grid import FACINGS, Square, adjacent, around
 from .setup import limit
@@ -37,9 +37,9 @@ STAGES = ("deploy", "command", "pay")
 
 def _known_card(cards: CardSet, card: str, kind: str) -> None:
     if kind == "unit" and card not in cards.units:
-        raise IllegalStep(N_('{card} is not a unit card of card set {card_set}'), card=repr(card), card_set=cards.id, code="invalid_card")
+        raise IllegalStep(N_('{card} is not a unit card of card set {card_set}'), card=Quoted(card), card_set=cards.id, code="invalid_card")
     if kind == "command" and card not in cards.commands:
-        raise IllegalStep(N_('{card} is not a command card of card set {card_set}'), card=repr(card), card_set=cards.id, code="invalid_card")
+        raise IllegalStep(N_('{card} is not a command card of card set {card_set}'), card=Quoted(card), card_set=cards.id, code="invalid_card")
 
 
 def _in_hand(state: State, seat: int, card: str) -> None:

@@ -322,11 +322,13 @@ def legend(board: Board, marks: Mapping[str, str] = MARKS) -> list[tuple[str, st
             rows.append(("mark", mark, _(marks[mark])))
     for unit_id in board.units_used():
         words = _unit_words(board.cards.units[unit_id]) if board.cards and unit_id in board.cards.units else ""
-        rows.append(("unit", board.abbr(unit_id), f"{board.name(unit_id)}: {words}" if words else board.name(unit_id)))
+        rows.append(("unit", board.abbr(unit_id), _("{label}: {value}").format(label=board.name(unit_id), value=words)
+                     if words else board.name(unit_id)))
     for command_id in board.commands_used():
         words = card_words(board.cards, command_id)
         rows.append(("command", board.abbr(command_id),
-                     f"{board.name(command_id)}: {words}" if words else board.name(command_id)))
+                     _("{label}: {value}").format(label=board.name(command_id), value=words)
+                     if words else board.name(command_id)))
     return rows
 
 

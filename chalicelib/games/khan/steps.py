@@ -30,10 +30,13 @@ from pydantic import Field
 
 from ...shapes import STRICT, Shape
 from ...i18n import N_
-from ..base import Words
+from ..base import Quoted, Words
 from ..steptypes import CommandError, StepTable, StepType, Unreadable, words_of
 
 HELP = __doc__.split("\n\n")[2]
+# The asides of HELP, said in the reader's language where an email shows it (mailplay.show.help_text).
+HELP_ASIDES = (N_("the defence command on the unit at 0 0"), N_("cost 0: no sequence"),
+               N_("into a new sequence, or sequence 2"))
 CARD_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Card = Annotated[str, Field(pattern=CARD_PATTERN, examples=["heavy_cavalry", "charge"],
                             description="A card id of the game's card set.")]
@@ -205,7 +208,7 @@ FACINGS = ("N", "E", "S", "W")
 
 def _number(word: str) -> int:
     if not re.fullmatch(r"-?\d{1,4}", word):
-        raise CommandError(N_('{word} is not a coordinate (a whole number, e.g. 0, 2 or -1)'), word=repr(word))
+        raise CommandError(N_('{word} is not a coordinate (a whole number, e.g. 0, 2 or -1)'), word=Quoted(word))
     return int(word)
 
 
@@ -217,13 +220,13 @@ def _square(words: list[str]) -> dict:
 
 def _facing(word: str) -> str:
     if word.upper() not in FACINGS:
-        raise CommandError(N_('{word} is not a facing (N, E, S or W)'), word=repr(word))
+        raise CommandError(N_('{word} is not a facing (N, E, S or W)'), word=Quoted(word))
     return word.upper()
 
 
 def _card(word: str) -> str:
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", word.lower()):
-        raise CommandError(N_('{word} is not a card id (e.g. heavy_cavalry, charge)'), word=repr(word))
+        raise CommandError(N_('{word} is not a card id (e.g. heavy_cavalry, charge)'), word=Quoted(word))
     return word.lower()
 
 
@@ -232,7 +235,7 @@ def _sequence(words: list[str]) -> dict:
         return {}
     if len(words) == 2 and words[0].lower() in ("seq", "sequence") and words[1].isdigit():
         return {"sequence": int(words[1])}
-    raise CommandError(N_("cannot read {words}: write the sequence as 'seq 2'"), words=repr(' '.join(words)))
+    raise CommandError(N_("cannot read {words}: write the sequence as 'seq 2'"), words=Quoted(' '.join(words)))
 
 
 def _count(words: list[str], wanted: int) -> list[str]:

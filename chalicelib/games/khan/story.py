@@ -336,8 +336,9 @@ def items(words) -> str:
 
 
 def clauses(parts) -> str:
-    """Phrases of one sentence as the language joins them: "power 4, melee" / "力量 4，近战"."""
-    return ("，" if _close() else ", ").join(parts)
+    """Phrases of one sentence as the language joins them: "power 4, melee" / "力量 4，近战" /
+    "戦闘力4、近接" (Japanese joins them with its 読点)."""
+    return {"zh-Hans": "，", "ja": "、"}.get(language(), ", ").join(parts)
 
 
 def _named(cards: CardSet | None, ids: list[str]) -> str:
@@ -353,7 +354,7 @@ def zone_words(cards: CardSet | None, sequences: list[dict]) -> str:
     for number, pile in enumerate(sequences, start=1):
         size = ngettext("{count} card", "{count} cards", pile["size"]).format(count=pile["size"])
         if pile.get("cards"):
-            size = f"{size}: {_named(cards, pile['cards'])}"
+            size = _("{label}: {value}").format(label=size, value=_named(cards, pile["cards"]))
         parts.append(_("sequence {number} ({size})").format(number=number, size=size))
     return clauses(parts)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...i18n import N_
 from ..base import (
-    Candidates, Event, IllegalStep, Move, Phase, State, Step, Words, allows, event, no_check, seat_key,
+    Candidates, Event, IllegalStep, Move, Phase, Quoted, State, Step, Words, allows, event, no_check, seat_key,
 )
 from . import actions, combat, keywords
 from .setup import MAX_MARKER, START_SQUARES, limit, new_turn, second
@@ -25,7 +25,7 @@ def check_place(state: State, seat: int, step: Step) -> None:
     """Each seat places one unit card from its hand as its first unit."""
     cards = card_set(state)
     if step["unit"] not in cards.units:
-        raise IllegalStep(N_('{card} is not a unit card of card set {card_set}'), card=repr(step['unit']), card_set=cards.id, code="invalid_card")
+        raise IllegalStep(N_('{card} is not a unit card of card set {card_set}'), card=Quoted(step['unit']), card_set=cards.id, code="invalid_card")
     if step["unit"] not in hand_ids(state, seat):
         raise IllegalStep(N_('you hold no {card}'), card=step['unit'])
 
