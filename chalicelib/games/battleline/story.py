@@ -18,8 +18,17 @@ TACTIC_NAMES = {
 
 
 def card_name(card: str) -> str:
-    """A card as people read it: a troop by its notation (``8G``), a tactic by its full name."""
-    return card if parse_troop(card) else _(TACTIC_NAMES.get(card, card))
+    """A card as people read it: a troop by its notation (``8G``) in English, by its colour word and
+    value in the other languages as their rule books write it (红8, 緑8, 8 xanh lá: a bare "1O" reads
+    as ten there), a tactic by its full name."""
+    troop = parse_troop(card)
+    if not troop:
+        return _(TACTIC_NAMES.get(card, card))
+    if i18n.language() == "en":
+        return card
+    from .render import COLOUR_WORDS
+
+    return _("{value} {colour}").format(value=troop.value, colour=_(COLOUR_WORDS[troop.colour]))
 
 
 def flags_named(numbers: list[int]) -> str:
@@ -96,7 +105,7 @@ def tell(event: dict, view: dict) -> str | None:
         return _("{who} drew from {deck}").format(who=who, deck=_deck(data["deck"]))
     if kind == "scout_return":
         if "cards" in data:
-            return _("{who} put {cards} back on the decks").format(who=who, cards=" ".join(map(card_name, data["cards"])))
+            return _("{who} put {cards} back on the decks").format(who=who, cards=series([card_name(c) for c in data["cards"]]) if i18n.language() != "en" else " ".join(map(card_name, data["cards"])))
         count = len(data.get("decks", []))
         return ngettext("{who} put {count} card back on the decks", "{who} put {count} cards back on the decks",
                         count).format(who=who, count=count)

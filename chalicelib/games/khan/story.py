@@ -353,7 +353,7 @@ def zone_words(cards: CardSet | None, sequences: list[dict]) -> str:
     for number, pile in enumerate(sequences, start=1):
         size = ngettext("{count} card", "{count} cards", pile["size"]).format(count=pile["size"])
         if pile.get("cards"):
-            size = f"{size}: {_named(cards, pile['cards'])}"
+            size = _("{label}: {value}").format(label=size, value=_named(cards, pile['cards']))
         parts.append(_("sequence {number} ({size})").format(number=number, size=size))
     return clauses(parts)
 
@@ -381,7 +381,7 @@ def side_words(state: dict, seat: int, name: Callable[[str], str]) -> tuple[str,
     pile = state["discards"][key]
     discards = ngettext("{count} discarded", "{count} discarded", pile["size"]).format(count=pile["size"])
     if pile.get("cards"):
-        discards += f" ({', '.join(name(c) for c in pile['cards'])})"
+        discards = _("{text} ({detail})").format(text=discards, detail=series([name(c) for c in pile['cards']]))
     units = ngettext("{count} unit left", "{count} units left", state["units_left"][key]).format(
         count=state["units_left"][key])
     lost = state.get("destroyed", {}).get(key) or []
