@@ -16,6 +16,10 @@ TACTIC_NAMES = {
     "REDEPLOY": N_("Redeploy"), "DESERTER": N_("Deserter"), "TRAITOR": N_("Traitor"),
 }
 
+# The colours' words (the same as the board's, render.COLOUR_WORDS, which draws with this module's names).
+COLOUR_WORDS = {"R": N_("red"), "O": N_("orange"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue"),
+                "P": N_("purple")}
+
 
 def card_name(card: str) -> str:
     """A card as people read it: a troop by its notation (``8G``) in English, by its colour word and
@@ -26,8 +30,6 @@ def card_name(card: str) -> str:
         return _(TACTIC_NAMES.get(card, card))
     if i18n.language() == "en":
         return card
-    from .render import COLOUR_WORDS
-
     return _("{value} {colour}").format(value=troop.value, colour=_(COLOUR_WORDS[troop.colour]))
 
 
