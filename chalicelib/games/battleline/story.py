@@ -16,21 +16,10 @@ TACTIC_NAMES = {
     "REDEPLOY": N_("Redeploy"), "DESERTER": N_("Deserter"), "TRAITOR": N_("Traitor"),
 }
 
-# The colours' words (the same as the board's, render.COLOUR_WORDS, which draws with this module's names).
-COLOUR_WORDS = {"R": N_("red"), "O": N_("orange"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue"),
-                "P": N_("purple")}
-
 
 def card_name(card: str) -> str:
-    """A card as people read it: a troop by its notation (``8G``) in English, by its colour word and
-    value in the other languages as their rule books write it (红8, 緑8, 8 xanh lá: a bare "1O" reads
-    as ten there), a tactic by its full name."""
-    troop = parse_troop(card)
-    if not troop:
-        return _(TACTIC_NAMES.get(card, card))
-    if i18n.language() == "en":
-        return card
-    return _("{value} {colour}").format(value=troop.value, colour=_(COLOUR_WORDS[troop.colour]))
+    """A card as people read it: a troop by its notation (``8G``), a tactic by its full name."""
+    return card if parse_troop(card) else _(TACTIC_NAMES.get(card, card))
 
 
 def flags_named(numbers: list[int]) -> str:
@@ -107,7 +96,7 @@ def tell(event: dict, view: dict) -> str | None:
         return _("{who} drew from {deck}").format(who=who, deck=_deck(data["deck"]))
     if kind == "scout_return":
         if "cards" in data:
-            return _("{who} put {cards} back on the decks").format(who=who, cards=series([card_name(c) for c in data["cards"]]) if i18n.language() != "en" else " ".join(map(card_name, data["cards"])))
+            return _("{who} put {cards} back on the decks").format(who=who, cards=" ".join(map(card_name, data["cards"])))
         count = len(data.get("decks", []))
         return ngettext("{who} put {count} card back on the decks", "{who} put {count} cards back on the decks",
                         count).format(who=who, count=count)
