@@ -107,7 +107,8 @@ def me() -> None:
     for game, rating in found["ratings"].items():
         said = _("{rating} (RD {rd}, provisional)") if rating["provisional"] else _("{rating} (RD {rd})")
         out("  " + _("{title}: {rating}").format(title=screens.TITLES.get(game, game),
-                                                 rating=said.format(rating=rating["rating"], rd=rating["rd"])))
+                                                 rating=said.format(rating=i18n.number(rating["rating"], 1),
+                                                                    rd=i18n.number(rating["rd"], 1))))
 
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "ja": "日本語", "vi": "Tiếng Việt"}

@@ -304,7 +304,7 @@ def khan_heading(view: dict) -> str:
     waiting = next((p for p in state.get("pending") or [] if p.get("seat") == you), None)
     if phase == "keyword" and waiting:
         what = _("{keywords} waits on your unit at {at}: use it or skip it").format(
-            keywords=", ".join(waiting["keywords"]), at=_sq(waiting["at"]))
+            keywords=i18n.series(waiting["keywords"]), at=_sq(waiting["at"]))
     heading = _("Your move: {what}.").format(what=what)
     if phase in ("maintenance", "action") and you is not None:
         limit = state["limits"].get(str(you), 0)
@@ -416,5 +416,5 @@ def _attackers(found: list[dict]) -> str:
     groups = [tuple(sorted(_key(a) for a in s["attackers"])) for s in found]
     squares = sorted({square for group in groups for square in group})
     if len(squares) > 1 and len(set(groups)) == 2 ** len(squares) - 1:
-        return _("any of {squares}").format(squares=", ".join(_sq({"x": x, "y": y}) for x, y in squares))
+        return _("any of {squares}").format(squares=i18n.series(_sq({"x": x, "y": y}) for x, y in squares))
     return " | ".join(" + ".join(_sq({"x": x, "y": y}) for x, y in group) for group in groups)

@@ -281,16 +281,56 @@ def battleline_board(view: dict) -> list[str]:
 
 def khan_board(view: dict, card_set: dict | None) -> list[str]:
     """The presenter's text field, after who is who: its seat numbers named."""
-    factions = {f["id"]: f["name"] for f in (card_set or {}).get("factions", [])}
+    factions = {f["id"]: (f.get("names") or {}).get(i18n.language()) or f["name"]
+                for f in (card_set or {}).get("factions", [])}
     legend = []
     for seat in view["seats"]:
         faction = view["state"].get("factions", {}).get(str(seat["seat"]))
         who = yours(seat["name"]) if seat["seat"] == view["you"] else seat["name"]
         legend.append(_("seat {seat} is {who}, {faction}").format(seat=seat["seat"], who=who,
-                                                                  faction=factions.get(faction, faction)))
+                                                                  faction=_faction(view, faction, factions)))
     sentence = in_turn(legend)
     return [i18n.sentences(sentence[:1].upper() + sentence[1:]), ""] + \
         presenter_of(view).text_board(view["state"], view["you"], names(view), hand=False).rstrip().split("\n")
+
+
+def _faction(view: dict, faction: str | None, factions: dict) -> str:
+    """A faction as the server's card set names it (in English, or its name in the language spoken),
+    else in the language spoken as the card set the game's rules know names it ("汗王（骑兵）"), else its id."""
+    from chalicelib.games.khan import story as khan_story
+
+    try:
+        known = khan_story.card_set_of(view["state"])
+    except Exception:  # a card set this client's rules do not know
+        known = None
+    if faction in factions and (i18n.language() == "en" or not known):
+        return factions[faction]
+    return khan_story.faction_name(known, faction or "") if known else factions.get(faction, faction)
+
+
+def _named(view: dict, card: str) -> list[str]:
+    """Outside English, a card's name in the language spoken beside the id typed for it ([] in
+    English, where the id is the name)."""
+    if i18n.language() == "en":
+        return []
+    from chalicelib.games.khan import story as khan_story
+
+    try:
+        known = khan_story.card_set_of(view["state"])
+    except Exception:  # a card set this client's rules do not know
+        return []
+    return [khan_story.name_of(known, card, short=False)] if known else []
+
+
+def _keyword(text: str) -> str:
+    """A keyword as the card set writes it ("power +2") in the language spoken ("战斗力+2")."""
+    from chalicelib.games.khan.cardset import keyword_words, parse_keyword
+
+    try:
+        found = parse_keyword(text)
+    except ValueError:
+        return text
+    return i18n.say(keyword_words(found.name, found.value))
 
 
 def board(view: dict, card_set: dict | None = None) -> list[str]:
@@ -314,7 +354,7 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
     unit_words = []
     for card in (c for c in held if c in units):
         unit = units[card]
-        power = [_("power {power}").format(power=unit["base"])] + ([_("ranged")] if unit.get("ranged") else [])
+        power = _named(view, card) + [_("power {power}").format(power=unit["base"])] + ([_keyword("ranged")] if unit.get("ranged") else [])
         unit_words.append(times(card) + aside(row(power)))
     if unit_words:
         lines.append("  " + _("units: {units}").format(units=row(unit_words)))
@@ -324,8 +364,8 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
     for card in held_commands:
         command = commands[card]
         lines.append("    " + _("{card}: {kind} command, cost {cost}: {keywords}").format(
-            card=times(card), kind=_(KHAN_KINDS.get(command["kind"], command["kind"])), cost=command["cost"],
-            keywords=row(command["keywords"])))
+            card=times(card) + "".join(aside(name) for name in _named(view, card)), kind=_(KHAN_KINDS.get(command["kind"], command["kind"])), cost=command["cost"],
+            keywords=row([_keyword(k) for k in command["keywords"]])))
     other = [times(c) for c in held if c not in units and c not in commands]
     if other:
         lines.append("  " + " ".join(other))

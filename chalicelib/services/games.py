@@ -263,8 +263,9 @@ class Games:
             return replayed
         if request.expected_version != game.version:
             return self._made_by(game_id, request.expected_version + 1, seat, idempotency) \
-                or self._conflict(game.version, f"the game is at version {game.version}, not "
-                                                f"{request.expected_version}; reload it and choose again")
+                or self._conflict(game.version, _(
+                    "the game is at version {version}, not {expected}; reload it and choose again").format(
+                    version=game.version, expected=request.expected_version))
         if game.status == "finished":
             raise ServiceError("game_finished", _("the game is over"))
         if game.status == "waiting":
@@ -286,8 +287,8 @@ class Games:
                                  self.idempotent.move_record(player.id, idempotency, game_id, saved.version))
         except VersionConflict as conflict:
             return self._made_by(game_id, saved.version, seat, idempotency) or self._conflict(
-                conflict.current_version, f"another action was accepted first; the game is at version "
-                                          f"{conflict.current_version}")
+                conflict.current_version, _("another action was accepted first; the game is at version {version}").format(
+                    version=conflict.current_version))
         observability.count("actions")
         # Step types only: a step's content may name cards another seat must not see.
         logger.info("action accepted at version %s: %s", saved.version, " ".join(s["type"] for s in steps))

@@ -659,7 +659,7 @@ function renderKhanInfo() {
   const legend = h("div", {class: "info-card"}, h("h3", {}, W.legend),
     h("table", {class: "legend-table"},
       h("tbody", {}, T.legend.map((row) => h("tr", {},
-        h("td", {class: "abbr"}, row.abbr), h("td", {}, row.name),
+        h("td", {class: "abbr"}, row.abbr), h("td", {class: "legend-name"}, row.name),
         h("td", {}, row.reach ? also([fmt(W.power, {power: row.power}), row.reach]) : fmt(W.power, {power: row.power})))))),
     h("ul", {}, T.sides.map((side) => h("li", {},
       h("span", {class: "swatch", style: `background:${side.colour}`, "aria-hidden": "true"}), side.name)),

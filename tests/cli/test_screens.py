@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from chalicelib import i18n
 from battleline_cli import screens
 from battleline_cli.screens import duration, screen
 
@@ -74,7 +75,10 @@ def test_a_finished_khan_game_says_who_won_and_why():
 def test_khan_show_names_each_seat_of_the_field():
     view, events = later_position("khan", 2, turns=3)
     shown = text(view, events)
-    assert "Seat 1 is Ann (you), khan; seat 2 is Bob, general." in shown  # with no card set: the faction ids
+    # with no card set from the server: the factions as the rules' own card set names them, never their ids
+    assert "Seat 1 is Ann (you), Khan (cavalry); seat 2 is Bob, General (infantry)." in shown
+    with i18n.speaking("zh-Hans"):
+        assert "座位1是Ann（你），汗王（骑兵）；座位2是Bob，大将军（步兵）。" in text(view, events)
     # Ann ended her reaction window in Bob's turn: the recap is still his whole turn
     assert "Since your last move:\n  Round 3: Bob's turn, up to 5 cards\n  Bob paid a card face down as a new sequence 1\n" \
         in shown

@@ -138,7 +138,8 @@ def counts(view: dict) -> list[str]:
         for seat, n in sorted(state["hand_sizes"].items())])))
     if state.get("tactics"):
         lines.append(_("Tactics played: {played}").format(played=series(
-            [f"{whose(seat)} {n}" for seat, n in sorted(state["tactics_played"].items())])))
+            [ngettext("{who} {count} card", "{who} {count} cards", n).format(who=whose(seat), count=n)
+             if i18n.language() != "en" else f"{whose(seat)} {n}" for seat, n in sorted(state["tactics_played"].items())])))
     discarded = [f"{whose(seat)}{'：' if close else ': '}{(comma if close else ' ').join(map(card_name, cards))}"
                  for seat, cards in sorted(state["discards"].items()) if cards]
     if discarded:

@@ -22,6 +22,7 @@ e.g. where a legal step may go)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -572,15 +573,39 @@ def text_width(text: str, size: float, *, bold: bool = False) -> float:
     return total * size * (1.1 if bold else 1.0)
 
 
+# Where a line may break in Chinese and Japanese, which write no spaces: between any two wide
+# characters, but never before closing punctuation nor after opening punctuation (kinsoku).
+_NO_LINE_START = set("、。，．,.・：；？！:;?!）」』】〕〉》”’ーぁぃぅぇぉっゃゅょァィゥェォッャュョ々〜～…")
+_NO_LINE_END = set("（「『【〔〈《“‘")
+_PIECES = re.compile(r"\s+|[\u2e80-\ufaff\uff00-\uffef]|[^\s\u2e80-\ufaff\uff00-\uffef]+")
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """``text`` as the pieces a line may break between: (piece, written after a space)."""
+    pieces: list[tuple[str, bool]] = []
+    space = False
+    for token in _PIECES.findall(text):
+        if token.isspace():
+            space = True
+            continue
+        if pieces and not space and (token[0] in _NO_LINE_START or pieces[-1][0][-1] in _NO_LINE_END):
+            pieces[-1] = (pieces[-1][0] + token, pieces[-1][1])
+        else:
+            pieces.append((token, space))
+        space = False
+    return pieces
+
+
 def wrap(text: str, width: float, size: float = FONT, *, bold: bool = False) -> list[str]:
-    """``text`` in lines no wider than ``width`` (a word longer than a line stands alone)."""
+    """``text`` in lines no wider than ``width``: broken at spaces, and between wide characters in
+    Chinese and Japanese (a word longer than a line stands alone)."""
     lines: list[str] = []
     current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
+    for piece, space in _pieces(text):
+        trial = f"{current}{' ' if space else ''}{piece}" if current else piece
         if current and text_width(trial, size, bold=bold) > width:
             lines.append(current)
-            current = word
+            current = piece
         else:
             current = trial
     if current:

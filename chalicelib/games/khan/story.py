@@ -382,7 +382,7 @@ def side_words(state: dict, seat: int, name: Callable[[str], str]) -> tuple[str,
     pile = state["discards"][key]
     discards = ngettext("{count} discarded", "{count} discarded", pile["size"]).format(count=pile["size"])
     if pile.get("cards"):
-        discards += f" ({', '.join(name(c) for c in pile['cards'])})"
+        discards = _("{text} ({detail})").format(text=discards, detail=series([name(c) for c in pile['cards']]))
     units = ngettext("{count} unit left", "{count} units left", state["units_left"][key]).format(
         count=state["units_left"][key])
     lost = state.get("destroyed", {}).get(key) or []
