@@ -100,8 +100,8 @@ def _listed(words: list[str], last: str | None = None) -> str:
     if len(words) < 2:
         return "".join(words)
     if last is None:
-        return ("、" if i18n.language() in ("zh-Hans", "ja") else ", ").join(words)
-    return i18n.alternatives(words)
+        return ("、" if i18n.full_width() else ", ").join(words)
+    return i18n.either(words)
 
 
 # ---------------------------------------------------------------- Battle Line

@@ -180,7 +180,7 @@ def sentences(lines: list[str]) -> str:
 
 def in_turn(parts: list[str]) -> str:
     """Clauses one after another, "; " between them ("；" in Chinese and Japanese)."""
-    return ("；" if i18n.language() in ("zh-Hans", "ja") else "; ").join(parts)
+    return ("；" if i18n.full_width() else "; ").join(parts)
 
 
 def said(view: dict, events: list[dict]) -> list[str]:

@@ -132,8 +132,7 @@ def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list
 
 # ---------------------------------------------------------------- punctuation of the language spoken
 
-def _wide() -> bool:
-    return i18n.language() in ("zh-Hans", "ja")
+_wide = i18n.full_width
 
 
 def row(items) -> str:

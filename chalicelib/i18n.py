@@ -136,12 +136,15 @@ def listed(items: list[str] | tuple[str, ...]) -> str:
     return format_list(items, locale=locale()) if items else ""
 
 
-def alternatives(items: list[str] | tuple[str, ...]) -> str:
-    """Items as the language offers a choice: "pass or play", "pass或play", "passまたはplay",
-    "pass hoặc play" (CLDR's "or" list)."""
-    from babel.lists import format_list
-    items = [str(item) for item in items]
-    return format_list(items, style="or", locale=locale()) if items else ""
+def full_width() -> bool:
+    """Does the language spoken write full-width punctuation and no space between words (Chinese,
+    Japanese)? Then its stop is "。", its brackets （）, its colon "：", with no space around them."""
+    return language() in _FULL_STOP
+
+
+def bracketed(text: str) -> str:
+    """An aside in the language's brackets: full-width ones in Chinese and Japanese ("（结束回合）")."""
+    return f"（{text}）" if full_width() else f"({text})"
 
 
 def sentences(*parts: str) -> str:
@@ -162,7 +165,7 @@ def sentences(*parts: str) -> str:
 
 def clauses(parts: list[str]) -> str:
     """Clauses of one sentence, one after another: "a; b" ("a；b" in Chinese and Japanese)."""
-    return ("；" if language() in _FULL_STOP else "; ").join(part for part in parts if part)
+    return ("；" if full_width() else "; ").join(part for part in parts if part)
 
 
 def moment(when) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from ..i18n import N_, _, language, sentences, speaking
+from ..i18n import N_, _, full_width, sentences, speaking
 from ..pages.page import Page
 from . import show
 from .links import LinkError
@@ -52,7 +52,7 @@ NO_GAME = N_("No such game")
 
 def _asked(question: str) -> str:
     """A question as the language ends it ("？" in Chinese and Japanese)."""
-    return question + ("\uff1f" if language() in ("zh-Hans", "ja") else "?")
+    return question + ("\uff1f" if full_width() else "?")
 
 
 def _told(view: dict, events: list[dict]) -> str:

@@ -156,9 +156,7 @@ def _sentences(lines: list[str]) -> str:
     return i18n.sentences(*lines)
 
 
-def _close() -> bool:
-    """The language writes without spaces between words (Chinese, Japanese): its own marks."""
-    return i18n.language() in ("zh-Hans", "ja")
+_close = i18n.full_width
 
 
 def joined(items: list[str]) -> str:
@@ -493,9 +491,7 @@ def help_text(view: dict) -> str:
     return "\n".join([*lines, "", english_too(view, fixed=True)])
 
 
-def bracketed(text: str) -> str:
-    """An aside in the language's brackets: full-width in Chinese and Japanese."""
-    return f"（{text}）" if i18n.language() in ("zh-Hans", "ja") else f"({text})"
+bracketed = i18n.bracketed
 
 
 def english_too(view: dict, fixed: bool = False) -> str:

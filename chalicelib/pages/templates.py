@@ -48,8 +48,10 @@ def spaced(label: str) -> str:
 
 
 def bracketed(text: str) -> str:
-    """An aside in the language's brackets: full-width ones in Chinese and Japanese ("（结束回合）")."""
-    return f"（{text}）" if language() in ("zh-Hans", "ja") else f"({text})"
+    """An aside in the language's brackets (``i18n.bracketed``)."""
+    from ..i18n import bracketed as in_brackets
+
+    return in_brackets(text)
 
 
 def listed(items) -> str:
@@ -61,12 +63,16 @@ def listed(items) -> str:
 
 def gap() -> str:
     """The space between two sentences or pieces set side by side: none in Chinese and Japanese."""
-    return "" if language() in ("zh-Hans", "ja") else " "
+    from ..i18n import full_width
+
+    return "" if full_width() else " "
 
 
 def stop() -> str:
     """The full stop of the language spoken now."""
-    return "。" if language() in ("zh-Hans", "ja") else "."
+    from ..i18n import full_width
+
+    return "。" if full_width() else "."
 
 
 def font_stack() -> str:

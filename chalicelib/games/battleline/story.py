@@ -126,7 +126,7 @@ def counts(view: dict) -> list[str]:
     def whose(seat: str) -> str:
         return _("you") if you is not None and int(seat) == you else names.get(int(seat), "?")
 
-    close = i18n.language() in ("zh-Hans", "ja")  # written without spaces: its own commas
+    close = i18n.full_width()  # written without spaces: its own commas
     comma, semicolon = ("、", "；") if close else (", ", "; ")
     decks = state["decks"]
     lines = [series([ngettext("Decks: {troop} troop card", "Decks: {troop} troop cards", decks["troop"]).format(

@@ -281,7 +281,7 @@ class Board:
         if unit.get("activations_left") is not None:
             parts.append(ngettext("{count} attack left", "{count} attacks left", unit["activations_left"]).format(
                 count=unit["activations_left"]))
-        return f"{where} {owner}{'：' if i18n.language() in ('zh-Hans', 'ja') else ': '}{story.clauses(parts)}"
+        return f"{where} {owner}{'：' if i18n.full_width() else ': '}{story.clauses(parts)}"
 
 
 def _xy(square) -> tuple[int, int]:

@@ -326,8 +326,7 @@ def seat_name(seat: int, names: dict[int, str], you: int | None) -> str:
     return _("You") if you is not None and seat == you else names.get(seat, _("Seat {seat}").format(seat=seat))
 
 
-def _close() -> bool:
-    return language() in ("zh-Hans", "ja")
+_close = i18n.full_width
 
 
 def items(words) -> str:
@@ -399,7 +398,7 @@ def counts(view: dict) -> list[str]:
     cards = card_set_of(state)
     head = _("Round {round} of {rounds}").format(round=state["round"], rounds=state["max_rounds"])
     turn = whose_turn(state, names, you)
-    lines = [sentences(head) + ("" if language() in ("zh-Hans", "ja") else " ") + turn if turn else head]
+    lines = [sentences(head) + ("" if _close() else " ") + turn if turn else head]
     seats = sorted((int(s) for s in state["hand_sizes"]), key=lambda s: (s != you, s))
     for seat in seats:
         hand, limit, discards, units, zone = side_words(state, seat, lambda c: name_of(cards, c))
