@@ -452,7 +452,11 @@ class CardSetCheck(Shape):
     version: int | None = None
     digest: str | None = None
     problems: list[str] = Field(description="What is wrong, one message per fault, each naming its entry "
-                                            "(e.g. commands[charge].keywords[1]).")
+                                            "(e.g. commands[charge].keywords[1]). A file that reuses a published "
+                                            "id and version with other rules is invalid.")
+    warnings: list[str] = Field(description="What a valid set allows but most likely was not meant, each naming "
+                                            "its entry and field: a unit's power taken below 0, an attack card "
+                                            "some of its units cannot use, a card no deck can use.")
 
 
 class BoardLink(Shape):

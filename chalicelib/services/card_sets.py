@@ -23,12 +23,14 @@ def khan_card_set(card_set_id: str, version: int | None) -> dict:
 
 
 def check_khan_card_set(data: dict) -> dict:
-    """A designer's card-set file checked as the server would load it (nothing is stored)."""
-    try:
-        found = cardset.parse(data, "the posted card set")
-    except cardset.CardSetError as error:
-        return {"valid": False, "problems": error.problems}
-    return {"valid": True, "id": found.id, "version": found.version, "digest": found.digest, "problems": []}
+    """A designer's card-set file checked as this server would load it (nothing is stored): its
+    faults, a published id and version reused with other rules among them, and its warnings."""
+    review = cardset.REGISTRY.check(data, "the posted card set")
+    found = review.card_set
+    if found is None:
+        return {"valid": False, "problems": review.problems, "warnings": []}
+    return {"valid": True, "id": found.id, "version": found.version, "digest": found.digest, "problems": [],
+            "warnings": review.warnings}
 
 
 def _summary(found: cardset.CardSet) -> dict:

@@ -287,6 +287,24 @@ def test_a_designer_checks_a_card_set_file_and_hears_every_fault_by_entry(api):
     assert api.post("/v1/khan/card-sets/check", raw="[1, 2]").body["code"] == "invalid_request"
 
 
+def test_a_designer_hears_that_a_published_id_and_version_cannot_change_and_what_is_likely_a_mistake(api):
+    """Issue 20: the check said valid to a file reusing khan-default version 1 with other rules, which
+    the server then refused to load; and it said nothing of cards a designer surely did not mean."""
+    document = api.get("/v1/khan/card-sets/khan-default").body
+    mine = {k: v for k, v in document.items() if k not in ("digest",)}
+    next(c for c in mine["commands"] if c["id"] == "push_of_pike")["units"] = "all"  # archers take a melee card
+    clash = api.post("/v1/khan/card-sets/check", mine).body
+    assert clash["valid"] is False and clash["warnings"] == []
+    assert clash["problems"][0].startswith("version: khan-default version 1 is already defined by khan-default.v1.json")
+    assert "give this file version 2" in clash["problems"][0]
+    mine["version"] = 2
+    checked = api.post("/v1/khan/card-sets/check", mine).body
+    assert checked["valid"] is True and checked["version"] == 2 and checked["problems"] == []
+    assert checked["warnings"] == ["commands[push_of_pike].units: archers may take this melee attack but cannot make "
+                                   "it (the card would be wasted on it); name the units that can: "
+                                   "[\"spearmen\", \"swordsmen\"]"]
+
+
 def test_a_khan_step_link_shows_the_field_and_plays_the_step(api):
     from ..conftest import LINKS as SERVICE_LINKS
 

@@ -369,6 +369,14 @@ def _cross_checks(cs: CardSetFile) -> list[str]:
                 problems.append(f"{where}.keywords: {name!r} appears {count} times; write it once")
         if command.kind == "attack" and not ({"melee", "ranged"} & set(names)):
             problems.append(f"{where}.keywords: an attack command needs melee or ranged")
+    for faction in factions:  # the deck's limits, before the recommended decks that break them
+        kinds = sum(1 for u in cs.units if u.faction == faction)
+        orders = sum(1 for c in cs.commands if c.faction == faction)
+        if kinds * MAX_SAME_UNIT < DECK_UNITS or orders * MAX_SAME_COMMAND < DECK_COMMANDS:
+            problems.append(f"factions[{faction}]: no deck can hold this faction's cards: a deck holds "
+                            f"{DECK_UNITS} units (at most {MAX_SAME_UNIT} of a type) and {DECK_COMMANDS} commands "
+                            f"(at most {MAX_SAME_COMMAND} of a card), and the faction has {kinds} unit "
+                            f"type{'' if kinds == 1 else 's'} and {orders} command{'' if orders == 1 else 's'}")
     for faction, deck in cs.recommended.items():
         if faction not in factions:
             problems.append(f"recommended[{faction}]: {faction!r} is not one of the factions")
@@ -379,6 +387,48 @@ def _cross_checks(cs: CardSetFile) -> list[str]:
         if faction not in cs.recommended:
             problems.append(f"recommended: give the {faction} faction a recommended deck")
     return problems
+
+
+def _attack_modes(command: Command, unit: UnitType) -> list[str]:
+    """The ways this unit can strike with this attack card: melee, ranged, both or neither."""
+    return [mode for mode, able in (("melee", unit.melee), ("ranged", unit.ranged is not None)) if command.has(mode) and able]
+
+
+def warnings(card_set: CardSet) -> list[str]:
+    """What a valid card set allows but a designer most likely did not mean, one message per
+    finding, naming the entry and the field: a unit whose power a card takes below 0, an attack
+    card that some unit allowed to carry it out cannot use (``"units": "all"`` on a melee card
+    lets archers take it), a keyword a unit can never use, a card no unit of its faction can use."""
+    found: list[str] = []
+    for command in card_set.commands.values():
+        where = f"commands[{command.id}]"
+        able = [u for u in card_set.units.values() if command.executable_by(u)]
+        power = next((i for i, k in enumerate(command.keywords) if k.name == "power"), None)
+        if power is not None and command.power < 0:
+            below = [f"{u.id} (base {u.base}) to {u.base + command.power}" for u in able if u.base + command.power < 0]
+            if below:
+                found.append(f"{where}.keywords[{power}]: {command.keywords[power]} takes the power of "
+                             f"{', '.join(below)}; a unit's power below 0 helps its enemy")
+        if command.kind != "attack" or not able:
+            continue
+        modes = {u.id: _attack_modes(command, u) for u in able}
+        unable = [u.id for u in able if not modes[u.id]]
+        wanted = "melee" if command.has("melee") and not command.has("ranged") else \
+            "ranged" if not command.has("melee") else "melee or ranged"
+        if len(unable) == len(able):
+            found.append(f"{where}.units: no unit that may carry it out can make a {wanted} attack, so no deck can "
+                         f"use this card")
+        elif unable:
+            can = [u.id for u in able if modes[u.id]]
+            found.append(f"{where}.units: {', '.join(unable)} may take this {wanted} attack but cannot make it (the "
+                         f"card would be wasted on {'it' if len(unable) == 1 else 'them'}); name the units that can: "
+                         f"{json.dumps(can)}")
+        flank = next((i for i, k in enumerate(command.keywords) if k.name == "flank"), None)
+        shooters = [u for u in able if modes[u.id] == ["ranged"]]
+        if flank is not None and shooters:
+            found.append(f"{where}.keywords[{flank}]: {command.keywords[flank]} counts in melee only, and "
+                         f"{', '.join(u.id for u in shooters)} can only shoot with this card")
+    return found
 
 
 def parse(data: Any, source: str = "card set") -> CardSet:
@@ -406,18 +456,30 @@ def parse(data: Any, source: str = "card set") -> CardSet:
     )
 
 
-def load_file(path: Path) -> CardSet:
+def read_file(path: Path) -> Any:
+    """A card-set file's JSON (CardSetError when it cannot be read or is not JSON)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise CardSetError(path.name, [f"cannot read the file: {error}"]) from None
     except json.JSONDecodeError as error:
         raise CardSetError(path.name, [f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"]) \
             from None
-    return parse(data, path.name)
+
+
+def load_file(path: Path) -> CardSet:
+    return parse(read_file(path), path.name)
 
 
 # ---------------------------------------------------------------- the registry
+
+@dataclass(frozen=True)
+class Review:
+    """A card-set file checked against a registry: the set when valid, its faults, its warnings."""
+    card_set: CardSet | None
+    problems: list[str]
+    warnings: list[str]
+
 
 class UnknownCardSet(LookupError):
     pass
@@ -453,13 +515,36 @@ class Registry:
         self._load()
         return self._refused
 
+    def clash(self, card_set: CardSet) -> str | None:
+        """Why the set cannot join: another file already defines its id and version with other rules
+        (names aside, which may change). None when it can (new, or the very same set)."""
+        known = self.sets.get((card_set.id, card_set.version))
+        if known is None or known.digest == card_set.digest:
+            return None
+        free = max(v for (i, v) in self.sets if i == card_set.id) + 1
+        return (f"version: {card_set.id} version {card_set.version} is already defined by {known.source} with other "
+                f"rules (digest {known.digest}; this file's is {card_set.digest}); a published version never "
+                f"changes, so give this file version {free}")
+
     def add(self, card_set: CardSet) -> None:
-        key = (card_set.id, card_set.version)
-        if key in self.sets and self.sets[key].digest != card_set.digest:
-            self.refused[card_set.source] = [f"{card_set.id} version {card_set.version} is already defined by "
-                                             f"{self.sets[key].source}; give the new file a new version"]
+        clash = self.clash(card_set)
+        if clash is not None:
+            self.refused[card_set.source] = [clash]
             return
-        self.sets[key] = card_set
+        self.sets[(card_set.id, card_set.version)] = card_set
+
+    def check(self, data: Any, source: str) -> "Review":
+        """A designer's card set checked as this server would load it, nothing kept: its faults
+        (a file that fails the checks, or reuses a published id and version with other rules) and,
+        when it is valid, the warnings."""
+        try:
+            card_set = parse(data, source)
+        except CardSetError as error:
+            return Review(None, error.problems, [])
+        clash = self.clash(card_set)
+        if clash is not None:
+            return Review(None, [clash], [])
+        return Review(card_set, [], warnings(card_set))
 
     def load_dir(self, folder: Path) -> None:
         for path in sorted(folder.glob("*.json")):

@@ -10,7 +10,8 @@ import pytest
 
 from chalicelib.games.khan import cardset
 from devtools import card_set as card_set_tool
-from chalicelib.games.khan.cardset import REGISTRY, CardSetChanged, CardSetError, Registry, parse, parse_keyword
+from chalicelib.games.khan.cardset import (REGISTRY, CardSetChanged, CardSetError, Registry, parse, parse_keyword,
+                                          warnings)
 
 from .helpers import ENGINE, act, new_game
 
@@ -101,6 +102,74 @@ def test_card_set_cross_checks_name_the_entry(change, expected):
     data = copy.deepcopy(DEFAULT.data)
     change(data)
     assert any(p.startswith(expected) for p in problems(data)), problems(data)
+
+
+def test_a_faction_whose_cards_no_deck_can_hold_is_refused_naming_the_faction():
+    data = copy.deepcopy(DEFAULT.data)
+    data["commands"] = [c for c in data["commands"] if c["faction"] != "general" or c["id"] in (
+        "march", "about_face", "advance", "pike_thrust")]
+    data["recommended"]["general"] = ["spearmen", "spearmen", "swordsmen", "swordsmen", "archers"] + \
+        ["march", "march", "about_face", "about_face", "advance", "advance", "pike_thrust", "pike_thrust"]
+    assert "factions[general]: no deck can hold this faction's cards: a deck holds 5 units (at most 3 of a type) " \
+           "and 10 commands (at most 2 of a card), and the faction has 3 unit types and 4 commands" in problems(data)
+
+
+def scouts(data) -> None:
+    """A unit type that can neither fight in melee nor shoot, and an attack card only it may take."""
+    data["units"].append({"id": "scouts", "faction": "general", "name": "Scouts", "base": 1, "melee": False,
+                          "ranged": None})
+    data["commands"].append({"id": "ambush", "faction": "general", "name": "Ambush", "kind": "attack", "cost": 1,
+                             "units": ["scouts"], "keywords": ["power +1", "melee", "ranged"]})
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda d: command(d, "volley").update(keywords=["power -3", "ranged"]),
+     "commands[volley].keywords[0]: power -3 takes the power of archers (base 2) to -1; a unit's power below 0 "
+     "helps its enemy"),
+    (lambda d: command(d, "push_of_pike").update(units="all"),
+     "commands[push_of_pike].units: archers may take this melee attack but cannot make it (the card would be "
+     "wasted on it); name the units that can: [\"spearmen\", \"swordsmen\"]"),
+    (lambda d: command(d, "parthian_shot").update(keywords=["power +1", "ranged", "flank +1"]),
+     "commands[parthian_shot].keywords[2]: flank +1 counts in melee only, and horse_archers can only shoot with "
+     "this card"),
+    (scouts, "commands[ambush].units: no unit that may carry it out can make a melee or ranged attack, so no deck "
+             "can use this card"),
+])
+def test_a_valid_card_set_is_warned_of_what_a_designer_most_likely_did_not_mean(change, expected):
+    data = copy.deepcopy(DEFAULT.data)
+    change(data)
+    assert warnings(parse(data, "designer.json")) == [expected]
+
+
+def test_the_default_card_set_has_no_warnings():
+    assert warnings(DEFAULT) == []
+
+
+def test_a_file_reusing_a_published_id_and_version_with_other_rules_is_invalid_but_new_names_are_not():
+    """Issue 20: the checker used to say valid, and only the server refused the file later."""
+    edited = copy.deepcopy(DEFAULT.data)
+    edited["units"][0]["base"] = 5
+    review = REGISTRY.check(edited, "mine.json")
+    assert review.card_set is None and review.problems == [
+        f"version: khan-default version 1 is already defined by khan-default.v1.json with other rules (digest "
+        f"{DEFAULT.digest}; this file's is {parse(edited).digest}); a published version never changes, so give "
+        f"this file version 2"]
+    renamed = copy.deepcopy(DEFAULT.data)
+    renamed["units"][0]["names"]["vi"] = "Thiết kỵ"  # names are presentation: the rules are the same
+    assert REGISTRY.check(renamed, "mine.json").card_set is not None
+
+
+def test_the_check_command_warns_and_refuses_a_second_file_reusing_the_firsts_version(tmp_path, capsys):
+    first, second = designer_set(version=1), designer_set(version=1)
+    command(first, "push_of_pike")["units"] = "all"
+    second["units"][1]["base"] = 9
+    (tmp_path / "a.json").write_text(json.dumps(first))
+    (tmp_path / "b.json").write_text(json.dumps(second))
+    assert card_set_tool.main(["check", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 1
+    out = capsys.readouterr().out
+    assert "a.json: steppe-test version 1 is valid" in out
+    assert "  warning: commands[push_of_pike].units: archers may take this melee attack" in out
+    assert "b.json: refused\n  - version: steppe-test version 1 is already defined by a.json with other rules" in out
 
 
 def test_the_check_command_shows_a_designer_every_fault(tmp_path, capsys):
