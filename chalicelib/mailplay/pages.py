@@ -247,6 +247,7 @@ def invitation_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
     return _page(200, _("Join this game of {game}?").format(game=title),
                  sentences(lead, _("The seat is kept for {email}. You will play by email (or by API, with the key "
                                 "shown next).").format(email=invite.email)),
+                 summary=show.summary(mailplay.view_for_seat(game.id, invite.seat)),  # its card set, who starts
                  form={"action": action_url, "parts": [], "button": _("Join the game"), "danger": False})
 
 

@@ -88,3 +88,19 @@ def test_an_invitation_names_who_invites_and_the_other_players(store):
     bobs = next(m for m in outbox.sent if m["To"] == "bob@example.org" and kind_of(m) == "invited")
     assert text_of(bobs).startswith("Ann asks you to play a game of Battle Line against Ann and an invited player. "
                                     "The game waits for your answer and an invited player to join.")
+
+
+def test_an_invitation_page_says_which_card_set_and_side_the_friend_would_play(store):
+    """A designer invites friends to play a card set of their own: the page they join from names it."""
+    outbox = Outbox()
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    ann = services.players.authenticate(services.players.create_player(
+        CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body["api_key"])
+    services.games.create_game(ann, CreateGameRequest(game="khan", options={"first_seat": 1}, seats=[
+        PlayerSeat(player_id=ann.id), EmailSeat(email="cat@example.org")]), None)
+    services.dispatcher.drain_outbox()
+    invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org")
+    page = pages.invitation_page(services.mailplay, token_in(text_of(invitation), "invitations"), "/x")
+    assert page.data["summary"][:4] == ["Players: Ann and you.",
+                                        "Card set: Khan & General: the default cards; at most 40 rounds.",
+                                        "You play the General (infantry) side.", "Ann moves first."]
