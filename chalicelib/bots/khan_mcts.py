@@ -30,12 +30,12 @@ from .khan_determinize import determinize
 from .khan_greedy import Field, score
 
 CANDIDATES = 4  # the steps the greedy judgement likes best, which the playouts then compare
-BUDGET_STEPS = 1500  # engine steps a decision may simulate (the server's bot)
+BUDGET_STEPS = 1000  # engine steps a decision may simulate (the server's bot)
 SECONDS = 0.8  # at most, per decision, for the server's bot (its budget in steps stays below this)
 TURNS_AHEAD = 2  # a playout plays until this many turns have ended (the current one, then the next)
 MAX_PLAYOUT = 120  # steps, at most, in one playout (a turn is never this long)
 EPSILON = 0.05  # how often a playout step is random rather than greedy
-STEPS_PER_MS = 3.0  # engine steps a decision simulates per millisecond on the reference machine (docs/bots.md)
+STEPS_PER_MS = 3.8  # engine steps a searched decision simulates a millisecond here (benchmarks.bots --rate, docs/bots.md)
 
 KILL, WOUND, POWER, WIN = 100.0, 40.0, 2.0, 2000.0
 ENDINGS = ("end_action", "end_reaction", "end_engagements", "end_turn", "skip", "stay")
@@ -85,6 +85,7 @@ class KhanMcts:
         self.budget_steps = budget_steps
         self.seconds = seconds
         self.turns_ahead = turns_ahead
+        self.simulated = 0  # engine steps the last decision simulated (what the budget counts)
 
     def candidates(self, view: dict, rng: random.Random) -> list[dict]:
         """The greedy judgement's best few steps, and its best way to end the phase."""
@@ -101,25 +102,33 @@ class KhanMcts:
 
     def choose(self, view: dict, rng: random.Random) -> dict:
         deadline = time.perf_counter() + self.seconds if self.seconds else None
+        self.simulated = 0
         options = self.candidates(view, rng)
         if len(options) == 1:
             return options[0]
         seat = view["you"]
         totals = [0.0] * len(options)
         used = 0
-        while used < self.budget_steps and (deadline is None or time.perf_counter() < deadline):
+        while used < self.budget_steps:
             # One deal and one stream of chance for every candidate: they are compared on equal terms.
             dealt, chance = determinize(view, rng), rng.getrandbits(64)
-            for index, option in enumerate(options):
+            values = []
+            for option in options:
+                if deadline is not None and time.perf_counter() > deadline:
+                    break  # a round cut short by the clock does not count
                 state = copy.deepcopy(dealt)
                 try:
                     ENGINE.apply_step(state, seat, option)
                 except IllegalStep:  # the deal guessed wrong where this step is concerned
-                    totals[index] -= WIN
+                    values.append(-WIN)
                     continue
                 value, steps = playout(state, seat, random.Random(chance), self.turns_ahead)
-                totals[index] += value
+                values.append(value)
                 used += steps + 1
+            if len(values) < len(options):
+                break
+            totals = [t + v for t, v in zip(totals, values)]
+        self.simulated = used
         return options[max(range(len(options)), key=lambda i: totals[i])]
 
 
