@@ -167,7 +167,7 @@ def parse_options(pairs: list[str]) -> dict:
 @app.command(help=N_("Start a game against a player (who is asked first), a bot, someone you invite by email, or whoever takes an open seat."))
 def new(game: str = typer.Argument("battleline", help=N_("battleline or khan.")),
         against: Optional[str] = typer.Option(None, help=N_("Your opponent's player id.")),
-        bot: Optional[str] = typer.Option(None, help=N_("Play a bot: random, greedy (or mcts, in Battle Line).")),
+        bot: Optional[str] = typer.Option(None, help=N_("Play a bot: random, greedy or mcts.")),
         invite: Optional[str] = typer.Option(None, help=N_("Invite an opponent by email.")),
         open_: bool = typer.Option(False, "--open", help=N_("An open challenge: a seat for whoever takes it first "
                                                          "(battleline lobby lists them).")),

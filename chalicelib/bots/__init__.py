@@ -16,7 +16,7 @@ from typing import Protocol
 BOTS: dict[str, dict[str, str]] = {
     "battleline": {"random": "random_bot:RandomBot", "greedy": "battleline_greedy:Greedy",
                    "mcts": "battleline_mcts:Mcts"},
-    "khan": {"random": "random_bot:RandomBot", "greedy": "khan_greedy:Greedy"},
+    "khan": {"random": "random_bot:RandomBot", "greedy": "khan_greedy:Greedy", "mcts": "khan_mcts:KhanMcts"},
 }
 
 

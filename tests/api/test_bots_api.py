@@ -66,7 +66,16 @@ def test_a_khan_bot_plays_its_turns_and_its_reactions(api, services):
     assert view["to_move"] == 1 and view["state"]["round"] == 2  # the bot played its whole turn
 
 
-@pytest.mark.parametrize("game, bot", [("battleline", "alphazero"), ("khan", "mcts")])
+def test_the_khan_mcts_bot_takes_a_seat_and_plays(api, services):
+    ann = api.signup("Ann")
+    game = bot_game(api, ann, bot="mcts", game="khan", seat=1)
+    assert game["seats"][0]["bot"] == "mcts" and game["to_move"] == 1
+    services.dispatcher.drain_outbox()
+    view = api.view(ann, game["game_id"])
+    assert view["to_move"] == 2 and len(view["state"]["field"]) == 1  # it placed its first unit
+
+
+@pytest.mark.parametrize("game, bot", [("battleline", "alphazero"), ("khan", "alphazero")])
 def test_an_unknown_bot_is_refused(api, game, bot):
     ann = api.signup("Ann")
     reply = api.post("/v1/games", {"game": game, "seats": [{"player_id": ann["id"]}, {"bot": bot}]},

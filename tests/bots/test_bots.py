@@ -11,6 +11,8 @@ import pytest
 
 from chalicelib.bots import BOTS, bot, playing
 from chalicelib.bots.battleline_mcts import Mcts
+from chalicelib.bots.khan_determinize import determinize
+from chalicelib.bots.khan_mcts import KhanMcts, for_time_budget
 from chalicelib.bots.runner import seat_view
 from chalicelib.games.battleline.engine import ENGINE as BATTLELINE
 from chalicelib.games.khan.engine import ENGINE as KHAN
@@ -22,7 +24,10 @@ ENGINES = {"battleline": BATTLELINE, "khan": KHAN}
 
 def quick(game: str, name: str):
     """The bot as tested: MCTS with a small fixed budget (no clock, so the test is exact)."""
-    return Mcts(rounds=2, seconds=None) if name == "mcts" else bot(game, name)
+    if name == "mcts":
+        return Mcts(rounds=2, seconds=None) if game == "battleline" else \
+            KhanMcts(budget_steps=1, seconds=None, turns_ahead=1)
+    return bot(game, name)
 
 
 def positions(game: str, count: int, seed: int = 0, **options):
@@ -42,7 +47,7 @@ def positions(game: str, count: int, seed: int = 0, **options):
 
 @pytest.mark.parametrize("game, name, count", [
     ("battleline", "random", 2000), ("battleline", "greedy", 2000), ("battleline", "mcts", 200),
-    ("khan", "random", 2000), ("khan", "greedy", 2000),
+    ("khan", "random", 2000), ("khan", "greedy", 2000), ("khan", "mcts", 200),
 ])
 def test_a_bot_only_ever_chooses_a_legal_step(game, name, count):
     player, engine = quick(game, name), ENGINES[game]
@@ -99,7 +104,8 @@ def test_a_bots_decision_does_not_change_with_what_its_seat_cannot_see(game, nam
     player, engine = quick(game, name), ENGINES[game]
     rng = random.Random(3)
     differed = 0
-    for state, seat, options in positions(game, 150 if name == "mcts" else 600, seed=11):
+    count = {("battleline", "mcts"): 150, ("khan", "mcts"): 120}.get((game, name), 600)
+    for state, seat, options in positions(game, count, seed=11):
         twin = TWINS[game](state, seat, rng)
         view, twin_view = seat_view(engine, state, seat, options), seat_view(engine, twin, seat, options)
         assert twin_view == view  # the seat sees the same game
@@ -117,3 +123,41 @@ def test_the_khan_twin_really_changes_hidden_units():
         after = sorted(card_id(twin, u["seat"], u["card"]) for u in twin["field"] if not u["up"])
         changed += before != after
     assert changed > 0
+
+
+# ---------------------------------------------------------------- the Khan & General search bot
+
+def _sorted_steps(view: dict) -> dict:
+    return {**view, "legal_steps": sorted(view["legal_steps"], key=repr)}
+
+
+def test_a_khan_deal_agrees_with_everything_its_seat_sees():
+    """The search plays on dealt states: the seat's view of each is its view of the real game
+    (the same field, hand, counts, turn and legal steps), and every card is in one place."""
+    from chalicelib.games.khan.table import places
+
+    rng = random.Random(4)
+    for state, seat, options in positions("khan", 400, seed=17):
+        view = seat_view(KHAN, state, seat, options)
+        dealt = determinize(view, rng)
+        assert _sorted_steps(seat_view(KHAN, dealt, seat, options)) == _sorted_steps(view)
+        for s in (1, 2):
+            assert sorted(n for where in places(dealt, s).values() for n in where) == list(range(15))
+
+
+def test_the_khan_mcts_decision_is_the_same_for_the_same_view_seed_and_budget():
+    """Counted in engine steps, not time: a seed plays the same game on any machine."""
+    player = for_time_budget(5)
+    assert player.seconds is None and player.budget_steps > 1
+    player.turns_ahead = 1
+    searched = 0
+    for state, seat, options in positions("khan", 40, seed=19):
+        view = seat_view(KHAN, state, seat, options)
+        searched += len(player.candidates(view, random.Random(1))) > 1
+        assert player.choose(view, random.Random(8)) == player.choose(copy.deepcopy(view), random.Random(8))
+    assert searched > 5
+
+
+def test_the_khan_mcts_bot_does_not_search_a_forced_step():
+    view = {"legal_steps": [{"type": "end_turn"}, {"type": "offer_draw"}, {"type": "resign"}], "you": 1}
+    assert KhanMcts().choose(view, random.Random(1)) == {"type": "end_turn"}

@@ -78,6 +78,10 @@ def view(state: State, seat: int | None) -> dict:
         "advance": ({"to": {"x": turn["advance"]["to"][0], "y": turn["advance"]["to"][1]},
                      "from": [_square(unit_by_key(state, uid)) for uid in turn["advance"]["units"]]}
                     if turn["advance"] else None),
+        "must_attack": [_square(u) for uid in turn["committed"] if uid not in turn["engaged"]
+                        and (u := unit_by_key(state, uid)) is not None],
+        "attacked": [{**_square(u), "times": times} for uid, times in sorted(turn["hits"].items())
+                     if (u := unit_by_key(state, uid)) is not None],
         "draw_offer": state["draw_offer"],
     }
 
@@ -117,6 +121,10 @@ class AdvanceChoice(Shape):
     from_: list[SquareView] = Field(alias="from", description="The melee attackers that may advance into it.")
 
 
+class AttackedUnit(SquareView):
+    times: int
+
+
 class KhanStateView(Shape):
     """The Khan & General part of a view."""
 
@@ -141,4 +149,9 @@ class KhanStateView(Shape):
     units_left: dict[str, int]
     pending: list[PendingKeywords]
     advance: AdvanceChoice | None
+    must_attack: list[SquareView] = Field(
+        description="The active seat's units that used their attack card's mobility this turn and have not "
+                    "engaged yet: each must attack while it can.")
+    attacked: list[AttackedUnit] = Field(
+        description="Units engaged this turn, with how often (a defence command with trigger adds power each time).")
     draw_offer: int | None = Field(description="The seat whose draw offer waits for an answer.")

@@ -1,0 +1,138 @@
+"""The Monte Carlo Khan & General bot: the greedy bot's best few steps compared by short playouts
+on deals of what its seat cannot see.
+
+* The shortlist: every legal step is scored by the greedy bot's one-step judgement
+  (``khan_greedy.score``); the best few, and the best way of ending the phase, go on. With one
+  sensible step (nothing to do but end the turn, one keyword to use...) there is no search.
+* The playouts: from a deal of the hidden cards (``khan_determinize``: the enemy's deck guessed
+  from its faction's recommended deck, its face-down units, hand and sequences dealt at random
+  from what the seat has not seen), each candidate is played, then both seats play on by the
+  greedy policy (now and then a random step) to the end of the next turn, and the field is
+  judged (``judge``): units destroyed and wounded on each side, as the game's end counts them,
+  then the power each side has on the field. Every candidate meets the same deal and the same
+  chances, so they are compared on equal terms; the best total is played. A candidate the
+  engine refuses on a deal (that deal guessed wrong) scores as a loss there.
+* The budget is counted in engine steps (those of the playouts), not in time, so a seed plays
+  the same game on any machine; ``for_time_budget`` turns a time budget into steps at the rate
+  measured on the reference machine. An optional clock cap (``seconds``) bounds a decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+
+from ..games.base import IllegalStep, seat_key
+from ..games.khan.engine import ENGINE
+from . import playing
+from .khan_determinize import determinize
+from .khan_greedy import Field, score
+
+CANDIDATES = 4  # the steps the greedy judgement likes best, which the playouts then compare
+BUDGET_STEPS = 1000  # engine steps a decision may simulate (the server's bot)
+SECONDS = 0.8  # at most, per decision, for the server's bot (its budget in steps stays below this)
+TURNS_AHEAD = 2  # a playout plays until this many turns have ended (the current one, then the next)
+MAX_PLAYOUT = 120  # steps, at most, in one playout (a turn is never this long)
+EPSILON = 0.05  # how often a playout step is random rather than greedy
+STEPS_PER_MS = 3.8  # engine steps a searched decision simulates a millisecond here (benchmarks.bots --rate, docs/bots.md)
+
+KILL, WOUND, POWER, WIN = 100.0, 40.0, 2.0, 2000.0
+ENDINGS = ("end_action", "end_reaction", "end_engagements", "end_turn", "skip", "stay")
+
+
+def judge(state: dict, seat: int) -> float:
+    """The field from ``seat``'s side: a won or lost game first, then units destroyed and wounded
+    (the game's count after its last round), then the power each side has standing."""
+    result = state["result"]
+    if result is not None and result["winner"] is not None:
+        return WIN if result["winner"] == seat else -WIN
+    mine, theirs = seat_key(seat), seat_key(3 - seat)
+    value = KILL * (len(state["destroyed"][theirs]) - len(state["destroyed"][mine]))
+    for unit in state["field"]:
+        side = 1 if unit["seat"] == seat else -1
+        value -= side * WOUND * unit["wounded"]
+        value += side * POWER * (1 if unit["up"] else 0.5)
+    return value
+
+
+def greedy_step(state: dict, seat: int, steps: list[dict], rng: random.Random) -> dict:
+    """The greedy bot's choice, from the seat's view of this (dealt) state."""
+    field = Field({"you": seat, "state": ENGINE.view(state, seat), "legal_steps": steps})
+    return max(steps, key=lambda s: (score(field, s), rng.random()))
+
+
+def playout(state: dict, seat: int, rng: random.Random, turns: int = TURNS_AHEAD) -> tuple[float, int]:
+    """Both seats play on by the greedy policy until ``turns`` turns have ended (or the game);
+    the judgement from ``seat``'s side, and the engine steps it took."""
+    ended = 0
+    used = 0
+    while state["result"] is None and ended < turns and used < MAX_PLAYOUT:
+        mover = state["to_move"]
+        steps = playing(ENGINE.legal_steps(state, mover))
+        step = rng.choice(steps) if rng.random() < EPSILON else greedy_step(state, mover, steps, rng)
+        ENGINE.apply_step(state, mover, step)
+        used += 1
+        ended += step["type"] == "end_turn"
+    return judge(state, seat), used
+
+
+class KhanMcts:
+    name = "mcts"
+
+    def __init__(self, budget_steps: int = BUDGET_STEPS, seconds: float | None = SECONDS,
+                 turns_ahead: int = TURNS_AHEAD) -> None:
+        self.budget_steps = budget_steps
+        self.seconds = seconds
+        self.turns_ahead = turns_ahead
+        self.simulated = 0  # engine steps the last decision simulated (what the budget counts)
+
+    def candidates(self, view: dict, rng: random.Random) -> list[dict]:
+        """The greedy judgement's best few steps, and its best way to end the phase."""
+        steps = playing(view["legal_steps"])
+        if len(steps) == 1:
+            return steps
+        field = Field(view)
+        ranked = sorted(steps, key=lambda s: (score(field, s), rng.random()), reverse=True)
+        chosen = ranked[:CANDIDATES]
+        ending = next((s for s in ranked if s["type"] in ENDINGS), None)
+        if ending is not None and ending not in chosen:
+            chosen.append(ending)
+        return chosen
+
+    def choose(self, view: dict, rng: random.Random) -> dict:
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        self.simulated = 0
+        options = self.candidates(view, rng)
+        if len(options) == 1:
+            return options[0]
+        seat = view["you"]
+        totals = [0.0] * len(options)
+        used = 0
+        while used < self.budget_steps:
+            # One deal and one stream of chance for every candidate: they are compared on equal terms.
+            dealt, chance = determinize(view, rng), rng.getrandbits(64)
+            values = []
+            for option in options:
+                if deadline is not None and time.perf_counter() > deadline:
+                    break  # a round cut short by the clock does not count
+                state = copy.deepcopy(dealt)
+                try:
+                    ENGINE.apply_step(state, seat, option)
+                except IllegalStep:  # the deal guessed wrong where this step is concerned
+                    values.append(-WIN)
+                    continue
+                value, steps = playout(state, seat, random.Random(chance), self.turns_ahead)
+                values.append(value)
+                used += steps + 1
+            if len(values) < len(options):
+                break
+            totals = [t + v for t, v in zip(totals, values)]
+        self.simulated = used
+        return options[max(range(len(options)), key=lambda i: totals[i])]
+
+
+def for_time_budget(ms: float) -> KhanMcts:
+    """The bot for a time budget per decision, as engine steps (``STEPS_PER_MS``, measured on the
+    reference machine): no clock, so a seed plays the same game on any machine."""
+    return KhanMcts(budget_steps=max(1, round(ms * STEPS_PER_MS)), seconds=None)
