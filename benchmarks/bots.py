@@ -10,7 +10,6 @@ Run: python -m benchmarks.bots [--games 200] [--only battleline:mcts:greedy]
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics
@@ -20,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from chalicelib.bots import bot
 from chalicelib.bots.runner import seat_view
 from chalicelib.games import ENGINES
+from khan_lab.figures import wilson
 
 MATCHES = [("battleline", "greedy", "random", 0.80), ("battleline", "mcts", "greedy", 0.60),
            ("khan", "greedy", "random", 0.80)]
@@ -45,13 +45,6 @@ def play(job: tuple[str, str, str, int]) -> tuple[str | None, list[float]]:
         engine.apply_step(state, seat, step)
     winner = engine.result(state)["winner"]
     return (names[winner] if winner else None), timings
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main() -> None:
