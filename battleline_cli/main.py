@@ -365,7 +365,7 @@ def playtest(
                                         help=N_("The mcts bot's time a decision, in milliseconds.")),
         compare: bool = typer.Option(False, "--compare",
                                      help=N_("Also play the same games with the default card set, and compare.")),
-        out: Optional[Path] = typer.Option(None, help=N_("The report's folder (default: var/playtest/<card set id>).")),
+        out: Optional[Path] = typer.Option(None, help=N_("The report's folder (default: var/playtest/ and the card set's id).")),
         workers: Optional[int] = typer.Option(None, min=1, help=N_("Processes playing at once (default: one a core).")),
         max_rounds: int = typer.Option(40, "--max-rounds", min=1, max=500,
                                        help=N_("The games' last round (the rules: 40)."))) -> None:

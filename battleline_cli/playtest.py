@@ -19,7 +19,7 @@ from .client import Failure
 def spoken_duration(seconds: float) -> str:
     if seconds < 60:
         return _("{seconds} s").format(seconds=max(1, round(seconds)))
-    return i18n.duration(seconds)
+    return i18n.duration(round(seconds / 60) * 60)  # to the nearest minute (i18n.duration counts whole ones)
 
 
 class Progress:
