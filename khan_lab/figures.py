@@ -2,8 +2,8 @@
 they are the same whatever the number of workers or the order in which games finished.
 
 A game's record: ``{"game": i, "factions": {"1": f, "2": g}, "first": seat, "winner": seat or None,
-"reason": the engine's ending, "rounds": n, "decisions": n, "played": {seat: {card: n}}, "paid":
-{seat: {card: n}}}``.
+"reason": the engine's ending, "rounds": n, "decisions": n, "destroyed": {seat: enemy units it destroyed},
+"wounded": {seat: enemy units it left wounded}, "played": {seat: {card: n}}, "paid": {seat: {card: n}}}``.
 
 What "played" means: a unit card is played when it enters the field (placed at set-up or
 deployed); a command card when it is laid face up on a unit as a command (its effect used). A
@@ -88,6 +88,8 @@ def card_rows(records: list[dict], card_set: CardSet, faction: str) -> list[dict
             tally[1] += 1
         rows.append({"card": card.id, "name": card.name or card.id, "kind": "unit" if card_set.is_unit(card.id)
                      else card.kind, "in_deck": deck[card.id], "played": played, "paid": paid,
+                     "played_a_game": played / len(records) if records else None,
+                     "paid_a_game": paid / len(records) if records else None,
                      "when_played": rate(*with_it), "when_not": rate(*without)})
     return rows
 
@@ -100,8 +102,11 @@ def summarize(records: list[dict], card_set: CardSet) -> dict[str, Any]:
     factions = []
     for faction in card_set.factions:
         wins = sum(1 for r in records if winner_faction(r) == faction.id)
+        kills = [r["destroyed"][seat_of(r, faction.id)] for r in records]
+        wounds = [r["wounded"][seat_of(r, faction.id)] for r in records]
         factions.append({"id": faction.id, "name": faction.name, "draws": draws, "losses": games - wins - draws,
-                         **rate(wins, games)})
+                         "destroyed": statistics.fmean(kills) if kills else None,
+                         "wounded": statistics.fmean(wounds) if wounds else None, **rate(wins, games)})
     counted = Counter(ending(r) for r in records)
     known = [key for key, _ in ENDINGS]
     endings = [{"ending": key, "label": label, "games": counted[key], "share": counted[key] / games if games else 0}

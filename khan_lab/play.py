@@ -123,6 +123,7 @@ def play_game(plan: Plan, game: int) -> dict:
     result = ENGINE.result(state)
     return {"game": game, "factions": factions, "first": first, "winner": result["winner"],
             "reason": result["reason"], "rounds": state["round"], "decisions": decisions,
+            "destroyed": result["destroyed"], "wounded": result["wounded"],
             "played": {s: dict(sorted(c.items())) for s, c in played.items()},
             "paid": {s: dict(sorted(c.items())) for s, c in paid.items()},
             "seconds": time.perf_counter() - started}

@@ -75,10 +75,14 @@ def interval(figure: dict) -> str:
     return f"{pct(figure['rate'])} ({pct(figure['low'])} – {pct(figure['high'])})"
 
 
-def number(value: float | None) -> str:
+def number(value: float | None, digits: int = 1) -> str:
     if value is None:
         return "–"
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.{digits}f}"
+
+
+def per_game(count: int, a_game: float | None) -> str:
+    return f"{number(count)} ({number(a_game, 2)})" if count else "0"
 
 
 def duration(seconds: float) -> str:
@@ -127,9 +131,10 @@ def rates_chart(run: Run) -> str:
     colours = [GREY] + [BLUE] * (len(bars) - 1)
     axes.barh(labels, values, xerr=errors, color=colours, capsize=4, height=0.6)
     axes.axvline(0.5, color="#444", linewidth=1, linestyle="--")
-    for y, value in enumerate(values):
-        axes.text(0.01, y, pct(value), va="center", ha="left", color="white", fontweight="bold")
-    axes.set_xlim(0, 1)
+    for y, (value, high) in enumerate(zip(values, [f["high"] for _, f in bars][::-1])):
+        axes.text(high + 0.015, y, pct(value), va="center", ha="left", fontweight="bold")
+    axes.set_xlim(0, 1.1)
+    axes.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1])
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
     axes.set_xlabel("win rate (bars: 95 % Wilson interval; dashed: 50 %)")
     return _svg(figure)
@@ -184,9 +189,15 @@ def cards_chart(run: Run, faction: str) -> str:
               label="games where it was played")
     axes.barh([y - 0.2 for y in ys], [r["when_not"]["rate"] or 0 for r in rows], height=0.4, color=GREY,
               label="games where it was not")
+    for y, r in zip(ys, rows):
+        for offset, figure_ in ((0.2, r["when_played"]), (-0.2, r["when_not"])):
+            if figure_["games"]:
+                axes.text((figure_["rate"] or 0) + 0.01, y + offset, f"{pct(figure_['rate'])} ({figure_['games']})",
+                          va="center", fontsize=7.5, color="#333")
     axes.set_yticks(list(ys), [r["card"] for r in rows])
     axes.axvline(0.5, color="#444", linewidth=1, linestyle="--")
-    axes.set_xlim(0, 1)
+    axes.set_xlim(0, 1.12)
+    axes.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1])
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
     axes.set_xlabel(f"{faction_name(run.card_set, faction)}: win rate")
     axes.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
@@ -215,9 +226,10 @@ def sections(run: Run) -> list[Section]:
         "Each faction's share of the games won; draws count as not won. The interval is Wilson's at 95 %: with "
         "this many games the true rate lies in it 19 times in 20. Two factions whose intervals both hold 50 % "
         "are not shown to differ; a faction whose interval lies above 50 % is stronger in the hands of this bot.",
-        ["faction", "games", "won", "lost", "drawn", "win rate (95 % interval)"],
-        [[f["name"], str(f["games"]), str(f["wins"]), str(f["losses"]), str(f["draws"]), interval(f)]
-         for f in figures["factions"]], lambda: rates_chart(run))]
+        ["faction", "games", "won", "lost", "drawn", "win rate (95 % interval)", "enemy units destroyed a game",
+         "wounded a game"],
+        [[f["name"], str(f["games"]), str(f["wins"]), str(f["losses"]), str(f["draws"]), interval(f),
+          number(f["destroyed"], 2), number(f["wounded"], 2)] for f in figures["factions"]], lambda: rates_chart(run))]
     first = figures["first"]
     found.append(Section(
         "First-player advantage",
@@ -253,9 +265,10 @@ def sections(run: Run) -> list[Section]:
             "games where it played the card at least once, and in those where it did not (with the number of "
             "games): a card whose games are won much more often when it is played may be strong, one never "
             "played may be weak or unaffordable. A card always played has no games without it (–).",
-            ["card", "kind", "copies in the deck", "played", "paid", "won when played (games)",
+            ["card", "kind", "copies in the deck", "played (a game)", "paid (a game)", "won when played (games)",
              "won when not played (games)"],
-            [[r["card"], r["kind"], str(r["in_deck"]), str(r["played"]), str(r["paid"]),
+            [[r["card"], r["kind"], str(r["in_deck"]), per_game(r["played"], r["played_a_game"]),
+              per_game(r["paid"], r["paid_a_game"]),
               f"{pct(r['when_played']['rate'])} ({r['when_played']['games']})",
               f"{pct(r['when_not']['rate'])} ({r['when_not']['games']})"] for r in rows],
             chart=lambda faction=faction: cards_chart(run, faction),
@@ -308,7 +321,7 @@ h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #dde1e6; paddi
 p.meaning { color: #4a5160; max-width: 80ch; line-height: 1.45; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.95em; }
 th, td { padding: 4px 12px; border-bottom: 1px solid #e6e8eb; text-align: right; white-space: nowrap; }
-th { background: #eef1f5; font-weight: 600; }
+th { background: #eef1f5; font-weight: 600; white-space: normal; vertical-align: bottom; }
 th:first-child, td:first-child { text-align: left; }
 table.settings td { text-align: left; white-space: normal; }
 code { font-family: ui-monospace, monospace; font-size: 0.92em; background: #f0f2f5; padding: 0 3px; }

@@ -20,9 +20,10 @@ DEFAULT_FILE = ROOT / "chalicelib/games/khan/cardsets/khan-default.v1.json"
 
 
 def record(game: int, factions=("khan", "general"), first=1, winner=None, reason="max_rounds", rounds=40,
-           decisions=600, played=None, paid=None) -> dict:
+           decisions=600, played=None, paid=None, destroyed=(0, 0)) -> dict:
     return {"game": game, "factions": {"1": factions[0], "2": factions[1]}, "first": first, "winner": winner,
             "reason": reason, "rounds": rounds, "decisions": decisions,
+            "destroyed": {"1": destroyed[0], "2": destroyed[1]}, "wounded": {"1": 0, "2": 1},
             "played": played or {"1": {}, "2": {}}, "paid": paid or {"1": {}, "2": {}}, "seconds": 0.1}
 
 
@@ -38,7 +39,7 @@ def test_figures_on_hand_made_games():
     card_set = play.default_set()
     games = [
         # khan in seat 1 moves first and wins by annihilation, having deployed heavy cavalry and charged twice
-        record(0, ("khan", "general"), first=1, winner=1, reason="annihilation", rounds=12, decisions=200,
+        record(0, ("khan", "general"), first=1, winner=1, reason="annihilation", rounds=12, decisions=200, destroyed=(5, 1),
                played={"1": {"heavy_cavalry": 2, "charge": 2}, "2": {"spearmen": 1}}, paid={"1": {"lance": 1}, "2": {}}),
         # general in seat 1 moves first, wins at max_rounds
         record(1, ("general", "khan"), first=1, winner=1, reason="max_rounds", rounds=40, decisions=600,
@@ -53,6 +54,8 @@ def test_figures_on_hand_made_games():
     khan, general = found["factions"]
     assert (khan["id"], khan["wins"], khan["games"], khan["draws"], khan["losses"]) == ("khan", 2, 4, 1, 1)
     assert (general["wins"], general["losses"]) == (1, 2)
+    assert (khan["destroyed"], general["destroyed"]) == (5 / 4, 1 / 4)  # enemy units destroyed a game
+    assert (khan["wounded"], general["wounded"]) == (0.5, 0.5)
     assert (khan["low"], khan["high"]) == wilson(2, 4)
     shares = {e["ending"]: (e["games"], e["share"]) for e in found["endings"]}
     assert shares == {"annihilation": (1, 0.25), "routed": (1, 0.25), "max_rounds won": (1, 0.25),
@@ -63,7 +66,7 @@ def test_figures_on_hand_made_games():
     assert found["decisions"]["min"] == 200 and found["decisions"]["max"] == 640
     cards = {row["card"]: row for row in found["cards"]["khan"]}
     heavy = cards["heavy_cavalry"]
-    assert heavy["played"] == 3 and heavy["kind"] == "unit" and heavy["in_deck"] == 2
+    assert heavy["played"] == 3 and heavy["played_a_game"] == 0.75 and heavy["kind"] == "unit" and heavy["in_deck"] == 2
     assert (heavy["when_played"]["wins"], heavy["when_played"]["games"]) == (1, 2)  # won game 0, lost game 1
     assert (heavy["when_not"]["wins"], heavy["when_not"]["games"]) == (1, 2)  # drew game 2, won game 3
     charge = cards["charge"]
