@@ -77,7 +77,7 @@ def playtest(file: Path, games: int, bot: str, seed: int, budget_ms: float, comp
                          max_rounds=max_rounds, path=str(file.resolve()))
     folder = out or Path("var") / "playtest" / card_set.id
     typer.echo(_("{name}: {id} version {version} (digest {digest})").format(
-        name=card_set.name, id=card_set.id, version=card_set.version, digest=card_set.digest))
+        name=card_set.named(i18n.language()) or card_set.name, id=card_set.id, version=card_set.version, digest=card_set.digest))
     typer.echo(_("{games} games of {bot} against {bot}, at most {rounds} rounds each, seed {seed}, "
                  "on {workers} of this machine's {cores} cores").format(
         games=games, bot=bot, rounds=max_rounds, seed=seed, workers=workers, cores=play.cores()))
@@ -97,8 +97,9 @@ def playtest(file: Path, games: int, bot: str, seed: int, budget_ms: float, comp
     paths = report.write(run, folder)
     typer.echo(_("played in {time}").format(time=spoken_duration(run.seconds + (run.compared.seconds
                                                                                 if run.compared else 0))))
+    named = {f.id: f.named(i18n.language()) or f.name for f in card_set.factions}
     for faction in run.figures["factions"]:
         typer.echo("  " + _("{faction} won {rate} of the games ({low} to {high})").format(
-            faction=faction["name"], rate=i18n.percent(faction["rate"]), low=i18n.percent(faction["low"]),
+            faction=named[faction["id"]], rate=i18n.percent(faction["rate"]), low=i18n.percent(faction["low"]),
             high=i18n.percent(faction["high"])))
     typer.echo(_("the report: {html} (and {markdown})").format(html=paths["html"], markdown=paths["markdown"]))

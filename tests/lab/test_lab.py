@@ -155,3 +155,22 @@ def test_the_lab_stays_out_of_the_lambda_package():
     for path in (ROOT / "chalicelib").rglob("*.py"):
         source = path.read_text()
         assert not re.search(r"^\s*(import|from)\s+(matplotlib|khan_lab)", source, re.M), path
+
+
+def test_mcts_is_made_for_the_time_budget_and_its_run_time_expected_from_it(monkeypatch):
+    """Until khan_mcts is on this branch: a stand-in module with its interface (for_time_budget)."""
+    import types
+
+    from chalicelib.bots import bot
+    asked = []
+    stand_in = types.ModuleType("chalicelib.bots.khan_mcts")
+    stand_in.for_time_budget = lambda ms: asked.append(ms) or bot("khan", "random")
+    monkeypatch.setitem(sys.modules, "chalicelib.bots.khan_mcts", stand_in)
+    import chalicelib.bots
+    monkeypatch.setattr(chalicelib.bots, "khan_mcts", stand_in, raising=False)
+    plan = short_plan(bot="mcts", budget_ms=20, games=4, workers=2)
+    expected = play.estimate(plan)
+    assert expected.calibration is None  # a greedy game counted the decisions; game 0 is still mcts's to play
+    assert expected.per_decision == 0.020
+    assert expected.seconds == pytest.approx(expected.decisions * 0.020 * 4 / 2)
+    assert 20 in asked
