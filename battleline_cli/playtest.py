@@ -85,10 +85,10 @@ def playtest(file: Path, games: int, bot: str, seed: int, budget_ms: float, comp
     expected = estimate.seconds * (2 if compare else 1)
     if bot == play.MCTS:
         how = _("{decisions} decisions a game × {budget} ms a decision").format(
-            decisions=estimate.decisions, budget=i18n.number(budget_ms))
+            decisions=i18n.number(estimate.decisions), budget=i18n.number(budget_ms))
     else:
         how = _("{decisions} decisions a game × {ms} ms a decision, measured").format(
-            decisions=estimate.decisions, ms=i18n.number(estimate.per_decision * 1000, 2))
+            decisions=i18n.number(estimate.decisions), ms=i18n.number(estimate.per_decision * 1000, 2))
     typer.echo(_("expected run time: about {time} ({how}){compared}").format(
         time=spoken_duration(expected), how=how,
         compared=_(", with the default set's games for the comparison") if compare else ""))

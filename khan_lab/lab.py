@@ -31,9 +31,8 @@ def measure(plan: play.Plan, card_set: CardSet, estimate: play.Estimate,
             on_done: Callable[[dict], None] | None = None, compare: bool = False) -> Run:
     """Play the games (and, with ``compare``, the same games with the default set), then the figures."""
     started = time.perf_counter()
-    done = {0: estimate.calibration} if estimate.calibration is not None else {}
-    records = play.run(plan, done, on_done)
-    seconds = time.perf_counter() - started + (estimate.calibration or {}).get("seconds", 0.0)
+    records = play.run(plan, estimate.calibration, on_done)
+    seconds = time.perf_counter() - started + estimate.spent
     compared = None
     if compare:
         default = play.default_set()

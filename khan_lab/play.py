@@ -167,27 +167,29 @@ def run(plan: Plan, done: dict[int, dict] | None = None, on_done: Callable[[dict
 @dataclass(frozen=True)
 class Estimate:
     seconds: float  # the expected run time, all games
-    decisions: int  # in the calibration game
-    per_decision: float  # seconds a decision, as measured or as budgeted (mcts)
-    calibration: dict | None  # game 0's record when it can be kept
+    decisions: float  # a game, in the calibration games
+    per_decision: float  # seconds a decision for one worker, as measured on the pool or as budgeted (mcts)
+    calibration: dict[int, dict]  # the games played to measure, kept (game number -> record)
+    spent: float = 0.0  # seconds spent measuring
 
 
 def estimate(plan: Plan) -> Estimate:
-    """The expected run time, from a calibration game played here: for greedy or random it is game 0
-    itself (its time × games ÷ workers); for mcts, a greedy game gives the number of decisions, and
-    each costs the time budget (``budget_ms`` × decisions × games ÷ workers)."""
+    """The expected run time. Greedy or random: the first games, one a worker, are played on the
+    pool as the run will play them (so a machine busy with other work shows in the estimate); they
+    count as the run's first games. Their time × games ÷ workers. mcts: a greedy game counts the
+    decisions, and each costs the time budget (``budget_ms`` × decisions × games ÷ workers)."""
+    workers = max(1, min(plan.workers, plan.games))
     if plan.bot == MCTS:
         make_bot(MCTS, plan.budget_ms)  # says now when it is not available
-        sample = play_game(replace(plan, bot="greedy"), 0)
-        per_decision = plan.budget_ms / 1000
-        kept = None
-    else:
-        sample = play_game(plan, 0)
-        per_decision = sample["seconds"] / max(sample["decisions"], 1)
-        kept = sample
-    workers = max(1, min(plan.workers, plan.games))
-    seconds = sample["decisions"] * per_decision * plan.games / workers
-    return Estimate(seconds=seconds, decisions=sample["decisions"], per_decision=per_decision, calibration=kept)
+        decisions = play_game(replace(plan, bot="greedy"), 0)["decisions"]
+        return Estimate(seconds=decisions * plan.budget_ms / 1000 * plan.games / workers, decisions=decisions,
+                        per_decision=plan.budget_ms / 1000, calibration={})  # the greedy game's time is not the run's
+    started = time.perf_counter()
+    first = run(replace(plan, games=workers))
+    seconds = time.perf_counter() - started
+    decisions = sum(r["decisions"] for r in first) / len(first)
+    return Estimate(seconds=seconds * plan.games / workers, decisions=decisions,
+                    per_decision=seconds / max(decisions, 1), calibration={r["game"]: r for r in first}, spent=seconds)
 
 
 def cores() -> int:
