@@ -283,8 +283,12 @@ def comparison(run: Run, other: Run) -> Section:
     """The main figures beside the default set's, played with the same seeds, bot and games."""
     mine, theirs = run.figures, other.figures
     rows = []
-    for position, (a, b) in enumerate(zip(mine["factions"], theirs["factions"]), start=1):
-        rows.append([f"faction {position} wins ({a['name']} / {b['name']})", interval(a), interval(b)])
+    pairs = list(zip(mine["factions"], theirs["factions"]))
+    names = [a["name"] if a["name"] == b["name"] else f"{a['name']} / {b['name']}" for a, b in pairs]
+    for name, (a, b) in zip(names, pairs):
+        rows.append([f"{name} wins", interval(a), interval(b)])
+    for name, (a, b) in zip(names, pairs):
+        rows.append([f"{name}: enemy units destroyed a game", number(a["destroyed"], 2), number(b["destroyed"], 2)])
     rows.append(["first mover wins", interval(mine["first"]), interval(theirs["first"])])
     for a, b in zip(mine["endings"], theirs["endings"]):
         rows.append([f"ends by {a['ending']}", pct(a["share"]), pct(b["share"])])
