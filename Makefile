@@ -8,7 +8,7 @@ NODE_INSTALLED := node_modules/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test test-unit openapi messages bench bench-bots mail-in check-card-set synth package deploy destroy install clean
+.PHONY: serve test test-unit openapi messages bench bench-bots mail-in check-card-set playtest synth package deploy destroy install clean
 
 serve: install
 	$(PY) -m devtools.serve
@@ -30,6 +30,15 @@ mail-in: $(INSTALLED)
 # A designer's Khan & General card-set file, checked as the server loads it: make check-card-set FILE=mine.json
 check-card-set: $(INSTALLED)
 	@$(PY) -m devtools.card_set check $(FILE)
+
+# Bots play a designer's card set against each other, and a report tells how the games went (docs/khan.md,
+# "Playtest lab"): make playtest FILE=mine.json [GAMES=500] [BOT=greedy|mcts] [SEED=0] [BUDGET_MS=50] [COMPARE=1]
+# [OUT=var/playtest/<card set id>]
+GAMES ?= 500
+BOT ?= greedy
+playtest: $(INSTALLED)
+	@$(PY) -m khan_lab $(FILE) --games $(GAMES) --bot $(BOT) $(if $(SEED),--seed $(SEED)) \
+		$(if $(BUDGET_MS),--budget-ms $(BUDGET_MS)) $(if $(COMPARE),--compare) $(if $(OUT),--out $(OUT))
 
 openapi: $(INSTALLED)
 	$(PY) -m devtools.openapi

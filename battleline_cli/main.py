@@ -13,6 +13,7 @@ import os
 import sys
 import time
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Optional
 
 import click
@@ -23,7 +24,7 @@ from chalicelib.games.steptypes import CommandError
 from chalicelib import i18n
 from chalicelib.i18n import N_, _, say
 
-from . import screens, settings
+from . import playtest as lab, screens, settings
 from .client import Client, Failure
 from .typed import steps_of
 
@@ -64,6 +65,9 @@ def speak(code: str) -> None:
     state.language = state.client.language = code
 
 
+OFFLINE = {"playtest"}  # commands that need no server and no key
+
+
 @app.callback()
 def main(ctx: typer.Context,
          server: str = typer.Option(DEFAULT_SERVER, envvar="BATTLELINE_SERVER", help=N_("The server's URL.")),
@@ -80,7 +84,9 @@ def main(ctx: typer.Context,
         if state.chosen is None:
             raise Failure(_("no language {language!r}: choose one of {languages}").format(
                 language=language, languages=i18n.listed(i18n.LANGUAGES)))
-    speak(state.chosen or player_language(state.client))
+    offline = ctx.invoked_subcommand in OFFLINE  # no request: its language is the one kept, if any
+    speak(state.chosen or (settings.cached_language(server, key) or i18n.DEFAULT if offline
+                           else player_language(state.client)))
 
 
 def out(text: str = "") -> None:
@@ -344,6 +350,26 @@ def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help=N_(
 @app.command(help=N_("A link to the game's board in a browser (it plays as you: keep it to yourself)."))
 def board(game_id: str) -> None:
     out(state.client.call("GET", f"/v1/games/{game_id}/board-link")["url"])
+
+
+# ---------------------------------------------------------------- designing Khan & General
+
+@app.command(help=N_("Playtest a Khan & General card-set file: bots play it against each other on this machine "
+                     "(no server needed), and a report tells how the games went."))
+def playtest(
+        file: Path = typer.Argument(..., exists=True, dir_okay=False, help=N_("The card-set file (JSON).")),
+        games: int = typer.Option(500, min=1, help=N_("How many games.")),
+        bot: str = typer.Option("greedy", help=N_("The bot on both sides: greedy, random or mcts.")),
+        seed: int = typer.Option(0, help=N_("The same seed plays the same games.")),
+        budget_ms: float = typer.Option(50.0, "--budget-ms", min=1,
+                                        help=N_("The mcts bot's time a decision, in milliseconds.")),
+        compare: bool = typer.Option(False, "--compare",
+                                     help=N_("Also play the same games with the default card set, and compare.")),
+        out: Optional[Path] = typer.Option(None, help=N_("The report's folder (default: var/playtest/ and the card set's id).")),
+        workers: Optional[int] = typer.Option(None, min=1, help=N_("Processes playing at once (default: one a core).")),
+        max_rounds: int = typer.Option(40, "--max-rounds", min=1, max=500,
+                                       help=N_("The games' last round (the rules: 40)."))) -> None:
+    lab.playtest(file, games, bot, seed, budget_ms, compare, out, workers, max_rounds)
 
 
 def early_language(args: list[str]) -> str:

@@ -16,7 +16,6 @@ Run: python -m benchmarks.bots [--games 200] [--only khan:mcts:greedy] [--worker
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics
@@ -26,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from chalicelib.bots import bot
 from chalicelib.bots.runner import seat_view
 from chalicelib.games import ENGINES
+from khan_lab.figures import wilson
 
 # game, first bot, second bot, target win rate of the first, games (None: --games; else at most --games)
 MATCHES = [("battleline", "greedy", "random", 0.80, None), ("battleline", "mcts", "greedy", 0.60, None),
@@ -54,13 +54,6 @@ def play(job: tuple[str, str, str, int]) -> tuple[str | None, list[float], str]:
         engine.apply_step(state, seat, step)
     result = engine.result(state)
     return (names[result["winner"]] if result["winner"] else None), timings, result.get("reason", "")
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def endings(reasons: list[str]) -> str:
