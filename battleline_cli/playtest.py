@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from chalicelib import i18n
-from chalicelib.games.khan.cardset import CardSetError
+from chalicelib.games.khan.cardset import CardSetError, warnings
 from chalicelib.i18n import _
 
 from .client import Failure
@@ -65,6 +65,8 @@ def playtest(file: Path, games: int, bot: str, seed: int, budget_ms: float, comp
         for problem in error.problems:
             typer.echo(f"  - {problem}", err=True)
         raise typer.Exit(1) from None
+    for warning in warnings(card_set):  # valid, but most likely not meant: worth knowing before 500 games
+        typer.echo(_("warning: {warning}").format(warning=warning))
     try:
         play.make_bot(bot, budget_ms)
     except play.BotUnavailable:

@@ -22,7 +22,7 @@ from pathlib import Path
 from chalicelib.bots import BOTS, Bot, bot
 from chalicelib.bots.runner import seat_view
 from chalicelib.games import ENGINES
-from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetError, load_file
+from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetError, read_file
 
 ENGINE = ENGINES["khan"]
 DEFAULT_BUDGET_MS = 50.0
@@ -50,15 +50,14 @@ class Plan:
 
 
 def load(path: Path) -> CardSet:
-    """The designer's card set, checked and registered in this process; CardSetError (with every
-    problem) when it does not pass the checks or reuses an id and version with other content."""
-    card_set = load_file(path)
-    known = REGISTRY.sets.get((card_set.id, card_set.version))
-    if known is not None and known.digest != card_set.digest:
-        raise CardSetError(path.name, [f"{card_set.id} version {card_set.version} is already defined by "
-                                       f"{known.source} with other content; give your file a new version"])
-    REGISTRY.add(card_set)
-    return card_set
+    """The designer's card set, checked as the server checks it (``Registry.check``: the file's faults,
+    or a published id and version reused with other rules) and registered in this process;
+    CardSetError with every problem when it does not pass."""
+    review = REGISTRY.check(read_file(path), path.name)
+    if review.card_set is None:
+        raise CardSetError(path.name, review.problems)
+    REGISTRY.add(review.card_set)
+    return review.card_set
 
 
 def default_set() -> CardSet:

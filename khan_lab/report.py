@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from chalicelib.games.khan.cardset import CardSet
+from chalicelib.games.khan.cardset import CardSet, warnings
 
 from .play import MCTS, Plan
 
@@ -216,7 +216,8 @@ def settings_rows(run: Run) -> list[list[str]]:
             ["workers", f"{plan.workers} on a machine with {run.cores} cores ({run.machine})"],
             ["run time", f"{duration(run.seconds)} (expected before it started: {duration(run.estimate)}); "
                          f"{run.per_decision_ms:.1f} ms a decision"],
-            ["date", run.date]]
+            ["date", run.date],
+            ["checks", "; ".join(f"warning: {w}" for w in warnings(card_set)) or "valid, no warnings"]]
 
 
 def sections(run: Run) -> list[Section]:

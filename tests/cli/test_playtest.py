@@ -61,3 +61,16 @@ def test_playtest_speaks_the_language_asked(tmp_path):
                                            "--out", str(tmp_path / "r")])
     assert result.exit_code == 0, result.output
     assert "expected run time" not in result.output and "予想" in result.output
+
+
+def test_a_card_set_with_warnings_is_played_and_its_warnings_are_said_first_and_kept_in_the_report(tmp_path):
+    data = json.loads(DEFAULT_FILE.read_text())
+    data["id"] = "mine"
+    next(c for c in data["commands"] if c["id"] == "push_of_pike")["units"] = "all"  # archers take a melee card
+    warned = tmp_path / "mine.json"
+    warned.write_text(json.dumps(data))
+    result = CliRunner().invoke(main.app, ["playtest", str(warned), *SHORT, "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    warning = "warning: commands[push_of_pike].units: archers may take this melee attack but cannot make it"
+    assert result.output.startswith(warning)
+    assert warning in (tmp_path / "r" / "report.md").read_text()

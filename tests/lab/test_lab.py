@@ -142,6 +142,7 @@ def test_the_report_files_hold_the_figures_and_the_page_stands_alone(tmp_path):
         assert report.interval(khan) in document
         assert f"digest {'<code>' if document is page else '`'}{card_set.digest}" in document
         assert "Beside the default set" in document and "random against random" in document
+        assert "valid, no warnings" in document  # the card-set checks' warnings, when there are some
         for ending in ("annihilation", "routed", "max_rounds", "draw_agreed", "resign"):
             assert ending in document
         assert "charge" in document and "won when played (games)" in document
