@@ -122,3 +122,15 @@ def mid_game(**chosen) -> dict:
     state["discards"]["1"].append(state["hands"]["1"].pop())
     unit_at(state, (-1, 0))["grappled_by"].append(unit_key(unit_at(state, (-1, 1))))
     return state
+
+
+def charged() -> dict:
+    """Round 3: heavy cavalry charged from (0, -2) to (0, 0), facing spearmen at (0, 1) (the
+    charge's mobility used: it must now attack while it can); the action phase ended."""
+    state = battle()
+    put(state, 1, "heavy_cavalry", 0, -2)
+    put(state, 2, "spearmen", 0, 1, "S")
+    one = cost(state, 1, "lance")
+    act(state, 1, {"type": "command", "card": "charge", "at": at(0, -2), "sequence": one},
+        {"type": "move", "at": at(0, -2), "to": at(0, 0), "facing": "N"}, {"type": "end_action"})
+    return state

@@ -3,7 +3,7 @@ ranged are in test_rules.py with the engagements)."""
 
 from __future__ import annotations
 
-from .helpers import ENGINE, act, at, battle, cost, legal, put, refused, unit
+from .helpers import ENGINE, act, at, battle, charged, cost, legal, put, refused, unit
 from .test_rules import GENERAL_PLUS, KHAN_PLUS, engagement
 
 
@@ -112,12 +112,7 @@ def test_decision_an_attack_cards_mobility_must_end_with_an_enemy_in_range():
 
 
 def test_decision_a_unit_that_moved_with_its_attack_cards_mobility_must_attack_while_it_can():
-    state = battle()
-    put(state, 1, "heavy_cavalry", 0, -2)
-    put(state, 2, "spearmen", 0, 1, "S")
-    one = cost(state, 1, "lance")
-    act(state, 1, {"type": "command", "card": "charge", "at": at(0, -2), "sequence": one},
-        {"type": "move", "at": at(0, -2), "to": at(0, 0), "facing": "N"}, {"type": "end_action"})
+    state = charged()
     assert "must attack while it can" in refused(state, 1, {"type": "end_engagements"})
     assert "must attack" in refused(state, 1, {"type": "end_turn"})
     act(state, 1, {"type": "engage", "target": at(0, 1), "attackers": [at(0, 0)]}, {"type": "end_turn"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from chalicelib.games.base import UNSEEN
 from chalicelib.records import EventRecord
 
-from .helpers import ENGINE, act, at, battle, cost, put
+from .helpers import ENGINE, act, at, battle, charged, cost, put
 
 
 def position(**chosen):
@@ -101,12 +101,7 @@ def test_the_other_seats_deck_is_never_shown():
 def test_every_seat_sees_which_attackers_must_attack_and_how_often_each_unit_was_engaged():
     """Public facts of the turn (everyone saw the moves and engagements): a unit that used its
     attack card's mobility must attack while it can; trigger counts the engagements against a unit."""
-    state = battle()
-    put(state, 1, "heavy_cavalry", 0, -2)
-    put(state, 2, "spearmen", 0, 1, "S")
-    one = cost(state, 1, "lance")
-    act(state, 1, {"type": "command", "card": "charge", "at": at(0, -2), "sequence": one},
-        {"type": "move", "at": at(0, -2), "to": at(0, 0), "facing": "N"}, {"type": "end_action"})
+    state = charged()
     for seat in (1, 2, None):
         assert ENGINE.view(state, seat)["must_attack"] == [at(0, 0)] and ENGINE.view(state, seat)["attacked"] == []
     act(state, 1, {"type": "engage", "target": at(0, 1), "attackers": [at(0, 0)]})
