@@ -56,7 +56,7 @@ bench: $(INSTALLED)
 	$(PY) -m benchmarks.capacity
 	$(PY) -m benchmarks.load
 
-# The bots' strength: hundreds of games each (about an hour on two cores, most of it for mcts).
+# The bots' strength: hundreds of games each (about 95 minutes on two cores, most of it for the mcts bots).
 bench-bots: $(INSTALLED)
 	$(PY) -m benchmarks.bots --games 200
 

@@ -75,7 +75,7 @@ def measure_rate(budget_steps: int = 1000, games: int = 2) -> None:
     engine = ENGINES["khan"]
     options = engine.options_model.model_validate({}).model_dump(mode="json")
     searcher, greedy, rng = KhanMcts(budget_steps=budget_steps, seconds=None), bot("khan", "greedy"), random.Random(5)
-    steps, seconds, slowest = 0, 0.0, 0.0
+    steps, seconds, slowest, searched = 0, 0.0, 0.0, 0
     for _ in range(games):
         state = engine.new_game(options, rng)
         while engine.result(state) is None:
@@ -87,9 +87,11 @@ def measure_rate(budget_steps: int = 1000, games: int = 2) -> None:
                 took = time.perf_counter() - started
                 if searcher.simulated:
                     steps, seconds, slowest = steps + searcher.simulated, seconds + took, max(slowest, took)
+                    searched += 1
             engine.apply_step(state, seat, greedy.choose(view, rng))
-    print(f"{steps / seconds / 1000:.2f} engine steps a millisecond ({steps} steps in {seconds:.1f} s of searched "
-          f"decisions at {budget_steps} steps; the slowest {slowest * 1000:.0f} ms)")
+    print(f"{steps / seconds / 1000:.2f} engine steps a millisecond ({steps} steps in {seconds:.1f} s of {searched} "
+          f"searched decisions at {budget_steps} steps: {seconds / searched * 1000:.0f} ms each, the slowest "
+          f"{slowest * 1000:.0f} ms)", flush=True)
 
 
 def main() -> None:
@@ -100,7 +102,10 @@ def main() -> None:
     parser.add_argument("--rate", action="store_true", help="measure khan_mcts.STEPS_PER_MS and stop")
     args = parser.parse_args()
     if args.rate:
-        measure_rate()
+        from chalicelib.bots.khan_mcts import BUDGET_STEPS, for_time_budget
+
+        measure_rate(BUDGET_STEPS)  # the server's bot
+        measure_rate(for_time_budget(50).budget_steps)  # the playtest lab's
         return
     matches = [m for m in MATCHES if not args.only or ":".join(m[:3]) == args.only]
     print("| game | match | games | first's wins | draws | win rate (95 % interval) | target | first's time per "

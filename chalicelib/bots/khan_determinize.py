@@ -23,7 +23,7 @@ import random
 from collections import Counter
 
 from ..games.base import seat_key
-from ..games.khan.cardset import MAX_SAME_UNIT, REGISTRY, CardSet
+from ..games.khan.cardset import MAX_SAME_COMMAND, MAX_SAME_UNIT, REGISTRY, CardSet
 
 def _minus(cards: list[str], taken: list[str]) -> list[str]:
     """The multiset ``cards`` without ``taken`` (each taken card once)."""
@@ -75,7 +75,8 @@ def enemy_deck(view: dict, cards: CardSet, rng: random.Random) -> list[str]:
     unit_types = sorted(u.id for u in cards.units.values() if u.faction == faction)
     command_types = sorted(c.id for c in cards.commands.values() if c.faction == faction)
     units = _fill(shown_units, [c for c in guess if cards.is_unit(c)], units_total, unit_types, MAX_SAME_UNIT, rng)
-    commands = _fill(shown_commands, [c for c in guess if c in cards.commands], commands_total, command_types, 2, rng)
+    commands = _fill(shown_commands, [c for c in guess if c in cards.commands], commands_total, command_types,
+                     MAX_SAME_COMMAND, rng)
     return units + commands
 
 

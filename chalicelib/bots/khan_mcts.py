@@ -9,12 +9,13 @@ on deals of what its seat cannot see.
   from what the seat has not seen), each candidate is played, then both seats play on by the
   greedy policy (now and then a random step) to the end of the next turn, and the field is
   judged (``judge``): units destroyed and wounded on each side, as the game's end counts them,
-  then the power each side has on the field. Every candidate meets the same deal and the same
+  then the units each side has standing. Every candidate meets the same deal and the same
   chances, so they are compared on equal terms; the best total is played. A candidate the
   engine refuses on a deal (that deal guessed wrong) scores as a loss there.
 * The budget is counted in engine steps (those of the playouts), not in time, so a seed plays
   the same game on any machine; ``for_time_budget`` turns a time budget into steps at the rate
-  measured on the reference machine. An optional clock cap (``seconds``) bounds a decision.
+  measured on the reference machine. A round is played only if it fits the budget, as the last
+  round cost (the first always). An optional clock cap (``seconds``) bounds a decision.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..games.base import IllegalStep, seat_key
 from ..games.khan.engine import ENGINE
 from . import playing
 from .khan_determinize import determinize
-from .khan_greedy import Field, score
+from .khan_greedy import Field, Greedy, score
 
 CANDIDATES = 4  # the steps the greedy judgement likes best, which the playouts then compare
 BUDGET_STEPS = 1000  # engine steps a decision may simulate (the server's bot)
@@ -37,13 +38,14 @@ MAX_PLAYOUT = 120  # steps, at most, in one playout (a turn is never this long)
 EPSILON = 0.05  # how often a playout step is random rather than greedy
 STEPS_PER_MS = 3.8  # engine steps a searched decision simulates a millisecond here (benchmarks.bots --rate, docs/bots.md)
 
-KILL, WOUND, POWER, WIN = 100.0, 40.0, 2.0, 2000.0
+KILL, WOUND, STANDING, WIN = 100.0, 40.0, 2.0, 2000.0
 ENDINGS = ("end_action", "end_reaction", "end_engagements", "end_turn", "skip", "stay")
 
 
 def judge(state: dict, seat: int) -> float:
     """The field from ``seat``'s side: a won or lost game first, then units destroyed and wounded
-    (the game's count after its last round), then the power each side has standing."""
+    (the game's count after its last round), then the units each side has standing (a face-down
+    one counts half: it cannot take commands yet)."""
     result = state["result"]
     if result is not None and result["winner"] is not None:
         return WIN if result["winner"] == seat else -WIN
@@ -52,14 +54,16 @@ def judge(state: dict, seat: int) -> float:
     for unit in state["field"]:
         side = 1 if unit["seat"] == seat else -1
         value -= side * WOUND * unit["wounded"]
-        value += side * POWER * (1 if unit["up"] else 0.5)
+        value += side * STANDING * (1 if unit["up"] else 0.5)
     return value
+
+
+GREEDY = Greedy()
 
 
 def greedy_step(state: dict, seat: int, steps: list[dict], rng: random.Random) -> dict:
     """The greedy bot's choice, from the seat's view of this (dealt) state."""
-    field = Field({"you": seat, "state": ENGINE.view(state, seat), "legal_steps": steps})
-    return max(steps, key=lambda s: (score(field, s), rng.random()))
+    return GREEDY.choose({"you": seat, "state": ENGINE.view(state, seat), "legal_steps": steps}, rng)
 
 
 def playout(state: dict, seat: int, rng: random.Random, turns: int = TURNS_AHEAD) -> tuple[float, int]:
@@ -69,8 +73,8 @@ def playout(state: dict, seat: int, rng: random.Random, turns: int = TURNS_AHEAD
     used = 0
     while state["result"] is None and ended < turns and used < MAX_PLAYOUT:
         mover = state["to_move"]
-        steps = playing(ENGINE.legal_steps(state, mover))
-        step = rng.choice(steps) if rng.random() < EPSILON else greedy_step(state, mover, steps, rng)
+        steps = ENGINE.legal_steps(state, mover)
+        step = rng.choice(playing(steps)) if rng.random() < EPSILON else greedy_step(state, mover, steps, rng)
         ENGINE.apply_step(state, mover, step)
         used += 1
         ended += step["type"] == "end_turn"
@@ -108,15 +112,17 @@ class KhanMcts:
             return options[0]
         seat = view["you"]
         totals = [0.0] * len(options)
-        used = 0
-        while used < self.budget_steps:
+        used = last = 0
+        # The first round always; another only if it fits the budget, as the last one cost.
+        while used == 0 or used + last <= self.budget_steps:
             # One deal and one stream of chance for every candidate: they are compared on equal terms.
             dealt, chance = determinize(view, rng), rng.getrandbits(64)
-            values = []
+            values, last = [], 0
             for option in options:
                 if deadline is not None and time.perf_counter() > deadline:
                     break  # a round cut short by the clock does not count
                 state = copy.deepcopy(dealt)
+                last += 1
                 try:
                     ENGINE.apply_step(state, seat, option)
                 except IllegalStep:  # the deal guessed wrong where this step is concerned
@@ -124,7 +130,8 @@ class KhanMcts:
                     continue
                 value, steps = playout(state, seat, random.Random(chance), self.turns_ahead)
                 values.append(value)
-                used += steps + 1
+                last += steps
+            used += last
             if len(values) < len(options):
                 break
             totals = [t + v for t, v in zip(totals, values)]

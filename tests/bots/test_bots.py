@@ -131,13 +131,19 @@ def _sorted_steps(view: dict) -> dict:
     return {**view, "legal_steps": sorted(view["legal_steps"], key=repr)}
 
 
-def test_a_khan_deal_agrees_with_everything_its_seat_sees():
+# Not the recommended deck: the bot guesses the enemy's deck from it, and must keep what it is shown.
+OWN_GENERAL_DECK = ["archers", "archers", "archers", "spearmen", "swordsmen", "march", "march", "massed_volley",
+                    "massed_volley", "push_of_pike", "push_of_pike", "hold_fast", "hold_fast", "bind", "volley"]
+
+
+@pytest.mark.parametrize("decks", [{}, {"2": OWN_GENERAL_DECK}])
+def test_a_khan_deal_agrees_with_everything_its_seat_sees(decks):
     """The search plays on dealt states: the seat's view of each is its view of the real game
     (the same field, hand, counts, turn and legal steps), and every card is in one place."""
     from chalicelib.games.khan.table import places
 
     rng = random.Random(4)
-    for state, seat, options in positions("khan", 400, seed=17):
+    for state, seat, options in positions("khan", 400, seed=17, decks=decks):
         view = seat_view(KHAN, state, seat, options)
         dealt = determinize(view, rng)
         assert _sorted_steps(seat_view(KHAN, dealt, seat, options)) == _sorted_steps(view)

@@ -16,7 +16,7 @@ from ..base import State, seat_key
 from .cardset import CardSet
 from .combat import activations, card_power
 from .setup import limit
-from .table import SEATS, card_id, card_set, command_on, unit_by_key, unit_type
+from .table import SEATS, card_id, card_set, command_on, unit_by_key, unit_key, unit_type
 
 
 def _square(unit: dict) -> dict:
@@ -37,6 +37,11 @@ def _unit(state: State, cards: CardSet, unit: dict, seat: int | None) -> dict:
         "grappled_by": [_square(g) for g in grapplers if g is not None],
         "activations_left": activations(state, cards, unit) if attack and unit["seat"] == state["active"] else None,
     }
+
+
+def by_square(units: list[dict]) -> list[dict]:
+    """Top row first, then left to right."""
+    return sorted(units, key=lambda u: (-u["y"], u["x"]))
 
 
 def _pile(cards: list[str], shown: bool) -> dict:
@@ -60,7 +65,7 @@ def view(state: State, seat: int | None) -> dict:
         "active": state["active"] if state["result"] is None else None,
         "played": turn["played"],
         "stage": turn["stage"],
-        "field": [_unit(state, cards, u, seat) for u in sorted(state["field"], key=lambda u: (-u["y"], u["x"]))],
+        "field": [_unit(state, cards, u, seat) for u in by_square(state["field"])],
         "hand": sorted(card_id(state, seat, n) for n in state["hands"][seat_key(seat)]) if seated else [],
         "hand_sizes": {seat_key(s): len(state["hands"][seat_key(s)]) for s in SEATS},
         "deck": list(state["seats"][seat_key(seat)]["deck"]) if seated else [],
@@ -78,10 +83,11 @@ def view(state: State, seat: int | None) -> dict:
         "advance": ({"to": {"x": turn["advance"]["to"][0], "y": turn["advance"]["to"][1]},
                      "from": [_square(unit_by_key(state, uid)) for uid in turn["advance"]["units"]]}
                     if turn["advance"] else None),
-        "must_attack": [_square(u) for uid in turn["committed"] if uid not in turn["engaged"]
-                        and (u := unit_by_key(state, uid)) is not None],
-        "attacked": [{**_square(u), "times": times} for uid, times in sorted(turn["hits"].items())
-                     if (u := unit_by_key(state, uid)) is not None],
+        # In the field's order: a unit's key holds its deck number, which is no one else's business.
+        "must_attack": [_square(u) for u in by_square(state["field"]) if unit_key(u) in turn["committed"]
+                        and unit_key(u) not in turn["engaged"]],
+        "attacked": [{**_square(u), "times": turn["hits"][unit_key(u)]} for u in by_square(state["field"])
+                     if unit_key(u) in turn["hits"]],
         "draw_offer": state["draw_offer"],
     }
 
