@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from urllib.parse import urlsplit
+from tests.conftest import signed_link
 
 
 def path_of(url: str) -> str:
@@ -322,7 +323,7 @@ def test_a_waiting_games_board_says_whom_it_waits_for_and_offers_the_asked_seat_
     page = api.get(boards["Bob"])
     assert page.status == 200 and '<section id="waiting"' in page.body and 'id="table-box"' in page.body
     accept_path = urlsplit(bobs["waiting"]["links"][0]["url"]).path
-    assert f'href="http://testserver{accept_path}"' in page.body
+    assert f'href="http://testserver{signed_link(accept_path)}' in page.body
     assert '<section id="table-box" class="table-box" aria-label="The table" hidden>' in page.body
     # The link opens the answer page; its button starts the game, and the board shows the table.
     assert "Accept: start the game" in api.get(accept_path).body

@@ -4,7 +4,7 @@ import pytest
 
 from urllib.parse import urlsplit
 
-from tests.conftest import LINKS
+from tests.conftest import LINKS, signed_link
 
 from .test_contract import problem_of
 
@@ -88,8 +88,9 @@ def test_answer_link_pages_over_http(api):
     decline = urlsplit(LINKS.answer_url(game["game_id"], 2, bob["id"], "decline")).path
     page = api.get(accept, headers=BROWSER)
     assert page.status == 200 and page.headers["content-type"].startswith("text/html")
-    assert f'<form method="post" action="{accept}"' in page.body and "Ann asks you to play Battle Line?" in page.body
-    assert "Accept: start the game" in page.body and decline in page.body and "Ann moves first." in page.body
+    assert f'<form method="post" action="{signed_link(accept)}' in page.body
+    assert "Ann asks you to play Battle Line?" in page.body
+    assert "Accept: start the game" in page.body and signed_link(decline) in page.body and "Ann moves first." in page.body
     assert api.view(bob, game["game_id"])["status"] == "waiting"
     answered = api.post(accept, headers={**FORM, **BROWSER})
     assert answered.status == 200 and "You accepted: the game starts" in answered.body
