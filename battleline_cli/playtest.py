@@ -70,8 +70,6 @@ def playtest(file: Path, games: int, bot: str, seed: int, budget_ms: float, comp
     try:
         play.make_bot(bot, budget_ms)
     except play.BotUnavailable:
-        if bot == play.MCTS:
-            raise Failure(_("the mcts bot is not available")) from None
         raise Failure(_("no Khan & General bot {bot!r}: choose one of {bots}").format(
             bot=bot, bots=i18n.either(play.bot_names()))) from None
     workers = workers or play.cores()

@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from chalicelib.bots import BOTS, Bot, bot
+from chalicelib.bots import BOTS, Bot, bot, khan_mcts
 from chalicelib.bots.runner import seat_view
 from chalicelib.games import ENGINES
 from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetError, read_file
@@ -30,7 +30,7 @@ MCTS = "mcts"
 
 
 class BotUnavailable(LookupError):
-    """A bot the lab cannot seat (not registered, or the mcts module is not on this branch)."""
+    """A bot the lab cannot seat: no Khan & General bot of that name."""
 
 
 @dataclass(frozen=True)
@@ -71,12 +71,6 @@ def plan_for(card_set: CardSet, **settings) -> Plan:
 def make_bot(name: str, budget_ms: float) -> Bot:
     """A fresh bot: ``mcts`` with its time budget a decision; any other registered Khan bot by name."""
     if name == MCTS:
-        try:
-            from chalicelib.bots import khan_mcts
-        except ModuleNotFoundError as error:
-            if error.name != "chalicelib.bots.khan_mcts":
-                raise
-            raise BotUnavailable("the mcts bot is not available") from None
         return khan_mcts.for_time_budget(budget_ms)
     if name not in BOTS["khan"]:
         raise BotUnavailable(f"no Khan & General bot {name!r} (the bots: {', '.join(bot_names())})")
@@ -179,7 +173,6 @@ def estimate(plan: Plan) -> Estimate:
     decisions, and each costs the time budget (``budget_ms`` × decisions × games ÷ workers)."""
     workers = max(1, min(plan.workers, plan.games))
     if plan.bot == MCTS:
-        make_bot(MCTS, plan.budget_ms)  # says now when it is not available
         decisions = play_game(replace(plan, bot="greedy"), 0)["decisions"]
         return Estimate(seconds=decisions * plan.budget_ms / 1000 * plan.games / workers, decisions=decisions,
                         per_decision=plan.budget_ms / 1000, calibration={})  # the greedy game's time is not the run's

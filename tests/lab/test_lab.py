@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -121,10 +120,7 @@ def test_a_card_set_reusing_the_default_id_and_version_with_other_content_is_ref
     assert "khan-default version 1 is already defined" in refused.value.problems[0]
 
 
-def test_mcts_says_it_is_not_available_when_its_module_is_missing(monkeypatch):
-    monkeypatch.setitem(sys.modules, "chalicelib.bots.khan_mcts", None)
-    with pytest.raises(play.BotUnavailable, match="the mcts bot is not available"):
-        play.make_bot("mcts", 50)
+def test_an_unknown_bot_is_refused_naming_the_bots():
     with pytest.raises(play.BotUnavailable, match="'smart'"):
         play.make_bot("smart", 50)
 
@@ -158,20 +154,14 @@ def test_the_lab_stays_out_of_the_lambda_package():
         assert not re.search(r"^\s*(import|from)\s+(matplotlib|khan_lab)", source, re.M), path
 
 
-def test_mcts_is_made_for_the_time_budget_and_its_run_time_expected_from_it(monkeypatch):
-    """Until khan_mcts is on this branch: a stand-in module with its interface (for_time_budget)."""
-    import types
+def test_mcts_is_made_for_the_time_budget_and_its_run_time_expected_from_it():
+    """The lab's mcts counts its budget in engine steps and has no clock: its games are deterministic."""
+    from chalicelib.bots.khan_mcts import STEPS_PER_MS
 
-    from chalicelib.bots import bot
-    asked = []
-    stand_in = types.ModuleType("chalicelib.bots.khan_mcts")
-    stand_in.for_time_budget = lambda ms: asked.append(ms) or bot("khan", "random")
-    monkeypatch.setitem(sys.modules, "chalicelib.bots.khan_mcts", stand_in)
-    import chalicelib.bots
-    monkeypatch.setattr(chalicelib.bots, "khan_mcts", stand_in, raising=False)
+    made = play.make_bot("mcts", 20)
+    assert made.budget_steps == round(20 * STEPS_PER_MS) and made.seconds is None
     plan = short_plan(bot="mcts", budget_ms=20, games=4, workers=2)
     expected = play.estimate(plan)
     assert expected.calibration == {}  # a greedy game counted the decisions; game 0 is still mcts's to play
     assert expected.per_decision == 0.020
     assert expected.seconds == pytest.approx(expected.decisions * 0.020 * 4 / 2)
-    assert 20 in asked
