@@ -68,7 +68,7 @@ def test_swiss_ends_early_when_no_pairing_without_a_repeat_is_left():
     assert t["round"] == 3 and t["status"] == "finished"
 
 
-def test_swiss_standings_break_ties_by_buchholz():
+def test_swiss_standings_break_ties_by_buchholz_cut_1_then_buchholz():
     t = tournament("swiss", 4, rounds=2)
     director.start(t, {})
     # Round 1 (all on 0, best seed first): 1-2 and 3-4; the first side wins.
@@ -79,7 +79,11 @@ def test_swiss_standings_break_ties_by_buchholz():
     rows = director.standing_rows(t)
     assert {r["seed"]: r["points"] for r in rows} == {1: 10.0, 2: 0.0, 3: 5.0, 4: 5.0}
     # Buchholz: 3 met 4 (5) and 1 (10) = 15; 4 met 3 (5) and 2 (0) = 5: 3 ranks above 4.
-    assert [(r["seed"], r["tie_break"]) for r in rows] == [(1, 5.0), (3, 15.0), (4, 5.0), (2, 15.0)]
+    # Cut-1 drops each one's weakest opponent: 3 keeps 10, 4 keeps 5. The first is `tie_break`.
+    assert [(r["seed"], r["tie_breaks"]["buchholz_cut_1"], r["tie_breaks"]["buchholz"]) for r in rows] == [
+        (1, 5.0, 5.0), (3, 10.0, 15.0), (4, 5.0, 5.0), (2, 10.0, 15.0)]
+    assert [r["tie_break"] for r in rows] == [5.0, 10.0, 5.0, 10.0]
+    assert list(rows[0]["tie_breaks"]) == ["buchholz_cut_1", "buchholz", "sonneborn_berger", "wins", "flags_won"]
 
 
 def test_withdrawn_player_forfeits_the_remaining_pairings():

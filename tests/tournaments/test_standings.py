@@ -20,7 +20,7 @@ def test_sonneborn_berger_by_hand():
 
 
 def test_standings_break_ties_with_sonneborn_berger():
-    table = standings([1, 2, 3, 4], KHAN, tie_break="sonneborn_berger")
+    table = standings([1, 2, 3, 4], KHAN, order=["sonneborn_berger"])
     assert [(s.player, s.points) for s in table] == [(2, 2.0), (1, 1.5), (4, 1.5), (3, 1.0)]
 
 
