@@ -114,8 +114,15 @@ def test_withdrawal_forfeits_the_game_in_progress_and_the_rest(api, services):
     later = [p for p in leaver_pairings if p["round"] > 1]
     assert later and all(p["forfeit"] and p["game_ids"] == [] for p in later)
     assert all(5.0 in p["points"] and 0.0 in p["points"] for p in later)
-    rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
-    assert next(r for r in rows if r["player_id"] == leaver["id"])["withdrawn"] is True
+    # The game lost by withdrawing was not played out: it is a forfeit, and having played none of
+    # their two games, the leaver's games are annulled (FIDE): nobody scores from them.
+    assert next(p for p in leaver_pairings if p["round"] == 1)["forfeit"] is True
+    standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    rows = standings["standings"]
+    gone = next(r for r in rows if r["player_id"] == leaver["id"])
+    assert gone["withdrawn"] is True and gone["annulled"] is True and gone["points"] == 0.0
+    row = next(r for r in standings["crosstable"] if r["player_id"] == leaver["id"])
+    assert [e["annulled"] for e in row["results"] if e["opponent_seed"]] == [True, True]
     # Withdrawing twice is refused with a clear code.
     assert api.post(f"/v1/tournaments/{t['id']}/withdraw", key=leaver["api_key"]).body["code"] == "not_entered"
 
