@@ -38,6 +38,11 @@ def number(value: float | None) -> str:
     return f"{value:g}"
 
 
+def short(value: float) -> str:
+    """A tie-break on the page: two decimals at most (the CSV has them all)."""
+    return f"{round(value, 2):g}"
+
+
 def result_text(entry: dict) -> str:
     """One pairing's result as the cell shows it, from the player's side."""
     if entry["outcome"] == "bye":
@@ -136,5 +141,5 @@ def standings_page(standings: dict) -> Page:
     return Page(200, standings["name"], _("{format}: {status}").format(
         format=_(FORMATS[standings["format"]]), status=status), template="standings.html",
         data={"rows": rows, "order": order, "columns": columns(standings),
-              "round_robin": standings["format"] in ROUND_ROBINS, "number": number,
+              "round_robin": standings["format"] in ROUND_ROBINS, "number": number, "short": short,
               "csv_url": f"/v1/tournaments/{standings['tournament_id']}/standings?format=csv"})
