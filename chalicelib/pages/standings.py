@@ -138,8 +138,9 @@ def standings_page(standings: dict) -> Page:
         round=standings["round"], rounds=standings["rounds"]), "finished": _("Finished")}[standings["status"]]
     order = [{"name": name, "short": TIE_BREAKS[name][0], "title": _(TIE_BREAKS[name][1])}
              for name in standings["tie_break_order"]]
-    return Page(200, standings["name"], _("{format}: {status}").format(
-        format=_(FORMATS[standings["format"]]), status=status), template="standings.html",
+    kind = FORMATS[standings["format"]]
+    return Page(200, standings["name"], _("{format}: {status}").format(format=_(kind), status=status),
+                template="standings.html",
         data={"rows": rows, "order": order, "columns": columns(standings),
               "round_robin": standings["format"] in ROUND_ROBINS, "number": number, "short": short,
               "csv_url": f"/v1/tournaments/{standings['tournament_id']}/standings?format=csv"})
