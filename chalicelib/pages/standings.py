@@ -43,10 +43,10 @@ def short(value: float) -> str:
     return f"{round(value, 2):g}"
 
 
-def result_text(entry: dict) -> str:
+def result_text(entry: dict, bye: str = "bye") -> str:
     """One pairing's result as the cell shows it, from the player's side."""
     if entry["outcome"] == "bye":
-        return "bye"
+        return bye
     text = number(entry["points"])
     if text and entry["forfeit"]:
         text += "F"
@@ -63,9 +63,10 @@ def columns(standings: dict) -> list[str]:
     return [f"R{n}" for n in range(1, played + 1)]
 
 
-def cells(standings: dict, row: dict) -> list[dict]:
+def cells(standings: dict, row: dict, bye: str = "bye") -> list[dict]:
     """A crosstable row's cells under ``columns``: each ``{"text", "entries"}``; the player's own
-    column in a round robin is ``{"self": True}``."""
+    column in a round robin is ``{"self": True}``. ``bye``: the word for a bye (the page's is
+    translated; the file's is always "bye")."""
     if standings["format"] in ROUND_ROBINS:
         found = []
         for other in standings["crosstable"]:
@@ -82,7 +83,7 @@ def cells(standings: dict, row: dict) -> list[dict]:
         if entry is None:
             text = ""
         elif entry["outcome"] == "bye":
-            text = " ".join(part for part in (number(entry["points"]) if entry["points"] else "", "bye") if part)
+            text = " ".join(part for part in (number(entry["points"]) if entry["points"] else "", bye) if part)
         else:
             text = " ".join(part for part in (result_text(entry), f"v{entry['opponent_rank']}",
                                               f"s{entry['seat']}") if part)
@@ -133,7 +134,7 @@ def standings_page(standings: dict) -> Page:
     for row in standings["standings"]:
         crossed = by_seed.get(row["seed"])
         rows.append({**row, "cells": [{**cell, "title": " · ".join(_describe(e, names) for e in cell["entries"])}
-                                      for cell in (cells(standings, crossed) if crossed else [])]})
+                                      for cell in (cells(standings, crossed, _("bye")) if crossed else [])]})
     status = {"open": _("Open for entries"), "running": _("Round {round} of {rounds}").format(
         round=standings["round"], rounds=standings["rounds"]), "finished": _("Finished")}[standings["status"]]
     order = [{"name": name, "short": TIE_BREAKS[name][0], "title": _(TIE_BREAKS[name][1])}
