@@ -112,3 +112,33 @@ def test_standings_page_of_an_unknown_tournament_is_a_404_page(api):
     page = api.get("/v1/tournaments/t_nothing/standings/page", headers={"Accept": "text/html"})
     assert page.status == 404 and page.headers["content-type"].startswith("text/html")
     assert api.get("/v1/tournaments/t_nothing/standings/page").body["code"] == "tournament_not_found"
+
+
+def test_standings_of_an_open_tournament_list_the_entries_in_every_form(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    t = create(api, ann, format="swiss")
+    join(api, t, ann, bob)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert body["crosstable"] == [] and [r["name"] for r in body["standings"]] == ["Ann", "Bob"]
+    rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
+    assert [r[2] for r in rows[1:]] == ["Ann", "Bob"] and rows[1][:2] == ["", ""]
+    page = api.get(f"/v1/tournaments/{t['id']}/standings/page", headers={"Accept": "text/html"})
+    assert page.status == 200 and "Open for entries" in page.body and "Crosstable" not in page.body
+
+
+def test_elimination_standings_rank_by_the_round_reached(api, services):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat")]
+    by_id = {p["id"]: p for p in players}
+    t = create(api, players[0], format="single_elimination")
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    while t["status"] == "running":
+        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
+            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
+        t = get(api, t)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert body["tie_break_order"] == ["round_reached"]
+    assert [(r["seed"], r["tie_breaks"]) for r in body["standings"]] == [
+        (1, {"round_reached": 3.0}), (2, {"round_reached": 2.0}), (3, {"round_reached": 1.0})]
+    rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
+    assert rows[0][-2:] == ["R1", "R2"] and rows[1][-2:] == ["bye", "5 v2 s1"]
