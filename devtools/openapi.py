@@ -257,12 +257,13 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
     "listWebhookDeliveries": {"redeliverWebhook": {"webhook_id": "$request.path.webhook_id",
                                                    "delivery_id": "$response.body#/deliveries/0/id"}},
     "createTournament": {op: TOURNAMENT for op in ("getTournament", "joinTournament", "startTournament",
-                                                   "getStandings", "withdrawFromTournament")},
-    "joinTournament": {op: TOURNAMENT for op in ("getTournament", "getStandings", "withdrawFromTournament")},
+                                                   "getStandings", "getStandingsPage", "withdrawFromTournament")},
+    "joinTournament": {op: TOURNAMENT for op in ("getTournament", "getStandings", "getStandingsPage",
+                                                 "withdrawFromTournament")},
     "listKhanCardSets": {"getKhanCardSet": {"card_set_id": "$response.body#/card_sets/0/id"}},
     "createPlayer": {"getPlayer": {"player_id": "$response.body#/id"}},
     "listTournaments": {op: {"tournament_id": "$response.body#/tournaments/0/id"}
-                        for op in ("getTournament", "getStandings")},
+                        for op in ("getTournament", "getStandings", "getStandingsPage")},
 }
 
 
