@@ -121,10 +121,25 @@ def start_tournament(call: Call):
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}/standings", "getStandings",
-               summary="Standings: points, then Sonneborn-Berger (round robin) or Buchholz (Swiss)",
-               response=r.Standings, auth=False, errors=("tournament_not_found",), tag="tournaments")
+               summary="Standings with every tie-break, and the crosstable; `?format=csv` answers them as a CSV "
+                       "file", query=m.StandingsQuery, response=r.Standings, files=("text/csv",), auth=False,
+               errors=("tournament_not_found",), tag="tournaments")
 def get_standings(call: Call):
-    return call.services.tournaments.standings(call.params["tournament_id"])
+    standings = call.services.tournaments.standings(call.params["tournament_id"])
+    if call.query.format == "csv":
+        from chalicelib.pages import standings as standings_pages
+
+        return standings_pages.csv_file(standings)
+    return standings
+
+
+@api.operation("GET", "/v1/tournaments/{tournament_id}/standings/page", "getStandingsPage",
+               summary="The standings and crosstable as a page for a browser (getStandings' `html_url`)",
+               response=None, auth=False, html=True, errors=("tournament_not_found",), tag="tournaments")
+def get_standings_page(call: Call):
+    from chalicelib.pages import standings as standings_pages
+
+    return standings_pages.standings_page(call.services.tournaments.standings(call.params["tournament_id"]))
 
 
 @api.operation("GET", "/v1/leaderboards/{game}", "getLeaderboard",

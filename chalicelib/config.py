@@ -212,7 +212,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                     timed=turns.timed)
     tournaments = Tournaments(store, clock, find=moves.find, forfeit=moves.forfeit,
                               new_game_record=moves.new_game_record, game_options=moves.game_options,
-                              new_seed=new_seed, engines=engines)
+                              new_seed=new_seed, engines=engines,
+                              base_url=links.base_url if links is not None else public_url())
     duplicates = DuplicateBoards(tournaments.round_in_play)
     # The games players ask for, and what is built on them.
     games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,

@@ -159,6 +159,11 @@ class FindPlayersQuery(Query):
     cursor: Cursor | None = None
 
 
+class StandingsQuery(Query):
+    format: Literal["json", "csv"] = Field("json", description="csv: the standings and crosstable as a CSV file "
+                                                                "(RFC 4180, UTF-8, a header row; text/csv).")
+
+
 class ListTournamentsQuery(Query):
     status: Literal["open", "running", "finished"] | None = Field(
         None, description="open: taking entries; running: being played; finished. Left out: all three.")

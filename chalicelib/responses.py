@@ -382,22 +382,73 @@ class TournamentView(Shape):
     pairings: list[PairingView]
 
 
+TieBreak = Literal["direct_encounter", "wins", "sonneborn_berger", "buchholz_cut_1", "buchholz", "flags_won",
+                   "round_reached"]
+
+
 class StandingRow(Shape):
     rank: int | None
     player_id: str
     name: str
     seed: int | None
-    points: float
-    tie_break: float
+    points: float = Field(description="Tournament points; an annulled player's games count for no one.")
+    tie_break: float = Field(description="The first tie-break's value (`tie_breaks[tie_break_order[0]]`).")
+    tie_breaks: dict[TieBreak, float] = Field(
+        description="Every tie-break of `tie_break_order`, by name, larger is better. `direct_encounter`: points "
+                    "taken from the players tied on points, once all of them have met (else 0); `wins`: pairings "
+                    "won, with or without play (a Swiss bye too); `sonneborn_berger`: each opponent's points "
+                    "weighed by the share of the pairing's points taken from them; `buchholz`: the opponents' "
+                    "points, `buchholz_cut_1` without the lowest (a round without an opponent counts 0); "
+                    "`flags_won` (Battle Line): flags held at the end of each game; `round_reached` "
+                    "(elimination): the last round played, the rounds + 1 for the winner.")
     withdrawn: bool
+    annulled: bool = Field(description="Round robin: withdrew having played fewer than half of their games, so "
+                                       "all their games are annulled (FIDE).")
+
+
+class CrosstableEntry(Shape):
+    round: int
+    board: int
+    opponent_seed: int | None = Field(description="null: a bye.")
+    opponent_rank: int | None = Field(description="The opponent's rank in `standings` (null: a bye).")
+    seat: Literal[1, 2] = Field(description="The player's seat in the pairing's first game (a match's games "
+                                            "alternate the seats).")
+    points: float | None = Field(description="The player's points for the pairing; null while it is played.")
+    opponent_points: float | None
+    outcome: Literal["win", "draw", "loss", "bye", "pending"]
+    forfeit: bool = Field(description="Not played out: a side withdrew (the game lost by withdrawing too).")
+    annulled: bool = Field(description="Counts for no one: a side's games are annulled.")
+
+
+class CrosstableRow(Shape):
+    rank: int | None
+    seed: int | None
+    player_id: str
+    name: str
+    results: list[CrosstableEntry] = Field(
+        description="Every pairing of the player, round by round. A round robin's column for an opponent is "
+                    "the entries with that `opponent_rank` (two in a double round robin); a Swiss table reads "
+                    "them by round.")
 
 
 class Standings(Shape):
     tournament_id: str
+    name: str
+    game: str
+    format: TournamentFormat
     status: Literal["open", "running", "finished"]
     round: int
-    tie_break: Literal["sonneborn_berger", "buchholz", "round_reached"]
-    standings: list[StandingRow]
+    rounds: int | None
+    tie_break: TieBreak = Field(description="The first of `tie_break_order`.")
+    tie_break_order: list[TieBreak] = Field(
+        description="The tie-breaks after points, first to last, then the seed: round robins `direct_encounter`, "
+                    "`wins`, `sonneborn_berger`; Swiss `buchholz_cut_1`, `buchholz`, `sonneborn_berger`, `wins`; "
+                    "Battle Line adds `flags_won` to both; elimination `round_reached` (FIDE C.07: "
+                    "docs/correspondence.md).")
+    standings: list[StandingRow] = Field(description="Best first (in entry order before the start).")
+    crosstable: list[CrosstableRow] = Field(description="The players in rank order with their results "
+                                                        "(empty before the start).")
+    html_url: str = Field(description="The standings and crosstable as a page for a browser (public).")
 
 
 class CardSetFaction(Shape):

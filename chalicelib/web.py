@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from .calls import Idempotency, Outcome
 from .errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
 from .i18n import N_, _, language, negotiate, speaking
-from .pages.page import Page
+from .pages.page import Download, Page
 from .store.errors import Conflict, StoreUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -88,6 +88,7 @@ class Operation:
     rate: str | None = None  # the rate limit of a request without a key, per client address ("signup")
     etag: bool = False  # a view: answered with an ETag, and 304 to a request whose If-None-Match has it
     speaks: bool = False  # its answer holds sentences in the request's language (Content-Language, Vary)
+    files: tuple[str, ...] = ()  # other media types its success may answer, as a file (a query asks for them)
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -440,6 +441,8 @@ class Api:
             return Response(body="", status_code=204, headers={})
         if isinstance(result, Page):
             return page_response(result, as_page)
+        if isinstance(result, Download):
+            return Response(body=result.body, status_code=200, headers=result.headers())
         headers = {"Content-Type": "application/json"}
         if isinstance(result, Outcome):
             if result.replayed:

@@ -257,12 +257,13 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
     "listWebhookDeliveries": {"redeliverWebhook": {"webhook_id": "$request.path.webhook_id",
                                                    "delivery_id": "$response.body#/deliveries/0/id"}},
     "createTournament": {op: TOURNAMENT for op in ("getTournament", "joinTournament", "startTournament",
-                                                   "getStandings", "withdrawFromTournament")},
-    "joinTournament": {op: TOURNAMENT for op in ("getTournament", "getStandings", "withdrawFromTournament")},
+                                                   "getStandings", "getStandingsPage", "withdrawFromTournament")},
+    "joinTournament": {op: TOURNAMENT for op in ("getTournament", "getStandings", "getStandingsPage",
+                                                 "withdrawFromTournament")},
     "listKhanCardSets": {"getKhanCardSet": {"card_set_id": "$response.body#/card_sets/0/id"}},
     "createPlayer": {"getPlayer": {"player_id": "$response.body#/id"}},
     "listTournaments": {op: {"tournament_id": "$response.body#/tournaments/0/id"}
-                        for op in ("getTournament", "getStandings")},
+                        for op in ("getTournament", "getStandings", "getStandingsPage")},
 }
 
 
@@ -280,6 +281,11 @@ def _responses(op) -> dict[str, Any]:
                  "503": "the service is unavailable for a moment: retry after Retry-After seconds"}
         if "board_in_play" in op.errors:
             pages["403"] += ", or another board of its duplicate round is still being played (`board_in_play`)"
+        if op.errors and not {"invalid_link", "link_expired", "game_not_found"} & set(op.errors):
+            pages = {"200": "the page"}  # a public page, no link: only its own refusals
+            for code in op.error_codes:
+                status = str(ERRORS[code].status)
+                pages[status] = f"{pages[status]}; `{code}`" if status in pages else f"`{code}`: {ERRORS[code].title}"
         # A refusal is a page for a browser (Accept names text/html), problem+json for any other client.
         responses = {status: {"description": text, "content": HTML_PAGE if status == "200" else
                               {**HTML_PAGE, "application/problem+json": {"schema": {"$ref": REF.format(model="Problem")}}}}
@@ -289,6 +295,10 @@ def _responses(op) -> dict[str, Any]:
     ok: dict[str, Any] = {"description": op.summary}
     if op.response is not None:
         ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}
+    if op.files:  # the same answer as a file, asked for by the query (getStandings' ?format=csv)
+        ok["content"] = {**ok.get("content", {}), **{kind: {"schema": {"type": "string"}} for kind in op.files}}
+        ok["headers"] = {"Content-Disposition": {
+            "description": "With a file (not JSON): `attachment` and the file's name.", "schema": {"type": "string"}}}
     if op.idempotent:
         ok["headers"] = {"Idempotent-Replayed": {
             "description": "Present (true) when this is the stored response of an earlier request.",

@@ -38,6 +38,7 @@ def test_every_contract_operation_is_documented():
         "withdrawFromTournament": ("post", "/v1/tournaments/{tournament_id}/withdraw"),
         "startTournament": ("post", "/v1/tournaments/{tournament_id}/start"),
         "getStandings": ("get", "/v1/tournaments/{tournament_id}/standings"),
+        "getStandingsPage": ("get", "/v1/tournaments/{tournament_id}/standings/page"),
         "createGame": ("post", "/v1/games"),
         "getGame": ("get", "/v1/games/{game_id}"),
         "listGames": ("get", "/v1/games"),

@@ -40,3 +40,19 @@ class Page:
     def headers(self) -> dict[str, str]:
         """Content-Language, and Vary when the language was negotiated."""
         return {"Content-Language": self.lang, **({"Vary": "Accept-Language"} if self.vary else {})}
+
+
+@dataclass
+class Download:
+    """A file answered instead of JSON (a CSV table): its text (sent as UTF-8), media type, and the
+    name a browser saves it under (Content-Disposition)."""
+
+    body: str
+    media_type: str
+    filename: str
+    parameters: str = ""  # more media type parameters ("header=present" for CSV: RFC 4180)
+
+    def headers(self) -> dict[str, str]:
+        extra = f"; {self.parameters}" if self.parameters else ""
+        return {"Content-Type": f"{self.media_type}; charset=utf-8{extra}",
+                "Content-Disposition": f'attachment; filename="{self.filename}"'}

@@ -40,8 +40,9 @@ class Tournaments:
                  forfeit: Callable[[GameRecord, int, str], GameRecord | None],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]],
                  game_options: Callable[[GameEngine, dict], dict], new_seed: Callable[[], int] = ids.new_seed,
-                 engines: dict[str, GameEngine] | None = None) -> None:
+                 engines: dict[str, GameEngine] | None = None, base_url: str = "") -> None:
         self.store = store
+        self.base_url = base_url  # where browsers reach this API: the standings page's link
         self.clock = clock
         self.engines = engines or ENGINES
         self.find = find
@@ -95,9 +96,15 @@ class Tournaments:
         return found
 
     def standings(self, tournament_id: str) -> dict:
+        """Ranks with every tie-break by name, and the crosstable (docs/correspondence.md)."""
         data = self.scored(self._load(tournament_id).data)
-        return {"tournament_id": data["id"], "status": data["status"], "round": data["round"],
-                "tie_break": _tie_break(data["format"]), "standings": director.standing_rows(data)}
+        rows = director.standing_rows(data)
+        order = director.tie_break_order(data)
+        page = f"/v1/tournaments/{data['id']}/standings/page"
+        return {"tournament_id": data["id"], "name": data["name"], "game": data["game"], "format": data["format"],
+                "status": data["status"], "round": data["round"], "rounds": data["rounds"],
+                "tie_break": order[0], "tie_break_order": order, "standings": rows,
+                "crosstable": director.crosstable(data, rows), "html_url": self.base_url + page}
 
     def round_in_play(self, tournament_id: str, game_id: str) -> bool:
         """Whether a board of the game's round is unfinished: a pairing of that round is not yet scored
@@ -179,13 +186,23 @@ class Tournaments:
             if any(g is None or g.status != "finished" for g in games):
                 continue
             first_player = t["players"][pairing["first"] - 1]["player_id"]
-            points = [0.0, 0.0]
+            points, flags = [0.0, 0.0], [0, 0]
+            flags_won = getattr(engine, "flags_won", None)  # a tie-break of the games that have flags
             for game in games:
-                by_seat = engine.match_points(engine.result(game.state), t["options"])
+                result = engine.result(game.state)
+                by_seat = engine.match_points(result, t["options"])
                 first_seat = str(game.seat_of(first_player))
                 points[0] += by_seat[first_seat]
                 points[1] += sum(p for seat, p in by_seat.items() if seat != first_seat)
+                if flags_won is not None:
+                    held = flags_won(result)
+                    flags[0] += held.get(first_seat, 0)
+                    flags[1] += sum(n for seat, n in held.items() if seat != first_seat)
+                if result.get("reason") == "withdrawn":
+                    pairing["forfeit"] = True  # lost by withdrawing, not played out (director.annulled)
             pairing["points"] = points
+            if flags_won is not None:
+                pairing["flags"] = flags
 
     def _games_now(self, t: dict) -> dict:
         """Make the round's games in this request, so its answer shows them; if the store fails
@@ -299,7 +316,4 @@ def _name_games(t: dict, pairings: list[dict]) -> None:
         board = f"{t['id']}-r{pairing['round']}-b{pairing['board']}"
         pairing["games"] = [board] if count == 1 else [f"{board}-g{n}" for n in range(1, count + 1)]
 
-
-def _tie_break(fmt: str) -> str:
-    return {"swiss": "buchholz", "single_elimination": "round_reached"}.get(fmt, "sonneborn_berger")
 

@@ -9,7 +9,9 @@ tournament points of each side, set when its games are over; the service creates
 Decisions (docs/rules.md):
 
 * A bye scores nothing in a round robin (everyone gets one) and a won forfeit in Swiss.
-* A pairing with a withdrawn player is a forfeit: the other side scores a won forfeit.
+* A pairing with a withdrawn player is a forfeit: the other side scores a won forfeit; but a
+  round-robin player who withdrew having played fewer than half of their games has every game
+  annulled (FIDE): none of their pairings counts, for anyone (``annulled``).
 * A drawn elimination match sends the higher seed through.
 * Swiss ends early when no pairing without a repeat exists.
 """
@@ -21,7 +23,8 @@ import math
 from typing import Any
 
 from . import pairings as pairing_rules
-from .standings import Result, standings
+from . import standings as standings_rules
+from .standings import Result
 from ..i18n import _
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "single_elimination")
@@ -178,8 +181,30 @@ def winner(pairing: dict) -> int:
     return min(first, second)
 
 
+def annulled(t: Tournament) -> set[int]:
+    """The seeds whose games are annulled (FIDE's rule for a round robin): a player who withdrew
+    having played fewer than half of their games. Played means played out, not a forfeit (nor the
+    game lost by withdrawing). With half or more played, their games stand and the rest are forfeits."""
+    if t["format"] not in ("round_robin", "double_round_robin") or t["status"] == "open":
+        return set()
+    games = (len(t["players"]) - 1) * (2 if t["format"] == "double_round_robin" else 1)
+    gone = set()
+    for entry in t["players"]:
+        if not entry["withdrawn"]:
+            continue
+        seed = entry["seed"]
+        played = sum(1 for p in t["pairings"] if p["second"] is not None and seed in (p["first"], p["second"])
+                     and p["points"] is not None and not p["forfeit"])
+        if 2 * played < games:
+            gone.add(seed)
+    return gone
+
+
 def results(t: Tournament) -> list[Result]:
-    return [Result(p["first"], p["second"], *p["points"]) for p in t["pairings"] if p["points"] is not None]
+    """The scored pairings that count: none of an annulled player's."""
+    gone = annulled(t)
+    return [Result(p["first"], p["second"], *p["points"], flags=tuple(p["flags"]) if p.get("flags") else None)
+            for p in t["pairings"] if p["points"] is not None and not {p["first"], p["second"]} & gone]
 
 
 def totals(t: Tournament) -> dict[int, float]:
@@ -193,13 +218,20 @@ def totals(t: Tournament) -> dict[int, float]:
     return score
 
 
+def tie_break_order(t: Tournament) -> list[str]:
+    return standings_rules.tie_break_order(t["format"], t["game"])
+
+
 def standing_rows(t: Tournament) -> list[dict]:
-    """Rank, points and tie-break: Sonneborn-Berger for round robins, Buchholz for Swiss; in
-    elimination, the round reached, then the seed."""
+    """Rank, points and every tie-break of the format's order (``tie_break_order``), by name;
+    ``tie_break`` is the first one's value. In elimination, the round reached, then the seed."""
+    order = tie_break_order(t)
     if t["status"] == "open":
         return [{"rank": None, "player_id": p["player_id"], "name": p["name"], "seed": None, "points": 0.0,
-                 "tie_break": 0.0, "withdrawn": False} for p in t["players"]]
+                 "tie_break": 0.0, "tie_breaks": {name: 0.0 for name in order}, "withdrawn": False,
+                 "annulled": False} for p in t["players"]]
     by_seed = {p["seed"]: p for p in t["players"]}
+    gone = annulled(t)
     if t["format"] == "single_elimination":
         reached = {seed: 0 for seed in by_seed}
         for p in t["pairings"]:
@@ -209,15 +241,56 @@ def standing_rows(t: Tournament) -> list[dict]:
             if p["points"] is not None and p["round"] == t["rounds"]:
                 reached[winner(p)] = t["rounds"] + 1  # the champion
         score = totals(t)
-        order = sorted(by_seed, key=lambda s: (-reached[s], s))
-        rows = [(s, score[s], float(reached[s])) for s in order]
+        rows = [(s, score[s], {"round_reached": float(reached[s])})
+                for s in sorted(by_seed, key=lambda s: (-reached[s], s))]
     else:
-        tie_break = "buchholz" if t["format"] == "swiss" else "sonneborn_berger"
-        rows = [(s.player, s.points, s.tie_break)
-                for s in standings(sorted(by_seed), results(t), tie_break=tie_break, bye_points=bye_points(t))]
+        rows = [(s.player, s.points, s.tie_breaks)
+                for s in standings_rules.standings(sorted(by_seed), results(t), order=order,
+                                                   bye_points=bye_points(t))]
     return [{"rank": rank, "player_id": by_seed[s]["player_id"], "name": by_seed[s]["name"], "seed": s,
-             "points": points, "tie_break": round(tb, 3), "withdrawn": by_seed[s]["withdrawn"]}
-            for rank, (s, points, tb) in enumerate(rows, start=1)]
+             "points": points, "tie_break": round(next(iter(tbs.values())), 3),
+             "tie_breaks": {name: round(value, 3) for name, value in tbs.items()},
+             "withdrawn": by_seed[s]["withdrawn"], "annulled": s in gone}
+            for rank, (s, points, tbs) in enumerate(rows, start=1)]
+
+
+def crosstable(t: Tournament, rows: list[dict]) -> list[dict]:
+    """Each player in rank order with every pairing of theirs, round by round: the opponent (by
+    rank and seed; none for a bye), the seat they took in the pairing's first game, both sides'
+    points (None while it is played), and whether it was a forfeit or is annulled."""
+    if t["status"] == "open":
+        return []
+    rank_of = {r["seed"]: r["rank"] for r in rows}
+    gone = annulled(t)
+    table = []
+    for row in rows:
+        seed = row["seed"]
+        entries = []
+        for p in sorted(t["pairings"], key=lambda p: (p["round"], p["board"])):
+            if seed not in (p["first"], p["second"]):
+                continue
+            first = p["first"] == seed
+            opponent = p["second"] if first else p["first"]
+            mine, theirs = (p["points"] if first else p["points"][::-1]) if p["points"] is not None else (None, None)
+            entries.append({
+                "round": p["round"], "board": p["board"], "opponent_seed": opponent,
+                "opponent_rank": rank_of.get(opponent) if opponent is not None else None,
+                "seat": 1 if first else 2, "points": mine,
+                "opponent_points": theirs if opponent is not None else None,
+                "outcome": _outcome(mine, theirs, opponent), "forfeit": p["forfeit"],
+                "annulled": opponent is not None and bool({seed, opponent} & gone),
+            })
+        table.append({"rank": row["rank"], "seed": seed, "player_id": row["player_id"], "name": row["name"],
+                      "results": entries})
+    return table
+
+
+def _outcome(mine: float | None, theirs: float | None, opponent: int | None) -> str:
+    if opponent is None:
+        return "bye"
+    if mine is None:
+        return "pending"
+    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
 
 
 def board_seed(t: Tournament, number: int, board: int) -> int:

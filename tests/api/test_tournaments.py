@@ -63,11 +63,17 @@ def test_a_four_player_round_robin_played_through_the_api(api, services):
     t = get(api, t)
     assert t["status"] == "finished"
     standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
-    assert standings["tie_break"] == "sonneborn_berger"
-    # By hand: Ann 10 (SB: Bob 10 + Cat 5 = 15), Bob 10 (SB: Cat 5 + Dan 5 = 10),
-    # Dan 5 (SB: Ann 10), Cat 5 (SB: Dan 5).
-    assert [(r["rank"], r["name"], r["points"], r["tie_break"]) for r in standings["standings"]] == [
-        (1, "Ann", 10.0, 15.0), (2, "Bob", 10.0, 10.0), (3, "Dan", 5.0, 10.0), (4, "Cat", 5.0, 5.0)]
+    # FIDE's round-robin order (C.07): direct encounter, wins, Sonneborn-Berger; Battle Line adds flags won.
+    assert standings["tie_break_order"] == ["direct_encounter", "wins", "sonneborn_berger", "flags_won"]
+    assert standings["tie_break"] == "direct_encounter"
+    # By hand: Ann and Bob have 10, Ann beat Bob (direct encounter 5 to 0); Cat and Dan have 5, Cat
+    # beat Dan. Sonneborn-Berger: Ann 15 (Bob 10 + Cat 5), Bob 10, Dan 10 (Ann), Cat 5 (Dan).
+    # Every game was resigned at once: no flag was won.
+    assert [(r["rank"], r["name"], r["points"], r["tie_break"], r["tie_breaks"]) for r in standings["standings"]] == [
+        (1, "Ann", 10.0, 5.0, {"direct_encounter": 5.0, "wins": 2.0, "sonneborn_berger": 15.0, "flags_won": 0.0}),
+        (2, "Bob", 10.0, 0.0, {"direct_encounter": 0.0, "wins": 2.0, "sonneborn_berger": 10.0, "flags_won": 0.0}),
+        (3, "Cat", 5.0, 5.0, {"direct_encounter": 5.0, "wins": 1.0, "sonneborn_berger": 5.0, "flags_won": 0.0}),
+        (4, "Dan", 5.0, 0.0, {"direct_encounter": 0.0, "wins": 1.0, "sonneborn_berger": 10.0, "flags_won": 0.0})]
     # Tournament games are rated: Ann won twice.
     assert api.get("/v1/players/me", key=ann["api_key"]).body["ratings"]["battleline"]["wins"] == 2
 
@@ -108,8 +114,15 @@ def test_withdrawal_forfeits_the_game_in_progress_and_the_rest(api, services):
     later = [p for p in leaver_pairings if p["round"] > 1]
     assert later and all(p["forfeit"] and p["game_ids"] == [] for p in later)
     assert all(5.0 in p["points"] and 0.0 in p["points"] for p in later)
-    rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
-    assert next(r for r in rows if r["player_id"] == leaver["id"])["withdrawn"] is True
+    # The game lost by withdrawing was not played out: it is a forfeit, and having played none of
+    # their two games, the leaver's games are annulled (FIDE): nobody scores from them.
+    assert next(p for p in leaver_pairings if p["round"] == 1)["forfeit"] is True
+    standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    rows = standings["standings"]
+    gone = next(r for r in rows if r["player_id"] == leaver["id"])
+    assert gone["withdrawn"] is True and gone["annulled"] is True and gone["points"] == 0.0
+    row = next(r for r in standings["crosstable"] if r["player_id"] == leaver["id"])
+    assert [e["annulled"] for e in row["results"] if e["opponent_seed"]] == [True, True]
     # Withdrawing twice is refused with a clear code.
     assert api.post(f"/v1/tournaments/{t['id']}/withdraw", key=leaver["api_key"]).body["code"] == "not_entered"
 
@@ -248,7 +261,7 @@ def test_swiss_through_the_api_never_repeats_a_pairing(api, services):
     byes = [p["first"]["seed"] for p in t["pairings"] if p["second"] is None]
     assert len(byes) == 4 and len(set(byes)) == 4
     standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
-    assert standings["tie_break"] == "buchholz" and sum(r["points"] for r in standings["standings"]) == 12 * 5.0
+    assert standings["tie_break"] == "buchholz_cut_1" and sum(r["points"] for r in standings["standings"]) == 12 * 5.0
 
 
 def test_single_elimination_through_the_api(api, services):

@@ -68,7 +68,7 @@ def test_swiss_ends_early_when_no_pairing_without_a_repeat_is_left():
     assert t["round"] == 3 and t["status"] == "finished"
 
 
-def test_swiss_standings_break_ties_by_buchholz():
+def test_swiss_standings_break_ties_by_buchholz_cut_1_then_buchholz():
     t = tournament("swiss", 4, rounds=2)
     director.start(t, {})
     # Round 1 (all on 0, best seed first): 1-2 and 3-4; the first side wins.
@@ -79,7 +79,11 @@ def test_swiss_standings_break_ties_by_buchholz():
     rows = director.standing_rows(t)
     assert {r["seed"]: r["points"] for r in rows} == {1: 10.0, 2: 0.0, 3: 5.0, 4: 5.0}
     # Buchholz: 3 met 4 (5) and 1 (10) = 15; 4 met 3 (5) and 2 (0) = 5: 3 ranks above 4.
-    assert [(r["seed"], r["tie_break"]) for r in rows] == [(1, 5.0), (3, 15.0), (4, 5.0), (2, 15.0)]
+    # Cut-1 drops each one's weakest opponent: 3 keeps 10, 4 keeps 5. The first is `tie_break`.
+    assert [(r["seed"], r["tie_breaks"]["buchholz_cut_1"], r["tie_breaks"]["buchholz"]) for r in rows] == [
+        (1, 5.0, 5.0), (3, 10.0, 15.0), (4, 5.0, 5.0), (2, 10.0, 15.0)]
+    assert [r["tie_break"] for r in rows] == [5.0, 10.0, 5.0, 10.0]
+    assert list(rows[0]["tie_breaks"]) == ["buchholz_cut_1", "buchholz", "sonneborn_berger", "wins", "flags_won"]
 
 
 def test_withdrawn_player_forfeits_the_remaining_pairings():
@@ -112,3 +116,57 @@ def test_duplicate_boards_share_the_round_seed():
     assert director.board_seed(t, 1, 1) == director.board_seed(t, 1, 2) != director.board_seed(t, 2, 1)
     t["duplicate"] = False
     assert director.board_seed(t, 1, 1) != director.board_seed(t, 1, 2)
+
+
+def score_round(t, points_for):
+    """The round's results, the next round not yet paired (a withdrawal between two rounds)."""
+    for p in director.current_pairings(t):
+        if p["points"] is None:
+            p["points"] = points_for(p["first"], p["second"])
+
+
+def test_round_robin_withdrawal_before_half_annuls_their_games():
+    # Five players: four games each. p5 plays one game (round 1 wins it), then withdraws: 1 < 2.
+    t = tournament("round_robin", 5)
+    director.start(t, {})
+    score_round(t, lambda a, b: ([5.0, 0.0] if a == 5 else [0.0, 5.0]) if 5 in (a, b) else [2.0, 2.0])
+    met = [p for p in t["pairings"] if 5 in (p["first"], p["second"]) and p["second"]]
+    assert len(met) == 1 and not met[0]["forfeit"]
+    victim = met[0]["first"] if met[0]["second"] == 5 else met[0]["second"]
+    director.withdraw(t, "p5")
+    director.next_round(t)
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [2.0, 2.0])
+    rows = {r["seed"]: r for r in director.standing_rows(t)}
+    assert rows[5]["annulled"] and rows[5]["points"] == 0.0 and rows[5]["rank"] == 5
+    # Nobody keeps anything from p5: not the game p5 won, not the forfeits after it; the others
+    # drew every game among themselves (three each).
+    others = [s for s in rows if s != 5]
+    assert all(rows[s]["points"] == 6.0 for s in others), {s: rows[s]["points"] for s in others}
+    assert rows[victim]["tie_breaks"]["wins"] == 0
+    table = {row["seed"]: row for row in director.crosstable(t, director.standing_rows(t))}
+    against_five = [e for s in others for e in table[s]["results"] if e["opponent_seed"] == 5]
+    assert len(against_five) == 4 and all(e["annulled"] for e in against_five)
+    assert not any(e["annulled"] for s in others for e in table[s]["results"] if e["opponent_seed"] != 5)
+
+
+def test_round_robin_withdrawal_after_half_keeps_their_games_and_forfeits_the_rest():
+    # Four players: three games each. p4 plays two (loses both), then withdraws: 2 >= 1.5.
+    t = tournament("round_robin", 4)
+    director.start(t, {})
+    play_round(t, lambda a, b: [0.0, 5.0] if a == 4 else [5.0, 0.0])
+    score_round(t, lambda a, b: [0.0, 5.0] if a == 4 else [5.0, 0.0])
+    director.withdraw(t, "p4")
+    director.next_round(t)
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [2.0, 2.0])
+    rows = {r["seed"]: r for r in director.standing_rows(t)}
+    assert not rows[4]["annulled"] and rows[4]["withdrawn"]
+    last = next(p for p in t["pairings"] if p["round"] == 3 and 4 in (p["first"], p["second"]))
+    assert last["forfeit"]
+    opponent = last["first"] if last["second"] == 4 else last["second"]
+    table = {row["seed"]: row for row in director.crosstable(t, director.standing_rows(t))}
+    forfeit = next(e for e in table[opponent]["results"] if e["round"] == 3)
+    assert (forfeit["points"], forfeit["forfeit"], forfeit["annulled"], forfeit["outcome"]) == (5.0, True, False, "win")
+    # Rounds 1 and 2: two wins of 5 each; round 3: the forfeit (5) and a draw (2 + 2).
+    assert sum(r["points"] for r in rows.values()) == 29.0

@@ -54,6 +54,13 @@ class BattleLine(TurnState):
         return {seat: 5.0 if int(seat) == result["winner"] else float(flags)
                 for seat, flags in result["flags"].items()}
 
+    def flags_won(self, result: dict) -> dict[str, int]:
+        """The flags each seat held at the end of each game, over a match's games (a tournament's
+        tie-break, ``flags_won``). A game conceded midway counts the flags held when it ended."""
+        games = result.get("games") or [result]
+        return {seat: sum((game.get("flags") or {}).get(seat, 0) for game in games)
+                for seat in result.get("flags") or {}}
+
     def forfeit_points(self, options: dict) -> float:
         """What a pairing won without play (a bye, an absent opponent) is worth: every game won."""
         return 5.0 * options.get("match_games", 1)

@@ -213,3 +213,18 @@ def test_three_player_timeout_leaves_the_others_playing():
     assert ENGINE.result(state) is None and ENGINE.to_move(state) == 2
     ENGINE.forfeit(state, 2, "timeout")
     assert ENGINE.result(state)["winner"] == 3 and ENGINE.result(state)["reason"] == "timeout"
+
+
+def test_flags_won_add_up_the_flags_held_in_every_game_of_a_match():
+    state = ENGINE.new_game({"match_games": 3, "first_seat": 1}, random.Random(3))
+    win_game(state, 2)
+    win_game(state, 1)
+    win_game(state, 1)  # each game: the winner holds 3 flags, the loser 1
+    assert ENGINE.flags_won(state["result"]) == {"1": 1 + 3 + 3, "2": 3 + 1 + 1}
+
+
+def test_flags_won_of_a_conceded_match_count_the_flags_held_when_it_ended():
+    state = ENGINE.new_game({"match_games": 3, "first_seat": 1}, random.Random(3))
+    win_game(state, 1)
+    play(state, 1, {"type": "resign"})
+    assert ENGINE.flags_won(state["result"]) == {"1": 3, "2": 1}

@@ -1,0 +1,144 @@
+"""Standings people can use: every tie-break by name, the crosstable, the CSV file and the page."""
+
+from __future__ import annotations
+
+import csv
+import io
+from urllib.parse import urlsplit
+
+from .test_tournaments import create, get, join, resign, start
+
+ODD_NAME = 'Smith, "Ace" Jr.'
+
+
+def round_robin_played(api, services, names=("Ann", "Bob", "Cat", "Dan"), **settings):
+    """A round robin played through: in every pairing the player entered first wins (by resignation)."""
+    players = [api.signup(n) for n in names]
+    by_id = {p["id"]: p for p in players}
+    entered = [p["id"] for p in players]
+    t = create(api, players[0], **settings)
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    while t["status"] == "running":
+        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None and p["second"]]:
+            a, b = p["first"]["player_id"], p["second"]["player_id"]
+            loser = b if entered.index(a) < entered.index(b) else a
+            for game_id in p["game_ids"]:
+                resign(api, services, by_id[loser], game_id)
+        t = get(api, t)
+    return t, players
+
+
+def test_standings_carry_a_crosstable_with_each_pairing_by_opponent_rank(api, services):
+    t, _ = round_robin_played(api, services)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert [r["name"] for r in body["standings"]] == ["Ann", "Bob", "Cat", "Dan"]
+    assert [r["name"] for r in body["crosstable"]] == ["Ann", "Bob", "Cat", "Dan"]
+    ann = body["crosstable"][0]
+    assert sorted(e["opponent_rank"] for e in ann["results"]) == [2, 3, 4]
+    assert all(e["points"] == 5.0 and e["opponent_points"] == 0.0 and e["outcome"] == "win" for e in ann["results"])
+    dan = body["crosstable"][3]
+    assert all(e["outcome"] == "loss" and not e["forfeit"] and not e["annulled"] for e in dan["results"])
+    # Each pairing's seat in its first game: the two sides of a pairing took different seats.
+    assert {(e["round"], e["seat"]) for e in ann["results"]} | {(e["round"], e["seat"]) for e in dan["results"]
+                                                                if e["opponent_rank"] == 1} == \
+        {(e["round"], e["seat"]) for e in ann["results"]} | {(e["round"], 3 - e["seat"]) for e in ann["results"]
+                                                             if e["opponent_rank"] == 4}
+    assert body["html_url"].endswith(f"/v1/tournaments/{t['id']}/standings/page")
+
+
+def test_double_round_robin_crosstable_has_two_results_per_opponent(api, services):
+    t, _ = round_robin_played(api, services, names=("Ann", "Bob", "Cat"), format="double_round_robin")
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    bob = body["crosstable"][1]
+    against_ann = [e for e in bob["results"] if e["opponent_rank"] == 1]
+    assert len(against_ann) == 2 and sorted(e["seat"] for e in against_ann) == [1, 2]
+    rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
+    assert rows[0][-3:] == ["1", "2", "3"] and rows[2][-3:] == ["0 0", "", "5 5"]  # Bob: lost to Ann twice
+
+
+def test_standings_csv_is_rfc_4180_with_a_file_name(api, services):
+    t, _ = round_robin_played(api, services, names=(ODD_NAME, "王芳", "Bob"))
+    reply = api.get(f"/v1/tournaments/{t['id']}/standings?format=csv")
+    assert reply.status == 200
+    assert reply.headers["content-type"] == "text/csv; charset=utf-8; header=present"
+    assert reply.headers["content-disposition"] == f'attachment; filename="standings-{t["id"]}.csv"'
+    text = reply.body
+    assert '"Smith, ""Ace"" Jr."' in text and "王芳" in text  # a quote doubled inside quotes; UTF-8
+    assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
+    rows = list(csv.reader(io.StringIO(text)))
+    order = ["direct_encounter", "wins", "sonneborn_berger", "flags_won"]
+    assert rows[0] == ["rank", "seed", "name", "points", *order, "withdrawn", "annulled", "1", "2", "3"]
+    assert [r[2] for r in rows[1:]] == [ODD_NAME, "王芳", "Bob"]
+    assert rows[1][3] == "10" and rows[1][4:8] == ["0", "2", "5", "0"]  # ten points, two wins, SB: 王芳's 5
+    assert rows[1][-3:] == ["", "5", "5"] and rows[3][-3:] == ["0", "0", ""]
+
+
+def test_standings_csv_of_a_swiss_has_a_column_per_round(api, services):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat")]
+    by_id = {p["id"]: p for p in players}
+    t = create(api, players[0], format="swiss", rounds=2)
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    while t["status"] == "running":
+        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
+            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
+        t = get(api, t)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert body["tie_break_order"] == ["buchholz_cut_1", "buchholz", "sonneborn_berger", "wins", "flags_won"]
+    rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
+    assert rows[0][-2:] == ["R1", "R2"]
+    cells = [cell for row in rows[1:] for cell in row[-2:]]
+    assert sum(cell.endswith("bye") for cell in cells) == 2  # three players: a bye each round
+    played = [cell for cell in cells if "v" in cell]
+    assert len(played) == 4 and all(c.split()[0] in ("5", "0") and c.split()[2] in ("s1", "s2") for c in played)
+
+
+def test_standings_page_shows_the_crosstable_from_the_link(api, services):
+    t, _ = round_robin_played(api, services, names=(ODD_NAME, "王芳", "Bob"))
+    url = api.get(f"/v1/tournaments/{t['id']}/standings").body["html_url"]
+    page = api.get(urlsplit(url).path, headers={"Accept": "text/html"})
+    assert page.status == 200 and page.headers["content-type"].startswith("text/html")
+    html = page.body
+    assert "Smith, &#34;Ace&#34; Jr." in html and "王芳" in html  # escaped, in UTF-8
+    assert "Crosstable" in html and ">DE<" in html and ">SB<" in html and ">FL<" in html
+    assert f"/v1/tournaments/{t['id']}/standings?format=csv" in html
+    chinese = api.get(f"/v1/tournaments/{t['id']}/standings/page", headers={"Accept": "text/html",
+                                                                            "Accept-Language": "zh-Hans"})
+    assert chinese.headers["content-language"] == "zh-Hans" and "Crosstable" not in chinese.body
+
+
+def test_standings_page_of_an_unknown_tournament_is_a_404_page(api):
+    page = api.get("/v1/tournaments/t_nothing/standings/page", headers={"Accept": "text/html"})
+    assert page.status == 404 and page.headers["content-type"].startswith("text/html")
+    assert api.get("/v1/tournaments/t_nothing/standings/page").body["code"] == "tournament_not_found"
+
+
+def test_standings_of_an_open_tournament_list_the_entries_in_every_form(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    t = create(api, ann, format="swiss")
+    join(api, t, ann, bob)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert body["crosstable"] == [] and [r["name"] for r in body["standings"]] == ["Ann", "Bob"]
+    rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
+    assert [r[2] for r in rows[1:]] == ["Ann", "Bob"] and rows[1][:2] == ["", ""]
+    page = api.get(f"/v1/tournaments/{t['id']}/standings/page", headers={"Accept": "text/html"})
+    assert page.status == 200 and "Open for entries" in page.body and "Crosstable" not in page.body
+
+
+def test_elimination_standings_rank_by_the_round_reached(api, services):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat")]
+    by_id = {p["id"]: p for p in players}
+    t = create(api, players[0], format="single_elimination")
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    while t["status"] == "running":
+        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
+            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
+        t = get(api, t)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert body["tie_break_order"] == ["round_reached"]
+    assert [(r["seed"], r["tie_breaks"]) for r in body["standings"]] == [
+        (1, {"round_reached": 3.0}), (2, {"round_reached": 2.0}), (3, {"round_reached": 1.0})]
+    rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
+    assert rows[0][-2:] == ["R1", "R2"] and rows[1][-2:] == ["bye", "5 v2 s1"]
