@@ -208,7 +208,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     # How games move on, and their clocks: what every other service builds on.
     turns = TurnClock(store, clock)
     moves = Moves(store, clock, pass_clock=turns.pass_clock, engines=engines)
-    clocks = Clocks(store, clock, find=moves.find, forfeit=moves.forfeit, vacations=turns.vacations,
+    clocks = Clocks(store, clock, find=moves.find, forfeit=moves.forfeit, abandon=moves.abandon,
+                    vacations=turns.vacations,
                     timed=turns.timed)
     tournaments = Tournaments(store, clock, find=moves.find, forfeit=moves.forfeit,
                               new_game_record=moves.new_game_record, game_options=moves.game_options,
@@ -219,7 +220,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   sends_email=links is not None, engines=engines, waiter=waiter)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
-    lobby = Lobby(store, load=moves.load, next_version=moves.next_version, view=games.view,
+    lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines)
     ratings = Ratings(store, clock, find=moves.find, advance_tournament=tournaments.advance, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,

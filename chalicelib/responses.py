@@ -148,9 +148,13 @@ class GameResult(Shape):
     reason: str = Field(description="Battle Line: adjacent_flags, flag_count, stall, or match (a match decided on "
                                     "points). Khan & General: annihilation, routed, max_rounds, draw_agreed. Both: "
                                     "resign, timeout, withdrawn; a game that never began: declined (a seat said no), "
-                                    "aborted (called off before its first move); such a game is never rated.")
+                                    "aborted (called off before its first move, or a seat's time ran out before it ever moved: "
+                                    "then `abandoned` is true); such a game is never rated. A tournament or ladder "
+                                    "game whose seat's time ran out before it ever moved: forfeit (that seat loses).")
     flags: dict[str, int] | None = Field(None, description="Battle Line: flags held by each seat at the end (of the "
                                                            "last game of a match).")
+    abandoned: bool | None = Field(None, description="Aborted because the seat `seat` ran out of time before it "
+                                                     "ever moved (never in a tournament or a ladder).")
     scores: dict[str, int] | None = Field(None, description="Battle Line: a match's total points per seat.")
     games: list[dict[str, Any]] | None = Field(None, description="Battle Line: a match's games, each with its result.")
     destroyed: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat destroyed.")
