@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (the clock tests' fixtures, imported, are the tests' arguments)
 """Abandonment (issue 22, item 6): a seat whose clock runs out before it ever moved aborts the game
 (unrated, counting for nothing), except in a tournament or a ladder, where it forfeits."""
 
