@@ -222,7 +222,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines)
-    ratings = Ratings(store, clock, find=moves.find, advance_tournament=tournaments.advance, engines=engines)
+    ratings = Ratings(store, clock, find=moves.find, settle_tournament=tournaments.settle_game, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,

@@ -226,6 +226,9 @@ class CreateTournamentRequest(Request):
                                                          "General that many games at once, the seats alternating.")
     duplicate: bool = Field(False, description="Every board of a round deals the same cards (the same seed).")
     rated: bool = Field(True, description="The tournament's games update ratings.")
+    withdraw_on_timeout: bool = Field(True, description="Withdraw a player who loses a game on time (or forfeits "
+                                                        "one by never moving): their games in progress are lost "
+                                                        "and their later pairings are forfeits.")
     max_players: int | None = Field(None, ge=2, le=256)
 
 

@@ -377,6 +377,8 @@ class TournamentView(Shape):
     match_games: int
     duplicate: bool
     rated: bool
+    withdraw_on_timeout: bool = Field(description="A player who loses a game on time (or forfeits one by never "
+                                                  "moving) is withdrawn: their later pairings are forfeits.")
     max_players: int | None
     status: Literal["open", "running", "finished"]
     organiser: str

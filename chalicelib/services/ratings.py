@@ -23,12 +23,12 @@ RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a ra
 
 class Ratings:
     def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
-                 advance_tournament: Callable[[str], None], engines: dict[str, GameEngine] | None = None) -> None:
+                 settle_tournament: Callable[[GameRecord], None], engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.engines = engines or ENGINES
         self.find = find
-        self.advance_tournament = advance_tournament
+        self.settle_tournament = settle_tournament
 
     def settle_finished(self, message: messages.Message) -> None:
         """A finished game's consequences (a ``GAME_FINISHED`` message, so never lost): its rating,
@@ -40,7 +40,7 @@ class Ratings:
         if game.rated:
             self._rate(game, engine.result(game.state))
         if game.tournament_id:
-            self.advance_tournament(game.tournament_id)
+            self.settle_tournament(game)  # a loss on time may withdraw its player; the round may be over
 
     def _rate(self, game: GameRecord, result: dict) -> None:
         """Glicko-2, each game its own rating period; an idle rating's RD grows first."""

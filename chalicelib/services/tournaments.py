@@ -79,7 +79,7 @@ class Tournaments:
             created_at=self.now(), seed=self.new_seed(), rounds=request.rounds,
             duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
             forfeit_points=engine.forfeit_points(options) * per_pairing, match_games=match_games,
-            games_per_pairing=per_pairing)
+            games_per_pairing=per_pairing, withdraw_on_timeout=request.withdraw_on_timeout)
         self.store.put_tournament(TournamentRecord(data["id"], data, 0), None)
         return self.view(data)
 
@@ -149,6 +149,32 @@ class Tournaments:
                 if self.forfeit(game, seat, "withdrawn") is not None:
                     break
         self.advance(tournament_id)
+
+    def settle_game(self, game: GameRecord) -> None:
+        """A finished game's consequences for its tournament (from its ``server.game_finished`` message,
+        once per game, and safe to run again): a seat that lost on time (or forfeited by never moving)
+        is withdrawn if the tournament says so; then the round goes on if it is over."""
+        loser = timed_out_player(game, self.engines[game.game].result(game.state))
+        if loser is not None:
+            self._withdraw_timed_out(game.tournament_id, loser)
+        self.advance(game.tournament_id)
+
+    def _withdraw_timed_out(self, tournament_id: str, player_id: str) -> None:
+        playing: list[str] = []
+
+        def leave(t: dict) -> None:
+            playing[:] = []
+            entry = next((p for p in t["players"] if p["player_id"] == player_id), None)
+            if t.get("withdraw_on_timeout", True) and t["status"] == "running" and entry and not entry["withdrawn"]:
+                playing[:] = director.withdraw(t, player_id)  # not yet withdrawn: a re-run changes nothing
+
+        def outbox(t: dict) -> list[messages.Message]:
+            return [messages.tournament_withdrawal(t["id"], player_id, playing, self.now())] if playing else []
+
+        self._update(tournament_id, leave, outbox)
+        if playing:
+            logger.info("tournament %s: %s lost on time and is withdrawn", tournament_id, player_id)
+            self._lose_games(tournament_id, player_id, playing)
 
     def finish_withdrawal(self, message: messages.Message) -> None:
         """The outbox's side of a withdrawal: lose the games the request that withdrew could not."""
@@ -281,7 +307,7 @@ class Tournaments:
         return {
             "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
             "options": t["options"], "match_games": t.get("match_games", t["options"].get("match_games", 1)),
-            "duplicate": t["duplicate"], "rated": t["rated"],
+            "duplicate": t["duplicate"], "rated": t["rated"], "withdraw_on_timeout": t.get("withdraw_on_timeout", True),
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
             "created_at": t["created_at"], "round": t["round"],
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
@@ -290,6 +316,13 @@ class Tournaments:
                           "second": who(p["second"]), "game_ids": p["games"], "points": p["points"],
                           "forfeit": p["forfeit"]} for p in t["pairings"]],
         }
+
+
+def timed_out_player(game: GameRecord, result: dict | None) -> str | None:
+    """The player who lost the game on time (``timeout``) or by never moving (``forfeit``), or None."""
+    if not result or result.get("reason") not in ("timeout", "forfeit") or result.get("winner") is None:
+        return None
+    return next((s.player_id for s in game.seats if s.seat != result["winner"]), None)
 
 
 def _name_games(t: dict, pairings: list[dict]) -> None:
