@@ -65,9 +65,14 @@ class VacationView(Shape):
 class RatingView(Shape):
     game: str
     rating: int
-    rd: float = Field(description="Rating deviation; provisional while it is 110 or more.")
+    rd: float = Field(description="Rating deviation as of now: it grows by one empty Glicko-2 rating period "
+                                  "for every 30 days without a rated game (up to 350); provisional while it is 110 "
+                                  "or more.")
     volatility: float
-    provisional: bool
+    provisional: bool = Field(description="As of now: an established rating ages into provisional when idle.")
+    established_until: str | None = Field(None, description="When idleness will make this established rating "
+                                                            "provisional (and take it off the leaderboard), unless "
+                                                            "a rated game comes first; null while provisional.")
     games: int
     wins: int
     losses: int
