@@ -4,9 +4,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from chalicelib import timecontrol
+from chalicelib.notify import messages
+from chalicelib.records import SeatRecord
 from chalicelib.services.clocks import never_moved
 
 from .test_clocks import DAY, clock, end_turn, new_timed_game, timed  # noqa: F401 (fixtures)
@@ -95,3 +98,20 @@ def test_decision_an_answer_in_the_reaction_window_counts_as_having_moved():
     clock = timecontrol.pass_turn(clock, at, 2, [])  # seat 1's action opens the window: seat 2 answers
     clock = timecontrol.pass_turn(clock, at, 1, [])  # its answer given, the turn is seat 1's again
     assert not never_moved(clock, 2) and not never_moved(clock, 1)
+
+
+def test_a_ladder_game_abandoned_is_a_forfeit_not_an_abort(timed, clock):
+    """A game with ``ladder_id`` (issue 21's ladders make them) counts: the seat that never moved loses."""
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    services = timed.services
+    engine = services.games.engines["battleline"]
+    seats = [SeatRecord(1, ann["id"], "Ann"), SeatRecord(2, bob["id"], "Bob")]
+    options = services.moves.game_options(engine, {"first_seat": 1, "time_control": {"per_move_days": 3}})
+    game, created = services.moves.new_game_record(engine, "g_ladder1", options, seats, 5, ann["id"], rated=True)
+    game = replace(game, ladder_id="l_spring")
+    services.store.create_game(game, [created], None, messages.for_new_game(game))
+    assert services.moves.find(game.id).ladder_id == "l_spring"  # stored and loaded with the game
+    clock.advance(3 * DAY)
+    sweep_one_timeout(timed)
+    view = timed.view(bob, game.id)
+    assert view["result"]["reason"] == "forfeit" and view["result"]["winner"] == 2 and view["rated"] is True

@@ -35,7 +35,7 @@ def _deck(deck: str) -> str:
 REASONS = {
     "adjacent_flags": N_("three adjacent flags"), "stall": N_("no one could play on"), "resign": N_("resignation"),
     "timeout": N_("time ran out"), "withdrawn": N_("withdrawal"), "match": N_("the match"),
-    "forfeit": N_("forfeit (never moved)"),
+    "forfeit": N_("forfeit, no first move in time"),
 }
 
 

@@ -103,7 +103,7 @@ FACINGS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
 REASONS = {"annihilation": N_("every unit destroyed"), "routed": N_("no unit left on the field"),
            "max_rounds": N_("the last round ended"), "draw_agreed": N_("a draw agreed"),
            "resign": N_("resignation"), "timeout": N_("time ran out"), "withdrawn": N_("withdrawal"),
-           "forfeit": N_("forfeit (never moved)")}
+           "forfeit": N_("forfeit, no first move in time")}
 
 
 def facing(code: str) -> str:
