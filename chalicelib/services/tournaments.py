@@ -152,29 +152,27 @@ class Tournaments:
 
     def settle_game(self, game: GameRecord) -> None:
         """A finished game's consequences for its tournament (from its ``server.game_finished`` message,
-        once per game, and safe to run again): a seat that lost on time (or forfeited by never moving)
-        is withdrawn if the tournament says so; then the round goes on if it is over."""
+        once per game, and safe to run again), in one write of the tournament: a seat that lost on time
+        (or forfeited by never moving) is withdrawn if the tournament says so (``withdraw_on_timeout``);
+        then the round goes on if it is over. The withdrawn player's other games in progress are lost
+        after it (and by the outbox message saved with it, should this stop midway)."""
         loser = timed_out_player(game, self.engines[game.game].result(game.state))
-        if loser is not None:
-            self._withdraw_timed_out(game.tournament_id, loser)
-        self.advance(game.tournament_id)
-
-    def _withdraw_timed_out(self, tournament_id: str, player_id: str) -> None:
         playing: list[str] = []
 
-        def leave(t: dict) -> None:
+        def step(t: dict) -> None:
             playing[:] = []
-            entry = next((p for p in t["players"] if p["player_id"] == player_id), None)
+            entry = next((p for p in t["players"] if p["player_id"] == loser), None)
             if t.get("withdraw_on_timeout", True) and t["status"] == "running" and entry and not entry["withdrawn"]:
-                playing[:] = director.withdraw(t, player_id)  # not yet withdrawn: a re-run changes nothing
+                playing[:] = director.withdraw(t, loser)  # not withdrawn yet: a re-run changes nothing
+            self._advance_step(t)
 
         def outbox(t: dict) -> list[messages.Message]:
-            return [messages.tournament_withdrawal(t["id"], player_id, playing, self.now())] if playing else []
+            return [messages.tournament_withdrawal(t["id"], loser, playing, self.now())] if playing else []
 
-        self._update(tournament_id, leave, outbox)
+        self._games_now(self._update(game.tournament_id, step, outbox))
         if playing:
-            logger.info("tournament %s: %s lost on time and is withdrawn", tournament_id, player_id)
-            self._lose_games(tournament_id, player_id, playing)
+            logger.info("tournament %s: %s lost on time and is withdrawn", game.tournament_id, loser)
+            self._lose_games(game.tournament_id, loser, playing)
 
     def finish_withdrawal(self, message: messages.Message) -> None:
         """The outbox's side of a withdrawal: lose the games the request that withdrew could not."""
@@ -186,15 +184,16 @@ class Tournaments:
         """When the current round is over (every pairing scored from its games), store its scores,
         pair the next one and create its games (or finish); before that, write nothing. Safe to run
         again and beside itself."""
-        def step(t: dict) -> None:
-            scored = self.scored(t)
-            if not director.round_complete(scored):
-                return
-            t.update(scored)
-            while director.round_complete(t):
-                _name_games(t, director.next_round(t))
+        self._games_now(self._update(tournament_id, self._advance_step))
 
-        self._games_now(self._update(tournament_id, step))
+    def _advance_step(self, t: dict) -> None:
+        """If the current round is over, store its scores and pair the next one (or finish)."""
+        scored = self.scored(t)
+        if not director.round_complete(scored):
+            return
+        t.update(scored)
+        while director.round_complete(t):
+            _name_games(t, director.next_round(t))
 
     def _score_finished(self, t: dict) -> None:
         engine = self.engines[t["game"]]
