@@ -152,7 +152,7 @@ def get_leaderboard(call: Call):
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
                body=m.CreateGameRequest, response=r.GameView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set", "invalid_seats",
-                       "unsupported_seat", "player_not_found"))
+                       "unsupported_seat", "player_not_found", "rated_conflict"))
 def create_game(call: Call):
     return call.services.games.create_game(call.player, call.body, call.idempotency)
 

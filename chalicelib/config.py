@@ -208,7 +208,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     # How games move on, and their clocks: what every other service builds on.
     turns = TurnClock(store, clock)
     moves = Moves(store, clock, pass_clock=turns.pass_clock, engines=engines)
-    clocks = Clocks(store, clock, find=moves.find, forfeit=moves.forfeit, vacations=turns.vacations,
+    clocks = Clocks(store, clock, find=moves.find, forfeit=moves.forfeit, abandon=moves.abandon,
+                    vacations=turns.vacations,
                     timed=turns.timed)
     tournaments = Tournaments(store, clock, find=moves.find, forfeit=moves.forfeit,
                               new_game_record=moves.new_game_record, game_options=moves.game_options,
@@ -220,9 +221,9 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   sends_email=links is not None, engines=engines, waiter=waiter)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
-    lobby = Lobby(store, load=moves.load, next_version=moves.next_version, view=games.view,
+    lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines)
-    ratings = Ratings(store, clock, find=moves.find, advance_tournament=tournaments.advance, engines=engines)
+    ratings = Ratings(store, clock, find=moves.find, settle_tournament=tournaments.settle_game, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,

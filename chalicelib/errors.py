@@ -33,6 +33,7 @@ ERRORS: dict[str, ErrorKind] = {
     "unknown_card_set": ErrorKind(422, "No such card set"),
     "card_set_not_found": ErrorKind(404, "No such card set"),
     "invalid_seats": ErrorKind(422, "The seats are not valid for this game"),
+    "rated_conflict": ErrorKind(422, "A rated game was asked for that cannot be rated"),
     "unsupported_seat": ErrorKind(422, "This kind of seat is not supported yet"),
     "unknown_game_type": ErrorKind(422, "No such game type"),
     "invalid_position": ErrorKind(422, "The position is not a possible Battle Line position"),

@@ -92,7 +92,9 @@ class CreateGameRequest(Request):
     seats: list[Seat] = Field(min_length=1, max_length=3)
     seed: int | None = Field(None, ge=0, lt=2**63, description="Deal deterministically; the seed is then shown to all and the game is never rated.")
     rated: bool = Field(True, description="Update the players' Glicko-2 ratings when the game ends. Only "
-                                          "two-player games without an explicit seed or a bot are rated.")
+                                          "two-player games without an explicit seed or a bot are rated: "
+                                          "left out, such a game is simply unrated; `true` given with a "
+                                          "`seed`, a bot seat or three seats is refused (422 `rated_conflict`).")
     public: bool = Field(False, description="Anyone may watch it (getBoard without a seat link; getGame by "
                                             "anyone): a spectator sees no hand and no hidden card.")
 
@@ -229,6 +231,9 @@ class CreateTournamentRequest(Request):
                                                          "General that many games at once, the seats alternating.")
     duplicate: bool = Field(False, description="Every board of a round deals the same cards (the same seed).")
     rated: bool = Field(True, description="The tournament's games update ratings.")
+    withdraw_on_timeout: bool = Field(True, description="Withdraw a player who loses a game on time (or forfeits "
+                                                        "one by never moving): their games in progress are lost "
+                                                        "and their later pairings are forfeits.")
     max_players: int | None = Field(None, ge=2, le=256)
 
 

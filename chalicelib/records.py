@@ -135,6 +135,7 @@ class GameRecord:
     due_at: str | None = None  # when the clock sweeper must next look at this game
     rated: bool = False
     tournament_id: str | None = None
+    ladder_id: str | None = None
     seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: never shown
     public: bool = False  # anyone may watch it (a spectator's view: no hand, no hidden card)
     # Of this version only: the seat that was to move before it (the outbox consumer tells the

@@ -65,9 +65,14 @@ class VacationView(Shape):
 class RatingView(Shape):
     game: str
     rating: int
-    rd: float = Field(description="Rating deviation; provisional while it is 110 or more.")
+    rd: float = Field(description="Rating deviation as of now: it grows by one empty Glicko-2 rating period "
+                                  "for every 30 days without a rated game (up to 350); provisional while it is 110 "
+                                  "or more.")
     volatility: float
-    provisional: bool
+    provisional: bool = Field(description="As of now: an established rating ages into provisional when idle.")
+    established_until: str | None = Field(None, description="When idleness will make this established rating "
+                                                            "provisional (and take it off the leaderboard), unless "
+                                                            "a rated game comes first; null while provisional.")
     games: int
     wins: int
     losses: int
@@ -148,9 +153,13 @@ class GameResult(Shape):
     reason: str = Field(description="Battle Line: adjacent_flags, flag_count, stall, or match (a match decided on "
                                     "points). Khan & General: annihilation, routed, max_rounds, draw_agreed. Both: "
                                     "resign, timeout, withdrawn; a game that never began: declined (a seat said no), "
-                                    "aborted (called off before its first move); such a game is never rated.")
+                                    "aborted (called off before its first move, or a seat's time ran out before it ever moved: "
+                                    "then `abandoned` is true); such a game is never rated. A tournament or ladder "
+                                    "game whose seat's time ran out before it ever moved: forfeit (that seat loses).")
     flags: dict[str, int] | None = Field(None, description="Battle Line: flags held by each seat at the end (of the "
                                                            "last game of a match).")
+    abandoned: bool | None = Field(None, description="Aborted because the seat `seat` ran out of time before it "
+                                                     "ever moved (never in a tournament or a ladder).")
     scores: dict[str, int] | None = Field(None, description="Battle Line: a match's total points per seat.")
     games: list[dict[str, Any]] | None = Field(None, description="Battle Line: a match's games, each with its result.")
     destroyed: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat destroyed.")
@@ -373,6 +382,8 @@ class TournamentView(Shape):
     match_games: int
     duplicate: bool
     rated: bool
+    withdraw_on_timeout: bool = Field(description="A player who loses a game on time (or forfeits one by never "
+                                                  "moving) is withdrawn: their later pairings are forfeits.")
     max_players: int | None
     status: Literal["open", "running", "finished"]
     organiser: str

@@ -126,6 +126,10 @@ def unplayed_line(result: dict, names: dict[int, str], you: int | None) -> str |
         if seat is not None and seat == you:
             return _("You declined the game")
         return _("{name} declined the game").format(name=names.get(seat) or _("an invited player"))
+    if code == "aborted" and result.get("abandoned"):
+        if seat is not None and seat == you:
+            return _("Your time ran out before your first move: the game was aborted, unrated")
+        return _("{name} never made a move in time: the game was aborted, unrated").format(name=names.get(seat, "?"))
     if code == "aborted":
         if seat is not None and seat == you:
             return _("You called the game off before its first move")

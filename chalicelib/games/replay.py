@@ -20,7 +20,7 @@ from .base import Event, GameEngine, IllegalStep, State
 
 # The reasons the service gives ``engine.forfeit`` (the seat's event is named after it). A
 # resignation is a step (``resign``) of its own.
-FORFEITS = ("timeout", "withdrawn")
+FORFEITS = ("timeout", "withdrawn", "forfeit")  # forfeit: a tournament or ladder game abandoned
 
 
 class ReplayError(Exception):

@@ -22,6 +22,13 @@ from ..i18n import _
 
 Finder = Callable[[str], GameRecord | None]
 Forfeit = Callable[[GameRecord, int, str], GameRecord | None]
+Abandon = Callable[[GameRecord, int], GameRecord | None]
+
+
+def never_moved(clock: dict, seat: int) -> bool:
+    """Whether the seat has never ended a turn in this game (its clock counts no move). In Khan &
+    General an answer in the reaction window ends a turn too: a seat that answered has moved."""
+    return clock["moves"].get(str(seat), 0) == 0
 
 
 class TurnClock:
@@ -65,13 +72,14 @@ class TurnClock:
 
 
 class Clocks:
-    def __init__(self, store: Store, clock: Clock, *, find: Finder, forfeit: Forfeit,
+    def __init__(self, store: Store, clock: Clock, *, find: Finder, forfeit: Forfeit, abandon: Abandon,
                  vacations: Callable[[GameRecord, int], list[timecontrol.Interval]],
                  timed: Callable[[GameRecord, datetime | None], GameRecord]) -> None:
         self.store = store
         self.clock = clock
         self.find = find
         self.forfeit = forfeit
+        self.abandon = abandon
         self.vacations = vacations
         self.timed = timed
 
@@ -94,10 +102,20 @@ class Clocks:
         seat = game.clock["running"]["seat"]
         clock = timecontrol.with_vacations(game.clock, self.vacations(game, seat))
         if timecontrol.expired(clock, now):
-            done = self.forfeit(game, seat, "timeout")
+            done = self.run_out(game, seat)
             return (done, True) if done is not None else (self.find(game.id) or game, False)
         moved = self.timed(replace(game, clock=clock), None)
         return (moved if self.store.save_clock(moved) else self.find(game.id) or game), False
+
+    def run_out(self, game: GameRecord, seat: int) -> GameRecord | None:
+        """The seat is out of time. One that never moved abandoned the game: it is aborted, unrated and
+        counts for nothing, except in a tournament or a ladder, where the seat forfeits (the other side
+        wins, and the event scores it). Any other seat loses on time. None: the game moved on first."""
+        if never_moved(game.clock, seat):
+            if game.tournament_id or game.ladder_id:
+                return self.forfeit(game, seat, "forfeit")
+            return self.abandon(game, seat)
+        return self.forfeit(game, seat, "timeout")
 
     def sweep_clocks(self, limit: int = 100) -> dict:
         """The scheduled sweeper: reminders that are due, and timeouts, found through the sparse

@@ -59,6 +59,7 @@ class Games:
                                                       game=request.game))
         options = self.moves.game_options(engine, request.options)
         seats = self._seats(engine, options, request, player.id)
+        self._check_rated(request, seats)
 
         def run(record: Recorder) -> dict:
             seed = request.seed if request.seed is not None else self.new_seed()
@@ -71,6 +72,21 @@ class Games:
             return body
 
         return self.idempotent.run(player.id, idempotency, run)
+
+    @staticmethod
+    def _check_rated(request: CreateGameRequest, seats: list[SeatRecord]) -> None:
+        """``rated: true`` given explicitly for a game that cannot be rated (an explicit seed, a bot seat,
+        not two seats) is a contradiction, refused rather than quietly unrated; left out, ``rated``
+        only means "if it can be"."""
+        if "rated" not in request.model_fields_set or not request.rated:
+            return
+        if request.seed is not None:
+            raise ServiceError("rated_conflict", _("a game with an explicit seed is never rated: leave out "
+                                                   "\"rated\" or the seed"))
+        if any(s.bot for s in seats):
+            raise ServiceError("rated_conflict", _("a game with a bot is never rated: leave out \"rated\""))
+        if len(seats) != 2:
+            raise ServiceError("rated_conflict", _("only two-player games are rated: leave out \"rated\""))
 
     def _seats(self, engine: GameEngine, options: dict, request: CreateGameRequest, creator: str) -> list[SeatRecord]:
         """The seats asked for: the creator's own seat is settled, bots need no asking; any other player

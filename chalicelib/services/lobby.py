@@ -33,12 +33,14 @@ ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
 
 class Lobby:
     def __init__(self, store: Store, *, load: Callable[[str], tuple[GameRecord, GameEngine]],
-                 next_version: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
+                 next_version: Callable[..., tuple[GameRecord, list[EventRecord]]],
+                 ended: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
                  new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.load = load
         self.next_version = next_version
+        self.ended = ended
         self.view = view
         self.new_game_record = new_game_record
         self.idempotent = idempotent
@@ -175,11 +177,7 @@ class Lobby:
         return self._commit(game, saved, recorded, retry=retry, seats_changed=True)
 
     def _end(self, game: GameRecord, reason: str, seat: int | None, event: str) -> GameRecord:
-        result = {"winner": None, "reason": reason, "seat": seat}
-        saved, recorded = self.next_version(game, [{"type": event, "seat": seat, "data": {"seat": seat,
-                                                                                          "result": result}}],
-                                            status="finished", to_move=None, ended=result, due_at=None,
-                                            deadline=None)
+        saved, recorded = self.ended(game, reason, seat, event)
         return self._commit(game, saved, recorded)
 
     def _commit(self, game: GameRecord, saved: GameRecord, recorded: list[EventRecord], *, retry: bool = True,

@@ -136,6 +136,26 @@ class Moves:
                         request=None, revision=0, **changes)
         return self.pass_clock(saved, now), events
 
+    def ended(self, game: GameRecord, reason: str, seat: int | None, event: str,
+              **detail: object) -> tuple[GameRecord, list[EventRecord]]:
+        """The game one version on, ended before its rules could end it (declined, aborted): nobody
+        wins, it is never rated and counts for nothing. ``event`` is one of the service's own
+        (``SERVICE_EVENTS``: replays skip it); ``detail`` goes into the result."""
+        result = {"winner": None, "reason": reason, "seat": seat, **detail}
+        return self.next_version(game, [{"type": event, "seat": seat, "data": {"seat": seat, "result": result}}],
+                                 status="finished", to_move=None, ended=result, due_at=None, deadline=None)
+
+    def abandon(self, game: GameRecord, seat: int) -> GameRecord | None:
+        """The seat's clock ran out before it ever moved: the game is aborted (as Lichess does), as one
+        more version; None if the game moved on first."""
+        saved, events = self.ended(game, "aborted", seat, "game_aborted", abandoned=True)
+        try:
+            self.store.save_game(saved, game.version, events, None)
+        except VersionConflict:
+            return None
+        logger.info("game %s: seat %s never moved; aborted at version %s", game.id, seat, saved.version)
+        return saved
+
     def forfeit(self, game: GameRecord, seat: int, reason: str) -> GameRecord | None:
         """The seat loses now (timeout, withdrawal), as one more version; None if the game moved on first.
         The reason names the seat's event: one of ``games.replay.FORFEITS``, so that the events replay."""

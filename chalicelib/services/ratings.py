@@ -4,7 +4,7 @@ the leaderboards."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Callable
 
 from .. import timecontrol
@@ -18,17 +18,17 @@ from ..store.protocol import Store
 from ..tournaments import glicko2
 from ..i18n import _
 
-RATING_PERIOD_DAYS = 30  # a rating's RD grows for each such period without a rated game
+RATING_PERIOD_DAYS = glicko2.RATING_PERIOD_DAYS  # a rating's RD grows for each such period without a rated game
 
 
 class Ratings:
     def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
-                 advance_tournament: Callable[[str], None], engines: dict[str, GameEngine] | None = None) -> None:
+                 settle_tournament: Callable[[GameRecord], None], engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.engines = engines or ENGINES
         self.find = find
-        self.advance_tournament = advance_tournament
+        self.settle_tournament = settle_tournament
 
     def settle_finished(self, message: messages.Message) -> None:
         """A finished game's consequences (a ``GAME_FINISHED`` message, so never lost): its rating,
@@ -40,7 +40,7 @@ class Ratings:
         if game.rated:
             self._rate(game, engine.result(game.state))
         if game.tournament_id:
-            self.advance_tournament(game.tournament_id)
+            self.settle_tournament(game)  # a loss on time may withdraw its player; the round may be over
 
     def _rate(self, game: GameRecord, result: dict) -> None:
         """Glicko-2, each game its own rating period; an idle rating's RD grows first."""
@@ -61,26 +61,58 @@ class Ratings:
         raise RuntimeError(f"could not rate game {game.id}; the outbox will try again")
 
     def player_ratings(self, player: Player) -> dict:
-        return {r.game: r.as_json() for r in self.store.list_ratings(player.id)}
+        """The player's ratings as of now (getMe, getPlayer): RD grown by the idle periods."""
+        now = self.clock.now()
+        return {r.game: shown(r, now) for r in self.store.list_ratings(player.id)}
 
     def leaderboard(self, game: str, limit: int) -> dict:
+        """The best ratings established as of now, highest first. The index holds every rating that
+        was established when it was saved; those that have aged into provisional since are read and
+        dropped (``Store.leaderboard`` pages on past them) and taken out of the index as they are
+        found, so each costs a read once (docs/correspondence.md, Ratings)."""
         if game not in self.engines:
             raise ServiceError("unknown_game_type", _("there are no {game!r} games on this server").format(game=game))
-        rows = self.store.leaderboard(game, limit)
+        now = self.clock.now()
+        rows, lapsed = self.store.leaderboard(game, limit, lambda r: not as_of(r, now).provisional)
+        for record in lapsed:
+            self.store.drop_from_leaderboard(record)
         names = {r.player_id: self.store.get_player(r.player_id) for r in rows}
         return {"game": game, "players": [
             {"rank": rank, "player_id": r.player_id, "name": names[r.player_id].name if names[r.player_id] else "?",
-             **r.as_json()} for rank, r in enumerate(rows, start=1)]}
+             **shown(r, now)} for rank, r in enumerate(rows, start=1)]}
+
+
+def idle_periods(record: RatingRecord, now: datetime) -> int:
+    """Whole rating periods since the rating's last rated game (none without a time)."""
+    if not record.updated_at:
+        return 0
+    return max(0, (now - timecontrol.parse_time(record.updated_at)).days // RATING_PERIOD_DAYS)
 
 
 def aged(record: RatingRecord, now: datetime) -> glicko2.Rating:
-    """The rating as Glicko-2 sees it now: its RD grown for each idle rating period."""
-    rating = glicko2.Rating(record.rating, record.rd, record.volatility)
-    if record.updated_at:
-        idle = (now - timecontrol.parse_time(record.updated_at)).days // RATING_PERIOD_DAYS
-        for _attempt in range(min(idle, 24)):
-            rating = glicko2.update(rating, [])
-    return rating
+    """The rating as Glicko-2 sees it now: its RD grown for each idle rating period (up to 350)."""
+    return glicko2.idle(glicko2.Rating(record.rating, record.rd, record.volatility), idle_periods(record, now))
+
+
+def as_of(record: RatingRecord, now: datetime) -> RatingRecord:
+    """The record with its RD as of now (so ``provisional`` is too)."""
+    return replace(record, rd=aged(record, now).rd)
+
+
+def established_until(record: RatingRecord) -> datetime | None:
+    """When idleness makes the rating provisional (its RD reaches 110 after an empty period each
+    ``RATING_PERIOD_DAYS``); None if it is provisional already or has no time to age from."""
+    periods = glicko2.periods_until_provisional(glicko2.Rating(record.rating, record.rd, record.volatility))
+    if not periods or not record.updated_at:
+        return None
+    return timecontrol.parse_time(record.updated_at) + timedelta(days=periods * RATING_PERIOD_DAYS)
+
+
+def shown(record: RatingRecord, now: datetime) -> dict:
+    """A rating as people read it: as of now, with the moment it turns provisional if it is not."""
+    current = as_of(record, now)
+    until = established_until(record) if not current.provisional else None
+    return {**current.as_json(), "established_until": iso(until) if until else None}
 
 
 def _rated(before: RatingRecord, after: glicko2.Rating, score: float, now: datetime) -> RatingRecord:

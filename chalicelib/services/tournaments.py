@@ -80,7 +80,7 @@ class Tournaments:
             created_at=self.now(), seed=self.new_seed(), rounds=request.rounds,
             duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
             forfeit_points=engine.forfeit_points(options) * per_pairing, match_games=match_games,
-            games_per_pairing=per_pairing)
+            games_per_pairing=per_pairing, withdraw_on_timeout=request.withdraw_on_timeout)
         self.store.put_tournament(TournamentRecord(data["id"], data, 0), None)
         return self.view(data)
 
@@ -157,6 +157,30 @@ class Tournaments:
                     break
         self.advance(tournament_id)
 
+    def settle_game(self, game: GameRecord) -> None:
+        """A finished game's consequences for its tournament (from its ``server.game_finished`` message,
+        once per game, and safe to run again), in one write of the tournament: a seat that lost on time
+        (or forfeited by never moving) is withdrawn if the tournament says so (``withdraw_on_timeout``);
+        then the round goes on if it is over. The withdrawn player's other games in progress are lost
+        after it (and by the outbox message saved with it, should this stop midway)."""
+        loser = timed_out_player(game, self.engines[game.game].result(game.state))
+        playing: list[str] = []
+
+        def step(t: dict) -> None:
+            playing[:] = []
+            entry = next((p for p in t["players"] if p["player_id"] == loser), None)
+            if t.get("withdraw_on_timeout", True) and t["status"] == "running" and entry and not entry["withdrawn"]:
+                playing[:] = director.withdraw(t, loser)  # not withdrawn yet: a re-run changes nothing
+            self._advance_step(t)
+
+        def outbox(t: dict) -> list[messages.Message]:
+            return [messages.tournament_withdrawal(t["id"], loser, playing, self.now())] if playing else []
+
+        self._games_now(self._update(game.tournament_id, step, outbox))
+        if playing:
+            logger.info("tournament %s: %s lost on time and is withdrawn", game.tournament_id, loser)
+            self._lose_games(game.tournament_id, loser, playing)
+
     def finish_withdrawal(self, message: messages.Message) -> None:
         """The outbox's side of a withdrawal: lose the games the request that withdrew could not."""
         self._lose_games(message.data["tournament_id"], message.data["player_id"], message.data["games"])
@@ -167,15 +191,16 @@ class Tournaments:
         """When the current round is over (every pairing scored from its games), store its scores,
         pair the next one and create its games (or finish); before that, write nothing. Safe to run
         again and beside itself."""
-        def step(t: dict) -> None:
-            scored = self.scored(t)
-            if not director.round_complete(scored):
-                return
-            t.update(scored)
-            while director.round_complete(t):
-                _name_games(t, director.next_round(t))
+        self._games_now(self._update(tournament_id, self._advance_step))
 
-        self._games_now(self._update(tournament_id, step))
+    def _advance_step(self, t: dict) -> None:
+        """If the current round is over, store its scores and pair the next one (or finish)."""
+        scored = self.scored(t)
+        if not director.round_complete(scored):
+            return
+        t.update(scored)
+        while director.round_complete(t):
+            _name_games(t, director.next_round(t))
 
     def _score_finished(self, t: dict) -> None:
         engine = self.engines[t["game"]]
@@ -298,7 +323,7 @@ class Tournaments:
         return {
             "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
             "options": t["options"], "match_games": t.get("match_games", t["options"].get("match_games", 1)),
-            "duplicate": t["duplicate"], "rated": t["rated"],
+            "duplicate": t["duplicate"], "rated": t["rated"], "withdraw_on_timeout": t.get("withdraw_on_timeout", True),
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
             "created_at": t["created_at"], "round": t["round"],
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
@@ -307,6 +332,13 @@ class Tournaments:
                           "second": who(p["second"]), "game_ids": p["games"], "points": p["points"],
                           "forfeit": p["forfeit"]} for p in t["pairings"]],
         }
+
+
+def timed_out_player(game: GameRecord, result: dict | None) -> str | None:
+    """The player who lost the game on time (``timeout``) or by never moving (``forfeit``), or None."""
+    if not result or result.get("reason") not in ("timeout", "forfeit") or result.get("winner") is None:
+        return None
+    return next((s.player_id for s in game.seats if s.seat != result["winner"]), None)
 
 
 def _name_games(t: dict, pairings: list[dict]) -> None:

@@ -545,13 +545,33 @@ class DynamoStore:
         rows.sort(key=lambda item: item["lobby_at"], reverse=True)
         return [keys.game_id_of(item["PK"]) for item in rows[:limit]]
 
-    def leaderboard(self, game: str, limit: int) -> list[RatingRecord]:
-        """The highest ``limit`` of each of the game type's shards, merged."""
-        rows = []
+    def leaderboard(self, game: str, limit: int,
+                    keep: Callable[[RatingRecord], bool]) -> tuple[list[RatingRecord], list[RatingRecord]]:
+        """The highest ``limit`` that ``keep`` accepts of each of the game type's 16 shards, merged;
+        a shard is read a page of ``limit`` at a time, on past the refused, until it gave ``limit``."""
+        kept: list[RatingRecord] = []
+        refused: list[RatingRecord] = []
         for shard in keys.shards(game):
-            rows += self._query("lb = :g", {":g": {"S": shard}}, index="leaderboard", limit=limit, descending=True)
-        rows.sort(key=lambda item: (-item["lb_rating"], item["player_id"]))
-        return [self._rating_from(item) for item in rows[:limit]]
+            found, start = 0, None
+            while True:
+                page, start = self._query_page("lb = :g", {":g": {"S": shard}}, index="leaderboard", limit=limit,
+                                               descending=True, start=start)
+                for item in page:
+                    record = self._rating_from(item)
+                    if found < limit and keep(record):
+                        kept.append(record)
+                        found += 1
+                    elif found < limit:
+                        refused.append(record)
+                if found >= limit or start is None:
+                    break
+        kept.sort(key=lambda r: (-r.rating, r.player_id))
+        return kept[:limit], refused
+
+    def drop_from_leaderboard(self, rating: RatingRecord) -> bool:
+        """Remove the rating's index keys, on its version (a rating saved since keeps its place)."""
+        return self._applied(self.client.update_item, **self._update(
+            keys.rating(rating.player_id, rating.game), "REMOVE lb, lb_rating", condition=_at_version(rating.version)))
 
     @staticmethod
     def _rating_from(item: dict) -> RatingRecord:

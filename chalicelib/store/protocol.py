@@ -176,9 +176,15 @@ class Store(Protocol):
         """Ids of the newest ``limit`` games of type ``game`` with a seat open to anyone, newest
         first (an index: eventually consistent; the caller re-reads each game)."""
 
-    def leaderboard(self, game: str, limit: int) -> list[RatingRecord]:
-        """The ``limit`` highest ratings at ``game`` that are no longer provisional, highest first
-        (an index: eventually consistent)."""
+    def leaderboard(self, game: str, limit: int,
+                    keep: Callable[[RatingRecord], bool]) -> tuple[list[RatingRecord], list[RatingRecord]]:
+        """The ``limit`` highest ratings at ``game`` that were established when saved and that ``keep``
+        accepts (established still), highest first, and those it refused on the way (an index:
+        eventually consistent; each shard is read on past the refused until it gives ``limit``)."""
+
+    def drop_from_leaderboard(self, rating: RatingRecord) -> bool:
+        """Take the rating out of the leaderboard index (it aged into provisional) unless it changed
+        since it was read; False if it had."""
 
     # ------------------------------------------------------------------ tournaments
 

@@ -41,11 +41,12 @@ class TournamentRefused(Exception):
 def new_tournament(tid: str, name: str, game: str, format: str, options: dict, *, organiser: str, created_at: str,
                    seed: int, rounds: int | None = None, duplicate: bool = False, rated: bool = True,
                    max_players: int | None = None, forfeit_points: float = 1.0, match_games: int = 1,
-                   games_per_pairing: int = 1) -> Tournament:
+                   games_per_pairing: int = 1, withdraw_on_timeout: bool = True) -> Tournament:
     """``match_games``: games a pairing plays; ``games_per_pairing``: how many game records that makes
     (1 when the game plays its matches itself, as Battle Line does)."""
     return {"id": tid, "name": name, "game": game, "format": format, "rounds": rounds, "options": options,
-            "match_games": match_games, "games_per_pairing": games_per_pairing, "duplicate": duplicate, "rated": rated, "max_players": max_players, "forfeit_points": forfeit_points,
+            "match_games": match_games, "games_per_pairing": games_per_pairing, "duplicate": duplicate, "rated": rated,
+            "withdraw_on_timeout": withdraw_on_timeout, "max_players": max_players, "forfeit_points": forfeit_points,
             "status": "open", "organiser": organiser, "created_at": created_at, "seed": seed,
             "round": 0, "players": [], "schedule": None, "pairings": []}
 

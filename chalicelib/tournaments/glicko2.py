@@ -13,6 +13,8 @@ SCALE = 173.7178
 TAU = 0.5
 EPSILON = 0.000001
 PROVISIONAL_RD = 110.0
+MAX_RD = 350.0  # a new player's RD: no rating is ever less certain
+RATING_PERIOD_DAYS = 30  # an idle rating's RD grows by one empty period for each such span without a rated game
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,33 @@ class Rating:
     @property
     def provisional(self) -> bool:
         return self.rd >= PROVISIONAL_RD
+
+
+def idle(player: Rating, periods: int) -> Rating:
+    """The rating after ``periods`` rating periods without a game: Glickman's step 6 taken that many
+    times, φ² growing by σ² each (rating and volatility unchanged), in closed form, so that any idle
+    time costs the same; never above ``MAX_RD``."""
+    if periods <= 0:
+        return player
+    phi = player.rd / SCALE
+    return Rating(player.rating, min(math.sqrt(phi ** 2 + periods * player.volatility ** 2) * SCALE, MAX_RD),
+                  player.volatility)
+
+
+def periods_until_provisional(player: Rating) -> int | None:
+    """How many empty rating periods make the rating provisional (RD ≥ ``PROVISIONAL_RD``) again: 0
+    if it is already; None if it never will (no volatility)."""
+    if player.provisional:
+        return 0
+    if player.volatility <= 0:
+        return None
+    target, phi = PROVISIONAL_RD / SCALE, player.rd / SCALE
+    n = max(1, math.ceil((target ** 2 - phi ** 2) / player.volatility ** 2))
+    while n > 1 and idle(player, n - 1).provisional:  # floating point: the first period that reaches it
+        n -= 1
+    while not idle(player, n).provisional:
+        n += 1
+    return n
 
 
 def _g(phi: float) -> float:
@@ -38,7 +67,7 @@ def update(player: Rating, games: list[tuple[Rating, float]], tau: float = TAU) 
     """The player's rating after a period's games: (opponent before the period, score 1 / ½ / 0)."""
     mu, phi, sigma = (player.rating - 1500) / SCALE, player.rd / SCALE, player.volatility
     if not games:
-        return Rating(player.rating, min(math.sqrt(phi ** 2 + sigma ** 2) * SCALE, 350.0), sigma)
+        return idle(player, 1)
     opponents = [((o.rating - 1500) / SCALE, o.rd / SCALE, score) for o, score in games]
     v = 1 / sum(_g(p) ** 2 * _e(mu, m, p) * (1 - _e(mu, m, p)) for m, p, _ in opponents)
     delta = v * sum(_g(p) * (s - _e(mu, m, p)) for m, p, s in opponents)

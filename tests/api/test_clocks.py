@@ -161,11 +161,13 @@ def test_a_move_before_the_reminder_means_no_reminder_for_that_turn(timed, clock
 
 def test_timeout_loses_the_game_once_even_when_swept_twice(timed, clock):
     ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    end_turn(timed, [ann, bob], game["game_id"])
+    version = end_turn(timed, [ann, bob], game["game_id"])["version"]  # both moved: no abandonment
     clock.advance(2 * DAY)
     assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
     assert timed.services.clocks.sweep_clocks()["timeouts"] == 0
     view = timed.view(bob, game["game_id"])
-    assert view["status"] == "finished" and view["version"] == 1
+    assert view["status"] == "finished" and view["version"] == version + 1
     assert view["result"]["winner"] == 2 and view["result"]["reason"] == "timeout"
     events = timed.get(f"/v1/games/{game['game_id']}/events", key=bob["api_key"]).body["events"]
     assert [e["type"] for e in events].count("timeout") == 1
@@ -174,10 +176,14 @@ def test_timeout_loses_the_game_once_even_when_swept_twice(timed, clock):
 
 def test_a_move_after_the_deadline_is_refused_and_the_timeout_applied(timed, clock):
     ann, bob, game = new_timed_game(timed, {"per_move_days": 2})
+    end_turn(timed, [ann, bob], game["game_id"])
+    end_turn(timed, [ann, bob], game["game_id"])  # both moved: no abandonment
+    view = timed.view(ann, game["game_id"])
     clock.advance(2 * DAY + timedelta(seconds=1))
-    step = next(s for s in game["legal_steps"] if s["type"] == "play")
-    reply = timed.act(ann, game["game_id"], 0, step)
-    assert reply.status == 409 and reply.body["code"] == "time_expired" and reply.body["current_version"] == 1
+    step = next(s for s in view["legal_steps"] if s["type"] == "play")
+    reply = timed.act(ann, game["game_id"], view["version"], step)
+    assert reply.status == 409 and reply.body["code"] == "time_expired"
+    assert reply.body["current_version"] == view["version"] + 1
     assert timed.view(ann, game["game_id"])["result"]["reason"] == "timeout"
 
 
@@ -207,9 +213,9 @@ def test_timeout_and_moves_racing_give_exactly_one_outcome(concurrent, timed, cl
         t.join()
     assert all(r.status == 409 for r in replies)
     view = timed.view(ann, game["game_id"])
-    assert view["version"] == 1 and view["result"]["reason"] == "timeout"
+    assert view["version"] == 1 and view["result"]["reason"] == "aborted"  # Ann never moved: abandoned
     events = timed.get(f"/v1/games/{game['game_id']}/events", key=ann["api_key"]).body["events"]
-    assert [e["type"] for e in events] == ["game_created", "timeout", "game_finished"], events
+    assert [e["type"] for e in events] == ["game_created", "game_aborted"], events
 
 
 def test_iccf_timeout_when_the_bank_is_empty(timed, clock):

@@ -98,3 +98,33 @@ def test_finished_game_view_says_it_was_rated(api, services):
     game = api.new_game(ann, [ann, bob])
     view = finish_by_resignation(api, bob, game)
     assert view["rated"] is True and view["seed"] is not None  # a finished game shows its seed
+
+
+def test_seed_with_rated_true_is_refused_not_silently_unrated(api, services):
+    """Defect 5: ``{"seed": 9, "rated": true}`` made an unrated game without a word."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    api.accepting(bob)
+    body = {"game": "battleline", "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}
+    refused = api.post("/v1/games", {**body, "seed": 9, "rated": True}, key=ann["api_key"])
+    assert (refused.status, refused.body["code"]) == (422, "rated_conflict")
+    assert "seed" in refused.body["detail"]
+    assert api.get("/v1/games", key=ann["api_key"]).body["games"] == []  # nothing was made
+    # A seed alone (rated left out) still makes a game, unrated; so does rated: false.
+    assert api.post("/v1/games", {**body, "seed": 9}, key=ann["api_key"]).body["rated"] is False
+    assert api.post("/v1/games", {**body, "seed": 9, "rated": False}, key=ann["api_key"]).body["rated"] is False
+
+
+def test_rated_true_with_a_bot_or_three_seats_is_refused_too(api, services):
+    """The same contradiction, decided the same way: an explicit ``rated: true`` that cannot hold."""
+    ann, bob, cat = api.signup("Ann"), api.signup("Bob"), api.signup("Cat")
+    api.accepting(bob)
+    api.accepting(cat)
+    bot = {"game": "battleline", "seats": [{"player_id": ann["id"]}, {"bot": "random"}]}
+    refused = api.post("/v1/games", {**bot, "rated": True}, key=ann["api_key"])
+    assert (refused.status, refused.body["code"]) == (422, "rated_conflict") and "bot" in refused.body["detail"]
+    assert api.post("/v1/games", bot, key=ann["api_key"]).body["rated"] is False
+    three = {"game": "battleline", "options": {"players": 3}, "rated": True,
+             "seats": [{"player_id": p["id"]} for p in (ann, bob, cat)]}
+    assert api.post("/v1/games", three, key=ann["api_key"]).body["code"] == "rated_conflict"
+    two = {"game": "battleline", "rated": True, "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}
+    assert api.post("/v1/games", two, key=ann["api_key"]).body["rated"] is True

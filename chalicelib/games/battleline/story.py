@@ -35,6 +35,7 @@ def _deck(deck: str) -> str:
 REASONS = {
     "adjacent_flags": N_("three adjacent flags"), "stall": N_("no one could play on"), "resign": N_("resignation"),
     "timeout": N_("time ran out"), "withdrawn": N_("withdrawal"), "match": N_("the match"),
+    "forfeit": N_("forfeit, no first move in time"),
 }
 
 
@@ -107,9 +108,12 @@ def tell(event: dict, view: dict) -> str | None:
         return _("{who} passed").format(who=who)
     if kind == "resign":
         return _("{who} resigned").format(who=who)
-    if kind in ("timeout", "withdrawn"):
-        return _("{who} ran out of time").format(who=who) if kind == "timeout" else \
-            _("{who} withdrew from the tournament").format(who=who)
+    if kind == "timeout":
+        return _("{who} ran out of time").format(who=who)
+    if kind == "withdrawn":
+        return _("{who} withdrew from the tournament").format(who=who)
+    if kind == "forfeit":
+        return _("{who} ran out of time without ever moving, and forfeits").format(who=who)
     if kind == "match_game_finished":
         return _("Game {number} of the match: {result}").format(
             number=data.get("number", "?"), result=result_line(data["result"], names, you))

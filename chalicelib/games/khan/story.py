@@ -102,7 +102,8 @@ def _squares(found: list[dict]) -> str:
 FACINGS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
 REASONS = {"annihilation": N_("every unit destroyed"), "routed": N_("no unit left on the field"),
            "max_rounds": N_("the last round ended"), "draw_agreed": N_("a draw agreed"),
-           "resign": N_("resignation"), "timeout": N_("time ran out"), "withdrawn": N_("withdrawal")}
+           "resign": N_("resignation"), "timeout": N_("time ran out"), "withdrawn": N_("withdrawal"),
+           "forfeit": N_("forfeit, no first move in time")}
 
 
 def facing(code: str) -> str:
@@ -316,6 +317,7 @@ _TELLERS = {
     "draw_offered": _said(N_("{who} offered a draw")), "draw_declined": _said(N_("{who} declined the draw")),
     "draw_accepted": _said(N_("{who} accepted the draw")), "resign": _said(N_("{who} resigned")),
     "timeout": _said(N_("{who} ran out of time")), "withdrawn": _said(N_("{who} withdrew from the tournament")),
+    "forfeit": _said(N_("{who} ran out of time without ever moving, and forfeits")),
 }
 
 
