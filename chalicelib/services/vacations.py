@@ -64,7 +64,7 @@ class Vacations:
                         or game.clock["running"]["seat"] != m.seat:
                     break
                 moved = self.timed(replace(game, clock=timecontrol.with_vacations(
-                    game.clock, vacation.intervals(record))), None)
+                    game.clock, vacation.intervals(record), now)), None)
                 if self.store.save_clock(moved):
                     break
         self.store.set_vacation(player.id, record)

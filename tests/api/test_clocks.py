@@ -295,3 +295,39 @@ def test_my_move_list_comes_sorted_by_deadline(timed, clock):
     end_turn(timed, [ann, bob], fast["game_id"])
     assert fast["game_id"] not in [g["game_id"] for g in
                                    timed.get("/v1/games?to_move=me", key=ann["api_key"]).body["games"]]
+
+
+# ---------------------------------------------------------------- reminders belong to a deadline (issue 22)
+
+def test_a_reminder_is_lost_when_a_vacation_moves_the_deadline(timed, clock):
+    """Defect 3: a 3-day turn, both reminders sent, then 5 days of vacation: an hour after it ended,
+    11 hours were left and no reminder came. The moved deadline gets its reminder (one, not a burst),
+    once."""
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 3})
+    clock.advance(2 * DAY)
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 1       # 24 hours left
+    clock.advance(DAY / 2)
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 1       # 80 % used, 12 hours left
+    assert timed.post("/v1/players/me/vacation", {"days": 5}, key=ann["api_key"]).status == 200
+    clock.advance(timedelta(minutes=1))
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 0       # nothing while she is away
+    clock.advance(5 * DAY + timedelta(hours=1) - timedelta(minutes=1))  # an hour after the vacation
+    assert seat_clock(timed.view(ann, game["game_id"]), 1)["time_left_seconds"] == 11 * 3600
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    clock.advance(timedelta(hours=10))
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}  # once per deadline
+    sent = outbox(timed, "game.reminder")
+    assert [(m.data["reminder"], m.data["time_left_seconds"]) for m in sent] == [
+        ("reminder_24h", 86400), ("reminder_80", 12 * 3600), ("reminder_80", 11 * 3600)]
+    assert sent[-1].data["deadline"] == "2026-03-10T09:00:00.000Z"
+    clock.advance(timedelta(hours=1))
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
+
+
+def test_a_late_sweeper_sends_the_latest_reminder_only(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 10})
+    clock.advance(9 * DAY + timedelta(hours=1))  # both reminders are past
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    assert [m.data["reminder"] for m in outbox(timed, "game.reminder")] == ["reminder_24h"]

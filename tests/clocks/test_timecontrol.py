@@ -133,7 +133,7 @@ def test_seat_clocks_show_time_left_and_the_running_deadline():
 
 def test_with_vacations_re_reads_the_running_players_vacations():
     clock = started({"per_move_days": 3})
-    moved = tc.with_vacations(clock, [(T0 + DAY, T0 + 2 * DAY)])
+    moved = tc.with_vacations(clock, [(T0 + DAY, T0 + 2 * DAY)], T0 + DAY / 2)
     assert tc.deadline(moved) == T0 + 4 * DAY
 
 
