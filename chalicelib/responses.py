@@ -24,6 +24,8 @@ class PreferencesView(Shape):
     messages: bool = Field(description="The other seats' messages are shown to the player (getGame, listEvents, "
                                        "emails, the board).")
     language: Literal["en", "zh-Hans", "ja", "vi"] = Field(description="The language the player reads.")
+    time_zone: str = Field(description="The player's IANA time zone (default UTC): a weekend pause stops their "
+                                       "clock on their Saturday and Sunday.")
     challenges: Literal["ask", "accept", "refuse"] = Field(
         description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
                     "refused (`refuse`).")
