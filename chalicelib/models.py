@@ -241,6 +241,15 @@ class CreateTournamentRequest(Request):
     duplicate: bool = Field(False, description="Every board of a round deals the same cards (the same seed).")
     rated: bool = Field(True, description="The tournament's games update ratings.")
     max_players: int | None = Field(None, ge=2, le=256)
+    time_control: dict[str, Any] | None = Field(None, description="The time control of every game (as a game's "
+                                                               "`options.time_control`, which may be given "
+                                                               "there instead).")
+    vacations_allowed: bool | None = Field(None, description="The players' vacations stop their clocks in the "
+                                                             "tournament's games (default true; needs a time "
+                                                             "control).")
+    weekend_pause: bool | None = Field(None, description="Every clock stands still on Saturday and Sunday in its "
+                                                         "player's time zone (default false; needs a time "
+                                                         "control).")
 
 
 # ---------------------------------------------------------------- Khan & General card sets

@@ -218,7 +218,7 @@ def allowance(clock: dict, seat: int) -> float:
 
 
 def weekends(zone: str, start: datetime) -> Iterator[Interval]:
-    """Saturday 00:00 to Monday 00:00 in ``zone``, in UTC, from the weekend around ``start`` on
+    """Saturday 00:00 to Monday 00:00 in ``zone``, in UTC, from the weekend ending after ``start`` on
     (endless; each midnight found in the zone, so a change to or from daylight saving time moves it)."""
     tz = ZoneInfo(zone)
     day = start.astimezone(tz).date()
@@ -226,7 +226,8 @@ def weekends(zone: str, start: datetime) -> Iterator[Interval]:
     while True:
         begin = datetime.combine(saturday, time(), tzinfo=tz).astimezone(timezone.utc)
         end = datetime.combine(saturday + timedelta(days=2), time(), tzinfo=tz).astimezone(timezone.utc)
-        yield begin, end
+        if end > start:
+            yield begin, end
         saturday += timedelta(days=7)
 
 
