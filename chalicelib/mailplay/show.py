@@ -144,12 +144,24 @@ def summary(view: dict) -> list[str]:
     elif "per_move_days" in control:
         days = control["per_move_days"]
         lines.append(ngettext("{count} day for each move.", "{count} days for each move.", days).format(count=days))
-    else:
+    elif "moves" in control:
         lines.append(_("{days} for every {moves}, unused time carried forward.").format(
             days=ngettext("{count} day", "{count} days", control["days"]).format(count=control["days"]),
             moves=ngettext("{count} move", "{count} moves", control["moves"]).format(count=control["moves"])))
+    else:
+        lines.append(_("{initial} to start, {increment} more for each move, at most {most}.").format(
+            initial=_days(control["initial_days"]), increment=_days(control["increment_days"]),
+            most=_days(control["max_days"])))
+    if control and control.get("weekend_pause"):
+        lines.append(_("Clocks stop on Saturdays and Sundays (in each player's time zone)."))
+    if control and control.get("vacations_allowed") is False:
+        lines.append(_("Vacations do not stop the clock."))
     lines.append(_("Rated.") if view.get("rated") else _("Not rated."))
     return lines
+
+
+def _days(count: int) -> str:
+    return ngettext("{count} day", "{count} days", count).format(count=count)
 
 
 def _sentences(lines: list[str]) -> str:
