@@ -170,6 +170,9 @@ class SeatClock(Shape):
     deadline: str | None = Field(description="When the seat to move loses on time (vacations included).")
     paused: bool = Field(description="The seat to move is on vacation (or, under a weekend pause, in its "
                                     "weekend): its clock does not run.")
+    paused_by: Literal["vacation", "weekend"] | None = Field(description="Why the seat's clock stands still now: "
+                                                                       "its player's vacation, or the weekend "
+                                                                       "pause; null while it runs.")
 
 
 class ReminderRule(Shape):

@@ -416,15 +416,25 @@ def reminder_mark(clock: dict, kind: str) -> str:
     return f"{running['seat']}@{running['since']}~{iso(deadline(clock))}#{kind}"
 
 
+def paused_by(clock: dict, now: datetime) -> str | None:
+    """Why the running clock stands still now: "vacation", "weekend", or None (it runs)."""
+    running = clock["running"]
+    if running is None or resumed(clock, now) <= now:
+        return None
+    away = any(parse_time(a) <= now < parse_time(b) for a, b in running.get("paused", []))
+    return "vacation" if away else "weekend"
+
+
 def seat_clocks(clock: dict, seats: list[int], now: datetime) -> list[dict]:
-    """What views show: each seat's time left, and the running seat's deadline."""
+    """What views show: each seat's time left, and the running seat's deadline (and pause)."""
     running = clock["running"]
     end = deadline(clock)
+    why = paused_by(clock, now)
     shown = []
     for seat in seats:
         runs = running is not None and running["seat"] == seat
         shown.append({"seat": seat, "time_left_seconds": int(time_left(clock, seat, now)),
                       "moves": clock["moves"][str(seat)], "running": runs,
                       "deadline": iso(end) if runs and end else None,
-                      "paused": runs and resumed(clock, now) > now})
+                      "paused": runs and why is not None, "paused_by": why if runs else None})
     return shown

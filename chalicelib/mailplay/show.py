@@ -229,11 +229,17 @@ def clock_line(view: dict) -> str:
     running = next((s for s in clock["seats"] if s["running"]), None)
     if running is None:
         return ""
-    if running.get("paused"):
+    if running.get("paused") and running.get("paused_by") != "weekend":
         who = _("You are") if running["seat"] == view["you"] else _("{name} is").format(
             name=names(view).get(running["seat"], "?"))
         return _("{who} on vacation: the clock is stopped.").format(who=who)
     left, deadline = _duration(running["time_left_seconds"]), when(running.get("deadline"))
+    if running.get("paused"):  # the weekend pause: the deadline is known, and worth telling
+        if running["seat"] == view["you"]:
+            return _("Your clock stands still for the weekend: {left} left (until {deadline}).").format(
+                left=left, deadline=deadline)
+        return _("{name}'s clock stands still for the weekend: {left} left (until {deadline}).").format(
+            name=names(view).get(running["seat"], "?"), left=left, deadline=deadline)
     if running["seat"] == view["you"]:
         return _("Your clock: {left} left (until {deadline}).").format(left=left, deadline=deadline)
     return _("{name}'s clock: {left} left (until {deadline}).").format(

@@ -10,6 +10,8 @@ from chalice.test import Client
 
 import app as app_module
 
+from battleline_cli import screens
+from chalicelib.mailplay import show
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.config import build_services
 
@@ -72,7 +74,7 @@ def test_per_move_view_shows_time_left_and_deadline(timed, clock):
     view = timed.view(ann, game["game_id"])
     assert view["clock"]["control"] == {"per_move_days": 3}
     assert seat_clock(view, 1) == {"seat": 1, "time_left_seconds": 2 * 86400, "moves": 0, "running": True,
-                                   "deadline": "2026-03-05T09:00:00.000Z", "paused": False}
+                                   "deadline": "2026-03-05T09:00:00.000Z", "paused": False, "paused_by": None}
     assert seat_clock(view, 2)["time_left_seconds"] == 3 * 86400 and seat_clock(view, 2)["deadline"] is None
 
 
@@ -234,7 +236,7 @@ def test_vacation_pauses_the_clock_and_moves_the_deadline(timed, clock):
     assert reply.status == 200 and reply.body == {"days_per_year": 14, "days_left": 11, "on_vacation": True,
                                                   "until": "2026-03-06T09:00:00.000Z"}
     view = timed.view(ann, game["game_id"])
-    assert seat_clock(view, 1)["deadline"] == "2026-03-07T09:00:00.000Z" and seat_clock(view, 1)["paused"]
+    assert seat_clock(view, 1)["deadline"] == "2026-03-07T09:00:00.000Z" and seat_clock(view, 1)["paused_by"] == "vacation"
     clock.advance(2 * DAY)
     assert timed.services.clocks.sweep_clocks()["timeouts"] == 0
     assert seat_clock(timed.view(ann, game["game_id"]), 1)["time_left_seconds"] == 86400
@@ -395,8 +397,12 @@ def test_weekend_pause_stops_a_seats_clock_on_its_players_weekend(timed, clock):
     assert game["clock"]["policy"]["weekend_pause"] is True
     assert seat_clock(game, 1)["deadline"] == "2026-04-08T11:00:00.000Z"  # two Paris weekends later
     clock.advance(datetime(2026, 3, 28, 12, tzinfo=timezone.utc) - clock.now())
-    ann_clock = seat_clock(timed.view(ann, game["game_id"]), 1)
-    assert ann_clock["paused"] and ann_clock["time_left_seconds"] == 181 * 3600
+    saturday = timed.view(ann, game["game_id"])
+    ann_clock = seat_clock(saturday, 1)
+    assert ann_clock["paused"] and ann_clock["paused_by"] == "weekend" and ann_clock["time_left_seconds"] == 181 * 3600
+    assert show.clock_line(saturday) == ("Your clock stands still for the weekend: 7 days, 13 hours left "
+                                         "(until Apr 8, 2026 11:00 UTC).")
+    assert screens.clock(saturday)[0].endswith("(the weekend: the clock is stopped); Bob: 10 days")
     clock.advance(datetime(2026, 4, 6, 10, 59, tzinfo=timezone.utc) - clock.now())
     assert timed.services.clocks.sweep_clocks()["reminders"] == 0
     clock.advance(timedelta(minutes=1))                        # 80 % used: 48 h of clock left

@@ -126,7 +126,7 @@ def test_seat_clocks_show_time_left_and_the_running_deadline():
     clock = started({"per_move_days": 3}, seat=2)
     shown = tc.seat_clocks(clock, [1, 2], T0 + DAY)
     assert shown[0] == {"seat": 1, "time_left_seconds": 3 * 86400, "moves": 0, "running": False,
-                        "deadline": None, "paused": False}
+                        "deadline": None, "paused": False, "paused_by": None}
     assert shown[1]["time_left_seconds"] == 2 * 86400
     assert shown[1]["deadline"] == "2026-03-04T12:00:00.000Z"
 
