@@ -40,7 +40,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Iterable, Iterator, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from .clock import iso
 
@@ -130,16 +130,35 @@ class Fischer(Policy):
         return self
 
 
-TimeControl = Annotated[Union[PerMove, Bank, Fischer],
-                        Field(description="per_move_days; moves + days; or initial_days + increment_days + max_days")]
+def _kind(value: object) -> str | None:
+    """Which control a value means, by its fields (so a refusal speaks of that control's fields only)."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
+    if not isinstance(value, dict):
+        return None
+    for kind, fields in (("per_move", ("per_move_days",)), ("fischer", ("initial_days", "increment_days", "max_days")),
+                         ("bank", ("moves", "days"))):
+        if any(name in value for name in fields):
+            return kind
+    return None
+
+
+TimeControl = Annotated[
+    Union[Annotated[PerMove, Tag("per_move")], Annotated[Bank, Tag("bank")], Annotated[Fischer, Tag("fischer")]],
+    Discriminator(_kind, custom_error_type="time_control",
+                  custom_error_message="a time control is {per_move_days}, {moves, days} or "
+                                       "{initial_days, increment_days, max_days}"),
+    Field(description="per_move_days; moves + days; or initial_days + increment_days + max_days")]
 POLICY_FIELDS = ("weekend_pause", "vacations_allowed")
 
 Interval = tuple[datetime, datetime]
 
 
 def stored_control(control: BaseModel) -> dict:
-    """A validated control as a game keeps it: the policy fields only when they differ from the default."""
-    return control.model_dump(exclude_defaults=True)
+    """A validated control as a game keeps it: its own fields, then the policy fields that differ from
+    the default."""
+    kept = control.model_dump(exclude_defaults=True)
+    return {**core(kept), **{k: v for k, v in kept.items() if k in POLICY_FIELDS}}
 
 
 def core(control: dict) -> dict:

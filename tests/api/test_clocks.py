@@ -360,6 +360,9 @@ def test_bad_fischer_or_policy_is_refused(timed):
                                                                          {"player_id": bob["id"]}],
                                          "options": {"time_control": control}}, key=ann["api_key"])
         assert reply.status == 422 and reply.body["code"] == "invalid_options", (control, reply.body)
+        if control.get("initial_days") == 6:  # the refusal speaks of the control meant, not of the others
+            assert "initial_days may not exceed max_days" in reply.body["detail"]
+            assert "per_move_days" not in reply.body["detail"]
 
 
 def test_views_show_the_time_policy_with_its_reminder_schedule(timed, clock):
