@@ -215,6 +215,9 @@ class Preferences(Request):
                                                   "`weekend_pause`, your clock stands still on your Saturday "
                                                   "and Sunday. A game keeps the zone you had when you took "
                                                   "your seat.", json_schema_extra=_no_default({}))
+    weekend_pause: bool = Field(None, description="The games you create with a time control pause on weekends "  # type: ignore[assignment]
+                                                  "(its `weekend_pause`) unless the control says otherwise "
+                                                  "(default false).", json_schema_extra=_no_default({}))
 
     def chosen(self) -> dict:
         """The fields the request sets."""

@@ -18,6 +18,7 @@ DEFAULT_PREFERENCES = {
     "challenges": "ask",
     "language": "en",  # what the player reads: en, zh-Hans, ja, vi (chalicelib/i18n.py)
     "time_zone": "UTC",  # an IANA zone: a weekend pause stops the player's clocks on their weekend
+    "weekend_pause": False,  # the games the player creates with a time control pause on weekends unless it says
 }
 
 

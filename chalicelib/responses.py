@@ -27,6 +27,8 @@ class PreferencesView(Shape):
     language: Literal["en", "zh-Hans", "ja", "vi"] = Field(description="The language the player reads.")
     time_zone: str = Field(description="The player's IANA time zone (default UTC): a weekend pause stops their "
                                        "clock on their Saturday and Sunday.")
+    weekend_pause: bool = Field(description="The games the player creates with a time control pause on weekends "
+                                            "unless the control says otherwise.")
     challenges: Literal["ask", "accept", "refuse"] = Field(
         description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
                     "refused (`refuse`).")

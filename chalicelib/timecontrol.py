@@ -166,6 +166,19 @@ def core(control: dict) -> dict:
     return {k: v for k, v in control.items() if k not in POLICY_FIELDS}
 
 
+def leaves_pause_open(control: object) -> bool:
+    """A time control as given that does not say whether it pauses on weekends."""
+    return isinstance(control, dict) and "weekend_pause" not in control
+
+
+def with_weekend_pause(options: dict, preferred: bool) -> dict:
+    """A game's options with its creator's ``weekend_pause`` preference, where its time control does not say."""
+    control = options.get("time_control")
+    if not preferred or not leaves_pause_open(control):
+        return options
+    return {**options, "time_control": {**control, "weekend_pause": True}}
+
+
 def vacations_allowed(control: dict) -> bool:
     return control.get("vacations_allowed", True) is not False
 

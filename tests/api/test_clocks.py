@@ -467,3 +467,15 @@ def test_tournament_policy_fields_need_a_time_control(timed):
                                            "options": {"time_control": {"per_move_days": 3}},
                                            "time_control": {"per_move_days": 4}}, key=ann["api_key"])
     assert reply.status == 422 and reply.body["code"] == "invalid_tournament"
+
+
+def test_the_weekend_pause_preference_is_the_default_of_the_games_a_player_creates(timed):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    reply = timed.request("PUT", "/v1/players/me/preferences", {"weekend_pause": True}, key=ann["api_key"])
+    assert reply.status == 200 and reply.body["weekend_pause"] is True
+    _, _, paused = new_timed_game(timed, {"per_move_days": 3}, players=(ann, bob))
+    _, _, said = new_timed_game(timed, {"per_move_days": 3, "weekend_pause": False}, players=(ann, bob))
+    _, _, bobs = new_timed_game(timed, {"per_move_days": 3}, players=(bob, ann))
+    assert paused["clock"]["policy"]["weekend_pause"] is True
+    assert said["clock"]["policy"]["weekend_pause"] is False and bobs["clock"]["policy"]["weekend_pause"] is False
+    assert timed.new_game(ann, [ann, bob])["clock"] is None  # no time control: nothing to pause
