@@ -479,3 +479,21 @@ def test_the_weekend_pause_preference_is_the_default_of_the_games_a_player_creat
     assert paused["clock"]["policy"]["weekend_pause"] is True
     assert said["clock"]["policy"]["weekend_pause"] is False and bobs["clock"]["policy"]["weekend_pause"] is False
     assert timed.new_game(ann, [ann, bob])["clock"] is None  # no time control: nothing to pause
+
+
+def test_a_game_keeps_the_time_zone_a_player_had_when_seated(timed, clock):
+    """Moving your weekend mid-game would buy time: the zone is the one the seat was taken with."""
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    timed.request("PUT", "/v1/players/me/preferences", {"time_zone": "Europe/Paris"}, key=ann["api_key"])
+    clock.advance(datetime(2026, 3, 6, 8, tzinfo=timezone.utc) - clock.now())  # a Friday morning
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2, "weekend_pause": True}, players=(ann, bob))
+    timed.request("PUT", "/v1/players/me/preferences", {"time_zone": "Asia/Tokyo"}, key=ann["api_key"])
+    end_turn(timed, [ann, bob], game["game_id"])
+    end_turn(timed, [ann, bob], game["game_id"])                # Ann's second turn
+    clock.advance(timedelta(hours=8))                           # Friday 16:00 UTC: Saturday in Tokyo, not in Paris
+    view = timed.view(ann, game["game_id"])
+    assert view["to_move"] == 1 and seat_clock(view, 1)["paused_by"] is None
+    _, _, later = new_timed_game(timed, {"per_move_days": 2, "weekend_pause": True}, players=(ann, bob))
+    assert seat_clock(later, 1)["paused_by"] == "weekend"      # a new game takes the new zone
+    clock.advance(timedelta(hours=8))                           # Saturday 01:00 in Paris
+    assert seat_clock(timed.view(ann, game["game_id"]), 1)["paused_by"] == "weekend"
