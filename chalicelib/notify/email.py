@@ -90,8 +90,8 @@ def reminder_line(kind: str | None) -> str:
     if rule.percent_used is not None:
         return _("Reminder: it is still your move, and {percent} of your time for it is used.").format(
             percent=i18n.percent(rule.percent_used / 100))
-    return ngettext("Last reminder: it is still your move, and your time runs out within {count} hour.",
-                    "Last reminder: it is still your move, and your time runs out within {count} hours.",
+    return ngettext("Reminder: it is still your move, and your time runs out within {count} hour.",
+                    "Reminder: it is still your move, and your time runs out within {count} hours.",
                     rule.hours_left).format(count=rule.hours_left)
 
 
