@@ -12,6 +12,7 @@ import app as app_module
 
 from battleline_cli import screens
 from chalicelib.mailplay import show
+from chalicelib.pages import board
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.config import build_services
 
@@ -406,6 +407,7 @@ def test_weekend_pause_stops_a_seats_clock_on_its_players_weekend(timed, clock):
     assert show.clock_line(saturday) == ("Your clock stands still for the weekend: 7 days, 13 hours left "
                                          "(until Apr 8, 2026 11:00 UTC).")
     assert screens.clock(saturday)[0].endswith("(the weekend: the clock is stopped); Bob: 10 days")
+    assert board.clock_lines(saturday)[0]["text"] == "You: 7 days, 13 hours left (the weekend: the clock waits)"
     clock.advance(datetime(2026, 4, 6, 10, 59, tzinfo=timezone.utc) - clock.now())
     assert timed.services.clocks.sweep_clocks()["reminders"] == 0
     clock.advance(timedelta(minutes=1))                        # 80 % used: 48 h of clock left
