@@ -36,9 +36,10 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from functools import cache
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Iterable, Iterator, Union
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
@@ -209,13 +210,23 @@ def policy(control: dict) -> dict:
             "weekend_pause": weekend_pause(control), "reminders": [r.shown() for r in schedule(control)]}
 
 
+@cache
+def _zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
 def valid_zone(name: str) -> bool:
-    """Whether ``name`` is an IANA time zone this runtime knows."""
+    """Whether ``name`` is an IANA time zone ("Area/Location", or UTC) this runtime knows (not one of
+    the system's own copies such as posix/...)."""
+    return ("/" in name or name == "UTC") and name in _zones()
+
+
+def _zone(name: str) -> ZoneInfo:
+    """The zone; UTC should a stored zone be unknown to this runtime (never a failure in a view)."""
     try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return "/" in name or name == "UTC"
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return ZoneInfo(DEFAULT_ZONE)
 
 
 @dataclass(frozen=True)
@@ -252,7 +263,7 @@ def allowance(clock: dict, seat: int) -> float:
 def weekends(zone: str, start: datetime) -> Iterator[Interval]:
     """Saturday 00:00 to Monday 00:00 in ``zone``, in UTC, from the weekend ending after ``start`` on
     (endless; each midnight found in the zone, so a change to or from daylight saving time moves it)."""
-    tz = ZoneInfo(zone)
+    tz = _zone(zone)
     day = start.astimezone(tz).date()
     saturday: date = day - timedelta(days=(day.weekday() - 5) % 7)
     while True:

@@ -320,3 +320,16 @@ def test_without_a_time_zone_the_weekend_is_utcs():
                           datetime(2026, 3, 27, 12, tzinfo=timezone.utc), [])
     assert clock["running"]["zone"] == "UTC"
     assert tc.deadline(clock) == datetime(2026, 3, 30, 12, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("zone, valid", [("Europe/Paris", True), ("America/Argentina/Buenos_Aires", True), ("UTC", True),
+                                         ("Etc/GMT+5", True), ("posix/Europe/Paris", False), ("Europe", False),
+                                         ("Europe/../Europe/Paris", False), ("EST", False), (" Europe/Paris", False)])
+def test_a_time_zone_is_an_iana_area_and_location(zone, valid):
+    assert tc.valid_zone(zone) is valid
+
+
+def test_a_stored_zone_this_runtime_does_not_know_counts_as_utc():
+    clock = tc.start_turn(tc.new_clock({"per_move_days": 1, "weekend_pause": True}, [1, 2]), 1,
+                          datetime(2026, 3, 27, 12, tzinfo=timezone.utc), [], "Atlantis/Capital")
+    assert tc.deadline(clock) == datetime(2026, 3, 30, 12, tzinfo=timezone.utc)
