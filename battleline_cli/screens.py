@@ -386,9 +386,12 @@ def clock(view: dict) -> list[str]:
     if "per_move_days" in control:
         kind = ngettext("{days} day a move", "{days} days a move", control["per_move_days"]).format(
             days=control["per_move_days"])
-    else:
+    elif "moves" in control:
         kind = ngettext("{days} day for every {moves} moves", "{days} days for every {moves} moves",
                         control.get("days", 0)).format(days=control.get("days"), moves=control.get("moves"))
+    else:
+        kind = _("{initial} days, +{increment} a move, at most {most}").format(
+            initial=control.get("initial_days"), increment=control.get("increment_days"), most=control.get("max_days"))
     parts = []
     for seat in found["seats"]:
         left = duration(seat["time_left_seconds"])
@@ -397,7 +400,9 @@ def clock(view: dict) -> list[str]:
                                                                      deadline=when(seat["deadline"]))
         else:
             text = _("{who}: {left}").format(who=sentence_name(view, seat["seat"]), left=left)
-        if seat.get("paused"):
+        if seat.get("paused_by") == "weekend":
+            text += " " + _("(the weekend: the clock is stopped)")
+        elif seat.get("paused"):
             text += " " + _("(on vacation: the clock is stopped)")
         parts.append(text)
     return [_("Clock ({kind}): {seats}").format(kind=kind, seats=in_turn(parts))]

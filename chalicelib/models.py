@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
+from . import timecontrol
 from .shapes import STRICT, Shape
 from .text import PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
 
@@ -188,6 +189,16 @@ class CreateWebhookRequest(Request):
     events: list[WebhookEvent] | None = Field(None, min_length=1, description="The event types to send; all when left out.")
 
 
+def _time_zone(name: str) -> str:
+    if not timecontrol.valid_zone(name):
+        raise PydanticCustomError("time_zone", "not an IANA time zone (e.g. Europe/Paris, America/New_York, UTC)")
+    return name
+
+
+TimeZone = Annotated[str, Field(min_length=1, max_length=64),
+                     AfterValidator(_time_zone)]
+
+
 class Preferences(Request):
     """Your choices. A field left out keeps its value (an older client cannot reset a newer one)."""
 
@@ -206,6 +217,14 @@ class Preferences(Request):
         json_schema_extra=_no_default({}))
     language: Language = Field(None, description=LANGUAGE,  # type: ignore[assignment]
                                json_schema_extra=_no_default({}))
+    time_zone: TimeZone = Field(None, description="Your time zone, an IANA name such as `Europe/Paris` or "  # type: ignore[assignment]
+                                                  "`UTC` (the default): under a time control with "
+                                                  "`weekend_pause`, your clock stands still on your Saturday "
+                                                  "and Sunday. A game keeps the zone you had when you took "
+                                                  "your seat.", json_schema_extra=_no_default({}))
+    weekend_pause: bool = Field(None, description="The games you create with a time control pause on weekends "  # type: ignore[assignment]
+                                                  "(its `weekend_pause`) unless the control says otherwise "
+                                                  "(default false).", json_schema_extra=_no_default({}))
 
     def chosen(self) -> dict:
         """The fields the request sets."""
@@ -235,6 +254,15 @@ class CreateTournamentRequest(Request):
                                                         "one by never moving): their games in progress are lost "
                                                         "and their later pairings are forfeits.")
     max_players: int | None = Field(None, ge=2, le=256)
+    time_control: dict[str, Any] | None = Field(None, description="The time control of every game (as a game's "
+                                                               "`options.time_control`, which may be given "
+                                                               "there instead).")
+    vacations_allowed: bool | None = Field(None, description="The players' vacations stop their clocks in the "
+                                                             "tournament's games (default true; needs a time "
+                                                             "control).")
+    weekend_pause: bool | None = Field(None, description="Every clock stands still on Saturday and Sunday in its "
+                                                         "player's time zone (default false; needs a time "
+                                                         "control).")
 
 
 # ---------------------------------------------------------------- Khan & General card sets

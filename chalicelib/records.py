@@ -17,6 +17,8 @@ DEFAULT_PREFERENCES = {
     # tournaments then).
     "challenges": "ask",
     "language": "en",  # what the player reads: en, zh-Hans, ja, vi (chalicelib/i18n.py)
+    "time_zone": "UTC",  # an IANA zone: a weekend pause stops the player's clocks on their weekend
+    "weekend_pause": False,  # the games the player creates with a time control pause on weekends unless it says
 }
 
 
@@ -96,6 +98,9 @@ class SeatRecord:
     open: bool = False
     rating_min: int | None = None
     rating_max: int | None = None
+    # The player's time zone (the ``time_zone`` preference) when they took the seat: under a weekend
+    # pause their clock stands still on Saturday and Sunday there (chalicelib.timecontrol).
+    time_zone: str | None = None
 
     @property
     def invited(self) -> bool:
@@ -111,7 +116,10 @@ class SeatRecord:
         return shown
 
     def stored(self) -> dict:
-        return {**self.as_json(), "email": self.email, "accepted": self.accepted}
+        kept = {**self.as_json(), "email": self.email, "accepted": self.accepted}
+        if self.time_zone:
+            kept["time_zone"] = self.time_zone
+        return kept
 
 
 @dataclass

@@ -11,6 +11,7 @@ from pydantic import ConfigDict, Field, WithJsonSchema
 from .models import STEP_REF, TournamentFormat
 from .models import WebhookEvent
 from .shapes import Shape
+from .timecontrol import REMINDER_KINDS
 
 Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [STEP_REF]})]
 GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
@@ -24,6 +25,10 @@ class PreferencesView(Shape):
     messages: bool = Field(description="The other seats' messages are shown to the player (getGame, listEvents, "
                                        "emails, the board).")
     language: Literal["en", "zh-Hans", "ja", "vi"] = Field(description="The language the player reads.")
+    time_zone: str = Field(description="The player's IANA time zone (default UTC): a weekend pause stops their "
+                                       "clock on their Saturday and Sunday.")
+    weekend_pause: bool = Field(description="The games the player creates with a time control pause on weekends "
+                                            "unless the control says otherwise.")
     challenges: Literal["ask", "accept", "refuse"] = Field(
         description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
                     "refused (`refuse`).")
@@ -174,11 +179,42 @@ class SeatClock(Shape):
     moves: int = Field(description="Turns the seat has completed.")
     running: bool
     deadline: str | None = Field(description="When the seat to move loses on time (vacations included).")
-    paused: bool = Field(description="The seat to move is on vacation: its clock does not run.")
+    paused: bool = Field(description="The seat to move is on vacation (or, under a weekend pause, in its "
+                                    "weekend): its clock does not run.")
+    paused_by: Literal["vacation", "weekend"] | None = Field(description="Why the seat's clock stands still now: "
+                                                                       "its player's vacation, or the weekend "
+                                                                       "pause; null while it runs.")
+
+
+class ReminderRule(Shape):
+    """One reminder of a time policy; exactly one of its three conditions is set."""
+
+    kind: Literal[REMINDER_KINDS] = Field(description="The `reminder` a game.reminder message names.")
+    days_without_move: int | None = Field(description="Sent after this many days of a turn (its clock's time: "
+                                                      "pauses do not count), if the turn is longer (ICCF).")
+    percent_used: int | None = Field(description="Sent when this share of the turn's time is used.")
+    hours_left: int | None = Field(description="Sent this many hours before the deadline, if the turn is longer.")
+
+
+class TimePolicy(Shape):
+    """A game's (or a tournament's) time policy: its time control, whether vacations stop the clock, the
+    weekend pause, and the reminders its turns get."""
+
+    time_control: dict[str, int] = Field(description='{"per_move_days": N}, {"moves": M, "days": D} or '
+                                                     '{"initial_days": D, "increment_days": I, "max_days": M}')
+    vacations_allowed: bool = Field(description="The players' vacations stop their clocks (false: they do not).")
+    weekend_pause: bool = Field(description="A seat's clock stands still on Saturday and Sunday in its player's "
+                                            "time zone.")
+    reminders: list[ReminderRule] = Field(description="The reminders a turn may get, each sent once per deadline "
+                                                      "(a deadline a vacation moves gets them again).")
 
 
 class ClockView(Shape):
-    control: dict[str, int] = Field(description='{"per_move_days": N} or {"moves": M, "days": D}')
+    control: dict[str, int | bool] = Field(description='The time control as the game was given it: '
+                                                       '{"per_move_days": N}, {"moves": M, "days": D} or '
+                                                       '{"initial_days": D, "increment_days": I, "max_days": M}, '
+                                                       'with `weekend_pause` and `vacations_allowed` if set.')
+    policy: TimePolicy
     seats: list[SeatClock]
 
 
@@ -384,6 +420,9 @@ class TournamentView(Shape):
     rated: bool
     withdraw_on_timeout: bool = Field(description="A player who loses a game on time (or forfeits one by never "
                                                   "moving) is withdrawn: their later pairings are forfeits.")
+    time_policy: TimePolicy | None = Field(description="The time policy of every game (each game's view shows "
+                                                       "the same as `clock.policy`); null without a time "
+                                                       "control.")
     max_players: int | None
     status: Literal["open", "running", "finished"]
     organiser: str
@@ -617,8 +656,10 @@ class GameInvitedData(WebhookGameData):
 
 
 class GameReminderData(WebhookGameData):
-    reminder: Literal["reminder_80", "reminder_24h"] = Field(description="80 % of the time is used, or 24 hours "
-                                                                        "are left.")
+    reminder: Literal[REMINDER_KINDS] = Field(description="Which reminder of the time policy: reminder_14d, "
+                                                         "reminder_28d, reminder_35d (that many days without a "
+                                                         "move), reminder_80 (80 % of the time is used) or "
+                                                         "reminder_24h (24 hours are left).")
     deadline: str = Field(description="When the seat loses on time.")
     time_left_seconds: int
 

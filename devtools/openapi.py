@@ -140,8 +140,10 @@ def _with_time_control(options: dict[str, Any]) -> None:
     """The service takes ``time_control`` beside every game's own options."""
     options["properties"]["time_control"] = {
         "anyOf": [{"$ref": REF.format(model="TimeControl")}, {"type": "null"}], "default": None,
-        "description": "The game's clock: `per_move_days` days for every move, or `days` days for every `moves` "
-                       "moves (unused time carried forward). No clock when left out."}
+        "description": "The game's clock: `per_move_days` days for every move; `days` days for every `moves` "
+                       "moves (unused time carried forward); or Fischer, `initial_days` to start, "
+                       "`increment_days` more for each move, never more than `max_days`. Each may add "
+                       "`weekend_pause` and `vacations_allowed`. No clock when left out."}
 
 
 def _component_schemas(operations: list) -> dict[str, Any]:

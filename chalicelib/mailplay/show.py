@@ -144,12 +144,24 @@ def summary(view: dict) -> list[str]:
     elif "per_move_days" in control:
         days = control["per_move_days"]
         lines.append(ngettext("{count} day for each move.", "{count} days for each move.", days).format(count=days))
-    else:
+    elif "moves" in control:
         lines.append(_("{days} for every {moves}, unused time carried forward.").format(
             days=ngettext("{count} day", "{count} days", control["days"]).format(count=control["days"]),
             moves=ngettext("{count} move", "{count} moves", control["moves"]).format(count=control["moves"])))
+    else:
+        lines.append(_("{initial} to start, {increment} more for each move, at most {most}.").format(
+            initial=_days(control["initial_days"]), increment=_days(control["increment_days"]),
+            most=_days(control["max_days"])))
+    if control and control.get("weekend_pause"):
+        lines.append(_("Clocks stop on Saturdays and Sundays (in each player's time zone)."))
+    if control and control.get("vacations_allowed") is False:
+        lines.append(_("Vacations do not stop the clock."))
     lines.append(_("Rated.") if view.get("rated") else _("Not rated."))
     return lines
+
+
+def _days(count: int) -> str:
+    return ngettext("{count} day", "{count} days", count).format(count=count)
 
 
 def _sentences(lines: list[str]) -> str:
@@ -217,11 +229,17 @@ def clock_line(view: dict) -> str:
     running = next((s for s in clock["seats"] if s["running"]), None)
     if running is None:
         return ""
-    if running.get("paused"):
+    if running.get("paused") and running.get("paused_by") != "weekend":
         who = _("You are") if running["seat"] == view["you"] else _("{name} is").format(
             name=names(view).get(running["seat"], "?"))
         return _("{who} on vacation: the clock is stopped.").format(who=who)
     left, deadline = _duration(running["time_left_seconds"]), when(running.get("deadline"))
+    if running.get("paused"):  # the weekend pause: the deadline is known, and worth telling
+        if running["seat"] == view["you"]:
+            return _("Your clock stands still for the weekend: {left} left (until {deadline}).").format(
+                left=left, deadline=deadline)
+        return _("{name}'s clock stands still for the weekend: {left} left (until {deadline}).").format(
+            name=names(view).get(running["seat"], "?"), left=left, deadline=deadline)
     if running["seat"] == view["you"]:
         return _("Your clock: {left} left (until {deadline}).").format(left=left, deadline=deadline)
     return _("{name}'s clock: {left} left (until {deadline}).").format(

@@ -19,8 +19,8 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
 from ..games.presenters import PRESENTERS
-from .. import i18n
-from ..i18n import _
+from .. import i18n, timecontrol
+from ..i18n import _, ngettext
 from ..mailplay import show
 from ..mailplay.links import Links
 from ..pages.templates import render
@@ -74,8 +74,25 @@ def first_line(message: Message, player: Player, view: dict) -> str:
             intro = _("A game of {game} against {players} was made for you.").format(game=game, players=players)
         return i18n.sentences(intro, line)
     if message.type == "game.reminder":
-        return i18n.sentences(_("Reminder: it is still your move."), show.clock_line(view), *show.recap(view))
+        return i18n.sentences(reminder_line(message.data.get("reminder")), show.clock_line(view), *show.recap(view))
     return line
+
+
+def reminder_line(kind: str | None) -> str:
+    """Which reminder of the time policy this is (chalicelib.timecontrol.REMINDERS), in one sentence."""
+    rule = next((r for r in timecontrol.REMINDERS if r.kind == kind), None)
+    if rule is None:
+        return _("Reminder: it is still your move.")
+    if rule.days_without_move is not None:
+        return ngettext("Reminder: {count} day without a move; it is still your move.",
+                        "Reminder: {count} days without a move; it is still your move.",
+                        rule.days_without_move).format(count=rule.days_without_move)
+    if rule.percent_used is not None:
+        return _("Reminder: it is still your move, and {percent} of your time for it is used.").format(
+            percent=i18n.percent(rule.percent_used / 100))
+    return ngettext("Reminder: it is still your move, and your time runs out within {count} hour.",
+                    "Reminder: it is still your move, and your time runs out within {count} hours.",
+                    rule.hours_left).format(count=rule.hours_left)
 
 
 def compose(message: Message, player: Player, view: dict, links: Links) -> EmailMessage:

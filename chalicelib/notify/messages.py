@@ -111,11 +111,14 @@ def _your_turn(game: GameRecord) -> list[Message]:
 
 def reminder(game: GameRecord, seat: int, player_id: str, kind: str, deadline: str, time_left: int,
              now: str) -> Message:
-    """The seat to move is reminded (``kind``: reminder_80 when 80 % of its time is used,
-    reminder_24h when 24 hours are left)."""
+    """The seat to move is reminded (``kind``: one of the policy's, chalicelib.timecontrol.REMINDERS:
+    reminder_80 when 80 % of its time is used, reminder_24h when 24 hours are left, reminder_14d
+    after 14 days without a move...). The message names the deadline: a deadline a vacation moved
+    gets its own reminders at the same version."""
     message = _message("game.reminder", game, seat, player_id,
                        {"reminder": kind, "deadline": deadline, "time_left_seconds": time_left})
-    return Message(f"msg_{game.id}_{game.version}_{kind}_{seat}", message.type, player_id, message.data, now)
+    until = "".join(c for c in deadline if c.isdigit())
+    return Message(f"msg_{game.id}_{game.version}_{kind}_{seat}_{until}", message.type, player_id, message.data, now)
 
 
 def tournament_games(tournament_id: str, round_number: int, now: str) -> Message:

@@ -72,7 +72,9 @@ def clock_lines(view: dict) -> list[dict]:
     for seat in clock["seats"]:
         who = _("You") if seat["seat"] == you else names.get(seat["seat"], "?")
         left = duration(seat["time_left_seconds"])
-        if seat["running"] and seat.get("paused"):
+        if seat["running"] and seat.get("paused_by") == "weekend":
+            text = _("{who}: {left} left (the weekend: the clock waits)").format(who=who, left=left)
+        elif seat["running"] and seat.get("paused"):
             text = _("{who}: {left} left (on vacation: the clock waits)").format(who=who, left=left)
         elif seat["running"]:
             text = _("{who}: {left} left for this move").format(who=who, left=left)

@@ -53,7 +53,8 @@ class TurnClock:
             return game  # the same turn goes on: same deadline, same reminders
         seat = next((s for s in game.seats if s.seat == to_move), None)
         vacations = vacation.intervals(seat.vacation) if seat is not None else []  # as the game knows them
-        return self.timed(replace(game, clock=timecontrol.pass_turn(game.clock, now, to_move, vacations)), None)
+        zone = seat.time_zone if seat is not None else None
+        return self.timed(replace(game, clock=timecontrol.pass_turn(game.clock, now, to_move, vacations, zone)), None)
 
     @staticmethod
     def timed(game: GameRecord, after: datetime | None) -> GameRecord:
@@ -67,7 +68,7 @@ class TurnClock:
         if game.clock is None:
             return None
         now = timecontrol.parse_time(at) if at else self.clock.now()
-        return {"control": game.clock["control"],
+        return {"control": game.clock["control"], "policy": timecontrol.policy(game.clock["control"]),
                 "seats": timecontrol.seat_clocks(game.clock, [s.seat for s in game.seats], now)}
 
 
@@ -100,7 +101,7 @@ class Clocks:
         came first (the game is then reloaded)."""
         now = self.clock.now()
         seat = game.clock["running"]["seat"]
-        clock = timecontrol.with_vacations(game.clock, self.vacations(game, seat))
+        clock = timecontrol.with_vacations(game.clock, self.vacations(game, seat), now)
         if timecontrol.expired(clock, now):
             done = self.run_out(game, seat)
             return (done, True) if done is not None else (self.find(game.id) or game, False)
@@ -135,20 +136,19 @@ class Clocks:
         return done
 
     def _remind(self, game: GameRecord, now: datetime) -> int:
+        """Send the reminder due now, once for the turn's present deadline (a deadline a vacation moved
+        gets its reminders again); the game's next look is at its next alarm."""
         seat = game.clock["running"]["seat"]
         player_id = next((s.player_id for s in game.seats if s.seat == seat), None)
         next_at = iso(timecontrol.next_alarm(game.clock, now).at)
-        sent = 0
-        for alarm in timecontrol.alarms(game.clock):
-            if alarm.kind == "timeout" or alarm.at > now:
-                continue
-            left = int(timecontrol.time_left(game.clock, seat, now))
-            message = messages.reminder(game, seat, player_id, alarm.kind, game.deadline, left, iso(now))
-            outcome = self.store.send_reminder(game, f"{timecontrol.turn_key(game.clock)}#{alarm.kind}",
-                                               [message] if player_id else [], next_at)
-            sent += outcome == "sent"
-            if outcome == "already":
-                self.store.set_game_due(game.id, game.version, next_at)
-        if not sent:
+        alarm = timecontrol.due_reminder(game.clock, now)
+        if alarm is None:
             self.store.set_game_due(game.id, game.version, next_at)
-        return sent
+            return 0
+        left = int(timecontrol.time_left(game.clock, seat, now))
+        message = messages.reminder(game, seat, player_id, alarm.kind, game.deadline, left, iso(now))
+        outcome = self.store.send_reminder(game, timecontrol.reminder_mark(game.clock, alarm.kind),
+                                           [message] if player_id else [], next_at)
+        if outcome != "sent":
+            self.store.set_game_due(game.id, game.version, next_at)
+        return int(outcome == "sent")

@@ -8,7 +8,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .. import bots, cursors, ids, observability, talk
+from .. import bots, cursors, ids, observability, talk, timecontrol
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..i18n import _, say
@@ -57,7 +57,7 @@ class Games:
         if engine is None:
             raise ServiceError("unknown_game_type", _("{game!r} games are not available on this server yet").format(
                                                       game=request.game))
-        options = self.moves.game_options(engine, request.options)
+        options = self.moves.game_options(engine, self._preferred_pause(player, request.options))
         seats = self._seats(engine, options, request, player.id)
         self._check_rated(request, seats)
 
@@ -87,6 +87,13 @@ class Games:
             raise ServiceError("rated_conflict", _("a game with a bot is never rated: leave out \"rated\""))
         if len(seats) != 2:
             raise ServiceError("rated_conflict", _("only two-player games are rated: leave out \"rated\""))
+    def _preferred_pause(self, player: Caller, options: dict) -> dict:
+        """The options, with the creator's ``weekend_pause`` preference for a time control that does not
+        say (the creator's record is read only then)."""
+        if not timecontrol.leaves_pause_open(options.get("time_control")):
+            return options
+        creator = self.store.get_player(player.id)
+        return timecontrol.with_weekend_pause(options, bool(creator and creator.preferences.get("weekend_pause")))
 
     def _seats(self, engine: GameEngine, options: dict, request: CreateGameRequest, creator: str) -> list[SeatRecord]:
         """The seats asked for: the creator's own seat is settled, bots need no asking; any other player

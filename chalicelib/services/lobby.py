@@ -16,7 +16,7 @@ import copy
 from dataclasses import replace
 from typing import Callable
 
-from .. import ids
+from .. import ids, timecontrol
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
@@ -96,7 +96,7 @@ class Lobby:
                 raise ServiceError("rating_out_of_range", _("the seat is for ratings {low}–{high}; yours at "
                                                             "{game} is {rating}").format(
                                                             low=seat.rating_min or 0, high=seat.rating_max or '…', game=game.game, rating=rating))
-            taken = SeatRecord(seat.seat, caller.id, caller.name)
+            taken = SeatRecord(seat.seat, caller.id, caller.name, time_zone=self._time_zone(game, caller.id))
             seats = [taken if s.seat == seat.seat else s for s in game.seats]
             try:
                 saved = self._save(game, engine, seats, "seat_joined", seat.seat,
@@ -105,6 +105,14 @@ class Lobby:
                 continue  # someone else moved first: is a seat still open?
             return self.view(saved, seat.seat)
         raise ServiceError("seat_taken", _("this game has no open seat any more"))
+
+    def _time_zone(self, game: GameRecord, player_id: str) -> str | None:
+        """The joining player's time zone, which a weekend pause needs (read only then)."""
+        control = game.options.get("time_control") or {}
+        if not timecontrol.weekend_pause(control):
+            return None
+        player = self.store.get_player(player_id)
+        return player.preferences.get("time_zone") if player else None
 
     def open_games(self, caller: Caller, game_type: str, limit: int) -> dict:
         """The newest games of ``game_type`` with a seat open to anyone, each in brief, and whether

@@ -46,7 +46,7 @@ def game_options(engine: GameEngine, raw: dict) -> dict:
     try:
         options = engine.options_model.model_validate(raw).model_dump(mode="json")
         if control is not None:
-            options["time_control"] = TIME_CONTROL.validate_python(control).model_dump()
+            options["time_control"] = timecontrol.stored_control(TIME_CONTROL.validate_python(control))
     except ValidationError as error:
         special = {problem["type"] for problem in error.errors()} & {"invalid_deck", "unknown_card_set"}
         raise ServiceError(special.pop() if special else "invalid_options", describe_validation(error)) from None
@@ -109,7 +109,7 @@ class Moves:
         if player is None:
             return seat
         quiet = not player.email and not self.store.list_webhooks(player.id)
-        return replace(seat, quiet=quiet, vacation=player.vacation)
+        return replace(seat, quiet=quiet, vacation=player.vacation, time_zone=player.preferences.get("time_zone"))
 
     def advance(self, game: GameRecord, engine: GameEngine, state: dict,
                 raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:

@@ -18,7 +18,7 @@ import copy
 import logging
 from typing import Callable
 
-from .. import cursors, ids
+from .. import cursors, ids, timecontrol
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
@@ -61,7 +61,7 @@ class Tournaments:
         if engine is None:
             raise ServiceError("unknown_game_type", _("{game!r} games are not available on this server yet").format(
                                                       game=request.game))
-        raw = dict(request.options)
+        raw = with_time_policy(dict(request.options), request)
         native = "match_games" in engine.options_model.model_fields  # the game plays a match in one record
         if native and request.match_games > 1:
             if raw.get("match_games", request.match_games) != request.match_games:
@@ -324,6 +324,8 @@ class Tournaments:
             "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
             "options": t["options"], "match_games": t.get("match_games", t["options"].get("match_games", 1)),
             "duplicate": t["duplicate"], "rated": t["rated"], "withdraw_on_timeout": t.get("withdraw_on_timeout", True),
+            "time_policy": timecontrol.policy(t["options"]["time_control"]) if t["options"].get("time_control")
+            else None,
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
             "created_at": t["created_at"], "round": t["round"],
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
@@ -339,6 +341,21 @@ def timed_out_player(game: GameRecord, result: dict | None) -> str | None:
     if not result or result.get("reason") not in ("timeout", "forfeit") or result.get("winner") is None:
         return None
     return next((s.player_id for s in game.seats if s.seat != result["winner"]), None)
+def with_time_policy(options: dict, request) -> dict:
+    """The games' options with the tournament's time policy: its ``time_control`` (given beside the
+    options or in them), ``vacations_allowed`` and ``weekend_pause`` go into the games' time control."""
+    control = options.get("time_control")
+    if request.time_control is not None:
+        if control is not None and control != request.time_control:
+            raise ServiceError("invalid_tournament", _("time_control is given twice, with two values"))
+        control = request.time_control
+    chosen = {name: getattr(request, name) for name in ("vacations_allowed", "weekend_pause")
+              if getattr(request, name) is not None}
+    if chosen and not isinstance(control, dict):
+        raise ServiceError("invalid_tournament", _("vacations_allowed and weekend_pause need a time_control"))
+    if control is not None:
+        options["time_control"] = {**control, **chosen} if isinstance(control, dict) else control
+    return options
 
 
 def _name_games(t: dict, pairings: list[dict]) -> None:

@@ -63,8 +63,10 @@ class Vacations:
                 if game is None or game.clock is None or game.clock["running"] is None \
                         or game.clock["running"]["seat"] != m.seat:
                     break
-                moved = self.timed(replace(game, clock=timecontrol.with_vacations(
-                    game.clock, vacation.intervals(record))), None)
+                clock = timecontrol.with_vacations(game.clock, vacation.intervals(record), now)
+                if clock == game.clock:
+                    break  # its clock does not stop for vacations (or already knew this one)
+                moved = self.timed(replace(game, clock=clock), None)
                 if self.store.save_clock(moved):
                     break
         self.store.set_vacation(player.id, record)

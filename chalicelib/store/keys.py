@@ -125,7 +125,7 @@ def head(game_id: str) -> Key:
 
 
 def reminder(game_id: str, mark: str) -> Key:
-    """The mark that the reminder ``mark`` (``<seat>@<turn start>#<kind>``) was sent."""
+    """The mark that the reminder ``mark`` (``<seat>@<turn start>~<deadline>#<kind>``) was sent."""
     return {"PK": game_pk(game_id), "SK": f"REMINDER#{mark}"}
 
 

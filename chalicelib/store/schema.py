@@ -9,7 +9,7 @@ built by one function of ``keys.py`` (last column).
 | game settings | GAME#<game_id>                  | GAME#SETTINGS        | ``keys.settings`` |
 | game version  | GAME#<game_id>                  | GAME#<version, 10 digits> | ``keys.version`` |
 | game head     | GAME#<game_id>                  | HEAD                 | ``keys.head`` |
-| reminder sent | GAME#<game_id>                  | REMINDER#<seat>@<turn start>#<kind> | ``keys.reminder`` |
+| reminder sent | GAME#<game_id>                  | REMINDER#<seat>@<turn start>~<deadline>#<kind> | ``keys.reminder`` |
 | rated game    | GAME#<game_id>                  | RATED                | ``keys.rated`` |
 | idempotency   | IDEMPOTENCY#<scope>#<sha256>    | IDEMPOTENCY          | ``keys.idempotency`` |
 | webhook       | PLAYER#<player_id>              | WEBHOOK#<webhook_id> | ``keys.webhook`` |

@@ -10,6 +10,9 @@ from chalice.test import Client
 
 import app as app_module
 
+from battleline_cli import screens
+from chalicelib.mailplay import show
+from chalicelib.pages import board
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.config import build_services
 
@@ -72,7 +75,7 @@ def test_per_move_view_shows_time_left_and_deadline(timed, clock):
     view = timed.view(ann, game["game_id"])
     assert view["clock"]["control"] == {"per_move_days": 3}
     assert seat_clock(view, 1) == {"seat": 1, "time_left_seconds": 2 * 86400, "moves": 0, "running": True,
-                                   "deadline": "2026-03-05T09:00:00.000Z", "paused": False}
+                                   "deadline": "2026-03-05T09:00:00.000Z", "paused": False, "paused_by": None}
     assert seat_clock(view, 2)["time_left_seconds"] == 3 * 86400 and seat_clock(view, 2)["deadline"] is None
 
 
@@ -240,7 +243,7 @@ def test_vacation_pauses_the_clock_and_moves_the_deadline(timed, clock):
     assert reply.status == 200 and reply.body == {"days_per_year": 14, "days_left": 11, "on_vacation": True,
                                                   "until": "2026-03-06T09:00:00.000Z"}
     view = timed.view(ann, game["game_id"])
-    assert seat_clock(view, 1)["deadline"] == "2026-03-07T09:00:00.000Z" and seat_clock(view, 1)["paused"]
+    assert seat_clock(view, 1)["deadline"] == "2026-03-07T09:00:00.000Z" and seat_clock(view, 1)["paused_by"] == "vacation"
     clock.advance(2 * DAY)
     assert timed.services.clocks.sweep_clocks()["timeouts"] == 0
     assert seat_clock(timed.view(ann, game["game_id"]), 1)["time_left_seconds"] == 86400
@@ -301,3 +304,205 @@ def test_my_move_list_comes_sorted_by_deadline(timed, clock):
     end_turn(timed, [ann, bob], fast["game_id"])
     assert fast["game_id"] not in [g["game_id"] for g in
                                    timed.get("/v1/games?to_move=me", key=ann["api_key"]).body["games"]]
+
+
+# ---------------------------------------------------------------- reminders belong to a deadline (issue 22)
+
+def test_a_reminder_is_lost_when_a_vacation_moves_the_deadline(timed, clock):
+    """Defect 3: a 3-day turn, both reminders sent, then 5 days of vacation: an hour after it ended,
+    11 hours were left and no reminder came. The moved deadline gets its reminder (one, not a burst),
+    once."""
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 3})
+    clock.advance(2 * DAY)
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 1       # 24 hours left
+    clock.advance(DAY / 2)
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 1       # 80 % used, 12 hours left
+    assert timed.post("/v1/players/me/vacation", {"days": 5}, key=ann["api_key"]).status == 200
+    clock.advance(timedelta(minutes=1))
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 0       # nothing while she is away
+    clock.advance(5 * DAY + timedelta(hours=1) - timedelta(minutes=1))  # an hour after the vacation
+    assert seat_clock(timed.view(ann, game["game_id"]), 1)["time_left_seconds"] == 11 * 3600
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    clock.advance(timedelta(hours=10))
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}  # once per deadline
+    sent = outbox(timed, "game.reminder")
+    assert [(m.data["reminder"], m.data["time_left_seconds"]) for m in sent] == [
+        ("reminder_24h", 86400), ("reminder_80", 12 * 3600), ("reminder_80", 11 * 3600)]
+    assert sent[-1].data["deadline"] == "2026-03-10T09:00:00.000Z"
+    clock.advance(timedelta(hours=1))
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
+
+
+def test_a_late_sweeper_sends_the_latest_reminder_only(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 10})
+    clock.advance(9 * DAY + timedelta(hours=1))  # both reminders are past
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 0}
+    assert [m.data["reminder"] for m in outbox(timed, "game.reminder")] == ["reminder_24h"]
+
+
+# ---------------------------------------------------------------- Fischer, policies, weekend pause (issue 22)
+
+def test_fischer_view_shows_the_bank_growing_by_the_increment_up_to_the_maximum(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"initial_days": 3, "increment_days": 2, "max_days": 5})
+    assert game["clock"]["control"] == {"initial_days": 3, "increment_days": 2, "max_days": 5}
+    assert seat_clock(game, 1)["deadline"] == "2026-03-05T09:00:00.000Z"
+    clock.advance(DAY)
+    view = end_turn(timed, [ann, bob], game["game_id"])       # Ann: 3 - 1 + 2
+    assert seat_clock(view, 1)["time_left_seconds"] == 4 * 86400
+    view = end_turn(timed, [ann, bob], game["game_id"])       # Bob: 3 - 0 + 2, capped at 5
+    assert seat_clock(view, 2)["time_left_seconds"] == 5 * 86400
+    clock.advance(4 * DAY)
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 0, "timeouts": 1}
+    assert timed.view(ann, game["game_id"])["result"]["reason"] == "timeout"
+
+
+def test_bad_fischer_or_policy_is_refused(timed):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    for control in ({"initial_days": 6, "increment_days": 1, "max_days": 5},
+                    {"initial_days": 3, "increment_days": 1, "max_days": 5, "days": 3},
+                    {"per_move_days": 3, "weekend_pause": 1}, {"per_move_days": 3, "vacations": False}):
+        reply = timed.post("/v1/games", {"game": "battleline", "seats": [{"player_id": ann["id"]},
+                                                                         {"player_id": bob["id"]}],
+                                         "options": {"time_control": control}}, key=ann["api_key"])
+        assert reply.status == 422 and reply.body["code"] == "invalid_options", (control, reply.body)
+        if control.get("initial_days") == 6:  # the refusal speaks of the control meant, not of the others
+            assert "initial_days may not exceed max_days" in reply.body["detail"]
+            assert "per_move_days" not in reply.body["detail"]
+
+
+def test_views_show_the_time_policy_with_its_reminder_schedule(timed, clock):
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 30})
+    assert game["clock"]["policy"] == {
+        "time_control": {"per_move_days": 30}, "vacations_allowed": True, "weekend_pause": False,
+        "reminders": [{"kind": "reminder_14d", "days_without_move": 14, "percent_used": None, "hours_left": None},
+                      {"kind": "reminder_28d", "days_without_move": 28, "percent_used": None, "hours_left": None},
+                      {"kind": "reminder_80", "days_without_move": None, "percent_used": 80, "hours_left": None},
+                      {"kind": "reminder_24h", "days_without_move": None, "percent_used": None, "hours_left": 24}]}
+    for days in (14, 24, 28, 29):
+        clock.advance(START + days * DAY - clock.now())
+        assert timed.services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}, days
+    assert [m.data["reminder"] for m in outbox(timed, "game.reminder")] == [
+        "reminder_14d", "reminder_80", "reminder_28d", "reminder_24h"]
+
+
+def test_time_zone_preference_is_an_iana_zone(timed):
+    ann = timed.signup("Ann")
+    assert timed.get("/v1/players/me/preferences", key=ann["api_key"]).body["time_zone"] == "UTC"
+    for zone in ("Mars/Olympus", "CET+1", "../../etc/passwd", "", 7):
+        reply = timed.request("PUT", "/v1/players/me/preferences", {"time_zone": zone}, key=ann["api_key"])
+        assert reply.status == 422 and reply.body["code"] == "invalid_request", zone
+    reply = timed.request("PUT", "/v1/players/me/preferences", {"time_zone": "Asia/Tokyo"}, key=ann["api_key"])
+    assert reply.status == 200 and reply.body["time_zone"] == "Asia/Tokyo"
+    reply = timed.request("PUT", "/v1/players/me/preferences", {"language": "ja"}, key=ann["api_key"])
+    assert reply.body["time_zone"] == "Asia/Tokyo"  # left out: kept
+
+
+def test_weekend_pause_stops_a_seats_clock_on_its_players_weekend(timed, clock):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    timed.request("PUT", "/v1/players/me/preferences", {"time_zone": "Europe/Paris"}, key=ann["api_key"])
+    clock.advance(datetime(2026, 3, 25, 12, tzinfo=timezone.utc) - clock.now())  # a Wednesday; DST on the 29th
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 10, "weekend_pause": True}, players=(ann, bob))
+    assert game["clock"]["policy"]["weekend_pause"] is True
+    assert seat_clock(game, 1)["deadline"] == "2026-04-08T11:00:00.000Z"  # two Paris weekends later
+    clock.advance(datetime(2026, 3, 28, 12, tzinfo=timezone.utc) - clock.now())
+    saturday = timed.view(ann, game["game_id"])
+    ann_clock = seat_clock(saturday, 1)
+    assert ann_clock["paused"] and ann_clock["paused_by"] == "weekend" and ann_clock["time_left_seconds"] == 181 * 3600
+    assert show.clock_line(saturday) == ("Your clock stands still for the weekend: 7 days, 13 hours left "
+                                         "(until Apr 8, 2026 11:00 UTC).")
+    assert screens.clock(saturday)[0].endswith("(the weekend: the clock is stopped); Bob: 10 days")
+    assert board.clock_lines(saturday)[0]["text"] == "You: 7 days, 13 hours left (the weekend: the clock waits)"
+    clock.advance(datetime(2026, 4, 6, 10, 59, tzinfo=timezone.utc) - clock.now())
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 0
+    clock.advance(timedelta(minutes=1))                        # 80 % used: 48 h of clock left
+    assert timed.services.clocks.sweep_clocks()["reminders"] == 1
+    assert outbox(timed, "game.reminder")[-1].data["time_left_seconds"] == 48 * 3600
+    clock.advance(datetime(2026, 4, 8, 10, 59, tzinfo=timezone.utc) - clock.now())
+    assert timed.services.clocks.sweep_clocks() == {"reminders": 1, "timeouts": 0}  # 24 hours left
+    clock.advance(timedelta(minutes=1))
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
+
+
+def test_a_joining_players_weekend_is_in_their_time_zone(timed, clock):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    timed.request("PUT", "/v1/players/me/preferences", {"time_zone": "Pacific/Auckland"}, key=bob["api_key"])
+    reply = timed.post("/v1/games", {"game": "battleline", "seats": [{"player_id": ann["id"]}, {"open": True}],
+                                     "options": {"first_seat": 2, "time_control": {"per_move_days": 1,
+                                                                                   "weekend_pause": True}}},
+                       key=ann["api_key"])
+    assert reply.status == 201, reply.body
+    clock.advance(datetime(2026, 3, 6, 12, tzinfo=timezone.utc) - clock.now())  # Friday noon UTC: Saturday 1 am there
+    joined = timed.post(f"/v1/games/{reply.body['game_id']}/join", key=bob["api_key"])
+    assert joined.status == 200, joined.body
+    # Bob's clock waits for his Monday, 00:00 in Auckland (Sunday 11:00 UTC), then runs a day
+    assert seat_clock(joined.body, 2)["deadline"] == "2026-03-09T11:00:00.000Z"
+
+
+def test_a_tournament_without_vacations_keeps_clocks_running_on_vacation(timed, clock):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    reply = timed.post("/v1/tournaments", {"name": "Cup", "game": "battleline", "format": "round_robin",
+                                           "time_control": {"per_move_days": 3}, "vacations_allowed": False,
+                                           "weekend_pause": False}, key=ann["api_key"])
+    assert reply.status == 201, reply.body
+    t = reply.body
+    assert t["time_policy"]["time_control"] == {"per_move_days": 3} and not t["time_policy"]["vacations_allowed"]
+    for player in (ann, bob):
+        timed.post(f"/v1/tournaments/{t['id']}/join", key=player["api_key"])
+    t = timed.post(f"/v1/tournaments/{t['id']}/start", key=ann["api_key"]).body
+    assert timed.get(f"/v1/tournaments/{t['id']}").body["time_policy"] == t["time_policy"]
+    game_id = t["pairings"][0]["game_ids"][0]
+    view = timed.view(ann, game_id)
+    assert view["clock"]["policy"] == t["time_policy"]
+    mover = (ann, bob)[view["to_move"] - 1]
+    deadline = seat_clock(view, view["to_move"])["deadline"]
+    _, _, friendly = new_timed_game(timed, {"per_move_days": 3}, players=(mover, ann if mover is bob else bob))
+    assert timed.post("/v1/players/me/vacation", {"days": 2}, key=mover["api_key"]).status == 200
+    assert seat_clock(timed.view(mover, game_id), view["to_move"])["deadline"] == deadline  # not paused
+    assert seat_clock(timed.view(mover, friendly["game_id"]), 1)["deadline"] == "2026-03-07T09:00:00.000Z"
+    clock.advance(3 * DAY)
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
+    # the mover never moved: in a tournament that is a forfeit (abandonment), not an abort
+    assert timed.view(mover, game_id)["result"]["reason"] == "forfeit"
+
+
+def test_tournament_policy_fields_need_a_time_control(timed):
+    ann = timed.signup("Ann")
+    reply = timed.post("/v1/tournaments", {"name": "Cup", "game": "battleline", "format": "round_robin",
+                                           "weekend_pause": True}, key=ann["api_key"])
+    assert reply.status == 422 and reply.body["code"] == "invalid_tournament"
+    reply = timed.post("/v1/tournaments", {"name": "Cup", "game": "battleline", "format": "round_robin",
+                                           "options": {"time_control": {"per_move_days": 3}},
+                                           "time_control": {"per_move_days": 4}}, key=ann["api_key"])
+    assert reply.status == 422 and reply.body["code"] == "invalid_tournament"
+
+
+def test_the_weekend_pause_preference_is_the_default_of_the_games_a_player_creates(timed):
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    reply = timed.request("PUT", "/v1/players/me/preferences", {"weekend_pause": True}, key=ann["api_key"])
+    assert reply.status == 200 and reply.body["weekend_pause"] is True
+    _, _, paused = new_timed_game(timed, {"per_move_days": 3}, players=(ann, bob))
+    _, _, said = new_timed_game(timed, {"per_move_days": 3, "weekend_pause": False}, players=(ann, bob))
+    _, _, bobs = new_timed_game(timed, {"per_move_days": 3}, players=(bob, ann))
+    assert paused["clock"]["policy"]["weekend_pause"] is True
+    assert said["clock"]["policy"]["weekend_pause"] is False and bobs["clock"]["policy"]["weekend_pause"] is False
+    assert timed.new_game(ann, [ann, bob])["clock"] is None  # no time control: nothing to pause
+
+
+def test_a_game_keeps_the_time_zone_a_player_had_when_seated(timed, clock):
+    """Moving your weekend mid-game would buy time: the zone is the one the seat was taken with."""
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    timed.request("PUT", "/v1/players/me/preferences", {"time_zone": "Europe/Paris"}, key=ann["api_key"])
+    clock.advance(datetime(2026, 3, 6, 8, tzinfo=timezone.utc) - clock.now())  # a Friday morning
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 2, "weekend_pause": True}, players=(ann, bob))
+    timed.request("PUT", "/v1/players/me/preferences", {"time_zone": "Asia/Tokyo"}, key=ann["api_key"])
+    end_turn(timed, [ann, bob], game["game_id"])
+    end_turn(timed, [ann, bob], game["game_id"])                # Ann's second turn
+    clock.advance(timedelta(hours=8))                           # Friday 16:00 UTC: Saturday in Tokyo, not in Paris
+    view = timed.view(ann, game["game_id"])
+    assert view["to_move"] == 1 and seat_clock(view, 1)["paused_by"] is None
+    _, _, later = new_timed_game(timed, {"per_move_days": 2, "weekend_pause": True}, players=(ann, bob))
+    assert seat_clock(later, 1)["paused_by"] == "weekend"      # a new game takes the new zone
+    clock.advance(timedelta(hours=8))                           # Saturday 01:00 in Paris
+    assert seat_clock(timed.view(ann, game["game_id"]), 1)["paused_by"] == "weekend"

@@ -14,9 +14,10 @@ def test_preferences_default_and_update(api):
     prefs = api.get("/v1/players/me/preferences", key=ann["api_key"]).body
     assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
                      "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
-                     "challenges": "ask", "messages": True, "language": "en"}
+                     "challenges": "ask", "messages": True, "language": "en", "time_zone": "UTC",
+                     "weekend_pause": False}
     chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask", "messages": False,
-              "language": "ja"}
+              "language": "ja", "time_zone": "Asia/Ho_Chi_Minh", "weekend_pause": True}
     assert api.request("PUT", "/v1/players/me/preferences", chosen, key=ann["api_key"]).body == chosen
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body == chosen
 
@@ -27,7 +28,8 @@ def test_a_preference_left_out_keeps_its_value(api):
     api.request("PUT", "/v1/players/me/preferences", {"challenges": "accept"}, key=ann["api_key"])
     older = {"email": ["game.finished"], "webhook": []}
     assert api.request("PUT", "/v1/players/me/preferences", older, key=ann["api_key"]).body == {
-        **older, "challenges": "accept", "messages": True, "language": "en"}
+        **older, "challenges": "accept", "messages": True, "language": "en", "time_zone": "UTC",
+        "weekend_pause": False}
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body["challenges"] == "accept"
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"email": ["game.nope"], "webhook": []},
                            key=ann["api_key"]), 422, "invalid_request")

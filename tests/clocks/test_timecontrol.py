@@ -126,14 +126,14 @@ def test_seat_clocks_show_time_left_and_the_running_deadline():
     clock = started({"per_move_days": 3}, seat=2)
     shown = tc.seat_clocks(clock, [1, 2], T0 + DAY)
     assert shown[0] == {"seat": 1, "time_left_seconds": 3 * 86400, "moves": 0, "running": False,
-                        "deadline": None, "paused": False}
+                        "deadline": None, "paused": False, "paused_by": None}
     assert shown[1]["time_left_seconds"] == 2 * 86400
     assert shown[1]["deadline"] == "2026-03-04T12:00:00.000Z"
 
 
 def test_with_vacations_re_reads_the_running_players_vacations():
     clock = started({"per_move_days": 3})
-    moved = tc.with_vacations(clock, [(T0 + DAY, T0 + 2 * DAY)])
+    moved = tc.with_vacations(clock, [(T0 + DAY, T0 + 2 * DAY)], T0 + DAY / 2)
     assert tc.deadline(moved) == T0 + 4 * DAY
 
 
@@ -176,3 +176,160 @@ def test_one_vacation_at_a_time():
     assert refused.value.code == "already_on_vacation"
     with pytest.raises(vac.VacationRefused):
         vac.end(None, T0)
+
+
+# ---------------------------------------------------------------- Fischer increment (issue 22)
+
+def test_fischer_adds_the_increment_after_charging_the_turn_and_caps_the_bank():
+    clock = started({"initial_days": 3, "increment_days": 2, "max_days": 5})
+    assert tc.deadline(clock) == T0 + 3 * DAY
+    clock = tc.pass_turn(clock, T0 + DAY, 2, [])          # 3 - 1 + 2 = 4 days
+    assert clock["banks"]["1"] == 4 * 86400
+    clock = tc.pass_turn(clock, T0 + 2 * DAY, 1, [])      # Bob: 3 - 1 + 2 = 4
+    clock = tc.pass_turn(clock, T0 + 2 * DAY + DAY / 2, 2, [])  # Ann: 4 - 0.5 + 2 = 5.5, capped at 5
+    assert clock["banks"] == {"1": 5 * 86400, "2": 4 * 86400}
+    assert tc.deadline(clock) == T0 + 2.5 * DAY + 4 * DAY
+
+
+def test_fischer_times_out_when_the_bank_is_empty():
+    clock = started({"initial_days": 2, "increment_days": 1, "max_days": 10})
+    assert not tc.expired(clock, T0 + 2 * DAY - timedelta(seconds=1)) and tc.expired(clock, T0 + 2 * DAY)
+
+
+@pytest.mark.parametrize("control", [
+    {"initial_days": 6, "increment_days": 1, "max_days": 5},     # starts above its maximum
+    {"initial_days": 3, "increment_days": 6, "max_days": 5},     # one move would overflow it
+    {"initial_days": 0, "increment_days": 1, "max_days": 5},
+    {"initial_days": 3, "increment_days": 0, "max_days": 5},
+    {"initial_days": 3, "increment_days": 1, "max_days": 366},
+    {"initial_days": 3, "increment_days": 1},
+    {"initial_days": 3, "increment_days": 1, "max_days": 5, "moves": 2},
+    {"initial_days": "3", "increment_days": 1, "max_days": 5},
+    {"per_move_days": 3, "weekend_pause": "yes"},
+])
+def test_bad_fischer_and_policy_fields_are_refused(control):
+    from pydantic import TypeAdapter, ValidationError
+    with pytest.raises(ValidationError):
+        TypeAdapter(tc.TimeControl).validate_python(control)
+
+
+def test_a_control_keeps_only_the_policy_fields_it_was_given():
+    from pydantic import TypeAdapter
+    adapter = TypeAdapter(tc.TimeControl)
+    assert tc.stored_control(adapter.validate_python({"per_move_days": 3})) == {"per_move_days": 3}
+    assert tc.stored_control(adapter.validate_python({"moves": 10, "days": 30, "weekend_pause": True})) == {
+        "moves": 10, "days": 30, "weekend_pause": True}
+
+
+# ---------------------------------------------------------------- the reminder policy (issue 22)
+
+def test_reminder_schedule_is_derived_from_the_time_control():
+    kinds = {name: [r.kind for r in tc.schedule(control)] for name, control in {
+        "short": {"per_move_days": 10}, "month": {"per_move_days": 30}, "long": {"per_move_days": 60},
+        "bank": {"moves": 10, "days": 7}, "fischer": {"initial_days": 5, "increment_days": 2, "max_days": 20}}.items()}
+    assert kinds == {"short": ["reminder_80", "reminder_24h"],
+                     "month": ["reminder_14d", "reminder_28d", "reminder_80", "reminder_24h"],
+                     "long": ["reminder_14d", "reminder_28d", "reminder_35d", "reminder_80", "reminder_24h"],
+                     "bank": ["reminder_14d", "reminder_28d", "reminder_35d", "reminder_80", "reminder_24h"],
+                     "fischer": ["reminder_14d", "reminder_80", "reminder_24h"]}
+    assert tc.policy({"per_move_days": 10, "vacations_allowed": False}) == {
+        "time_control": {"per_move_days": 10}, "vacations_allowed": False, "weekend_pause": False,
+        "reminders": [{"kind": "reminder_80", "days_without_move": None, "percent_used": 80, "hours_left": None},
+                      {"kind": "reminder_24h", "days_without_move": None, "percent_used": None, "hours_left": 24}]}
+
+
+def test_long_turns_escalate_like_iccf_after_14_28_and_35_days_without_a_move():
+    clock = started({"per_move_days": 40})
+    assert [(a.kind, (a.at - T0).days) for a in tc.alarms(clock)] == [
+        ("reminder_14d", 14), ("reminder_28d", 28), ("reminder_80", 32), ("reminder_35d", 35),
+        ("reminder_24h", 39), ("timeout", 40)]
+
+
+def test_a_bank_too_small_for_the_long_reminders_gets_only_those_that_fit():
+    clock = started({"moves": 10, "days": 20})
+    assert [a.kind for a in tc.alarms(clock)] == ["reminder_14d", "reminder_80", "reminder_24h", "timeout"]
+
+
+def test_a_moved_deadline_has_its_own_reminders_once_the_clock_runs_again():
+    clock = started({"per_move_days": 3})
+    before = tc.reminder_mark(clock, "reminder_80")
+    away = [(T0 + 2.5 * DAY, T0 + 7.5 * DAY)]
+    moved = tc.with_vacations(clock, away, T0 + 2.5 * DAY)
+    assert moved["running"]["moved"] == "2026-03-04T00:00:00.000Z"
+    assert tc.reminder_mark(moved, "reminder_80") != before
+    assert tc.due_reminder(moved, T0 + 7 * DAY) is None  # on vacation: nothing yet
+    assert tc.next_alarm(moved).at == T0 + 7.5 * DAY
+    assert tc.due_reminder(moved, T0 + 7.5 * DAY + timedelta(hours=1)).kind == "reminder_80"
+    assert tc.with_vacations(moved, away, T0 + 3 * DAY) == moved  # the same vacations: the same deadline
+
+
+def test_vacations_do_not_pause_a_control_that_does_not_allow_them():
+    away = [(T0 + DAY, T0 + 3 * DAY)]
+    clock = started({"per_move_days": 3, "vacations_allowed": False}, vacations=away)
+    assert clock["running"]["paused"] == [] and tc.deadline(clock) == T0 + 3 * DAY
+    assert tc.deadline(tc.with_vacations(clock, away, T0 + DAY)) == T0 + 3 * DAY
+
+
+# ---------------------------------------------------------------- the weekend pause (issue 22)
+
+PARIS_WED = datetime(2026, 3, 25, 12, 0, tzinfo=timezone.utc)  # Paris goes to summer time on Sunday 29 March
+
+
+def paris(control, vacations=()):
+    clock = tc.new_clock({**control, "weekend_pause": True}, [1, 2])
+    return tc.start_turn(clock, 1, PARIS_WED, list(vacations), "Europe/Paris")
+
+
+def test_weekend_pause_follows_the_players_midnight_across_a_dst_change():
+    weekends = tc.weekends("Europe/Paris", PARIS_WED)
+    first, second = next(weekends), next(weekends)
+    assert first == (datetime(2026, 3, 27, 23, tzinfo=timezone.utc), datetime(2026, 3, 29, 22, tzinfo=timezone.utc))
+    assert second == (datetime(2026, 4, 3, 22, tzinfo=timezone.utc), datetime(2026, 4, 5, 22, tzinfo=timezone.utc))
+    clock = paris({"per_move_days": 10})
+    # 59 h to Friday midnight, 120 h Monday to Friday, then the last 61 h: 47 h + 48 h of weekends paused
+    assert tc.deadline(clock) == datetime(2026, 4, 8, 11, tzinfo=timezone.utc)
+    saturday = datetime(2026, 3, 28, 12, tzinfo=timezone.utc)
+    assert tc.time_left(clock, 1, saturday) == 181 * 3600
+    assert tc.seat_clocks(clock, [1, 2], saturday)[0]["paused"]
+    assert not tc.seat_clocks(clock, [1, 2], datetime(2026, 3, 30, 8, tzinfo=timezone.utc))[0]["paused"]
+
+
+def test_weekend_pause_reminders_deadline_and_time_left_agree_over_several_weekends():
+    clock = paris({"moves": 10, "days": 30})
+    end = tc.deadline(clock)
+    assert tc.time_left(clock, 1, end) == 0 and tc.expired(clock, end)
+    assert tc.time_left(clock, 1, end - timedelta(seconds=1)) == 1
+    assert (end - PARIS_WED).days == 41  # 30 days of clock over six weekends
+    for alarm in tc.alarms(clock)[:-1]:
+        reminder = next(r for r in tc.REMINDERS if r.kind == alarm.kind)
+        assert tc.used(clock, alarm.at) == reminder.threshold(30 * 86400), alarm.kind
+        assert tc.resumed(clock, alarm.at) == alarm.at  # never due in a weekend
+    assert [a.kind for a in tc.alarms(clock)] == ["reminder_14d", "reminder_80", "reminder_28d", "reminder_24h",
+                                                  "timeout"]
+
+
+def test_a_vacation_over_a_weekend_is_not_paused_twice():
+    away = [(datetime(2026, 3, 27, tzinfo=timezone.utc), datetime(2026, 3, 31, tzinfo=timezone.utc))]
+    clock = paris({"per_move_days": 10}, vacations=away)
+    # paused: Fri 00:00 UTC to Tue 00:00 UTC (96 h, the weekend inside it), then the next weekend (48 h)
+    assert tc.deadline(clock) == PARIS_WED + timedelta(hours=240 + 96 + 48)
+
+
+def test_without_a_time_zone_the_weekend_is_utcs():
+    clock = tc.start_turn(tc.new_clock({"per_move_days": 1, "weekend_pause": True}, [1, 2]), 1,
+                          datetime(2026, 3, 27, 12, tzinfo=timezone.utc), [])
+    assert clock["running"]["zone"] == "UTC"
+    assert tc.deadline(clock) == datetime(2026, 3, 30, 12, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("zone, valid", [("Europe/Paris", True), ("America/Argentina/Buenos_Aires", True), ("UTC", True),
+                                         ("Etc/GMT+5", True), ("posix/Europe/Paris", False), ("Europe", False),
+                                         ("Europe/../Europe/Paris", False), ("EST", False), (" Europe/Paris", False)])
+def test_a_time_zone_is_an_iana_area_and_location(zone, valid):
+    assert tc.valid_zone(zone) is valid
+
+
+def test_a_stored_zone_this_runtime_does_not_know_counts_as_utc():
+    clock = tc.start_turn(tc.new_clock({"per_move_days": 1, "weekend_pause": True}, [1, 2]), 1,
+                          datetime(2026, 3, 27, 12, tzinfo=timezone.utc), [], "Atlantis/Capital")
+    assert tc.deadline(clock) == datetime(2026, 3, 30, 12, tzinfo=timezone.utc)

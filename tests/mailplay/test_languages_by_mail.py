@@ -448,6 +448,6 @@ def test_a_reminder_tells_the_time_left_once(store):
     with i18n.speaking("ja"):
         seat_view = services.games.view_for_seat(view["game_id"], 1)
         text = text_of(compose(message, services.store.get_player(people[0].id), seat_view, LINKS))
-    assert text.startswith("リマインダー：まだあなたの手番です。あなたの持ち時間：残り"), text
+    assert text.startswith("リマインダー：まだあなたの手番です。持ち時間は24時間以内に切れます。あなたの持ち時間：残り"), text
     assert sum("持ち時間" in line for line in text.splitlines()) == 1, text
     assert re.search(r"残り\d日\d+時間（", text.splitlines()[0]), text  # "2日23時間", not CLDR's "2 日 23 時間"

@@ -202,6 +202,30 @@ def test_a_reminder_keeps_the_subject_and_says_how_long_is_left(mailed):
         "Reminder: it is still your move. Your clock: 1 day, 2 hours left (until Nov 30, 2026 12:00 UTC).")
 
 
+@pytest.mark.parametrize("kind, opening", [
+    ("reminder_14d", "Reminder: 14 days without a move; it is still your move."),
+    ("reminder_80", "Reminder: it is still your move, and 80% of your time for it is used."),
+    ("reminder_24h", "Reminder: it is still your move, and your time runs out within 24 hours."),
+])
+def test_a_reminder_says_which_reminder_it_is(mailed, kind, opening):
+    from chalicelib.notify.email import compose
+    from chalicelib.records import Message
+
+    services, outbox = mailed
+    ann, bob = players(services)
+    game = new_game(services, ann, bob)
+    view = services.games.story(game["game_id"], 1)
+    view["clock"] = {"control": {"per_move_days": 40}, "seats": [
+        {"seat": 1, "time_left_seconds": 20 * 3600, "moves": 0, "running": True, "deadline": "2026-11-30T12:00:00Z",
+         "paused": False, "paused_by": None},
+        {"seat": 2, "time_left_seconds": 40 * 86400, "moves": 0, "running": False, "deadline": None, "paused": False,
+         "paused_by": None}]}
+    mail = compose(Message(f"msg_{game['game_id']}_0_{kind}_1", "game.reminder", ann.id, {
+        "game_id": game["game_id"], "seat": 1, "reminder": kind, "time_left_seconds": 20 * 3600}, "now"),
+        services.store.get_player(ann.id), view, LINKS)
+    assert first_line(text_of(mail)).startswith(f"{opening} Your clock: 20 hours left (until Nov 30, 2026 12:00 UTC).")
+
+
 def reach_a_claim(services, game, ann, bob):
     """Both fill the flags from the left until the seat to move could claim a flag (flag 1, once
     both sides are complete): its your-move email, its view."""

@@ -101,11 +101,14 @@ def test_a_move_costs_at_most_two_read_and_four_write_units(metered, game):
         assert charge.total_write_units <= 4, charge.table()
 
 
-def test_a_move_with_a_clock_costs_at_most_six_write_units(metered):
+@pytest.mark.parametrize("clock", [CLOCK, {"initial_days": 3, "increment_days": 1, "max_days": 10,
+                                           "weekend_pause": True, "vacations_allowed": False}])
+def test_a_move_with_a_clock_costs_at_most_six_write_units(metered, clock):
     """The clock moves the game's entry in the sweeper's ``due`` index (a delete and a put); the next
-    mover's vacations come with the game, not from a read of their record."""
+    mover's vacations (and, under a weekend pause, time zone) come with the game, not from a read of
+    their record."""
     meter, services, _ = metered
-    for charge in moves(meter, services, 12, clock=CLOCK):
+    for charge in moves(meter, services, 12, clock=clock):
         assert charge.read_units <= 2, charge.table()
         assert charge.total_write_units <= 6, charge.table()
 
