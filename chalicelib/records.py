@@ -9,8 +9,9 @@ from .tournaments.glicko2 import PROVISIONAL_RD
 
 
 DEFAULT_PREFERENCES = {
-    "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
-    "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+    "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished", "ladder.rank_changed"],
+    "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished",
+                "ladder.rank_changed"],
     "messages": True,  # the other seats' messages are shown (chalicelib/talk.py)
     # A game someone else seats the player in: "ask" them (it waits until they accept), "accept" it at
     # once (consent given in advance, as a bot's owner may), or "refuse" it (only open seats and

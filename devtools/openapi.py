@@ -370,7 +370,7 @@ def build() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "lobby"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"},
+        "tags": [{"name": "players"}, {"name": "games"}, {"name": "lobby"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"}, {"name": "ladders"},
                  {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"},
                  {"name": "webhook payloads", "description": "What a webhook endpoint receives (`webhooks`)."}],
         "paths": paths,

@@ -63,6 +63,14 @@ class Lobby:
         saved = self._end(game, "declined", seat.seat, "game_declined")
         return self.view(saved, seat.seat)
 
+    def lapse(self, game: GameRecord, seat: int) -> GameRecord | None:
+        """The seat did not answer in time (a ladder challenge's ``response_days``): the game ends
+        declined, as if they had declined it; None if it is not waiting for them any more."""
+        waiting = next((s for s in game.seats if s.seat == seat), None)
+        if game.status != "waiting" or waiting is None or not waiting.invited:
+            return None
+        return self._end(game, "declined", seat, "game_declined")
+
     def abort(self, caller: Caller, game_id: str) -> dict:
         """Any of its players calls the game off before its first move: it ends, aborted, unrated."""
         game, _engine = self.load(game_id)
