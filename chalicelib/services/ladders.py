@@ -147,12 +147,15 @@ class Ladders:
         if any({c.challenger, c.challenged} == {player.id, target} for c in board.challenges):
             raise ServiceError("already_challenged", _("you and {name} have a challenge open already").format(
                 name=theirs.name))
-        for rung, whose in ((mine, _("you have")), (theirs, _("{name} has").format(name=theirs.name))):
-            if rung.open_challenges >= ladder.max_open_challenges:
-                raise ServiceError("too_many_challenges", _("{whose} {count} open challenges, the most this ladder "
-                                                            "allows").format(whose=whose,
-                                                                             count=rung.open_challenges),
-                                   player_id=rung.player_id, max_open_challenges=ladder.max_open_challenges)
+        if mine.open_challenges >= ladder.max_open_challenges:
+            raise ServiceError("too_many_challenges", _("you have {count} open challenges, the most this ladder "
+                                                        "allows").format(count=mine.open_challenges),
+                               player_id=mine.player_id, max_open_challenges=ladder.max_open_challenges)
+        if theirs.open_challenges >= ladder.max_open_challenges:
+            raise ServiceError("too_many_challenges", _("{name} has {count} open challenges, the most this ladder "
+                                                        "allows").format(name=theirs.name,
+                                                                         count=theirs.open_challenges),
+                               player_id=theirs.player_id, max_open_challenges=ladder.max_open_challenges)
         return mine, theirs
 
     def _challenge_game(self, board: LadderBoard, player: Caller, mine: RungRecord, theirs: RungRecord,

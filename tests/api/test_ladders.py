@@ -232,9 +232,10 @@ def test_challenge_is_idempotent(world):
 
 def rung_keys(store, ladder_id):
     """The ladder's rung items as stored: sort key -> player."""
-    items = store._query("PK = :pk AND begins_with(SK, :r)", {":pk": {"S": keys.ladder_pk(ladder_id)},
-                                                              ":r": {"S": keys.RUNG_PREFIX}})
-    return {item["SK"]: item["player_id"] for item in items}
+    items = store.client.query(TableName=store.table, KeyConditionExpression="PK = :pk AND begins_with(SK, :r)",
+                               ExpressionAttributeValues={":pk": {"S": keys.ladder_pk(ladder_id)},
+                                                          ":r": {"S": keys.RUNG_PREFIX}}, ConsistentRead=True)["Items"]
+    return {item["SK"]["S"]: item["player_id"]["S"] for item in items}
 
 
 def test_winner_takes_the_losers_place_and_everyone_between_moves_down_one_rung_item_changed(world):
