@@ -448,9 +448,10 @@ def create_ladder(call: Call):
 
 @api.operation("GET", "/v1/ladders", "listLadders",
                summary="Ladders: the standing ladder of each game, then organisers' newest first",
-               query=m.ListLaddersQuery, response=r.LadderList, auth=False, tag="ladders")
+               query=m.ListLaddersQuery, response=r.LadderList, auth=False, errors=("invalid_cursor",),
+               tag="ladders")
 def list_ladders(call: Call):
-    return call.services.ladders.list_ladders(call.query.limit)
+    return call.services.ladders.list_ladders(call.query)
 
 
 @api.operation("GET", "/v1/ladders/{ladder_id}", "getLadder",

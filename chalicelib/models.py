@@ -248,6 +248,7 @@ class CreateLadderRequest(Request):
 
 class ListLaddersQuery(Query):
     limit: int = Limit(20, 100)
+    cursor: Cursor | None = None
 
 
 class ChallengeRequest(Request):

@@ -399,7 +399,10 @@ class LadderSummary(Shape):
 
 
 class LadderList(Shape):
-    ladders: list[LadderSummary] = Field(description="The standing ladders, then organisers' newest first.")
+    ladders: list[LadderSummary] = Field(description="The standing ladders (on the first page), then organisers' "
+                                                     "newest first.")
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
 
 
 class LadderPlayer(Shape):

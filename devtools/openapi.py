@@ -249,6 +249,7 @@ PROBLEM_HEADERS = {
 GAME = {"game_id": "$response.body#/game_id"}
 WEBHOOK = {"webhook_id": "$response.body#/id"}
 TOURNAMENT = {"tournament_id": "$response.body#/id"}
+LADDER = {"ladder_id": "$response.body#/id"}
 # What a success response leads to: operation -> the operations it links to, with their parameters.
 LINKS: dict[str, dict[str, dict[str, str]]] = {
     "createGame": {op: GAME for op in ("getGame", "postAction", "listEvents", "getBoardLink")},
@@ -263,6 +264,10 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
     "createPlayer": {"getPlayer": {"player_id": "$response.body#/id"}},
     "listTournaments": {op: {"tournament_id": "$response.body#/tournaments/0/id"}
                         for op in ("getTournament", "getStandings")},
+    "createLadder": {op: LADDER for op in ("getLadder", "joinLadder", "challengeOnLadder")},
+    "joinLadder": {op: LADDER for op in ("getLadder", "challengeOnLadder")},
+    "listLadders": {op: {"ladder_id": "$response.body#/ladders/0/id"} for op in ("getLadder", "joinLadder")},
+    "challengeOnLadder": {op: GAME for op in ("getGame", "acceptGame", "declineGame", "abortGame")},
 }
 
 

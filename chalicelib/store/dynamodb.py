@@ -611,15 +611,20 @@ class DynamoStore:
         """Every item of the ladder's partition, by one strongly consistent query (all pages)."""
         return ladder_board_from(self._query("PK = :pk", {":pk": {"S": keys.ladder_pk(ladder_id)}}))
 
-    def list_ladders(self, limit: int) -> list[LadderRecord]:
-        """The newest ``limit`` of each of the 16 ``ladder#nn`` partitions of the ``tournaments`` index,
-        merged newest first."""
+    def list_ladders(self, limit: int, before: str | None) -> tuple[list[LadderRecord], str | None]:
+        """The organisers' ladders in the 16 ``ladder#nn`` partitions of the ``tournaments`` index, newest
+        first below ``before``, merged (each partition gives at most ``limit + 1``), and the last one's
+        position when more follow."""
         rows: list[dict] = []
         for partition in keys.shards(keys.LADDER_LIST):
-            rows += self._query("tl = :p", {":p": {"S": partition}}, index="tournaments", limit=limit,
-                                descending=True)
+            condition, values = "tl = :p", {":p": {"S": partition}}
+            if before is not None:
+                condition, values = condition + " AND tl_at < :b", {**values, ":b": {"S": before}}
+            rows += self._query(condition, values, index="tournaments", limit=limit + 1, descending=True)
         rows.sort(key=lambda item: item["tl_at"], reverse=True)
-        return [ladder_from(item["summary"]) for item in rows[:limit]]
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [ladder_from(item["summary"]) for item in rows], rows[-1]["tl_at"] if more and rows else None
 
     def join_ladder(self, ladder_id: str, rung: RungRecord, idle_at: str) -> str:
         """The player's record and their rung, together: "joined"; "already" if the player is on the

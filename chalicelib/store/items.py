@@ -209,10 +209,11 @@ def tournament_summary(data: dict) -> dict:
 # ---------------------------------------------------------------------- ladders
 
 def ladder_item(ladder: LadderRecord) -> dict:
-    """A ladder's settings, with its entry in the ``tournaments`` index (its summary: the settings)."""
+    """A ladder's settings, with an organiser's ladder's entry in the ``tournaments`` index (its
+    summary: the settings; the standing ladders are listed without it)."""
     data = dumps(ladder.as_json())
-    return typed({**keys.ladder(ladder.id), "kind": "ladder", "id": ladder.id, "data": data, "summary": data,
-                  **keys.ladder_list(ladder.id, ladder.created_at)})
+    listed = {"summary": data, **keys.ladder_list(ladder.id, ladder.created_at)} if ladder.organiser else {}
+    return typed({**keys.ladder(ladder.id), "kind": "ladder", "id": ladder.id, "data": data, **listed})
 
 
 def ladder_from(data: str) -> LadderRecord:

@@ -209,8 +209,10 @@ class Store(Protocol):
         """The ladder (settings, rungs top first with their players, open challenges) by one strongly
         consistent read of its partition, or None."""
 
-    def list_ladders(self, limit: int) -> list[LadderRecord]:
-        """The newest ``limit`` ladders (an index: eventually consistent)."""
+    def list_ladders(self, limit: int, before: str | None) -> tuple[list[LadderRecord], str | None]:
+        """At most ``limit`` organisers' ladders, newest first, listed before the position ``before`` (a
+        page's last; None: from the newest), and the last one's position when more follow (None: no
+        more). An index: eventually consistent."""
 
     def join_ladder(self, ladder_id: str, rung: RungRecord, idle_at: str) -> str:
         """Put the player on the ladder at ``rung.position``, leaving it idle at ``idle_at`` unless they

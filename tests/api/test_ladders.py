@@ -141,6 +141,20 @@ def test_create_ladder_with_its_rules_and_list_it(world):
                           key=org["api_key"]), 422, "invalid_request")
 
 
+def test_list_ladders_in_pages_standing_first(world):
+    org = signup(world, "Org")
+    made = []
+    for n in range(3):
+        made.append(make_ladder(world, org))
+        world.clock.advance(timedelta(seconds=1))
+    joined(world, "khan", "Ann")  # a standing ladder in use is listed once, as before
+    first = world.get("/v1/ladders?limit=2").body
+    assert [ladder["id"] for ladder in first["ladders"]] == ["battleline", "khan", made[2], made[1]]
+    second = world.get(f"/v1/ladders?limit=2&cursor={first['next_cursor']}").body
+    assert [ladder["id"] for ladder in second["ladders"]] == [made[0]] and second["next_cursor"] is None
+    problem_of(world.get("/v1/ladders?cursor=nonsense"), 400, "invalid_cursor")
+
+
 def test_join_enters_at_the_bottom_once(world):
     org = signup(world, "Org")
     ladder_id = make_ladder(world, org)
