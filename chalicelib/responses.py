@@ -156,6 +156,8 @@ class GameResult(Shape):
     destroyed: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat destroyed.")
     wounded: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat has wounded, "
                                                              "still on the field.")
+    lapsed: bool | None = Field(None, description="declined: the seat did not answer a ladder challenge within "
+                                                  "the ladder's response_days.")
 
 
 class SeatClock(Shape):

@@ -69,7 +69,7 @@ class Lobby:
         waiting = next((s for s in game.seats if s.seat == seat), None)
         if game.status != "waiting" or waiting is None or not waiting.invited:
             return None
-        return self._end(game, "declined", seat, "game_declined")
+        return self._end(game, "declined", seat, "game_declined", lapsed=True)
 
     def abort(self, caller: Caller, game_id: str) -> dict:
         """Any of its players calls the game off before its first move: it ends, aborted, unrated."""
@@ -182,8 +182,8 @@ class Lobby:
                                             to_move=engine.to_move(game.state) if starts else None)
         return self._commit(game, saved, recorded, retry=retry, seats_changed=True)
 
-    def _end(self, game: GameRecord, reason: str, seat: int | None, event: str) -> GameRecord:
-        result = {"winner": None, "reason": reason, "seat": seat}
+    def _end(self, game: GameRecord, reason: str, seat: int | None, event: str, **extra) -> GameRecord:
+        result = {"winner": None, "reason": reason, "seat": seat, **extra}
         saved, recorded = self.next_version(game, [{"type": event, "seat": seat, "data": {"seat": seat,
                                                                                           "result": result}}],
                                             status="finished", to_move=None, ended=result, due_at=None,

@@ -306,8 +306,11 @@ def test_not_answering_within_response_days_counts_as_a_loss(world):
     assert world.services.ladders.sweep()["lapsed"] == 1
     settle(world)
     ended = world.view(bob, game_id)
-    assert ended["status"] == "finished" and ended["result"]["reason"] == "declined"
+    assert ended["status"] == "finished" and ended["result"]["reason"] == "declined" and ended["result"]["lapsed"]
     assert order(world, ladder_id) == ["Bob", "Ann"]
+    told = [m for m in world.mail.sent if m["To"] == "bob@example.org" and "_finished_" in m["X-Battleline-Message"]]
+    assert told[-1].get_body(("plain",)).get_content().startswith(
+        "Ann did not answer in time: the game counts as declined.")
 
 
 def test_an_accepted_challenge_does_not_lapse(world):
