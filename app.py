@@ -462,7 +462,7 @@ def get_ladder(call: Call):
 
 
 @api.operation("POST", "/v1/ladders/{ladder_id}/join", "joinLadder", summary="Enter a ladder, at the bottom",
-               response=r.LadderView, errors=("ladder_not_found", "already_on_ladder"), tag="ladders")
+               response=r.LadderView, errors=("ladder_not_found", "already_on_ladder", "ladder_busy"), tag="ladders")
 def join_ladder(call: Call):
     return call.services.ladders.join(call.player, call.params["ladder_id"])
 

@@ -18,6 +18,18 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
+from .i18n import N_, _
+
+# The standing ladders, one per game, by id (the game type), and their names (in the reader's language).
+STANDING_NAMES = {"battleline": N_("Battle Line ladder"), "khan": N_("Khan & General ladder")}
+
+
+def name(ladder_id: str, stored: str) -> str:
+    """A ladder's name as its reader reads it: a standing ladder's in their language, an organiser's as
+    they wrote it."""
+    return _(STANDING_NAMES[ladder_id]) if ladder_id in STANDING_NAMES else stored
+
+
 FIRST = 10**12  # the first player's position: room for 40 halvings above them
 GAP = 10**6  # between a player who joins and the last one before them
 WIDTH = 20  # digits of a position's integer part

@@ -20,6 +20,7 @@ from email.utils import formatdate, make_msgid
 
 from ..games.presenters import PRESENTERS
 from .. import i18n
+from .. import ladder as ladders
 from ..i18n import _
 from ..mailplay import show
 from ..mailplay.links import Links
@@ -66,7 +67,7 @@ def first_line(message: Message, player: Player, view: dict) -> str:
         elif ladder and inviter is not None and show.waits_for(view):
             intro = i18n.sentences(
                 _("{inviter} challenges you on the {ladder}: a game of {game}.").format(
-                    inviter=inviter, ladder=ladder["name"], game=game),
+                    inviter=inviter, ladder=ladders.name(ladder["id"], ladder["name"]), game=game),
                 _("Accept by {time} UTC; declining or not answering counts as a loss.").format(
                     time=ladder["respond_by"][:16].replace("T", " ")))
         elif inviter is not None and show.waits_for(view):
@@ -85,7 +86,8 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     if message.type == "ladder.rank_changed":
         data = message.data
         moved = _("{ladder}: you are now number {rank} (you were number {before}).").format(
-            ladder=data["ladder"]["name"], rank=data["rank"], before=data["rank_before"])
+            ladder=ladders.name(data["ladder"]["id"], data["ladder"]["name"]), rank=data["rank"],
+            before=data["rank_before"])
         return i18n.sentences(moved, line)
     return line
 

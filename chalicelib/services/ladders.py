@@ -27,7 +27,7 @@ from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
-from ..i18n import N_, _
+from ..i18n import _
 from ..notify import messages
 from ..records import (Caller, EventRecord, GameRecord, LadderBoard, LadderChallenge, LadderRecord, Player,
                        RungRecord, SeatRecord)
@@ -39,7 +39,7 @@ logger = logging.getLogger("battleline.ladders")
 ATTEMPTS = 8  # optimistic retries when two writes of one ladder's rungs race
 # A standing ladder for each game, there without anyone making it: its settings are written by its
 # first join (or challenge), and until then it is listed with these.
-STANDING_NAMES = {"battleline": N_("Battle Line ladder"), "khan": N_("Khan & General ladder")}
+STANDING_NAMES = positions.STANDING_NAMES
 STANDING_RULES = {"max_places_above": 5, "max_open_challenges": 3, "response_days": 3, "idle_days": 30,
                   "options": {"time_control": {"per_move_days": 3}}}
 BUSY_LOOK = timedelta(days=1)  # an idle player with a challenge open is looked at again this much later
@@ -99,14 +99,14 @@ class Ladders:
         board = self._board(ladder_id, materialize=True)
         for _attempt in range(ATTEMPTS):
             if board.rung_of(player.id) is not None:
-                break
+                raise ServiceError("already_on_ladder", _("you are on this ladder already"))
             now = self.now()
             rung = RungRecord(player.id, player.name, positions.below(board.rungs[-1].position if board.rungs
                                                                         else None), 0, now, now)
             if self.store.join_ladder(ladder_id, rung, self._later(board.ladder.idle_days)) == "joined":
                 return self.get(ladder_id)
-            board = self._board(ladder_id)
-        raise ServiceError("already_on_ladder", _("you are on this ladder already"))
+            board = self._board(ladder_id)  # on it already (a retry), or someone else joined at that rung
+        raise ServiceError("ladder_busy", _("the ladder changed meanwhile; try again"))
 
     def challenge(self, player: Player, ladder_id: str, request, idempotency: Idempotency | None) -> Outcome:
         """Challenge someone at most N places above: their game is made at once, waiting for their answer."""
@@ -118,8 +118,7 @@ class Ladders:
                 game, created, challenge = self._challenge_game(board, player, mine, theirs, opponent)
                 body = {**self._challenge_view(board, challenge), "game": self.view(game, game.seat_of(player.id))}
                 idle_at = self._later(board.ladder.idle_days)
-                invitation = {"id": board.ladder.id, "name": self._name(board.ladder),
-                              "respond_by": challenge.respond_by}
+                invitation = {"id": board.ladder.id, "name": board.ladder.name, "respond_by": challenge.respond_by}
                 done = self.store.open_ladder_challenge(
                     game, [created], messages.for_new_game(game, ladder=invitation), record(body), challenge,
                     [(mine, idle_at), (theirs, idle_at)], board.ladder.max_open_challenges)
@@ -224,7 +223,7 @@ class Ladders:
         loser goes one down (so does everyone between, who is not told)."""
         won_from = board.rank_of(challenge.challenger)
         taken = board.rank_of(challenge.challenged)
-        return [messages.ladder_rank_changed(game, player_id, {"id": board.ladder.id, "name": self._name(board.ladder)},
+        return [messages.ladder_rank_changed(game, player_id, {"id": board.ladder.id, "name": board.ladder.name},
                                              before, after, self.now())
                 for player_id, before, after in ((challenge.challenger, won_from, taken),
                                                  (challenge.challenged, taken, taken + 1))]
@@ -299,8 +298,7 @@ class Ladders:
 
     @staticmethod
     def _name(ladder: LadderRecord) -> str:
-        """A standing ladder's name in the reader's language; an organiser's as they wrote it."""
-        return _(ladder.name) if ladder.organiser is None else ladder.name
+        return positions.name(ladder.id, ladder.name)
 
     def _summary(self, ladder: LadderRecord) -> dict:
         return {"id": ladder.id, "name": self._name(ladder), "game": ladder.game, "standing": ladder.organiser is None,

@@ -481,3 +481,22 @@ def test_concurrent_results_never_duplicate_or_lose_a_rung(store, concurrent):
     names = [r.name for r in board.rungs]
     assert names.index("P4") < names.index("P1") and names.index("P5") < names.index("P2")
     assert names.index("P6") < names.index("P3") and names[0] == "P0"
+
+
+def test_concurrent_joins_give_each_player_one_rung(store, concurrent):
+    services = race_world(store)
+    made = [services.players.authenticate(services.players.create_player(
+        CreatePlayerRequest(name=f"J{n}"), None).body["api_key"]) for n in range(6)]
+    entrants = [services.store.get_player(p.id) for p in made] + [services.store.get_player(made[0].id)] * 2
+    barrier = threading.Barrier(len(entrants))
+
+    def join(player):
+        barrier.wait()
+        return attempt(lambda: services.ladders.join(player, "khan"))
+
+    with ThreadPoolExecutor(max_workers=len(entrants)) as pool:
+        results = list(pool.map(join, entrants))
+    assert [r for r in results if isinstance(r, str)] == ["already_on_ladder"] * 2
+    board = services.store.load_ladder("khan")
+    assert sorted(r.player_id for r in board.rungs) == sorted(p.id for p in made)
+    assert len(rung_keys(store, "khan")) == 6
