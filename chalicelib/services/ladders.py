@@ -283,7 +283,7 @@ class Ladders:
     def _board(self, ladder_id: str, materialize: bool = False) -> LadderBoard:
         """The ladder; a standing ladder not used yet is written first if ``materialize`` (once, whoever
         comes first), else shown empty."""
-        board = self.store.load_ladder(ladder_id)
+        board = self.store.load_ladder(ladder_id) if ids.ID.fullmatch(ladder_id) else None  # else never the store's
         if board is not None:
             return board
         if ladder_id in STANDING_NAMES and ladder_id in self.engines:

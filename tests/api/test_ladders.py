@@ -123,6 +123,7 @@ def test_standing_ladder_per_game_exists_without_anyone_creating_it(world):
     assert [p["name"] for p in shown["players"]] == ["Ann", "Bob"]
     assert [ladder["id"] for ladder in world.get("/v1/ladders").body["ladders"]] == ["battleline", "khan"]
     problem_of(world.get("/v1/ladders/nowhere"), 404, "ladder_not_found")
+    problem_of(world.get("/v1/ladders/" + "x" * 3000), 404, "ladder_not_found")  # never a key DynamoDB refuses
 
 
 def test_create_ladder_with_its_rules_and_list_it(world):
