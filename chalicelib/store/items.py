@@ -234,12 +234,13 @@ def rung_item(ladder_id: str, rung: RungRecord) -> dict:
 
 
 def challenge_item(ladder_id: str, challenge: LadderChallenge) -> dict:
-    """An open challenge, in the ``due`` index until its answer is due."""
+    """An open challenge, in the ``due`` index until its answer is due (unless it needs no answer)."""
     return typed({**keys.ladder_challenge(ladder_id, challenge.challenger, challenge.challenged),
                   "kind": "ladder_challenge", "game_id": challenge.game_id, "challenger": challenge.challenger,
                   "challenged": challenge.challenged, "respond_by": challenge.respond_by,
                   "created_at": challenge.created_at,
-                  **keys.ladder_due(ladder_id, challenge.game_id, challenge.respond_by)})
+                  **(keys.ladder_due(ladder_id, challenge.game_id, challenge.respond_by) if challenge.answer_due
+                     else {})})
 
 
 def ladder_board_from(items: list[dict]) -> LadderBoard | None:

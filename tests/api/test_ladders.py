@@ -501,3 +501,15 @@ def test_concurrent_joins_give_each_player_one_rung(store, concurrent):
     board = services.store.load_ladder("khan")
     assert sorted(r.player_id for r in board.rungs) == sorted(p.id for p in made)
     assert len(rung_keys(store, "khan")) == 6
+
+
+def test_a_player_who_accepts_every_game_starts_a_challenge_at_once(world):
+    org = signup(world, "Org")
+    ladder_id = make_ladder(world, org, response_days=1)
+    ann, bob = joined(world, ladder_id, "Ann", "Bob")
+    world.accepting(ann)
+    reply = challenge(world, ladder_id, bob, ann)
+    assert reply.status == 201 and reply.body["game"]["status"] == "active"
+    world.clock.advance(2 * DAY)
+    assert world.services.ladders.sweep()["lapsed"] == 0
+    assert len(ladder_of(world, ladder_id)["challenges"]) == 1
