@@ -272,6 +272,25 @@ def test_winner_takes_the_losers_place_and_everyone_between_moves_down_one_rung_
     assert order(world, ladder_id) == ["Ann", "Eve", "Bob", "Cat", "Dan"]
 
 
+def ladder_items(store, ladder_id):
+    return store.client.query(TableName=store.table, KeyConditionExpression="PK = :pk", ConsistentRead=True,
+                              ExpressionAttributeValues={":pk": {"S": keys.ladder_pk(ladder_id)}})["Items"]
+
+
+def test_a_move_never_writes_a_ladder_item(world):
+    org = signup(world, "Org")
+    ladder_id = make_ladder(world, org, options={"first_seat": 2})
+    ann, bob = joined(world, ladder_id, "Ann", "Bob")
+    game_id = challenged(world, ladder_id, bob, ann)
+    before = ladder_items(world.services.store, ladder_id)
+    world.post(f"/v1/games/{game_id}/accept", key=ann["api_key"])
+    view = world.view(bob, game_id)
+    play = next(s for s in view["legal_steps"] if s["type"] == "play")
+    assert world.act(bob, game_id, view["version"], play).status == 200
+    settle(world)  # the consumer too: heads, lists, notifications
+    assert ladder_items(world.services.store, ladder_id) == before
+
+
 def test_challenger_who_loses_moves_nothing(world):
     org = signup(world, "Org")
     ladder_id = make_ladder(world, org)
