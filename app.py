@@ -452,6 +452,46 @@ def unsubscribe(call: Call):
 
 # ---------------------------------------------------------------- long-polls, in AWS
 
+# ---------------------------------------------------------------- ladders
+
+@api.operation("POST", "/v1/ladders", "createLadder", summary="Create a ladder (you organise it)",
+               body=m.CreateLadderRequest, response=r.LadderView, status=201,
+               errors=("unknown_game_type", "invalid_options"), tag="ladders")
+def create_ladder(call: Call):
+    return call.services.ladders.create(call.player, call.body)
+
+
+@api.operation("GET", "/v1/ladders", "listLadders",
+               summary="Ladders: the standing ladder of each game, then organisers' newest first",
+               query=m.ListLaddersQuery, response=r.LadderList, auth=False, errors=("invalid_cursor",),
+               tag="ladders")
+def list_ladders(call: Call):
+    return call.services.ladders.list_ladders(call.query)
+
+
+@api.operation("GET", "/v1/ladders/{ladder_id}", "getLadder",
+               summary="A ladder: each player's rank, rating and open challenges, and the open challenges",
+               response=r.LadderView, auth=False, errors=("ladder_not_found",), tag="ladders")
+def get_ladder(call: Call):
+    return call.services.ladders.get(call.params["ladder_id"])
+
+
+@api.operation("POST", "/v1/ladders/{ladder_id}/join", "joinLadder", summary="Enter a ladder, at the bottom",
+               response=r.LadderView, errors=("ladder_not_found", "already_on_ladder", "ladder_busy"), tag="ladders")
+def join_ladder(call: Call):
+    return call.services.ladders.join(call.player, call.params["ladder_id"])
+
+
+@api.operation("POST", "/v1/ladders/{ladder_id}/challenges", "challengeOnLadder",
+               summary="Challenge a player at most N places above you: the game is made at once and waits for "
+                       "their answer (acceptGame / declineGame) for the ladder's response_days",
+               body=m.ChallengeRequest, response=r.LadderChallengeCreated, status=201, idempotent=True,
+               errors=("ladder_not_found", "not_on_ladder", "player_not_on_ladder", "not_above", "too_far_above",
+                       "too_many_challenges", "already_challenged", "ladder_busy"), tag="ladders")
+def challenge_on_ladder(call: Call):
+    return call.services.ladders.challenge(call.player, call.params["ladder_id"], call.body, call.idempotency)
+
+
 @app.lambda_function(name="long_poll")
 def long_poll(event, context):
     """listEvents and listGames (which may wait: ``wait=S``) from API Gateway, answered by these same
@@ -478,8 +518,11 @@ def webhook_retries(event):
 
 @app.schedule(Rate(1, unit=Rate.MINUTES), name="clock_sweeper")
 def clock_sweeper(event):
-    """Sends due reminders and applies timeouts (from the sparse due index, never a scan)."""
-    config.services().clocks.sweep_clocks()
+    """Sends due reminders and applies timeouts; ends ladder challenges not answered in time and
+    takes idle players off their ladders (from the sparse due index, never a scan)."""
+    services = config.services()
+    services.clocks.sweep_clocks()
+    services.ladders.sweep()
 
 
 @app.lambda_function(name="inbound_mail")

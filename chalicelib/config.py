@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.players import Players
     from .services.ratings import Ratings
     from .services.lobby import Lobby
+    from .services.ladders import Ladders
     from .services.vacations import Vacations
     from .services.webhooks import Webhooks
     from .store.protocol import Store
@@ -160,6 +161,7 @@ class Services:
     ratings: "Ratings"
     webhooks: "Webhooks"
     tournaments: "Tournaments"
+    ladders: "Ladders"
     mailplay: "MailPlay"
     limits: "RateLimits"
 
@@ -189,6 +191,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.clocks import Clocks, TurnClock
     from .services.games import Games
     from .services.idempotency import Idempotent
+    from .services.ladders import Ladders
     from .services.lobby import Lobby
     from .services.moves import Moves
     from .services.players import Players
@@ -223,7 +226,11 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines)
-    ratings = Ratings(store, clock, find=moves.find, settle_tournament=tournaments.settle_game, engines=engines)
+    ladders = Ladders(store, clock, find=moves.find, new_game_record=moves.new_game_record,
+                      game_options=moves.game_options, view=games.view, lapse=lobby.lapse, idempotent=idempotent,
+                      new_seed=new_seed, engines=engines)
+    ratings = Ratings(store, clock, find=moves.find, settle_tournament=tournaments.settle_game,
+                      settle_ladder=ladders.settle, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
@@ -236,14 +243,14 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
 
     # The outbox: emails show each seat its own view; the server's own messages, by type.
     dispatcher.viewer = games.story  # a seat's view and what happened since it last moved
-    dispatcher.handlers[messages.GAME_FINISHED] = ratings.settle_finished  # rate it, advance its tournament
+    dispatcher.handlers[messages.GAME_FINISHED] = ratings.settle_finished  # rate it, advance its tournament, ladder
     dispatcher.handlers[messages.BOT_TURN] = bots.play_bot
     dispatcher.handlers[messages.TOURNAMENT_GAMES] = tournaments.make_games
     dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
 
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
                         clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, bots=bots, ratings=ratings,
-                        webhooks=webhooks, tournaments=tournaments, mailplay=mailplay,
+                        webhooks=webhooks, tournaments=tournaments, ladders=ladders, mailplay=mailplay,
                         limits=RateLimits(clock, rate_limits() if rates is None else rates))
     return services
 

@@ -176,7 +176,8 @@ class ListTournamentsQuery(Query):
 
 # ---------------------------------------------------------------- webhooks
 
-WebhookEvent = Literal["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"]
+WebhookEvent = Literal["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished",
+                       "ladder.rank_changed"]
 
 
 class CreateWebhookRequest(Request):
@@ -263,6 +264,34 @@ class CreateTournamentRequest(Request):
     weekend_pause: bool | None = Field(None, description="Every clock stands still on Saturday and Sunday in its "
                                                          "player's time zone (default false; needs a time "
                                                          "control).")
+
+
+# ---------------------------------------------------------------- ladders
+
+class CreateLadderRequest(Request):
+    name: Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": PLAIN_TEXT_PATTERN}),
+                    AfterValidator(plain_text)]
+    game: Literal["battleline", "khan"]
+    options: GameOptions = Field(default_factory=dict, description="The options of every challenge's game (of the "
+                                                                   "game `game` names), `time_control` included.")
+    max_places_above: int = Field(3, ge=1, le=100, description="N: a player may challenge someone at most N places "
+                                                               "above them.")
+    max_open_challenges: int = Field(3, ge=1, le=20, description="K: the open challenges (made and received) a "
+                                                                 "player may have at once.")
+    response_days: int = Field(3, ge=1, le=30, description="Days the challenged player has to accept; declining "
+                                                           "or not answering in time counts as a loss.")
+    idle_days: int = Field(30, ge=1, le=365, description="A player with no ladder game started or finished for "
+                                                         "this many days leaves the ladder.")
+
+
+class ListLaddersQuery(Query):
+    limit: int = Limit(20, 100)
+    cursor: Cursor | None = None
+
+
+class ChallengeRequest(Request):
+    player_id: PlayerId = Field(description="The player you challenge: on the ladder, above you, at most "
+                                            "`max_places_above` places.")
 
 
 # ---------------------------------------------------------------- Khan & General card sets

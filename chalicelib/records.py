@@ -9,8 +9,9 @@ from .tournaments.glicko2 import PROVISIONAL_RD
 
 
 DEFAULT_PREFERENCES = {
-    "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
-    "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+    "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished", "ladder.rank_changed"],
+    "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished",
+                "ladder.rank_changed"],
     "messages": True,  # the other seats' messages are shown (chalicelib/talk.py)
     # A game someone else seats the player in: "ask" them (it waits until they accept), "accept" it at
     # once (consent given in advance, as a bot's owner may), or "refuse" it (only open seats and
@@ -143,7 +144,7 @@ class GameRecord:
     due_at: str | None = None  # when the clock sweeper must next look at this game
     rated: bool = False
     tournament_id: str | None = None
-    ladder_id: str | None = None
+    ladder_id: str | None = None  # a ladder challenge's game (chalicelib.services.ladders)
     seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: never shown
     public: bool = False  # anyone may watch it (a spectator's view: no hand, no hidden card)
     # Of this version only: the seat that was to move before it (the outbox consumer tells the
@@ -243,6 +244,66 @@ class TournamentRecord:
     id: str
     data: dict[str, Any]
     version: int = 0
+
+
+@dataclass
+class LadderRecord:
+    """A ladder's settings (chalicelib.services.ladders): a standing ladder's ``organiser`` is None."""
+
+    id: str
+    name: str
+    game: str
+    options: dict[str, Any]  # the challenge games' options, ``time_control`` included
+    max_places_above: int  # N: a player challenges someone at most N places above them
+    max_open_challenges: int  # K: open challenges (made and received) a player may have at once
+    response_days: int  # days the challenged player has to accept; then the challenge counts as declined
+    idle_days: int  # days without a ladder game started or finished before a player leaves the ladder
+    organiser: str | None
+    created_at: str
+
+    def as_json(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class RungRecord:
+    """A player on a ladder: where their rung is (``position``, a gapped sort key: rank is the order
+    of positions), how many challenges they have open, and when they last played."""
+
+    player_id: str
+    name: str
+    position: str
+    open_challenges: int
+    joined_at: str
+    active_at: str
+
+
+@dataclass
+class LadderChallenge:
+    """An open challenge: its game, waiting for the challenged player's answer until ``respond_by``,
+    or being played."""
+
+    game_id: str
+    challenger: str
+    challenged: str
+    respond_by: str
+    created_at: str
+    answer_due: bool = True  # still in the sweeper's ``due`` index (not answered when last looked)
+
+
+@dataclass
+class LadderBoard:
+    """A ladder as one read of its partition gives it: settings, rungs top first, open challenges."""
+
+    ladder: LadderRecord
+    rungs: list[RungRecord]
+    challenges: list[LadderChallenge]
+
+    def rank_of(self, player_id: str) -> int | None:
+        return next((n for n, r in enumerate(self.rungs, start=1) if r.player_id == player_id), None)
+
+    def rung_of(self, player_id: str) -> RungRecord | None:
+        return next((r for r in self.rungs if r.player_id == player_id), None)
 
 
 @dataclass

@@ -170,6 +170,8 @@ class GameResult(Shape):
     destroyed: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat destroyed.")
     wounded: dict[str, int] | None = Field(None, description="Khan & General: enemy units each seat has wounded, "
                                                              "still on the field.")
+    lapsed: bool | None = Field(None, description="declined: the seat did not answer a ladder challenge within "
+                                                  "the ladder's response_days.")
 
 
 class SeatClock(Shape):
@@ -434,6 +436,63 @@ class TournamentView(Shape):
 
 TieBreak = Literal["direct_encounter", "wins", "sonneborn_berger", "buchholz_cut_1", "buchholz", "flags_won",
                    "round_reached"]
+class LadderSummary(Shape):
+    id: str = Field(description="A standing ladder's id is its game type (`battleline`, `khan`).")
+    name: str
+    game: str
+    standing: bool = Field(description="The server's standing ladder of its game (no organiser).")
+    organiser: str | None
+    options: dict[str, Any] = Field(description="Every challenge game's options, `time_control` included.")
+    max_places_above: int = Field(description="N: a player challenges someone at most N places above them.")
+    max_open_challenges: int = Field(description="K: open challenges (made and received) a player may have at once.")
+    response_days: int = Field(description="Days the challenged player has to accept; declining or not answering "
+                                           "counts as a loss.")
+    idle_days: int = Field(description="A player with no ladder game started or finished for this many days "
+                                       "leaves the ladder.")
+    created_at: str | None = Field(description="null: a standing ladder nobody has joined yet.")
+
+
+class LadderList(Shape):
+    ladders: list[LadderSummary] = Field(description="The standing ladders (on the first page), then organisers' "
+                                                     "newest first.")
+    next_cursor: str | None = Field(description="Give it as `cursor` (with the same query) for the next page; "
+                                                "null on the last page.")
+
+
+class LadderPlayer(Shape):
+    rank: int = Field(description="1 = the top.")
+    player_id: str
+    name: str
+    rating: int = Field(description="The player's Glicko-2 rating at the ladder's game.")
+    provisional: bool
+    open_challenges: int
+    joined_at: str
+    last_active_at: str = Field(description="When they joined, or last started or finished a ladder game.")
+
+
+class LadderSide(Shape):
+    player_id: str
+    name: str
+    rank: int | None
+
+
+class LadderChallengeView(Shape):
+    game_id: str
+    challenger: LadderSide
+    challenged: LadderSide
+    respond_by: str = Field(description="The challenged player accepts by then, or the challenge counts as "
+                                        "declined (a loss).")
+    created_at: str
+
+
+class LadderView(LadderSummary):
+    players: list[LadderPlayer] = Field(description="Top first.")
+    challenges: list[LadderChallengeView] = Field(description="Open challenges, oldest first.")
+
+
+class LadderChallengeCreated(LadderChallengeView):
+    game: GameView = Field(description="The challenge's game as you (the challenger) see it: waiting for the "
+                                       "challenged player's answer.")
 
 
 class StandingRow(Shape):
@@ -650,9 +709,25 @@ class WebhookGameData(Shape):
     seat: int = Field(description="The receiver's seat.")
 
 
+class LadderRef(Shape):
+    id: str
+    name: str
+
+
+class LadderInvitation(LadderRef):
+    respond_by: str = Field(description="Accept by then, or the challenge counts as declined (a loss).")
+
+
 class GameInvitedData(WebhookGameData):
     created_by: str = Field(description="The player who created the game.")
     invite_email: str | None = Field(None, description="The address invited, for a seat invited by email.")
+    ladder: LadderInvitation | None = Field(None, description="A ladder challenge's ladder (challengeOnLadder).")
+
+
+class LadderRankChangedData(WebhookGameData):
+    ladder: LadderRef
+    rank_before: int
+    rank: int = Field(description="Your rank now (1 = the top).")
 
 
 class GameReminderData(WebhookGameData):
@@ -722,6 +797,13 @@ class GameFinishedWebhook(_Webhook):
     data: GameFinishedData
 
 
+class LadderRankChangedWebhook(_Webhook):
+    """A ladder game's result moved you on its ladder (the game is the one whose result did it)."""
+
+    type: Literal["ladder.rank_changed"]
+    data: LadderRankChangedData
+
+
 WEBHOOKS = {"game.invited": GameInvitedWebhook, "game.your_turn": GameYourTurnWebhook,
             "game.reminder": GameReminderWebhook, "game.action": GameActionWebhook,
-            "game.finished": GameFinishedWebhook}
+            "game.finished": GameFinishedWebhook, "ladder.rank_changed": LadderRankChangedWebhook}

@@ -251,6 +251,7 @@ PROBLEM_HEADERS = {
 GAME = {"game_id": "$response.body#/game_id"}
 WEBHOOK = {"webhook_id": "$response.body#/id"}
 TOURNAMENT = {"tournament_id": "$response.body#/id"}
+LADDER = {"ladder_id": "$response.body#/id"}
 # What a success response leads to: operation -> the operations it links to, with their parameters.
 LINKS: dict[str, dict[str, dict[str, str]]] = {
     "createGame": {op: GAME for op in ("getGame", "postAction", "listEvents", "getBoardLink")},
@@ -266,6 +267,10 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
     "createPlayer": {"getPlayer": {"player_id": "$response.body#/id"}},
     "listTournaments": {op: {"tournament_id": "$response.body#/tournaments/0/id"}
                         for op in ("getTournament", "getStandings", "getStandingsPage")},
+    "createLadder": {op: LADDER for op in ("getLadder", "joinLadder", "challengeOnLadder")},
+    "joinLadder": {op: LADDER for op in ("getLadder", "challengeOnLadder")},
+    "listLadders": {op: {"ladder_id": "$response.body#/ladders/0/id"} for op in ("getLadder", "joinLadder")},
+    "challengeOnLadder": {op: GAME for op in ("getGame", "acceptGame", "declineGame", "abortGame")},
 }
 
 
@@ -382,7 +387,7 @@ def build() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "lobby"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"},
+        "tags": [{"name": "players"}, {"name": "games"}, {"name": "lobby"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"}, {"name": "ladders"},
                  {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"},
                  {"name": "webhook payloads", "description": "What a webhook endpoint receives (`webhooks`)."}],
         "paths": paths,

@@ -23,6 +23,7 @@ def main() -> int:
                 dispatcher.drain_outbox()
                 dispatcher.run_due()
                 services.clocks.sweep_clocks()
+                services.ladders.sweep()
             except Exception:  # keep serving; the outbox keeps what was not done
                 logging.exception("dispatch failed; retrying")
             time.sleep(0.25)

@@ -122,6 +122,11 @@ def unplayed_line(result: dict, names: dict[int, str], you: int | None) -> str |
     ``aborted``: the result's seat called it off before its first move), in names; None for a
     game its rules ended. Nobody won such a game: it is never "a draw"."""
     seat, code = result.get("seat"), result.get("reason")
+    if code == "declined" and result.get("lapsed"):  # a ladder challenge not answered in time
+        if seat is not None and seat == you:
+            return _("You did not answer in time: the game counts as declined")
+        return _("{name} did not answer in time: the game counts as declined").format(
+            name=names.get(seat) or _("an invited player"))
     if code == "declined":
         if seat is not None and seat == you:
             return _("You declined the game")

@@ -20,6 +20,7 @@ from email.utils import formatdate, make_msgid
 
 from ..games.presenters import PRESENTERS
 from .. import i18n, timecontrol
+from .. import ladder as ladders
 from ..i18n import _, ngettext
 from ..mailplay import show
 from ..mailplay.links import Links
@@ -60,8 +61,15 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     if message.type == "game.invited":
         creator = message.data.get("created_by")
         inviter = next((s["name"] for s in view["seats"] if creator and s.get("player_id") == creator), None)
+        ladder = message.data.get("ladder")
         if creator and creator == player.id:
             intro = _("You started a game of {game} against {players}.").format(game=game, players=players)
+        elif ladder and inviter is not None and show.waits_for(view):
+            intro = i18n.sentences(
+                _("{inviter} challenges you on the {ladder}: a game of {game}.").format(
+                    inviter=inviter, ladder=ladders.name(ladder["id"], ladder["name"]), game=game),
+                _("Accept by {time} UTC; declining or not answering counts as a loss.").format(
+                    time=ladder["respond_by"][:16].replace("T", " ")))
         elif inviter is not None and show.waits_for(view):
             intro = _("{inviter} asks you to play a game of {game}.").format(inviter=inviter, game=game) \
                 if show.others(view) == [inviter] else _("{inviter} asks you to play a game of {game} against "
@@ -75,6 +83,12 @@ def first_line(message: Message, player: Player, view: dict) -> str:
         return i18n.sentences(intro, line)
     if message.type == "game.reminder":
         return i18n.sentences(reminder_line(message.data.get("reminder")), show.clock_line(view), *show.recap(view))
+    if message.type == "ladder.rank_changed":
+        data = message.data
+        moved = _("{ladder}: you are now number {rank} (you were number {before}).").format(
+            ladder=ladders.name(data["ladder"]["id"], data["ladder"]["name"]), rank=data["rank"],
+            before=data["rank_before"])
+        return i18n.sentences(moved, line)
     return line
 
 

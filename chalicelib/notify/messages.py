@@ -12,8 +12,8 @@ from dataclasses import replace
 from ..records import Committed, EventRecord, GameRecord, Message, Player
 from ..talk import MESSAGE
 
-EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished")
-GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament
+EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished", "ladder.rank_changed")
+GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament or ladder
 BOT_TURN = "server.bot_turn"  # for the server itself: a bot's seat is to move
 TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a tournament round's games
 TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself: a withdrawn player's games lost
@@ -28,11 +28,13 @@ def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict)
 INVITATION = ""  # the receiver of an invitation by email: an address, not yet a player
 
 
-def for_new_game(game: GameRecord) -> list[Message]:
+def for_new_game(game: GameRecord, ladder: dict | None = None) -> list[Message]:
     """Each seated player is told (``consent``: they are asked to accept or decline), an address is
-    invited by email; an open seat waits for someone to find it (listOpenGames)."""
+    invited by email; an open seat waits for someone to find it (listOpenGames). A ladder challenge's
+    invitation names its ``ladder`` (id, name, and when the answer is due)."""
     messages = [_message("game.invited", game, s.seat, s.player_id or INVITATION,
                          {"created_by": game.created_by, "consent": s.invited,
+                          **({"ladder": ladder} if ladder else {}),
                           **({"invite_email": s.email} if s.email and s.player_id is None else {})})
                 for s in game.seats if not s.bot and not s.open]
     return messages + _your_turn(game)
@@ -69,7 +71,7 @@ def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord])
     if after.status == "finished":
         result = next((e.data["result"] for e in events if "result" in e.data), None)
         messages += [_message("game.finished", after, s.seat, s.player_id, {"result": result}) for s in players]
-        if after.rated or after.tournament_id:
+        if after.rated or after.tournament_id or after.ladder_id:
             messages.append(Message(f"msg_{after.id}_{after.version}_settle", GAME_FINISHED, "",
                                     {"game_id": after.id}, after.updated_at))
     elif after.to_move != before.to_move or _turns_passed(events):
@@ -132,3 +134,13 @@ def tournament_withdrawal(tournament_id: str, player_id: str, game_ids: list[str
     the message makes it never lost, should the request that withdrew them fail midway)."""
     return Message(f"msg_{tournament_id}_withdrawal_{player_id}", TOURNAMENT_WITHDRAWAL, "",
                    {"tournament_id": tournament_id, "player_id": player_id, "games": game_ids}, now)
+
+
+def ladder_rank_changed(game: GameRecord, player_id: str, ladder: dict, before: int, after: int,
+                        now: str) -> Message:
+    """A ladder game's result moved the player (``ladder``: its id and name) from rank ``before`` to
+    ``after`` (sent once, with the result)."""
+    seat = game.seat_of(player_id)
+    return Message(f"msg_{game.id}_ladder_{seat}", "ladder.rank_changed", player_id,
+                   {"game_id": game.id, "game": game.game, "version": game.version, "seat": seat, "ladder": ladder,
+                    "rank_before": before, "rank": after}, now)

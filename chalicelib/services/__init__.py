@@ -16,6 +16,9 @@ and wired together in one place, :func:`chalicelib.config.build_services`:
 - ``webhooks``: a player's webhook endpoints and their deliveries;
 - ``tournaments``: tournaments, their rounds' games, withdrawals (the rules are the pure
   :mod:`chalicelib.tournaments`: director, pairings, standings, Glicko-2);
+- ``ladders``: ladders (standing and organised), joining, challenges, the results that move
+  rungs, and the sweep of unanswered challenges and idle players (positions: the pure
+  :mod:`chalicelib.ladder`);
 - ``idempotency``: a write done once per Idempotency-Key;
 - ``analysis`` and ``card_sets``: stateless functions their routes call directly (Battle Line's
   position analysis; Khan & General's card sets).

@@ -65,6 +65,14 @@ class Lobby:
         saved = self._end(game, "declined", seat.seat, "game_declined")
         return self.view(saved, seat.seat)
 
+    def lapse(self, game: GameRecord, seat: int) -> GameRecord | None:
+        """The seat did not answer in time (a ladder challenge's ``response_days``): the game ends
+        declined, as if they had declined it; None if it is not waiting for them any more."""
+        waiting = next((s for s in game.seats if s.seat == seat), None)
+        if game.status != "waiting" or waiting is None or not waiting.invited:
+            return None
+        return self._end(game, "declined", seat, "game_declined", lapsed=True)
+
     def abort(self, caller: Caller, game_id: str) -> dict:
         """Any of its players calls the game off before its first move: it ends, aborted, unrated."""
         game, _engine = self.load(game_id)
@@ -184,8 +192,8 @@ class Lobby:
                                             to_move=engine.to_move(game.state) if starts else None)
         return self._commit(game, saved, recorded, retry=retry, seats_changed=True)
 
-    def _end(self, game: GameRecord, reason: str, seat: int | None, event: str) -> GameRecord:
-        saved, recorded = self.ended(game, reason, seat, event)
+    def _end(self, game: GameRecord, reason: str, seat: int | None, event: str, **extra) -> GameRecord:
+        saved, recorded = self.ended(game, reason, seat, event, **extra)
         return self._commit(game, saved, recorded)
 
     def _commit(self, game: GameRecord, saved: GameRecord, recorded: list[EventRecord], *, retry: bool = True,

@@ -1,4 +1,4 @@
-"""Ratings: a finished game's consequences (its rating, its tournament), Glicko-2 ratings and
+"""Ratings: a finished game's consequences (its rating, its tournament, its ladder), Glicko-2 ratings and
 the leaderboards."""
 
 from __future__ import annotations
@@ -23,19 +23,25 @@ RATING_PERIOD_DAYS = glicko2.RATING_PERIOD_DAYS  # a rating's RD grows for each 
 
 class Ratings:
     def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
-                 settle_tournament: Callable[[GameRecord], None], engines: dict[str, GameEngine] | None = None) -> None:
+                 settle_tournament: Callable[[GameRecord], None], settle_ladder: Callable[[GameRecord], None] | None = None,
+                 engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.engines = engines or ENGINES
         self.find = find
         self.settle_tournament = settle_tournament
+        self.settle_ladder = settle_ladder
 
     def settle_finished(self, message: messages.Message) -> None:
-        """A finished game's consequences (a ``GAME_FINISHED`` message, so never lost): its rating,
-        its tournament."""
+        """A finished game's consequences (a ``GAME_FINISHED`` message, so never lost): its ladder, its
+        rating, its tournament."""
         game = self.find(message.data["game_id"])
-        if game is None or game.status != "finished" or game.ended is not None:
-            return  # a game declined or aborted is never rated, and counts for nothing
+        if game is None or game.status != "finished":
+            return
+        if game.ladder_id and self.settle_ladder is not None:
+            self.settle_ladder(game)  # declining a ladder challenge counts there
+        if game.ended is not None:
+            return  # a game declined or aborted is never rated, and counts for nothing else
         engine = self.engines[game.game]
         if game.rated:
             self._rate(game, engine.result(game.state))

@@ -10,7 +10,8 @@ from typing import Any, Iterable
 
 from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 
-from ..records import EventRecord, GameRecord, IdempotencyRecord, Membership, Message, SeatRecord
+from ..records import (EventRecord, GameRecord, IdempotencyRecord, LadderBoard, LadderChallenge, LadderRecord, Membership,
+                       Message, RungRecord, SeatRecord)
 from . import codec, keys
 
 _serializer = TypeSerializer()
@@ -87,6 +88,7 @@ def version_item(game: GameRecord, events: list[EventRecord], idempotency: Idemp
         "ik": keys.idempotency_hash(idempotency.key) if idempotency else None,
         "fp": idempotency.fingerprint if idempotency else None,
         "rt": True if finished and game.rated else None, "tn": game.tournament_id if finished else None,
+        "ld": game.ladder_id if finished else None,
         "outbox": outbox(messages), "lm": game.last_message,
     })
 
@@ -170,7 +172,7 @@ def committed_game(item: dict) -> GameRecord:
         seats=seats_from_who(item.get("who", "")), options={}, state={}, seed=0, seed_public=False,
         created_by="", created_at=item["at"], updated_at=item["at"], event_count=item["ec"],
         to_move=item.get("tm"), deadline=item.get("dl"), due_at=item.get("da"), rated=item.get("rt", False),
-        tournament_id=item.get("tn"), revision=item.get("r", 0))
+        tournament_id=item.get("tn"), ladder_id=item.get("ld"), revision=item.get("r", 0))
 
 
 # ---------------------------------------------------------------------- players' memberships
@@ -203,3 +205,62 @@ def tournament_summary(data: dict) -> dict:
             "status": data["status"], "round": data["round"], "rounds": data["rounds"],
             "players": sum(1 for p in data["players"] if not p.get("withdrawn")),
             "max_players": data["max_players"], "organiser": data["organiser"], "created_at": data["created_at"]}
+
+
+# ---------------------------------------------------------------------- ladders
+
+def ladder_item(ladder: LadderRecord) -> dict:
+    """A ladder's settings, with an organiser's ladder's entry in the ``tournaments`` index (its
+    summary: the settings; the standing ladders are listed without it)."""
+    data = dumps(ladder.as_json())
+    listed = {"summary": data, **keys.ladder_list(ladder.id, ladder.created_at)} if ladder.organiser else {}
+    return typed({**keys.ladder(ladder.id), "kind": "ladder", "id": ladder.id, "data": data, **listed})
+
+
+def ladder_from(data: str) -> LadderRecord:
+    return LadderRecord(**json.loads(data))
+
+
+def member_item(ladder_id: str, rung: RungRecord, idle_at: str) -> dict:
+    """A player on a ladder, in the ``due`` index at ``idle_at`` (when they would leave it idle)."""
+    return typed({**keys.ladder_member(ladder_id, rung.player_id), "kind": "ladder_member",
+                  "player_id": rung.player_id, "name": rung.name, "pos": rung.position,
+                  "open": rung.open_challenges, "joined_at": rung.joined_at, "active_at": rung.active_at,
+                  **keys.ladder_due(ladder_id, rung.player_id, idle_at)})
+
+
+def rung_item(ladder_id: str, rung: RungRecord) -> dict:
+    """The rung at the player's position: who stands there."""
+    return typed({**keys.rung(ladder_id, rung.position), "kind": "rung", "player_id": rung.player_id})
+
+
+def challenge_item(ladder_id: str, challenge: LadderChallenge) -> dict:
+    """An open challenge, in the ``due`` index until its answer is due (unless it needs no answer)."""
+    return typed({**keys.ladder_challenge(ladder_id, challenge.challenger, challenge.challenged),
+                  "kind": "ladder_challenge", "game_id": challenge.game_id, "challenger": challenge.challenger,
+                  "challenged": challenge.challenged, "respond_by": challenge.respond_by,
+                  "created_at": challenge.created_at,
+                  **(keys.ladder_due(ladder_id, challenge.game_id, challenge.respond_by) if challenge.answer_due
+                     else {})})
+
+
+def ladder_board_from(items: list[dict]) -> LadderBoard | None:
+    """A ladder from every item of its partition: the rungs in position order, each with its
+    player's record; None without settings."""
+    settings = next((i for i in items if i["SK"] == keys.LADDER_SK), None)
+    if settings is None:
+        return None
+    members = {i["player_id"]: i for i in items if i["SK"].startswith(keys.MEMBER_PREFIX)}
+    rungs = []
+    for item in sorted((i for i in items if i["SK"].startswith(keys.RUNG_PREFIX)), key=lambda i: i["SK"]):
+        member = members.get(item["player_id"])
+        position = item["SK"].removeprefix(keys.RUNG_PREFIX)
+        if member is None or member["pos"] != position:
+            continue  # cannot be: a rung and its player are written together
+        rungs.append(RungRecord(member["player_id"], member["name"], position, member["open"],
+                                member["joined_at"], member["active_at"]))
+    challenges = [LadderChallenge(i["game_id"], i["challenger"], i["challenged"], i["respond_by"], i["created_at"],
+                                  answer_due="due" in i)
+                  for i in items if i["SK"].startswith(keys.CHALLENGE_PREFIX)]
+    challenges.sort(key=lambda c: c.created_at)
+    return LadderBoard(ladder_from(settings["data"]), rungs, challenges)

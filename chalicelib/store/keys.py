@@ -204,3 +204,62 @@ def tournament_list(tournament_id: str, status: str, created_at: str) -> dict[st
     """A tournament's entry in the ``tournaments`` index: its status and one of ``SHARDS``
     partitions by hash of its id (``open#07``), newest first by ``<created_at>#<id>``."""
     return {"tl": f"{status}#{shard(tournament_id)}", "tl_at": f"{created_at}#{tournament_id}"}
+
+
+# ---------------------------------------------------------------------- ladders
+
+LADDER_SK = "LADDER"  # a ladder's settings, in the ladder's partition
+RUNG_PREFIX = "RUNG#"  # a ladder's rungs by position (``chalicelib.ladder``'s gapped keys): rank order
+MEMBER_PREFIX = "MEMBER#"  # a ladder's players by id: their rung's position and open challenges
+CHALLENGE_PREFIX = "CHALLENGE#"  # a ladder's open challenges, one per pair of players
+LADDER_DUE = "LADDER"  # the ``due`` index's partitions of ladders with work at a time: LADDER#00 .. LADDER#15
+LADDER_LIST = "ladder"  # the ``tournaments`` index's partitions of ladders: ladder#00 .. ladder#15
+
+
+def ladder_pk(ladder_id: str) -> str:
+    """The ladder's partition: its settings, rungs, players and open challenges."""
+    return f"LADDER#{ladder_id}"
+
+
+def ladder_id_of(pk: str) -> str:
+    """The ladder id of an item in a ladder's partition (the inverse of :func:`ladder_pk`)."""
+    return pk.removeprefix("LADDER#")
+
+
+def ladder(ladder_id: str) -> Key:
+    """The ladder's settings: name, game, options and rules."""
+    return {"PK": ladder_pk(ladder_id), "SK": LADDER_SK}
+
+
+def rung(ladder_id: str, position: str) -> Key:
+    """The rung at ``position`` (a gapped key, ``chalicelib.ladder``): who stands there. Rank is the
+    rungs' order; a result moves one rung (a delete and a put), never the others."""
+    return {"PK": ladder_pk(ladder_id), "SK": f"{RUNG_PREFIX}{position}"}
+
+
+def ladder_member(ladder_id: str, player_id: str) -> Key:
+    """The player on the ladder: their rung's position, open challenges, when they last played."""
+    return {"PK": ladder_pk(ladder_id), "SK": f"{MEMBER_PREFIX}{player_id}"}
+
+
+def ladder_challenge(ladder_id: str, player_a: str, player_b: str) -> Key:
+    """The open challenge between two players (either way round: one pair, one item)."""
+    first, second = sorted((player_a, player_b))
+    return {"PK": ladder_pk(ladder_id), "SK": f"{CHALLENGE_PREFIX}{first}|{second}"}
+
+
+def ladder_result(game_id: str) -> Key:
+    """The mark that the finished ladder game moved its ladder (once), with its messages."""
+    return {"PK": game_pk(game_id), "SK": "LADDER_RESULT"}
+
+
+def ladder_due(ladder_id: str, what: str, due_at: str) -> dict[str, str]:
+    """A ladder item's entry in the ``due`` index (a challenge's answer, a player's idle time), in one
+    of ``SHARDS`` partitions by hash of the ladder and the item."""
+    return {"due": f"{LADDER_DUE}#{shard(ladder_id + '/' + what)}", "due_at": due_at}
+
+
+def ladder_list(ladder_id: str, created_at: str) -> dict[str, str]:
+    """A ladder's entry in the ``tournaments`` index (``ladder#07``: never a tournament's status),
+    newest first by ``<created_at>#<id>``."""
+    return {"tl": f"{LADDER_LIST}#{shard(ladder_id)}", "tl_at": f"{created_at}#{ladder_id}"}

@@ -24,10 +24,14 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
         EventRecord,
         GameRecord,
         IdempotencyRecord,
+        LadderBoard,
+        LadderChallenge,
+        LadderRecord,
         Membership,
         Message,
         Player,
         RatingRecord,
+        RungRecord,
         TournamentRecord,
         WebhookEndpoint,
     )
@@ -201,6 +205,54 @@ class Store(Protocol):
         (``items.tournament_summary``); only those listed before the position ``before`` (a page's
         last; None: from the newest), and the last one's position when more follow (None: no more).
         An index: eventually consistent."""
+
+    # ------------------------------------------------------------------ ladders
+
+    def create_ladder(self, ladder: LadderRecord) -> bool:
+        """Create the ladder; False if it exists."""
+
+    def load_ladder(self, ladder_id: str) -> LadderBoard | None:
+        """The ladder (settings, rungs top first with their players, open challenges) by one strongly
+        consistent read of its partition, or None."""
+
+    def list_ladders(self, limit: int, before: str | None) -> tuple[list[LadderRecord], str | None]:
+        """At most ``limit`` organisers' ladders, newest first, listed before the position ``before`` (a
+        page's last; None: from the newest), and the last one's position when more follow (None: no
+        more). An index: eventually consistent."""
+
+    def join_ladder(self, ladder_id: str, rung: RungRecord, idle_at: str) -> str:
+        """Put the player on the ladder at ``rung.position``, leaving it idle at ``idle_at`` unless they
+        play: "joined"; "already" if they are on it; "taken" if the position was taken first."""
+
+    def open_ladder_challenge(self, game: GameRecord, events: list[EventRecord], messages: list[Message],
+                              idempotency: IdempotencyRecord | None, challenge: LadderChallenge,
+                              players: list[tuple[RungRecord, str]], max_open: int) -> str:
+        """Create the challenge's game (``game.ladder_id``'s) with the challenge and both players' open
+        challenges counted up, all or nothing: "opened"; "already_challenged" if the pair has one open;
+        "changed" if a player's rung moved or their open challenges reached ``max_open`` since read;
+        IdempotencyRace if the key was used first."""
+
+    def settle_ladder_challenge(self, ladder_id: str, challenge: LadderChallenge,
+                                players: list[tuple[RungRecord, str]], move: tuple[RungRecord, str] | None,
+                                now: str, messages: list[Message]) -> str:
+        """Close the finished challenge once, with its messages, its players' counts down, and the
+        winner's rung moved to a new position if ``move`` says so: "settled"; "already" (settled
+        before); "changed" (a rung moved, or the new position was taken, since read)."""
+
+    def leave_ladder(self, ladder_id: str, rung: RungRecord) -> bool:
+        """Take the player off the ladder if still as read and with no open challenge; False if not."""
+
+    def ladder_challenge_answered(self, ladder_id: str, challenge: LadderChallenge) -> bool:
+        """The challenge needs no look at its answer time any more; False if it is gone."""
+
+    def set_ladder_idle_at(self, ladder_id: str, rung: RungRecord, idle_at: str) -> bool:
+        """Look at the player again at ``idle_at``; False if they left or their rung moved."""
+
+    def due_ladders(self, now: str, limit: int = 100) -> list[str]:
+        """Ids of ladders with work due by ``now`` (an index, never a scan: re-read each ladder)."""
+
+    def get_ratings(self, player_ids: list[str], game: str) -> dict[str, RatingRecord]:
+        """Each player's rating at ``game`` (the default for one who has none), eventually consistent."""
 
     # ------------------------------------------------------------------ idempotency
 

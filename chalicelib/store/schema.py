@@ -16,12 +16,18 @@ built by one function of ``keys.py`` (last column).
 | delivery      | WEBHOOK#<webhook_id>            | DELIVERY#<msg_id>    | ``keys.delivery`` |
 | rating        | PLAYER#<player_id>              | RATING#<game type>   | ``keys.rating`` |
 | tournament    | TOURNAMENT#<tournament_id>      | TOURNAMENT           | ``keys.tournament`` |
+| ladder        | LADDER#<ladder_id>              | LADDER               | ``keys.ladder`` |
+| rung          | LADDER#<ladder_id>              | RUNG#<position>      | ``keys.rung`` |
+| ladder player | LADDER#<ladder_id>              | MEMBER#<player_id>   | ``keys.ladder_member`` |
+| ladder challenge | LADDER#<ladder_id>           | CHALLENGE#<a>|<b>    | ``keys.ladder_challenge`` |
+| ladder result | GAME#<game_id>                  | LADDER_RESULT        | ``keys.ladder_result`` |
 | layout        | LAYOUT                          | LAYOUT               | ``keys.LAYOUT`` |
 
 GSI ``due`` (sparse, keys only): work the schedulers must do at a time, spread over 16
-partitions each: games whose clock runs (``due = "CLOCK#<00-15>"``, on the game's head) and
-deliveries waiting for an attempt (``due = "DELIVERY#<00-15>"``); ``due_at`` is the next look
-(``keys.clock_due``, ``keys.delivery_due``). The readers take the item's key and re-read it.
+partitions each: games whose clock runs (``due = "CLOCK#<00-15>"``, on the game's head),
+deliveries waiting for an attempt (``due = "DELIVERY#<00-15>"``), and ladder challenges waiting
+for an answer and ladder players' idle time (``due = "LADDER#<00-15>"``); ``due_at`` is the next
+look (``keys.clock_due``, ``keys.delivery_due``, ``keys.ladder_due``). The readers take the item's key and re-read it.
 
 GSI ``my_move`` (sparse): a game's head while it is a player's move, keyed ``mover =
 <player_id>``, ``move_due = <deadline, or "~" without a clock>`` (``keys.my_move``), with what
@@ -39,7 +45,8 @@ GSI ``player_name`` (sparse): players' profiles, keyed ``pname = <the name as a 
 
 GSI ``tournaments`` (sparse): tournaments, keyed ``tl = <status>#<00-15>``, ``tl_at = <created_at>#<id>``
 (``keys.tournament_list``), with their summary (listTournaments queries the 16 partitions of a
-status and merges).
+status and merges); and ladders, keyed ``tl = ladder#<00-15>`` (``keys.ladder_list``: never a
+tournament's status), for listLadders.
 
 The stream (new images) is the outbox: the outbox consumer reads every new game version and
 every item saved with messages (``notify/dispatcher.py``).

@@ -82,11 +82,12 @@ def test_three_player_battle_line_is_aborted_when_a_seat_never_moved(timed, cloc
 def test_khan_a_seat_that_never_moved_aborts_the_game(timed, clock):
     ann, bob = timed.signup("Ann"), timed.signup("Bob")
     game = timed.new_game(ann, [ann, bob], game="khan", options={"time_control": {"per_move_days": 1}})
+    first = timed.view(ann, game["game_id"])["to_move"]  # who starts comes from the deal's seed
     end_turn(timed, [ann, bob], game["game_id"])  # the first seat places its unit; the second never does
     clock.advance(DAY)
     sweep_one_timeout(timed)
     view = timed.view(ann, game["game_id"])
-    assert view["result"] == {"winner": None, "reason": "aborted", "seat": 2, "abandoned": True}
+    assert view["result"] == {"winner": None, "reason": "aborted", "seat": 3 - first, "abandoned": True}
 
 
 def test_decision_an_answer_in_the_reaction_window_counts_as_having_moved():

@@ -12,8 +12,9 @@ from .test_contract import problem_of
 def test_preferences_default_and_update(api):
     ann = api.signup("Ann")
     prefs = api.get("/v1/players/me/preferences", key=ann["api_key"]).body
-    assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished"],
-                     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished"],
+    assert prefs == {"email": ["game.invited", "game.your_turn", "game.reminder", "game.finished", "ladder.rank_changed"],
+                     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished",
+                                 "ladder.rank_changed"],
                      "challenges": "ask", "messages": True, "language": "en", "time_zone": "UTC",
                      "weekend_pause": False}
     chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask", "messages": False,

@@ -37,11 +37,12 @@ WRONG = {"integer": "1", "number": "1", "string": 1, "boolean": "true", "array":
 
 @pytest.fixture
 def world(api):
-    """Two players, a game between them, a webhook and a tournament, so that paths lead somewhere."""
+    """Two players, a game between them, a webhook, a tournament and a ladder, so that paths lead somewhere."""
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], seed=7, options={"first_seat": 1})
     params = {"game_id": game["game_id"], "tournament_id": "t_missing", "webhook_id": "wh_missing",
-              "delivery_id": "d_missing", "card_set_id": "khan-default", "token": "x", "game": "battleline"}
+              "delivery_id": "d_missing", "card_set_id": "khan-default", "token": "x", "game": "battleline",
+              "ladder_id": "battleline"}
     return ann, game, params
 
 
@@ -90,6 +91,8 @@ def valid_bodies(ann, game):
             "postAction": {"expected_version": 0, "steps": [{"type": "resign"}]},
             "createTournament": {"name": "Cup", "game": "battleline", "format": "swiss"},
             "createWebhook": {"url": "https://example.com/hook"}, "takeVacation": {"days": 1},
+            "createLadder": {"name": "Club", "game": "battleline"},
+            "challengeOnLadder": {"player_id": game["seats"][1]["player_id"]},
             "updatePreferences": {"email": [], "webhook": []},
             "analyzeBattleLine": {"seat": 1, "position": {"flags": []}}}
 
