@@ -1,12 +1,14 @@
-"""Pairings: round robin by Berger tables, double round robin, Swiss, single elimination.
+"""Pairings: round robin by Berger tables, double round robin, Swiss (the Dutch system),
+single elimination, and seats allocated as FIDE allocates colours.
 
-Players are numbered 1..n by seed. A pairing is (first seat, second seat); ``None`` as the
-second is a bye.
+Players are numbered 1..n by seed. A pairing is (seat 1, seat 2); ``None`` as the second is a
+bye. docs/correspondence.md ("Tournaments") describes the algorithms and what is simplified.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
 
 Pairing = tuple[int, int | None]
 
@@ -36,9 +38,12 @@ def _bye(a: int, b: int, n: int) -> Pairing:
 
 
 def double_round_robin(n: int) -> list[list[Pairing]]:
-    """Berger tables twice, the seats swapped in the second cycle."""
-    first = berger_round_robin(n)
-    return first + [[(b, a) if b is not None else (a, None) for a, b in rnd] for rnd in first]
+    """Berger tables twice, the seats swapped in the second cycle. As FIDE recommends (C.05 Annex
+    1), the first cycle plays its last two rounds in reverse order: otherwise, with an even count,
+    two players would have one seat three times running across the two cycles."""
+    tables = berger_round_robin(n)
+    first = tables[:-2] + tables[-2:][::-1]
+    return first + [[(b, a) if b is not None else (a, None) for a, b in rnd] for rnd in tables]
 
 
 def elimination_seeds(size: int) -> list[int]:
@@ -59,37 +64,218 @@ def elimination_first_round(n: int) -> list[Pairing]:
     return [_bye(order[i], order[i + 1], n) for i in range(0, size, 2)]
 
 
-def swiss_round(ranking: list[int], played: set[frozenset[int]], had_bye: Iterable[int]) -> list[Pairing]:
-    """One Swiss round: ``ranking`` best first (by score, then seed). No pairing repeats; with an
-    odd count the lowest-ranked player without a bye so far gets it. Raises ValueError when no
-    pairing without repeats exists."""
-    players = list(ranking)
-    pairings: list[Pairing] = []
-    if len(players) % 2:
-        byes = set(had_bye)
-        candidates = [p for p in reversed(players) if p not in byes] or list(reversed(players))
-        bye = candidates[0]
-        players.remove(bye)
-    else:
-        bye = None
-    found = _pair(players, played)
-    if found is None:
-        raise ValueError("no Swiss pairing without a repeat exists for this round")
-    pairings += found
-    if bye is not None:
-        pairings.append((bye, None))
-    return pairings
+def swiss_round(entrants: list[Entrant]) -> list[Pairing]:
+    """One Swiss round by the Dutch system (docs/correspondence.md says what is simplified).
+    ``entrants`` are ranked best first (score, then seed). Pairings come with their seats
+    allocated (first = seat 1), boards ordered by score, the bye last. With an odd count the
+    lowest-ranked player without a bye gets it; if the others cannot all be paired without a
+    repeat, the next one up is tried (then, only then, players who had a bye). Raises ValueError
+    when no pairing without a repeat exists."""
+    field = _Field(entrants)
+    order = [e.seed for e in entrants]
+    if len(order) % 2:
+        fresh = [p for p in reversed(order) if not field.by_seed[p].had_bye]
+        again = [p for p in reversed(order) if field.by_seed[p].had_bye]
+        for bye in fresh + again:
+            rest = [p for p in order if p != bye]
+            if field.matchable(frozenset(rest)):
+                return field.boards(field.dutch(rest)) + [(bye, None)]
+    elif field.matchable(frozenset(order)):
+        return field.boards(field.dutch(order))
+    raise ValueError("no Swiss pairing without a repeat exists for this round")
 
 
-def _pair(players: list[int], played: set[frozenset[int]]) -> list[Pairing] | None:
-    """Top-down: the best unpaired player meets the next best it has not played; backtrack."""
-    if not players:
-        return []
-    first, rest = players[0], players[1:]
-    for i, other in enumerate(rest):
-        if frozenset((first, other)) in played:
+# ---------------------------------------------------------------------------- seats
+
+NO_PREFERENCE, MILD, STRONG, ABSOLUTE = 0, 1, 2, 3
+
+
+def seat_preference(seats: Sequence[int]) -> tuple[int, int]:
+    """FIDE's colour preference (C.04.3 A.6) for seats: (strength, the seat wanted), from the seats
+    of the games played, oldest first. Absolute: one seat twice more than the other, or the same
+    seat the last two games; strong: one seat once more; mild: as many of each (alternate from
+    the last game); none before the first game."""
+    if not seats:
+        return NO_PREFERENCE, 0
+    difference = seats.count(1) - seats.count(2)
+    other = 3 - seats[-1]
+    if difference > 1 or difference < -1:
+        return ABSOLUTE, 2 if difference > 0 else 1
+    if len(seats) > 1 and seats[-1] == seats[-2]:
+        return ABSOLUTE, other
+    if difference:
+        return STRONG, 2 if difference > 0 else 1
+    return MILD, other
+
+
+def allocate_seats(pairs: Iterable[Pairing], seats_of: Mapping[int, Sequence[int]],
+                   rank: Mapping[int, int]) -> list[Pairing]:
+    """Each pairing's seats as FIDE allocates colours (C.04.3 E): grant both preferences; else the
+    stronger one (two absolute ones: the wider seat difference); else alternate from the most
+    recent game in which the two had different seats; else the higher-ranked player's preference;
+    with no games at all, the higher-ranked player takes seat 1 with an odd ``rank`` (pairing
+    number), seat 2 with an even one. ``seats_of``: each player's seats so far, oldest first (byes
+    and forfeits hold none); ``rank``: lower is better. Returns (seat 1, seat 2) pairs."""
+    placed: list[Pairing] = []
+    for a, b in pairs:
+        if b is None:
+            placed.append((a, None))
             continue
-        tail = _pair(rest[:i] + rest[i + 1:], played)
-        if tail is not None:
-            return [(first, other)] + tail
-    return None
+        high, low = (a, b) if rank[a] < rank[b] else (b, a)
+        seat = _seat_of_higher(seats_of.get(high, ()), seats_of.get(low, ()), rank[high])
+        placed.append((high, low) if seat == 1 else (low, high))
+    return placed
+
+
+def _seat_of_higher(high: Sequence[int], low: Sequence[int], high_rank: int) -> int:
+    (strength_h, want_h), (strength_l, want_l) = seat_preference(high), seat_preference(low)
+    if want_h and want_l and want_h != want_l:
+        return want_h
+    if not want_l:
+        return want_h or (1 if high_rank % 2 else 2)
+    if not want_h:
+        return 3 - want_l
+    if strength_h != strength_l:
+        return want_h if strength_h > strength_l else 3 - want_l
+    if strength_h == ABSOLUTE:
+        wide_h, wide_l = (abs(s.count(1) - s.count(2)) for s in (high, low))
+        if wide_h != wide_l:
+            return want_h if wide_h > wide_l else 3 - want_l
+    for mine, theirs in zip(reversed(high), reversed(low)):
+        if mine != theirs:
+            return theirs  # each takes the seat the other had
+    return want_h
+
+
+# ---------------------------------------------------------------------------- Swiss (Dutch)
+
+@dataclass(frozen=True)
+class Entrant:
+    """A Swiss player before a round: pairing number (seed), score, seats of the games played
+    (oldest first), opponents met, whether they had a bye, whether they floated down last round."""
+    seed: int
+    score: float = 0.0
+    seats: tuple[int, ...] = ()
+    opponents: frozenset[int] = frozenset()
+    had_bye: bool = False
+    floated_down: bool = False
+
+
+@dataclass(frozen=True)
+class _Level:
+    """How much a bracket's pairing may give up, least first (FIDE's quality criteria, coarsely):
+    a player floating down twice running, then two players wanting the same seat when one of them
+    wants it mildly, strongly, absolutely."""
+    float_again: bool
+    clash: int  # the strongest shared seat preference allowed in a pair
+
+
+LEVELS = (_Level(False, NO_PREFERENCE), _Level(True, NO_PREFERENCE), _Level(True, MILD), _Level(True, STRONG),
+          _Level(True, ABSOLUTE))
+BUDGET = 2000  # search steps a bracket may take at one level before the next is tried
+
+
+class _OverBudget(Exception):
+    pass
+
+
+class _Field:
+    def __init__(self, entrants: list[Entrant]) -> None:
+        self.by_seed = {e.seed: e for e in entrants}
+        self.rank = {e.seed: i for i, e in enumerate(entrants, start=1)}
+        self.preference = {e.seed: seat_preference(e.seats) for e in entrants}
+        self.met = {e.seed: e.opponents for e in entrants}
+        self._matchable: dict[frozenset[int], bool] = {}
+
+    def matchable(self, players: frozenset[int]) -> bool:
+        """Whether ``players`` can all be paired without a repeat (most constrained player first)."""
+        if not players:
+            return True
+        if len(players) % 2:
+            return False
+        known = self._matchable.get(players)
+        if known is None:
+            x = max(players, key=lambda p: (len(self.met[p] & players), -p))
+            known = any(self.matchable(players - {x, y}) for y in sorted(players - self.met[x] - {x}))
+            self._matchable[players] = known
+        return known
+
+    def dutch(self, players: list[int]) -> list[tuple[int, int]]:
+        """Score groups from the top; a group's players who cannot be paired in it float down into
+        the next one, ahead of its own players."""
+        groups: list[list[int]] = []
+        for p in players:
+            if groups and self.by_seed[groups[-1][0]].score == self.by_seed[p].score:
+                groups[-1].append(p)
+            else:
+                groups.append([p])
+        pairs: list[tuple[int, int]] = []
+        floaters: list[int] = []
+        for i, group in enumerate(groups):
+            lower = [p for g in groups[i + 1:] for p in g]
+            found, floaters = self._bracket(floaters, group, lower)
+            pairs += found
+        return pairs
+
+    def _bracket(self, floaters: list[int], residents: list[int], lower: list[int]):
+        bracket = floaters + residents
+        for budget in (BUDGET, None):  # an unbounded search only if every bounded one gave up
+            for pairs in range(len(bracket) // 2, -1, -1):  # as many pairs as possible first
+                for level in LEVELS:
+                    try:
+                        found = self._search(bracket, set(floaters), pairs, level, lower, budget)
+                    except _OverBudget:
+                        continue
+                    if found is not None:
+                        return found
+        raise AssertionError("the remainder was matchable, so a bracket pairing exists")
+
+    def _search(self, bracket: list[int], floaters: set[int], pairs: int, level: _Level, lower: list[int],
+                budget: int | None):
+        may_float = len(bracket) - 2 * pairs
+        steps = [0]
+
+        def extend(unpaired: list[int], made: list[tuple[int, int]], down: list[int]):
+            steps[0] += 1
+            if budget is not None and steps[0] > budget:
+                raise _OverBudget
+            if not unpaired:
+                return (made, down) if self.matchable(frozenset(down + lower)) else None
+            x, rest = unpaired[0], unpaired[1:]
+            for y in self._partners(x, rest, floaters):
+                if self._compatible(x, y, level):
+                    found = extend([p for p in rest if p != y], made + [(x, y)], down)
+                    if found:
+                        return found
+            if len(down) < may_float and (level.float_again or not self.by_seed[x].floated_down):
+                return extend(rest, made, down + [x])
+            return None
+
+        return extend(bracket, [], [])
+
+    @staticmethod
+    def _partners(x: int, rest: list[int], floaters: set[int]) -> list[int]:
+        """Dutch order: a floater meets the group's players from the top; the group's top half
+        meets its bottom half in order (S1 against S2, transpositions of S2 as the search goes
+        on), then the rest of the top half (an exchange)."""
+        residents = [p for p in rest if p not in floaters]
+        if x in floaters:
+            return residents + [p for p in rest if p in floaters]
+        group = [x] + residents
+        half = len(group) // 2
+        return group[half:] + group[1:half]
+
+    def _compatible(self, x: int, y: int, level: _Level) -> bool:
+        if y in self.met[x]:
+            return False
+        (strength_x, want_x), (strength_y, want_y) = self.preference[x], self.preference[y]
+        return not (want_x and want_x == want_y and min(strength_x, strength_y) > level.clash)
+
+    def boards(self, pairs: list[tuple[int, int]]) -> list[Pairing]:
+        """Seats allocated; boards by the higher score, the score sum, then the better rank."""
+        def key(pair: tuple[int, int]):
+            scores = [self.by_seed[p].score for p in pair]
+            return -max(scores), -sum(scores), min(self.rank[p] for p in pair)
+
+        seats = {p: e.seats for p, e in self.by_seed.items()}
+        return allocate_seats(sorted(pairs, key=key), seats, self.rank)

@@ -71,15 +71,17 @@ def test_swiss_ends_early_when_no_pairing_without_a_repeat_is_left():
 def test_swiss_standings_break_ties_by_buchholz():
     t = tournament("swiss", 4, rounds=2)
     director.start(t, {})
-    # Round 1 (all on 0, best seed first): 1-2 and 3-4; the first side wins.
+    # Round 1 (all on 0, the top half against the bottom half): 1-3 and 4-2 (seed 2 has seat 2);
+    # the first side wins.
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 3), (4, 2)]
     play_round(t, lambda a, b: [5.0, 0.0])
-    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 3), (2, 4)]
-    # Round 2: 1-3 (1 wins) and 2-4 (4 wins).
-    play_round(t, lambda a, b: [5.0, 0.0] if a == 1 else [0.0, 5.0])
+    # Round 2: 4-1 (both had seat 1: the higher-ranked 1 gets the other seat) and 2-3; 1 and 2 win.
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(4, 1), (2, 3)]
+    play_round(t, lambda a, b: [0.0, 5.0] if b == 1 else [5.0, 0.0])
     rows = director.standing_rows(t)
-    assert {r["seed"]: r["points"] for r in rows} == {1: 10.0, 2: 0.0, 3: 5.0, 4: 5.0}
-    # Buchholz: 3 met 4 (5) and 1 (10) = 15; 4 met 3 (5) and 2 (0) = 5: 3 ranks above 4.
-    assert [(r["seed"], r["tie_break"]) for r in rows] == [(1, 5.0), (3, 15.0), (4, 5.0), (2, 15.0)]
+    assert {r["seed"]: r["points"] for r in rows} == {1: 10.0, 2: 5.0, 3: 0.0, 4: 5.0}
+    # Buchholz: 4 met 2 (5) and 1 (10) = 15; 2 met 4 (5) and 3 (0) = 5: 4 ranks above 2.
+    assert [(r["seed"], r["tie_break"]) for r in rows] == [(1, 5.0), (4, 15.0), (2, 5.0), (3, 15.0)]
 
 
 def test_withdrawn_player_forfeits_the_remaining_pairings():
@@ -96,12 +98,13 @@ def test_elimination_bracket_gives_top_seeds_the_byes_and_a_drawn_match_to_the_h
     t = tournament("single_elimination", 6)
     director.start(t, {})
     first = [(p["first"], p["second"]) for p in director.current_pairings(t)]
-    assert first == [(1, None), (4, 5), (2, None), (3, 6)]
+    assert first == [(1, None), (5, 4), (2, None), (3, 6)]  # 4 is even: the higher seed has seat 2
     play_round(t, lambda a, b: [3.0, 3.0])  # drawn: 4 and 3 go through
-    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 4), (2, 3)]
-    play_round(t, lambda a, b: [0.0, 5.0])  # 4 and 3 win
-    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(4, 3)]
-    play_round(t, lambda a, b: [5.0, 2.0])
+    # Seats alternate: 4 had seat 2, 3 seat 1 (the byes hold no seat).
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(4, 1), (2, 3)]
+    play_round(t, lambda a, b: [5.0, 0.0] if a in (3, 4) else [0.0, 5.0])  # 4 and 3 win
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(3, 4)]
+    play_round(t, lambda a, b: [2.0, 5.0])  # 4 wins
     assert t["status"] == "finished"
     assert [r["seed"] for r in director.standing_rows(t)][:2] == [4, 3]
 
