@@ -71,17 +71,16 @@ def swiss_round(entrants: list[Entrant]) -> list[Pairing]:
     lowest-ranked player without a bye gets it; if the others cannot all be paired without a
     repeat, the next one up is tried (then, only then, players who had a bye). Raises ValueError
     when no pairing without a repeat exists."""
-    field = _Field(entrants)
     order = [e.seed for e in entrants]
-    if len(order) % 2:
-        fresh = [p for p in reversed(order) if not field.by_seed[p].had_bye]
-        again = [p for p in reversed(order) if field.by_seed[p].had_bye]
-        for bye in fresh + again:
-            rest = [p for p in order if p != bye]
-            if field.matchable(frozenset(rest)):
-                return field.boards(field.dutch(rest)) + [(bye, None)]
-    elif field.matchable(frozenset(order)):
-        return field.boards(field.dutch(order))
+    fresh = [e.seed for e in reversed(entrants) if not e.had_bye]
+    again = [e.seed for e in reversed(entrants) if e.had_bye]
+    for byes in ([fresh, again] if len(order) % 2 else [[None]]):
+        for strict in (True, False):  # two players who must both have one seat meet only as a last resort
+            field = _Field(entrants, strict)
+            for bye in byes:
+                rest = [p for p in order if p != bye]
+                if field.matchable(frozenset(rest)):
+                    return field.boards(field.dutch(rest)) + ([(bye, None)] if bye is not None else [])
     raise ValueError("no Swiss pairing without a repeat exists for this round")
 
 
@@ -172,7 +171,8 @@ class _Level:
 
 LEVELS = (_Level(False, NO_PREFERENCE), _Level(True, NO_PREFERENCE), _Level(True, MILD), _Level(True, STRONG),
           _Level(True, ABSOLUTE))
-BUDGET = 2000  # search steps a bracket may take at one level before the next is tried
+BUDGET = 1000  # search steps a bracket may take at one level before the next is tried
+BRACKET_BUDGET = 6000  # and in all, before it takes any pairing that leaves the rest pairable
 
 
 class _OverBudget(Exception):
@@ -180,25 +180,33 @@ class _OverBudget(Exception):
 
 
 class _Field:
-    def __init__(self, entrants: list[Entrant]) -> None:
+    def __init__(self, entrants: list[Entrant], strict: bool) -> None:
         self.by_seed = {e.seed: e for e in entrants}
         self.rank = {e.seed: i for i, e in enumerate(entrants, start=1)}
         self.preference = {e.seed: seat_preference(e.seats) for e in entrants}
-        self.met = {e.seed: e.opponents for e in entrants}
+        must = {p: want for p, (strength, want) in self.preference.items() if strength == ABSOLUTE}
+        # Who may not meet whom: a repeat never; with ``strict``, nor two players who both must have
+        # the same seat (FIDE's absolute criterion C.3).
+        self.barred = {e.seed: e.opponents | {e.seed} for e in entrants}
+        if strict:
+            for p, want in must.items():
+                self.barred[p] = self.barred[p] | {q for q, other in must.items() if other == want}
         self._matchable: dict[frozenset[int], bool] = {}
 
     def matchable(self, players: frozenset[int]) -> bool:
-        """Whether ``players`` can all be paired without a repeat (most constrained player first)."""
-        if not players:
-            return True
+        """Whether ``players`` can all be paired (no repeat; with ``strict``, no two players who must
+        have the same seat): a maximum matching (Edmonds), so a failing check costs no more than a
+        passing one."""
         if len(players) % 2:
             return False
         known = self._matchable.get(players)
         if known is None:
-            x = max(players, key=lambda p: (len(self.met[p] & players), -p))
-            known = any(self.matchable(players - {x, y}) for y in sorted(players - self.met[x] - {x}))
+            known = self.matching(sorted(players)) is not None
             self._matchable[players] = known
         return known
+
+    def matching(self, players: list[int]) -> list[tuple[int, int]] | None:
+        return perfect_matching([[q for q in players if q not in self.barred[p]] for p in players], players)
 
     def dutch(self, players: list[int]) -> list[tuple[int, int]]:
         """Score groups from the top; a group's players who cannot be paired in it float down into
@@ -218,26 +226,55 @@ class _Field:
         return pairs
 
     def _bracket(self, floaters: list[int], residents: list[int], lower: list[int]):
+        """The bracket's pairs and the players it floats down: as many pairs as possible, then the
+        first pairing in Dutch order at the least lenient level that has one."""
         bracket = floaters + residents
-        for budget in (BUDGET, None):  # an unbounded search only if every bounded one gave up
-            for pairs in range(len(bracket) // 2, -1, -1):  # as many pairs as possible first
-                for level in LEVELS:
-                    try:
-                        found = self._search(bracket, set(floaters), pairs, level, lower, budget)
-                    except _OverBudget:
-                        continue
-                    if found is not None:
-                        return found
-        raise AssertionError("the remainder was matchable, so a bracket pairing exists")
+        inside, below = set(bracket), set(lower)
+        pairable = sum(1 for p in bracket if inside - self.barred[p])  # players with a possible opponent here
+        stranded = sum(1 for p in lower if not below - self.barred[p])  # players below who need a floater
+        pairable = min(pairable, len(bracket) - stranded)
+
+        spent = [0]  # search steps over the whole bracket
+
+        def search(pairs: int, level: _Level):
+            budget = min(BUDGET, BRACKET_BUDGET - spent[0])
+            try:
+                return self._search(bracket, set(floaters), pairs, level, lower, budget, spent)
+            except _OverBudget:
+                return _OverBudget
+
+        fewest = pairable // 2 if not lower else 0  # the last bracket floats nobody
+        for pairs in range(pairable // 2, fewest - 1, -1):  # as many pairs as possible first
+            if spent[0] >= BRACKET_BUDGET:
+                break
+            if search(pairs, LEVELS[-1]) is None:
+                continue  # not even the most lenient level makes this many pairs
+            for level in LEVELS:
+                found = search(pairs, level)
+                if found not in (None, _OverBudget):
+                    return found
+        return self._any_completion(bracket, lower)
+
+    def _any_completion(self, bracket: list[int], lower: list[int]):
+        """When the search gives up (rare: a bracket whose Dutch order keeps running into dead ends),
+        a maximum matching of the bracket and everyone below, which exists since the bracket above
+        left a pairable remainder: its pairs inside the bracket stand, its players matched below float."""
+        pairs = self.matching(bracket + lower)
+        assert pairs is not None, "the remainder was left pairable"
+        inside = set(bracket)
+        kept = [(a, b) for a, b in pairs if a in inside and b in inside]
+        down = [p for p in bracket if not any(p in pair for pair in kept)]
+        return kept, down
 
     def _search(self, bracket: list[int], floaters: set[int], pairs: int, level: _Level, lower: list[int],
-                budget: int | None):
+                budget: int, spent: list[int]):
         may_float = len(bracket) - 2 * pairs
         steps = [0]
 
         def extend(unpaired: list[int], made: list[tuple[int, int]], down: list[int]):
             steps[0] += 1
-            if budget is not None and steps[0] > budget:
+            spent[0] += 1
+            if steps[0] > budget:
                 raise _OverBudget
             if not unpaired:
                 return (made, down) if self.matchable(frozenset(down + lower)) else None
@@ -266,7 +303,7 @@ class _Field:
         return group[half:] + group[1:half]
 
     def _compatible(self, x: int, y: int, level: _Level) -> bool:
-        if y in self.met[x]:
+        if y in self.barred[x]:
             return False
         (strength_x, want_x), (strength_y, want_y) = self.preference[x], self.preference[y]
         return not (want_x and want_x == want_y and min(strength_x, strength_y) > level.clash)
@@ -279,3 +316,83 @@ class _Field:
 
         seats = {p: e.seats for p, e in self.by_seed.items()}
         return allocate_seats(sorted(pairs, key=key), seats, self.rank)
+
+
+def perfect_matching(neighbours: list[list[int]], names: list[int]) -> list[tuple[int, int]] | None:
+    """Edmonds' blossom algorithm: a matching of every vertex, or None if there is none.
+    ``neighbours[i]`` names the vertices (as in ``names``) vertex i may be matched with. O(V³)."""
+    n = len(names)
+    index = {name: i for i, name in enumerate(names)}
+    graph = [[index[q] for q in row] for row in neighbours]
+    match = [-1] * n
+    for v in range(n):  # a greedy start leaves few augmenting paths to find
+        if match[v] == -1:
+            u = next((u for u in graph[v] if match[u] == -1), -1)
+            if u != -1:
+                match[u], match[v] = v, u
+    for root in range(n):
+        if match[root] != -1:
+            continue
+        end, parent = _augmenting_path(graph, match, root)
+        if end == -1:
+            return None  # a vertex left unmatched by a maximum matching
+        while end != -1:
+            before = parent[end]
+            after = match[before]
+            match[end], match[before] = before, end
+            end = after
+    return [(names[v], names[match[v]]) for v in range(n) if v < match[v]]
+
+
+def _augmenting_path(graph: list[list[int]], match: list[int], root: int) -> tuple[int, list[int]]:
+    n = len(graph)
+    used, parent, base = [False] * n, [-1] * n, list(range(n))
+    used[root] = True
+    queue = [root]
+
+    def common_base(a: int, b: int) -> int:
+        seen = [False] * n
+        while True:
+            a = base[a]
+            seen[a] = True
+            if match[a] == -1:
+                break
+            a = parent[match[a]]
+        while True:
+            b = base[b]
+            if seen[b]:
+                return b
+            b = parent[match[b]]
+
+    def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
+        while base[v] != b:
+            blossom[base[v]] = blossom[base[match[v]]] = True
+            parent[v] = child
+            child = match[v]
+            v = parent[match[v]]
+
+    head = 0
+    while head < len(queue):
+        v = queue[head]
+        head += 1
+        for to in graph[v]:
+            if base[v] == base[to] or match[v] == to:
+                continue
+            if to == root or (match[to] != -1 and parent[match[to]] != -1):
+                shared = common_base(v, to)
+                blossom = [False] * n
+                mark(v, shared, to, blossom)
+                mark(to, shared, v, blossom)
+                for i in range(n):
+                    if blossom[base[i]]:
+                        base[i] = shared
+                        if not used[i]:
+                            used[i] = True
+                            queue.append(i)
+            elif parent[to] == -1:
+                parent[to] = v
+                if match[to] == -1:
+                    return to, parent
+                used[match[to]] = True
+                queue.append(match[to])
+    return -1, parent
