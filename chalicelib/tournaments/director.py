@@ -159,7 +159,7 @@ def _pairs_for(t: Tournament, number: int) -> list[tuple[int, int | None]] | Non
             pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
         return pairing_rules.allocate_seats(pairs, seat_history(t), {p["seed"]: p["seed"] for p in t["players"]})
     try:
-        return pairing_rules.swiss_round(swiss_entrants(t))
+        return pairing_rules.swiss_round(swiss_entrants(t), rounds_left=t["rounds"] - number + 1)
     except ValueError:
         return None
 

@@ -64,13 +64,32 @@ def elimination_first_round(n: int) -> list[Pairing]:
     return [_bye(order[i], order[i + 1], n) for i in range(0, size, 2)]
 
 
-def swiss_round(entrants: list[Entrant]) -> list[Pairing]:
+def swiss_round(entrants: list[Entrant], rounds_left: int = 1) -> list[Pairing]:
     """One Swiss round by the Dutch system (docs/correspondence.md says what is simplified).
     ``entrants`` are ranked best first (score, then seed). Pairings come with their seats
     allocated (first = seat 1), boards ordered by score, the bye last. With an odd count the
     lowest-ranked player without a bye gets it; if the others cannot all be paired without a
     repeat, the next one up is tried (then, only then, players who had a bye). Raises ValueError
-    when no pairing without a repeat exists."""
+    when no pairing without a repeat exists.
+
+    ``rounds_left`` (this one included): in a small field (at most ``LOOKAHEAD_PLAYERS``) a
+    pairing after which the remaining rounds could not all be paired is passed over for the
+    first one, in Dutch order of the whole field, after which they can."""
+    pairs = _dutch_round(entrants)
+    if rounds_left <= 1 or len(entrants) > LOOKAHEAD_PLAYERS:
+        return pairs
+    future = _Future(entrants)
+    if future.completes(pairs, rounds_left - 1):
+        return pairs
+    field = _Field(entrants, strict=False)
+    for candidate in future.pairings():
+        if future.completes(candidate, rounds_left - 1):
+            bye = [(a, b) for a, b in candidate if b is None]
+            return field.boards([(a, b) for a, b in candidate if b is not None]) + bye
+    return pairs  # the event cannot play every round whatever this one does: pair it by the rules
+
+
+def _dutch_round(entrants: list[Entrant]) -> list[Pairing]:
     order = [e.seed for e in entrants]
     fresh = [e.seed for e in reversed(entrants) if not e.had_bye]
     again = [e.seed for e in reversed(entrants) if e.had_bye]
@@ -82,6 +101,53 @@ def swiss_round(entrants: list[Entrant]) -> list[Pairing]:
                 if field.matchable(frozenset(rest)):
                     return field.boards(field.dutch(rest)) + ([(bye, None)] if bye is not None else [])
     raise ValueError("no Swiss pairing without a repeat exists for this round")
+
+
+LOOKAHEAD_PLAYERS = 12  # larger fields rarely play more rounds than half their size, which always complete
+LOOKAHEAD_BUDGET = 20000  # pairings looked at before a round is taken as completable
+
+
+class _Future:
+    """Whether the rounds after this one can all be paired without a repeat (and without a second
+    bye): each a perfect matching of who has not met, the bye a vertex (0) that meets each
+    player once."""
+
+    def __init__(self, entrants: list[Entrant]) -> None:
+        self.order = [e.seed for e in entrants] + ([0] if len(entrants) % 2 else [])
+        self.met = {e.seed: set(e.opponents) | ({0} if e.had_bye else set()) for e in entrants}
+        self.met[0] = {e.seed for e in entrants if e.had_bye}
+        self.spent = 0
+
+    def pairings(self, met: dict[int, set[int]] | None = None):
+        """Every pairing of the round, top-ranked player first, each meeting the bottom half first."""
+        met = met or self.met
+
+        def extend(players: list[int]):
+            if not players:
+                yield []
+                return
+            x = players[0]
+            half = len(players) // 2
+            for y in players[half:] + players[1:half]:
+                if y not in met[x]:
+                    for rest in extend([p for p in players[1:] if p != y]):
+                        yield [(x, y)] + rest
+
+        for pairs in extend(self.order):
+            yield [(b, None) if a == 0 else (a, None if b == 0 else b) for a, b in pairs]
+
+    def completes(self, pairs: list[Pairing], rounds: int, met: dict[int, set[int]] | None = None) -> bool:
+        met = {p: set(o) for p, o in (met or self.met).items()}
+        for a, b in pairs:
+            met[a].add(b or 0)
+            met[b or 0].add(a)
+        if rounds == 0:
+            return True
+        for later in self.pairings(met):
+            self.spent += 1
+            if self.spent > LOOKAHEAD_BUDGET or self.completes(later, rounds - 1, met):
+                return True
+        return False
 
 
 # ---------------------------------------------------------------------------- seats

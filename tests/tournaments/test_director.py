@@ -115,3 +115,15 @@ def test_duplicate_boards_share_the_round_seed():
     assert director.board_seed(t, 1, 1) == director.board_seed(t, 1, 2) != director.board_seed(t, 2, 1)
     t["duplicate"] = False
     assert director.board_seed(t, 1, 1) != director.board_seed(t, 1, 2)
+
+
+def test_swiss_pairs_a_round_so_that_the_later_rounds_can_be_paired():
+    """Six players, four rounds, seat 1 always winning: the Dutch order's third round (5-3, 1-2,
+    6-4) would leave two triangles of players who have all met, and no fourth round."""
+    t = tournament("swiss", 6, rounds=4)
+    director.start(t, {})
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [5.0, 0.0])
+    assert t["round"] == 4
+    met = [frozenset((p["first"], p["second"])) for p in t["pairings"]]
+    assert len(met) == len(set(met)) == 12
