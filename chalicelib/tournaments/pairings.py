@@ -302,24 +302,30 @@ class _Field:
 
         spent = [0]  # search steps over the whole bracket
 
-        def search(pairs: int, level: _Level):
+        def search(pairs: int | None, level: _Level, prune: bool = False):
             budget = min(BUDGET, BRACKET_BUDGET - spent[0])
             try:
-                return self._search(bracket, set(floaters), pairs, level, lower, budget, spent)
+                return self._search(bracket, set(floaters), pairs, level, lower, budget, spent, prune)
             except _OverBudget:
                 return _OverBudget
 
-        fewest = pairable // 2 if not lower else 0  # the last bracket floats nobody
-        for pairs in range(pairable // 2, fewest - 1, -1):  # as many pairs as possible first
-            if spent[0] >= BRACKET_BUDGET:
+        # How many pairs: the first pairing found at the most lenient level (pairing before floating),
+        # then more while there is a pairing with one more pair.
+        found = search(None, LEVELS[-1], prune=True)
+        if found in (None, _OverBudget):
+            return self._any_completion(bracket, lower)
+        pairs = len(found[0])
+        while pairs < pairable // 2:
+            more = search(pairs + 1, LEVELS[-1])
+            if more in (None, _OverBudget):
                 break
-            if search(pairs, LEVELS[-1]) is None:
-                continue  # not even the most lenient level makes this many pairs
-            for level in LEVELS:
-                found = search(pairs, level)
-                if found not in (None, _OverBudget):
-                    return found
-        return self._any_completion(bracket, lower)
+            found, pairs = more, pairs + 1
+        for level in LEVELS[:-1]:  # the first pairing in Dutch order at the least lenient level
+            better = search(pairs, level)
+            if better not in (None, _OverBudget):
+                return better
+        last = search(pairs, LEVELS[-1])
+        return last if last not in (None, _OverBudget) else found
 
     def _any_completion(self, bracket: list[int], lower: list[int]):
         """When the search gives up (rare: a bracket whose Dutch order keeps running into dead ends),
@@ -332,9 +338,14 @@ class _Field:
         down = [p for p in bracket if not any(p in pair for pair in kept)]
         return kept, down
 
-    def _search(self, bracket: list[int], floaters: set[int], pairs: int, level: _Level, lower: list[int],
-                budget: int, spent: list[int]):
-        may_float = len(bracket) - 2 * pairs
+    def _search(self, bracket: list[int], floaters: set[int], pairs: int | None, level: _Level, lower: list[int],
+                budget: int, spent: list[int], prune: bool):
+        """The first pairing of the bracket in Dutch order at ``level`` with ``pairs`` pairs (None: any
+        number, pairing before floating) that leaves a pairable remainder; ``prune``: check at each
+        step that the remainder can still be paired."""
+        may_float = len(bracket) if pairs is None else len(bracket) - 2 * pairs
+        if not lower:
+            may_float = 0  # the last bracket floats nobody
         steps = [0]
 
         def extend(unpaired: list[int], made: list[tuple[int, int]], down: list[int]):
@@ -342,6 +353,8 @@ class _Field:
             spent[0] += 1
             if steps[0] > budget:
                 raise _OverBudget
+            if prune and not self.matchable(frozenset(unpaired + down + lower)):
+                return None
             if not unpaired:
                 return (made, down) if self.matchable(frozenset(down + lower)) else None
             x, rest = unpaired[0], unpaired[1:]

@@ -127,3 +127,15 @@ def test_swiss_pairs_a_round_so_that_the_later_rounds_can_be_paired():
     assert t["round"] == 4
     met = [frozenset((p["first"], p["second"])) for p in t["pairings"]]
     assert len(met) == len(set(met)) == 12
+
+
+def test_elimination_seats_alternate_like_fide_colours():
+    t = tournament("single_elimination", 8)
+    director.start(t, {})
+    sides = []
+    while t["status"] == "running":
+        sides += [(p["first"], p["second"]) for p in director.current_pairings(t)]
+        play_round(t, lambda a, b: [5.0, 0.0] if a < b else [0.0, 5.0])  # the higher seed wins
+    assert sides == [(1, 8), (5, 4), (7, 2), (3, 6), (4, 1), (2, 3), (1, 2)]
+    seats = {seed: [1 if a == seed else 2 for a, b in sides if seed in (a, b)] for seed in (1, 2)}
+    assert seats == {1: [1, 2, 1], 2: [2, 1, 2]}
