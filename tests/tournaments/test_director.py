@@ -139,3 +139,17 @@ def test_elimination_seats_alternate_like_fide_colours():
     assert sides == [(1, 8), (5, 4), (7, 2), (3, 6), (4, 1), (2, 3), (1, 2)]
     seats = {seed: [1 if a == seed else 2 for a, b in sides if seed in (a, b)] for seed in (1, 2)}
     assert seats == {1: [1, 2, 1], 2: [2, 1, 2]}
+
+
+def test_byes_and_forfeits_hold_no_seat():
+    t = tournament("round_robin", 5)
+    director.start(t, {})
+    play_round(t, lambda a, b: [5.0, 0.0])
+    director.withdraw(t, "p3")
+    play_round(t, lambda a, b: [5.0, 0.0])
+    history = director.seat_history(t)
+    for seed in range(1, 6):
+        played = [p for p in t["pairings"] if seed in (p["first"], p["second"])
+                  and p["second"] is not None and not p["forfeit"]]
+        assert history[seed] == [1 if p["first"] == seed else 2 for p in played]
+    assert any(p["forfeit"] for p in t["pairings"]) and any(p["second"] is None for p in t["pairings"])
