@@ -152,23 +152,60 @@ def _withdrawn(t: Tournament, seed: int) -> bool:
 def _pairs_for(t: Tournament, number: int) -> list[tuple[int, int | None]] | None:
     fmt = t["format"]
     if fmt in ("round_robin", "double_round_robin"):
-        return [(a, b) for a, b in t["schedule"][number - 1]]
+        return [(a, b) for a, b in t["schedule"][number - 1]]  # Berger tables alternate the seats already
     if fmt == "single_elimination":
         if number == 1:
-            return pairing_rules.elimination_first_round(len(t["players"]))
-        winners = [winner(p) for p in t["pairings"] if p["round"] == number - 1]
-        if len(winners) < 2:
-            return None
-        return [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
-    active = [p["seed"] for p in t["players"] if not p["withdrawn"]]
-    score = totals(t)
-    ranking = sorted(active, key=lambda s: (-score[s], s))
-    played = {frozenset((p["first"], p["second"])) for p in t["pairings"] if p["second"] is not None}
-    had_bye = [p["first"] for p in t["pairings"] if p["second"] is None]
+            pairs = pairing_rules.elimination_first_round(len(t["players"]))
+        else:
+            winners = [winner(p) for p in t["pairings"] if p["round"] == number - 1]
+            if len(winners) < 2:
+                return None
+            pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
+        return pairing_rules.allocate_seats(pairs, seat_history(t), {p["seed"]: p["seed"] for p in t["players"]})
     try:
-        return pairing_rules.swiss_round(ranking, played, had_bye)
+        return pairing_rules.swiss_round(swiss_entrants(t), rounds_left=t["rounds"] - number + 1)
     except ValueError:
         return None
+
+
+def seat_history(t: Tournament) -> dict[int, list[int]]:
+    """Each player's seats so far, oldest first: a pairing's ``first`` had seat 1 (of its first
+    game). Byes and forfeits hold no seat."""
+    seats: dict[int, list[int]] = {p["seed"]: [] for p in t["players"]}
+    for p in sorted(t["pairings"], key=lambda p: p["round"]):
+        if p["second"] is not None and not p["forfeit"]:
+            seats[p["first"]].append(1)
+            seats[p["second"]].append(2)
+    return seats
+
+
+def swiss_entrants(t: Tournament) -> list[pairing_rules.Entrant]:
+    """The active players before the next Swiss round, best first (score, then seed), with what the
+    Dutch system needs: seats, opponents, byes, and who floated down last round (met a lower
+    score, or had the bye)."""
+    score = totals(t)
+    seats = seat_history(t)
+    met: dict[int, set[int]] = {seed: set() for seed in score}
+    had_bye: set[int] = set()
+    for p in t["pairings"]:
+        if p["second"] is None:
+            had_bye.add(p["first"])
+        else:
+            met[p["first"]].add(p["second"])
+            met[p["second"]].add(p["first"])
+    last = [p for p in t["pairings"] if p["round"] == t["round"]]
+    before = dict(score)
+    for p in last:
+        if p["points"] is not None:
+            before[p["first"]] -= p["points"][0]
+            if p["second"] is not None:
+                before[p["second"]] -= p["points"][1]
+    down = {p["first"] for p in last if p["second"] is None}
+    down |= {a for p in last if p["second"] is not None for a, b in ((p["first"], p["second"]), (p["second"], p["first"]))
+             if before[a] > before[b]}
+    active = sorted((p["seed"] for p in t["players"] if not p["withdrawn"]), key=lambda s: (-score[s], s))
+    return [pairing_rules.Entrant(s, score[s], tuple(seats[s]), frozenset(met[s]), s in had_bye, s in down)
+            for s in active]
 
 
 def winner(pairing: dict) -> int:

@@ -134,11 +134,12 @@ def test_elimination_standings_rank_by_the_round_reached(api, services):
     t = start(api, players[0], t)
     while t["status"] == "running":
         for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
-            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
+            loser = max((p["first"], p["second"]), key=lambda side: side["seed"])  # the higher seed wins
+            resign(api, services, by_id[loser["player_id"]], p["game_ids"][0])
         t = get(api, t)
     body = api.get(f"/v1/tournaments/{t['id']}/standings").body
     assert body["tie_break_order"] == ["round_reached"]
     assert [(r["seed"], r["tie_breaks"]) for r in body["standings"]] == [
         (1, {"round_reached": 3.0}), (2, {"round_reached": 2.0}), (3, {"round_reached": 1.0})]
     rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
-    assert rows[0][-2:] == ["R1", "R2"] and rows[1][-2:] == ["bye", "5 v2 s1"]
+    assert rows[0][-2:] == ["R1", "R2"] and rows[1][-2:] == ["bye", "5 v2 s2"]  # 2 had seat 2 in round 1, so seat 1 now

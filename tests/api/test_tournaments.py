@@ -274,10 +274,11 @@ def test_single_elimination_through_the_api(api, services):
     assert bye["first"]["seed"] == 1  # the top seed has the bye
     by_id = {p["id"]: p for p in players}
     match = next(p for p in t["pairings"] if p["second"] is not None)
-    resign(api, services, by_id[match["first"]["player_id"]], match["game_ids"][0])  # seed 3 beats seed 2
+    assert (match["first"]["seed"], match["second"]["seed"]) == (3, 2)  # seed 2 is even: seat 2
+    resign(api, services, by_id[match["second"]["player_id"]], match["game_ids"][0])  # seed 3 beats seed 2
     t = get(api, t)
     final = next(p for p in t["pairings"] if p["round"] == 2)
-    assert (final["first"]["seed"], final["second"]["seed"]) == (1, 3)
+    assert (final["first"]["seed"], final["second"]["seed"]) == (1, 3)  # 3 had seat 1 (1's bye holds none)
     resign(api, services, by_id[final["first"]["player_id"]], final["game_ids"][0])
     rows = api.get(f"/v1/tournaments/{t['id']}/standings").body["standings"]
     assert [r["seed"] for r in rows] == [3, 1, 2]
@@ -380,3 +381,60 @@ def test_a_finished_game_writes_nothing_to_its_tournament_until_the_round_is_ove
     resign(api, services, by_id[services.moves.find(second).seats[1].player_id], second)
     assert services.store.load_tournament(t["id"]).version == stored + 1
     assert get(api, t)["round"] == 2
+
+
+def play_swiss(api, services, game, names, rounds, options):
+    """A Swiss through the API in which seat 2 always resigns; returns each player's games in order
+    as (seat, game record)."""
+    players = [api.signup(n) for n in names]
+    t = create(api, players[0], game=game, format="swiss", rounds=rounds, options=options)
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    by_id = {p["id"]: p for p in players}
+    while t["status"] == "running":
+        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
+            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
+        t = get(api, t)
+    assert t["round"] == rounds
+    games: dict[str, list] = {p["id"]: [] for p in players}
+    for pairing in t["pairings"]:
+        for game_id in pairing["game_ids"]:
+            record = services.moves.find(game_id)
+            for seat in record.seats:
+                games[seat.player_id].append((seat.seat, record))
+    return {next(p["seed"] for p in t["players"] if p["player_id"] == pid): found for pid, found in games.items()}
+
+
+def assert_balanced(sequence):
+    """A player's seats (or factions, or first moves) balance as FIDE balances colours."""
+    for k in range(1, len(sequence) + 1):
+        done = sequence[:k]
+        assert abs(sum(1 for x in done if x == done[0]) * 2 - k) <= 2, sequence
+        assert k < 3 or len(set(done[-3:])) == 2, sequence
+
+
+def test_swiss_seats_alternate_like_fide_colours_in_khan_and_general(api, services):
+    """Issue 22: a 4-player Khan & General Swiss of 3 rounds gave seed 1 the Khan faction 3 times."""
+    games = play_swiss(api, services, "khan", ("Ann", "Bob", "Cat", "Dan"), 3, {})
+    for seed, played in games.items():
+        factions = [record.state["seats"][str(seat)]["faction"] for seat, record in played]
+        assert factions == [{1: "khan", 2: "general"}[seat] for seat, _ in played]  # the seat decides
+        assert sorted(set(factions)) == ["general", "khan"], (seed, factions)  # 2 and 1 of 3 games
+        assert_balanced(factions)
+
+
+def test_swiss_seats_alternate_like_fide_colours_in_battle_line(api, services):
+    """Issue 22: a 6-player Battle Line Swiss of 4 rounds gave seed 1 seat 1 every round, seed 6
+    never. With ``first_seat`` fixed, the first move balances with the seats."""
+    games = play_swiss(api, services, "battleline", ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"), 4,
+                       {"first_seat": 1})
+    for seed, played in games.items():
+        seats = [seat for seat, _ in played]
+        assert 1 <= seats.count(1) <= 3, (seed, seats)
+        assert_balanced(seats)
+        first_moves = [record.state["first_seat_of_game"] == seat for seat, record in played]
+        assert first_moves == [seat == 1 for seat in seats]
+    # Round one: the top half against the bottom half, seat 1 alternating down the boards.
+    round_one = sorted((seed, seat) for seed, played in games.items() for seat, record in played
+                       if record.id.endswith("-r1-b1") or record.id.endswith("-r1-b2") or record.id.endswith("-r1-b3"))
+    assert round_one == [(1, 1), (2, 2), (3, 1), (4, 2), (5, 1), (6, 2)]

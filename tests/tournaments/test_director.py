@@ -71,17 +71,19 @@ def test_swiss_ends_early_when_no_pairing_without_a_repeat_is_left():
 def test_swiss_standings_break_ties_by_buchholz_cut_1_then_buchholz():
     t = tournament("swiss", 4, rounds=2)
     director.start(t, {})
-    # Round 1 (all on 0, best seed first): 1-2 and 3-4; the first side wins.
+    # Round 1 (all on 0, the top half against the bottom half): 1-3 and 4-2 (seed 2 has seat 2);
+    # the first side wins.
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 3), (4, 2)]
     play_round(t, lambda a, b: [5.0, 0.0])
-    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 3), (2, 4)]
-    # Round 2: 1-3 (1 wins) and 2-4 (4 wins).
-    play_round(t, lambda a, b: [5.0, 0.0] if a == 1 else [0.0, 5.0])
+    # Round 2: 4-1 (both had seat 1: the higher-ranked 1 gets the other seat) and 2-3; 1 and 2 win.
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(4, 1), (2, 3)]
+    play_round(t, lambda a, b: [0.0, 5.0] if b == 1 else [5.0, 0.0])
     rows = director.standing_rows(t)
-    assert {r["seed"]: r["points"] for r in rows} == {1: 10.0, 2: 0.0, 3: 5.0, 4: 5.0}
-    # Buchholz: 3 met 4 (5) and 1 (10) = 15; 4 met 3 (5) and 2 (0) = 5: 3 ranks above 4.
-    # Cut-1 drops each one's weakest opponent: 3 keeps 10, 4 keeps 5. The first is `tie_break`.
+    assert {r["seed"]: r["points"] for r in rows} == {1: 10.0, 2: 5.0, 3: 0.0, 4: 5.0}
+    # Buchholz: 4 met 2 (5) and 1 (10) = 15; 2 met 4 (5) and 3 (0) = 5: 4 ranks above 2.
+    # Cut-1 drops each one's weakest opponent: 4 keeps 10, 2 keeps 5. The first is `tie_break`.
     assert [(r["seed"], r["tie_breaks"]["buchholz_cut_1"], r["tie_breaks"]["buchholz"]) for r in rows] == [
-        (1, 5.0, 5.0), (3, 10.0, 15.0), (4, 5.0, 5.0), (2, 10.0, 15.0)]
+        (1, 5.0, 5.0), (4, 10.0, 15.0), (2, 5.0, 5.0), (3, 10.0, 15.0)]
     assert [r["tie_break"] for r in rows] == [5.0, 10.0, 5.0, 10.0]
     assert list(rows[0]["tie_breaks"]) == ["buchholz_cut_1", "buchholz", "sonneborn_berger", "wins", "flags_won"]
 
@@ -100,12 +102,13 @@ def test_elimination_bracket_gives_top_seeds_the_byes_and_a_drawn_match_to_the_h
     t = tournament("single_elimination", 6)
     director.start(t, {})
     first = [(p["first"], p["second"]) for p in director.current_pairings(t)]
-    assert first == [(1, None), (4, 5), (2, None), (3, 6)]
+    assert first == [(1, None), (5, 4), (2, None), (3, 6)]  # 4 is even: the higher seed has seat 2
     play_round(t, lambda a, b: [3.0, 3.0])  # drawn: 4 and 3 go through
-    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(1, 4), (2, 3)]
-    play_round(t, lambda a, b: [0.0, 5.0])  # 4 and 3 win
-    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(4, 3)]
-    play_round(t, lambda a, b: [5.0, 2.0])
+    # Seats alternate: 4 had seat 2, 3 seat 1 (the byes hold no seat).
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(4, 1), (2, 3)]
+    play_round(t, lambda a, b: [5.0, 0.0] if a in (3, 4) else [0.0, 5.0])  # 4 and 3 win
+    assert [(p["first"], p["second"]) for p in director.current_pairings(t)] == [(3, 4)]
+    play_round(t, lambda a, b: [2.0, 5.0])  # 4 wins
     assert t["status"] == "finished"
     assert [r["seed"] for r in director.standing_rows(t)][:2] == [4, 3]
 
@@ -170,3 +173,41 @@ def test_round_robin_withdrawal_after_half_keeps_their_games_and_forfeits_the_re
     assert (forfeit["points"], forfeit["forfeit"], forfeit["annulled"], forfeit["outcome"]) == (5.0, True, False, "win")
     # Rounds 1 and 2: two wins of 5 each; round 3: the forfeit (5) and a draw (2 + 2).
     assert sum(r["points"] for r in rows.values()) == 29.0
+
+
+def test_swiss_pairs_a_round_so_that_the_later_rounds_can_be_paired():
+    """Six players, four rounds, seat 1 always winning: the Dutch order's third round (5-3, 1-2,
+    6-4) would leave two triangles of players who have all met, and no fourth round."""
+    t = tournament("swiss", 6, rounds=4)
+    director.start(t, {})
+    while t["status"] == "running":
+        play_round(t, lambda a, b: [5.0, 0.0])
+    assert t["round"] == 4
+    met = [frozenset((p["first"], p["second"])) for p in t["pairings"]]
+    assert len(met) == len(set(met)) == 12
+
+
+def test_elimination_seats_alternate_like_fide_colours():
+    t = tournament("single_elimination", 8)
+    director.start(t, {})
+    sides = []
+    while t["status"] == "running":
+        sides += [(p["first"], p["second"]) for p in director.current_pairings(t)]
+        play_round(t, lambda a, b: [5.0, 0.0] if a < b else [0.0, 5.0])  # the higher seed wins
+    assert sides == [(1, 8), (5, 4), (7, 2), (3, 6), (4, 1), (2, 3), (1, 2)]
+    seats = {seed: [1 if a == seed else 2 for a, b in sides if seed in (a, b)] for seed in (1, 2)}
+    assert seats == {1: [1, 2, 1], 2: [2, 1, 2]}
+
+
+def test_byes_and_forfeits_hold_no_seat():
+    t = tournament("round_robin", 5)
+    director.start(t, {})
+    play_round(t, lambda a, b: [5.0, 0.0])
+    director.withdraw(t, "p3")
+    play_round(t, lambda a, b: [5.0, 0.0])
+    history = director.seat_history(t)
+    for seed in range(1, 6):
+        played = [p for p in t["pairings"] if seed in (p["first"], p["second"])
+                  and p["second"] is not None and not p["forfeit"]]
+        assert history[seed] == [1 if p["first"] == seed else 2 for p in played]
+    assert any(p["forfeit"] for p in t["pairings"]) and any(p["second"] is None for p in t["pairings"])
