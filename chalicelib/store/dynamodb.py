@@ -609,17 +609,24 @@ class DynamoStore:
     def list_tournaments(self, statuses: list[str], limit: int, before: str | None) -> tuple[list[dict], str | None]:
         """Each status's 16 partitions of the ``tournaments`` index, newest first below ``before``,
         merged: a partition gives at most ``limit + 1``, so the merged first ``limit`` are the list's."""
+        partitions = [partition for status in statuses for partition in keys.shards(status)]
+        rows, last = self._listed_newest_first(partitions, limit, before)
+        return [json.loads(item["summary"]) for item in rows], last
+
+    def _listed_newest_first(self, partitions: list[str], limit: int, before: str | None) -> tuple[list[dict], str | None]:
+        """The ``tournaments`` index's entries in these partitions, newest first below ``before``, merged
+        (each partition gives at most ``limit + 1``, so the merged first ``limit`` are the list's), and the
+        last one's position when more follow."""
         rows: list[dict] = []
-        for status in statuses:
-            for partition in keys.shards(status):
-                condition, values = "tl = :p", {":p": {"S": partition}}
-                if before is not None:
-                    condition, values = condition + " AND tl_at < :b", {**values, ":b": {"S": before}}
-                rows += self._query(condition, values, index="tournaments", limit=limit + 1, descending=True)
+        for partition in partitions:
+            condition, values = "tl = :p", {":p": {"S": partition}}
+            if before is not None:
+                condition, values = condition + " AND tl_at < :b", {**values, ":b": {"S": before}}
+            rows += self._query(condition, values, index="tournaments", limit=limit + 1, descending=True)
         rows.sort(key=lambda item: item["tl_at"], reverse=True)
         more = len(rows) > limit
         rows = rows[:limit]
-        return [json.loads(item["summary"]) for item in rows], rows[-1]["tl_at"] if more and rows else None
+        return rows, rows[-1]["tl_at"] if more and rows else None
 
     # ------------------------------------------------------------------ ladders
 
@@ -635,16 +642,8 @@ class DynamoStore:
         """The organisers' ladders in the 16 ``ladder#nn`` partitions of the ``tournaments`` index, newest
         first below ``before``, merged (each partition gives at most ``limit + 1``), and the last one's
         position when more follow."""
-        rows: list[dict] = []
-        for partition in keys.shards(keys.LADDER_LIST):
-            condition, values = "tl = :p", {":p": {"S": partition}}
-            if before is not None:
-                condition, values = condition + " AND tl_at < :b", {**values, ":b": {"S": before}}
-            rows += self._query(condition, values, index="tournaments", limit=limit + 1, descending=True)
-        rows.sort(key=lambda item: item["tl_at"], reverse=True)
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return [ladder_from(item["summary"]) for item in rows], rows[-1]["tl_at"] if more and rows else None
+        rows, last = self._listed_newest_first(list(keys.shards(keys.LADDER_LIST)), limit, before)
+        return [ladder_from(item["summary"]) for item in rows], last
 
     def join_ladder(self, ladder_id: str, rung: RungRecord, idle_at: str) -> str:
         """The player's record and their rung, together: "joined"; "already" if the player is on the
