@@ -146,6 +146,8 @@ PROBLEMS = {
 
 
 def _problem(problem: dict) -> str:
+    if problem["type"] == "value_error" and (problem.get("ctx") or {}).get("error") is not None:
+        return str(problem["ctx"]["error"])  # a validator's own words, without pydantic's "Value error, "
     template = PROBLEMS.get(problem["type"])
     if template is None or i18n.language() == i18n.DEFAULT:
         return problem["msg"]
