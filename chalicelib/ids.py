@@ -32,3 +32,15 @@ def new_id(prefix: str) -> str:
 
 def new_seed() -> int:
     return secrets.randbits(63)
+
+
+def new_deal_salt() -> str:
+    """A game's deal salt: 128 random bits, hex, secret until the game ends (docs/rules.md,
+    "Provably fair deals")."""
+    return secrets.token_hex(16)
+
+
+def deal_commitment(game_id: str, seed: int, salt: str) -> str:
+    """What every view shows from version 0 on: the SHA-256 (lowercase hex) of
+    ``"{game_id}:{seed}:{salt}"``, which the seed and salt shown once the game ends must hash to."""
+    return digest(f"{game_id}:{seed}:{salt}")

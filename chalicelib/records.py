@@ -147,6 +147,9 @@ class GameRecord:
     ladder_id: str | None = None  # a ladder challenge's game (chalicelib.services.ladders)
     seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: never shown
     public: bool = False  # anyone may watch it (a spectator's view: no hand, no hidden card)
+    # Secret until the game ends, like a drawn seed: the view commits to it (ids.deal_commitment).
+    # None: a game stored before deals were committed to.
+    deal_salt: str | None = field(default=None, repr=False)  # never in a log line
     # Of this version only: the seat that was to move before it (the outbox consumer tells the
     # new one), the request that made it ((SHA-256 of its Idempotency-Key, fingerprint): a retry
     # is answered from it), and how often it was written again in place (a vacation moved its clock).

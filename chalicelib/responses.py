@@ -239,6 +239,15 @@ class GameView(Shape):
     public: bool = Field(description="Anyone may watch it on its board.")
     seed: int | None = Field(description="Shown when the seed was chosen by the creator, or once the game is over "
                                          "(never for a duplicate tournament's boards).")
+    deal_commitment: str | None = Field(
+        description="The deal's commitment, the same from version 0 on: the lowercase hex SHA-256 of the UTF-8 "
+                    "string `{game_id}:{seed}:{deal_salt}`; once the game is over, the `seed` and `deal_salt` "
+                    "shown must hash to it (docs/rules.md, \"Provably fair deals\"). null: a game created "
+                    "before deals were committed to.")
+    deal_salt: str | None = Field(
+        description="The secret (128 random bits, hex) the commitment hides the seed with: shown once the game "
+                    "is over (never for a duplicate tournament's boards); null before, and for a game created "
+                    "before deals were committed to.")
     created_at: str
     updated_at: str
 

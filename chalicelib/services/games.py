@@ -383,6 +383,10 @@ class Games:
             "tournament_id": game.tournament_id,
             "public": game.public,
             "seed": game.seed if (game.seed_public or finished) and not game.seed_withheld else None,
+            # The deal's commitment from version 0 on; its salt (and so the seed) once the game ends,
+            # never on a duplicate tournament's board, whose seed deals its round's other boards too.
+            "deal_commitment": ids.deal_commitment(game.id, game.seed, game.deal_salt) if game.deal_salt else None,
+            "deal_salt": game.deal_salt if finished and not game.seed_withheld else None,
             "created_at": game.created_at,
             "updated_at": game.updated_at,
         }

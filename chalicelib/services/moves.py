@@ -95,7 +95,7 @@ class Moves:
             to_move=None if waiting else engine.to_move(state),
             clock=timecontrol.new_clock(control, [s.seat for s in seats]) if control else None,
             rated=rated and len(seats) == 2 and not any(s.bot for s in seats), tournament_id=tournament_id,
-            seed_withheld=seed_withheld, public=public,
+            seed_withheld=seed_withheld, public=public, deal_salt=ids.new_deal_salt(),
         )
         game = self.pass_clock(game, self.clock.now())
         created = EventRecord(game.id, 1, 0, "game_created", None,

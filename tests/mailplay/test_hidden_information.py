@@ -2,7 +2,7 @@
 played by the links of its emails (and now and then by a reply), and every email and every page
 a seat gets is scanned, at the moment it is made, for any card the seat's own view does not hold
 (the other seat's hand, Khan's face-down units, the decks) and that the game's events as the
-seat sees them never named, and for the seed of a game in play."""
+seat sees them never named, and for the seed and the deal salt of a game in play."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ class Scanner:
 
     def check(self, seat: int, content: str, what: str) -> None:
         """Nothing in ``content`` (an email or a page for ``seat``, made just now) names a card the
-        seat's own view does not hold, or the seed of the game in play."""
+        seat's own view does not hold, or the seed or deal salt of the game in play."""
         record = self.services.moves.find(self.game_id)
         mine = self.services.games.view_for_seat(self.game_id, seat)
         told = [e.seen_by(seat) for e in self.services.store.list_events(self.game_id, 0)]  # a played card, say
@@ -96,6 +96,8 @@ class Scanner:
                                    f"...{words[max(0, found.start() - 400):found.end() + 100]}...")
         if record.status != "finished" and not record.seed_public:
             assert str(record.seed) not in words, f"{what} shows the seed of a game in play"
+        if record.status != "finished":  # the deal's salt, anywhere (a link's token too)
+            assert record.deal_salt and record.deal_salt not in content, f"{what} shows the deal salt of a game in play"
         self.scanned += 1
 
 
