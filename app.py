@@ -218,6 +218,21 @@ def rematch_game(call: Call):
     return call.services.lobby.rematch(call.player, call.params["game_id"], call.idempotency)
 
 
+@api.operation("GET", "/v1/games/{game_id}/notes", "getNotes",
+               summary="Your private notes on a game (your seat's only; kept after the game)",
+               response=r.NotesView, errors=("game_not_found", "not_seated"))
+def get_notes(call: Call):
+    return call.services.notes.get_notes(call.player, call.params["game_id"])
+
+
+@api.operation("PUT", "/v1/games/{game_id}/notes", "putNotes",
+               summary="Save your private notes on a game, over what you saved before (not a move: the game's "
+                       "version stays)",
+               body=m.NotesRequest, response=r.NotesView, errors=("game_not_found", "not_seated", "notes_too_long"))
+def put_notes(call: Call):
+    return call.services.notes.put_notes(call.player, call.params["game_id"], call.body.text)
+
+
 @api.operation("GET", "/v1/games/{game_id}/board-link", "getBoardLink",
                summary="A link to the game's board in a browser: it plays as your seat (or watches a public game)",
                response=r.BoardLink, errors=("game_not_found", "not_seated", "board_in_play"))
