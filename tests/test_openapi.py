@@ -48,6 +48,8 @@ def test_every_contract_operation_is_documented():
         "getGame": ("get", "/v1/games/{game_id}"),
         "listGames": ("get", "/v1/games"),
         "postAction": ("post", "/v1/games/{game_id}/actions"),
+        "getNotes": ("get", "/v1/games/{game_id}/notes"),
+        "putNotes": ("put", "/v1/games/{game_id}/notes"),
         "getBoardLink": ("get", "/v1/games/{game_id}/board-link"),
         "getBoard": ("get", "/v1/games/{game_id}/board"),
         "getBoardView": ("get", "/v1/games/{game_id}/board/view"),
