@@ -277,6 +277,24 @@ def play_on_board(call: Call):
                                                                  call.query.after), call.query.lang)
 
 
+@api.operation("GET", "/v1/games/{game_id}/board/notes", "getBoardNotes",
+               summary="The private notes of the seat a board link plays as (getNotes, for the board page)",
+               query=m.BoardQuery, response=r.NotesView, auth=False, tag="board",
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play",
+                       "not_seated"))
+def get_board_notes(call: Call):
+    return call.services.boards.board_notes(call.params["game_id"], call.query.seat)
+
+
+@api.operation("PUT", "/v1/games/{game_id}/board/notes", "putBoardNotes",
+               summary="Save the private notes of the seat a board link plays as (putNotes, for the board page)",
+               query=m.BoardQuery, body=m.NotesRequest, response=r.NotesView, auth=False, tag="board",
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play",
+                       "not_seated", "notes_too_long"))
+def put_board_notes(call: Call):
+    return call.services.boards.save_board_notes(call.params["game_id"], call.query.seat, call.body.text)
+
+
 @api.operation("POST", "/v1/games/{game_id}/actions", "postAction",
                summary="Apply steps at an expected version, all or nothing",
                body=m.ActionRequest, response=r.ActionResult, idempotent=True,

@@ -1,6 +1,8 @@
 """Private notes (issue 23): each seat keeps its own notes on a game (getNotes / putNotes), which
 no one else reads, which outlast the game, and whose saving is not a move."""
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from chalicelib.services.notes import MAX_LENGTH
@@ -98,3 +100,34 @@ def test_notes_are_kept_after_the_game(api, table):
     assert read(api, bob, gid).body["text"] == "remember: too greedy on flag 3"
     assert put(api, bob, gid, "post-mortem").status == 200  # and may still be written
     assert read(api, bob, gid).body["text"] == "post-mortem"
+
+
+# ------------------------------------------------------------------ on the board page
+
+def board_path(api, player, game_id):
+    url = api.get(f"/v1/games/{game_id}/board-link", key=player["api_key"]).body["url"]
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def test_a_seats_board_reads_and_saves_that_seats_notes(api, table):
+    ann, bob, _eve, gid = table
+    assert put(api, ann, gid, "from the API").status == 200
+    page = board_path(api, ann, gid)
+    assert 'id="notes"' in api.get(page).body
+    notes_path = page.replace("/board?", "/board/notes?")
+    assert api.get(notes_path).body["text"] == "from the API"
+    saved = api.request("PUT", notes_path, {"text": "from the board"})
+    assert saved.status == 200 and saved.body["seat"] == 1
+    assert read(api, ann, gid).body["text"] == "from the board"
+    assert read(api, bob, gid).body["text"] == ""  # the other seat's notes are apart
+    problem_of(api.request("PUT", notes_path, {"text": "z" * (MAX_LENGTH + 1)}), 422, "notes_too_long")
+
+
+def test_a_spectators_board_has_no_notes(api, table):
+    _ann, _bob, eve, gid = table
+    page = board_path(api, eve, gid)  # a public game: eve watches
+    assert 'id="notes"' not in api.get(page).body
+    problem_of(api.get(f"/v1/games/{gid}/board/notes"), 403, "not_seated")
+    problem_of(api.request("PUT", f"/v1/games/{gid}/board/notes", {"text": "mine"}), 403, "not_seated")
+    problem_of(api.get(f"/v1/games/{gid}/board/notes?seat=abc.def.ghi"), 403, "invalid_link")
