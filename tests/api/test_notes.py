@@ -5,6 +5,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from chalicelib.records import NotesRecord
 from chalicelib.services.notes import MAX_LENGTH
 
 from .test_contract import problem_of
@@ -131,3 +132,9 @@ def test_a_spectators_board_has_no_notes(api, table):
     problem_of(api.get(f"/v1/games/{gid}/board/notes"), 403, "not_seated")
     problem_of(api.request("PUT", f"/v1/games/{gid}/board/notes", {"text": "mine"}), 403, "not_seated")
     problem_of(api.get(f"/v1/games/{gid}/board/notes?seat=abc.def.ghi"), 403, "invalid_link")
+
+
+def test_a_seats_notes_stay_with_the_player_who_wrote_them(api, table, services):
+    ann, _bob, _eve, gid = table
+    services.store.put_notes(NotesRecord(gid, 1, "p-someoneelse", "a former player's notes", "2026-01-01T00:00:00.000Z"))
+    assert read(api, ann, gid).body == {"game_id": gid, "seat": 1, "text": "", "updated_at": None}
