@@ -218,6 +218,21 @@ def rematch_game(call: Call):
     return call.services.lobby.rematch(call.player, call.params["game_id"], call.idempotency)
 
 
+@api.operation("GET", "/v1/games/{game_id}/notes", "getNotes",
+               summary="Your private notes on a game (your seat's only; kept after the game)",
+               response=r.NotesView, errors=("game_not_found", "not_seated"))
+def get_notes(call: Call):
+    return call.services.notes.get_notes(call.player, call.params["game_id"])
+
+
+@api.operation("PUT", "/v1/games/{game_id}/notes", "putNotes",
+               summary="Save your private notes on a game, over what you saved before (not a move: the game's "
+                       "version stays)",
+               body=m.NotesRequest, response=r.NotesView, errors=("game_not_found", "not_seated", "notes_too_long"))
+def put_notes(call: Call):
+    return call.services.notes.put_notes(call.player, call.params["game_id"], call.body.text)
+
+
 @api.operation("GET", "/v1/games/{game_id}/board-link", "getBoardLink",
                summary="A link to the game's board in a browser: it plays as your seat (or watches a public game)",
                response=r.BoardLink, errors=("game_not_found", "not_seated", "board_in_play"))
@@ -260,6 +275,24 @@ def play_on_board(call: Call):
 
     return board_page.board_view(call.services.boards.board_play(call.params["game_id"], call.query.seat, call.body,
                                                                  call.query.after), call.query.lang)
+
+
+@api.operation("GET", "/v1/games/{game_id}/board/notes", "getBoardNotes",
+               summary="The private notes of the seat a board link plays as (getNotes, for the board page)",
+               query=m.BoardQuery, response=r.NotesView, auth=False, tag="board",
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play",
+                       "not_seated"))
+def get_board_notes(call: Call):
+    return call.services.boards.board_notes(call.params["game_id"], call.query.seat)
+
+
+@api.operation("PUT", "/v1/games/{game_id}/board/notes", "putBoardNotes",
+               summary="Save the private notes of the seat a board link plays as (putNotes, for the board page)",
+               query=m.BoardQuery, body=m.NotesRequest, response=r.NotesView, auth=False, tag="board",
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play",
+                       "not_seated", "notes_too_long"))
+def put_board_notes(call: Call):
+    return call.services.boards.save_board_notes(call.params["game_id"], call.query.seat, call.body.text)
 
 
 @api.operation("POST", "/v1/games/{game_id}/actions", "postAction",

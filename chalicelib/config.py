@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.clocks import Clocks
     from .services.games import Games
     from .services.moves import Moves
+    from .services.notes import Notes
     from .services.players import Players
     from .services.ratings import Ratings
     from .services.lobby import Lobby
@@ -157,6 +158,7 @@ class Services:
     vacations: "Vacations"
     lobby: "Lobby"
     boards: "Boards"
+    notes: "Notes"
     bots: "Bots"
     ratings: "Ratings"
     webhooks: "Webhooks"
@@ -194,6 +196,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.ladders import Ladders
     from .services.lobby import Lobby
     from .services.moves import Moves
+    from .services.notes import Notes
     from .services.players import Players
     from .services.ratings import Ratings
     from .services.vacations import Vacations
@@ -233,8 +236,10 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                       settle_ladder=ladders.settle, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
+    notes = Notes(store, clock, load=moves.load)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
-                    hide_board_in_play=duplicates.hide_board_in_play, links=links, list_events=store.list_events)
+                    hide_board_in_play=duplicates.hide_board_in_play, links=links, list_events=store.list_events,
+                    get_notes=notes.get_notes, put_notes=notes.put_notes)
     bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
     webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
     mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.story,
@@ -249,7 +254,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
 
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
-                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, bots=bots, ratings=ratings,
+                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, bots=bots, ratings=ratings,
                         webhooks=webhooks, tournaments=tournaments, ladders=ladders, mailplay=mailplay,
                         limits=RateLimits(clock, rate_limits() if rates is None else rates))
     return services

@@ -43,6 +43,7 @@ ERRORS: dict[str, ErrorKind] = {
     "not_your_turn": ErrorKind(403, "It is not your decision now"),
     "player_not_found": ErrorKind(422, "No such player"),
     "game_not_found": ErrorKind(404, "No such game"),
+    "notes_too_long": ErrorKind(422, "The notes are longer than a seat's notes may be"),
     "webhook_not_found": ErrorKind(404, "No such webhook"),
     "delivery_not_found": ErrorKind(404, "No such delivery"),
     "unsafe_webhook_url": ErrorKind(422, "The webhook URL is not allowed"),

@@ -100,6 +100,11 @@ class CreateGameRequest(Request):
                                             "anyone): a spectator sees no hand and no hidden card.")
 
 
+class NotesRequest(Request):
+    text: str = Field(description="Your notes on the game, as you want them kept (they replace what you saved "
+                                  "before): up to 4,000 characters, several lines allowed; empty clears them.")
+
+
 class ActionRequest(Request):
     expected_version: int = Field(ge=0, description="The version the steps were chosen at.")
     steps: list[dict[str, Any]] = Field(min_length=1, max_length=20, description="Applied in order, all or nothing.",

@@ -40,6 +40,18 @@ class Caller:
 
 
 @dataclass
+class NotesRecord:
+    """A seat's private notes on a game: the player who wrote them (a seat that changed hands
+    shows its new player nothing of the old one's), their text and when they were last saved."""
+
+    game_id: str
+    seat: int
+    player_id: str
+    text: str
+    updated_at: str
+
+
+@dataclass
 class ApiKeyRecord:
     """An API key's own item (the key itself is never stored, only its hash names the item): whose
     it is, whether it is a rotation's new key not used yet (``fresh``), and when it stops working

@@ -628,6 +628,16 @@ class CardSetCheck(Shape):
                                             "some of its units cannot use, a card no deck can use.")
 
 
+class NotesView(Shape):
+    """A seat's private notes on a game: only that seat's player reads them (never the other seats
+    nor a spectator), during the game and after it."""
+
+    game_id: str
+    seat: int = Field(description="Your seat in the game.")
+    text: str = Field(description="Your notes (empty if you never saved any).")
+    updated_at: str | None = Field(description="When you last saved them (null if never).")
+
+
 class BoardLink(Shape):
     url: str = Field(description="Opens the game's board in a browser, as your seat (keep it to yourself), or "
                                  "as a spectator of a public game.")

@@ -14,6 +14,7 @@ import importlib
 from urllib.parse import quote
 
 from .. import talk
+from ..services.notes import MAX_LENGTH as NOTES_MAX_LENGTH
 from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
 from .. import i18n
@@ -180,6 +181,8 @@ def words() -> dict:
     """Every sentence the page's script builds, in the language spoken (``{name}`` fields are filled
     in by the script)."""
     return {
+        "notes_saving": _("Saving your notes…"), "notes_saved": _("Notes saved."),
+        "notes_refused": _("Your notes were not saved: {reason}"),
         "you": _("You"), "your_hand": _("Your hand"), "hand_of": _("{name}'s hand: {count} cards"),
         "flag": _("Flag {flag}"), "won_by": _("Won by {name}"), "won_by_you": _("Won by you"),
         "confirm": _("Confirm"), "cancel": _("Cancel"), "choose_again": _("Choose again"),
@@ -270,4 +273,6 @@ def _board_page(view: dict, token: str | None, lang: str | None) -> Page:
     players = " \u2013 ".join(s["name"] for s in board["seats"])
     return Page(200, _("{label}: {value}").format(label=board["title"], value=players), board["headline"], template="board.html",
                 data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
-                      "step_url": f"/v1/games/{game_id}/board/steps{query}"})
+                      "step_url": f"/v1/games/{game_id}/board/steps{query}",
+                      "notes_url": f"/v1/games/{game_id}/board/notes{query}" if token else None,
+                      "notes_most": NOTES_MAX_LENGTH})

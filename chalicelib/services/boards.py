@@ -44,8 +44,12 @@ class Boards:
                  seat_player: Callable[[str, int], Player | None],
                  post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
                  hide_board_in_play: Callable[[GameRecord, int | None], None], links: Links | None,
-                 list_events: Callable[[str, int], list[EventRecord]] | None = None) -> None:
+                 list_events: Callable[[str, int], list[EventRecord]] | None = None,
+                 get_notes: Callable[[Player, str], dict] | None = None,
+                 put_notes: Callable[[Player, str, str], dict] | None = None) -> None:
         self.load = load
+        self.get_notes = get_notes  # a seat's private notes (services.notes), read and saved as its player
+        self.put_notes = put_notes
         self.list_events = list_events
         self.view = view
         self.seat_player = seat_player
@@ -124,6 +128,22 @@ class Boards:
         self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version, steps=steps,
                                                         message=request.message), None)
         return self.board(game_id, token, after)
+
+    def board_notes(self, game_id: str, token: str | None) -> dict:
+        """The private notes of the seat a board link plays as (a spectator's board keeps none)."""
+        return self.get_notes(self._notes_player(game_id, token), game_id)
+
+    def save_board_notes(self, game_id: str, token: str | None, text: str) -> dict:
+        """Save the notes of the seat a board link plays as, as its player."""
+        return self.put_notes(self._notes_player(game_id, token), game_id, text)
+
+    def _notes_player(self, game_id: str, token: str | None) -> Player:
+        game, _engine = self.load(game_id)
+        seat = self._board_seat(game, token)
+        player = self.seat_player(game_id, seat) if seat is not None else None
+        if player is None:
+            raise ServiceError("not_seated", _("a spectator's board keeps no notes"))
+        return player
 
     def _links(self) -> Links:
         if self.links is None:

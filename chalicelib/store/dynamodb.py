@@ -38,6 +38,7 @@ from ..records import (
     LadderBoard,
     LadderChallenge,
     LadderRecord,
+    NotesRecord,
     Membership,
     Message,
     Player,
@@ -586,6 +587,19 @@ class DynamoStore:
     @staticmethod
     def _rating_from(item: dict) -> RatingRecord:
         return RatingRecord(**{k: item[k] for k in RatingRecord.__dataclass_fields__ if k in item})
+
+    # ------------------------------------------------------------------ notes
+
+    def get_notes(self, game_id: str, seat: int) -> NotesRecord | None:
+        item = self._get(keys.notes(game_id, seat))
+        if item is None:
+            return None
+        return NotesRecord(game_id, seat, item["player_id"], item["text"], item["updated_at"])
+
+    def put_notes(self, notes: NotesRecord) -> None:
+        self.client.put_item(TableName=self.table, Item=typed({
+            **keys.notes(notes.game_id, notes.seat), "kind": "notes", "player_id": notes.player_id,
+            "text": notes.text, "updated_at": notes.updated_at}))
 
     # ------------------------------------------------------------------ tournaments
 

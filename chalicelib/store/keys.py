@@ -124,6 +124,12 @@ def head(game_id: str) -> Key:
     return {"PK": game_pk(game_id), "SK": HEAD_SK}
 
 
+def notes(game_id: str, seat: int) -> Key:
+    """A seat's private notes on the game (in the game's partition, beside its versions but never
+    one of them: saving notes is not a move)."""
+    return {"PK": game_pk(game_id), "SK": f"NOTES#{seat}"}
+
+
 def reminder(game_id: str, mark: str) -> Key:
     """The mark that the reminder ``mark`` (``<seat>@<turn start>~<deadline>#<kind>``) was sent."""
     return {"PK": game_pk(game_id), "SK": f"REMINDER#{mark}"}

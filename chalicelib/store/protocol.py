@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
         LadderBoard,
         LadderChallenge,
         LadderRecord,
+        NotesRecord,
         Membership,
         Message,
         Player,
@@ -163,6 +164,14 @@ class Store(Protocol):
 
     def save_clock(self, game: GameRecord) -> bool:
         """Rewrite the latest version's clock (and deadline) in place; False if the game moved on."""
+
+    # ------------------------------------------------------------------ notes
+
+    def get_notes(self, game_id: str, seat: int) -> NotesRecord | None:
+        """A seat's private notes on a game, or None if that seat never saved any."""
+
+    def put_notes(self, notes: NotesRecord) -> None:
+        """Save a seat's notes over any before (one item of its own: the game's versions are untouched)."""
 
     # ------------------------------------------------------------------ ratings
 

@@ -823,6 +823,42 @@ $("resign-dialog").addEventListener("close", () => {
   $("resign-dialog").returnValue = "";
 });
 
+// ---------------------------------------------------------------- the seat's private notes
+
+async function notesCall(method, body) {
+  const response = await fetch(notesUrl, {method, cache: "no-store", headers: {"Content-Type": "application/json"},
+                                          body: body === undefined ? undefined : JSON.stringify(body)});
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.detail || answer.title || String(response.status));
+  return answer;
+}
+
+async function loadNotes() {
+  try {
+    $("notes").value = (await notesCall("GET")).text;
+    $("notes").disabled = false;
+    $("notes-save").disabled = false;
+  } catch (error) {
+    $("notes-status").textContent = fmt(W.notes_refused, {reason: error.message});
+  }
+}
+
+if (notesUrl) {
+  $("notes-save").addEventListener("click", async () => {
+    $("notes-save").disabled = true;
+    $("notes-status").textContent = W.notes_saving;
+    try {
+      await notesCall("PUT", {text: $("notes").value});
+      $("notes-status").textContent = W.notes_saved;
+    } catch (error) {
+      $("notes-status").textContent = fmt(W.notes_refused, {reason: error.message === "Failed to fetch" ? W.offline : error.message});
+    }
+    $("notes-save").disabled = false;
+  });
+  $("notes").addEventListener("input", () => { $("notes-status").textContent = ""; });
+  loadNotes();
+}
+
 render();
 schedule();
 {% endraw %}

@@ -469,3 +469,30 @@ def test_a_message_goes_with_a_turn_played_by_clicks_and_the_answer_shows_on_the
         assert_readable_on_a_phone(page)
     assert_no_script_errors(page)
     page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_seats_notes_are_written_on_its_board_and_kept(live_server, browser, size):
+    url = live_server.url
+    ann, bob = signup(url, "Ann"), signup(url, "Bob")
+    gid = new_game(url, ann, bob, game="battleline", seed=42)["game_id"]
+    page = open_board(browser, board_link(url, ann, gid), size)
+    expect(page.locator("#notes")).to_be_enabled()
+    page.locator("#notes").fill("Bob keeps the blue cards.\nHold flag 5 for a wedge.")
+    page.get_by_role("button", name="Save notes").click()
+    expect(page.locator("#notes-status")).to_have_text("Notes saved.")
+    if size is DESKTOP:
+        page.screenshot(path="/tmp/notes-board-desktop.png")
+    else:
+        page.screenshot(path="/tmp/notes-board-phone.png", full_page=True)
+        assert_readable_on_a_phone(page)
+    mine = requests.get(f"{url}/v1/games/{gid}/notes", headers=bearer(ann), timeout=10).json()
+    assert mine["text"] == "Bob keeps the blue cards.\nHold flag 5 for a wedge."
+    page.reload()
+    expect(page.locator("#notes")).to_have_value("Bob keeps the blue cards.\nHold flag 5 for a wedge.")
+    assert_no_script_errors(page)
+    page.close()
+    theirs = open_board(browser, board_link(url, bob, gid), size)
+    expect(theirs.locator("#notes")).to_be_enabled()
+    assert theirs.locator("#notes").input_value() == ""  # the other seat's board shows its own notes only
+    theirs.close()
