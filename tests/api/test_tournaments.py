@@ -246,16 +246,22 @@ def test_tournament_games_get_the_time_control(api, services):
     assert view["clock"]["control"] == {"per_move_days": 3}
 
 
-def test_swiss_through_the_api_never_repeats_a_pairing(api, services):
-    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")]
-    t = create(api, players[0], format="swiss", rounds=4)
-    join(api, t, *players)
-    t = start(api, players[0], t)
+def seat_2_resigns_every_game(api, services, t, players):
+    """Plays the tournament out through the API, seat 2 resigning every game; returns it finished."""
     by_id = {p["id"]: p for p in players}
     while t["status"] == "running":
         for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
             resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
         t = get(api, t)
+    return t
+
+
+def test_swiss_through_the_api_never_repeats_a_pairing(api, services):
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")]
+    t = create(api, players[0], format="swiss", rounds=4)
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    t = seat_2_resigns_every_game(api, services, t, players)
     met = [frozenset((p["first"]["seed"], p["second"]["seed"])) for p in t["pairings"] if p["second"]]
     assert len(met) == len(set(met)) == 8
     byes = [p["first"]["seed"] for p in t["pairings"] if p["second"] is None]
@@ -390,11 +396,7 @@ def play_swiss(api, services, game, names, rounds, options):
     t = create(api, players[0], game=game, format="swiss", rounds=rounds, options=options)
     join(api, t, *players)
     t = start(api, players[0], t)
-    by_id = {p["id"]: p for p in players}
-    while t["status"] == "running":
-        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
-            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
-        t = get(api, t)
+    t = seat_2_resigns_every_game(api, services, t, players)
     assert t["round"] == rounds
     games: dict[str, list] = {p["id"]: [] for p in players}
     for pairing in t["pairings"]:
