@@ -137,7 +137,7 @@ def test_withdrawing_before_the_start_removes_the_entry(api):
     assert [p["name"] for p in reply.body["players"]] == ["Ann"]
 
 
-def test_duplicate_boards_share_a_seed_that_is_never_shown(api, services):
+def test_duplicate_boards_share_a_seed_hidden_while_the_round_plays(api, services):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
     t = create(api, players[0], duplicate=True)
     join(api, t, *players)
