@@ -40,7 +40,11 @@ _TOKENS = {
     "return": re.compile(rf"return:(\?|{_CARD}(?:,{_CARD})?)", re.IGNORECASE),
     "mud": re.compile(rf"mud:{_CARD}@{_FLAG}", re.IGNORECASE),
 }
-_TURN = re.compile(r"(\d+)\.\s+S([1-9]):(?=\s|$)")
+# The fields of each step type as the engine records it (``steps.py``): no other is written.
+_FIELDS = {"play": {"card", "flag", "target", "to_flag", "discard"}, "claim": {"flags"}, "draw": {"deck"},
+           "scout_draw": {"deck"}, "scout_return": {"cards"}, "mud_discard": {"flag", "card"}, "pass": set(),
+           "resign": set()}
+_TURN = re.compile(r"(\d+)\.\s+S([1-9]):(?=\s|$)", re.IGNORECASE)
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*')
 
 
@@ -83,6 +87,8 @@ def write(moves: list[dict], tags: dict[str, str] | None = None) -> str:
 def write_step(step: dict) -> str:
     """One step as a token (``7R>3``, ``TRAITOR:9B@3>5``, ``claim:2,5``, ``draw:troop`` ...)."""
     kind = step.get("type")
+    if kind not in _FIELDS or not set(step) <= _FIELDS[kind] | {"type"}:
+        raise ValueError(f"not a Battle Line step the notation writes: {step!r}")
     if kind == "play":
         return _write_play(step)
     if kind == "claim":
@@ -93,14 +99,11 @@ def write_step(step: dict) -> str:
         return "return:" + (",".join(step["cards"]) if "cards" in step else HIDDEN)
     if kind == "mud_discard":
         return f"mud:{step['card']}@{step['flag']}"
-    if kind in ("pass", "resign") and set(step) == {"type"}:
-        return kind
-    raise ValueError(f"not a Battle Line step the notation writes: {step!r}")
+    return kind  # pass, resign
 
 
 def _write_play(step: dict) -> str:
-    if set(step) - {"type", "card", "flag", "target", "to_flag", "discard"} or \
-            any(step.get(k, 0) is None for k in ("flag", "target", "to_flag", "discard")) or \
+    if any(step.get(k, 0) is None for k in ("flag", "target", "to_flag", "discard")) or \
             step.get("discard", True) is not True:
         raise ValueError(f"not a play as the engine records it (tactics.canonical): {step!r}")
     card = step["card"]
