@@ -74,6 +74,8 @@ def write(moves: list[dict], tags: dict[str, str] | None = None) -> str:
         lines.append("")
     turns: list[tuple[int, list[list[dict]]]] = []
     for move in moves:
+        if not isinstance(move["seat"], int) or not 1 <= move["seat"] <= 9:
+            raise ValueError(f"a move is made by a seat (1 to 9): {move!r}")
         if turns and turns[-1][0] == move["seat"]:
             turns[-1][1].append(move["steps"])
         else:
@@ -241,7 +243,7 @@ def read_step(token: str, line: int = 1, column: int = 1) -> dict:
 def _card(word: str, token: str, line: int, column: int) -> str:
     card = word.upper()
     if not is_card(card):
-        raise NotationError(line, column + token.upper().find(card), _("{word} is not a card (troops as 7R or 10P, "
+        raise NotationError(line, column + token.upper().find(card), _("{word} is not a card (write troops as 7R, 10P; "
                                                                       "tactics by name)").format(word=f'"{word}"'))
     return card
 
