@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...i18n import _
+from ...i18n import N_
+from ..base import Quoted, Words
 from .cards import is_card
 
 DECKS = ("troop", "tactics")
@@ -51,8 +52,9 @@ _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*')
 class NotationError(ValueError):
     """Text that is not Battle Line notation: where (1-based line and column) and why."""
 
-    def __init__(self, line: int, column: int, reason: str) -> None:
-        super().__init__(_("line {line}, column {column}: {reason}").format(line=line, column=column, reason=reason))
+    def __init__(self, line: int, column: int, reason: Words) -> None:
+        self.words = Words(N_("line {line}, column {column}: {reason}"), line=line, column=column, reason=reason)
+        super().__init__(str(self.words))  # English; ``i18n.say(error.words)`` in the reader's language
         self.line, self.column, self.reason = line, column, reason
 
 
@@ -153,7 +155,7 @@ def parse(text: str) -> Notation:
     for number, line in enumerate(text.splitlines(), start=1):
         if line.lstrip().startswith("["):  # (a tag's value may hold a "#")
             if found.moves:
-                raise NotationError(number, 1, _("a tag comes before the first turn"))
+                raise NotationError(number, 1, Words(N_("a tag comes before the first turn")))
             found.tags.update(_read_tags(line.rstrip(), number))
             continue
         body = line.split("#", 1)[0].rstrip()  # "#" to the end of a line: a comment
@@ -162,10 +164,10 @@ def parse(text: str) -> Notation:
         turn = _TURN.match(body.lstrip())
         start = len(body) - len(body.lstrip())
         if turn is None:
-            raise NotationError(number, start + 1, _('a turn begins with its number and seat, e.g. "12. S1:"'))
+            raise NotationError(number, start + 1, Words(N_('a turn begins with its number and seat, e.g. "12. S1:"')))
         if int(turn.group(1)) != expected:
-            raise NotationError(number, start + 1, _("turn {found} where turn {expected} should be").format(
-                found=turn.group(1), expected=expected))
+            raise NotationError(number, start + 1, Words(N_("turn {found} where turn {expected} should be"),
+                                                                  found=turn.group(1), expected=expected))
         expected += 1
         found.moves += _read_turn(body, start + turn.end(), int(turn.group(2)), number)
     return found
@@ -177,7 +179,7 @@ def _read_tags(body: str, number: int) -> dict[str, str]:
     while position < len(body):
         tag = _TAG.match(body, position)
         if tag is None:
-            raise NotationError(number, position + 1, _('a tag is a name and a quoted value, e.g. [Game "g_1"]'))
+            raise NotationError(number, position + 1, Words(N_('a tag is a name and a quoted value, e.g. [Game "g_1"]')))
         tags[tag.group(1)] = re.sub(r"\\(.)", r"\1", tag.group(2))
         position = tag.end()
     return tags
@@ -196,7 +198,7 @@ def _read_turn(body: str, position: int, seat: int, number: int) -> list[dict]:
     moves = []
     for tokens, end in zip(versions, ends):
         if not tokens:
-            raise NotationError(number, end, _('a version without steps is written "-"'))
+            raise NotationError(number, end, Words(N_('a version without steps is written "-"')))
         if [word for _column, word in tokens] == [NO_STEP]:
             moves.append({"seat": seat, "steps": []})
             continue
@@ -236,15 +238,15 @@ def read_step(token: str, line: int = 1, column: int = 1) -> dict:
         if match.group(2) is not None:
             step["flag"] = int(match.group(2))
         return step
-    raise NotationError(line, column, _("{token} is not a step (e.g. 7R>3, DESERTER:9B@3, claim:2,5, "
-                                        "draw:troop, pass)").format(token=f'"{token}"'))
+    raise NotationError(line, column, Words(N_("{token} is not a step (e.g. 7R>3, DESERTER:9B@3, claim:2,5, "
+                                               "draw:troop, pass)"), token=Quoted(token)))
 
 
 def _card(word: str, token: str, line: int, column: int) -> str:
     card = word.upper()
     if not is_card(card):
-        raise NotationError(line, column + token.upper().find(card), _("{word} is not a card (write troops as 7R, 10P; "
-                                                                      "tactics by name)").format(word=f'"{word}"'))
+        raise NotationError(line, column + token.upper().find(card), Words(
+            N_("{word} is not a card (write troops as 7R, 10P; tactics by name)"), word=Quoted(word)))
     return card
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from chalicelib.games.battleline.notation import NotationError, parse, read, tags_for, write
 from chalicelib.games.replay import FORFEITS, full_data
+from chalicelib.i18n import say, speaking
 
 from ..test_replay import BATTLELINE, battleline_choice, battleline_options, random_play
 
@@ -149,6 +150,16 @@ def test_bad_notation_is_refused_with_its_line_and_column(text, line, column):
         read(text)
     assert (refused.value.line, refused.value.column) == (line, column)
     assert str(refused.value).startswith(f"line {line}, column {column}: ")
+
+
+def test_a_refusal_is_said_in_the_readers_language():
+    with pytest.raises(NotationError) as refused:
+        read("1. S1: 7R>3\n2. S2: 8R>10\n")
+    assert str(refused.value) == ("line 2, column 8: '8R>10' is not a step "
+                                  "(e.g. 7R>3, DESERTER:9B@3, claim:2,5, draw:troop, pass)")
+    with speaking("ja"):
+        assert say(refused.value.words) == ("2行目、8列目：「8R>10」はステップではありません"
+                                            "（例：7R>3、DESERTER:9B@3、claim:2,5、draw:troop、pass）")
 
 
 def test_comments_blank_lines_and_any_case_read_as_the_same_game():
