@@ -225,6 +225,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     # The games players ask for, and what is built on them.
     games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
+                  deal_revealed=duplicates.deal_revealed,
                   sends_email=links is not None, engines=engines, waiter=waiter)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,

@@ -157,7 +157,7 @@ class GameRecord:
     rated: bool = False
     tournament_id: str | None = None
     ladder_id: str | None = None  # a ladder challenge's game (chalicelib.services.ladders)
-    seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: never shown
+    seed_withheld: bool = False  # a duplicate tournament's seed deals other boards too: shown once its round is over
     public: bool = False  # anyone may watch it (a spectator's view: no hand, no hidden card)
     # Secret until the game ends, like a drawn seed: the view commits to it (ids.deal_commitment).
     # None: a game stored before deals were committed to.

@@ -37,6 +37,12 @@ class DuplicateBoards:
                                                   "played; it may be watched once every board of the round is "
                                                   "finished").format(id=game.id))
 
+    def deal_revealed(self, game: GameRecord) -> bool:
+        """Whether a finished duplicate board may show its seed and salt: once its round's last board
+        has finished (the same test that opens the boards to all; a seed shown sooner would deal the
+        other boards' hands). The tournament item knows: one read, only for a finished board."""
+        return game.status == "finished" and not self.round_in_play(game.tournament_id, game.id)
+
 
 class Boards:
     def __init__(self, *, load: Callable[[str], tuple[GameRecord, GameEngine]],

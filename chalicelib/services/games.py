@@ -36,6 +36,7 @@ class Games:
                  check_time: Callable[[GameRecord], GameRecord],
                  clock_view: Callable[[GameRecord, str | None], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
+                 deal_revealed: Callable[[GameRecord], bool] = lambda game: False,
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
                  engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None) -> None:
         self.store = store
@@ -45,6 +46,7 @@ class Games:
         self.check_time = check_time
         self.clock_view = clock_view
         self.hide_board_in_play = hide_board_in_play
+        self.deal_revealed = deal_revealed  # a finished duplicate board's: is its round over?
         self.new_seed = new_seed
         self.sends_email = sends_email  # seats may be invited by email
         self.waiter = waiter  # long-polls (None: a wait answers at once)
@@ -363,6 +365,9 @@ class Games:
         state = game.state
         finished = game.status == "finished"
         waiting = game.status == "waiting"
+        # The seed and salt once the game ends; a duplicate board's (its seed deals its round's other
+        # boards too) once its round's last board has ended.
+        dealt = finished and (not game.seed_withheld or (game.duplicate_board and self.deal_revealed(game)))
         return {
             "game_id": game.id,
             "game": game.game,
@@ -382,11 +387,10 @@ class Games:
             "rated": game.rated and game.ended is None,  # a game that never began counts for nothing
             "tournament_id": game.tournament_id,
             "public": game.public,
-            "seed": game.seed if (game.seed_public or finished) and not game.seed_withheld else None,
-            # The deal's commitment from version 0 on; its salt (and so the seed) once the game ends,
-            # never on a duplicate tournament's board, whose seed deals its round's other boards too.
+            "seed": game.seed if dealt or (game.seed_public and not game.seed_withheld) else None,
+            # The deal's commitment from version 0 on; its salt (and so the seed) once the game ends.
             "deal_commitment": ids.deal_commitment(game.id, game.seed, game.deal_salt) if game.deal_salt else None,
-            "deal_salt": game.deal_salt if finished and not game.seed_withheld else None,
+            "deal_salt": game.deal_salt if dealt else None,
             "created_at": game.created_at,
             "updated_at": game.updated_at,
         }

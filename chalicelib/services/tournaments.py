@@ -114,8 +114,14 @@ class Tournaments:
         pairing = next((p for p in found.data["pairings"] if game_id in p["games"]), None) if found else None
         if pairing is None:
             return True
-        data = self.scored(found.data)
-        return any(p["points"] is None for p in data["pairings"] if p["round"] == pairing["round"])
+        t = found.data
+        unscored = [p for p in t["pairings"] if p["round"] == pairing["round"] and p["points"] is None]
+        if t["status"] != "running" or pairing["round"] != t["round"]:
+            return bool(unscored)  # (only the current round's pairings are scored from their games)
+        # As ``scored`` would score them, stopping at the first unfinished game (a board's seats
+        # see its view: no need to read every board of a round still in play).
+        return any(not p["games"] or any((g := self.find(game_id)) is None or g.status != "finished"
+                                         for game_id in p["games"]) for p in unscored)
 
     def join(self, player: Player, tournament_id: str) -> dict:
         return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name)))

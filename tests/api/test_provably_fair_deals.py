@@ -83,9 +83,10 @@ def test_a_game_stored_before_deals_were_committed_to_shows_no_commitment(api, s
     assert view["deal_commitment"] is None and view["deal_salt"] is None
 
 
-def test_a_duplicate_board_never_shows_its_salt(api, services):
-    """A duplicate round's boards share one seed: like the seed, the salt of its board stays
-    hidden even once it is over (the commitment is still shown)."""
+def test_a_duplicate_board_of_an_unknown_round_never_shows_its_salt(api, services):
+    """A duplicate round's boards share one seed: like the seed, the salt of a finished board stays
+    hidden until its round is over (the commitment is still shown); a round its tournament does not
+    list is never over (tests/api/test_tournaments.py shows the deal once the round ends)."""
     ann, bob = api.signup("Ann"), api.signup("Bob")
     gid = api.new_game(ann, [ann, bob])["game_id"]
     api.act(bob, gid, 0, {"type": "resign"})

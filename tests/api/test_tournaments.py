@@ -3,6 +3,8 @@ standings with tie-breaks, withdrawal, duplicate seeds."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 
@@ -135,7 +137,7 @@ def test_withdrawing_before_the_start_removes_the_entry(api):
     assert [p["name"] for p in reply.body["players"]] == ["Ann"]
 
 
-def test_duplicate_boards_share_a_seed_that_is_never_shown(api, services):
+def test_duplicate_boards_share_a_seed_hidden_while_the_round_plays(api, services):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
     t = create(api, players[0], duplicate=True)
     join(api, t, *players)
@@ -208,7 +210,7 @@ def test_duplicate_round_boards_open_when_round_finished(api, services):
     for game_id in (first, second):
         watched = api.view(outsider, game_id)
         assert watched["status"] == "finished" and watched["state"]["hand"] == []
-        assert watched["seed"] is None  # the seed is never shown: it is the tournament's, derived per round
+        assert watched["seed"] is not None and watched["deal_salt"]  # the round is over: its deal is shown
         assert api.get(f"/v1/games/{game_id}/events", key=organiser["api_key"]).status == 200
         # As any other tournament game: not public, so no spectator's board and no board link.
         assert api.get(f"/v1/games/{game_id}/board/view").body["code"] == "game_not_public"
@@ -218,6 +220,32 @@ def test_duplicate_round_boards_open_when_round_finished(api, services):
     assert t["round"] == 2
     for pairing in (p for p in t["pairings"] if p["round"] == 2):
         assert_board_in_play(api, pairing["game_ids"][0], outsider, organiser)
+
+
+def test_duplicate_round_reveals_the_deal_once_its_last_board_finishes(api, services):
+    """A duplicate round's boards share one deal: a finished board shows its seed and salt only once
+    the round's last board has finished (until then, its deal_commitment only), and they hash to it.
+    Before that, neither is in any response of any board, whoever asks."""
+    organiser, outsider, t, [(first, ann, bob), (second, cat, dan)] = duplicate_round(api)
+    game = services.moves.find(first)
+    secrets = [str(game.seed), game.deal_salt]
+    commitments = {gid: api.view(seated, gid)["deal_commitment"] for gid, seated in ((first, ann), (second, cat))}
+    resign(api, services, bob, first)
+    seen = [api.view(p, first) for p in (ann, bob)] + [api.view(p, second) for p in (cat, dan)]
+    seen += [api.get(f"/v1/games/{first}/events", key=ann["api_key"]).body, get(api, t)]
+    for view in seen[:2]:
+        assert view["status"] == "finished" and view["seed"] is None and view["deal_salt"] is None
+        assert view["deal_commitment"] == commitments[first]
+    for body in seen:
+        text = str(body)
+        assert not any(secret in text for secret in secrets), body
+    assert api.act(dan, second, api.view(dan, second)["version"], {"type": "resign"}).status == 200
+    # The round is over: every board shows the deal, to its seats and (the boards open) to anyone.
+    for gid, view in ((second, api.view(dan, second)), (first, api.view(ann, first)),
+                      (second, api.view(outsider, second))):
+        assert view["seed"] == game.seed and view["deal_salt"]
+        salt = view["deal_salt"]
+        assert hashlib.sha256(f"{gid}:{view['seed']}:{salt}".encode()).hexdigest() == commitments[gid]
 
 
 def test_boards_of_a_tournament_that_is_not_duplicate_stay_open(api, services):
