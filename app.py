@@ -26,11 +26,10 @@ def create_player(call: Call):
 
 
 @api.operation("POST", "/v1/players/recover", "recoverAccount",
-               summary="Lost your API key? By `email`: always 202 with the same body, and a player with that address "
-                       "is mailed a link (30 minutes, once) to a page that gives a new key; by `player_id` and "
-                       "`recovery_code`: the new key at once. Either way every old key stops working",
+               summary="Lost your API key: a new one by a link mailed to your address (always 202, the same body) "
+                       "or by your recovery code; every old key stops working",
                body=m.RecoverAccountRequest, response=r.RecoveryAnswer, status=202, auth=False, rate="recover",
-               errors=("recovery_refused",), tag="players")
+               errors=("recovery_refused",), speaks=True, tag="players")
 def recover_account(call: Call):
     return call.services.recovery.recover(call.body)
 

@@ -356,9 +356,12 @@ USED_TITLE = N_("This link was used already")
 
 
 def _recovery_refused(error: LinkError) -> Page:
+    """Why a recovery link cannot be used, as a sentence (the refusal's detail begins in lower case)."""
+    told = str(error)
+    told = told[:1].upper() + told[1:]
     if error.code == "link_used":
-        return Page(410, _(USED_TITLE), str(error), code=error.code)
-    return Page.refused(error)
+        return Page(410, _(USED_TITLE), told, code=error.code)
+    return Page(410 if error.code == "link_expired" else 400, _("This link cannot be used"), told, code=error.code)
 
 
 def _as_recovered(recovery, token: str, page_of) -> Page:
@@ -396,8 +399,8 @@ def recover_with_link(recovery, token: str) -> Page:
         except LinkError as error:
             return _recovery_refused(error)
         return _page(200, _("Your new API key"),
-                     _("{name}, your old keys no longer work. Copy this key now: it is shown only this once and is "
-                       "not stored anywhere.").format(name=recovered["name"]),
+                     _("{name}, your old keys no longer work. Copy this key now: it is shown only this once (we keep "
+                       "only a hash of it).").format(name=recovered["name"]),
                      secret={"label": _("API key"), "value": recovered["api_key"]},
                      notes=[_("Your player id is {player_id}.").format(player_id=recovered["player_id"])])
     return _as_recovered(recovery, token, page)
