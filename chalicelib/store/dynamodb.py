@@ -318,7 +318,8 @@ class DynamoStore:
                  self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player_id, "name": name,
                                   "created_at": created_at}))]
         if recovery_id is not None:
-            items.append({"Update": self._update(keys.recovery(recovery_id), "SET #p = :used",
+            # The outbox goes: the stream's MODIFY record of this write must not mail the links again.
+            items.append({"Update": self._update(keys.recovery(recovery_id), "SET #p = :used REMOVE outbox",
                                                  {":used": {"S": "used"}, ":open": {"S": "open"}},
                                                  condition={"ConditionExpression": "#p = :open"},
                                                  names={"#p": f"for_{player_id}"})})
