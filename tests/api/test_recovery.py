@@ -243,3 +243,24 @@ def test_a_recovery_code_is_not_in_a_sign_ups_idempotency_fingerprint(world, sto
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     with_code = hashlib.sha256(f"POST /v1/players\n{canonical}".encode()).hexdigest()
     assert with_code not in stored_items(store) and "fingerprint" in stored_items(store)
+
+
+def test_known_and_unknown_addresses_make_the_same_store_calls(world):
+    """No observable shortcut for an unknown address: the same reads and writes, in order."""
+    sign_up(world)
+    calls = []
+
+    class Recording:
+        def __init__(self, store):
+            self.store = store
+
+        def __getattr__(self, name):
+            found = getattr(self.store, name)
+            return (lambda *a, **k: (calls.append(name), found(*a, **k))[1]) if callable(found) else found
+
+    recovery = world.services.recovery
+    recovery.store = Recording(recovery.store)
+    world.api.post("/v1/players/recover", {"email": "ann@example.org"})
+    known, calls[:] = list(calls), []
+    world.api.post("/v1/players/recover", {"email": "nobody@example.org"})
+    assert known == calls == ["players_with_email", "add_recovery"]
