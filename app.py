@@ -25,6 +25,15 @@ def create_player(call: Call):
     return call.services.players.create_player(call.body, call.idempotency)
 
 
+@api.operation("POST", "/v1/players/recover", "recoverAccount",
+               summary="Lost your API key: a new one by a link mailed to your address (always 202, the same body) "
+                       "or by your recovery code; every old key stops working",
+               body=m.RecoverAccountRequest, response=r.RecoveryAnswer, status=202, auth=False, rate="recover",
+               errors=("recovery_refused",), speaks=True, tag="players")
+def recover_account(call: Call):
+    return call.services.recovery.recover(call.body)
+
+
 @api.operation("GET", "/v1/players/me", "getMe", summary="The caller's player, vacation days and ratings",
                response=r.Me, tag="players")
 def get_me(call: Call):
@@ -481,6 +490,24 @@ def unsubscribe(call: Call):
     from chalicelib.mailplay import pages
 
     return pages.unsubscribe(call.services.mailplay, call.params["token"])
+
+
+@api.operation("GET", "/v1/recover/{token}", "showRecoveryLink",
+               summary="An account recovery email's link: a page to confirm (it changes nothing)",
+               response=None, auth=False, html=True, tag="email")
+def show_recovery_link(call: Call):
+    from chalicelib.mailplay import pages
+
+    return pages.recovery_page(call.services.recovery, call.params["token"], f"/v1/recover/{call.params['token']}")
+
+
+@api.operation("POST", "/v1/recover/{token}", "recoverWithLink",
+               summary="Confirm an account recovery link (once, within 30 minutes): a new API key, shown on the page "
+                       "once; every old key stops working", response=None, auth=False, html=True, tag="email")
+def recover_with_link(call: Call):
+    from chalicelib.mailplay import pages
+
+    return pages.recover_with_link(call.services.recovery, call.params["token"])
 
 
 # ---------------------------------------------------------------- long-polls, in AWS

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.moves import Moves
     from .services.notes import Notes
     from .services.players import Players
+    from .services.recovery import Recovery
     from .services.ratings import Ratings
     from .services.lobby import Lobby
     from .services.ladders import Ladders
@@ -134,6 +135,9 @@ def mailer():
 
 RATE_LIMIT_PER_KEY = "600/60"  # requests per API key: a burst of 600, then 10 a second
 RATE_LIMIT_SIGNUPS = "20/3600"  # createPlayer per client address: a burst of 20, then one every 3 minutes
+RATE_LIMIT_RECOVERY = "10/3600"  # recoverAccount per client address: a burst of 10, then one every 6 minutes
+RATE_LIMIT_RECOVERY_EMAIL = "3/3600"  # recovery emails per address asked for (over it: the same answer, no email)
+RATE_LIMIT_RECOVERY_CODE = "5/3600"  # recovery code tries per player id
 
 
 def rate_limits() -> dict[str, "Rate"]:
@@ -141,7 +145,11 @@ def rate_limits() -> dict[str, "Rate"]:
     from .ratelimit import Rate
 
     return {"key": Rate.parse(os.environ.get("RATE_LIMIT_PER_KEY") or RATE_LIMIT_PER_KEY),
-            "signup": Rate.parse(os.environ.get("RATE_LIMIT_SIGNUPS") or RATE_LIMIT_SIGNUPS)}
+            "signup": Rate.parse(os.environ.get("RATE_LIMIT_SIGNUPS") or RATE_LIMIT_SIGNUPS),
+            # account recovery (services/recovery.py): per client address, per address asked for, per player
+            "recover": Rate.parse(os.environ.get("RATE_LIMIT_RECOVERY") or RATE_LIMIT_RECOVERY),
+            "recover_address": Rate.parse(os.environ.get("RATE_LIMIT_RECOVERY_EMAIL") or RATE_LIMIT_RECOVERY_EMAIL),
+            "recover_code": Rate.parse(os.environ.get("RATE_LIMIT_RECOVERY_CODE") or RATE_LIMIT_RECOVERY_CODE)}
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,7 @@ class Services:
     ladders: "Ladders"
     mailplay: "MailPlay"
     limits: "RateLimits"
+    recovery: "Recovery"
 
 
 def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
@@ -199,6 +208,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.notes import Notes
     from .services.players import Players
     from .services.ratings import Ratings
+    from .services.recovery import Recovery
     from .services.vacations import Vacations
     from .services.waiting import Waiter
     from .services.webhooks import Webhooks
@@ -254,10 +264,11 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     dispatcher.handlers[messages.TOURNAMENT_GAMES] = tournaments.make_games
     dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
 
+    limits = RateLimits(clock, rate_limits() if rates is None else rates)
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
                         clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, bots=bots, ratings=ratings,
                         webhooks=webhooks, tournaments=tournaments, ladders=ladders, mailplay=mailplay,
-                        limits=RateLimits(clock, rate_limits() if rates is None else rates))
+                        limits=limits, recovery=Recovery(store, clock, links=links, limits=limits))
     return services
 
 

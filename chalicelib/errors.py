@@ -90,6 +90,8 @@ ERRORS: dict[str, ErrorKind] = {
     "board_in_play": ErrorKind(403, "Another board of this duplicate round is still being played"),
     "invalid_cursor": ErrorKind(400, "The cursor is not one this list gave for this query"),
     "unknown_player": ErrorKind(404, "No such player"),
+    "recovery_refused": ErrorKind(403, "This player id and recovery code do not match"),
+    "link_used": ErrorKind(410, "The link was used already"),
     # Errors of the HTTP edge itself (no operation was reached); API Gateway's own responses
     # are mapped to the same codes by the CDK app (infra/), so local and deployed agree.
     "bad_request": ErrorKind(400, "The request could not be read"),

@@ -5,6 +5,7 @@ stored only as a SHA-256 hash: they are 256-bit random secrets, so a fast hash i
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 
@@ -24,6 +25,34 @@ def digest(secret: str) -> str:
 
 def hash_api_key(key: str) -> str:
     return digest(key)
+
+
+def hash_email(email: str) -> str:
+    """How an address is looked up (account recovery): the SHA-256 of its trimmed, case-folded
+    form, so that a key never holds an address in clear."""
+    return digest("email:" + email.strip().casefold())
+
+
+# A recovery code is chosen by its player and may be guessable: it is stored as scrypt (a slow,
+# memory-hard hash) with a random salt, never as a fast digest. n=2**14, r=8: about 16 MiB and
+# tens of milliseconds a try; recovery by code is rate-limited per player too.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+
+
+def hash_recovery_code(code: str, salt: bytes | None = None) -> str:
+    """``scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>``: how a recovery code is stored."""
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    derived = hashlib.scrypt(code.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${derived.hex()}"
+
+
+def recovery_code_matches(code: str, stored: str) -> bool:
+    try:
+        kind, n, r, p, salt, expected = stored.split("$")
+        derived = hashlib.scrypt(code.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=32)
+    except ValueError:
+        return False
+    return kind == "scrypt" and hmac.compare_digest(derived.hex(), expected)
 
 
 def new_id(prefix: str) -> str:

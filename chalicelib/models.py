@@ -40,10 +40,38 @@ LANGUAGE = ("The language of your emails, pages, board and refusal reasons: en (
             "ja (日本語) or vi (Tiếng Việt).")
 
 
+RecoveryCode = Annotated[str, Field(min_length=16, max_length=128, description=(
+    "A secret phrase of 16 to 128 characters that you keep (a password manager, paper): with your player id it "
+    "gets you a new API key by `recoverAccount`. Only a slow salted hash (scrypt) is stored; each code works once."))]
+
+
 class CreatePlayerRequest(Request):
     name: Name
     email: Email | None = None
     language: Language = Field("en", description=LANGUAGE)
+    recovery_code: RecoveryCode | None = None
+
+
+class RecoverAccountRequest(Request):
+    """Either ``email`` (a link is mailed, if the address is a player's) or ``player_id`` with
+    ``recovery_code`` (a new key at once)."""
+
+    email: Email | None = Field(None, description="Your address: a link to a page that gives you a new API key is "
+                                                  "mailed to it, if it is a player's (the answer never says).")
+    player_id: PlayerId | None = None
+    recovery_code: str | None = Field(None, max_length=128, description="The code you set; it works once.")
+    new_recovery_code: RecoveryCode | None = Field(None, description="With `recovery_code`: the code that replaces "
+                                                                     "it (else you have none any more).")
+
+    @model_validator(mode="after")
+    def _one_way(self):
+        by_email = self.email is not None
+        by_code = self.player_id is not None or self.recovery_code is not None
+        if by_email == by_code or (by_code and (self.player_id is None or self.recovery_code is None)):
+            raise PydanticCustomError("recovery_request", "send either email, or player_id with recovery_code")
+        if by_email and self.new_recovery_code is not None:
+            raise PydanticCustomError("recovery_request", "new_recovery_code goes with player_id and recovery_code")
+        return self
 
 
 class TakeVacationRequest(Request):

@@ -51,6 +51,17 @@ class NotesRecord:
     updated_at: str
 
 
+@dataclass(frozen=True)
+class RecoveryRequest:
+    """One recovery request by email: the players its links may recover (none when the address is
+    unknown), and those already recovered by one (each link works once)."""
+
+    id: str
+    player_ids: tuple[str, ...]
+    used: tuple[str, ...]
+    created_at: str
+
+
 @dataclass
 class ApiKeyRecord:
     """An API key's own item (the key itself is never stored, only its hash names the item): whose
@@ -71,6 +82,7 @@ class Player(Caller):
     created_at: str
     preferences: dict[str, Any] = field(default_factory=lambda: preferences_with_defaults({}))
     vacation: dict | None = None  # see chalicelib.vacation
+    recovery_code: str | None = field(default=None, repr=False)  # its slow hash (services/recovery.py), never the code
 
     def wants(self, channel: str, event_type: str) -> bool:
         return event_type in self.preferences.get(channel, [])

@@ -48,6 +48,18 @@ class RotatedApiKey(Shape):
     previous_key_expires_at: str = Field(description="When your other keys stop working at the latest.")
 
 
+class RecoveryAnswer(Shape):
+    status: Literal["accepted", "recovered"] = Field(description="`accepted`: asked by email, the same answer "
+                                                                 "whether or not the address is a player's; "
+                                                                 "`recovered`: by recovery code, your new key follows.")
+    detail: str = Field(description="What happens now, in your language.")
+    player_id: str | None = Field(None, description="By recovery code: your player.")
+    api_key: str | None = Field(None, description="By recovery code: your new API key, shown once; every other key "
+                                                  "of yours stopped working.")
+    recovery_code_set: bool | None = Field(None, description="By recovery code: whether you have a recovery code now "
+                                                             "(`new_recovery_code` was sent); the one used is gone.")
+
+
 class PlayerSummary(Shape):
     id: str
     name: str

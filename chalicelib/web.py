@@ -159,6 +159,10 @@ def _idempotency(headers: Any, method: str, path: str, body: Any) -> Idempotency
         raise ServiceError("idempotency_key_invalid",
                            _("an Idempotency-Key is 1 to {most} printable ASCII characters").format(
                                most=MAX_IDEMPOTENCY_KEY))
+    if isinstance(body, dict) and "recovery_code" in body:
+        # A recovery code may be guessable: its fast hash in a stored fingerprint could be brute-forced,
+        # so the fingerprint leaves it out (a replay with another code replays the first sign-up).
+        body = {**body, "recovery_code": "-"}
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     fingerprint = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
     return Idempotency(key, fingerprint)

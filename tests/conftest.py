@@ -21,6 +21,8 @@ os.environ.pop("AWS_PROFILE", None)
 # far above the documented ones (chalicelib/config.py); tests/api/test_rate_limits.py lowers them.
 os.environ.setdefault("RATE_LIMIT_PER_KEY", "1000000/1")
 os.environ.setdefault("RATE_LIMIT_SIGNUPS", "1000000/1")
+for name in ("RATE_LIMIT_RECOVERY", "RATE_LIMIT_RECOVERY_EMAIL", "RATE_LIMIT_RECOVERY_CODE"):
+    os.environ.setdefault(name, "1000000/1")
 # Long-polls wait at most 1 s in the tests (20 s deployed), so that fuzzers asking for long waits stay
 # fast; the tests of waiting itself set their own maximum and a fake sleep.
 os.environ.setdefault("LONG_POLL_MAX_SECONDS", "1")

@@ -54,6 +54,13 @@ class Answer:
     player_id: str
     answer: str  # accept | decline
 BOARD_LINK_MAX_AGE = 90 * 24 * 3600  # a correspondence game lasts weeks
+RECOVERY_LINK_MAX_AGE = 30 * 60  # account recovery: 30 minutes, and one use (services/recovery.py)
+
+
+@dataclass(frozen=True)
+class RecoveryLink:
+    request_id: str
+    player_id: str
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,10 @@ class Links:
     def _boards(self) -> URLSafeTimedSerializer:
         return URLSafeTimedSerializer(self._key, salt="battleline-board")
 
+    @cached_property
+    def _recoveries(self) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._key, salt="battleline-recovery")
+
     def step_url(self, game_id: str, seat: int, version: int, step: dict) -> str:
         token = self._steps.dumps({"g": game_id, "s": seat, "v": version, "st": step})
         return f"{self.base_url}/v1/links/{quote(token)}"
@@ -153,6 +164,18 @@ class Links:
         if data.get("a") not in ANSWERS:
             raise LinkError("invalid_link", "this link is not valid")
         return Answer(data["g"], data["s"], data["p"], data["a"])
+
+    def recovery_url(self, request_id: str, player_id: str) -> str:
+        """The page whose button gives the player a new API key (the request's item says whether
+        the link was used; nothing secret is stored: the signature is the link's secret)."""
+        return f"{self.base_url}/v1/recover/{quote(self._recoveries.dumps({'r': request_id, 'p': player_id}))}"
+
+    def read_recovery(self, token: str) -> RecoveryLink:
+        data = self._read(self._recoveries, token, RECOVERY_LINK_MAX_AGE,
+                          "this link has expired; ask for a new one")
+        if not isinstance(data, dict) or not isinstance(data.get("r"), str) or not isinstance(data.get("p"), str):
+            raise LinkError("invalid_link", "this link is not valid")
+        return RecoveryLink(data["r"], data["p"])
 
     def unsubscribe_url(self, player_id: str) -> str:
         return f"{self.base_url}/v1/unsubscribe/{quote(self._unsubscribe.dumps(player_id))}"

@@ -348,3 +348,59 @@ def answer_game(mailplay: MailPlay, token: str) -> Page:
             name=show.people(view).get(view["to_move"], "?"))
     return _page(200, _("You accepted: the game starts"), move, summary=show.summary(view),
                  button=_board_button(mailplay, view))
+
+
+# ---------------------------------------------------------------- account recovery (services/recovery.py)
+
+USED_TITLE = N_("This link was used already")
+
+
+def _recovery_refused(error: LinkError) -> Page:
+    """Why a recovery link cannot be used, as a sentence (the refusal's detail begins in lower case)."""
+    told = str(error)
+    told = told[:1].upper() + told[1:]
+    if error.code == "link_used":
+        return Page(410, _(USED_TITLE), told, code=error.code)
+    return Page(410 if error.code == "link_expired" else 400, _("This link cannot be used"), told, code=error.code)
+
+
+def _as_recovered(recovery, token: str, page_of) -> Page:
+    """A recovery page speaks its player's language (the request's when the link cannot be read)."""
+    code = recovery.reader_language(token)
+    if code is None:
+        return page_of()
+    with speaking(code):
+        shown = page_of()
+    shown.vary = False
+    return shown
+
+
+def recovery_page(recovery, token: str, action_url: str) -> Page:
+    """GET of a recovery link: whose account, what the button does. Changes nothing (mail
+    scanners open every link)."""
+    def page() -> Page:
+        try:
+            _link, player = recovery.link(token)
+        except LinkError as error:
+            return _recovery_refused(error)
+        return _page(200, _("A new API key for {name}?").format(name=player.name),
+                     _("The button below gives you a new API key and stops every key you have now: programs that "
+                       "use an old key must be given the new one."),
+                     notes=[_("Did not ask for this? Then close this page: nothing changes.")],
+                     form={"action": action_url, "parts": [], "danger": True, "button": _("Get a new API key")})
+    return _as_recovered(recovery, token, page)
+
+
+def recover_with_link(recovery, token: str) -> Page:
+    """POST of a recovery link: the new key, shown only this once."""
+    def page() -> Page:
+        try:
+            recovered = recovery.recover_with_link(token)
+        except LinkError as error:
+            return _recovery_refused(error)
+        return _page(200, _("Your new API key"),
+                     _("{name}, your old keys no longer work. Copy this key now: it is shown only this once (we keep "
+                       "only a hash of it).").format(name=recovered["name"]),
+                     secret={"label": _("API key"), "value": recovered["api_key"]},
+                     notes=[_("Your player id is {player_id}.").format(player_id=recovered["player_id"])])
+    return _as_recovered(recovery, token, page)

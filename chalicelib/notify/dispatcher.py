@@ -32,7 +32,7 @@ from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
 from . import messages
-from .email import compose, compose_invitation
+from .email import compose, compose_invitation, compose_recovery
 from ..mailplay.links import Links
 from .mail import Mailer
 from ..records import Message
@@ -47,6 +47,8 @@ Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
 Viewer = Callable[[str, int], dict | None]  # (game_id, seat) -> that seat's view, or None
 EMAIL_CHANNEL = "email-"  # an email delivery's endpoint id is "email-<player_id>"
 INVITATION_CHANNEL = "invitation-"  # an invitation by email, to an address that is no player yet: "invitation-<game_id>"
+RECOVERY_CHANNEL = "recovery-"  # an account recovery link by email: "recovery-<player_id>"
+RECOVERY_MINUTES = 30  # as services/recovery.py's LINK_MINUTES (the notifier does not import services)
 
 
 def envelope(message: Message) -> str:
@@ -109,6 +111,13 @@ class Dispatcher:
             handler(message)
             return
         now = iso(self.now())
+        if message.type == messages.RECOVERY:
+            if self.mailer is not None:
+                delivery = Delivery(RECOVERY_CHANNEL + message.player_id, message.id, message.player_id, message.type,
+                                    envelope(message), "pending", [], now, now)
+                if self._not_recorded(delivery):
+                    self.attempt_recovery(delivery, first=True)
+            return
         if message.data.get("invite_email") and self.mailer is not None:
             delivery = Delivery(INVITATION_CHANNEL + message.data["game_id"], message.id, "", message.type,
                                 envelope(message), "pending", [], now, now)
@@ -145,7 +154,9 @@ class Dispatcher:
         """Make every attempt that is due (retries, and first attempts a crash interrupted)."""
         count = 0
         for delivery in self.store.due_deliveries(iso(self.now())):
-            if delivery.webhook_id.startswith(INVITATION_CHANNEL):
+            if delivery.webhook_id.startswith(RECOVERY_CHANNEL):
+                self.attempt_recovery(delivery)
+            elif delivery.webhook_id.startswith(INVITATION_CHANNEL):
                 self.attempt_invitation(delivery)
             elif delivery.webhook_id.startswith(EMAIL_CHANNEL):
                 self.attempt_email(delivery)
@@ -228,6 +239,22 @@ class Dispatcher:
             view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
         return self._mail(leased, now, lambda: in_language(spoken, lambda: compose_invitation(
             data, inviter.name if inviter else "A player", self.links, view)), first)
+
+    def attempt_recovery(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
+        """An account recovery email, in the player's language; its link is signed now (the delivery
+        stores only the request's id: nothing that works as a link)."""
+        now = self.now()
+        if self.mailer is None or self.links is None:
+            return None
+        leased = delivery if first else self._lease(delivery, now)
+        if leased is None:
+            return None
+        player = self.store.get_player(delivery.player_id)
+        if player is None or not player.email:
+            return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
+        url = self.links.recovery_url(json.loads(delivery.body)["data"]["request_id"], player.id)
+        return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_recovery(
+            player, url, RECOVERY_MINUTES, self.links.mail_domain)), first)
 
     def _lease(self, delivery: Delivery, now: datetime) -> Delivery | None:
         """Hold the delivery for this attempt; None when another worker holds it already."""

@@ -165,3 +165,21 @@ def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None
     email.set_content(render("invitation.txt", **context))
     email.add_alternative(render("invitation.html", **context), subtype="html")
     return email
+
+
+def compose_recovery(player: Player, url: str, minutes: int, domain: str) -> EmailMessage:
+    """An account recovery link, to the player who asked (in their language): the link opens a
+    page whose button gives a new API key. Not threaded with any game."""
+    email = EmailMessage()
+    email["From"] = mail_from()
+    email["To"] = player.email
+    subject = _("A new API key for {name}").format(name=player.name)
+    email["Subject"] = subject
+    email["Date"] = formatdate(usegmt=True)
+    email["Message-ID"] = make_msgid(domain=domain)
+    context = {"subject": subject, "url": url, "minutes": minutes,
+               "lead": _("Someone, probably you, asked for a new API key for your player {name} ({player_id}).").format(
+                   name=player.name, player_id=player.id)}
+    email.set_content(render("recovery.txt", **context))
+    email.add_alternative(render("recovery.html", **context), subtype="html")
+    return email

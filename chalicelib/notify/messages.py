@@ -17,6 +17,7 @@ GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, 
 BOT_TURN = "server.bot_turn"  # for the server itself: a bot's seat is to move
 TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a tournament round's games
 TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself: a withdrawn player's games lost
+RECOVERY = "player.recovery"  # an account recovery link, by email (data: request_id; never the link itself)
 
 
 def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict) -> Message:

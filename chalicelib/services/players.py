@@ -34,7 +34,8 @@ class Players:
         def run(record: Recorder) -> dict:
             api_key = ids.new_api_key()
             player = Player(ids.new_id("p"), request.name, request.email, iso(self.clock.now()),
-                            preferences_with_defaults({"language": request.language}))
+                            preferences_with_defaults({"language": request.language}),
+                            recovery_code=ids.hash_recovery_code(request.recovery_code) if request.recovery_code else None)
             body = {**player_json(player), "api_key": api_key}
             self.store.create_player(player, ids.hash_api_key(api_key), record(body))
             return body

@@ -43,12 +43,14 @@ from ..records import (
     Message,
     Player,
     RatingRecord,
+    RecoveryRequest,
     RungRecord,
     TournamentRecord,
     WebhookEndpoint,
     WebhookSecret,
     preferences_with_defaults,
 )
+from .. import ids
 from . import codec, keys
 from .errors import (  # noqa: F401 - the store's errors are named from here too
     Conflict,
@@ -92,6 +94,7 @@ T = TypeVar("T")
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 DELIVERY_TTL_SECONDS = 30 * 86400  # a delivery's record (listWebhookDeliveries) is kept 30 days
 REMINDER_TTL_SECONDS = 400 * 86400
+RECOVERY_TTL_SECONDS = 86400  # a recovery request's links last 30 minutes; its item a day (then TTL)
 
 
 
@@ -192,10 +195,12 @@ class DynamoStore:
                              "id": player.id, "name": player.name, "email": player.email,
                              "created_at": player.created_at, "preferences": dumps(player.preferences),
                              "vacation": dumps(player.vacation) if player.vacation else None,
-                             "keys": {key_hash}, **keys.player_name(player.name)})),
+                             "keys": {key_hash}, **keys.player_name(player.name),
+                             "recovery_code": player.recovery_code})),
             self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
                              "name": player.name})),
-        ]
+        ] + ([self._put(typed({**keys.player_email(ids.hash_email(player.email), player.id), "kind": "player_email",
+                              "player_id": player.id}))] if player.email else [])
 
     def get_player(self, player_id: str) -> Player | None:
         item = self._get(keys.player(player_id))
@@ -208,6 +213,7 @@ class DynamoStore:
             player.preferences = preferences_with_defaults(json.loads(item["preferences"]))
         if "vacation" in item:
             player.vacation = json.loads(item["vacation"])
+        player.recovery_code = item.get("recovery_code")
         return player
 
     def set_vacation(self, player_id: str, vacation: dict) -> None:
@@ -262,6 +268,63 @@ class DynamoStore:
             self.client.delete_item(TableName=self.table, Key=typed_key(keys.api_key(key_hash)))
         self._applied(self.client.update_item, **self._update(keys.player(player_id), "REMOVE #k",
                                                               names={"#k": "keys"}))
+
+    # ------------------------------------------------------------------ account recovery
+
+    def players_with_email(self, email_hash: str) -> list[str]:
+        """The ids of the players with this address (its own partition, strongly consistent)."""
+        return [i["player_id"] for i in self._query("PK = :pk", {":pk": {"S": keys.player_email(email_hash, "")["PK"]}})]
+
+    def add_recovery(self, request: RecoveryRequest, messages: list[Message]) -> None:
+        """The request's item (one write, whether or not it names a player), with the emails it
+        sends in its outbox; each player's link is ``open`` until used."""
+        self.client.put_item(TableName=self.table, Item=typed({
+            **keys.recovery(request.id), "kind": "recovery", "created_at": request.created_at,
+            **{f"for_{p}": "open" for p in request.player_ids}, "outbox": outbox(messages),
+            TTL_ATTRIBUTE: self._now_epoch() + RECOVERY_TTL_SECONDS}), ConditionExpression="attribute_not_exists(PK)")
+
+    def recovery(self, request_id: str) -> RecoveryRequest | None:
+        item = self._get(keys.recovery(request_id))
+        if item is None:
+            return None
+        marks = {k[4:]: v for k, v in item.items() if k.startswith("for_")}
+        return RecoveryRequest(request_id, tuple(sorted(marks)), tuple(sorted(p for p, v in marks.items() if v == "used")),
+                               item["created_at"])
+
+    def replace_api_keys(self, player_id: str, name: str, key_hash: str, created_at: str, *,
+                         recovery_id: str | None = None, recovery_code: str | None = None,
+                         new_recovery_code: str | None = None) -> bool:
+        """Account recovery, all or nothing: the player's link of request ``recovery_id`` is used
+        (it was open), or their stored ``recovery_code`` hash is consumed (it is still that one;
+        ``new_recovery_code``: the hash that replaces it); every key of the player is deleted and
+        ``key_hash`` is their one key. False when the link was used or the code changed first."""
+        old = set(self._profile_keys(player_id)) - {key_hash}
+        profile = "SET #k = :k"
+        values: dict = {":k": {"SS": [key_hash]}}
+        names = {"#k": "keys"}
+        condition = "attribute_exists(PK)"
+        if recovery_code is not None:
+            condition += " AND #c = :c"
+            values[":c"] = {"S": recovery_code}
+            names["#c"] = "recovery_code"
+            if new_recovery_code:
+                profile += ", #c = :n"
+                values[":n"] = {"S": new_recovery_code}
+            else:
+                profile += " REMOVE #c"
+        items = [{"Update": {"TableName": self.table, "Key": typed_key(keys.player(player_id)),
+                             "UpdateExpression": profile, "ConditionExpression": condition,
+                             "ExpressionAttributeValues": values, "ExpressionAttributeNames": names}},
+                 self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player_id, "name": name,
+                                  "created_at": created_at}))]
+        if recovery_id is not None:
+            # The outbox goes: the stream's MODIFY record of this write must not mail the links again.
+            items.append({"Update": self._update(keys.recovery(recovery_id), "SET #p = :used REMOVE outbox",
+                                                 {":used": {"S": "used"}, ":open": {"S": "open"}},
+                                                 condition={"ConditionExpression": "#p = :open"},
+                                                 names={"#p": f"for_{player_id}"})})
+        items += [{"Delete": {"TableName": self.table, "Key": typed_key(keys.api_key(h))}} for h in sorted(old)]
+        return self._transact_failed(items) is None
 
     def _profile_keys(self, player_id: str) -> list[str]:
         """The hashes of the player's keys, as their profile lists them."""

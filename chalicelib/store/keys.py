@@ -101,6 +101,17 @@ def api_key(key_hash: str) -> Key:
     return {"PK": f"APIKEY#{key_hash}", "SK": "APIKEY"}
 
 
+def player_email(email_hash: str, player_id: str) -> Key:
+    """A player with this address (``ids.hash_email``; addresses are not unique): a partition per
+    address, read by account recovery."""
+    return {"PK": f"EMAIL#{email_hash}", "SK": f"PLAYER#{player_id}"}
+
+
+def recovery(request_id: str) -> Key:
+    """One recovery request by email: the players its links may recover, each used once."""
+    return {"PK": f"RECOVERY#{request_id}", "SK": "RECOVERY"}
+
+
 def membership(player_id: str, game_id: str) -> Key:
     """The player's seat in a game, as the player's game list shows it."""
     return {"PK": player_pk(player_id), "SK": f"{MEMBERSHIP_PREFIX}{game_id}"}

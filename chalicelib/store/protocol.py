@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
         Message,
         Player,
         RatingRecord,
+        RecoveryRequest,
         RungRecord,
         TournamentRecord,
         WebhookEndpoint,
@@ -69,6 +70,24 @@ class Store(Protocol):
     def revoke_api_keys(self, player_id: str, current: str) -> None:
         """Delete every key of the player (``current`` too, for a profile from before keys were
         listed on it): none works from now on."""
+
+    def players_with_email(self, email_hash: str) -> list[str]:
+        """The ids of the players whose address hashes to ``email_hash`` (``ids.hash_email``)."""
+
+    def add_recovery(self, request: RecoveryRequest, messages: list[Message]) -> None:
+        """Record a recovery request by email (one write, whether or not it names a player) with the
+        emails it sends (its outbox)."""
+
+    def recovery(self, request_id: str) -> RecoveryRequest | None:
+        """The recovery request, or None (never made, or gone a day after)."""
+
+    def replace_api_keys(self, player_id: str, name: str, key_hash: str, created_at: str, *,
+                         recovery_id: str | None = None, recovery_code: str | None = None,
+                         new_recovery_code: str | None = None) -> bool:
+        """Account recovery, all or nothing: use the player's link of request ``recovery_id``, or
+        consume their stored ``recovery_code`` hash (replaced by ``new_recovery_code`` if given);
+        delete every key of the player and make ``key_hash`` their one key. False when the link was
+        used or the code changed first."""
 
     def find_players(self, name_key: str, limit: int, after: str | None) -> tuple[list[Player], str | None]:
         """At most ``limit`` players whose name matches as ``name_key`` (``text.name_key``), after the
