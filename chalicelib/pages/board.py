@@ -189,6 +189,8 @@ def words() -> dict:
         "flag": _("Flag {flag}"), "won_by": _("Won by {name}"), "won_by_you": _("Won by you"),
         "side_card": _("{name} {count} card"), "side_cards": _("{name} {count} cards"), "unclaimed": _("unclaimed"), "you_side": _("you"),
         "accepted": _("Your move was played."),
+        # what the live region says: the moves just made, then where the game stands
+        "announce_moves": _("{moves}. {now}."), "announce_now": _("{now}."), "announce_yours": _("{accepted} {now}"),
         "confirm": _("Confirm"), "cancel": _("Cancel"), "choose_again": _("Choose again"),
         "nothing_to_do": _("Nothing to do now: the page follows the game as it moves."),
         "watching": _("You are watching this game."),

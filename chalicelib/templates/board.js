@@ -83,8 +83,10 @@ function setStatus(text) { $("status").textContent = text || ""; }
 // What changed, said once by a screen reader (board.html's polite live region): the move just
 // made (yours, accepted, or another seat's) and what the game is at now.
 function announce(ours, added, body) {
-  const moves = added.filter((line) => !line.said_by).map((line) => line.text);
-  $("announce").textContent = [ours ? W.accepted : "", ...moves, body.headline].filter(Boolean).join(" ");
+  const head = body.headline.replace(/[.\u3002]$/, "");  // its own full stop comes from the sentence
+  const moves = added.filter((line) => !line.said_by && line.text !== body.headline).map((line) => line.text);
+  const now = moves.length ? fmt(W.announce_moves, {moves: also(moves), now: head}) : fmt(W.announce_now, {now: head});
+  $("announce").textContent = ours ? fmt(W.announce_yours, {accepted: W.accepted, now}) : now;
 }
 
 // ---------------------------------------------------------------- choosing a step piece by piece

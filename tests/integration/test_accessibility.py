@@ -168,3 +168,77 @@ def test_the_link_pages_and_the_emails_pass_axe(browser, mail_world):
         found += axe_violations(page, name)
     page.close()
     assert_accessible(found)
+
+
+# ---------------------------------------------------------------- the keyboard alone, and what is said
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  const s = getComputedStyle(e);
+  return {tag: e.tagName, text: (e.getAttribute('aria-label') || e.textContent).trim(), card: e.dataset.card || null,
+          outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2};
+}"""
+
+
+def tab_to(page: Page, wanted, most: int = 80) -> list[dict]:
+    """Press Tab until the focus is on what ``wanted(focused)`` accepts; every element on the way
+    shows where the focus is. Returns the elements passed."""
+    passed = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        passed.append(focused)
+        assert focused["outline"], f"no visible focus on {focused}"
+        if wanted(focused):
+            return passed
+    raise AssertionError(f"Tab never reached it; the focus went through {[f['text'][:30] for f in passed]}")
+
+
+def catch_up(page: Page) -> None:
+    """What a tab coming back to the front does: the page asks for the game at once."""
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+
+def test_a_battle_line_turn_is_played_by_the_keyboard_alone_and_each_change_is_announced(live_server, browser):
+    url = live_server.url
+    ann, bob = signup(url, "Ann"), signup(url, "Bob")
+    game = new_game(url, ann, bob, game="battleline", seed=42)
+    gid = game["game_id"]
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(board_link(url, ann, gid))
+    expect(page.locator("#hand button")).to_have_count(7)
+    # Flags and cards have names a screen reader says.
+    expect(page.locator('#table .marker[data-flag="3"]')).to_have_attribute(
+        "aria-label", "Flag 3: you 0 cards, Bob 0 cards, unclaimed")
+    expect(page.locator('#hand button[data-card="2R"]')).to_have_attribute("aria-label", "2 red")
+    # Tab to the card, Space chooses it; the focus goes to the flags offered for it.
+    tab_to(page, lambda f: f["card"] == "2R")
+    page.keyboard.press("Space")
+    expect(page.locator("#chooser button").first).to_be_focused()
+    tab_to(page, lambda f: f["text"] == "Flag 5")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chooser .sentence")).to_have_text("Play 2 red at flag 5")
+    expect(page.locator("#chooser .deck.troop")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#headline")).to_have_text("Bob is to move")
+    view = view_of(url, ann, gid)
+    assert view["version"] == 1 and view["state"]["flags"][4]["cards"][0] == ["2R"]
+    # Said once, politely: the move was played, what it was, and whose move it is now.
+    announce = page.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    expect(announce).to_contain_text("Your move was played.")
+    expect(announce).to_contain_text("Bob is to move")
+    expect(page.locator('#table .marker[data-flag="5"]')).to_have_attribute(
+        "aria-label", "Flag 5: you 1 card, Bob 0 cards, unclaimed")
+    # The other seat's move, and then the end, are said as they come.
+    bobs = view_of(url, bob, gid)
+    play = next(s for s in bobs["legal_steps"] if s["type"] == "play")
+    act(url, bob, gid, 1, play, {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"})
+    catch_up(page)
+    expect(announce).to_contain_text("Your move")
+    expect(announce).to_contain_text("Bob played")
+    act(url, bob, gid, 2, {"type": "resign"})
+    catch_up(page)
+    expect(announce).to_contain_text("resign")
+    expect(page.locator("#headline")).to_contain_text("won")
+    page.close()
