@@ -607,3 +607,29 @@ def _grid_text(view: dict, grid: dict | None) -> list[str]:
     return [_("{card}: flags {flags}").format(card=row["card"]["name"],
                                              flags=" ".join(str(c["flag"]) for c in row["cells"] if c))
             for row in grid["rows"]]
+
+
+def deal(view: dict) -> dict | None:
+    """The deal's commitment as the board page and the emails show it (docs/rules.md, "Provably
+    fair deals"): from the start, the commitment; once the view reveals them (a finished game, but
+    never a duplicate tournament's board before its round reveals), the seed and the salt too, and
+    how to check them. Only what the view holds: nothing is worked out here. None: a game made
+    before deals were committed to."""
+    commitment = view.get("deal_commitment")
+    if not commitment:
+        return None
+    revealed = view.get("seed") is not None and view.get("deal_salt") is not None
+    shown = [(_("Deal commitment"), commitment)]
+    if revealed:
+        shown += [(_("Seed"), str(view["seed"])), (_("Salt"), view["deal_salt"])]
+    lines = []
+    for label, value in shown:
+        before, after = _("{label}: {value}").format(label=label, value="\0").split("\0")
+        lines.append({"before": before, "value": value, "after": after, "text": before + value + after})
+    if revealed:
+        about = _("The seed and the salt are shown now that the game is over: anyone can check the deal "
+                  "and every move with this command:")
+    else:
+        about = _("The SHA-256 of the game id, its seed and a secret salt, fixed before the first move: "
+                  "the deal cannot change during play. The seed and the salt are shown when the game is over.")
+    return {"lines": lines, "about": about, "command": f"battleline verify {view['game_id']}" if revealed else None}

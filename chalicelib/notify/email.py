@@ -115,6 +115,8 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
         context["clock"] = ""  # its first line tells the time left already: not twice
     unsubscribe = links.unsubscribe_url(player.id)
     context["unsubscribe_url"] = unsubscribe
+    # The game's start (asked, or told it began) and its end say the deal's commitment (issue 23).
+    context["deal"] = show.deal(view) if message.type in ("game.invited", "game.finished") else None
     replies = context["your_move"]
     context["reply_works"] = replies
     asked = message.type == "game.invited" and show.waits_for(view)
@@ -161,7 +163,8 @@ def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None
     email["Message-ID"] = make_msgid(domain=links.mail_domain)
     context = {"inviter": inviter, "title": title, "game_id": data["game_id"], "players": opponents, "url": url,
                "lead": _("{inviter} invites you to play {game} against {players} (game {game_id}).").format(
-                   inviter=inviter, game=title, players=opponents, game_id=data["game_id"])}
+                   inviter=inviter, game=title, players=opponents, game_id=data["game_id"]),
+               "deal": show.deal(view) if view else None}
     email.set_content(render("invitation.txt", **context))
     email.add_alternative(render("invitation.html", **context), subtype="html")
     return email

@@ -19,6 +19,7 @@ from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
 from .. import i18n
 from ..i18n import N_, _, language, speaking
+from ..mailplay.show import deal
 from .page import Page
 
 TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
@@ -174,7 +175,8 @@ def _board_view(view: dict) -> dict:
             "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
             "hand": view["state"].get("hand", []),
             "table": tables.table(view, steps),
-            "steps": steps}
+            "steps": steps,
+            "deal": deal(view)}
 
 
 def words() -> dict:
@@ -185,6 +187,10 @@ def words() -> dict:
         "notes_refused": _("Your notes were not saved: {reason}"),
         "you": _("You"), "your_hand": _("Your hand"), "hand_of": _("{name}'s hand: {count} cards"),
         "flag": _("Flag {flag}"), "won_by": _("Won by {name}"), "won_by_you": _("Won by you"),
+        "side_card": _("{name} {count} card"), "side_cards": _("{name} {count} cards"), "unclaimed": _("unclaimed"), "you_side": _("you"),
+        "accepted": _("Your move was played."),
+        # what the live region says: the moves just made, then where the game stands
+        "announce_moves": _("{moves}. {now}."), "announce_now": _("{now}."), "announce_yours": _("{accepted} {now}"),
         "confirm": _("Confirm"), "cancel": _("Cancel"), "choose_again": _("Choose again"),
         "nothing_to_do": _("Nothing to do now: the page follows the game as it moves."),
         "watching": _("You are watching this game."),

@@ -80,6 +80,14 @@ const stepsOf = (type) => view.steps.filter((c) => c.step.type === type);
 const withAfter = (url) => url + (url.includes("?") ? "&" : "?") + "after=" + logSeq;
 
 function setStatus(text) { $("status").textContent = text || ""; }
+// What changed, said once by a screen reader (board.html's polite live region): the move just
+// made (yours, accepted, or another seat's) and what the game is at now.
+function announce(ours, added, body) {
+  const head = body.headline.replace(/[.\u3002]$/, "");  // its own full stop comes from the sentence
+  const moves = added.filter((line) => !line.said_by && line.text !== body.headline).map((line) => line.text);
+  const now = moves.length ? fmt(W.announce_moves, {moves: also(moves), now: head}) : fmt(W.announce_now, {now: head});
+  $("announce").textContent = ours ? fmt(W.announce_yours, {accepted: W.accepted, now}) : now;
+}
 
 // ---------------------------------------------------------------- choosing a step piece by piece
 
@@ -194,6 +202,7 @@ function take(body, ours) {
     fresh = new Set(added.map((line) => line.seq));
     logLines = logLines.concat(added);
   }
+  if (moved || ours) announce(ours, added, body);
   logSeq = Math.max(logSeq, body.log_seq);
   if (body.recap !== null) recap = body.recap;
   if (body.drawn !== null) drawn = body.drawn;
@@ -260,6 +269,7 @@ function render() {
   if (view.game === "battleline") { renderBattleLineTable(); renderBattleLineHand(); renderBattleLineAction(); }
   else { renderKhanField(); renderKhanInfo(); renderKhanHand(); renderKhanAction(); }
   renderLog();
+  renderDeal();
   $("action").classList.toggle("choosing", Boolean(choice) || returning.length > 0);
   $("danger").hidden = !stepsOf("resign").length;
   if (focusPending) {
@@ -288,6 +298,15 @@ function renderNews() {
     h("figcaption", {}, fmt(W.says, {name: m.name})), h("blockquote", {}, m.text))));
   $("talk").hidden = !myMove();
   $("counts").replaceChildren(...view.counts.map((line) => h("li", {}, line)));
+}
+
+function renderDeal() {
+  // The deal's commitment (chalicelib/mailplay/show.py deal): its lines, what it means, how to check it.
+  const deal = view.deal;
+  $("deal").hidden = !deal;
+  if (!deal) return;
+  $("deal").replaceChildren(...deal.lines.map((line) => h("p", {}, line.before, h("code", {}, line.value), line.after)),
+    h("p", {}, deal.about), ...(deal.command ? [h("p", {}, h("code", {}, deal.command))] : []));
 }
 
 function renderLog() {
@@ -379,7 +398,11 @@ function renderBattleLineTable() {
     const chosen = sel.flag === flag.flag || sel.to_flag === flag.flag;
     const content = [h("span", {class: "num"}, h("span", {class: "word"}, W.flag.replace("{flag}", "").trim() + " "),
                            String(flag.flag)), ...chips];
-    const describe = also([numberLabel, ...chips.map((c) => c.textContent)]);
+    // Its name for a screen reader: the flag, each side's cards, and who won it (or that nobody has).
+    const sideCount = (side) => fmt(side.cards.length === 1 ? W.side_card : W.side_cards,
+                                    {name: side.seat === view.you ? W.you_side : nameOf(side.seat), count: side.cards.length});
+    const describe = fmt(W.labelled, {label: numberLabel, value: also([sideCount(flag.bottom), sideCount(flag.top),
+      ...(flag.claimed_by === null ? [W.unclaimed] : []), ...chips.map((c) => c.textContent)])});
     const marker = pick
       ? h("button", {type: "button", class: `marker choosable${claimedClass}`, "aria-label": describe,
                      dataset: {flag: flag.flag}, onclick: () => choose({[field]: flag.flag})}, content)

@@ -127,7 +127,7 @@ def test_the_first_line_tells_the_opponents_move_in_both_parts(mailed):
     bobs = next(m for m in outbox.sent if m["To"] == "bob@example.org" and kind_of(m) == "your_turn")
     expected = f"Ann played {play['card']} at flag {play['flag']}. Ann drew from the troop deck. Your move."
     assert first_line(text_of(bobs)) == expected
-    assert re.search(r"<p[^>]*>([^<]*)</p>", html_of(bobs)).group(1) == expected
+    assert re.search(r"<h1[^>]*>([^<]*)</h1>", html_of(bobs)).group(1) == expected
     assert f"Flag {play['flag']}: Ann {play['card']} | You -" in text_of(bobs)
 
 
