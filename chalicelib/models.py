@@ -219,11 +219,11 @@ class DigestChoice(Request):
                                             "into the digest; invitations, reminders of deadlines, results and "
                                             "ladder news still come by email at once; webhooks are unchanged. "
                                             "Default false.", json_schema_extra=_no_default({}))
-    time: Annotated[str, Field(min_length=5, max_length=5, json_schema_extra={"pattern": digest.TIME_PATTERN}),
-                    AfterValidator(_digest_time)] = Field(  # type: ignore[assignment]
+    time: Annotated[str, Field(min_length=5, max_length=5), AfterValidator(_digest_time)] = Field(  # type: ignore[assignment]
         None, description="When it is sent, local time on the quarter hour (`07:30`; default `08:00`). A time "
                           "the clocks skip on a change to summer time sends it when they jump; a time they repeat, "
-                          "at its first occurrence.", json_schema_extra=_no_default({}))
+                          "at its first occurrence.",
+        json_schema_extra=_no_default({"pattern": digest.TIME_PATTERN}))
 
     def chosen(self) -> dict:
         return {name: getattr(self, name) for name in self.model_fields_set}
