@@ -177,7 +177,8 @@ def digest_games(message: Message, player: Player, links: Links) -> list[dict]:
     made = timecontrol.parse_time(message.created_at)
     shown = []
     for game in message.data["games"]:
-        title = _(PRESENTERS[game["game"]].title)
+        name = PRESENTERS[game["game"]].title
+        title = _(name)
         line = _("{game} with {players} (game {game_id})").format(game=title, players=show.listed(game["opponents"]),
                                                                  game_id=game["game_id"])
         if game.get("deadline"):

@@ -173,7 +173,8 @@ def test_digest_is_written_in_the_players_language(api, clock, players):
     game_for(api, ann, bob)
     at(clock, datetime(2026, 3, 27, 23, 0, tzinfo=timezone.utc))  # 08:00 in Tokyo on the 28th
     [email] = sweep(api)[1]
-    assert "JST" in text_of(email) and "Daily digest" not in email["Subject"]
+    assert email["Subject"] == "デイリーダイジェスト：あなたの手番の対局が1局あります"
+    assert "2026年3月30日 21:00 JSTまでに指してください" in text_of(email)  # the deadline in Tokyo time
 
 
 # ---------------------------------------------------------------- per-move emails
