@@ -212,8 +212,7 @@ def _digest_time(text: str) -> str:
 
 
 class DigestChoice(Request):
-    """The daily digest: one email a day at ``time`` in your ``time_zone``, listing the games awaiting
-    your move, instead of an email per move. A field left out keeps its value."""
+    """The daily digest: one email a day at `time` in your `time_zone`, listing the games awaiting your move, instead of an email per move. A field left out keeps its value."""  # noqa: E501
 
     enabled: bool = Field(None, description="On: your-move emails (`game.your_turn`, `game.action`) are gathered "  # type: ignore[assignment]
                                             "into the digest; invitations, reminders of deadlines, results and "
