@@ -299,3 +299,17 @@ def test_the_digest_never_shows_the_other_seats_hand(api, clock, players):
             assert not any(p.search(words) for p in known[card]), card
     mine = set(api.view(ann, game["game_id"])["state"]["hand"])
     assert mine and not any(p.search(re.sub(r"https?://\S+", " ", text_of(email))) for c in mine for p in known[c])
+
+
+def test_the_one_minute_schedule_sends_the_digests(api, clock, players, monkeypatch):
+    from chalicelib import config
+
+    ann, bob = players
+    game_for(api, ann, bob)
+    monkeypatch.setattr(config, "services", lambda: api.services)
+    at(clock, datetime(2026, 3, 28, 7, 0, tzinfo=timezone.utc))
+    app_module.clock_sweeper({"version": "0", "account": "1", "region": "us-east-1", "detail": {}, "source": "aws.events",
+                              "detail-type": "Scheduled Event", "time": "2026-03-28T07:00:00Z", "id": "e",
+                              "resources": []}, None)
+    api.services.dispatcher.drain_outbox()
+    assert [m["To"] for m in api.mail.sent if "msg_digest_" in m["X-Battleline-Message"]] == ["ann@example.org"]
