@@ -30,9 +30,10 @@ class Digests:
         self.clock = clock
         self.find = find
 
-    def sweep(self, limit: int = 100) -> dict:
-        """The players whose digest is due: each is sent the day's digest (if a game awaits their move)
-        and their next send planned; running it twice, or beside another sweeper, sends nothing twice."""
+    def sweep(self, limit: int = 300) -> dict:
+        """The players whose digest is due (at most ``limit`` a run; the rest the next minute): each is
+        sent the day's digest (if a game awaits their move) and their next send planned; running it
+        twice, or beside another sweeper, sends nothing twice."""
         now = self.clock.now()
         done = {"digests": 0, "empty": 0}
         for player_id in self.store.due_digests(iso(now), limit):
