@@ -579,10 +579,12 @@ def webhook_retries(event):
 @app.schedule(Rate(1, unit=Rate.MINUTES), name="clock_sweeper")
 def clock_sweeper(event):
     """Sends due reminders and applies timeouts; ends ladder challenges not answered in time and
-    takes idle players off their ladders (from the sparse due index, never a scan)."""
+    takes idle players off their ladders; sends the daily digests that are due (from the sparse due
+    index, never a scan)."""
     services = config.services()
     services.clocks.sweep_clocks()
     services.ladders.sweep()
+    services.digests.sweep()
 
 
 @app.lambda_function(name="inbound_mail")

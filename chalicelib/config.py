@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.boards import Boards
     from .services.bots import Bots
     from .services.clocks import Clocks
+    from .services.digests import Digests
     from .services.games import Games
     from .services.moves import Moves
     from .services.notes import Notes
@@ -172,6 +173,7 @@ class Services:
     webhooks: "Webhooks"
     tournaments: "Tournaments"
     ladders: "Ladders"
+    digests: "Digests"
     mailplay: "MailPlay"
     limits: "RateLimits"
     recovery: "Recovery"
@@ -200,6 +202,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.boards import Boards, DuplicateBoards
     from .services.bots import Bots
     from .services.clocks import Clocks, TurnClock
+    from .services.digests import Digests
     from .services.games import Games
     from .services.idempotency import Idempotent
     from .services.ladders import Ladders
@@ -248,6 +251,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
     notes = Notes(store, clock, load=moves.load)
+    digests = Digests(store, clock, find=moves.find)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
                     hide_board_in_play=duplicates.hide_board_in_play, links=links, list_events=store.list_events,
                     get_notes=notes.get_notes, put_notes=notes.put_notes)
@@ -267,7 +271,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     limits = RateLimits(clock, rate_limits() if rates is None else rates)
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
                         clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, bots=bots, ratings=ratings,
-                        webhooks=webhooks, tournaments=tournaments, ladders=ladders, mailplay=mailplay,
+                        webhooks=webhooks, tournaments=tournaments, ladders=ladders, digests=digests, mailplay=mailplay,
                         limits=limits, recovery=Recovery(store, clock, links=links, limits=limits))
     return services
 

@@ -168,9 +168,10 @@ def clauses(parts: list[str]) -> str:
     return ("；" if full_width() else "; ").join(part for part in parts if part)
 
 
-def moment(when) -> str:
+def moment(when, zone: str | None = None) -> str:
     """A moment (datetime or ISO 8601 string) in UTC as the language writes a date and time:
-    "Nov 30, 2026 12:00 UTC", "2026年11月30日 12:00 UTC", "30 thg 11, 2026 12:00 UTC"."""
+    "Nov 30, 2026 12:00 UTC", "2026年11月30日 12:00 UTC", "30 thg 11, 2026 12:00 UTC"; in the IANA
+    ``zone`` when given, with the zone's abbreviation then ("Nov 30, 2026 13:00 CET")."""
     from datetime import datetime, timezone
 
     from babel.dates import format_skeleton
@@ -181,10 +182,14 @@ def moment(when) -> str:
             when = datetime.fromisoformat(when.replace("Z", "+00:00"))
         except ValueError:
             return when
-    when = when.astimezone(timezone.utc)
-    day = format_skeleton("yMMMd", when, tzinfo=timezone.utc, locale=locale())
-    time = format_skeleton("Hm", when, tzinfo=timezone.utc, locale=locale())
-    return f"{day} {time} UTC"
+    place = timezone.utc
+    if zone and zone != "UTC":
+        from zoneinfo import ZoneInfo
+        place = ZoneInfo(zone)
+    when = when.astimezone(place)
+    day = format_skeleton("yMMMd", when, tzinfo=place, locale=locale())
+    time = format_skeleton("Hm", when, tzinfo=place, locale=locale())
+    return f"{day} {time} {when.tzname() if place is not timezone.utc else 'UTC'}"
 
 
 _UNITS = (("duration-day", 86400), ("duration-hour", 3600), ("duration-minute", 60))

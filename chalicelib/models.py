@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from . import timecontrol
+from . import digest, timecontrol
 from .shapes import STRICT, Shape
 from .text import PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
 
@@ -233,6 +233,29 @@ TimeZone = Annotated[str, Field(min_length=1, max_length=64),
                      AfterValidator(_time_zone)]
 
 
+def _digest_time(text: str) -> str:
+    if not digest.valid_time(text):
+        raise PydanticCustomError("digest_time", "a local time on the quarter hour, HH:MM (e.g. 07:30 or 18:45)")
+    return text
+
+
+class DigestChoice(Request):
+    """The daily digest: one email a day at `time` in your `time_zone`, listing the games awaiting your move, instead of an email per move. A field left out keeps its value."""  # noqa: E501
+
+    enabled: bool = Field(None, description="On: your-move emails (`game.your_turn`, `game.action`) are gathered "  # type: ignore[assignment]
+                                            "into the digest; invitations, reminders of deadlines, results and "
+                                            "ladder news still come by email at once; webhooks are unchanged. "
+                                            "Default false.", json_schema_extra=_no_default({}))
+    time: Annotated[str, Field(min_length=5, max_length=5), AfterValidator(_digest_time)] = Field(  # type: ignore[assignment]
+        None, description="When it is sent, local time on the quarter hour (`07:30`; default `08:00`). A time "
+                          "the clocks skip on a change to summer time sends it when they jump; a time they repeat, "
+                          "at its first occurrence.",
+        json_schema_extra=_no_default({"pattern": digest.TIME_PATTERN}))
+
+    def chosen(self) -> dict:
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
 class Preferences(Request):
     """Your choices. A field left out keeps its value (an older client cannot reset a newer one)."""
 
@@ -259,6 +282,9 @@ class Preferences(Request):
     weekend_pause: bool = Field(None, description="The games you create with a time control pause on weekends "  # type: ignore[assignment]
                                                   "(its `weekend_pause`) unless the control says otherwise "
                                                   "(default false).", json_schema_extra=_no_default({}))
+    digest: DigestChoice = Field(None, description="A daily digest instead of an email per move "  # type: ignore[assignment]
+                                                   "(docs/correspondence.md, Daily digest).",
+                                 json_schema_extra=_no_default({}))
 
     def chosen(self) -> dict:
         """The fields the request sets."""

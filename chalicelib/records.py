@@ -20,13 +20,17 @@ DEFAULT_PREFERENCES = {
     "language": "en",  # what the player reads: en, zh-Hans, ja, vi (chalicelib/i18n.py)
     "time_zone": "UTC",  # an IANA zone: a weekend pause stops the player's clocks on their weekend
     "weekend_pause": False,  # the games the player creates with a time control pause on weekends unless it says
+    # One email a day at ``time`` (local, on the quarter hour) listing the games awaiting the player's
+    # move, instead of an email per move (chalicelib/digest.py)
+    "digest": {"enabled": False, "time": "08:00"},
 }
 
 
 def preferences_with_defaults(stored: dict) -> dict:
     """A player's preferences: what they chose, and the default of every field they never set
     (one added after they last chose)."""
-    return {**{k: list(v) if isinstance(v, list) else v for k, v in DEFAULT_PREFERENCES.items()}, **stored}
+    return {**{k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+               for k, v in DEFAULT_PREFERENCES.items()}, **stored}
 
 
 @dataclass
@@ -83,6 +87,7 @@ class Player(Caller):
     preferences: dict[str, Any] = field(default_factory=lambda: preferences_with_defaults({}))
     vacation: dict | None = None  # see chalicelib.vacation
     recovery_code: str | None = field(default=None, repr=False)  # its slow hash (services/recovery.py), never the code
+    digest_at: str | None = None  # when their daily digest is next sent (ISO, UTC), while it is on
 
     def wants(self, channel: str, event_type: str) -> bool:
         return event_type in self.preferences.get(channel, [])
@@ -101,6 +106,11 @@ class Player(Caller):
     def reads_messages(self) -> bool:
         """Whether the other seats' messages are shown to them (the ``messages`` preference)."""
         return self.preferences.get("messages", True) is not False
+
+    @property
+    def digest(self) -> bool:
+        """Whether a daily digest replaces their email per move (the ``digest`` preference)."""
+        return bool((self.preferences.get("digest") or {}).get("enabled"))
 
 
 @dataclass

@@ -17,6 +17,11 @@ Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [STEP_REF]})]
 GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
 
 
+class DigestView(Shape):
+    enabled: bool = Field(description="A daily digest replaces the player's your-move emails.")
+    time: str = Field(description="When it is sent: local time (in `time_zone`) on the quarter hour, HH:MM.")
+
+
 class PreferencesView(Shape):
     """What the player chose (every field: the default of those never set)."""
 
@@ -32,6 +37,8 @@ class PreferencesView(Shape):
     challenges: Literal["ask", "accept", "refuse"] = Field(
         description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
                     "refused (`refuse`).")
+    digest: DigestView = Field(description="The daily digest: one email a day listing the games awaiting the "
+                                           "player's move, instead of an email per move.")
 
 
 class PlayerView(Shape):

@@ -302,7 +302,9 @@ class MailPlay:
         player = self.store.get_player(player_id)
         if player is None:
             raise LinkRefused("not_found", "this player no longer exists")
-        self.store.set_preferences(player.id, {**player.preferences, "email": []})
+        # No email at all from now on: the daily digest is off too (its entry leaves the sweeper's index).
+        self.store.set_preferences(player.id, {**player.preferences, "email": [],
+                                               "digest": {**(player.preferences.get("digest") or {}), "enabled": False}})
         return player
 
     # ------------------------------------------------------------------ invitations

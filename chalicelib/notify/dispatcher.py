@@ -32,7 +32,7 @@ from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
 from . import messages
-from .email import compose, compose_invitation, compose_recovery
+from .email import compose, compose_digest, compose_invitation, compose_recovery
 from ..mailplay.links import Links
 from .mail import Mailer
 from ..records import Message
@@ -213,6 +213,11 @@ class Dispatcher:
         body = json.loads(delivery.body)
         message = Message(delivery.msg_id, body["type"], delivery.player_id, body["data"], body["timestamp"])
         player = player or self.store.get_player(delivery.player_id)
+        if message.type == messages.DIGEST:  # no one game: its games' links and deadlines
+            if player is None or not player.email:
+                return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
+            return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_digest(
+                message, player, self.links)), first)
         with speaking(player.language if player else None):  # the view's sentences too (its recap)
             view = self.viewer(message.data["game_id"], message.data["seat"])
         if player is None or not player.email or view is None:

@@ -186,3 +186,54 @@ def compose_recovery(player: Player, url: str, minutes: int, domain: str) -> Ema
     email.set_content(render("recovery.txt", **context))
     email.add_alternative(render("recovery.html", **context), subtype="html")
     return email
+
+
+# ---------------------------------------------------------------- the daily digest
+
+
+def digest_games(message: Message, player: Player, links: Links) -> list[dict]:
+    """Each game of a digest as the email shows it: its line, its deadline in the player's zone (and
+    the time left when the digest was made) and its board link, from the message's public data."""
+    zone = player.preferences.get("time_zone") or "UTC"
+    made = timecontrol.parse_time(message.created_at)
+    shown = []
+    for game in message.data["games"]:
+        name = PRESENTERS[game["game"]].title
+        title = _(name)
+        line = _("{game} with {players} (game {game_id})").format(game=title, players=show.listed(game["opponents"]),
+                                                                 game_id=game["game_id"])
+        if game.get("deadline"):
+            left = (timecontrol.parse_time(game["deadline"]) - made).total_seconds()
+            deadline = _("Your move is due by {moment} ({left} left).").format(
+                moment=i18n.moment(game["deadline"], zone), left=i18n.duration(left))
+        else:
+            deadline = _("No time limit.")
+        shown.append({"line": line, "deadline": deadline, "board_url": links.board_url(game["game_id"], game["seat"])})
+    return shown
+
+
+def compose_digest(message: Message, player: Player, links: Links) -> EmailMessage:
+    """The player's daily digest: every game awaiting their move (never a card: only each game's
+    opponents, deadline and board link), in their language, in a thread of its own."""
+    games = digest_games(message, player, links)
+    count = len(games)
+    subject = ngettext("Daily digest: {count} game awaits your move", "Daily digest: {count} games await your move",
+                       count).format(count=count)
+    unsubscribe = links.unsubscribe_url(player.id)
+    context = {"subject": subject, "first_line": subject, "games": games, "unsubscribe_url": unsubscribe,
+               "intro": _("Your games awaiting a move, soonest deadline first; deadlines in your time zone "
+                          "({zone}).").format(zone=player.preferences.get("time_zone") or "UTC"),
+               "why": _("You get this daily digest instead of an email for each move. To have an email for each "
+                        "move again, turn the digest off in your preferences (digest, enabled: false).")}
+    email = EmailMessage()
+    email["From"] = mail_from()
+    email["To"] = player.email
+    email["Subject"] = subject
+    email["Date"] = formatdate(usegmt=True)
+    email["Message-ID"] = message_id(message.id, links.mail_domain)
+    email["X-Battleline-Message"] = message.id
+    email["List-Unsubscribe"] = f"<{unsubscribe}>"
+    email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    email.set_content(render("digest.txt", **context))
+    email.add_alternative(render("digest.html", **context), subtype="html")
+    return email

@@ -18,6 +18,8 @@ BOT_TURN = "server.bot_turn"  # for the server itself: a bot's seat is to move
 TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a tournament round's games
 TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself: a withdrawn player's games lost
 RECOVERY = "player.recovery"  # an account recovery link, by email (data: request_id; never the link itself)
+DIGEST = "player.digest"  # a player's daily digest: by email only (never a webhook event)
+PER_MOVE = ("game.your_turn", "game.action")  # the emails a daily digest replaces
 
 
 def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict) -> Message:
@@ -83,7 +85,12 @@ def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord])
 def by_email(player: Player, message: Message) -> bool:
     """Whether a message reaches the player by email: the event types they chose; and, to one who
     follows their games by email (``game.your_turn``), the news that a game began with someone
-    else's answer when it is not their move (the mover is told by ``game.your_turn``)."""
+    else's answer when it is not their move (the mover is told by ``game.your_turn``). With the
+    daily digest on, the per-move emails (``PER_MOVE``) are not sent: the digest lists those games."""
+    if message.type == DIGEST:
+        return player.digest
+    if player.digest and message.type in PER_MOVE:
+        return False  # gathered into their daily digest
     if player.wants("email", message.type):
         return True
     data = message.data
@@ -145,3 +152,11 @@ def ladder_rank_changed(game: GameRecord, player_id: str, ladder: dict, before: 
     return Message(f"msg_{game.id}_ladder_{seat}", "ladder.rank_changed", player_id,
                    {"game_id": game.id, "game": game.game, "version": game.version, "seat": seat, "ladder": ladder,
                     "rank_before": before, "rank": after}, now)
+
+
+def digest(player_id: str, local_date: str, games: list[dict], now: str) -> Message:
+    """The player's daily digest of ``local_date`` (their own date): the games awaiting their move,
+    each with what every seat may see (game, seat, opponents' names, deadline). One a player and date:
+    its id names both, so a rerun is the same message."""
+    return Message(f"msg_digest_{player_id}_{local_date}", DIGEST, player_id, {"date": local_date, "games": games},
+                   now)

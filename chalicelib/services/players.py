@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Callable
 
-from .. import cursors, ids
+from .. import cursors, digest, ids
 from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
@@ -100,8 +100,12 @@ class Players:
     def set_preferences(self, player: Caller, preferences) -> dict:
         """The fields the request sets, over the player's present preferences: a field left out
         keeps its value (an older client cannot reset a newer setting)."""
-        chosen = {**preferences_with_defaults(profile(self.store, player).preferences), **preferences.chosen()}
-        self.store.set_preferences(player.id, chosen)
+        found = profile(self.store, player)
+        before = preferences_with_defaults(found.preferences)
+        chosen = {**before, **preferences.chosen()}
+        if preferences.digest is not None:  # its fields left out keep their value too
+            chosen["digest"] = {**digest.settings(before), **preferences.digest.chosen()}
+        self.store.set_preferences(player.id, chosen, digest.planned(found.digest_at, before, chosen, self.clock.now()))
         return chosen
 
 

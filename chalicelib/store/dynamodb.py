@@ -95,6 +95,7 @@ IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 DELIVERY_TTL_SECONDS = 30 * 86400  # a delivery's record (listWebhookDeliveries) is kept 30 days
 REMINDER_TTL_SECONDS = 400 * 86400
 RECOVERY_TTL_SECONDS = 86400  # a recovery request's links last 30 minutes; its item a day (then TTL)
+DIGEST_TTL_SECONDS = 7 * 86400  # a digest's mark: only a rerun of its own day needs it
 
 
 
@@ -214,13 +215,23 @@ class DynamoStore:
         if "vacation" in item:
             player.vacation = json.loads(item["vacation"])
         player.recovery_code = item.get("recovery_code")
+        if str(item.get("due", "")).startswith(keys.DIGEST_DUE + "#"):
+            player.digest_at = item.get("due_at")
         return player
 
     def set_vacation(self, player_id: str, vacation: dict) -> None:
         self._set_on_profile(player_id, "vacation", vacation)
 
-    def set_preferences(self, player_id: str, preferences: dict) -> None:
-        self._set_on_profile(player_id, "preferences", preferences)
+    def set_preferences(self, player_id: str, preferences: dict, digest_at: str | None = None) -> None:
+        """The preferences and the digest's entry in the ``due`` index, in one write."""
+        if digest_at is None:
+            expression, values = "SET preferences = :value REMOVE #d, due_at", {}
+        else:
+            due = keys.digest_due(player_id, digest_at)
+            expression, values = "SET preferences = :value, #d = :d, due_at = :at", {
+                ":d": {"S": due["due"]}, ":at": {"S": digest_at}}
+        self.client.update_item(**self._update(keys.player(player_id), expression,
+                                               {":value": {"S": dumps(preferences)}, **values}, names={"#d": "due"}))
 
     def _set_on_profile(self, player_id: str, attribute: str, value: Any) -> None:
         """Overwrite one JSON attribute of an existing player's profile (never creates a profile)."""
@@ -840,6 +851,40 @@ class DynamoStore:
         found = {item["player_id"]: self._rating_from(item)
                  for item in self._batch_get([keys.rating(p, game) for p in dict.fromkeys(player_ids)])}
         return {p: found.get(p) or RatingRecord(p, game) for p in player_ids}
+
+    # ------------------------------------------------------------------ daily digests
+
+    def due_digests(self, now: str, limit: int = 100) -> list[str]:
+        """Ids of players whose digest is due by ``now`` (the ``due`` index's digest shards)."""
+        return [keys.player_id_of(item["PK"]) for item in self._query_due(keys.DIGEST_DUE, now, limit)]
+
+    def send_digest(self, player_id: str, local_date: str, messages: list[Message], was: str,
+                    next_at: str | None) -> str:
+        """The day's mark (on ``attribute_not_exists``, carrying the messages for the outbox) and the
+        profile's next send (on its ``due_at`` still being ``was``), in one transaction."""
+        if next_at is None:
+            move = "REMOVE #d, due_at"
+            values: dict = {}
+        else:
+            move = "SET #d = :d, due_at = :next"
+            values = {":d": {"S": keys.digest_due(player_id, next_at)["due"]}, ":next": {"S": next_at}}
+        schedule = self._update(keys.player(player_id), move, values,
+                                {"ConditionExpression": "due_at = :was",
+                                 "ExpressionAttributeValues": {":was": {"S": was}}}, names={"#d": "due"})
+        if not messages:
+            return "sent" if self._applied(self.client.update_item, **schedule) else "moved"
+        mark = self._put(typed({**keys.digest_sent(player_id, local_date), "kind": "digest",
+                                "outbox": outbox(messages), TTL_ATTRIBUTE: self._now_epoch() + DIGEST_TTL_SECONDS}))
+        try:
+            self.client.transact_write_items(TransactItems=[mark, {"Update": schedule}])
+        except self.client.exceptions.TransactionCanceledException as error:
+            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+            if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
+                return "moved"
+            if reasons and reasons[0] == "ConditionalCheckFailed":
+                return "already" if self._applied(self.client.update_item, **schedule) else "moved"
+            raise
+        return "sent"
 
     # ------------------------------------------------------------------ idempotency
 

@@ -42,6 +42,7 @@ HEAD_SK = "HEAD"
 
 CLOCK_DUE = "CLOCK"  # the ``due`` index's partitions of games whose clock runs: CLOCK#00 .. CLOCK#15
 DELIVERY_DUE = "DELIVERY"  # ... and of deliveries waiting for an attempt: DELIVERY#00 .. DELIVERY#15
+DIGEST_DUE = "DIGEST"  # ... and of players' profiles whose daily digest is on: DIGEST#00 .. DIGEST#15
 
 LAYOUT = {"PK": "LAYOUT", "SK": "LAYOUT"}  # the storage layout's version (schema.LAYOUT_VERSION)
 
@@ -192,6 +193,23 @@ def clock_due(game_id: str, due_at: str) -> dict[str, str]:
 def delivery_due(webhook_id: str, msg_id: str, next_attempt_at: str) -> dict[str, str]:
     """A delivery's entry in the ``due`` index: its next attempt is at ``next_attempt_at``."""
     return {"due": f"{DELIVERY_DUE}#{shard(webhook_id + '/' + msg_id)}", "due_at": next_attempt_at}
+
+
+def digest_due(player_id: str, due_at: str) -> dict[str, str]:
+    """A player's entry in the ``due`` index (on their profile) while their daily digest is on: it is
+    next sent at ``due_at``, in one of ``SHARDS`` partitions by hash of the player id."""
+    return {"due": f"{DIGEST_DUE}#{shard(player_id)}", "due_at": due_at}
+
+
+def digest_sent(player_id: str, local_date: str) -> Key:
+    """The mark that the player's digest of ``local_date`` (their own date) was sent, with its message:
+    at most one a day, however many sweepers run."""
+    return {"PK": player_pk(player_id), "SK": f"DIGEST#{local_date}"}
+
+
+def player_id_of(pk: str) -> str:
+    """The player id of an item in a player's partition (the inverse of :func:`player_pk`)."""
+    return pk.removeprefix("PLAYER#")
 
 
 def open_game(game_type: str, game_id: str, created_at: str) -> dict[str, str]:

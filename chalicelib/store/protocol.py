@@ -110,8 +110,9 @@ class Store(Protocol):
     def set_vacation(self, player_id: str, vacation: dict) -> None:
         """Overwrite an existing player's vacation (never creates a player)."""
 
-    def set_preferences(self, player_id: str, preferences: dict) -> None:
-        """Overwrite an existing player's notification preferences (never creates a player)."""
+    def set_preferences(self, player_id: str, preferences: dict, digest_at: str | None = None) -> None:
+        """Overwrite an existing player's notification preferences (never creates a player), and in the
+        same write their daily digest's next send (``digest_at``; None: the digest is off)."""
 
     # ------------------------------------------------------------------ games
 
@@ -183,6 +184,19 @@ class Store(Protocol):
 
     def save_clock(self, game: GameRecord) -> bool:
         """Rewrite the latest version's clock (and deadline) in place; False if the game moved on."""
+
+    # ------------------------------------------------------------------ daily digests
+
+    def due_digests(self, now: str, limit: int = 100) -> list[str]:
+        """Ids of at most ``limit`` players whose daily digest is due by ``now`` (an index, never a scan:
+        re-read each player)."""
+
+    def send_digest(self, player_id: str, local_date: str, messages: list[Message], was: str,
+                    next_at: str | None) -> str:
+        """Record the player's digest of ``local_date`` once with its messages (none: nothing is recorded)
+        and move their next send from ``was`` to ``next_at`` (None: off), all or nothing: "sent";
+        "already" if that date's digest was recorded before (the next send is moved all the same);
+        "moved" if their next send is no longer ``was`` (their preferences changed meanwhile)."""
 
     # ------------------------------------------------------------------ notes
 

@@ -16,9 +16,10 @@ def test_preferences_default_and_update(api):
                      "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished",
                                  "ladder.rank_changed"],
                      "challenges": "ask", "messages": True, "language": "en", "time_zone": "UTC",
-                     "weekend_pause": False}
+                     "weekend_pause": False, "digest": {"enabled": False, "time": "08:00"}}
     chosen = {"email": ["game.finished"], "webhook": ["game.your_turn"], "challenges": "ask", "messages": False,
-              "language": "ja", "time_zone": "Asia/Ho_Chi_Minh", "weekend_pause": True}
+              "language": "ja", "time_zone": "Asia/Ho_Chi_Minh", "weekend_pause": True,
+              "digest": {"enabled": True, "time": "21:45"}}
     assert api.request("PUT", "/v1/players/me/preferences", chosen, key=ann["api_key"]).body == chosen
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body == chosen
 
@@ -30,7 +31,7 @@ def test_a_preference_left_out_keeps_its_value(api):
     older = {"email": ["game.finished"], "webhook": []}
     assert api.request("PUT", "/v1/players/me/preferences", older, key=ann["api_key"]).body == {
         **older, "challenges": "accept", "messages": True, "language": "en", "time_zone": "UTC",
-        "weekend_pause": False}
+        "weekend_pause": False, "digest": {"enabled": False, "time": "08:00"}}
     assert api.get("/v1/players/me/preferences", key=ann["api_key"]).body["challenges"] == "accept"
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"email": ["game.nope"], "webhook": []},
                            key=ann["api_key"]), 422, "invalid_request")
