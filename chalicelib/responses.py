@@ -124,6 +124,8 @@ class SeatView(Shape):
                                       "(player_id set), an address invited by email, or an open seat. The game is "
                                       "`waiting` while any seat is.")
     bot: str | None = Field(description="The computer player in the seat (random, greedy, mcts), or null.")
+    bot_account: bool = Field(False, description="The seat's player is a bot account (made with `bot: true`): "
+                                                 "a program playing through the API, not a person.")
     open: bool = Field(description="A seat for anyone (an open challenge): joinGame takes it, first come, first "
                                    "served.")
     rating_min: int | None = Field(None, description="An open seat: the lowest rating (at this game) that may join.")
@@ -636,6 +638,20 @@ class NotesView(Shape):
     seat: int = Field(description="Your seat in the game.")
     text: str = Field(description="Your notes (empty if you never saved any).")
     updated_at: str | None = Field(description="When you last saved them (null if never).")
+
+
+class BlockView(Shape):
+    player_id: str = Field(description="The player you blocked.")
+    name: str = Field(description="Their name when you blocked them.")
+    blocked_at: str = Field(description="When you blocked them.")
+
+
+class BlockList(Shape):
+    """The players you blocked. None of them can challenge you, take a seat in a game you sit in, or
+    be seated by you; their messages are not shown to you. Tournaments and ladders still pair you
+    with them."""
+
+    blocks: list[BlockView] = Field(description="Oldest block first.")
 
 
 class BoardLink(Shape):

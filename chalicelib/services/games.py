@@ -24,6 +24,7 @@ from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
 from .moves import SERVICE_EVENTS, Moves, engine_options
 from .waiting import Waiter
+from .blocks import Blocks
 
 logger = logging.getLogger("battleline.service")
 
@@ -37,8 +38,10 @@ class Games:
                  clock_view: Callable[[GameRecord, str | None], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
-                 engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None) -> None:
+                 engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None,
+                 blocks: Blocks | None = None) -> None:
         self.store = store
+        self.blocks = blocks  # who blocked whom (None: nobody, as in tests of other things)
         self.engines = engines or ENGINES
         self.moves = moves
         self.idempotent = idempotent
@@ -60,6 +63,8 @@ class Games:
         options = self.moves.game_options(engine, self._preferred_pause(player, request.options))
         seats = self._seats(engine, options, request, player.id)
         self._check_rated(request, seats)
+        if self.blocks is not None:
+            self.blocks.refuse_if_blocked(player.id, [s.player_id for s in seats if s.player_id])
 
         def run(record: Recorder) -> dict:
             seed = request.seed if request.seed is not None else self.new_seed()
@@ -302,7 +307,10 @@ class Games:
             logger.info("action refused: %s", illegal.code)
             raise ServiceError(illegal.code, say(illegal.reason), **illegal.details) from None  # in the language spoken
         if request.message is not None:
-            raw_events = [*raw_events, talk.message_event(seat, request.message, [s.seat for s in game.seats])]
+            blockers = self.blocks.blocking(player.id, [s.player_id for s in game.seats if s.player_id]) \
+                if self.blocks is not None else set()
+            raw_events = [*raw_events, talk.message_event(seat, request.message, [
+                s.seat for s in game.seats if s.player_id not in blockers or s.seat == seat])]
         saved, events = self.moves.advance(game, engine, state, raw_events)
         body = self._answer(saved, events, seat)
         try:

@@ -26,6 +26,7 @@ from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 from .moves import SERVICE_EVENTS
+from .blocks import Blocks
 from ..i18n import _
 
 ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
@@ -36,8 +37,10 @@ class Lobby:
                  next_version: Callable[..., tuple[GameRecord, list[EventRecord]]],
                  ended: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
-                 new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None) -> None:
+                 new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None,
+                 blocks: Blocks | None = None) -> None:
         self.store = store
+        self.blocks = blocks  # who blocked whom (None: nobody)
         self.load = load
         self.next_version = next_version
         self.ended = ended
@@ -98,6 +101,8 @@ class Lobby:
             seat = next((s for s in game.seats if s.open), None)
             if game.status != "waiting" or seat is None:
                 raise ServiceError("seat_taken", _("this game has no open seat any more"))
+            if self.blocks is not None:  # the game's maker or a seated player blocked the caller, or the other way
+                self.blocks.refuse_if_blocked(caller.id, [game.created_by, *(s.player_id for s in game.seats)])
             rating = round(self.store.get_rating(caller.id, game.game).rating)
             if (seat.rating_min is not None and rating < seat.rating_min) or \
                     (seat.rating_max is not None and rating > seat.rating_max):

@@ -39,6 +39,7 @@ from ..records import (
     LadderChallenge,
     LadderRecord,
     NotesRecord,
+    BlockRecord,
     Membership,
     Message,
     Player,
@@ -600,6 +601,47 @@ class DynamoStore:
         self.client.put_item(TableName=self.table, Item=typed({
             **keys.notes(notes.game_id, notes.seat), "kind": "notes", "player_id": notes.player_id,
             "text": notes.text, "updated_at": notes.updated_at}))
+
+    # ------------------------------------------------------------------ blocks
+
+    def put_block(self, blocker_id: str, block: BlockRecord) -> None:
+        self.client.put_item(TableName=self.table, Item=typed({
+            **keys.block(blocker_id, block.player_id), "kind": "block", "player_id": block.player_id,
+            "name": block.name, "blocked_at": block.blocked_at}))
+
+    def delete_block(self, blocker_id: str, blocked_id: str) -> None:
+        self.client.delete_item(TableName=self.table, Key=typed_key(keys.block(blocker_id, blocked_id)))
+
+    def list_blocks(self, blocker_id: str) -> list[BlockRecord]:
+        return [BlockRecord(i["player_id"], i["name"], i["blocked_at"])
+                for i in self._query_prefix(keys.player_pk(blocker_id), keys.BLOCK_PREFIX)]
+
+    def blocks_among(self, pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Of the (blocker, blocked) ``pairs``, those that are blocks: one BatchGet of their keys."""
+        wanted = list(dict.fromkeys(pairs))
+        if not wanted:
+            return set()
+        return {(keys.player_id_of(i["PK"]), i["player_id"])
+                for i in self._batch_get([keys.block(a, b) for a, b in wanted])}
+
+    def count_unfinished_games(self, player_id: str) -> int:
+        """How many of the player's memberships are not finished: one query of the player's
+        memberships, counted by DynamoDB (``Select=COUNT``: no item comes back)."""
+        count, start = 0, None
+        while True:
+            kwargs: dict[str, Any] = {
+                "TableName": self.table, "Select": "COUNT", "ConsistentRead": True,
+                "KeyConditionExpression": "PK = :pk AND begins_with(SK, :prefix)",
+                "FilterExpression": "#s <> :finished", "ExpressionAttributeNames": {"#s": "status"},
+                "ExpressionAttributeValues": {":pk": {"S": keys.player_pk(player_id)},
+                                              ":prefix": {"S": keys.MEMBERSHIP_PREFIX}, ":finished": {"S": "finished"}}}
+            if start is not None:
+                kwargs["ExclusiveStartKey"] = start
+            response = self.client.query(**kwargs)
+            count += response["Count"]
+            start = response.get("LastEvaluatedKey")
+            if start is None:
+                return count
 
     # ------------------------------------------------------------------ tournaments
 

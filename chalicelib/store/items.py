@@ -151,7 +151,7 @@ def game_from(settings: dict, version: dict) -> GameRecord:
         seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"),
                           s["player_id"] in quiet, json.loads(away[s["player_id"]]) if s["player_id"] in away else None,
                           s.get("accepted", True), s.get("open", False), s.get("rating_min"), s.get("rating_max"),
-                          s.get("time_zone"))
+                          s.get("time_zone"), s.get("bot_account", False))
                for s in json.loads(settings["seats"])],
         options=json.loads(settings["options"]), state=body["state"],
         seed=int(settings["seed"]), seed_public=settings["seed_public"], created_by=settings["created_by"],
