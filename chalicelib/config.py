@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.players import Players
     from .services.ratings import Ratings
     from .services.blocks import Blocks
+    from .services.limits import GameLimit
     from .services.lobby import Lobby
     from .services.ladders import Ladders
     from .services.vacations import Vacations
@@ -161,6 +162,7 @@ class Services:
     boards: "Boards"
     notes: "Notes"
     blocks: "Blocks"
+    game_limit: "GameLimit"
     bots: "Bots"
     ratings: "Ratings"
     webhooks: "Webhooks"
@@ -203,6 +205,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.ratings import Ratings
     from .services.vacations import Vacations
     from .services.blocks import Blocks
+    from .services.limits import GameLimit
     from .services.waiting import Waiter
     from .services.webhooks import Webhooks
     from .services.tournaments import Tournaments
@@ -227,14 +230,15 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     duplicates = DuplicateBoards(tournaments.round_in_play)
     # The games players ask for, and what is built on them.
     blocks = Blocks(store, clock)
+    game_limit = GameLimit(store)
     games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   sends_email=links is not None, engines=engines, waiter=waiter,
-                  blocks=blocks)
+                  blocks=blocks, limit=game_limit)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines,
-                  blocks=blocks)
+                  blocks=blocks, limit=game_limit)
     ladders = Ladders(store, clock, find=moves.find, new_game_record=moves.new_game_record,
                       game_options=moves.game_options, view=games.view, lapse=lobby.lapse, idempotent=idempotent,
                       new_seed=new_seed, engines=engines)
@@ -260,7 +264,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
 
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
-                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, blocks=blocks, bots=bots, ratings=ratings,
+                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, blocks=blocks, game_limit=game_limit, bots=bots, ratings=ratings,
                         webhooks=webhooks, tournaments=tournaments, ladders=ladders, mailplay=mailplay,
                         limits=RateLimits(clock, rate_limits() if rates is None else rates))
     return services

@@ -241,6 +241,7 @@ class Membership:
     version: int
     updated_at: str
     deadline: str | None = None
+    asked: bool = False  # the player was seated by someone else and has not accepted yet
 
 
 @dataclass

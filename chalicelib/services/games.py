@@ -25,6 +25,7 @@ from .idempotency import Idempotent, Recorder, reused
 from .moves import SERVICE_EVENTS, Moves, engine_options
 from .waiting import Waiter
 from .blocks import Blocks
+from .limits import GameLimit
 
 logger = logging.getLogger("battleline.service")
 
@@ -39,8 +40,9 @@ class Games:
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
                  engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None,
-                 blocks: Blocks | None = None) -> None:
+                 blocks: Blocks | None = None, limit: GameLimit | None = None) -> None:
         self.store = store
+        self.limit = limit  # the most unfinished games a player may have (None: no limit)
         self.blocks = blocks  # who blocked whom (None: nobody, as in tests of other things)
         self.engines = engines or ENGINES
         self.moves = moves
@@ -67,6 +69,11 @@ class Games:
             self.blocks.refuse_if_blocked(player.id, [s.player_id for s in seats if s.player_id])
 
         def run(record: Recorder) -> dict:
+            if self.limit is not None:  # checked here, so that a retry of a game made is answered again
+                self.limit.refuse_if_full(player.id)
+                for s in seats:  # a player who accepts every game made for them is seated at once
+                    if s.player_id and s.player_id != player.id and s.accepted:
+                        self.limit.refuse_if_full(s.player_id, seat=s.seat, name=s.name)
             seed = request.seed if request.seed is not None else self.new_seed()
             game, created = self.moves.new_game_record(engine, ids.new_id("g"), options, seats, seed, player.id,
                                                        seed_public=request.seed is not None,

@@ -27,6 +27,7 @@ from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 from .moves import SERVICE_EVENTS
 from .blocks import Blocks
+from .limits import GameLimit
 from ..i18n import _
 
 ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
@@ -38,8 +39,9 @@ class Lobby:
                  ended: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
                  new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None,
-                 blocks: Blocks | None = None) -> None:
+                 blocks: Blocks | None = None, limit: GameLimit | None = None) -> None:
         self.store = store
+        self.limit = limit  # the most unfinished games a player may have (None: no limit)
         self.blocks = blocks  # who blocked whom (None: nobody)
         self.load = load
         self.next_version = next_version
@@ -56,6 +58,8 @@ class Lobby:
         """The caller says yes to their seat; once every seat is settled the game starts."""
         game, engine = self.load(game_id)
         seat = self._waiting_seat(game, caller)
+        if self.limit is not None and not game.tournament_id and not game.ladder_id:  # those are never refused
+            self.limit.refuse_if_full(caller.id)  # a game asked of them is not counted until they accept
         seats = [replace(s, accepted=True) if s.seat == seat.seat else s for s in game.seats]
         saved = self._save(game, engine, seats, "seat_accepted", seat.seat,
                            {"seat": seat.seat, "player_id": caller.id, "name": seat.name})
@@ -101,6 +105,8 @@ class Lobby:
             seat = next((s for s in game.seats if s.open), None)
             if game.status != "waiting" or seat is None:
                 raise ServiceError("seat_taken", _("this game has no open seat any more"))
+            if self.limit is not None:
+                self.limit.refuse_if_full(caller.id)
             if self.blocks is not None:  # the game's maker or a seated player blocked the caller, or the other way
                 self.blocks.refuse_if_blocked(caller.id, [game.created_by, *(s.player_id for s in game.seats)])
             rating = round(self.store.get_rating(caller.id, game.game).rating)
@@ -168,6 +174,8 @@ class Lobby:
             raise ServiceError("invalid_seats", _("a game with seats never taken has no rematch"))
 
         def run(record: Recorder) -> dict:
+            if self.limit is not None:
+                self.limit.refuse_if_full(caller.id)
             rematch, created = self.new_game_record(
                 engine, ids.new_id("g"), copy.deepcopy(game.options), seats, self.new_seed(), caller.id,
                 rated=game.rated and not game.seed_public, public=game.public)

@@ -625,14 +625,14 @@ class DynamoStore:
                 for i in self._batch_get([keys.block(a, b) for a, b in wanted])}
 
     def count_unfinished_games(self, player_id: str) -> int:
-        """How many of the player's memberships are not finished: one query of the player's
-        memberships, counted by DynamoDB (``Select=COUNT``: no item comes back)."""
+        """How many of the player's memberships are not finished nor only asked of them: one query of
+        the player's memberships, counted by DynamoDB (``Select=COUNT``: no item comes back)."""
         count, start = 0, None
         while True:
             kwargs: dict[str, Any] = {
                 "TableName": self.table, "Select": "COUNT", "ConsistentRead": True,
                 "KeyConditionExpression": "PK = :pk AND begins_with(SK, :prefix)",
-                "FilterExpression": "#s <> :finished", "ExpressionAttributeNames": {"#s": "status"},
+                "FilterExpression": "#s <> :finished AND attribute_not_exists(asked)", "ExpressionAttributeNames": {"#s": "status"},
                 "ExpressionAttributeValues": {":pk": {"S": keys.player_pk(player_id)},
                                               ":prefix": {"S": keys.MEMBERSHIP_PREFIX}, ":finished": {"S": "finished"}}}
             if start is not None:

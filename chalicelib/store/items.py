@@ -185,7 +185,8 @@ def membership_from(item: dict) -> Membership:
 def membership_item(m: Membership) -> dict:
     return typed({**keys.membership(m.player_id, m.game_id), "kind": "membership",
                   "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
-                  "status": m.status, "version": m.version, "updated_at": m.updated_at})
+                  "status": m.status, "version": m.version, "updated_at": m.updated_at,
+                  "asked": True if m.asked else None})  # not counted against the limit on unfinished games
 
 
 def memberships(game: GameRecord) -> Iterable[Membership]:
@@ -194,7 +195,7 @@ def memberships(game: GameRecord) -> Iterable[Membership]:
         if seat.player_id is None:
             continue
         yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
-                         game.version, game.updated_at, game.deadline)
+                         game.version, game.updated_at, game.deadline, asked=not seat.accepted)
 
 
 # ---------------------------------------------------------------------- tournaments

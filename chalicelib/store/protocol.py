@@ -189,8 +189,9 @@ class Store(Protocol):
         """Of the (blocker, blocked) pairs, those that are blocks (one BatchGet, eventually consistent)."""
 
     def count_unfinished_games(self, player_id: str) -> int:
-        """How many games the player has a seat in that are not finished (their memberships, counted:
-        one query of the player's partition, no item returned)."""
+        """How many games the player has a seat in that are not finished, leaving out the games they were
+        asked to play and have not accepted (their memberships, counted: one query of the player's
+        partition, no item returned)."""
 
     # ------------------------------------------------------------------ ratings
 
