@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, WithJsonSchema
 
 from .models import STEP_REF, TournamentFormat
 from .models import WebhookEvent
+from .models import BotPolicy
 from .shapes import Shape
 from .timecontrol import REMINDER_KINDS
 
@@ -32,6 +33,8 @@ class PreferencesView(Shape):
     challenges: Literal["ask", "accept", "refuse"] = Field(
         description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
                     "refused (`refuse`).")
+    bot_policy: BotPolicy | None = Field(None, description="A bot account's policy: what it accepts (null: "
+                                                           "anything, or not a bot).")
 
 
 class PlayerView(Shape):
@@ -39,6 +42,7 @@ class PlayerView(Shape):
     name: str
     email: str | None
     created_at: str
+    bot: bool = Field(False, description="A bot account: a program playing through the API.")
 
 
 class RotatedApiKey(Shape):
@@ -52,6 +56,7 @@ class PlayerSummary(Shape):
     id: str
     name: str
     created_at: str
+    bot: bool = Field(False, description="A bot account: a program playing through the API.")
 
 
 class PlayerList(Shape):

@@ -8,7 +8,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .. import bots, cursors, ids, observability, talk, timecontrol
+from .. import botpolicy, bots, cursors, ids, observability, talk, timecontrol
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..i18n import _, say
@@ -117,6 +117,7 @@ class Games:
                                                   "{count}").format(
                                                   name=engine.name, wanted=wanted, count=len(request.seats)))
         seats: list[SeatRecord] = []
+        policies: dict[int, dict] = {}  # the bot accounts' policies, by seat
         for number, seat in enumerate(request.seats, start=1):
             if isinstance(seat, EmailSeat):
                 if not self.sends_email:
@@ -151,7 +152,14 @@ class Games:
                                                            "(open seats and tournaments only)").format(
                                                            number=number, name=found.name))
             seats.append(SeatRecord(number, found.id, found.name,
-                                    accepted=found.id == creator or found.challenges == "accept"))
+                                    accepted=found.id == creator or found.challenges == "accept", bot_account=found.bot))
+            if found.id != creator and found.bot_policy:
+                policies[number] = found.bot_policy
+        rated = request.rated and request.seed is None and len(seats) == 2 and not any(s.bot for s in seats)
+        for number, policy in policies.items():
+            reason = botpolicy.refusal(policy, request.game, rated, options.get("time_control"))
+            if reason:
+                raise ServiceError("bot_refuses", _("seat {number}: {reason}").format(number=number, reason=reason))
         return seats
 
     def get_game(self, player: Caller, game_id: str) -> dict:

@@ -21,7 +21,7 @@ from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..notify import messages
-from ..records import Caller, EventRecord, GameRecord, SeatRecord
+from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
@@ -115,7 +115,9 @@ class Lobby:
                 raise ServiceError("rating_out_of_range", _("the seat is for ratings {low}–{high}; yours at "
                                                             "{game} is {rating}").format(
                                                             low=seat.rating_min or 0, high=seat.rating_max or '…', game=game.game, rating=rating))
-            taken = SeatRecord(seat.seat, caller.id, caller.name, time_zone=self._time_zone(game, caller.id))
+            joining = self.store.get_player(caller.id)
+            taken = SeatRecord(seat.seat, caller.id, caller.name, time_zone=self._time_zone(game, joining),
+                               bot_account=bool(joining and joining.bot))
             seats = [taken if s.seat == seat.seat else s for s in game.seats]
             try:
                 saved = self._save(game, engine, seats, "seat_joined", seat.seat,
@@ -125,12 +127,12 @@ class Lobby:
             return self.view(saved, seat.seat)
         raise ServiceError("seat_taken", _("this game has no open seat any more"))
 
-    def _time_zone(self, game: GameRecord, player_id: str) -> str | None:
-        """The joining player's time zone, which a weekend pause needs (read only then)."""
+    @staticmethod
+    def _time_zone(game: GameRecord, player: Player | None) -> str | None:
+        """The joining player's time zone, which a weekend pause needs."""
         control = game.options.get("time_control") or {}
         if not timecontrol.weekend_pause(control):
             return None
-        player = self.store.get_player(player_id)
         return player.preferences.get("time_zone") if player else None
 
     def open_games(self, caller: Caller, game_type: str, limit: int) -> dict:
@@ -169,7 +171,8 @@ class Lobby:
             raise ServiceError("tournament_game", _("a tournament's games are paired by the tournament"))
         order = game.seats[1:] + game.seats[:1]  # seat 1 goes last: the seats turn round
         seats = [SeatRecord(number, s.player_id, s.name, bot=s.bot, accepted=s.bot is not None or
-                            s.player_id == caller.id) for number, s in enumerate(order, start=1)]
+                            s.player_id == caller.id, bot_account=s.bot_account)
+                 for number, s in enumerate(order, start=1)]
         if any(s.player_id is None and s.bot is None for s in seats):
             raise ServiceError("invalid_seats", _("a game with seats never taken has no rematch"))
 

@@ -193,7 +193,8 @@ class DynamoStore:
                              "id": player.id, "name": player.name, "email": player.email,
                              "created_at": player.created_at, "preferences": dumps(player.preferences),
                              "vacation": dumps(player.vacation) if player.vacation else None,
-                             "keys": {key_hash}, **keys.player_name(player.name)})),
+                             "keys": {key_hash}, **keys.player_name(player.name),
+                             "bot": True if player.bot else None})),
             self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
                              "name": player.name})),
         ]
@@ -209,6 +210,7 @@ class DynamoStore:
             player.preferences = preferences_with_defaults(json.loads(item["preferences"]))
         if "vacation" in item:
             player.vacation = json.loads(item["vacation"])
+        player.bot = bool(item.get("bot"))
         return player
 
     def set_vacation(self, player_id: str, vacation: dict) -> None:
