@@ -140,8 +140,9 @@ class SeatRecord:
 
     def as_json(self) -> dict:
         shown = {"seat": self.seat, "player_id": self.player_id, "name": self.name, "invited": self.invited,
-                 "bot": self.bot, "open": self.open,
-                 "bot_account": self.bot_account}
+                 "bot": self.bot, "open": self.open}
+        if self.bot_account:  # only then (the seats of people read as before)
+            shown["bot_account"] = True
         if self.open:
             shown.update(rating_min=self.rating_min, rating_max=self.rating_max)
         return shown

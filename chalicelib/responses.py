@@ -129,8 +129,8 @@ class SeatView(Shape):
                                       "(player_id set), an address invited by email, or an open seat. The game is "
                                       "`waiting` while any seat is.")
     bot: str | None = Field(description="The computer player in the seat (random, greedy, mcts), or null.")
-    bot_account: bool = Field(False, description="The seat's player is a bot account (made with `bot: true`): "
-                                                 "a program playing through the API, not a person.")
+    bot_account: bool = Field(False, description="Present (true) when the seat's player is a bot account (made "
+                                                 "with `bot: true`): a program playing through the API.")
     open: bool = Field(description="A seat for anyone (an open challenge): joinGame takes it, first come, first "
                                    "served.")
     rating_min: int | None = Field(None, description="An open seat: the lowest rating (at this game) that may join.")

@@ -2,6 +2,8 @@
 rematchGame are refused with 409 ``too_many_games`` at the limit; tournament games count but are
 never refused; the count is the player's unfinished memberships, so a finished game frees a place."""
 
+import threading
+
 import pytest
 
 from chalicelib.services.limits import MAX_UNFINISHED_GAMES
@@ -88,3 +90,34 @@ def test_tournament_games_count_but_are_never_refused(api, limited):
     games = api.get("/v1/games", key=ann["api_key"]).body["games"]
     assert len(games) == LIMIT + 1  # over the limit: the tournament's game was not refused
     problem_of(create(api, ann, bob), 409, "too_many_games")  # and it counts
+
+
+def test_limit_is_checked_not_reserved_and_the_count_never_drifts(api, limited, concurrent):
+    """Decision: creates at once one below the limit may all pass (the limit is checked, not
+    reserved), but nothing is counted but the memberships themselves: the next request sees the
+    true number and is refused, and ending games frees exactly as many places."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    assert create(api, ann, bob).status == 201  # one below the limit of two (Bob is asked: it waits)
+    answers: list[int] = []
+    lock = threading.Lock()
+
+    def make():
+        status = create(api, ann, bob).status
+        with lock:
+            answers.append(status)
+
+    threads = [threading.Thread(target=make) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    made = answers.count(201)
+    assert made >= 1 and set(answers) <= {201, 409}
+    games = api.get("/v1/games?status=waiting", key=ann["api_key"]).body["games"]
+    assert len(games) == 1 + made
+    assert limited.store.count_unfinished_games(ann["id"]) == 1 + made  # what was made, no more, no less
+    problem_of(create(api, ann, bob), 409, "too_many_games")
+    for game in games[1:]:
+        assert api.post(f"/v1/games/{game['game_id']}/abort", key=ann["api_key"]).status == 200
+    assert limited.store.count_unfinished_games(ann["id"]) == 1
+    assert create(api, ann, bob).status == 201
