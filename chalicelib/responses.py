@@ -33,8 +33,8 @@ class PreferencesView(Shape):
     challenges: Literal["ask", "accept", "refuse"] = Field(
         description="A game someone else seats the player in: asked (`ask`), started at once (`accept`) or "
                     "refused (`refuse`).")
-    bot_policy: BotPolicy | None = Field(None, description="A bot account's policy: what it accepts (null: "
-                                                           "anything, or not a bot).")
+    bot_policy: BotPolicy | None = Field(None, description="A bot account's policy, once it set one: what it "
+                                                           "accepts (left out: anything; never for a person).")
 
 
 class PlayerView(Shape):

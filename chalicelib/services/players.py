@@ -100,7 +100,7 @@ class Players:
                 "ratings": self.player_ratings(player)}
 
     def get_preferences(self, caller: Caller) -> dict:
-        return {"bot_policy": None, **preferences_with_defaults(profile(self.store, caller).preferences)}
+        return preferences_with_defaults(profile(self.store, caller).preferences)
 
     def set_preferences(self, player: Caller, preferences) -> dict:
         """The fields the request sets, over the player's present preferences: a field left out
