@@ -42,7 +42,7 @@ class PlayerView(Shape):
     name: str
     email: str | None
     created_at: str
-    bot: bool = Field(False, description="A bot account: a program playing through the API.")
+    bot: bool = Field(False, description="Present (true) for a bot account: a program playing through the API.")
 
 
 class RotatedApiKey(Shape):
@@ -56,7 +56,7 @@ class PlayerSummary(Shape):
     id: str
     name: str
     created_at: str
-    bot: bool = Field(False, description="A bot account: a program playing through the API.")
+    bot: bool = Field(False, description="Present (true) for a bot account: a program playing through the API.")
 
 
 class PlayerList(Shape):

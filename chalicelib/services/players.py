@@ -83,7 +83,7 @@ class Players:
         player = self.store.get_player(player_id) if ids.ID.fullmatch(player_id) else None
         if player is None:
             raise ServiceError("unknown_player", _("there is no player {player_id!r}").format(player_id=player_id))
-        return {"id": player.id, "name": player.name, "created_at": player.created_at, "bot": player.bot,
+        return {"id": player.id, "name": player.name, "created_at": player.created_at, **bot_mark(player),
                 "ratings": self.player_ratings(player)}
 
     def find_players(self, query: FindPlayersQuery) -> dict:
@@ -127,7 +127,12 @@ def profile(store: Store, caller: Caller) -> Player:
 
 def player_json(player: Player) -> dict:
     return {"id": player.id, "name": player.name, "email": player.email, "created_at": player.created_at,
-            "bot": player.bot}
+            **bot_mark(player)}
+
+
+def bot_mark(player: Player) -> dict:
+    """``bot: true`` for a bot account; nothing for a person (their profile reads as before)."""
+    return {"bot": True} if player.bot else {}
 
 
 def not_a_bot() -> ServiceError:
