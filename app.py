@@ -238,7 +238,7 @@ def join_game(call: Call):
                summary="A new game like this finished one, the seats turned round; the others are asked",
                response=r.GameView, status=201, idempotent=True,
                errors=("game_not_found", "not_seated", "game_not_finished", "tournament_game", "invalid_seats",
-                       "too_many_games"),
+                       "too_many_games", "blocked"),
                tag="lobby")
 def rematch_game(call: Call):
     return call.services.lobby.rematch(call.player, call.params["game_id"], call.idempotency)

@@ -175,6 +175,8 @@ class Lobby:
                  for number, s in enumerate(order, start=1)]
         if any(s.player_id is None and s.bot is None for s in seats):
             raise ServiceError("invalid_seats", _("a game with seats never taken has no rematch"))
+        if self.blocks is not None:  # a rematch is a challenge: refused once either blocked the other
+            self.blocks.refuse_if_blocked(caller.id, [s.player_id for s in seats if s.player_id])
 
         def run(record: Recorder) -> dict:
             if self.limit is not None:

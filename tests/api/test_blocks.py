@@ -96,6 +96,15 @@ def test_blocker_cannot_take_the_blocked_players_open_seat(api, people):
     problem_of(api.post(f"/v1/games/{made.body['game_id']}/join", key=ann["api_key"]), 403, "blocked")
 
 
+def test_no_rematch_once_either_blocked_the_other(api, people):
+    ann, bob, _cy = people
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    assert api.act(ann, game["game_id"], 0, {"type": "resign"}).status == 200
+    block(api, bob, ann)
+    problem_of(api.post(f"/v1/games/{game['game_id']}/rematch", key=ann["api_key"]), 403, "blocked")
+    problem_of(api.post(f"/v1/games/{game['game_id']}/rematch", key=bob["api_key"]), 403, "blocked")
+
+
 def test_blocked_players_messages_are_not_shown_to_the_blocker(api, people):
     ann, bob, _cy = people
     game = api.new_game(ann, [ann, bob], seed=7, options={"first_seat": 1})
