@@ -68,6 +68,28 @@ def get_player(call: Call):
     return call.services.players.get_player(call.params["player_id"])
 
 
+@api.operation("GET", "/v1/players/me/blocks", "listBlocks",
+               summary="The players you blocked (tournaments and ladders still pair you with them)",
+               response=r.BlockList, tag="players")
+def list_blocks(call: Call):
+    return call.services.blocks.list_blocks(call.player)
+
+
+@api.operation("PUT", "/v1/players/me/blocks/{player_id}", "blockPlayer",
+               summary="Block a player: they cannot challenge you, take a seat in your games, nor message you "
+                       "(idempotent; tournaments and ladders still pair you)",
+               response=r.BlockView, errors=("unknown_player", "cannot_block_self"), tag="players")
+def block_player(call: Call):
+    return call.services.blocks.block(call.player, call.params["player_id"])
+
+
+@api.operation("DELETE", "/v1/players/me/blocks/{player_id}", "unblockPlayer",
+               summary="Lift a block (idempotent: no block, the same answer)", response=None, status=204,
+               errors=("unknown_player",), tag="players")
+def unblock_player(call: Call):
+    return call.services.blocks.unblock(call.player, call.params["player_id"])
+
+
 @api.operation("POST", "/v1/players/me/vacation", "takeVacation",
                summary="Go on vacation now for whole days: all your clocks stop", body=m.TakeVacationRequest,
                response=r.VacationView, errors=("already_on_vacation", "vacation_days_exhausted"), tag="players")
@@ -161,7 +183,8 @@ def get_leaderboard(call: Call):
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
                body=m.CreateGameRequest, response=r.GameView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set", "invalid_seats",
-                       "unsupported_seat", "player_not_found", "rated_conflict"))
+                       "unsupported_seat", "player_not_found", "rated_conflict", "blocked", "bot_refuses",
+                       "too_many_games"))
 def create_game(call: Call):
     return call.services.games.create_game(call.player, call.body, call.idempotency)
 
@@ -182,7 +205,8 @@ def get_game(call: Call):
 
 @api.operation("POST", "/v1/games/{game_id}/accept", "acceptGame",
                summary="Say yes to your seat in a game someone else made; it starts once every seat is settled",
-               response=r.GameView, errors=("game_not_found", "not_seated", "nothing_to_answer", "version_conflict"),
+               response=r.GameView, errors=("game_not_found", "not_seated", "nothing_to_answer", "version_conflict",
+                                            "too_many_games"),
                tag="lobby")
 def accept_game(call: Call):
     return call.services.lobby.accept(call.player, call.params["game_id"])
@@ -213,7 +237,8 @@ def list_open_games(call: Call):
 
 @api.operation("POST", "/v1/games/{game_id}/join", "joinGame",
                summary="Take a game's open seat (first come, first served)", response=r.GameView,
-               errors=("game_not_found", "seat_taken", "already_seated", "rating_out_of_range"), tag="lobby")
+               errors=("game_not_found", "seat_taken", "already_seated", "rating_out_of_range", "blocked",
+                       "too_many_games"), tag="lobby")
 def join_game(call: Call):
     return call.services.lobby.join(call.player, call.params["game_id"])
 
@@ -221,7 +246,8 @@ def join_game(call: Call):
 @api.operation("POST", "/v1/games/{game_id}/rematch", "rematchGame",
                summary="A new game like this finished one, the seats turned round; the others are asked",
                response=r.GameView, status=201, idempotent=True,
-               errors=("game_not_found", "not_seated", "game_not_finished", "tournament_game", "invalid_seats"),
+               errors=("game_not_found", "not_seated", "game_not_finished", "tournament_game", "invalid_seats",
+                       "too_many_games", "blocked"),
                tag="lobby")
 def rematch_game(call: Call):
     return call.services.lobby.rematch(call.player, call.params["game_id"], call.idempotency)

@@ -37,6 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.players import Players
     from .services.recovery import Recovery
     from .services.ratings import Ratings
+    from .services.blocks import Blocks
+    from .services.limits import GameLimit
     from .services.lobby import Lobby
     from .services.ladders import Ladders
     from .services.vacations import Vacations
@@ -168,6 +170,8 @@ class Services:
     lobby: "Lobby"
     boards: "Boards"
     notes: "Notes"
+    blocks: "Blocks"
+    game_limit: "GameLimit"
     bots: "Bots"
     ratings: "Ratings"
     webhooks: "Webhooks"
@@ -213,6 +217,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.ratings import Ratings
     from .services.recovery import Recovery
     from .services.vacations import Vacations
+    from .services.blocks import Blocks
+    from .services.limits import GameLimit
     from .services.waiting import Waiter
     from .services.webhooks import Webhooks
     from .services.tournaments import Tournaments
@@ -236,13 +242,17 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                               base_url=links.base_url if links is not None else public_url())
     duplicates = DuplicateBoards(tournaments.round_in_play)
     # The games players ask for, and what is built on them.
+    blocks = Blocks(store, clock)
+    game_limit = GameLimit(store)
     games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   deal_revealed=duplicates.deal_revealed,
-                  sends_email=links is not None, engines=engines, waiter=waiter)
+                  sends_email=links is not None, engines=engines, waiter=waiter,
+                  blocks=blocks, limit=game_limit)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
-                  new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines)
+                  new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines,
+                  blocks=blocks, limit=game_limit)
     ladders = Ladders(store, clock, find=moves.find, new_game_record=moves.new_game_record,
                       game_options=moves.game_options, view=games.view, lapse=lobby.lapse, idempotent=idempotent,
                       new_seed=new_seed, engines=engines)
@@ -270,7 +280,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
 
     limits = RateLimits(clock, rate_limits() if rates is None else rates)
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
-                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, bots=bots, ratings=ratings,
+                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, blocks=blocks, game_limit=game_limit, bots=bots, ratings=ratings,
                         webhooks=webhooks, tournaments=tournaments, ladders=ladders, digests=digests, mailplay=mailplay,
                         limits=limits, recovery=Recovery(store, clock, links=links, limits=limits))
     return services

@@ -45,11 +45,31 @@ RecoveryCode = Annotated[str, Field(min_length=16, max_length=128, description=(
     "gets you a new API key by `recoverAccount`. Only a slow salted hash (scrypt) is stored; each code works once."))]
 
 
+class BotPolicy(Request):
+    """What a bot account accepts (issue 23): a game made for it outside this is refused (422
+    `bot_refuses`, saying why). Left out, a field accepts anything. Tournaments and ladders pair it
+    whatever it says (entering one is the bot's own choice)."""
+
+    games: list[Literal["battleline", "khan"]] | None = Field(
+        None, min_length=1, description="The game types it plays (null: every one).")
+    rated: Literal["any", "rated", "unrated"] = Field("any", description="Rated games only, unrated only, or any.")
+    time_controls: list[Literal["none", "per_move", "bank", "fischer"]] | None = Field(
+        None, min_length=1, description="The time controls it plays: `none` (no clock), `per_move` "
+                                        "(per_move_days), `bank` (moves + days) or `fischer` (null: every one).")
+    max_turn_days: float | None = Field(None, gt=0, le=365, description="The longest turn it accepts, in days "
+                                                                        "(a game with no clock or a bank that grows "
+                                                                        "has no longest turn and is refused).")
+
+
 class CreatePlayerRequest(Request):
     name: Name
     email: Email | None = None
     language: Language = Field("en", description=LANGUAGE)
     recovery_code: RecoveryCode | None = None
+    bot: bool = Field(False, description="A bot account: a program that plays through the API. Shown as a bot "
+                                         "everywhere (`bot: true`); may declare what it accepts (`bot_policy`).")
+    bot_policy: BotPolicy | None = Field(None, description="What the bot accepts (only with `bot: true`; "
+                                                           "updatePreferences changes it).")
 
 
 class RecoverAccountRequest(Request):
@@ -285,6 +305,9 @@ class Preferences(Request):
     digest: DigestChoice = Field(None, description="A daily digest instead of an email per move "  # type: ignore[assignment]
                                                    "(docs/correspondence.md, Daily digest).",
                                  json_schema_extra=_no_default({}))
+    bot_policy: BotPolicy = Field(None, description="A bot account only: what it accepts (games, rated or not, "  # type: ignore[assignment]
+                                                    "time controls); replaces the policy before.",
+                                  json_schema_extra=_no_default({}))
 
     def chosen(self) -> dict:
         """The fields the request sets."""

@@ -67,6 +67,16 @@ class RecoveryRequest:
 
 
 @dataclass
+class BlockRecord:
+    """A player the blocker blocked (kept in the blocker's own partition): the blocked player's id,
+    their name when blocked, and when."""
+
+    player_id: str
+    name: str
+    blocked_at: str
+
+
+@dataclass
 class ApiKeyRecord:
     """An API key's own item (the key itself is never stored, only its hash names the item): whose
     it is, whether it is a rotation's new key not used yet (``fresh``), and when it stops working
@@ -88,6 +98,12 @@ class Player(Caller):
     vacation: dict | None = None  # see chalicelib.vacation
     recovery_code: str | None = field(default=None, repr=False)  # its slow hash (services/recovery.py), never the code
     digest_at: str | None = None  # when their daily digest is next sent (ISO, UTC), while it is on
+    bot: bool = False  # a bot account (made with ``bot: true``): shown as a bot everywhere
+
+    @property
+    def bot_policy(self) -> dict | None:
+        """What a bot account accepts (its ``bot_policy`` preference; None: anything)."""
+        return self.preferences.get("bot_policy") if self.bot else None
 
     def wants(self, channel: str, event_type: str) -> bool:
         return event_type in self.preferences.get(channel, [])
@@ -136,6 +152,7 @@ class SeatRecord:
     # The player's time zone (the ``time_zone`` preference) when they took the seat: under a weekend
     # pause their clock stands still on Saturday and Sunday there (chalicelib.timecontrol).
     time_zone: str | None = None
+    bot_account: bool = False  # the seat's player is a bot account (Player.bot)
 
     @property
     def invited(self) -> bool:
@@ -146,6 +163,8 @@ class SeatRecord:
     def as_json(self) -> dict:
         shown = {"seat": self.seat, "player_id": self.player_id, "name": self.name, "invited": self.invited,
                  "bot": self.bot, "open": self.open}
+        if self.bot_account:  # only then (the seats of people read as before)
+            shown["bot_account"] = True
         if self.open:
             shown.update(rating_min=self.rating_min, rating_max=self.rating_max)
         return shown
@@ -245,6 +264,7 @@ class Membership:
     version: int
     updated_at: str
     deadline: str | None = None
+    asked: bool = False  # the player was seated by someone else and has not accepted yet
 
 
 @dataclass

@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, WithJsonSchema
 
 from .models import STEP_REF, TournamentFormat
 from .models import WebhookEvent
+from .models import BotPolicy
 from .shapes import Shape
 from .timecontrol import REMINDER_KINDS
 
@@ -39,6 +40,8 @@ class PreferencesView(Shape):
                     "refused (`refuse`).")
     digest: DigestView = Field(description="The daily digest: one email a day listing the games awaiting the "
                                            "player's move, instead of an email per move.")
+    bot_policy: BotPolicy | None = Field(None, description="A bot account's policy, once it set one: what it "
+                                                           "accepts (left out: anything; never for a person).")
 
 
 class PlayerView(Shape):
@@ -46,6 +49,7 @@ class PlayerView(Shape):
     name: str
     email: str | None
     created_at: str
+    bot: bool = Field(False, description="Present (true) for a bot account: a program playing through the API.")
 
 
 class RotatedApiKey(Shape):
@@ -71,6 +75,7 @@ class PlayerSummary(Shape):
     id: str
     name: str
     created_at: str
+    bot: bool = Field(False, description="Present (true) for a bot account: a program playing through the API.")
 
 
 class PlayerList(Shape):
@@ -143,6 +148,8 @@ class SeatView(Shape):
                                       "(player_id set), an address invited by email, or an open seat. The game is "
                                       "`waiting` while any seat is.")
     bot: str | None = Field(description="The computer player in the seat (random, greedy, mcts), or null.")
+    bot_account: bool = Field(False, description="Present (true) when the seat's player is a bot account (made "
+                                                 "with `bot: true`): a program playing through the API.")
     open: bool = Field(description="A seat for anyone (an open challenge): joinGame takes it, first come, first "
                                    "served.")
     rating_min: int | None = Field(None, description="An open seat: the lowest rating (at this game) that may join.")
@@ -655,6 +662,20 @@ class NotesView(Shape):
     seat: int = Field(description="Your seat in the game.")
     text: str = Field(description="Your notes (empty if you never saved any).")
     updated_at: str | None = Field(description="When you last saved them (null if never).")
+
+
+class BlockView(Shape):
+    player_id: str = Field(description="The player you blocked.")
+    name: str = Field(description="Their name when you blocked them.")
+    blocked_at: str = Field(description="When you blocked them.")
+
+
+class BlockList(Shape):
+    """The players you blocked. None of them can challenge you, take a seat in a game you sit in, or
+    be seated by you; their messages are not shown to you. Tournaments and ladders still pair you
+    with them."""
+
+    blocks: list[BlockView] = Field(description="Oldest block first.")
 
 
 class BoardLink(Shape):

@@ -30,8 +30,8 @@ def is_message(event: dict) -> bool:
 def visible(events: list[dict], seat: int | None, shown: bool = True) -> list[dict]:
     """``events`` (as ``seat`` sees them) without the messages it may not read: a spectator (no
     seat) reads none, nor a seat whose player turned messages off (``shown`` False)."""
-    if seat is not None and shown:
-        return events
+    if seat is not None and shown:  # a message not sent to this seat (its player blocked the sender) has no text
+        return [e for e in events if not is_message(e) or "text" in e["data"]]
     return [e for e in events if not is_message(e)]
 
 

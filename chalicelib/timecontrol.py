@@ -144,6 +144,11 @@ def _kind(value: object) -> str | None:
     return None
 
 
+def kind_of(control: object) -> str | None:
+    """Which control a game's ``time_control`` is: ``per_move``, ``bank`` or ``fischer`` (None: not one)."""
+    return _kind(control)
+
+
 TimeControl = Annotated[
     Union[Annotated[PerMove, Tag("per_move")], Annotated[Bank, Tag("bank")], Annotated[Fischer, Tag("fischer")]],
     Discriminator(_kind, custom_error_type="time_control",

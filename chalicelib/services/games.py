@@ -8,7 +8,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .. import bots, cursors, ids, observability, talk, timecontrol
+from .. import botpolicy, bots, cursors, ids, observability, talk, timecontrol
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..i18n import _, say
@@ -24,6 +24,8 @@ from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
 from .moves import SERVICE_EVENTS, Moves, engine_options
 from .waiting import Waiter
+from .blocks import Blocks
+from .limits import GameLimit
 
 logger = logging.getLogger("battleline.service")
 
@@ -38,8 +40,11 @@ class Games:
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
                  deal_revealed: Callable[[GameRecord], bool] = lambda game: False,
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
-                 engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None) -> None:
+                 engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None,
+                 blocks: Blocks | None = None, limit: GameLimit | None = None) -> None:
         self.store = store
+        self.limit = limit  # the most unfinished games a player may have (None: no limit)
+        self.blocks = blocks  # who blocked whom (None: nobody, as in tests of other things)
         self.engines = engines or ENGINES
         self.moves = moves
         self.idempotent = idempotent
@@ -62,8 +67,15 @@ class Games:
         options = self.moves.game_options(engine, self._preferred_pause(player, request.options))
         seats = self._seats(engine, options, request, player.id)
         self._check_rated(request, seats)
+        if self.blocks is not None:
+            self.blocks.refuse_if_blocked(player.id, [s.player_id for s in seats if s.player_id])
 
         def run(record: Recorder) -> dict:
+            if self.limit is not None:  # checked here, so that a retry of a game made is answered again
+                self.limit.refuse_if_full(player.id)
+                for s in seats:  # a player who accepts every game made for them is seated at once
+                    if s.player_id and s.player_id != player.id and s.accepted:
+                        self.limit.refuse_if_full(s.player_id, seat=s.seat, name=s.name)
             seed = request.seed if request.seed is not None else self.new_seed()
             game, created = self.moves.new_game_record(engine, ids.new_id("g"), options, seats, seed, player.id,
                                                        seed_public=request.seed is not None,
@@ -107,6 +119,7 @@ class Games:
                                                   "{count}").format(
                                                   name=engine.name, wanted=wanted, count=len(request.seats)))
         seats: list[SeatRecord] = []
+        policies: dict[int, dict] = {}  # the bot accounts' policies, by seat
         for number, seat in enumerate(request.seats, start=1):
             if isinstance(seat, EmailSeat):
                 if not self.sends_email:
@@ -141,7 +154,14 @@ class Games:
                                                            "(open seats and tournaments only)").format(
                                                            number=number, name=found.name))
             seats.append(SeatRecord(number, found.id, found.name,
-                                    accepted=found.id == creator or found.challenges == "accept"))
+                                    accepted=found.id == creator or found.challenges == "accept", bot_account=found.bot))
+            if found.id != creator and found.bot_policy:
+                policies[number] = found.bot_policy
+        rated = request.rated and request.seed is None and len(seats) == 2 and not any(s.bot for s in seats)
+        for number, policy in policies.items():
+            reason = botpolicy.refusal(policy, request.game, rated, options.get("time_control"))
+            if reason:
+                raise ServiceError("bot_refuses", _("seat {number}: {reason}").format(number=number, reason=reason))
         return seats
 
     def get_game(self, player: Caller, game_id: str) -> dict:
@@ -304,7 +324,10 @@ class Games:
             logger.info("action refused: %s", illegal.code)
             raise ServiceError(illegal.code, say(illegal.reason), **illegal.details) from None  # in the language spoken
         if request.message is not None:
-            raw_events = [*raw_events, talk.message_event(seat, request.message, [s.seat for s in game.seats])]
+            blockers = self.blocks.blocking(player.id, [s.player_id for s in game.seats if s.player_id]) \
+                if self.blocks is not None else set()
+            raw_events = [*raw_events, talk.message_event(seat, request.message, [
+                s.seat for s in game.seats if s.player_id not in blockers or s.seat == seat])]
         saved, events = self.moves.advance(game, engine, state, raw_events)
         body = self._answer(saved, events, seat)
         try:

@@ -21,11 +21,13 @@ from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..notify import messages
-from ..records import Caller, EventRecord, GameRecord, SeatRecord
+from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 from .moves import SERVICE_EVENTS
+from .blocks import Blocks
+from .limits import GameLimit
 from ..i18n import _
 
 ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
@@ -36,8 +38,11 @@ class Lobby:
                  next_version: Callable[..., tuple[GameRecord, list[EventRecord]]],
                  ended: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
-                 new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None) -> None:
+                 new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None,
+                 blocks: Blocks | None = None, limit: GameLimit | None = None) -> None:
         self.store = store
+        self.limit = limit  # the most unfinished games a player may have (None: no limit)
+        self.blocks = blocks  # who blocked whom (None: nobody)
         self.load = load
         self.next_version = next_version
         self.ended = ended
@@ -53,6 +58,8 @@ class Lobby:
         """The caller says yes to their seat; once every seat is settled the game starts."""
         game, engine = self.load(game_id)
         seat = self._waiting_seat(game, caller)
+        if self.limit is not None and not game.tournament_id and not game.ladder_id:  # those are never refused
+            self.limit.refuse_if_full(caller.id)  # a game asked of them is not counted until they accept
         seats = [replace(s, accepted=True) if s.seat == seat.seat else s for s in game.seats]
         saved = self._save(game, engine, seats, "seat_accepted", seat.seat,
                            {"seat": seat.seat, "player_id": caller.id, "name": seat.name})
@@ -98,13 +105,19 @@ class Lobby:
             seat = next((s for s in game.seats if s.open), None)
             if game.status != "waiting" or seat is None:
                 raise ServiceError("seat_taken", _("this game has no open seat any more"))
+            if self.limit is not None:
+                self.limit.refuse_if_full(caller.id)
+            if self.blocks is not None:  # the game's maker or a seated player blocked the caller, or the other way
+                self.blocks.refuse_if_blocked(caller.id, [game.created_by, *(s.player_id for s in game.seats)])
             rating = round(self.store.get_rating(caller.id, game.game).rating)
             if (seat.rating_min is not None and rating < seat.rating_min) or \
                     (seat.rating_max is not None and rating > seat.rating_max):
                 raise ServiceError("rating_out_of_range", _("the seat is for ratings {low}–{high}; yours at "
                                                             "{game} is {rating}").format(
                                                             low=seat.rating_min or 0, high=seat.rating_max or '…', game=game.game, rating=rating))
-            taken = SeatRecord(seat.seat, caller.id, caller.name, time_zone=self._time_zone(game, caller.id))
+            joining = self.store.get_player(caller.id)
+            taken = SeatRecord(seat.seat, caller.id, caller.name, time_zone=self._time_zone(game, joining),
+                               bot_account=bool(joining and joining.bot))
             seats = [taken if s.seat == seat.seat else s for s in game.seats]
             try:
                 saved = self._save(game, engine, seats, "seat_joined", seat.seat,
@@ -114,12 +127,12 @@ class Lobby:
             return self.view(saved, seat.seat)
         raise ServiceError("seat_taken", _("this game has no open seat any more"))
 
-    def _time_zone(self, game: GameRecord, player_id: str) -> str | None:
-        """The joining player's time zone, which a weekend pause needs (read only then)."""
+    @staticmethod
+    def _time_zone(game: GameRecord, player: Player | None) -> str | None:
+        """The joining player's time zone, which a weekend pause needs."""
         control = game.options.get("time_control") or {}
         if not timecontrol.weekend_pause(control):
             return None
-        player = self.store.get_player(player_id)
         return player.preferences.get("time_zone") if player else None
 
     def open_games(self, caller: Caller, game_type: str, limit: int) -> dict:
@@ -158,11 +171,16 @@ class Lobby:
             raise ServiceError("tournament_game", _("a tournament's games are paired by the tournament"))
         order = game.seats[1:] + game.seats[:1]  # seat 1 goes last: the seats turn round
         seats = [SeatRecord(number, s.player_id, s.name, bot=s.bot, accepted=s.bot is not None or
-                            s.player_id == caller.id) for number, s in enumerate(order, start=1)]
+                            s.player_id == caller.id, bot_account=s.bot_account)
+                 for number, s in enumerate(order, start=1)]
         if any(s.player_id is None and s.bot is None for s in seats):
             raise ServiceError("invalid_seats", _("a game with seats never taken has no rematch"))
+        if self.blocks is not None:  # a rematch is a challenge: refused once either blocked the other
+            self.blocks.refuse_if_blocked(caller.id, [s.player_id for s in seats if s.player_id])
 
         def run(record: Recorder) -> dict:
+            if self.limit is not None:
+                self.limit.refuse_if_full(caller.id)
             rematch, created = self.new_game_record(
                 engine, ids.new_id("g"), copy.deepcopy(game.options), seats, self.new_seed(), caller.id,
                 rated=game.rated and not game.seed_public, public=game.public)

@@ -103,13 +103,14 @@ class Moves:
         return game, created
 
     def _seated(self, seat: SeatRecord) -> SeatRecord:
-        """A player's seat with what the game keeps of them: their vacations, and whether they can be
-        told anything at all."""
+        """A player's seat with what the game keeps of them: their vacations, whether they can be told
+        anything at all, and whether they are a bot account."""
         player = self.store.get_player(seat.player_id)
         if player is None:
             return seat
         quiet = not player.email and not self.store.list_webhooks(player.id)
-        return replace(seat, quiet=quiet, vacation=player.vacation, time_zone=player.preferences.get("time_zone"))
+        return replace(seat, quiet=quiet, vacation=player.vacation, time_zone=player.preferences.get("time_zone"),
+                       bot_account=player.bot)
 
     def advance(self, game: GameRecord, engine: GameEngine, state: dict,
                 raw_events: list[dict]) -> tuple[GameRecord, list[EventRecord]]:

@@ -31,10 +31,16 @@ class Players:
         self.player_ratings = player_ratings
 
     def create_player(self, request: CreatePlayerRequest, idempotency: Idempotency | None) -> Outcome:
+        if request.bot_policy is not None and not request.bot:
+            raise not_a_bot()
+        chosen = {"language": request.language}
+        if request.bot_policy is not None:
+            chosen["bot_policy"] = request.bot_policy.model_dump()
+
         def run(record: Recorder) -> dict:
             api_key = ids.new_api_key()
             player = Player(ids.new_id("p"), request.name, request.email, iso(self.clock.now()),
-                            preferences_with_defaults({"language": request.language}),
+                            preferences_with_defaults(chosen), bot=request.bot,
                             recovery_code=ids.hash_recovery_code(request.recovery_code) if request.recovery_code else None)
             body = {**player_json(player), "api_key": api_key}
             self.store.create_player(player, ids.hash_api_key(api_key), record(body))
@@ -78,7 +84,7 @@ class Players:
         player = self.store.get_player(player_id) if ids.ID.fullmatch(player_id) else None
         if player is None:
             raise ServiceError("unknown_player", _("there is no player {player_id!r}").format(player_id=player_id))
-        return {"id": player.id, "name": player.name, "created_at": player.created_at,
+        return {"id": player.id, "name": player.name, "created_at": player.created_at, **bot_mark(player),
                 "ratings": self.player_ratings(player)}
 
     def find_players(self, query: FindPlayersQuery) -> dict:
@@ -101,8 +107,13 @@ class Players:
         """The fields the request sets, over the player's present preferences: a field left out
         keeps its value (an older client cannot reset a newer setting)."""
         found = profile(self.store, player)
+        changed = preferences.chosen()
+        if "bot_policy" in changed:  # a bot account's own: what it accepts (chalicelib/services/botpolicy.py)
+            if not found.bot:
+                raise not_a_bot()
+            changed["bot_policy"] = preferences.bot_policy.model_dump()
         before = preferences_with_defaults(found.preferences)
-        chosen = {**before, **preferences.chosen()}
+        chosen = {**before, **changed}
         if preferences.digest is not None:  # its fields left out keep their value too
             chosen["digest"] = {**digest.settings(before), **preferences.digest.chosen()}
         self.store.set_preferences(player.id, chosen, digest.planned(found.digest_at, before, chosen, self.clock.now()))
@@ -119,4 +130,14 @@ def profile(store: Store, caller: Caller) -> Player:
 
 
 def player_json(player: Player) -> dict:
-    return {"id": player.id, "name": player.name, "email": player.email, "created_at": player.created_at}
+    return {"id": player.id, "name": player.name, "email": player.email, "created_at": player.created_at,
+            **bot_mark(player)}
+
+
+def bot_mark(player: Player) -> dict:
+    """``bot: true`` for a bot account; nothing for a person (their profile reads as before)."""
+    return {"bot": True} if player.bot else {}
+
+
+def not_a_bot() -> ServiceError:
+    return ServiceError("not_a_bot", _("only a bot account (made with \"bot\": true) has a bot_policy"))

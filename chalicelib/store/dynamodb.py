@@ -39,6 +39,7 @@ from ..records import (
     LadderChallenge,
     LadderRecord,
     NotesRecord,
+    BlockRecord,
     Membership,
     Message,
     Player,
@@ -197,7 +198,8 @@ class DynamoStore:
                              "created_at": player.created_at, "preferences": dumps(player.preferences),
                              "vacation": dumps(player.vacation) if player.vacation else None,
                              "keys": {key_hash}, **keys.player_name(player.name),
-                             "recovery_code": player.recovery_code})),
+                             "recovery_code": player.recovery_code,
+                             "bot": True if player.bot else None})),
             self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
                              "name": player.name})),
         ] + ([self._put(typed({**keys.player_email(ids.hash_email(player.email), player.id), "kind": "player_email",
@@ -217,6 +219,7 @@ class DynamoStore:
         player.recovery_code = item.get("recovery_code")
         if str(item.get("due", "")).startswith(keys.DIGEST_DUE + "#"):
             player.digest_at = item.get("due_at")
+        player.bot = bool(item.get("bot"))
         return player
 
     def set_vacation(self, player_id: str, vacation: dict) -> None:
@@ -674,6 +677,47 @@ class DynamoStore:
         self.client.put_item(TableName=self.table, Item=typed({
             **keys.notes(notes.game_id, notes.seat), "kind": "notes", "player_id": notes.player_id,
             "text": notes.text, "updated_at": notes.updated_at}))
+
+    # ------------------------------------------------------------------ blocks
+
+    def put_block(self, blocker_id: str, block: BlockRecord) -> None:
+        self.client.put_item(TableName=self.table, Item=typed({
+            **keys.block(blocker_id, block.player_id), "kind": "block", "player_id": block.player_id,
+            "name": block.name, "blocked_at": block.blocked_at}))
+
+    def delete_block(self, blocker_id: str, blocked_id: str) -> None:
+        self.client.delete_item(TableName=self.table, Key=typed_key(keys.block(blocker_id, blocked_id)))
+
+    def list_blocks(self, blocker_id: str) -> list[BlockRecord]:
+        return [BlockRecord(i["player_id"], i["name"], i["blocked_at"])
+                for i in self._query_prefix(keys.player_pk(blocker_id), keys.BLOCK_PREFIX)]
+
+    def blocks_among(self, pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Of the (blocker, blocked) ``pairs``, those that are blocks: one BatchGet of their keys."""
+        wanted = list(dict.fromkeys(pairs))
+        if not wanted:
+            return set()
+        return {(keys.player_id_of(i["PK"]), i["player_id"])
+                for i in self._batch_get([keys.block(a, b) for a, b in wanted])}
+
+    def count_unfinished_games(self, player_id: str) -> int:
+        """How many of the player's memberships are not finished nor only asked of them: one query of
+        the player's memberships, counted by DynamoDB (``Select=COUNT``: no item comes back)."""
+        count, start = 0, None
+        while True:
+            kwargs: dict[str, Any] = {
+                "TableName": self.table, "Select": "COUNT", "ConsistentRead": True,
+                "KeyConditionExpression": "PK = :pk AND begins_with(SK, :prefix)",
+                "FilterExpression": "#s <> :finished AND attribute_not_exists(asked)", "ExpressionAttributeNames": {"#s": "status"},
+                "ExpressionAttributeValues": {":pk": {"S": keys.player_pk(player_id)},
+                                              ":prefix": {"S": keys.MEMBERSHIP_PREFIX}, ":finished": {"S": "finished"}}}
+            if start is not None:
+                kwargs["ExclusiveStartKey"] = start
+            response = self.client.query(**kwargs)
+            count += response["Count"]
+            start = response.get("LastEvaluatedKey")
+            if start is None:
+                return count
 
     # ------------------------------------------------------------------ tournaments
 

@@ -151,7 +151,7 @@ def game_from(settings: dict, version: dict) -> GameRecord:
         seats=[SeatRecord(s["seat"], s["player_id"], s["name"], s.get("email"), s.get("bot"),
                           s["player_id"] in quiet, json.loads(away[s["player_id"]]) if s["player_id"] in away else None,
                           s.get("accepted", True), s.get("open", False), s.get("rating_min"), s.get("rating_max"),
-                          s.get("time_zone"))
+                          s.get("time_zone"), s.get("bot_account", False))
                for s in json.loads(settings["seats"])],
         options=json.loads(settings["options"]), state=body["state"],
         seed=int(settings["seed"]), seed_public=settings["seed_public"], created_by=settings["created_by"],
@@ -185,7 +185,8 @@ def membership_from(item: dict) -> Membership:
 def membership_item(m: Membership) -> dict:
     return typed({**keys.membership(m.player_id, m.game_id), "kind": "membership",
                   "player_id": m.player_id, "game_id": m.game_id, "game": m.game, "seat": m.seat,
-                  "status": m.status, "version": m.version, "updated_at": m.updated_at})
+                  "status": m.status, "version": m.version, "updated_at": m.updated_at,
+                  "asked": True if m.asked else None})  # not counted against the limit on unfinished games
 
 
 def memberships(game: GameRecord) -> Iterable[Membership]:
@@ -194,7 +195,7 @@ def memberships(game: GameRecord) -> Iterable[Membership]:
         if seat.player_id is None:
             continue
         yield Membership(seat.player_id, game.id, game.game, seat.seat, game.status, game.to_move,
-                         game.version, game.updated_at, game.deadline)
+                         game.version, game.updated_at, game.deadline, asked=not seat.accepted)
 
 
 # ---------------------------------------------------------------------- tournaments

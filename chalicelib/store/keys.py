@@ -30,6 +30,7 @@ PROFILE_SK = "PROFILE"  # a player's profile, in the player's partition
 MEMBERSHIP_PREFIX = "GAME#"  # a player's memberships, in the player's partition
 WEBHOOK_PREFIX = "WEBHOOK#"  # a player's webhooks, in the player's partition
 RATING_PREFIX = "RATING#"  # a player's ratings, in the player's partition
+BLOCK_PREFIX = "BLOCK#"  # the players a player blocked, in the blocker's partition
 DELIVERY_PREFIX = "DELIVERY#"  # an endpoint's deliveries, in the webhook's partition
 
 # In a game's partition, versions and settings share a prefix, and the settings sort after every
@@ -79,6 +80,11 @@ def webhook_id_of(pk: str) -> str:
     return pk.removeprefix("WEBHOOK#")
 
 
+def player_id_of(pk: str) -> str:
+    """The player id of an item in a player's partition (the inverse of :func:`player_pk`)."""
+    return pk.removeprefix("PLAYER#")
+
+
 def game_id_of(pk: str) -> str:
     """The game id of an item in a game's partition (the inverse of :func:`game_pk`)."""
     return pk.removeprefix("GAME#")
@@ -116,6 +122,12 @@ def recovery(request_id: str) -> Key:
 def membership(player_id: str, game_id: str) -> Key:
     """The player's seat in a game, as the player's game list shows it."""
     return {"PK": player_pk(player_id), "SK": f"{MEMBERSHIP_PREFIX}{game_id}"}
+
+
+def block(blocker_id: str, blocked_id: str) -> Key:
+    """That ``blocker_id`` blocked ``blocked_id`` (in the blocker's partition: listBlocks is one query
+    of it, and whether either of two players blocked the other is one BatchGet of two keys)."""
+    return {"PK": player_pk(blocker_id), "SK": f"{BLOCK_PREFIX}{blocked_id}"}
 
 
 def settings(game_id: str) -> Key:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
         LadderChallenge,
         LadderRecord,
         NotesRecord,
+        BlockRecord,
         Membership,
         Message,
         Player,
@@ -205,6 +206,25 @@ class Store(Protocol):
 
     def put_notes(self, notes: NotesRecord) -> None:
         """Save a seat's notes over any before (one item of its own: the game's versions are untouched)."""
+
+    # ------------------------------------------------------------------ blocks
+
+    def put_block(self, blocker_id: str, block: BlockRecord) -> None:
+        """Record that ``blocker_id`` blocked ``block.player_id`` (over the same block made before)."""
+
+    def delete_block(self, blocker_id: str, blocked_id: str) -> None:
+        """Forget that block (nothing if there was none)."""
+
+    def list_blocks(self, blocker_id: str) -> list[BlockRecord]:
+        """Every player ``blocker_id`` blocked (one query of the blocker's partition)."""
+
+    def blocks_among(self, pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Of the (blocker, blocked) pairs, those that are blocks (one BatchGet, eventually consistent)."""
+
+    def count_unfinished_games(self, player_id: str) -> int:
+        """How many games the player has a seat in that are not finished, leaving out the games they were
+        asked to play and have not accepted (their memberships, counted: one query of the player's
+        partition, no item returned)."""
 
     # ------------------------------------------------------------------ ratings
 

@@ -182,7 +182,9 @@ def test_a_khan_game_item_stays_under_2_kb_for_a_whole_game():
 def test_a_message_makes_only_its_own_version_bigger(metered):
     """A move with the longest message (500 Chinese characters, which compress worst) writes a
     bigger version, that once: under 2 KB (2 write units more at most), the game still loads in one
-    read unit, and the versions after it are as small as before (they keep only the message's seq)."""
+    read unit, and the versions after it are as small as before (they keep only the message's seq).
+    A message also asks whether its readers blocked its sender: one BatchGet, half a unit per other
+    seat (issue 23)."""
     meter, services, _ = metered
     view, players = new_game(services)
     rng = random.Random(3)
@@ -195,7 +197,7 @@ def test_a_message_makes_only_its_own_version_bigger(metered):
                                                                      message=text), None)
     services.dispatcher.drain_outbox()
     charge = meter.take()
-    assert charge.read_units <= 2, charge.table()
+    assert charge.read_units <= 2.5, charge.table()
     assert charge.total_write_units <= 6, charge.table()
     item = services.store.client.get_item(TableName=services.store.table, Key=dict(
         (k, {"S": v}) for k, v in keys.version(view["game_id"], 1).items()))["Item"]

@@ -1,0 +1,92 @@
+"""Bot accounts (issue 23): a player made with ``bot: true`` is shown as a bot everywhere, and may
+declare what it accepts (``bot_policy``); a game made for it outside the policy is refused with
+422 ``bot_refuses``, saying why."""
+
+import pytest
+
+from .test_contract import problem_of
+
+
+def signup_bot(api, name="Robo", policy=None):
+    body = {"name": name, "bot": True, **({"bot_policy": policy} if policy is not None else {})}
+    reply = api.post("/v1/players", body)
+    assert reply.status == 201, reply.body
+    assert reply.body["bot"] is True
+    api.accepting(reply.body)
+    return reply.body
+
+
+def challenge(api, creator, bot, **extra):
+    return api.post("/v1/games", {"game": "battleline", "seats": [{"player_id": creator["id"]},
+                                                                   {"player_id": bot["id"]}], **extra},
+                    key=creator["api_key"])
+
+
+def test_a_bot_account_is_shown_as_a_bot_everywhere(api):
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    assert "bot" not in ann  # a person's profile reads as before
+    assert api.get("/v1/players/me", key=robo["api_key"]).body["bot"] is True
+    assert api.get(f"/v1/players/{robo['id']}", key=ann["api_key"]).body["bot"] is True
+    assert "bot" not in api.get(f"/v1/players/{ann['id']}", key=robo["api_key"]).body
+    game = challenge(api, ann, robo)
+    assert game.status == 201, game.body
+    assert [s.get("bot_account", False) for s in game.body["seats"]] == [False, True]
+    assert [s.get("bot_account", False) for s in api.view(robo, game.body["game_id"])["seats"]] == [False, True]
+
+
+def test_a_bot_account_taking_an_open_seat_is_shown_as_a_bot_in_the_lobby(api):
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    made = api.post("/v1/games", {"game": "battleline", "seats": [{"player_id": ann["id"]}, {"open": True}]},
+                    key=ann["api_key"])
+    joined = api.post(f"/v1/games/{made.body['game_id']}/join", key=robo["api_key"])
+    assert joined.status == 200, joined.body
+    assert [s.get("bot_account", False) for s in joined.body["seats"]] == [False, True]
+
+
+def test_bot_policy_refuses_a_game_type_it_does_not_play(api):
+    ann = api.signup("Ann")
+    robo = signup_bot(api, policy={"games": ["khan"]})
+    refused = problem_of(challenge(api, ann, robo), 422, "bot_refuses")
+    assert refused["detail"] == "seat 2: this bot plays only khan"
+
+
+@pytest.mark.parametrize("rated, policy, reason", [
+    (True, "unrated", "this bot plays only unrated games"),
+    (False, "rated", "this bot plays only rated games"),
+])
+def test_bot_policy_refuses_rated_or_unrated_games(api, rated, policy, reason):
+    ann = api.signup("Ann")
+    robo = signup_bot(api, policy={"rated": policy})
+    refused = problem_of(challenge(api, ann, robo, rated=rated), 422, "bot_refuses")
+    assert refused["detail"] == f"seat 2: {reason}"
+    assert challenge(api, ann, robo, rated=not rated).status == 201
+
+
+def test_bot_policy_refuses_time_controls_it_does_not_play(api):
+    ann = api.signup("Ann")
+    robo = signup_bot(api, policy={"time_controls": ["per_move"], "max_turn_days": 3})
+    refused = problem_of(challenge(api, ann, robo), 422, "bot_refuses")
+    assert "per_move" in refused["detail"] and "none" in refused["detail"]
+    slow = {"time_control": {"per_move_days": 7}}
+    refused = problem_of(challenge(api, ann, robo, options=slow), 422, "bot_refuses")
+    assert refused["detail"] == "seat 2: this bot plays only games whose turns last at most 3 days"
+    assert challenge(api, ann, robo, options={"time_control": {"per_move_days": 2}}).status == 201
+
+
+def test_bot_policy_is_changed_through_preferences(api):
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    assert challenge(api, ann, robo, rated=False).status == 201
+    changed = api.request("PUT", "/v1/players/me/preferences", {"bot_policy": {"rated": "rated"}},
+                          key=robo["api_key"])
+    assert changed.status == 200, changed.body
+    assert changed.body["bot_policy"]["rated"] == "rated"
+    assert api.get("/v1/players/me/preferences", key=robo["api_key"]).body["bot_policy"]["rated"] == "rated"
+    problem_of(challenge(api, ann, robo, rated=False), 422, "bot_refuses")
+
+
+def test_only_a_bot_account_has_a_bot_policy(api):
+    problem_of(api.post("/v1/players", {"name": "Ann", "bot_policy": {"rated": "any"}}), 422, "not_a_bot")
+    ann = api.signup("Ann")
+    problem_of(api.request("PUT", "/v1/players/me/preferences", {"bot_policy": {"rated": "any"}},
+                           key=ann["api_key"]), 422, "not_a_bot")
+    assert "bot_policy" not in api.get("/v1/players/me/preferences", key=ann["api_key"]).body
