@@ -219,11 +219,6 @@ def digest_sent(player_id: str, local_date: str) -> Key:
     return {"PK": player_pk(player_id), "SK": f"DIGEST#{local_date}"}
 
 
-def player_id_of(pk: str) -> str:
-    """The player id of an item in a player's partition (the inverse of :func:`player_pk`)."""
-    return pk.removeprefix("PLAYER#")
-
-
 def open_game(game_type: str, game_id: str, created_at: str) -> dict[str, str]:
     """A game's entry in the ``open_games`` index while a seat of it is open to anyone: in one of
     the game type's ``SHARDS`` partitions, newest last."""
