@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.bots import Bots
     from .services.clocks import Clocks
     from .services.games import Games
+    from .services.gamerecords import GameRecords
     from .services.moves import Moves
     from .services.notes import Notes
     from .services.players import Players
@@ -159,6 +160,7 @@ class Services:
     lobby: "Lobby"
     boards: "Boards"
     notes: "Notes"
+    records: "GameRecords"
     bots: "Bots"
     ratings: "Ratings"
     webhooks: "Webhooks"
@@ -192,6 +194,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.bots import Bots
     from .services.clocks import Clocks, TurnClock
     from .services.games import Games
+    from .services.gamerecords import GameRecords
     from .services.idempotency import Idempotent
     from .services.ladders import Ladders
     from .services.lobby import Lobby
@@ -237,6 +240,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
     notes = Notes(store, clock, load=moves.load)
+    records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play, engines=engines)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
                     hide_board_in_play=duplicates.hide_board_in_play, links=links, list_events=store.list_events,
                     get_notes=notes.get_notes, put_notes=notes.put_notes)
@@ -254,7 +258,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
 
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
-                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, bots=bots, ratings=ratings,
+                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, records=records, bots=bots, ratings=ratings,
                         webhooks=webhooks, tournaments=tournaments, ladders=ladders, mailplay=mailplay,
                         limits=RateLimits(clock, rate_limits() if rates is None else rates))
     return services
