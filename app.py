@@ -228,7 +228,7 @@ def get_notes(call: Call):
 @api.operation("GET", "/v1/games/{game_id}/record", "getGameRecord",
                summary="The game's record (format game-record/1: docs/records.md): every move with its steps, "
                        "events, time and clock time, as you may see them; everything once the game is over",
-               response=r.GameRecordDoc, errors=("game_not_found", "board_in_play"), tag="records")
+               response=r.GameRecordDoc, errors=("game_not_found", "board_in_play"))
 def get_game_record(call: Call):
     return call.services.records.get_record(call.player, call.params["game_id"])
 
@@ -237,7 +237,7 @@ def get_game_record(call: Call):
                summary="Your finished games as records, the latest finished first; with `Accept: "
                        "application/x-ndjson`, one record a line (the next page's cursor in `Next-Cursor`)",
                query=m.ListRecordsQuery, response=r.GameRecordList, files=(NDJSON,),
-               errors=("invalid_cursor",), tag="records")
+               errors=("invalid_cursor",))
 def list_game_records(call: Call):
     found = call.services.records.list_records(call.player, call.query)
     return ndjson(found["records"], found["next_cursor"]) if NDJSON in call.accept else found
