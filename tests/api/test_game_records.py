@@ -251,3 +251,18 @@ def _as_server(server_registry, local, request):
         return request()
     finally:
         cardset.REGISTRY = local
+
+
+@pytest.mark.parametrize("game", ["battleline", "khan"])
+def test_a_whole_game_played_to_its_rules_end_verifies(api, long_play, game):
+    """On DynamoDB Local (a whole game writes hundreds of items): played to the end its rules give,
+    with a clock; its record, read back from the table, replays to the same result."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    gid = new(api, game, ann, bob, options={"time_control": {"per_move_days": 3},
+                                            **({"max_rounds": 3} if game == "khan" else {})})
+    view = play(api, {1: ann, 2: bob}, gid, 2000, random.Random(11))
+    assert view["status"] == "finished" and view["result"]["reason"] != "resign"
+    done = record(api, ann, gid)
+    verdict = verify.verify(done)
+    assert verdict.verified, verdict.problems
+    assert verdict.moves == len(done["moves"]) == view["version"]
