@@ -266,3 +266,16 @@ def test_a_whole_game_played_to_its_rules_end_verifies(api, long_play, game):
     verdict = verify.verify(done)
     assert verdict.verified, verdict.problems
     assert verdict.moves == len(done["moves"]) == view["version"]
+
+
+def test_a_declined_game_is_a_consent_move_and_verifies(api):
+    """A game declined before it began: its record's one move is the seat's ``game_declined`` (no
+    step), the result says so, and the deal (never played) still checks out."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    gid = api.new_game(ann, [ann, bob], consent=False)["game_id"]
+    reply = api.post(f"/v1/games/{gid}/decline", key=bob["api_key"])
+    assert reply.status == 200, reply.body
+    done = record(api, ann, gid)
+    assert [(m["kind"], m["seat"], m["steps"]) for m in done["moves"]] == [("game_declined", 2, [])]
+    assert done["result"]["reason"] == "declined" and done["complete"]
+    assert verify.verify(done).verified
