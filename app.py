@@ -9,7 +9,7 @@ from chalice import Chalice, Rate
 
 from chalicelib import config, observability
 from chalicelib import models as m
-from chalicelib.web import Api, Call, Models
+from chalicelib.web import NDJSON, Api, Call, Models, ndjson
 
 r = Models("chalicelib.responses")  # what each route answers: documented in openapi.yaml, never loaded here
 positions = Models("chalicelib.games.battleline.positions")  # analyzeBattleLine's bodies, loaded when first used
@@ -258,6 +258,24 @@ def rematch_game(call: Call):
                response=r.NotesView, errors=("game_not_found", "not_seated"))
 def get_notes(call: Call):
     return call.services.notes.get_notes(call.player, call.params["game_id"])
+
+
+@api.operation("GET", "/v1/games/{game_id}/record", "getGameRecord",
+               summary="The game's record (format game-record/1: docs/records.md): every move with its steps, "
+                       "events, time and clock time, as you may see them; everything once the game is over",
+               response=r.GameRecordDoc, errors=("game_not_found", "board_in_play"))
+def get_game_record(call: Call):
+    return call.services.records.get_record(call.player, call.params["game_id"])
+
+
+@api.operation("GET", "/v1/players/me/records", "listGameRecords",
+               summary="Your finished games as records, the latest finished first; with `Accept: "
+                       "application/x-ndjson`, one record a line (the next page's cursor in `Next-Cursor`)",
+               query=m.ListRecordsQuery, response=r.GameRecordList, files=(NDJSON,),
+               errors=("invalid_cursor",))
+def list_game_records(call: Call):
+    found = call.services.records.list_records(call.player, call.query)
+    return ndjson(found["records"], found["next_cursor"]) if NDJSON in call.accept else found
 
 
 @api.operation("PUT", "/v1/games/{game_id}/notes", "putNotes",

@@ -65,7 +65,7 @@ def speak(code: str) -> None:
     state.language = state.client.language = code
 
 
-OFFLINE = {"playtest"}  # commands that need no server and no key
+OFFLINE = {"playtest"}  # (verify --file asks the server only for a card set it lacks)  # commands that need no server and no key
 
 
 @app.callback()
@@ -350,6 +350,51 @@ def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help=N_(
 @app.command(help=N_("A link to the game's board in a browser (it plays as you: keep it to yourself)."))
 def board(game_id: str) -> None:
     out(state.client.call("GET", f"/v1/games/{game_id}/board-link")["url"])
+
+
+# ---------------------------------------------------------------- trust: a finished game checked here
+
+@app.command(help=N_("Check a finished game on this machine: its deal's commitment, then the whole game replayed "
+                     "from the revealed seed to its result (exit status 0: verified; 1: it differs; 2: cannot check)."))
+def verify(game_id: Optional[str] = typer.Argument(None, help=N_("The game (its record is fetched).")),
+           file: Optional[Path] = typer.Option(None, "--file", exists=True, dir_okay=False,
+                                               help=N_("A record saved before (getGameRecord's JSON) instead."))) -> None:
+    from chalicelib import verify as checking
+
+    if (game_id is None) == (file is None):
+        raise Failure(_("give a game id or --file, not both"), status=2)
+    if file is not None:
+        try:
+            record = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            raise Failure(_("cannot read {file}: {error}").format(file=file, error=error), status=2) from None
+    else:
+        record = state.client.call("GET", f"/v1/games/{game_id}/record")
+    for _attempt in range(2):
+        try:
+            verdict = checking.verify(record)
+            break
+        except checking.MissingCardSet as missing:
+            ref = missing.ref
+            out(_("Fetching card set {id} version {version} from the server…").format(**ref))
+            fetched = state.client.call("GET", f"/v1/khan/card-sets/{ref['id']}?version={ref['version']}", auth=False)
+            try:
+                checking.add_card_set(fetched, ref)
+            except checking.Refused as refused:
+                raise Failure(str(refused), status=2) from None
+        except checking.Refused as refused:
+            raise Failure(str(refused), status=2) from None
+    else:  # pragma: no cover - a card set added is found
+        raise Failure(_("the card set could not be added"), status=2)
+    for note in verdict.notes:
+        out(note)
+    if not verdict.verified:
+        for problem in verdict.problems:
+            out(problem)
+        raise Failure(_("game {game} is NOT verified: its record differs from its replay").format(
+            game=record.get("game_id")), status=1)
+    out(_("Verified: game {game}, {moves} moves replayed by the rules {rules}; the result matches.").format(
+        game=record["game_id"], moves=verdict.moves, rules=record["rules_version"]))
 
 
 # ---------------------------------------------------------------- designing Khan & General

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.clocks import Clocks
     from .services.digests import Digests
     from .services.games import Games
+    from .services.gamerecords import GameRecords
     from .services.moves import Moves
     from .services.notes import Notes
     from .services.players import Players
@@ -172,6 +173,7 @@ class Services:
     notes: "Notes"
     blocks: "Blocks"
     game_limit: "GameLimit"
+    records: "GameRecords"
     bots: "Bots"
     ratings: "Ratings"
     webhooks: "Webhooks"
@@ -208,6 +210,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.clocks import Clocks, TurnClock
     from .services.digests import Digests
     from .services.games import Games
+    from .services.gamerecords import GameRecords
     from .services.idempotency import Idempotent
     from .services.ladders import Ladders
     from .services.lobby import Lobby
@@ -262,6 +265,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                       player_ratings=ratings.player_ratings)
     notes = Notes(store, clock, load=moves.load)
     digests = Digests(store, clock, find=moves.find)
+    records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play, engines=engines)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
                     hide_board_in_play=duplicates.hide_board_in_play, links=links, list_events=store.list_events,
                     get_notes=notes.get_notes, put_notes=notes.put_notes)
@@ -280,7 +284,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
 
     limits = RateLimits(clock, rate_limits() if rates is None else rates)
     services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
-                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, blocks=blocks, game_limit=game_limit, bots=bots, ratings=ratings,
+                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, blocks=blocks, game_limit=game_limit, records=records, bots=bots, ratings=ratings,
                         webhooks=webhooks, tournaments=tournaments, ladders=ladders, digests=digests, mailplay=mailplay,
                         limits=limits, recovery=Recovery(store, clock, links=links, limits=limits))
     return services

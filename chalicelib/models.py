@@ -192,6 +192,11 @@ class ListGamesQuery(Query):
                                            + LONG_POLL)
 
 
+class ListRecordsQuery(Query):
+    limit: int = Limit(20, 100)
+    cursor: Cursor | None = None
+
+
 class ListEventsQuery(Query):
     after: int = Field(0, ge=0, description="Only events with a larger seq (a `cursor`, when given, takes "
                                             "its place).")

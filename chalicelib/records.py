@@ -203,6 +203,9 @@ class GameRecord:
     # Secret until the game ends, like a drawn seed: the view commits to it (ids.deal_commitment).
     # None: a game stored before deals were committed to.
     deal_salt: str | None = field(default=None, repr=False)  # never in a log line
+    # The engine's rules version when the game was made (``engine.rules_version``); None: a game
+    # stored before games recorded it, which played version 1 (docs/records.md).
+    rules_version: str | None = None
     # Of this version only: the seat that was to move before it (the outbox consumer tells the
     # new one), the request that made it ((SHA-256 of its Idempotency-Key, fingerprint): a retry
     # is answered from it), and how often it was written again in place (a vacation moved its clock).

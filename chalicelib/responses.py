@@ -678,6 +678,83 @@ class BlockList(Shape):
     blocks: list[BlockView] = Field(description="Oldest block first.")
 
 
+class RecordPlayer(Shape):
+    seat: int
+    player_id: str | None = Field(description="Null for a bot, or a seat never taken.")
+    name: str
+    bot: str | None = Field(description="The bot playing the seat (random, greedy, mcts), or null.")
+
+
+class RecordEvent(Shape):
+    seq: int
+    type: str
+    seat: int | None
+    data: dict[str, Any] = Field(description="As the reader may see it: with their own private part while the "
+                                             "game runs; with every private part once it is over.")
+
+
+class RecordMove(Shape):
+    """One accepted version of the game (versions 1, 2, ...: version 0 is the deal, ``start``)."""
+
+    version: int
+    seat: int | None = Field(description="The seat that acted (lost, for a timeout).")
+    kind: str = Field(description="`steps`: the seat's steps (postAction, a bot's turn, a link, an email); "
+                                  "`timeout`, `withdrawn`, `forfeit`: the seat lost without a step; `seat_taken`, "
+                                  "`seat_accepted`, `seat_joined`, `game_declined`, `game_aborted`: the game's "
+                                  "consent before it began. A resignation is a step (`resign`).")
+    steps: list[dict[str, Any]] = Field(description="The steps taken, in order, as postAction takes them; while "
+                                                    "the game runs, another seat's step lacks what only that "
+                                                    "seat sees (Scout's returned cards, a deployed unit, a "
+                                                    "payment).")
+    events: list[RecordEvent]
+    at: str = Field(description="When the version was accepted (RFC 3339, UTC, `Z`).")
+    clock_used_seconds: float | None = Field(description="Time this move took on the mover's clock (pauses "
+                                                         "left out); null without a clock, or when the "
+                                                         "mover's clock was not running.")
+
+
+class CardSetRef(Shape):
+    id: str
+    version: int
+    digest: str
+
+
+class GameRecordDoc(Shape):
+    """A game's record in the open format ``game-record/1`` (docs/records.md)."""
+
+    format: Literal["game-record/1"]
+    game_id: str
+    game: str
+    rules_version: str = Field(description="The rules it was played by (`battleline/1`, `khan/1`).")
+    card_set: CardSetRef | None = Field(description="Khan & General's card set; null for Battle Line.")
+    status: str
+    options: dict[str, Any] = Field(description="As created (while the game runs, as the reader's view shows "
+                                                "them), without the time control.")
+    time_control: dict[str, Any] | None
+    rated: bool
+    tournament_id: str | None
+    players: list[RecordPlayer]
+    you: int | None = Field(description="The reader's seat; null for a spectator.")
+    created_at: str
+    finished_at: str | None
+    result: dict[str, Any] | None
+    deal_commitment: str | None
+    seed: int | None = Field(description="Once the game is over (from the start, for an explicit seed).")
+    deal_salt: str | None = Field(description="Once the game is over.")
+    complete: bool = Field(description="True once the game is over: the record then holds everything (the "
+                                       "whole deal, every hand and draw, the seed and salt). Never on a "
+                                       "duplicate tournament's board.")
+    start: dict[str, Any] = Field(description="Version 0: once the game is over, the engine's whole starting "
+                                              "state (every hand, the decks in order); before, the reader's "
+                                              "view of it.")
+    moves: list[RecordMove]
+
+
+class GameRecordList(Shape):
+    records: list[GameRecordDoc]
+    next_cursor: str | None = Field(description="Give it as `cursor` for the next page; null on the last page.")
+
+
 class BoardLink(Shape):
     url: str = Field(description="Opens the game's board in a browser, as your seat (keep it to yourself), or "
                                  "as a spectator of a public game.")

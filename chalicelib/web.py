@@ -119,6 +119,7 @@ class Call:
     query: Any = None
     idempotency: Idempotency | None = None
     form: dict[str, list[str]] = field(default_factory=dict)  # a page's form (an HTML operation's POST)
+    accept: str = ""  # the request's Accept header (an operation that may answer another media type)
 
 
 def problem(code: str, detail: str, *, status: int | None = None, title: str | None = None,
@@ -240,6 +241,25 @@ def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]]:
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match"
 # A view depends on who asks (their seat) and in which language; it is the caller's own (private).
+NDJSON = "application/x-ndjson"  # newline-delimited JSON: one JSON document a line
+
+
+@dataclass
+class JsonLines(Download):
+    """A list answered as NDJSON (listGameRecords with ``Accept: application/x-ndjson``): one item a
+    line; the next page's cursor in the ``Next-Cursor`` header (none on the last page)."""
+
+    next_cursor: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        return {**super().headers(), **({"Next-Cursor": self.next_cursor} if self.next_cursor else {})}
+
+
+def ndjson(items: list, next_cursor: str | None) -> JsonLines:
+    body = "".join(json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n" for item in items)
+    return JsonLines(body, NDJSON, "records.ndjson", next_cursor=next_cursor)
+
+
 VIEW_HEADERS = {"Vary": "Authorization, Accept-Language", "Cache-Control": "private, no-cache"}
 
 
@@ -378,7 +398,7 @@ class Api:
         if origin:
             vary = response.headers.get("Vary")
             response.headers.update({"Access-Control-Allow-Origin": origin, "Vary": f"{vary}, Origin" if vary else "Origin",
-                                     "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After, ETag"})
+                                     "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After, ETag, Next-Cursor"})
         return response
 
     def _preflight(self, path: str) -> None:
@@ -412,7 +432,8 @@ class Api:
                         "send the body as application/json, not {media_type}").format(media_type=media_type))
                 raw = parse_body(request.raw_body)
             services = self.services()
-            call = Call(services=services, player=None, params=params)
+            call = Call(services=services, player=None, params=params,
+                        accept=(request.headers or {}).get("accept") or "")
             if op.idempotent:
                 call.idempotency = _idempotency(request.headers, op.method, op.path.format(**params), raw)
             if op.auth:

@@ -56,6 +56,8 @@ def test_every_contract_operation_is_documented():
         "postAction": ("post", "/v1/games/{game_id}/actions"),
         "getNotes": ("get", "/v1/games/{game_id}/notes"),
         "putNotes": ("put", "/v1/games/{game_id}/notes"),
+        "getGameRecord": ("get", "/v1/games/{game_id}/record"),
+        "listGameRecords": ("get", "/v1/players/me/records"),
         "getBoardNotes": ("get", "/v1/games/{game_id}/board/notes"),
         "putBoardNotes": ("put", "/v1/games/{game_id}/board/notes"),
         "getBoardLink": ("get", "/v1/games/{game_id}/board-link"),

@@ -116,6 +116,7 @@ class IllegalStep(Exception):
 
 class GameEngine(Protocol):
     name: str
+    rules_version: str  # the rules it plays, recorded on each game ("battleline/1"): docs/records.md
     options_model: type[BaseModel]
     step_schema: Any  # the pydantic type of one step, for validation and the OpenAPI file
     view_model: type[BaseModel]  # the documented shape of view()

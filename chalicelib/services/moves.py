@@ -16,6 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from .. import ids, timecontrol
 from ..clock import Clock, iso
 from ..errors import ServiceError, describe_validation
+from ..gamerecords import SERVICE_KINDS
 from ..games import ENGINES, GameEngine
 from ..games.replay import FORFEITS
 from ..records import EventRecord, GameRecord, SeatRecord
@@ -30,8 +31,7 @@ logger = logging.getLogger("battleline.service")
 TIME_CONTROL = TypeAdapter(timecontrol.TimeControl, config=DEFERRED)
 # The service's own events (every other one is the engine's, and replays): a game made, a seat taken
 # by an invitation's answer, accepted or joined, a game declined or aborted before its rules began.
-SERVICE_EVENTS = ("game_created", "seat_taken", "seat_accepted", "seat_joined", "game_declined", "game_aborted",
-                  "message")  # a message to the other seats (chalicelib/talk.py)
+SERVICE_EVENTS = (*SERVICE_KINDS, MESSAGE)  # (SERVICE_KINDS: chalicelib/gamerecords.py; a message: talk.py)
 
 
 def engine_options(options: dict) -> dict:
@@ -96,6 +96,7 @@ class Moves:
             clock=timecontrol.new_clock(control, [s.seat for s in seats]) if control else None,
             rated=rated and len(seats) == 2 and not any(s.bot for s in seats), tournament_id=tournament_id,
             seed_withheld=seed_withheld, public=public, deal_salt=ids.new_deal_salt(),
+            rules_version=engine.rules_version,
         )
         game = self.pass_clock(game, self.clock.now())
         created = EventRecord(game.id, 1, 0, "game_created", None,

@@ -401,6 +401,17 @@ class DynamoStore:
         settings = self._get(keys.settings(game_id)) if found else None
         return (game_from(settings, found), events_from(found)) if settings else None
 
+    def game_history(self, game_id: str) -> list[tuple[GameRecord, list[EventRecord]]]:
+        """Every version of the game, oldest first: the items ``list_events`` reads for a whole
+        history, and the settings (a game record, docs/records.md)."""
+        settings = self._get(keys.settings(game_id))
+        if settings is None:
+            return []
+        versions = {":pk": {"S": keys.game_pk(game_id)}, ":first": {"S": keys.FIRST_VERSION_SK},
+                    ":last": {"S": keys.LAST_VERSION_SK}}
+        return [(game_from(settings, item), events_from(item))
+                for item in self._query("PK = :pk AND SK BETWEEN :first AND :last", versions)]
+
     def save_game(self, game: GameRecord, expected_version: int, events: list[EventRecord],
                   idempotency: IdempotencyRecord | None, messages: list[Message] = (),
                   new_players: Iterable[tuple[Player, str]] = (), seats_changed: bool = False) -> None:

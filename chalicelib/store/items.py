@@ -65,6 +65,7 @@ def settings_item(game: GameRecord) -> dict:
         "created_at": game.created_at, "rated": game.rated or None, "tournament_id": game.tournament_id,
         "ladder_id": game.ladder_id,
         "seed_withheld": game.seed_withheld or None, "public": game.public or None, "deal_salt": game.deal_salt,
+        "rules_version": game.rules_version,
         "quiet": {s.player_id for s in game.seats if s.quiet and s.player_id} or None,
         **{VACATION_PREFIX + s.player_id: dumps(s.vacation) for s in game.seats if s.player_id and s.vacation},
     })
@@ -160,6 +161,7 @@ def game_from(settings: dict, version: dict) -> GameRecord:
         deadline=version.get("dl"), due_at=version.get("da"), rated=settings.get("rated", False),
         tournament_id=settings.get("tournament_id"), ladder_id=settings.get("ladder_id"), seed_withheld=settings.get("seed_withheld", False),
         public=settings.get("public", False), deal_salt=settings.get("deal_salt"),
+        rules_version=settings.get("rules_version"),
         request=(version["ik"], version["fp"]) if "ik" in version else None, ended=body.get("ended"),
         last_message=version.get("lm"),
     )

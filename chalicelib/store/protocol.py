@@ -130,6 +130,10 @@ class Store(Protocol):
         """The game as version ``version`` left it (with the request that made it) and the events that
         version added, or None."""
 
+    def game_history(self, game_id: str) -> list[tuple[GameRecord, list[EventRecord]]]:
+        """Every version of the game, oldest first, each as it left the game with the events it added
+        (one strongly consistent query of the game's versions, and its settings); [] if no such game."""
+
     def latest_version(self, game_id: str) -> int | None:
         """The number of the game's latest version, or None if there is no such game."""
 

@@ -8,9 +8,14 @@ from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
 from .setup import BattleLineOptions
 
+# The rules this engine plays, as a game records them (docs/records.md): a change that would replay a
+# stored game differently (another deal, another legal step or result) makes a new version.
+RULES_VERSION = "battleline/1"
+
 
 class BattleLine(TurnState):
     name = "battleline"
+    rules_version = RULES_VERSION
     options_model = BattleLineOptions
     step_schema = steps.STEPS.schema
     view_model = views.BattleLineStateView

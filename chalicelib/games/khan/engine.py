@@ -10,9 +10,14 @@ from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
 from .setup import KhanOptions
 
+# The rules this engine plays, as a game records them (docs/records.md): a change that would replay a
+# stored game differently makes a new version. The cards are not in it: a game records its card set.
+RULES_VERSION = "khan/1"
+
 
 class Khan(TurnState):
     name = "khan"
+    rules_version = RULES_VERSION
     title = N_("Khan & General")  # translated where shown (the presenter's ``title``)
     options_model = KhanOptions
     step_schema = steps.STEPS.schema
