@@ -125,8 +125,9 @@ class Boards:
 
         While the game runs a seat sees only its own view of each past version (its hand, never
         another's, nor the decks); once the game is finished everything is public: ``hands`` holds
-        every seat's hand at ``version``, and the events tell every seat's draws. The duplicate
-        round rule (``board_in_play``) and a private game's link hold as on the board itself.
+        every seat's hand at ``version``, and the events tell every seat's draws (on a duplicate
+        round's board, once every board of its round is finished: :meth:`_all_public`). The
+        duplicate round rule (``board_in_play``) and a private game's link hold as on the board.
 
         Reads: the game (one query), the version (two items), every version's events (one query,
         paged by 1 MB) and, for a seat, its player (one item)."""
@@ -136,7 +137,7 @@ class Boards:
         shown = latest if version is None else min(max(version, 0), latest)
         made = self.load_version(game_id, shown) if shown != latest and self.load_version is not None else None
         past = made[0] if made is not None else game
-        finished = game.status == "finished"
+        finished = self._all_public(game)
         view = {**self.view(past, seat, at=past.updated_at), "legal_steps": []}
         if finished:  # everything is public once the game ends: each seat's hand at that version
             view["hands"] = {s.seat: engine.view(past.state, s.seat).get("hand", []) for s in game.seats}
@@ -147,6 +148,17 @@ class Boards:
                                    "zone": mine.time_zone if mine is not None else None,
                                    "events": [e for e in events if not talk.is_message(e)]},
                 "reader_language": self._language(game, seat)}
+
+    def _all_public(self, game: GameRecord) -> bool:
+        """Whether the replay may show everything: the game is finished and, on a board of a
+        duplicate round, so is every board of its round (the hands dealt here are dealt there)."""
+        if game.status != "finished":
+            return False
+        try:
+            self.hide_board_in_play(game, None)
+        except ServiceError:
+            return False
+        return True
 
     @staticmethod
     def _seen(event: EventRecord, seat: int | None, finished: bool) -> dict:
