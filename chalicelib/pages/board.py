@@ -275,4 +275,5 @@ def _board_page(view: dict, token: str | None, lang: str | None) -> Page:
                 data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}",
                       "notes_url": f"/v1/games/{game_id}/board/notes{query}" if token else None,
-                      "notes_most": NOTES_MAX_LENGTH})
+                      "notes_most": NOTES_MAX_LENGTH,
+                      "replay_url": f"/v1/games/{game_id}/board/replay{query}"})

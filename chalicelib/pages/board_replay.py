@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from .. import i18n
 from ..games.presenters import PRESENTERS
 from ..games.presenters import names as names_of
-from ..i18n import _, language, speaking
+from ..i18n import N_, _, language, speaking
 from ..timecontrol import parse_time, valid_zone
 from .board import _reader, _table_module, _title, headline
 from .page import Page
@@ -47,6 +47,22 @@ def card_names(view: dict, cards: list[str]) -> list[str]:
     return [describe(found, card)["name"] for card in cards]
 
 
+# The steps a game's story leaves untold (nothing changes on the table), said in the move list all
+# the same: each version is a row.
+QUIET_STEPS = {"claim": N_("{who} claimed nothing"), "action_ended": N_("{who} ended the action phase"),
+               "reaction_ended": N_("{who} let the reaction window pass"),
+               "engagements_ended": N_("{who} ended the engagements"), "skip": N_("{who} skipped a keyword"),
+               "stay": N_("{who} stayed put")}
+
+
+def _quiet(events: list[dict], view: dict) -> str:
+    """A version whose events the story does not tell, in words."""
+    seat = next((e["seat"] for e in events if e["seat"] is not None), None)
+    who = _("You") if seat is not None and seat == view["you"] else names_of(view).get(seat, "?")
+    said = next((QUIET_STEPS[e["type"]] for e in events if e["type"] in QUIET_STEPS), None)
+    return _(said or N_("{who} took a step that changes nothing on the table")).format(who=who)
+
+
 def moves(view: dict) -> list[dict]:
     """One row per accepted version: its number, the seat that made it, what it did in words (as the
     reader may know it), when, and on a timed game the time since the version before."""
@@ -62,7 +78,7 @@ def moves(view: dict) -> list[dict]:
         seat = next((e["seat"] for e in events if e["seat"] is not None), None)
         said = [text for e in events if (text := shown.tell(e, view))]
         if not said:
-            said = [_("The game begins")] if number == 0 else [_("No visible change")]
+            said = [_("The game begins")] if number == 0 else [_quiet(events, view)]
         took = None
         if replay["timed"] and number > 0:
             seconds = (parse_time(at) - parse_time(before)).total_seconds()
@@ -83,6 +99,17 @@ def hands(view: dict) -> list[dict]:
     if view["you"] is not None:
         return [{"label": _("Your hand"), "cards": card_names(view, view["state"].get("hand") or [])}]
     return []
+
+
+def _everything(view: dict) -> dict:
+    """The view the table is drawn from: once everything is public, Khan & General's face-down units
+    each as its owner sees it (the field lists the units in the same order in every seat's view)."""
+    owners = view.get("seat_views")
+    if not owners or view["game"] != "khan":
+        return view
+    field = [owners[unit["seat"]]["field"][index] if unit["seat"] in owners else unit
+             for index, unit in enumerate(view["state"]["field"])]
+    return {**view, "state": {**view["state"], "field": field}}
 
 
 def _state_line(view: dict) -> str:
@@ -128,8 +155,9 @@ def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
         note = _("The game is still being played: you see each move as your seat saw it then.")
     else:
         note = _("The game is still being played: you see what any spectator saw.")
-    board = {"svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], view["you"]),
-             "text": shown.text_board(view["state"], view["you"]), "counts": shown.counts(view)}
+    drawn = _everything(view)
+    board = {"svg": tables.svg(drawn) if hasattr(tables, "svg") else shown.svg_board(drawn["state"], view["you"]),
+             "counts": shown.counts(view)}
     data = {"lang": language(), "fonts": i18n.FONTS, "game": view["game"], "board": board,
             "position": _("Version {version} of {latest}").format(version=version, latest=latest),
             "state_line": _state_line(view), "note": note, "controls": controls,

@@ -125,7 +125,7 @@ class Boards:
 
         While the game runs a seat sees only its own view of each past version (its hand, never
         another's, nor the decks); once the game is finished everything is public: ``hands`` holds
-        every seat's hand at ``version``, and the events tell every seat's draws (on a duplicate
+        every seat's hand at ``version`` (``seat_views``: each seat's own view of it), and the events tell every seat's draws (on a duplicate
         round's board, once every board of its round is finished: :meth:`_all_public`). The
         duplicate round rule (``board_in_play``) and a private game's link hold as on the board.
 
@@ -139,8 +139,9 @@ class Boards:
         past = made[0] if made is not None else game
         finished = self._all_public(game)
         view = {**self.view(past, seat, at=past.updated_at), "legal_steps": []}
-        if finished:  # everything is public once the game ends: each seat's hand at that version
-            view["hands"] = {s.seat: engine.view(past.state, s.seat).get("hand", []) for s in game.seats}
+        if finished:  # everything is public once the game ends: each seat's view (its hand) at that version
+            view["seat_views"] = {s.seat: engine.view(past.state, s.seat) for s in game.seats}
+            view["hands"] = {seat: seen.get("hand", []) for seat, seen in view["seat_views"].items()}
         events = [self._seen(e, seat, finished) for e in (self.list_events(game_id, 0) if self.list_events else [])]
         mine = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
         return {**view, "replay": {"version": shown, "latest": latest, "finished": finished,

@@ -170,3 +170,13 @@ def test_a_finished_duplicate_board_replays_no_other_hand_while_its_round_plays(
     resign_and_settle(api, services, bob, first)
     page = api.get(at(replay_path(api, ann, first), 0)).body
     assert list(hands_listed(page)) == ["Your hand"]
+
+
+def test_the_board_page_links_to_its_replay_as_the_same_seat(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    gid = api.new_game(ann, [ann, bob], options={"first_seat": 1})["game_id"]
+    board = api.get(replay_path(api, ann, gid).replace("/board/replay?", "/board?")).body
+    found = re.search(r'<nav class="replay-link"[^>]*>\s*<a href="([^"]+)"', board)
+    assert found and html.unescape(found.group(1)) == replay_path(api, ann, gid).replace("&lang=en", "")
+    back = api.get(html.unescape(found.group(1))).body
+    assert "Version 0 of 0" in back and "Your hand" in back
