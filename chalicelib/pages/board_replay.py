@@ -112,6 +112,37 @@ def _everything(view: dict) -> dict:
     return {**view, "state": {**view["state"], "field": field}}
 
 
+def flags(view: dict) -> dict | None:
+    """Battle Line's table as rows (a flag a row, each side's cards as small faces): what a phone
+    shows instead of the drawing, whose words would be too small there. None for Khan & General."""
+    if view["game"] != "battleline":
+        return None
+    from ..games.battleline.cards import parse_troop
+    from ..games.battleline.render import CARD_FACES
+    from .board_battleline import _sides, card_name
+
+    def chip(card: str) -> dict:
+        troop = parse_troop(card)
+        if troop is None:
+            return {"text": card_name(card), "title": card_name(card), "fill": "#ffffff", "ink": "#3b2a12"}
+        fill, ink, shape = CARD_FACES[troop.colour]
+        return {"text": f"{troop.value}{shape}", "title": card_name(card), "fill": fill, "ink": ink}
+
+    people, you = names_of(view), view["you"]
+    label = {seat: _("You") if seat == you else people.get(seat, "?") for seat in people}
+    rows, sides = [], None
+    for flag in view["state"]["flags"]:
+        top, bottom = sides = _sides(flag, you)
+        cards = dict(zip(flag["seats"], flag["cards"]))
+        claimed = flag["claimed_by"]
+        rows.append({"flag": flag["flag"], "top": [chip(c) for c in cards[top]], "bottom": [chip(c) for c in cards[bottom]],
+                     "environment": [card_name(c) for c in flag["environment"]],
+                     "won_by": _("won by {name}").format(name=label.get(claimed, "?")) if claimed else None})
+    if sides is None:
+        return None
+    return {"top": label.get(sides[0], "?"), "bottom": label.get(sides[1], "?"), "rows": rows}
+
+
 def _state_line(view: dict) -> str:
     """Where the game stood at the version shown: who won, or whose move came next."""
     if view["status"] != "active" or view["to_move"] is None:
@@ -157,7 +188,7 @@ def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
         note = _("The game is still being played: you see what any spectator saw.")
     drawn = _everything(view)
     board = {"svg": tables.svg(drawn) if hasattr(tables, "svg") else shown.svg_board(drawn["state"], view["you"]),
-             "counts": shown.counts(view)}
+             "counts": shown.counts(view), "flags": flags(view)}
     data = {"lang": language(), "fonts": i18n.FONTS, "game": view["game"], "board": board,
             "position": _("Version {version} of {latest}").format(version=version, latest=latest),
             "state_line": _state_line(view), "note": note, "controls": controls,
