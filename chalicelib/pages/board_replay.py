@@ -6,7 +6,7 @@ each past version while the game runs, everything once it is finished."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import timezone
 from urllib.parse import quote
 from zoneinfo import ZoneInfo
 

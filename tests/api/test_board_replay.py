@@ -12,7 +12,7 @@ import pytest
 
 from tests.mailplay.test_hidden_information import Scanner
 
-from .test_board import board_paths, first_turn, hidden_cards_seen, khan_after_a_deployment
+from .test_board import board_paths, hidden_cards_seen, khan_after_a_deployment
 
 
 def replay_path(api, player: dict, game_id: str) -> str:
