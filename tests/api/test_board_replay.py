@@ -180,3 +180,19 @@ def test_the_board_page_links_to_its_replay_as_the_same_seat(api):
     assert found and html.unescape(found.group(1)) == replay_path(api, ann, gid).replace("&lang=en", "")
     back = api.get(html.unescape(found.group(1))).body
     assert "Version 0 of 0" in back and "Your hand" in back
+
+
+def test_the_move_list_gives_times_in_the_seats_zone_and_the_time_taken_on_a_timed_game(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    assert api.request("PUT", "/v1/players/me/preferences", {"time_zone": "Asia/Tokyo"}, key=ann["api_key"]).status == 200
+    timed = api.new_game(ann, [ann, bob], options={"first_seat": 1, "time_control": {"per_move_days": 3}},
+                         public=True)["game_id"]
+    untimed = api.new_game(ann, [ann, bob], options={"first_seat": 1})["game_id"]
+    for gid in (timed, untimed):
+        played_turns(api, ann, bob, gid, 2)
+    rows = moves_listed(api.get(replay_path(api, ann, timed)).body)
+    assert all("(Asia/Tokyo)" in row for row in rows)
+    assert "took" not in rows[0] and all("took less than a minute" in row for row in rows[1:])
+    watched = moves_listed(api.get(f"/v1/games/{timed}/board/replay").body)
+    assert all(" UTC" in row for row in watched)  # a spectator's zone is not known
+    assert not any("took" in row for row in moves_listed(api.get(replay_path(api, ann, untimed)).body))
