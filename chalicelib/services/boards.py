@@ -125,12 +125,14 @@ class Boards:
 
         While the game runs a seat sees only its own view of each past version (its hand, never
         another's, nor the decks); once the game is finished everything is public: ``hands`` holds
-        every seat's hand at ``version`` (``seat_views``: each seat's own view of it), and the events tell every seat's draws (on a duplicate
-        round's board, once every board of its round is finished: :meth:`_all_public`). The
-        duplicate round rule (``board_in_play``) and a private game's link hold as on the board.
+        every seat's hand at ``version`` (``seat_views``: each seat's own view of it), and the
+        events tell every seat's draws (on a duplicate round's board, once every board of its round
+        is finished: :meth:`_all_public`). The duplicate round rule (``board_in_play``) and a
+        private game's link hold as on the board.
 
         Reads: the game (one query), the version (two items), every version's events (one query,
-        paged by 1 MB) and, for a seat, its player (one item)."""
+        paged by 1 MB), for a seat its player (one item), and for a finished duplicate board
+        whether its round is scored."""
         game, engine = self.load(game_id)
         seat = self._board_seat(game, token)
         latest = game.version
