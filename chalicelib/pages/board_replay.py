@@ -15,7 +15,7 @@ from ..games.presenters import PRESENTERS
 from ..games.presenters import names as names_of
 from ..i18n import N_, _, language, speaking
 from ..timecontrol import parse_time, valid_zone
-from .board import _reader, _table_module, _title, headline
+from .board import game_title, headline, reader, table_module
 from .page import Page
 
 
@@ -119,7 +119,7 @@ def flags(view: dict) -> dict | None:
         return None
     from ..games.battleline.cards import parse_troop
     from ..games.battleline.render import CARD_FACES
-    from .board_battleline import _sides, card_name
+    from .board_battleline import sides_of, card_name
 
     def chip(card: str) -> dict:
         troop = parse_troop(card)
@@ -132,7 +132,7 @@ def flags(view: dict) -> dict | None:
     label = {seat: _("You") if seat == you else people.get(seat, "?") for seat in people}
     rows, sides = [], None
     for flag in view["state"]["flags"]:
-        top, bottom = sides = _sides(flag, you)
+        top, bottom = sides = sides_of(flag, you)
         cards = dict(zip(flag["seats"], flag["cards"]))
         claimed = flag["claimed_by"]
         rows.append({"flag": flag["flag"], "top": [chip(c) for c in cards[top]], "bottom": [chip(c) for c in cards[bottom]],
@@ -152,8 +152,8 @@ def _state_line(view: dict) -> str:
 
 
 def replay_page(view: dict, token: str | None, lang: str | None = None) -> Page:
-    """The replay page at the view's version, in the board's language (:func:`board._reader`)."""
-    with speaking(_reader(view, lang)):
+    """The replay page at the view's version, in the board's language (:func:`board.reader`)."""
+    with speaking(reader(view, lang)):
         page = _replay_page(view, token, lang)
     page.vary = not view.get("reader_language") and not lang
     return page
@@ -161,7 +161,7 @@ def replay_page(view: dict, token: str | None, lang: str | None = None) -> Page:
 
 def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
     replay, game_id = view["replay"], view["game_id"]
-    shown, tables = PRESENTERS[view["game"]], _table_module(view["game"])
+    shown, tables = PRESENTERS[view["game"]], table_module(view["game"])
     version, latest = replay["version"], replay["latest"]
     base = f"/v1/games/{game_id}/board/replay"
 
@@ -178,7 +178,7 @@ def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
         {"id": "replay-last", "label": _("Last"), "hint": _("Go to the latest move"), "url": link(latest),
          "off": version >= latest, "rel": None, "key": "End"},
     ]
-    title = _title(view["game"], shown.title)
+    title = game_title(view["game"], shown.title)
     players = " \u2013 ".join(s["name"] for s in view["seats"])
     if replay["finished"]:
         note = _("The game is over: every hand is shown.")
