@@ -316,6 +316,18 @@ def get_board_view(call: Call):
                                  call.query.lang)
 
 
+@api.operation("GET", "/v1/games/{game_id}/board/replay", "getBoardReplay",
+               summary="The board's replay: the game as version `v` left it, as the seat saw it then (a finished "
+                       "game: every hand), with the move list and first, previous, next and last links",
+               query=m.BoardReplayQuery, response=None, auth=False, html=True, tag="board",
+               errors=("game_not_found", "game_not_public", "invalid_link", "link_expired", "board_in_play"))
+def get_board_replay(call: Call):
+    from chalicelib.pages import board_replay
+
+    return board_replay.replay_page(call.services.boards.replay(call.params["game_id"], call.query.seat, call.query.v),
+                                    call.query.seat, call.query.lang)
+
+
 @api.operation("POST", "/v1/games/{game_id}/board/steps", "playOnBoard",
                summary="A step (or a whole turn of steps, all or nothing) chosen on a seat's board, played as "
                        "that seat at the version shown",

@@ -406,6 +406,11 @@ class BoardViewQuery(BoardQuery):
                                             "the later ones (and no event is read when there are none).")
 
 
+class BoardReplayQuery(BoardQuery):
+    v: int | None = Field(None, ge=0, description="The version to show (0: the game as dealt); left out, or "
+                                                  "past the latest version: the latest.")
+
+
 class BoardStep(Request):
     """One step (`step`), or several applied in order, all or nothing (`steps`: a whole turn)."""
 

@@ -63,6 +63,7 @@ def test_every_contract_operation_is_documented():
         "getBoardLink": ("get", "/v1/games/{game_id}/board-link"),
         "getBoard": ("get", "/v1/games/{game_id}/board"),
         "getBoardView": ("get", "/v1/games/{game_id}/board/view"),
+        "getBoardReplay": ("get", "/v1/games/{game_id}/board/replay"),
         "playOnBoard": ("post", "/v1/games/{game_id}/board/steps"),
         "listEvents": ("get", "/v1/games/{game_id}/events"),
         "analyzeBattleLine": ("post", "/v1/battleline/analyze"),

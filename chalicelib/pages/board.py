@@ -26,13 +26,13 @@ TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
 TITLES = {"battleline": N_("Battle Line"), "khan": N_("Khan & General")}  # as each language's rule books say it
 
 
-def _title(game: str, title: str) -> str:
+def game_title(game: str, title: str) -> str:
     """The game's name in the language spoken."""
     known = TITLES.get(game)
     return _(known) if known else title
 
 
-def _table_module(game: str):
+def table_module(game: str):
     return importlib.import_module(f"{__package__}.{TABLES[game]}")
 
 
@@ -136,15 +136,15 @@ def waiting(view: dict) -> dict | None:
     return {"text": text, "summary": summary(view) if view["you"] is not None else [], "links": links}
 
 
-def _reader(view: dict, lang: str | None = None) -> str:
+def reader(view: dict, lang: str | None = None) -> str:
     """The language the board speaks: its seat's player's (``reader_language``), else a spectator's
     ``?lang=``, else the one the request asked for (Accept-Language, spoken around the call)."""
     return view.get("reader_language") or lang or language()
 
 
 def board_view(view: dict, lang: str | None = None) -> dict:
-    """What the board page shows now, in its reader's language (:func:`_reader`)."""
-    with speaking(_reader(view, lang)):
+    """What the board page shows now, in its reader's language (:func:`reader`)."""
+    with speaking(reader(view, lang)):
         return _board_view(view)
 
 
@@ -155,7 +155,7 @@ def _board_view(view: dict) -> dict:
     grows by the new lines only, and the recap and drawn cards are told again only when the game
     moved."""
     seat, shown = view["you"], PRESENTERS[view["game"]]
-    tables = _table_module(view["game"])
+    tables = table_module(view["game"])
     steps = [{"label": tables.say(s, view), "step": s} for s in view["legal_steps"]]
     events = view.get("events") or []
     recent = view.get("recent")
@@ -163,7 +163,7 @@ def _board_view(view: dict) -> dict:
     log = [{"seq": e["seq"], "text": e["data"]["text"], "said_by": people.get(e["seat"], "?")} if talk.is_message(e)
            else {"seq": e["seq"], "text": text} for e in events
            if talk.is_message(e) and "text" in e["data"] or (text := shown.tell(e, view))]
-    return {"game_id": view["game_id"], "game": view["game"], "title": _title(view["game"], shown.title), "version": view["version"],
+    return {"game_id": view["game_id"], "game": view["game"], "title": game_title(view["game"], shown.title), "version": view["version"],
             "status": view["status"], "you": seat, "to_move": view["to_move"], "phase": view["phase"],
             "headline": headline(view), "waiting": waiting(view), "seats": seats(view), "clock": clock_lines(view),
             "counts": shown.counts(view),
@@ -264,7 +264,7 @@ def words() -> dict:
 def board_page(view: dict, token: str | None, lang: str | None = None) -> Page:
     """The board page: its first view, and where it asks for the next ones and sends its steps. It
     speaks the seat's player's language, or a spectator's Accept-Language (then it varies with it)."""
-    with speaking(_reader(view, lang)):
+    with speaking(reader(view, lang)):
         page = _board_page(view, token, lang)
     page.vary = not view.get("reader_language") and not lang
     return page
@@ -281,4 +281,5 @@ def _board_page(view: dict, token: str | None, lang: str | None) -> Page:
                 data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}",
                       "notes_url": f"/v1/games/{game_id}/board/notes{query}" if token else None,
-                      "notes_most": NOTES_MAX_LENGTH})
+                      "notes_most": NOTES_MAX_LENGTH,
+                      "replay_url": f"/v1/games/{game_id}/board/replay{query}"})

@@ -58,7 +58,7 @@ def card_name(card: str) -> str:
     return tactic_or_troop(card)
 
 
-def _sides(flag: dict, you: int | None) -> tuple[int, int]:
+def sides_of(flag: dict, you: int | None) -> tuple[int, int]:
     """(the seat drawn above the flag, the seat drawn below): the seat's own side below; a spectator
     sees the table from the flag's first seat."""
     first, second = flag["seats"]
@@ -72,7 +72,7 @@ def table(view: dict, steps: list[dict]) -> dict:
     seen: set[str] = set(state["hand"])
     flags = []
     for flag in state["flags"]:
-        top, bottom = _sides(flag, you)
+        top, bottom = sides_of(flag, you)
         cards = dict(zip(flag["seats"], flag["cards"]))
         seen.update(cards[top], cards[bottom], flag["environment"])
         claimed = flag["claimed_by"]

@@ -52,8 +52,10 @@ class Boards:
                  hide_board_in_play: Callable[[GameRecord, int | None], None], links: Links | None,
                  list_events: Callable[[str, int], list[EventRecord]] | None = None,
                  get_notes: Callable[[Player, str], dict] | None = None,
-                 put_notes: Callable[[Player, str, str], dict] | None = None) -> None:
+                 put_notes: Callable[[Player, str, str], dict] | None = None,
+                 load_version: Callable[[str, int], tuple[GameRecord, list[EventRecord]] | None] | None = None) -> None:
         self.load = load
+        self.load_version = load_version  # the game as one version left it (a replay's step)
         self.get_notes = get_notes  # a seat's private notes (services.notes), read and saved as its player
         self.put_notes = put_notes
         self.list_events = list_events
@@ -121,6 +123,62 @@ class Boards:
         else:
             events = talk.visible(events, seat, False)
         return {"after": after, "events": [e for e in events if e["seq"] > after], "recent": events[-RECENT:]}
+
+    def replay(self, game_id: str, token: str | None, version: int | None = None) -> dict:
+        """A board's replay at ``version`` (None, or past the latest: the latest): the view of the
+        game as that version left it, as the seat of ``token`` saw it then (None: a spectator), with
+        ``steps``, every version's events as that seat sees them now (``replay_moves``).
+
+        While the game runs a seat sees only its own view of each past version (its hand, never
+        another's, nor the decks); once the game is finished everything is public: ``hands`` holds
+        every seat's hand at ``version`` (``seat_views``: each seat's own view of it), and the
+        events tell every seat's draws (on a duplicate round's board, once every board of its round
+        is finished: :meth:`_all_public`). The duplicate round rule (``board_in_play``) and a
+        private game's link hold as on the board.
+
+        Reads: the game (one query), the version (two items), every version's events (one query,
+        paged by 1 MB), for a seat its player (one item), and for a finished duplicate board
+        whether its round is scored."""
+        game, engine = self.load(game_id)
+        seat = self._board_seat(game, token)
+        latest = game.version
+        shown = latest if version is None else min(max(version, 0), latest)
+        made = self.load_version(game_id, shown) if shown != latest and self.load_version is not None else None
+        past = made[0] if made is not None else game
+        finished = self._all_public(game)
+        view = {**self.view(past, seat, at=past.updated_at), "legal_steps": []}
+        if finished:  # everything is public once the game ends: each seat's view (its hand) at that version
+            view["seat_views"] = {s.seat: engine.view(past.state, s.seat) for s in game.seats}
+            view["hands"] = {seat: seen.get("hand", []) for seat, seen in view["seat_views"].items()}
+        events = [self._seen(e, seat, finished) for e in (self.list_events(game_id, 0) if self.list_events else [])]
+        mine = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
+        return {**view, "replay": {"version": shown, "latest": latest, "finished": finished,
+                                   "timed": game.clock is not None, "created_at": game.created_at,
+                                   "zone": mine.time_zone if mine is not None else None,
+                                   "events": [e for e in events if not talk.is_message(e)]},
+                "reader_language": self._language(game, seat)}
+
+    def _all_public(self, game: GameRecord) -> bool:
+        """Whether the replay may show everything: the game is finished and, on a board of a
+        duplicate round, so is every board of its round (the hands dealt here are dealt there)."""
+        if game.status != "finished":
+            return False
+        try:
+            self.hide_board_in_play(game, None)
+        except ServiceError:
+            return False
+        return True
+
+    @staticmethod
+    def _seen(event: EventRecord, seat: int | None, finished: bool) -> dict:
+        """An event as the replay tells it: as ``seat`` saw it; once the game is finished, with what
+        every seat saw of it (its draws)."""
+        seen = event.seen_by(seat)
+        if finished:
+            for key, private in event.private.items():
+                if key.isdigit():
+                    seen["data"].update(private)
+        return seen
 
     def board_play(self, game_id: str, token: str | None, request, after: int = 0) -> dict:
         """Steps taken on a seat's board (one, or a whole turn), played as that seat's player at the

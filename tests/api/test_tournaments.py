@@ -180,6 +180,8 @@ def assert_board_in_play(api, game_id, *callers):
     assert page.status == 403 and page.headers["content-type"].startswith("text/html")
     assert "duplicate round" in page.body
     assert api.get(f"/v1/games/{game_id}/board").body["code"] == "board_in_play"  # a program gets the problem
+    replay = api.get(f"/v1/games/{game_id}/board/replay?v=0")  # the replay too (issue 23)
+    assert (replay.status, replay.body["code"]) == (403, "board_in_play")
 
 
 def test_duplicate_round_board_in_play_hides_other_boards(api, services):

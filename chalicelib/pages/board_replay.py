@@ -1,0 +1,199 @@
+"""The board's replay: a page per version of a game (``?v=N``), drawn by the server, so that it steps
+through the game without a script (first, previous, next, last links; the script adds the arrow
+keys only) and lists every accepted version as a move: who, what in words, when, and the time it
+took on a timed game. From :meth:`chalicelib.services.boards.Boards.replay`: a seat's own view of
+each past version while the game runs, everything once it is finished."""
+
+from __future__ import annotations
+
+from datetime import timezone
+from urllib.parse import quote
+from zoneinfo import ZoneInfo
+
+from .. import i18n
+from ..games.presenters import PRESENTERS
+from ..games.presenters import names as names_of
+from ..i18n import N_, _, language, speaking
+from ..timecontrol import parse_time, valid_zone
+from .board import game_title, headline, reader, table_module
+from .page import Page
+
+
+def _query(token: str | None, lang: str | None, version: int | None = None) -> str:
+    parts = [f"v={version}" if version is not None else "", f"seat={quote(token)}" if token else "",
+             f"lang={lang}" if lang and not token else ""]
+    joined = "&".join(part for part in parts if part)
+    return f"?{joined}" if joined else ""
+
+
+def when(at: str, zone: str | None) -> dict:
+    """A moment as the move list writes it: in the reader's time zone when the game knows it, else UTC."""
+    moment = parse_time(at)
+    if zone and zone != "UTC" and valid_zone(zone):
+        local = moment.astimezone(ZoneInfo(zone))
+        return {"iso": at, "text": f"{local:%Y-%m-%d %H:%M} ({zone})"}
+    return {"iso": at, "text": f"{moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"}
+
+
+def card_names(view: dict, cards: list[str]) -> list[str]:
+    """A hand's cards by their names (a troop's value and colour, a tactic's or a unit's full name)."""
+    if view["game"] == "battleline":
+        from .board_battleline import card_name
+
+        return [card_name(card) for card in cards]
+    from .board_khan import card_set, describe
+
+    found = card_set(view)
+    return [describe(found, card)["name"] for card in cards]
+
+
+# The steps a game's story leaves untold (nothing changes on the table), said in the move list all
+# the same: each version is a row.
+QUIET_STEPS = {"claim": N_("{who} claimed nothing"), "action_ended": N_("{who} ended the action phase"),
+               "reaction_ended": N_("{who} let the reaction window pass"),
+               "engagements_ended": N_("{who} ended the engagements"), "skip": N_("{who} skipped a keyword"),
+               "stay": N_("{who} stayed put")}
+
+
+def _quiet(events: list[dict], view: dict) -> str:
+    """A version whose events the story does not tell, in words."""
+    seat = next((e["seat"] for e in events if e["seat"] is not None), None)
+    who = _("You") if seat is not None and seat == view["you"] else names_of(view).get(seat, "?")
+    said = next((QUIET_STEPS[e["type"]] for e in events if e["type"] in QUIET_STEPS), None)
+    return _(said or N_("{who} took a step that changes nothing on the table")).format(who=who)
+
+
+def moves(view: dict) -> list[dict]:
+    """One row per accepted version: its number, the seat that made it, what it did in words (as the
+    reader may know it), when, and on a timed game the time since the version before."""
+    replay, shown = view["replay"], PRESENTERS[view["game"]]
+    people = names_of(view)
+    by_version: dict[int, list[dict]] = {}
+    for event in replay["events"]:
+        by_version.setdefault(event["version"], []).append(event)
+    rows, before = [], replay["created_at"]
+    for number in range(replay["latest"] + 1):
+        events = by_version.get(number, [])
+        at = events[0]["at"] if events else before
+        seat = next((e["seat"] for e in events if e["seat"] is not None), None)
+        said = [text for e in events if (text := shown.tell(e, view))]
+        if not said:
+            said = [_("The game begins")] if number == 0 else [_quiet(events, view)]
+        took = None
+        if replay["timed"] and number > 0:
+            seconds = (parse_time(at) - parse_time(before)).total_seconds()
+            took = _("took {time}").format(time=i18n.duration(int(max(0, seconds))))
+        rows.append({"version": number, "seat": seat, "name": people.get(seat) if seat is not None else None,
+                     "said": said, "when": when(at, replay["zone"]), "took": took,
+                     "current": number == replay["version"]})
+        before = at
+    return rows
+
+
+def hands(view: dict) -> list[dict]:
+    """The hands the replay shows: once the game is finished every seat's, else the reader's own."""
+    people = names_of(view)
+    if "hands" in view:
+        return [{"label": _("{name}'s hand").format(name=people.get(seat, "?")), "cards": card_names(view, cards)}
+                for seat, cards in sorted(view["hands"].items())]
+    if view["you"] is not None:
+        return [{"label": _("Your hand"), "cards": card_names(view, view["state"].get("hand") or [])}]
+    return []
+
+
+def _everything(view: dict) -> dict:
+    """The view the table is drawn from: once everything is public, Khan & General's face-down units
+    each as its owner sees it (the field lists the units in the same order in every seat's view)."""
+    owners = view.get("seat_views")
+    if not owners or view["game"] != "khan":
+        return view
+    field = [owners[unit["seat"]]["field"][index] if unit["seat"] in owners else unit
+             for index, unit in enumerate(view["state"]["field"])]
+    return {**view, "state": {**view["state"], "field": field}}
+
+
+def flags(view: dict) -> dict | None:
+    """Battle Line's table as rows (a flag a row, each side's cards as small faces): what a phone
+    shows instead of the drawing, whose words would be too small there. None for Khan & General."""
+    if view["game"] != "battleline":
+        return None
+    from ..games.battleline.cards import parse_troop
+    from ..games.battleline.render import CARD_FACES
+    from .board_battleline import sides_of, card_name
+
+    def chip(card: str) -> dict:
+        troop = parse_troop(card)
+        if troop is None:
+            return {"text": card_name(card), "title": card_name(card), "fill": "#ffffff", "ink": "#3b2a12"}
+        fill, ink, shape = CARD_FACES[troop.colour]
+        return {"text": f"{troop.value}{shape}", "title": card_name(card), "fill": fill, "ink": ink}
+
+    people, you = names_of(view), view["you"]
+    label = {seat: _("You") if seat == you else people.get(seat, "?") for seat in people}
+    rows, sides = [], None
+    for flag in view["state"]["flags"]:
+        top, bottom = sides = sides_of(flag, you)
+        cards = dict(zip(flag["seats"], flag["cards"]))
+        claimed = flag["claimed_by"]
+        rows.append({"flag": flag["flag"], "top": [chip(c) for c in cards[top]], "bottom": [chip(c) for c in cards[bottom]],
+                     "environment": [card_name(c) for c in flag["environment"]],
+                     "won_by": _("won by {name}").format(name=label.get(claimed, "?")) if claimed else None})
+    if sides is None:
+        return None
+    return {"top": label.get(sides[0], "?"), "bottom": label.get(sides[1], "?"), "rows": rows}
+
+
+def _state_line(view: dict) -> str:
+    """Where the game stood at the version shown: who won, or whose move came next."""
+    if view["status"] != "active" or view["to_move"] is None:
+        return headline(view)
+    who = _("you") if view["to_move"] == view["you"] else names_of(view).get(view["to_move"], "?")
+    return _("Next to move: {name}").format(name=who)
+
+
+def replay_page(view: dict, token: str | None, lang: str | None = None) -> Page:
+    """The replay page at the view's version, in the board's language (:func:`board.reader`)."""
+    with speaking(reader(view, lang)):
+        page = _replay_page(view, token, lang)
+    page.vary = not view.get("reader_language") and not lang
+    return page
+
+
+def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
+    replay, game_id = view["replay"], view["game_id"]
+    shown, tables = PRESENTERS[view["game"]], table_module(view["game"])
+    version, latest = replay["version"], replay["latest"]
+    base = f"/v1/games/{game_id}/board/replay"
+
+    def link(number: int) -> str:
+        return base + _query(token, lang, number)
+
+    controls = [
+        {"id": "replay-first", "label": _("First"), "hint": _("Go to the start of the game"), "url": link(0),
+         "off": version == 0, "rel": None, "key": "Home"},
+        {"id": "replay-previous", "label": _("Previous"), "hint": _("One move back"), "url": link(version - 1),
+         "off": version == 0, "rel": "prev", "key": "ArrowLeft"},
+        {"id": "replay-next", "label": _("Next"), "hint": _("One move on"), "url": link(version + 1),
+         "off": version >= latest, "rel": "next", "key": "ArrowRight"},
+        {"id": "replay-last", "label": _("Last"), "hint": _("Go to the latest move"), "url": link(latest),
+         "off": version >= latest, "rel": None, "key": "End"},
+    ]
+    title = game_title(view["game"], shown.title)
+    players = " \u2013 ".join(s["name"] for s in view["seats"])
+    if replay["finished"]:
+        note = _("The game is over: every hand is shown.")
+    elif view["you"] is not None:
+        note = _("The game is still being played: you see each move as your seat saw it then.")
+    else:
+        note = _("The game is still being played: you see what any spectator saw.")
+    drawn = _everything(view)
+    board = {"svg": tables.svg(drawn) if hasattr(tables, "svg") else shown.svg_board(drawn["state"], view["you"]),
+             "counts": shown.counts(view), "flags": flags(view)}
+    data = {"lang": language(), "fonts": i18n.FONTS, "game": view["game"], "board": board,
+            "position": _("Version {version} of {latest}").format(version=version, latest=latest),
+            "state_line": _state_line(view), "note": note, "controls": controls,
+            "moves": [{**move, "url": link(move["version"])} for move in moves(view)],
+            "hands": hands(view), "board_url": f"/v1/games/{game_id}/board" + _query(token, lang),
+            "version": version}
+    return Page(200, _("{label}: {value}").format(label=_("Replay"), value=f"{title}: {players}"),
+                _("{label}: {value}").format(label=title, value=players), template="replay.html", data=data)
