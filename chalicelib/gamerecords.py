@@ -98,7 +98,7 @@ def _move(before: GameRecord, game: GameRecord, events: list[EventRecord], engin
     kept = [e for e in events if e.type != MESSAGE]
     if not kept:
         return None
-    mover = next((e.seat for e in kept if e.seat is not None), None)
+    mover = _mover(kept)
     kind, steps = STEPS, []
     for e in kept:
         if e.type in FORFEITS or e.type in SERVICE_KINDS:
@@ -139,6 +139,17 @@ def _seen(event: EventRecord, seat: int | None, full: bool) -> tuple[dict, set[s
     own = event.private.get(str(seat), {}) if seat is not None else {}
     hidden = {k for key, part in event.private.items() if part is not own for k in part} - set(own)
     return {**event.data, **own}, hidden
+
+
+def _mover(events: list[EventRecord]) -> int | None:
+    return next((e.seat for e in events if e.seat is not None and e.type != MESSAGE), None)
+
+
+def clock_used_by_version(versions: list[tuple[GameRecord, list[EventRecord]]]) -> dict[int, float | None]:
+    """Each version's ``clock_used_seconds`` as its record's move tells it (the board's replay lists
+    them): the seconds its mover's clock ran, pauses left out; None where no clock ran."""
+    return {game.version: _clock_used(versions[index - 1][0], game, _mover(events))
+            for index, (game, events) in enumerate(versions) if index > 0}
 
 
 def _clock_used(before: GameRecord, game: GameRecord, mover: int | None) -> float | None:
