@@ -522,3 +522,22 @@ def test_the_move_list_gives_the_time_on_the_movers_clock_without_a_pause(timed,
     assert moved["clock_used_seconds"] == 3 * 3600
     rows = moves_listed(timed.get(replay_path(timed, ann, gid)).body)
     assert "took 3 hours on the clock" in rows[1], rows[1]
+
+
+def test_a_game_lost_on_time_is_told_by_its_notations_result_tag_not_a_step(timed, clock):
+    """A timeout is no step: the record's Battle Line notation writes the steps moves only and its
+    Result tag says the game was lost on time; it reads back to those moves."""
+    from chalicelib.games.battleline import notation
+
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 1})
+    gid = game["game_id"]
+    end_turn(timed, [ann, bob], gid)
+    end_turn(timed, [ann, bob], gid)
+    clock.advance(2 * DAY)
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
+    done = timed.get(f"/v1/games/{gid}/record", key=ann["api_key"]).body
+    assert done["moves"][-1]["kind"] == "timeout" and done["moves"][-1]["seat"] == 1
+    assert '[Result "S2 (timeout)"]' in done["notation"]
+    assert done["notation"].splitlines()[-1].startswith("2. S2: ")  # Ann's timeout writes no line
+    assert notation.read(done["notation"]) == [{"seat": m["seat"], "steps": m["steps"]}
+                                               for m in done["moves"] if m["kind"] == "steps"]
