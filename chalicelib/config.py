@@ -265,10 +265,12 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                       player_ratings=ratings.player_ratings)
     notes = Notes(store, clock, load=moves.load)
     digests = Digests(store, clock, find=moves.find)
-    records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play, engines=engines)
+    records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play,
+                          deal_revealed=duplicates.deal_revealed, engines=engines)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
                     hide_board_in_play=duplicates.hide_board_in_play, links=links, list_events=store.list_events,
-                    get_notes=notes.get_notes, put_notes=notes.put_notes, load_version=store.load_version)
+                    get_notes=notes.get_notes, put_notes=notes.put_notes, load_version=store.load_version,
+                    game_history=store.game_history)
     bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
     webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
     mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.story,

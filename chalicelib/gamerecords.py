@@ -16,6 +16,7 @@ from typing import Any
 
 from . import ids, timecontrol
 from .games.base import GameEngine
+from .games.battleline import notation as battleline_notation
 from .games.replay import FORFEITS
 from .records import EventRecord, GameRecord
 from .talk import MESSAGE  # talk is no part of a game's record
@@ -30,20 +31,26 @@ def rules_version(game: GameRecord, engine: GameEngine) -> str:
     return game.rules_version or f"{engine.name}/1"
 
 
-def reveals_all(game: GameRecord) -> bool:
-    """Whether the record shows everything: the game is over and its deal deals no other board."""
-    return game.status == "finished" and not game.seed_withheld
+def reveals_all(game: GameRecord, round_over: bool = False) -> bool:
+    """Whether the record shows everything: the game is over and its deal deals no other board, or,
+    on a duplicate round's board, ``round_over``: every board of its round is finished (the rule of
+    the views, ``services.boards.DuplicateBoards.deal_revealed``)."""
+    return game.status == "finished" and (not game.seed_withheld or (game.duplicate_board and round_over))
 
 
-def build(versions: list[tuple[GameRecord, list[EventRecord]]], engine: GameEngine, seat: int | None) -> dict:
+def build(versions: list[tuple[GameRecord, list[EventRecord]]], engine: GameEngine, seat: int | None,
+          round_over: bool = False) -> dict:
     """The record of a game (``versions``: every version, oldest first, with the events each added)
-    as ``seat`` may read it (None: a spectator)."""
+    as ``seat`` may read it (None: a spectator); ``round_over``: on a duplicate round's board, whether
+    the round's last board has finished (see :func:`reveals_all`)."""
     start, latest = versions[0][0], versions[-1][0]
-    full = reveals_all(latest)
+    full = reveals_all(latest, round_over)
     finished = latest.status == "finished"
     options = {k: v for k, v in latest.options.items() if k != "time_control"}
     moves = [move for index in range(1, len(versions))
              if (move := _move(versions[index - 1][0], *versions[index], engine, seat, full)) is not None]
+    result = latest.result(engine.result(latest.state))
+    players = [{"seat": s.seat, "player_id": s.player_id, "name": s.name, "bot": s.bot} for s in latest.seats]
     return {
         "format": FORMAT,
         "game_id": latest.id,
@@ -55,20 +62,33 @@ def build(versions: list[tuple[GameRecord, list[EventRecord]]], engine: GameEngi
         "time_control": latest.options.get("time_control"),
         "rated": latest.rated and latest.ended is None,
         "tournament_id": latest.tournament_id,
-        "players": [{"seat": s.seat, "player_id": s.player_id, "name": s.name, "bot": s.bot} for s in latest.seats],
+        "players": players,
         "you": seat,
         "created_at": latest.created_at,
         "finished_at": latest.updated_at if finished else None,
-        "result": latest.result(engine.result(latest.state)),
+        "result": result,
         "deal_commitment": ids.deal_commitment(latest.id, latest.seed, latest.deal_salt) if latest.deal_salt else None,
-        "seed": latest.seed if (latest.seed_public or finished) and not latest.seed_withheld else None,
+        "seed": latest.seed if full or (latest.seed_public and not latest.seed_withheld) else None,
         "deal_salt": latest.deal_salt if full else None,
         "complete": full,
         # Version 0: the whole deal once the game is over, else what the reader saw of it (nobody
         # sees a hand before the game begins).
         "start": start.state if full else engine.view(start.state, None if start.status == "waiting" else seat),
         "moves": moves,
+        "notation": notation(latest, moves, players, result),
     }
+
+
+def notation(game: GameRecord, moves: list[dict], players: list[dict], result: dict | None) -> str | None:
+    """A Battle Line game's moves in its compact notation (docs/notation.md; None for another game):
+    the moves of kind ``steps``, as the reader sees them (another seat's Scout return, while the game
+    runs, is ``return:?``); a timeout, a withdrawal or a forfeit is no step: the ``Result`` tag tells
+    how the game ended (``*`` while it runs)."""
+    if game.game != "battleline":
+        return None
+    told = [{"seat": m["seat"], "steps": m["steps"]} for m in moves if m["kind"] == STEPS and m["seat"] is not None]
+    return battleline_notation.write(told, battleline_notation.tags_for(
+        game.id, players, result if game.status == "finished" else None))
 
 
 def _move(before: GameRecord, game: GameRecord, events: list[EventRecord], engine: GameEngine,
@@ -78,7 +98,7 @@ def _move(before: GameRecord, game: GameRecord, events: list[EventRecord], engin
     kept = [e for e in events if e.type != MESSAGE]
     if not kept:
         return None
-    mover = next((e.seat for e in kept if e.seat is not None), None)
+    mover = _mover(kept)
     kind, steps = STEPS, []
     for e in kept:
         if e.type in FORFEITS or e.type in SERVICE_KINDS:
@@ -119,6 +139,17 @@ def _seen(event: EventRecord, seat: int | None, full: bool) -> tuple[dict, set[s
     own = event.private.get(str(seat), {}) if seat is not None else {}
     hidden = {k for key, part in event.private.items() if part is not own for k in part} - set(own)
     return {**event.data, **own}, hidden
+
+
+def _mover(events: list[EventRecord]) -> int | None:
+    return next((e.seat for e in events if e.seat is not None and e.type != MESSAGE), None)
+
+
+def clock_used_by_version(versions: list[tuple[GameRecord, list[EventRecord]]]) -> dict[int, float | None]:
+    """Each version's ``clock_used_seconds`` as its record's move tells it (the board's replay lists
+    them): the seconds its mover's clock ran, pauses left out; None where no clock ran."""
+    return {game.version: _clock_used(versions[index - 1][0], game, _mover(events))
+            for index, (game, events) in enumerate(versions) if index > 0}
 
 
 def _clock_used(before: GameRecord, game: GameRecord, mover: int | None) -> float | None:

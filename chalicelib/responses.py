@@ -739,15 +739,23 @@ class GameRecordDoc(Shape):
     finished_at: str | None
     result: dict[str, Any] | None
     deal_commitment: str | None
-    seed: int | None = Field(description="Once the game is over (from the start, for an explicit seed).")
-    deal_salt: str | None = Field(description="Once the game is over.")
+    seed: int | None = Field(description="Once the game is over (from the start, for an explicit seed); on a "
+                                         "duplicate tournament's board, once its round's last board has "
+                                         "finished.")
+    deal_salt: str | None = Field(description="Once the game is over (on a duplicate tournament's board, once "
+                                              "its round is over).")
     complete: bool = Field(description="True once the game is over: the record then holds everything (the "
-                                       "whole deal, every hand and draw, the seed and salt). Never on a "
-                                       "duplicate tournament's board.")
+                                       "whole deal, every hand and draw, the seed and salt). On a duplicate "
+                                       "tournament's board, only once every board of its round has finished.")
     start: dict[str, Any] = Field(description="Version 0: once the game is over, the engine's whole starting "
                                               "state (every hand, the decks in order); before, the reader's "
                                               "view of it.")
     moves: list[RecordMove]
+    notation: str | None = Field(description="Battle Line: the `steps` moves in the compact notation "
+                                             "(docs/notation.md), as the reader sees them (`return:?` for "
+                                             "another seat's Scout return while the game runs), with the "
+                                             "`Result` tag telling a timeout or forfeit; null for Khan & "
+                                             "General.")
 
 
 class GameRecordList(Shape):

@@ -18,7 +18,7 @@ from chalicelib.errors import ERRORS
 from chalicelib.games import ENGINES, GAMES
 from chalicelib.responses import WEBHOOKS, Problem
 from chalicelib.timecontrol import TimeControl
-from chalicelib.web import resolve
+from chalicelib.web import NDJSON, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 REF = "#/components/schemas/{model}"
@@ -306,6 +306,10 @@ def _responses(op) -> dict[str, Any]:
         ok["content"] = {**ok.get("content", {}), **{kind: {"schema": {"type": "string"}} for kind in op.files}}
         ok["headers"] = {"Content-Disposition": {
             "description": "With a file (not JSON): `attachment` and the file's name.", "schema": {"type": "string"}}}
+        if NDJSON in op.files:  # a page of a list, one item a line (web.JsonLines): its cursor in a header
+            ok["headers"]["Next-Cursor"] = {
+                "description": "With `application/x-ndjson`: give it as `cursor` for the next page; absent on the "
+                               "last page (JSON carries it as `next_cursor`).", "schema": {"type": "string"}}
     if op.idempotent:
         ok["headers"] = {"Idempotent-Replayed": {
             "description": "Present (true) when this is the stored response of an earlier request.",

@@ -103,3 +103,12 @@ def test_every_error_code_an_operation_can_raise_is_documented():
              .get("properties", {}).get("code", {}).get("enum", [])}
     assert {"version_conflict", "illegal_action", "not_your_turn", "invalid_card", "unauthorized",
             "idempotency_key_reused", "game_not_found", "not_seated"} <= codes
+
+
+def test_an_ndjson_list_declares_its_next_cursor_header():
+    """listGameRecords answers NDJSON with the next page's cursor in ``Next-Cursor``
+    (tests/api/test_game_records.py reads it): the document says so, as it does ETag and Retry-After."""
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    ok = document["paths"]["/v1/players/me/records"]["get"]["responses"]["200"]
+    assert "application/x-ndjson" in ok["content"]
+    assert ok["headers"]["Next-Cursor"]["schema"] == {"type": "string"}

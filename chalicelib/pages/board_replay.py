@@ -1,7 +1,7 @@
 """The board's replay: a page per version of a game (``?v=N``), drawn by the server, so that it steps
 through the game without a script (first, previous, next, last links; the script adds the arrow
 keys only) and lists every accepted version as a move: who, what in words, when, and the time it
-took on a timed game. From :meth:`chalicelib.services.boards.Boards.replay`: a seat's own view of
+took on its mover's clock. From :meth:`chalicelib.services.boards.Boards.replay`: a seat's own view of
 each past version while the game runs, everything once it is finished."""
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def _quiet(events: list[dict], view: dict) -> str:
 
 def moves(view: dict) -> list[dict]:
     """One row per accepted version: its number, the seat that made it, what it did in words (as the
-    reader may know it), when, and on a timed game the time since the version before."""
+    reader may know it), when, and on a timed game the time it took on its mover's clock (pauses
+    left out; the record's ``clock_used_seconds``), where that clock ran."""
     replay, shown = view["replay"], PRESENTERS[view["game"]]
     people = names_of(view)
     by_version: dict[int, list[dict]] = {}
@@ -79,10 +80,9 @@ def moves(view: dict) -> list[dict]:
         said = [text for e in events if (text := shown.tell(e, view))]
         if not said:
             said = [_("The game begins")] if number == 0 else [_quiet(events, view)]
-        took = None
-        if replay["timed"] and number > 0:
-            seconds = (parse_time(at) - parse_time(before)).total_seconds()
-            took = _("took {time}").format(time=i18n.duration(int(max(0, seconds))))
+        took, seconds = None, replay.get("clock_used", {}).get(number)
+        if replay["timed"] and seconds is not None:
+            took = _("took {time} on the clock").format(time=i18n.duration(int(seconds)))
         rows.append({"version": number, "seat": seat, "name": people.get(seat) if seat is not None else None,
                      "said": said, "when": when(at, replay["zone"]), "took": took,
                      "current": number == replay["version"]})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import talk
+from .. import gamerecords, talk
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
 from ..games import GameEngine
@@ -53,8 +53,10 @@ class Boards:
                  list_events: Callable[[str, int], list[EventRecord]] | None = None,
                  get_notes: Callable[[Player, str], dict] | None = None,
                  put_notes: Callable[[Player, str, str], dict] | None = None,
-                 load_version: Callable[[str, int], tuple[GameRecord, list[EventRecord]] | None] | None = None) -> None:
+                 load_version: Callable[[str, int], tuple[GameRecord, list[EventRecord]] | None] | None = None,
+                 game_history: Callable[[str], list[tuple[GameRecord, list[EventRecord]]]] | None = None) -> None:
         self.load = load
+        self.game_history = game_history  # every version with its events (a replay's move list)
         self.load_version = load_version  # the game as one version left it (a replay's step)
         self.get_notes = get_notes  # a seat's private notes (services.notes), read and saved as its player
         self.put_notes = put_notes
@@ -136,9 +138,10 @@ class Boards:
         is finished: :meth:`_all_public`). The duplicate round rule (``board_in_play``) and a
         private game's link hold as on the board.
 
-        Reads: the game (one query), the version (two items), every version's events (one query,
-        paged by 1 MB), for a seat its player (one item), and for a finished duplicate board
-        whether its round is scored."""
+        Reads: the game (one query), the version (two items), every version with its events (one
+        query, paged by 1 MB, and the settings: ``clock_used``, each version's time on its mover's
+        clock, from the record's :func:`chalicelib.gamerecords.clock_used_by_version`), for a seat
+        its player (one item), and for a finished duplicate board whether its round is scored."""
         game, engine = self.load(game_id)
         seat = self._board_seat(game, token)
         latest = game.version
@@ -150,10 +153,15 @@ class Boards:
         if finished:  # everything is public once the game ends: each seat's view (its hand) at that version
             view["seat_views"] = {s.seat: engine.view(past.state, s.seat) for s in game.seats}
             view["hands"] = {seat: seen.get("hand", []) for seat, seen in view["seat_views"].items()}
-        events = [self._seen(e, seat, finished) for e in (self.list_events(game_id, 0) if self.list_events else [])]
+        history = self.game_history(game_id) if self.game_history is not None else []
+        stored = [e for _game, added in history for e in added] if history else \
+            (self.list_events(game_id, 0) if self.list_events else [])
+        events = [self._seen(e, seat, finished) for e in stored]
         mine = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
         return {**view, "replay": {"version": shown, "latest": latest, "finished": finished,
                                    "timed": game.clock is not None, "created_at": game.created_at,
+                                   # each version's time on its mover's clock, as the record tells it
+                                   "clock_used": gamerecords.clock_used_by_version(history),
                                    "zone": mine.time_zone if mine is not None else None,
                                    "events": [e for e in events if not talk.is_message(e)]},
                 "reader_language": self._language(game, seat)}

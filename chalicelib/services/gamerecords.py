@@ -17,10 +17,19 @@ from ..store.protocol import Store
 
 class GameRecords:
     def __init__(self, store: Store, *, hide_board_in_play: Callable[[GameRecord, int | None], None],
+                 deal_revealed: Callable[[GameRecord], bool] = lambda game: False,
                  engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.engines = engines or ENGINES
         self.hide_board_in_play = hide_board_in_play
+        self.deal_revealed = deal_revealed  # a finished duplicate board's: is its round over?
+
+    def _build(self, versions: list, seat: int | None) -> dict:
+        """The record as ``seat`` reads it; a finished duplicate board's whole once its round is over
+        (the views' rule: one read of its tournament, for a finished duplicate board only)."""
+        latest = versions[-1][0]
+        round_over = latest.duplicate_board and latest.status == "finished" and self.deal_revealed(latest)
+        return gamerecords.build(versions, self.engines[latest.game], seat, round_over)
 
     def get_record(self, player: Caller, game_id: str) -> dict:
         """The game's record as the caller may read it (a seat's or a spectator's, as its view): all
@@ -31,7 +40,7 @@ class GameRecords:
         latest = versions[-1][0]
         seat = latest.seat_of(player.id)
         self.hide_board_in_play(latest, seat)
-        return gamerecords.build(versions, self.engines[latest.game], seat)
+        return self._build(versions, seat)
 
     def list_records(self, player: Caller, query: ListRecordsQuery) -> dict:
         """The caller's finished games as records, the latest finished first, a page at a time: their
@@ -45,5 +54,5 @@ class GameRecords:
         for m in page:
             versions = self.store.game_history(m.game_id)
             if versions:
-                records.append(gamerecords.build(versions, self.engines[m.game], m.seat))
+                records.append(self._build(versions, m.seat))
         return {"records": records, "next_cursor": next_cursor}

@@ -19,6 +19,7 @@ from chalicelib.config import build_services
 from ..conftest import LINKS, ApiClient
 from ..outbox import written
 from ..fakes import FakeClock
+from .test_board_replay import moves_listed, played_turns, replay_path
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 DAY = timedelta(days=1)
@@ -507,3 +508,36 @@ def test_a_game_keeps_the_time_zone_a_player_had_when_seated(timed, clock):
     assert seat_clock(later, 1)["paused_by"] == "weekend"      # a new game takes the new zone
     clock.advance(timedelta(hours=8))                           # Saturday 01:00 in Paris
     assert seat_clock(timed.view(ann, game["game_id"]), 1)["paused_by"] == "weekend"
+
+
+def test_the_move_list_gives_the_time_on_the_movers_clock_without_a_pause(timed, clock):
+    """The time a move took is its mover's clock time, the record's ``clock_used_seconds`` (one
+    computation): a day on vacation before Ann moved is no time on her clock."""
+    ann, bob = timed.signup("Ann"), timed.signup("Bob")
+    gid = timed.new_game(ann, [ann, bob], options={"first_seat": 1, "time_control": {"per_move_days": 3}})["game_id"]
+    assert timed.post("/v1/players/me/vacation", {"days": 1}, key=ann["api_key"]).status == 200
+    clock.advance(timedelta(days=1, hours=3))
+    played_turns(timed, ann, bob, gid, 1)
+    moved = timed.get(f"/v1/games/{gid}/record", key=ann["api_key"]).body["moves"][0]
+    assert moved["clock_used_seconds"] == 3 * 3600
+    rows = moves_listed(timed.get(replay_path(timed, ann, gid)).body)
+    assert "took 3 hours on the clock" in rows[1], rows[1]
+
+
+def test_a_game_lost_on_time_is_told_by_its_notations_result_tag_not_a_step(timed, clock):
+    """A timeout is no step: the record's Battle Line notation writes the steps moves only and its
+    Result tag says the game was lost on time; it reads back to those moves."""
+    from chalicelib.games.battleline import notation
+
+    ann, bob, game = new_timed_game(timed, {"per_move_days": 1})
+    gid = game["game_id"]
+    end_turn(timed, [ann, bob], gid)
+    end_turn(timed, [ann, bob], gid)
+    clock.advance(2 * DAY)
+    assert timed.services.clocks.sweep_clocks()["timeouts"] == 1
+    done = timed.get(f"/v1/games/{gid}/record", key=ann["api_key"]).body
+    assert done["moves"][-1]["kind"] == "timeout" and done["moves"][-1]["seat"] == 1
+    assert '[Result "S2 (timeout)"]' in done["notation"]
+    assert done["notation"].splitlines()[-1].startswith("2. S2: ")  # Ann's timeout writes no line
+    assert notation.read(done["notation"]) == [{"seat": m["seat"], "steps": m["steps"]}
+                                               for m in done["moves"] if m["kind"] == "steps"]

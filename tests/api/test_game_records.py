@@ -18,12 +18,13 @@ from typer.testing import CliRunner
 from battleline_cli import main
 from battleline_cli.client import Client, Failure
 from chalicelib import verify
+from chalicelib.games.battleline import notation
 from tests.mailplay.test_hidden_information import STEP_WORDS, cards_named, ids_in
 
 RFC3339_Z = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 RECORD_KEYS = {"format", "game_id", "game", "rules_version", "card_set", "status", "options", "time_control", "rated",
                "tournament_id", "players", "you", "created_at", "finished_at", "result", "deal_commitment", "seed",
-               "deal_salt", "complete", "start", "moves"}
+               "deal_salt", "complete", "start", "moves", "notation"}
 MOVE_KEYS = {"version", "seat", "kind", "steps", "events", "at", "clock_used_seconds"}
 
 
@@ -120,6 +121,58 @@ def test_a_spectators_record_shows_no_draw_and_another_seats_step_loses_what_onl
     assert mine and all("card" in e["data"] for e in mine) and own["start"]["hand"]
     theirs = [e for m in own["moves"] for e in m["events"] if e["type"] == "draw" and e["seat"] == 2]
     assert all("card" not in e["data"] for e in theirs)
+
+
+def told(done: dict) -> list[dict]:
+    """The moves a record's notation tells: its ``steps`` moves, each seat and steps."""
+    return [{"seat": m["seat"], "steps": m["steps"]} for m in done["moves"] if m["kind"] == "steps"]
+
+
+def scouting(view: dict, rng: random.Random) -> dict:
+    """A step that brings Scout into play soon: Scout itself, its draws and return, a tactics draw."""
+    choices = [s for s in view["legal_steps"] if s["type"] not in ("resign", "offer_draw")]
+    for wanted in (lambda s: s.get("card") == "SCOUT", lambda s: s["type"] in ("scout_draw", "scout_return"),
+                   lambda s: s["type"] == "draw" and s["deck"] == "tactics"):
+        if found := [s for s in choices if wanted(s)]:
+            return rng.choice(found)
+    return rng.choice(choices)
+
+
+def test_a_battle_line_record_tells_its_game_in_notation_that_reads_back_to_its_steps(api):
+    """The record's ``notation`` (docs/notation.md) reads back to the record's steps, version by
+    version; while the game runs, another seat's Scout return is ``return:?`` to each seat and to a
+    spectator (never its cards), and the Result tag is ``*``; once over, every card and the result."""
+    ann, bob, eve = api.signup("Ann"), api.signup("Bob"), api.signup("Eve")
+    gid = api.new_game(ann, [ann, bob], options={"first_seat": 1}, seed=5, public=True)["game_id"]
+    players, rng = {1: ann, 2: bob}, random.Random(5)
+    view = api.view(ann, gid)
+    for _ in range(80):
+        if any(s["type"] == "scout_return" for m in record(api, eve, gid)["moves"] for s in m["steps"]):
+            break
+        view = api.view(players[view["to_move"]], gid)
+        reply = api.act(players[view["you"]], gid, view["version"], scouting(view, rng))
+        assert reply.status == 200, reply.body
+        view = reply.body["view"]
+    scout_seat = next(m["seat"] for m in record(api, eve, gid)["moves"]
+                      if any(s["type"] == "scout_return" for s in m["steps"]))
+    for seat, reader in ((1, ann), (2, bob), (None, eve)):
+        running = record(api, reader, gid)
+        assert '[Result "*"]' in running["notation"] and '[S1 "Ann"]' in running["notation"]
+        assert notation.read(running["notation"]) == told(running)
+        mine = seat == scout_seat
+        assert ("return:?" in running["notation"]) is not mine, (seat, running["notation"])
+    api.act(players[view["to_move"]], gid, view["version"], {"type": "resign"})
+    done = record(api, eve, gid)
+    assert "return:?" not in done["notation"] and f'[Game "{gid}"]' in done["notation"]
+    assert notation.read(done["notation"]) == told(done) and done["notation"].rstrip().endswith("resign")
+    loser = 3 - done["result"]["winner"]
+    assert f'[Result "S{done["result"]["winner"]} (resign)"]' in done["notation"] and told(done)[-1]["seat"] == loser
+
+
+def test_a_khan_record_has_no_notation(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    gid = new(api, "khan", ann, bob)
+    assert record(api, ann, gid)["notation"] is None
 
 
 def test_a_duplicate_board_in_play_refuses_its_record_to_anyone_but_its_seats(api, services, monkeypatch):

@@ -7,6 +7,10 @@ import hashlib
 
 import pytest
 
+from chalicelib import verify
+
+from .test_board_replay import at, hands_listed, replay_path
+
 
 def create(api, organiser, **settings):
     body = {"name": "Spring cup", "game": "battleline", "format": "round_robin", **settings}
@@ -235,9 +239,15 @@ def test_duplicate_round_reveals_the_deal_once_its_last_board_finishes(api, serv
     resign(api, services, bob, first)
     seen = [api.view(p, first) for p in (ann, bob)] + [api.view(p, second) for p in (cat, dan)]
     seen += [api.get(f"/v1/games/{first}/events", key=ann["api_key"]).body, get(api, t)]
+    seen += [api.get(f"/v1/games/{first}/record", key=p["api_key"]).body for p in (ann, bob)]
+    seen += [api.get("/v1/players/me/records", key=ann["api_key"]).body]
     for view in seen[:2]:
         assert view["status"] == "finished" and view["seed"] is None and view["deal_salt"] is None
         assert view["deal_commitment"] == commitments[first]
+    for kept in seen[-3:-1]:  # the finished board's record: as a seat saw it, no other hand, no seed
+        assert kept["status"] == "finished" and not kept["complete"] and kept["start"]["hand"] and kept["you"]
+        assert "hands" not in kept["start"] and kept["seed"] is None
+    assert list(hands_listed(api.get(at(replay_path(api, ann, first), 0)).body)) == ["Your hand"]
     for body in seen:
         text = str(body)
         assert not any(secret in text for secret in secrets), body
@@ -248,6 +258,14 @@ def test_duplicate_round_reveals_the_deal_once_its_last_board_finishes(api, serv
         assert view["seed"] == game.seed and view["deal_salt"]
         salt = view["deal_salt"]
         assert hashlib.sha256(f"{gid}:{view['seed']}:{salt}".encode()).hexdigest() == commitments[gid]
+    # And the record is whole (the deal, every hand and draw, seed and salt) and verifies; the
+    # replay shows every hand.
+    for reader in (ann, outsider):
+        whole = api.get(f"/v1/games/{first}/record", key=reader["api_key"]).body
+        assert whole["complete"] and whole["seed"] == game.seed and whole["deal_salt"] == game.deal_salt
+        assert verify.verify(whole).verified
+    assert [r["complete"] for r in api.get("/v1/players/me/records", key=ann["api_key"]).body["records"]] == [True]
+    assert len(hands_listed(api.get(at(replay_path(api, ann, first), 0)).body)) == 2
 
 
 def test_boards_of_a_tournament_that_is_not_duplicate_stay_open(api, services):
