@@ -168,7 +168,7 @@ def test_a_blocked_player_cannot_invite_you_by_email(api):
 def test_an_address_without_a_block_is_invited_as_before(api):
     """Decision: the check tells nothing of whether an address plays here: an unknown address, and
     a player's address with no block between them, are both invited (201) as before."""
-    ann, bob = signup_with(api, "Ann", "ann@example.org"), api.signup("Bob")
+    _ann, bob = signup_with(api, "Ann", "ann@example.org"), api.signup("Bob")
     cy = api.signup("Cy")
     block(api, cy, bob)  # a block between others does not matter
     for address in ("ann@example.org", "nobody@example.org"):
