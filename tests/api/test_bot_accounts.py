@@ -2,7 +2,16 @@
 declare what it accepts (``bot_policy``); a game made for it outside the policy is refused with
 422 ``bot_refuses``, saying why."""
 
+from urllib.parse import urlsplit
+
 import pytest
+from chalice.test import Client
+
+import app as app_module
+from chalicelib.config import build_services
+from chalicelib.notify.dispatcher import Dispatcher
+from tests.conftest import LINKS, ApiClient
+from tests.notify.helpers import Outbox, text_of
 
 from .test_contract import problem_of
 
@@ -90,3 +99,27 @@ def test_only_a_bot_account_has_a_bot_policy(api):
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"bot_policy": {"rated": "any"}},
                            key=ann["api_key"]), 422, "not_a_bot")
     assert "bot_policy" not in api.get("/v1/players/me/preferences", key=ann["api_key"]).body
+
+
+def test_a_bot_accounts_name_says_bot_on_the_board_page_and_in_emails(store, monkeypatch):
+    """Issue 23, "shown as a bot everywhere": where people read a seat's name (the board page, the
+    game's emails), a bot account's is "Robo (bot)"; a person's reads as before."""
+    outbox = Outbox()
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    monkeypatch.setattr(app_module.api, "services", lambda: services)
+    with Client(app_module.app) as client:
+        api = ApiClient(client, store)
+        ann = api.post("/v1/players", {"name": "Ann", "email": "ann@example.org"}).body
+        robo = signup_bot(api)
+        game = challenge(api, ann, robo, options={"first_seat": 1})
+        assert game.status == 201, game.body
+        link = api.get(f"/v1/games/{game.body['game_id']}/board-link", key=ann["api_key"]).body
+        page = api.get(urlsplit(link["url"]).path + "?" + urlsplit(link["url"]).query).body
+        assert "Robo (bot)" in page and "Ann (bot)" not in page
+        services.dispatcher.drain_outbox()
+        mail = next(m for m in outbox.sent if m["To"] == "ann@example.org")
+        assert "Robo (bot)" in mail["Subject"] and "Robo (bot)" in text_of(mail)
+        with_language = api.request("PUT", "/v1/players/me/preferences", {"language": "ja"}, key=ann["api_key"])
+        assert with_language.status == 200, with_language.body
+        page = api.get(urlsplit(link["url"]).path + "?" + urlsplit(link["url"]).query).body
+        assert "Robo（ボット）" in page  # translated
