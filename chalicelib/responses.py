@@ -123,6 +123,8 @@ class LeaderboardRow(RatingView):
     rank: int
     player_id: str
     name: str
+    bot_account: bool = Field(False, description="Present (true) when the player is a bot account (made with "
+                                                 "`bot: true`): a program playing through the API.")
 
 
 class Leaderboard(Shape):

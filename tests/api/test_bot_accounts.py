@@ -10,6 +10,7 @@ from chalice.test import Client
 import app as app_module
 from chalicelib.config import build_services
 from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.records import RatingRecord
 from tests.conftest import LINKS, ApiClient
 from tests.notify.helpers import Outbox, text_of
 
@@ -123,3 +124,14 @@ def test_a_bot_accounts_name_says_bot_on_the_board_page_and_in_emails(store, mon
         assert with_language.status == 200, with_language.body
         page = api.get(urlsplit(link["url"]).path + "?" + urlsplit(link["url"]).query).body
         assert "Robo（ボット）" in page  # translated
+
+
+def test_a_bot_account_is_marked_on_the_leaderboard(api, services):
+    """The leaderboard reads each listed player's profile for their name already: it says which
+    rows are bot accounts (``bot_account: true``, left out for a person), however old the rating."""
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    for player, rating in ((ann, 1620), (robo, 1810)):
+        services.store.save_ratings(f"g-{player['id']}", [RatingRecord(player["id"], "battleline", rating, 70, 0.06,
+                                                                       games=30)])
+    rows = api.get("/v1/leaderboards/battleline").body["players"]
+    assert [(r["name"], r.get("bot_account")) for r in rows] == [("Robo", True), ("Ann", None)]
