@@ -161,6 +161,8 @@ class SeatView(Shape):
 class GameCreator(Shape):
     player_id: str
     name: str | None
+    bot_account: bool = Field(False, description="Present (true) when the creator is a bot account (made with "
+                                                 "`bot: true`): a program playing through the API.")
 
 
 class OpenGame(Shape):

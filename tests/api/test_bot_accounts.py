@@ -135,3 +135,16 @@ def test_a_bot_account_is_marked_on_the_leaderboard(api, services):
                                                                        games=30)])
     rows = api.get("/v1/leaderboards/battleline").body["players"]
     assert [(r["name"], r.get("bot_account")) for r in rows] == [("Robo", True), ("Ann", None)]
+
+
+def test_a_bot_accounts_open_game_is_marked_in_the_lobby(api):
+    """listOpenGames: the creator of an open game is marked when a bot account (``created_by``)."""
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    for maker in (ann, robo):
+        made = api.post("/v1/games", {"game": "battleline", "seats": [{"player_id": maker["id"]}, {"open": True}]},
+                        key=maker["api_key"])
+        assert made.status == 201, made.body
+    listed = api.get("/v1/open-games?game=battleline", key=api.signup("Cy")["api_key"])
+    assert listed.status == 200, listed.body
+    assert sorted((g["created_by"]["name"], g["created_by"].get("bot_account")) for g in listed.body["games"]) == [
+        ("Ann", None), ("Robo", True)]
