@@ -124,7 +124,9 @@ class Tournaments:
                                          for game_id in p["games"]) for p in unscored)
 
     def join(self, player: Player, tournament_id: str) -> dict:
-        return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name)))
+        profile = self.store.get_player(player.id)  # a bot account enters as one (shown so)
+        bot = bool(profile and profile.bot)
+        return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name, bot)))
 
     def start(self, player: Player, tournament_id: str) -> dict:
         def begin(t: dict) -> list[dict]:
@@ -256,8 +258,8 @@ class Tournaments:
                 first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
                 if pairing["games"].index(game_id) % 2:  # a pairing's games alternate the seats
                     first, second = second, first
-                seats = [SeatRecord(1, first["player_id"], first["name"]),
-                         SeatRecord(2, second["player_id"], second["name"])]
+                seats = [SeatRecord(1, first["player_id"], first["name"], bot_account=bool(first.get("bot_account"))),
+                         SeatRecord(2, second["player_id"], second["name"], bot_account=bool(second.get("bot_account")))]
                 game, created = self.new_game_record(
                     engine, game_id, t["options"], seats, director.board_seed(t, pairing["round"], pairing["board"]),
                     t["organiser"], rated=t["rated"], tournament_id=t["id"], seed_withheld=t["duplicate"])
@@ -324,7 +326,8 @@ class Tournaments:
         def who(seed: int | None) -> dict | None:
             if seed is None:
                 return None
-            return {"seed": seed, "player_id": by_seed[seed]["player_id"], "name": by_seed[seed]["name"]}
+            return {"seed": seed, "player_id": by_seed[seed]["player_id"], "name": by_seed[seed]["name"],
+                    **director.bot_mark(by_seed[seed])}
 
         return {
             "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
@@ -335,7 +338,7 @@ class Tournaments:
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
             "created_at": t["created_at"], "round": t["round"],
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
-                         "withdrawn": p["withdrawn"]} for p in t["players"]],
+                         "withdrawn": p["withdrawn"], **director.bot_mark(p)} for p in t["players"]],
             "pairings": [{"round": p["round"], "board": p["board"], "first": who(p["first"]),
                           "second": who(p["second"]), "game_ids": p["games"], "points": p["points"],
                           "forfeit": p["forfeit"]} for p in t["pairings"]],

@@ -148,3 +148,26 @@ def test_a_bot_accounts_open_game_is_marked_in_the_lobby(api):
     assert listed.status == 200, listed.body
     assert sorted((g["created_by"]["name"], g["created_by"].get("bot_account")) for g in listed.body["games"]) == [
         ("Ann", None), ("Robo", True)]
+
+
+def test_a_bot_account_is_marked_in_a_tournament_its_games_and_standings(api):
+    """A bot account enters a tournament as one: its entry, its pairings, its standings and
+    crosstable rows (``bot_account: true``), the seats of its tournament games, and the standings
+    page ("Robo (bot)")."""
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    made = api.post("/v1/tournaments", {"name": "Cup", "game": "battleline", "format": "round_robin"},
+                    key=ann["api_key"]).body
+    for player in (ann, robo):
+        assert api.post(f"/v1/tournaments/{made['id']}/join", key=player["api_key"]).status == 200
+    t = api.post(f"/v1/tournaments/{made['id']}/start", key=ann["api_key"]).body
+    assert {p["name"]: p.get("bot_account") for p in t["players"]} == {"Ann": None, "Robo": True}
+    pairing = t["pairings"][0]
+    assert {pairing[s]["name"]: pairing[s].get("bot_account") for s in ("first", "second")} == {
+        "Ann": None, "Robo": True}
+    seats = api.view(ann, pairing["game_ids"][0])["seats"]
+    assert {s["name"]: s.get("bot_account", False) for s in seats} == {"Ann": False, "Robo": True}
+    standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    for rows in (standings["standings"], standings["crosstable"]):
+        assert {r["name"]: r.get("bot_account") for r in rows} == {"Ann": None, "Robo": True}
+    page = api.get(f"/v1/tournaments/{t['id']}/standings/page", headers={"Accept": "text/html"}).body
+    assert "Robo (bot)" in page and "Ann (bot)" not in page
