@@ -258,8 +258,8 @@ class Tournaments:
                 first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
                 if pairing["games"].index(game_id) % 2:  # a pairing's games alternate the seats
                     first, second = second, first
-                seats = [SeatRecord(1, first["player_id"], first["name"], bot_account=bool(first.get("bot_account"))),
-                         SeatRecord(2, second["player_id"], second["name"], bot_account=bool(second.get("bot_account")))]
+                seats = [SeatRecord(1, first["player_id"], first["name"]),
+                         SeatRecord(2, second["player_id"], second["name"])]
                 game, created = self.new_game_record(
                     engine, game_id, t["options"], seats, director.board_seed(t, pairing["round"], pairing["board"]),
                     t["organiser"], rated=t["rated"], tournament_id=t["id"], seed_withheld=t["duplicate"])

@@ -171,3 +171,18 @@ def test_a_bot_account_is_marked_in_a_tournament_its_games_and_standings(api):
         assert {r["name"]: r.get("bot_account") for r in rows} == {"Ann": None, "Robo": True}
     page = api.get(f"/v1/tournaments/{t['id']}/standings/page", headers={"Accept": "text/html"}).body
     assert "Robo (bot)" in page and "Ann (bot)" not in page
+
+
+def test_a_bot_account_is_marked_in_its_ladder_games_seats(api):
+    """A ladder challenge's game marks a bot account's seat, the challenger's or the challenged's."""
+    org, ann, robo, bob = api.signup("Org"), api.signup("Ann"), signup_bot(api), api.signup("Bob")
+    made = api.post("/v1/ladders", {"name": "Club ladder", "game": "battleline"}, key=org["api_key"])
+    assert made.status == 201, made.body
+    for player in (ann, robo, bob):  # rungs 1, 2, 3
+        assert api.post(f"/v1/ladders/{made.body['id']}/join", key=player["api_key"]).status == 200
+    for challenger, target in ((robo, ann), (bob, robo)):
+        reply = api.post(f"/v1/ladders/{made.body['id']}/challenges", {"player_id": target["id"]},
+                         key=challenger["api_key"])
+        assert reply.status == 201, reply.body
+        assert {s["name"]: s.get("bot_account", False) for s in reply.body["game"]["seats"]} == {
+            target["name"]: target is robo, challenger["name"]: challenger is robo}
