@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 
 from chalicelib import config
+from chalicelib.store import Store
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import check_layout
 
@@ -29,7 +30,7 @@ class Counts:
     present: int = 0  # already there
 
 
-def backfill(store: DynamoStore, *, dry_run: bool = False, page_size: int = 100) -> Counts:
+def backfill(store: Store, *, dry_run: bool = False, page_size: int = 100) -> Counts:
     counts = Counts()
     for player_id, email in store.scan_profiles_with_email(page_size):
         counts.players += 1
