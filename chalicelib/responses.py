@@ -119,10 +119,15 @@ class Me(PlayerView):
     ratings: dict[str, RatingView] = Field(description="Glicko-2 rating per game type played rated.")
 
 
+BOT_ACCOUNT = ("Present (true) when the player is a bot account (made with `bot: true`): a program playing through "
+               "the API.")
+
+
 class LeaderboardRow(RatingView):
     rank: int
     player_id: str
     name: str
+    bot_account: bool = Field(False, description=BOT_ACCOUNT)
 
 
 class Leaderboard(Shape):
@@ -159,6 +164,7 @@ class SeatView(Shape):
 class GameCreator(Shape):
     player_id: str
     name: str | None
+    bot_account: bool = Field(False, description=BOT_ACCOUNT)
 
 
 class OpenGame(Shape):
@@ -407,12 +413,14 @@ class TournamentPlayer(Shape):
     name: str
     seed: int | None = Field(description="1 = best rating at the start; null before it.")
     withdrawn: bool
+    bot_account: bool = Field(False, description=BOT_ACCOUNT)
 
 
 class PairingSide(Shape):
     seed: int
     player_id: str
     name: str
+    bot_account: bool = Field(False, description=BOT_ACCOUNT)
 
 
 class PairingView(Shape):
@@ -548,6 +556,7 @@ class StandingRow(Shape):
     withdrawn: bool
     annulled: bool = Field(description="Round robin: withdrew having played fewer than half of their games, so "
                                        "all their games are annulled (FIDE).")
+    bot_account: bool = Field(False, description=BOT_ACCOUNT)
 
 
 class CrosstableEntry(Shape):
@@ -573,6 +582,7 @@ class CrosstableRow(Shape):
         description="Every pairing of the player, round by round. A round robin's column for an opponent is "
                     "the entries with that `opponent_rank` (two in a double round robin); a Swiss table reads "
                     "them by round.")
+    bot_account: bool = Field(False, description=BOT_ACCOUNT)
 
 
 class Standings(Shape):

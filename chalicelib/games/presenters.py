@@ -83,12 +83,18 @@ TITLES = (N_("Battle Line"), N_("Khan & General"))
 Presenter.title = property(_title, doc=_title.__doc__)  # type: ignore[assignment,method-assign]
 
 
+def seat_name(seat: dict) -> str:
+    """A seat's player's name as people read it: a bot account's (``bot_account``) says so, "Robo
+    (bot)", wherever the name is shown (pages, emails, the story of the game)."""
+    return _("{name} (bot)").format(name=seat["name"]) if seat.get("bot_account") else seat["name"]
+
+
 def names(view: dict) -> dict[int, str]:
     """Each seat's name as people read it (a player's name, a bot's, or an open invitation): a seat
     still kept for an invitation is "an invited player" in the reader's language, not the stored
     "(invited)"."""
     return {s["seat"]: _("an open seat") if s.get("open") else _("an invited player")
-            if s.get("invited") and not s.get("player_id") else s["name"] for s in view["seats"]}
+            if s.get("invited") and not s.get("player_id") else seat_name(s) for s in view["seats"]}
 
 
 def since_own_move(events: list[dict], seat: int | None) -> list[dict]:

@@ -15,7 +15,7 @@ from typing import Callable
 
 from .. import i18n, talk
 from ..games.base import Words
-from ..games.presenters import PRESENTERS, names
+from ..games.presenters import PRESENTERS, names, seat_name
 from ..i18n import N_, _, ngettext
 from .links import Links
 
@@ -27,7 +27,7 @@ StepUrl = Callable[[dict], str]  # a legal step -> its signed link
 def people(view: dict) -> dict[int, str]:
     """Each seat's name (a seat still kept for an invitation: "an invited player")."""
     return {s["seat"]: _("an open seat") if s.get("open") else _("an invited player")
-            if s.get("player_id") is None and not s.get("bot") else s["name"] for s in view["seats"]}
+            if s.get("player_id") is None and not s.get("bot") else seat_name(s) for s in view["seats"]}
 
 
 def others(view: dict) -> list[str]:

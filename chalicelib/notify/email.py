@@ -18,7 +18,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
-from ..games.presenters import PRESENTERS
+from ..games.presenters import PRESENTERS, seat_name
 from .. import i18n, timecontrol
 from .. import ladder as ladders
 from ..i18n import _, ngettext
@@ -60,7 +60,7 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     game, players = show.title(view), show.listed(show.others(view))
     if message.type == "game.invited":
         creator = message.data.get("created_by")
-        inviter = next((s["name"] for s in view["seats"] if creator and s.get("player_id") == creator), None)
+        inviter = next((seat_name(s) for s in view["seats"] if creator and s.get("player_id") == creator), None)
         ladder = message.data.get("ladder")
         if creator and creator == player.id:
             intro = _("You started a game of {game} against {players}.").format(game=game, players=players)

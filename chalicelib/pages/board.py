@@ -17,6 +17,7 @@ from .. import talk
 from ..services.notes import MAX_LENGTH as NOTES_MAX_LENGTH
 from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
+from ..games.presenters import seat_name
 from .. import i18n
 from ..i18n import N_, _, language, speaking
 from ..mailplay.show import deal
@@ -88,8 +89,8 @@ def clock_lines(view: dict) -> list[dict]:
 
 def seats(view: dict) -> list[dict]:
     you = view["you"]
-    return [{"seat": s["seat"], "name": s["name"], "you": s["seat"] == you,
-             "label": _("You") if s["seat"] == you else s["name"]} for s in view["seats"]]
+    return [{"seat": s["seat"], "name": seat_name(s), "you": s["seat"] == you,
+             "label": _("You") if s["seat"] == you else seat_name(s)} for s in view["seats"]]
 
 
 def _drawn(view: dict, events: list[dict]) -> list[str]:
@@ -159,7 +160,7 @@ def _board_view(view: dict) -> dict:
     steps = [{"label": tables.say(s, view), "step": s} for s in view["legal_steps"]]
     events = view.get("events") or []
     recent = view.get("recent")
-    people = {s["seat"]: s["name"] for s in view["seats"]}
+    people = {s["seat"]: seat_name(s) for s in view["seats"]}
     log = [{"seq": e["seq"], "text": e["data"]["text"], "said_by": people.get(e["seat"], "?")} if talk.is_message(e)
            else {"seq": e["seq"], "text": text} for e in events
            if talk.is_message(e) and "text" in e["data"] or (text := shown.tell(e, view))]

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from .. import i18n
 from ..games.presenters import PRESENTERS
 from ..games.presenters import names as names_of
+from ..games.presenters import seat_name
 from ..i18n import N_, _, language, speaking
 from ..timecontrol import parse_time, valid_zone
 from .board import game_title, headline, reader, table_module
@@ -179,7 +180,7 @@ def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
          "off": version >= latest, "rel": None, "key": "End"},
     ]
     title = game_title(view["game"], shown.title)
-    players = " \u2013 ".join(s["name"] for s in view["seats"])
+    players = " \u2013 ".join(seat_name(s) for s in view["seats"])
     if replay["finished"]:
         note = _("The game is over: every hand is shown.")
     elif view["you"] is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 
+from ..games.presenters import seat_name
 from ..i18n import N_, _
 from .page import Download, Page
 
@@ -128,12 +129,12 @@ def _describe(entry: dict, names: dict[int, str]) -> str:
 
 def standings_page(standings: dict) -> Page:
     """The standings and the crosstable, for a phone or a desktop."""
-    names = {row["seed"]: row["name"] for row in standings["crosstable"]}
+    names = {row["seed"]: seat_name(row) for row in standings["crosstable"]}
     rows = []
     by_seed = {row["seed"]: row for row in standings["crosstable"]}
     for row in standings["standings"]:
         crossed = by_seed.get(row["seed"])
-        rows.append({**row, "cells": [{**cell, "title": " · ".join(_describe(e, names) for e in cell["entries"])}
+        rows.append({**row, "name": seat_name(row), "cells": [{**cell, "title": " · ".join(_describe(e, names) for e in cell["entries"])}
                                       for cell in (cells(standings, crossed, _("bye")) if crossed else [])]})
     status = {"open": _("Open for entries"), "running": _("Round {round} of {rounds}").format(
         round=standings["round"], rounds=standings["rounds"]), "finished": _("Finished")}[standings["status"]]

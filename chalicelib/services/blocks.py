@@ -56,6 +56,15 @@ class Blocks:
         if self.store.blocks_among(pairs):
             raise ServiceError("blocked", _("you cannot play this game with this player"))
 
+    def refuse_if_blocked_at(self, player_id: str, addresses: Iterable[str]) -> None:
+        """``blocked`` if a player with one of these addresses (email invitations) and ``player_id``
+        blocked each other: one query of each address's own partition (``keys.player_email``), then
+        :meth:`refuse_if_blocked`. An address no player has, or none blocked, answers nothing: the
+        check never tells whether an address plays here."""
+        found = [p for a in dict.fromkeys(addresses) for p in self.store.players_with_email(ids.hash_email(a))]
+        if found:
+            self.refuse_if_blocked(player_id, found)
+
     def blocking(self, sender_id: str, recipients: Iterable[str]) -> set[str]:
         """Which of ``recipients`` blocked ``sender_id`` (their messages are not shown to them)."""
         recipients = [r for r in dict.fromkeys(recipients) if r and r != sender_id]

@@ -69,6 +69,7 @@ class Games:
         self._check_rated(request, seats)
         if self.blocks is not None:
             self.blocks.refuse_if_blocked(player.id, [s.player_id for s in seats if s.player_id])
+            self.blocks.refuse_if_blocked_at(player.id, [s.email for s in seats if s.email and not s.player_id])
 
         def run(record: Recorder) -> dict:
             if self.limit is not None:  # checked here, so that a retry of a game made is answered again

@@ -148,11 +148,12 @@ class Lobby:
                 continue  # taken or called off since the index was written
             fits = (seat.rating_min is None or rating >= seat.rating_min) and \
                 (seat.rating_max is None or rating <= seat.rating_max)
+            creator = next((s for s in game.seats if s.player_id == game.created_by), None)
             listed.append({
                 "game_id": game.id, "game": game.game, "options": engine.public_options(game.options, None),
                 "rated": game.rated, "created_at": game.created_at,
-                "created_by": {"player_id": game.created_by,
-                               "name": next((s.name for s in game.seats if s.player_id == game.created_by), None)},
+                "created_by": {"player_id": game.created_by, "name": creator.name if creator else None,
+                               **({"bot_account": True} if creator and creator.bot_account else {})},
                 "seats": [s.as_json() for s in game.seats], "open_seat": seat.seat,
                 "may_join": fits and game.seat_of(caller.id) is None})
         return {"game": game_type, "games": listed}

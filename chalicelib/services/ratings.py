@@ -82,10 +82,11 @@ class Ratings:
         rows, lapsed = self.store.leaderboard(game, limit, lambda r: not as_of(r, now).provisional)
         for record in lapsed:
             self.store.drop_from_leaderboard(record)
-        names = {r.player_id: self.store.get_player(r.player_id) for r in rows}
+        names = {r.player_id: self.store.get_player(r.player_id) for r in rows}  # names, and bot accounts
         return {"game": game, "players": [
             {"rank": rank, "player_id": r.player_id, "name": names[r.player_id].name if names[r.player_id] else "?",
-             **shown(r, now)} for rank, r in enumerate(rows, start=1)]}
+             **shown(r, now), **({"bot_account": True} if names[r.player_id] and names[r.player_id].bot else {})}
+            for rank, r in enumerate(rows, start=1)]}
 
 
 def idle_periods(record: RatingRecord, now: datetime) -> int:

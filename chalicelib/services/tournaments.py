@@ -124,7 +124,9 @@ class Tournaments:
                                          for game_id in p["games"]) for p in unscored)
 
     def join(self, player: Player, tournament_id: str) -> dict:
-        return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name)))
+        profile = self.store.get_player(player.id)  # a bot account enters as one (shown so)
+        bot = bool(profile and profile.bot)
+        return self.view(self._update(tournament_id, lambda t: director.join(t, player.id, player.name, bot)))
 
     def start(self, player: Player, tournament_id: str) -> dict:
         def begin(t: dict) -> list[dict]:
@@ -324,7 +326,8 @@ class Tournaments:
         def who(seed: int | None) -> dict | None:
             if seed is None:
                 return None
-            return {"seed": seed, "player_id": by_seed[seed]["player_id"], "name": by_seed[seed]["name"]}
+            return {"seed": seed, "player_id": by_seed[seed]["player_id"], "name": by_seed[seed]["name"],
+                    **director.bot_mark(by_seed[seed])}
 
         return {
             "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
@@ -335,7 +338,7 @@ class Tournaments:
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
             "created_at": t["created_at"], "round": t["round"],
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
-                         "withdrawn": p["withdrawn"]} for p in t["players"]],
+                         "withdrawn": p["withdrawn"], **director.bot_mark(p)} for p in t["players"]],
             "pairings": [{"round": p["round"], "board": p["board"], "first": who(p["first"]),
                           "second": who(p["second"]), "game_ids": p["games"], "points": p["points"],
                           "forfeit": p["forfeit"]} for p in t["pairings"]],

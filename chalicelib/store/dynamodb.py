@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 import botocore.exceptions
 
@@ -202,8 +202,13 @@ class DynamoStore:
                              "bot": True if player.bot else None})),
             self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player.id,
                              "name": player.name})),
-        ] + ([self._put(typed({**keys.player_email(ids.hash_email(player.email), player.id), "kind": "player_email",
-                              "player_id": player.id}))] if player.email else [])
+        ] + ([self._put(self._player_email_item(player.id, player.email))] if player.email else [])
+
+    @staticmethod
+    def _player_email_item(player_id: str, email: str) -> dict:
+        """The address lookup item of a player with this address (``keys.player_email``)."""
+        return typed({**keys.player_email(ids.hash_email(email), player_id), "kind": "player_email",
+                      "player_id": player_id})
 
     def get_player(self, player_id: str) -> Player | None:
         item = self._get(keys.player(player_id))
@@ -288,6 +293,33 @@ class DynamoStore:
     def players_with_email(self, email_hash: str) -> list[str]:
         """The ids of the players with this address (its own partition, strongly consistent)."""
         return [i["player_id"] for i in self._query("PK = :pk", {":pk": {"S": keys.player_email(email_hash, "")["PK"]}})]
+
+    # Migrations (devtools/backfill_player_emails.py): an operator's one-off, never a request's path.
+
+    def scan_profiles_with_email(self, page_size: int = 100) -> Iterator[tuple[str, str]]:
+        """Every player's ``(id, address)`` that has an address: a paginated Scan of the whole
+        table (profiles only, their id and address read). For a migration, never a request."""
+        arguments = {"TableName": self.table, "FilterExpression": "SK = :sk AND attribute_exists(#e)",
+                     "ProjectionExpression": "#i, #e", "ExpressionAttributeNames": {"#i": "id", "#e": "email"},
+                     "ExpressionAttributeValues": {":sk": {"S": keys.PROFILE_SK}}, "Limit": page_size}
+        while True:
+            page = self.client.scan(**arguments)
+            for item in page.get("Items", []):
+                found = plain(item)
+                yield found["id"], found["email"]
+            if "LastEvaluatedKey" not in page:
+                return
+            arguments["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def has_player_email(self, player_id: str, email: str) -> bool:
+        """Whether the player's address lookup item is there."""
+        return self._get(keys.player_email(ids.hash_email(email), player_id)) is not None
+
+    def add_player_email(self, player_id: str, email: str) -> bool:
+        """Write the player's address lookup item if it is missing (sign-up writes it for new
+        players); False when it was there already, so running again changes nothing."""
+        return self._applied(self.client.put_item, TableName=self.table, Item=self._player_email_item(player_id, email),
+                             **_IS_NEW)
 
     def add_recovery(self, request: RecoveryRequest, messages: list[Message]) -> None:
         """The request's item (one write, whether or not it names a player), with the emails it

@@ -13,7 +13,7 @@ A test (tests/store/test_store_protocol.py) keeps the members' parameters the sa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol, TypeVar
 
 if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold start
     from ..records import (
@@ -74,6 +74,18 @@ class Store(Protocol):
 
     def players_with_email(self, email_hash: str) -> list[str]:
         """The ids of the players whose address hashes to ``email_hash`` (``ids.hash_email``)."""
+
+    # Migrations (devtools/backfill_player_emails.py): an operator's one-off, never a request's path.
+
+    def scan_profiles_with_email(self, page_size: int = 100) -> Iterator[tuple[str, str]]:
+        """Every player's ``(id, address)`` that has an address, read a page at a time by a Scan of
+        the whole table: for a migration only (a request never scans)."""
+
+    def has_player_email(self, player_id: str, email: str) -> bool:
+        """Whether the player's address lookup item (what ``players_with_email`` reads) is there."""
+
+    def add_player_email(self, player_id: str, email: str) -> bool:
+        """Write the player's address lookup item if missing; False when it was there (idempotent)."""
 
     def add_recovery(self, request: RecoveryRequest, messages: list[Message]) -> None:
         """Record a recovery request by email (one write, whether or not it names a player) with the

@@ -51,7 +51,7 @@ def new_tournament(tid: str, name: str, game: str, format: str, options: dict, *
             "round": 0, "players": [], "schedule": None, "pairings": []}
 
 
-def join(t: Tournament, player_id: str, name: str) -> None:
+def join(t: Tournament, player_id: str, name: str, bot_account: bool = False) -> None:
     if t["status"] != "open":
         raise TournamentRefused("tournament_started", _("the tournament has started; entries are closed"))
     if any(p["player_id"] == player_id for p in t["players"]):
@@ -59,7 +59,14 @@ def join(t: Tournament, player_id: str, name: str) -> None:
     if t["max_players"] and len(t["players"]) >= t["max_players"]:
         raise TournamentRefused("tournament_full", _("the tournament is full ({max_players} players)").format(
                                                      max_players=t['max_players']))
-    t["players"].append({"player_id": player_id, "name": name, "seed": None, "withdrawn": False})
+    t["players"].append({"player_id": player_id, "name": name, "seed": None, "withdrawn": False,
+                         **({"bot_account": True} if bot_account else {})})
+
+
+def bot_mark(entry: dict) -> dict:
+    """``{"bot_account": True}`` for an entrant who is a bot account (entered as one), else nothing:
+    to spread into whatever shows the entrant."""
+    return {"bot_account": True} if entry.get("bot_account") else {}
 
 
 def withdraw(t: Tournament, player_id: str) -> list[str]:
@@ -267,7 +274,7 @@ def standing_rows(t: Tournament) -> list[dict]:
     if t["status"] == "open":
         return [{"rank": None, "player_id": p["player_id"], "name": p["name"], "seed": None, "points": 0.0,
                  "tie_break": 0.0, "tie_breaks": {name: 0.0 for name in order}, "withdrawn": False,
-                 "annulled": False} for p in t["players"]]
+                 "annulled": False, **bot_mark(p)} for p in t["players"]]
     by_seed = {p["seed"]: p for p in t["players"]}
     gone = annulled(t)
     if t["format"] == "single_elimination":
@@ -288,7 +295,7 @@ def standing_rows(t: Tournament) -> list[dict]:
     return [{"rank": rank, "player_id": by_seed[s]["player_id"], "name": by_seed[s]["name"], "seed": s,
              "points": points, "tie_break": round(next(iter(tbs.values())), 3),
              "tie_breaks": {name: round(value, 3) for name, value in tbs.items()},
-             "withdrawn": by_seed[s]["withdrawn"], "annulled": s in gone}
+             "withdrawn": by_seed[s]["withdrawn"], "annulled": s in gone, **bot_mark(by_seed[s])}
             for rank, (s, points, tbs) in enumerate(rows, start=1)]
 
 
@@ -319,7 +326,7 @@ def crosstable(t: Tournament, rows: list[dict]) -> list[dict]:
                 "annulled": opponent is not None and bool({seed, opponent} & gone),
             })
         table.append({"rank": row["rank"], "seed": seed, "player_id": row["player_id"], "name": row["name"],
-                      "results": entries})
+                      "results": entries, **bot_mark(row)})
     return table
 
 

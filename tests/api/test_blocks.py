@@ -139,3 +139,39 @@ def test_tournaments_still_pair_blocked_players(api, people):
     assert started.status == 200, started.body
     games = api.get("/v1/games", key=ann["api_key"]).body["games"]
     assert len(games) == 1 and games[0]["status"] == "active"
+
+
+def invite(api, creator, address):
+    return api.post("/v1/games", {"game": "battleline", "seats": [{"player_id": creator["id"]},
+                                                                   {"email": address}]},
+                    key=creator["api_key"])
+
+
+def signup_with(api, name, address):
+    reply = api.post("/v1/players", {"name": name, "email": address})
+    assert reply.status == 201, reply.body
+    return reply.body
+
+
+def test_a_blocked_player_cannot_invite_you_by_email(api):
+    """Issue 23: "a blocked player cannot invite you": an email seat whose address is a player's
+    (the address lookup item, any case) is refused when either blocked the other, as a challenge is."""
+    ann, bob = signup_with(api, "Ann", "ann@example.org"), api.signup("Bob")
+    block(api, ann, bob)
+    refused = problem_of(invite(api, bob, "ANN@Example.org"), 403, "blocked")
+    assert refused == problem_of(challenge(api, bob, ann), 403, "blocked")  # the same refusal, no more said
+    bob_with_address = signup_with(api, "Bob", "bob@example.org")
+    block(api, bob_with_address, ann)
+    problem_of(invite(api, ann, "bob@example.org"), 403, "blocked")  # either way round
+
+
+def test_an_address_without_a_block_is_invited_as_before(api):
+    """Decision: the check tells nothing of whether an address plays here: an unknown address, and
+    a player's address with no block between them, are both invited (201) as before."""
+    _ann, bob = signup_with(api, "Ann", "ann@example.org"), api.signup("Bob")
+    cy = api.signup("Cy")
+    block(api, cy, bob)  # a block between others does not matter
+    for address in ("ann@example.org", "nobody@example.org"):
+        made = invite(api, bob, address)
+        assert made.status == 201, made.body
+        assert made.body["status"] == "waiting"

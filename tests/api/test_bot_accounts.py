@@ -2,7 +2,17 @@
 declare what it accepts (``bot_policy``); a game made for it outside the policy is refused with
 422 ``bot_refuses``, saying why."""
 
+from urllib.parse import urlsplit
+
 import pytest
+from chalice.test import Client
+
+import app as app_module
+from chalicelib.config import build_services
+from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.records import RatingRecord
+from tests.conftest import LINKS, ApiClient
+from tests.notify.helpers import Outbox, text_of
 
 from .test_contract import problem_of
 
@@ -90,3 +100,89 @@ def test_only_a_bot_account_has_a_bot_policy(api):
     problem_of(api.request("PUT", "/v1/players/me/preferences", {"bot_policy": {"rated": "any"}},
                            key=ann["api_key"]), 422, "not_a_bot")
     assert "bot_policy" not in api.get("/v1/players/me/preferences", key=ann["api_key"]).body
+
+
+def test_a_bot_accounts_name_says_bot_on_the_board_page_and_in_emails(store, monkeypatch):
+    """Issue 23, "shown as a bot everywhere": where people read a seat's name (the board page, the
+    game's emails), a bot account's is "Robo (bot)"; a person's reads as before."""
+    outbox = Outbox()
+    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    monkeypatch.setattr(app_module.api, "services", lambda: services)
+    with Client(app_module.app) as client:
+        api = ApiClient(client, store)
+        ann = api.post("/v1/players", {"name": "Ann", "email": "ann@example.org"}).body
+        robo = signup_bot(api)
+        game = challenge(api, ann, robo, options={"first_seat": 1})
+        assert game.status == 201, game.body
+        link = api.get(f"/v1/games/{game.body['game_id']}/board-link", key=ann["api_key"]).body
+        page = api.get(urlsplit(link["url"]).path + "?" + urlsplit(link["url"]).query).body
+        assert "Robo (bot)" in page and "Ann (bot)" not in page
+        services.dispatcher.drain_outbox()
+        mail = next(m for m in outbox.sent if m["To"] == "ann@example.org")
+        assert "Robo (bot)" in mail["Subject"] and "Robo (bot)" in text_of(mail)
+        with_language = api.request("PUT", "/v1/players/me/preferences", {"language": "ja"}, key=ann["api_key"])
+        assert with_language.status == 200, with_language.body
+        page = api.get(urlsplit(link["url"]).path + "?" + urlsplit(link["url"]).query).body
+        assert "Robo（ボット）" in page  # translated
+
+
+def test_a_bot_account_is_marked_on_the_leaderboard(api, services):
+    """The leaderboard reads each listed player's profile for their name already: it says which
+    rows are bot accounts (``bot_account: true``, left out for a person), however old the rating."""
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    for player, rating in ((ann, 1620), (robo, 1810)):
+        services.store.save_ratings(f"g-{player['id']}", [RatingRecord(player["id"], "battleline", rating, 70, 0.06,
+                                                                       games=30)])
+    rows = api.get("/v1/leaderboards/battleline").body["players"]
+    assert [(r["name"], r.get("bot_account")) for r in rows] == [("Robo", True), ("Ann", None)]
+
+
+def test_a_bot_accounts_open_game_is_marked_in_the_lobby(api):
+    """listOpenGames: the creator of an open game is marked when a bot account (``created_by``)."""
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    for maker in (ann, robo):
+        made = api.post("/v1/games", {"game": "battleline", "seats": [{"player_id": maker["id"]}, {"open": True}]},
+                        key=maker["api_key"])
+        assert made.status == 201, made.body
+    listed = api.get("/v1/open-games?game=battleline", key=api.signup("Cy")["api_key"])
+    assert listed.status == 200, listed.body
+    assert sorted((g["created_by"]["name"], g["created_by"].get("bot_account")) for g in listed.body["games"]) == [
+        ("Ann", None), ("Robo", True)]
+
+
+def test_a_bot_account_is_marked_in_a_tournament_its_games_and_standings(api):
+    """A bot account enters a tournament as one: its entry, its pairings, its standings and
+    crosstable rows (``bot_account: true``), the seats of its tournament games, and the standings
+    page ("Robo (bot)")."""
+    ann, robo = api.signup("Ann"), signup_bot(api)
+    made = api.post("/v1/tournaments", {"name": "Cup", "game": "battleline", "format": "round_robin"},
+                    key=ann["api_key"]).body
+    for player in (ann, robo):
+        assert api.post(f"/v1/tournaments/{made['id']}/join", key=player["api_key"]).status == 200
+    t = api.post(f"/v1/tournaments/{made['id']}/start", key=ann["api_key"]).body
+    assert {p["name"]: p.get("bot_account") for p in t["players"]} == {"Ann": None, "Robo": True}
+    pairing = t["pairings"][0]
+    assert {pairing[s]["name"]: pairing[s].get("bot_account") for s in ("first", "second")} == {
+        "Ann": None, "Robo": True}
+    seats = api.view(ann, pairing["game_ids"][0])["seats"]
+    assert {s["name"]: s.get("bot_account", False) for s in seats} == {"Ann": False, "Robo": True}
+    standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    for rows in (standings["standings"], standings["crosstable"]):
+        assert {r["name"]: r.get("bot_account") for r in rows} == {"Ann": None, "Robo": True}
+    page = api.get(f"/v1/tournaments/{t['id']}/standings/page", headers={"Accept": "text/html"}).body
+    assert "Robo (bot)" in page and "Ann (bot)" not in page
+
+
+def test_a_bot_account_is_marked_in_its_ladder_games_seats(api):
+    """A ladder challenge's game marks a bot account's seat, the challenger's or the challenged's."""
+    org, ann, robo, bob = api.signup("Org"), api.signup("Ann"), signup_bot(api), api.signup("Bob")
+    made = api.post("/v1/ladders", {"name": "Club ladder", "game": "battleline"}, key=org["api_key"])
+    assert made.status == 201, made.body
+    for player in (ann, robo, bob):  # rungs 1, 2, 3
+        assert api.post(f"/v1/ladders/{made.body['id']}/join", key=player["api_key"]).status == 200
+    for challenger, target in ((robo, ann), (bob, robo)):
+        reply = api.post(f"/v1/ladders/{made.body['id']}/challenges", {"player_id": target["id"]},
+                         key=challenger["api_key"])
+        assert reply.status == 201, reply.body
+        assert {s["name"]: s.get("bot_account", False) for s in reply.body["game"]["seats"]} == {
+            target["name"]: target is robo, challenger["name"]: challenger is robo}
