@@ -20,7 +20,7 @@ api = Api(app, config.services, config.allowed_origins())
 
 @api.operation("POST", "/v1/players", "createPlayer", summary="Sign up: returns the API key, once",
                body=m.CreatePlayerRequest, response=r.PlayerCreated, status=201, auth=False,
-               idempotent=True, rate="signup", tag="players")
+               idempotent=True, rate="signup", errors=("not_a_bot",), tag="players")
 def create_player(call: Call):
     return call.services.players.create_player(call.body, call.idempotency)
 
@@ -470,7 +470,7 @@ def get_preferences(call: Call):
 
 @api.operation("PUT", "/v1/players/me/preferences", "updatePreferences",
                summary="Choose which events reach the caller by email and by webhook", body=m.Preferences,
-               response=r.PreferencesView, tag="players")
+               response=r.PreferencesView, errors=("not_a_bot",), tag="players")
 def update_preferences(call: Call):
     return call.services.players.set_preferences(call.player, call.body)
 
