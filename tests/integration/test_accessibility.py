@@ -3,7 +3,8 @@ playing and finished), the pages behind emailed links (a step, a played step, re
 answer to a game, an invitation, unsubscribing) and the emails' HTML parts pass axe-core with no
 serious or critical violation, in Debian's Chromium driven by Playwright. A Battle Line turn is
 played by the keyboard alone (Tab, Space, Enter); cards and flags have text names; what changes
-(the opponent's move, your move accepted, the end) is said in a polite live region."""
+(the opponent's move, your move accepted, the end) is said in a polite live region. The replay page,
+the account recovery email and its pages, and the daily digest are checked too."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from chalicelib.config import build_services
 from chalicelib.mailplay import pages
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat
+from chalicelib.models import (ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat,
+                               RecoverAccountRequest)
 from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.email import compose_digest
+from chalicelib.records import Message
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing
 from tests.integration.test_board_browser import (CHROMIUM, DESKTOP, QUIET, act, board_link, new_game, signup,
@@ -91,6 +95,10 @@ def test_the_board_pages_pass_axe(live_server, browser):
     page.goto(board_link(url, bob, line["game_id"]))
     expect(page.locator("#headline")).to_contain_text("won")
     found += axe_violations(page, "Battle Line board, finished")
+    replay = board_link(url, bob, line["game_id"]).replace("/board?", "/board/replay?") + "&v=1"
+    page.goto(replay)
+    expect(page.locator("nav a").first).to_be_visible()
+    found += axe_violations(page, "Battle Line replay, a finished game at version 1")
     page.close()
     assert_accessible(found)
 
@@ -157,6 +165,19 @@ def mail_world():
         htmls["page: invitation"] = pages.invitation_page(
             services.mailplay, link_in(text_of(invitation), "invitations"), "/x").html()
         assert invited["status"] == "waiting"
+        services.recovery.recover(RecoverAccountRequest(email="ann@example.org"))
+        services.dispatcher.drain_outbox()
+        recovery = next(m for m in outbox.sent if m["To"] == "ann@example.org" and "API key" in m["Subject"])
+        htmls["email: account recovery"] = html_of(recovery)
+        recover = re.search(r"/v1/recover/([^\s\"<]+)", text_of(recovery)).group(1)
+        htmls["page: account recovery"] = pages.recovery_page(services.recovery, recover, "/x").html()
+        htmls["page: the new API key"] = pages.recover_with_link(services.recovery, recover).html()
+        digest = Message("msg_digest_a11y", "player.digest", bob.id, {"games": [
+            {"game_id": gid, "game": "battleline", "seat": 2, "version": 3, "deadline": "2026-12-01T08:00:00.000Z",
+             "opponents": ["Ann"]},
+            {"game_id": invited["game_id"], "game": "khan", "seat": 1, "version": 1, "deadline": None,
+             "opponents": ["Cat"]}]}, "2026-11-28T07:00:00.000Z")
+        htmls["email: daily digest"] = html_of(compose_digest(digest, services.store.get_player(bob.id), LINKS))
         yield htmls
 
 
