@@ -336,6 +336,7 @@ class RungRecord:
     open_challenges: int
     joined_at: str
     active_at: str
+    bot: bool = False  # a bot account (Player.bot) as it joined; rungs made before this say False
 
 
 @dataclass

@@ -511,12 +511,15 @@ class LadderPlayer(Shape):
     open_challenges: int
     joined_at: str
     last_active_at: str = Field(description="When they joined, or last started or finished a ladder game.")
+    bot_account: bool = Field(False, description=BOT_ACCOUNT + " Stored on the rung when the player joins: rungs "
+                                                               "made before bot marks (issue 23) have none.")
 
 
 class LadderSide(Shape):
     player_id: str
     name: str
     rank: int | None
+    bot_account: bool = Field(False, description=BOT_ACCOUNT + " (As the player's rung says.)")
 
 
 class LadderChallengeView(Shape):

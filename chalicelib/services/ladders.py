@@ -97,12 +97,14 @@ class Ladders:
     def join(self, player: Player, ladder_id: str) -> dict:
         """Enter the ladder at the bottom."""
         board = self._board(ladder_id, materialize=True)
+        profile = self.store.get_player(player.id)  # the caller's key names no more than id and name:
+        bot = bool(profile and profile.bot)  # a bot account enters as one (shown so on its rung)
         for _attempt in range(ATTEMPTS):
             if board.rung_of(player.id) is not None:
                 raise ServiceError("already_on_ladder", _("you are on this ladder already"))
             now = self.now()
             rung = RungRecord(player.id, player.name, positions.below(board.rungs[-1].position if board.rungs
-                                                                        else None), 0, now, now)
+                                                                        else None), 0, now, now, bot=bot)
             if self.store.join_ladder(ladder_id, rung, self._later(board.ladder.idle_days)) == "joined":
                 return self.get(ladder_id)
             board = self._board(ladder_id)  # on it already (a retry), or someone else joined at that rung
@@ -312,7 +314,8 @@ class Ladders:
         ratings = self.store.get_ratings([r.player_id for r in board.rungs], board.ladder.game) if board.rungs else {}
         rungs = [{"rank": rank, "player_id": r.player_id, "name": r.name,
                   "rating": round(ratings[r.player_id].rating), "provisional": ratings[r.player_id].provisional,
-                  "open_challenges": r.open_challenges, "joined_at": r.joined_at, "last_active_at": r.active_at}
+                  "open_challenges": r.open_challenges, "joined_at": r.joined_at, "last_active_at": r.active_at,
+                  **({"bot_account": True} if r.bot else {})}
                  for rank, r in enumerate(board.rungs, start=1)]
         return {**self._summary(board.ladder), "players": rungs,
                 "challenges": [self._challenge_view(board, c) for c in board.challenges]}
@@ -321,7 +324,8 @@ class Ladders:
     def _challenge_view(board: LadderBoard, challenge: LadderChallenge) -> dict:
         def side(player_id: str) -> dict:
             rung = board.rung_of(player_id)
-            return {"player_id": player_id, "name": rung.name if rung else "?", "rank": board.rank_of(player_id)}
+            return {"player_id": player_id, "name": rung.name if rung else "?", "rank": board.rank_of(player_id),
+                    **({"bot_account": True} if rung and rung.bot else {})}
 
         return {"game_id": challenge.game_id, "challenger": side(challenge.challenger),
                 "challenged": side(challenge.challenged), "respond_by": challenge.respond_by,

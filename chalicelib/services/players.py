@@ -92,7 +92,10 @@ class Players:
         wanted = name_key(query.name)
         after = cursors.decode(query.cursor, "players", wanted, lambda a: isinstance(a, str) and ids.ID.fullmatch(a))
         found, last = self.store.find_players(wanted, query.limit, after) if wanted else ([], None)
-        return {"players": [{"id": p.id, "name": p.name, "created_at": p.created_at} for p in found],
+        # the index leaves out ``bot``: one BatchGetItem of the page's profiles marks bot accounts
+        profiles = self.store.get_players([p.id for p in found]) if found else {}
+        return {"players": [{"id": p.id, "name": p.name, "created_at": p.created_at,
+                             **(bot_mark(profiles[p.id]) if p.id in profiles else {})} for p in found],
                 "next_cursor": cursors.encode("players", wanted, last) if last else None}
 
     def get_me(self, caller: Caller) -> dict:

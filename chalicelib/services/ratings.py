@@ -82,7 +82,8 @@ class Ratings:
         rows, lapsed = self.store.leaderboard(game, limit, lambda r: not as_of(r, now).provisional)
         for record in lapsed:
             self.store.drop_from_leaderboard(record)
-        names = {r.player_id: self.store.get_player(r.player_id) for r in rows}  # names, and bot accounts
+        profiles = self.store.get_players([r.player_id for r in rows]) if rows else {}  # names, and bot accounts
+        names = {r.player_id: profiles.get(r.player_id) for r in rows}
         return {"game": game, "players": [
             {"rank": rank, "player_id": r.player_id, "name": names[r.player_id].name if names[r.player_id] else "?",
              **shown(r, now), **({"bot_account": True} if names[r.player_id] and names[r.player_id].bot else {})}

@@ -214,6 +214,12 @@ class DynamoStore:
         item = self._get(keys.player(player_id))
         return self._player_from(item) if item else None
 
+    def get_players(self, player_ids: list[str]) -> dict[str, Player]:
+        """The players that exist among ``player_ids``, by id: one BatchGetItem of their profiles
+        (eventually consistent, 100 keys a call)."""
+        found = self._batch_get([keys.player(p) for p in dict.fromkeys(player_ids)])
+        return {item["id"]: self._player_from(item) for item in found}
+
     @staticmethod
     def _player_from(item: dict) -> Player:
         player = Player(item["id"], item["name"], item.get("email"), item["created_at"])

@@ -229,6 +229,7 @@ def member_item(ladder_id: str, rung: RungRecord, idle_at: str) -> dict:
     return typed({**keys.ladder_member(ladder_id, rung.player_id), "kind": "ladder_member",
                   "player_id": rung.player_id, "name": rung.name, "pos": rung.position,
                   "open": rung.open_challenges, "joined_at": rung.joined_at, "active_at": rung.active_at,
+                  "bot": True if rung.bot else None,  # a bot account: only then
                   **keys.ladder_due(ladder_id, rung.player_id, idle_at)})
 
 
@@ -261,7 +262,7 @@ def ladder_board_from(items: list[dict]) -> LadderBoard | None:
         if member is None or member["pos"] != position:
             continue  # cannot be: a rung and its player are written together
         rungs.append(RungRecord(member["player_id"], member["name"], position, member["open"],
-                                member["joined_at"], member["active_at"]))
+                                member["joined_at"], member["active_at"], bool(member.get("bot"))))
     challenges = [LadderChallenge(i["game_id"], i["challenger"], i["challenged"], i["respond_by"], i["created_at"],
                                   answer_due="due" in i)
                   for i in items if i["SK"].startswith(keys.CHALLENGE_PREFIX)]

@@ -53,6 +53,10 @@ class Store(Protocol):
     def get_player(self, player_id: str) -> Player | None:
         """The player, or None."""
 
+    def get_players(self, player_ids: list[str]) -> dict[str, Player]:
+        """The players that exist among ``player_ids``, by id (a page's worth: findPlayers'
+        bot marks, the leaderboard's names), by one batch read, eventually consistent."""
+
     def api_key(self, key_hash: str) -> ApiKeyRecord | None:
         """The API key hashing to ``key_hash`` (one strongly consistent read of the key's own item), or
         None."""

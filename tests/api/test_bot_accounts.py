@@ -11,6 +11,8 @@ import app as app_module
 from chalicelib.config import build_services
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.records import RatingRecord
+from chalicelib.store import keys
+from chalicelib.store.items import typed_key
 from tests.conftest import LINKS, ApiClient
 from tests.notify.helpers import Outbox, text_of
 
@@ -186,3 +188,60 @@ def test_a_bot_account_is_marked_in_its_ladder_games_seats(api):
         assert reply.status == 201, reply.body
         assert {s["name"]: s.get("bot_account", False) for s in reply.body["game"]["seats"]} == {
             target["name"]: target is robo, challenger["name"]: challenger is robo}
+
+
+def test_find_players_marks_bot_accounts(api):
+    """findPlayers: the ``player_name`` index leaves out ``bot``; the page's profiles, read in one
+    batch, mark the bot accounts (``bot: true``, as getPlayer does; left out for a person), on
+    every page."""
+    ann, robo, bob = api.signup("Robo"), signup_bot(api, "robo"), signup_bot(api, "ROBO")
+    first = api.get("/v1/players?name=Robo&limit=2", key=ann["api_key"])
+    assert first.status == 200, first.body
+    second = api.get(f"/v1/players?name=Robo&limit=2&cursor={first.body['next_cursor']}", key=ann["api_key"])
+    assert second.status == 200, second.body
+    rows = first.body["players"] + second.body["players"]
+    assert sorted((r["id"], r.get("bot")) for r in rows) == sorted(
+        [(ann["id"], None), (robo["id"], True), (bob["id"], True)])
+
+
+def test_find_players_reads_the_pages_profiles_in_one_batch(api, services, monkeypatch):
+    """The read cost docs/storage.md gives: one BatchGetItem of at most the page's profiles."""
+    ann = api.signup("Ann")
+    for _ in range(3):
+        signup_bot(api, "Ann")
+    calls = []
+    real = services.store.client.batch_get_item
+    monkeypatch.setattr(services.store.client, "batch_get_item",
+                        lambda **kw: calls.append(kw) or real(**kw))
+    found = api.get("/v1/players?name=ann&limit=3", key=ann["api_key"]).body["players"]
+    assert len(found) == 3 and sum(bool(r.get("bot")) for r in found) >= 2
+    assert [len(next(iter(c["RequestItems"].values()))["Keys"]) for c in calls] == [3]
+
+
+def test_a_bot_account_is_marked_on_its_ladder_rung(api):
+    """getLadder: a bot account's rung row says ``bot_account: true`` (stored on the rung as it
+    joins), and so does its side of a challenge; a person's rows leave it out."""
+    org, ann, robo = api.signup("Org"), api.signup("Ann"), signup_bot(api)
+    made = api.post("/v1/ladders", {"name": "Club ladder", "game": "battleline"}, key=org["api_key"]).body
+    for player in (ann, robo):
+        assert api.post(f"/v1/ladders/{made['id']}/join", key=player["api_key"]).status == 200
+    reply = api.post(f"/v1/ladders/{made['id']}/challenges", {"player_id": ann["id"]}, key=robo["api_key"])
+    assert reply.status == 201, reply.body
+    ladder = api.get(f"/v1/ladders/{made['id']}").body
+    assert [(r["name"], r.get("bot_account")) for r in ladder["players"]] == [("Ann", None), ("Robo", True)]
+    [open_challenge] = ladder["challenges"]
+    assert (open_challenge["challenger"].get("bot_account"), open_challenge["challenged"].get("bot_account")) == (
+        True, None)
+
+
+def test_a_rung_made_before_bot_marks_shows_no_mark(api, services):
+    """The mark is stored on the rung when the player joins: a rung made before (no ``bot`` on its
+    item) reads without it, and nothing breaks."""
+    org, robo = api.signup("Org"), signup_bot(api)
+    made = api.post("/v1/ladders", {"name": "Club ladder", "game": "battleline"}, key=org["api_key"]).body
+    assert api.post(f"/v1/ladders/{made['id']}/join", key=robo["api_key"]).status == 200
+    store = services.store
+    store.client.update_item(TableName=store.table, Key=typed_key(keys.ladder_member(made["id"], robo["id"])),
+                             UpdateExpression="REMOVE bot")
+    [row] = api.get(f"/v1/ladders/{made['id']}").body["players"]
+    assert row["name"] == "Robo" and "bot_account" not in row
