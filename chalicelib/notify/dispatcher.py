@@ -204,10 +204,7 @@ class Dispatcher:
     def attempt_email(self, delivery: Delivery, *, first: bool = False, player: Player | None = None) -> Delivery | None:
         """Render the email from the receiver's view now, and send it (a retry once it wins the lease).
         ``player``: the receiver as the dispatch just read them (else they are read now)."""
-        now = self.now()
-        if self.mailer is None or self.links is None or self.viewer is None:
-            return None  # this process does not send email (the worker does)
-        leased = delivery if first else self._lease(delivery, now)
+        leased, now = self._lease_to_mail(delivery, first, needs_viewer=True)
         if leased is None:
             return None
         body = json.loads(delivery.body)
@@ -228,11 +225,18 @@ class Dispatcher:
         return self._mail(leased, now, lambda: in_language(player.language, lambda: compose(message, player, view,
                                                                                        self.links)), first)
 
-    def attempt_invitation(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
+    def _lease_to_mail(self, delivery: Delivery, first: bool, *,
+                       needs_viewer: bool = False) -> tuple[Delivery | None, datetime]:
+        """The delivery this process may mail now (a first attempt is its own; a retry must win
+        the lease), and now; None when this process sends no email (the worker does) or another
+        attempt holds the lease."""
         now = self.now()
-        if self.mailer is None or self.links is None:
-            return None
-        leased = delivery if first else self._lease(delivery, now)
+        if self.mailer is None or self.links is None or (needs_viewer and self.viewer is None):
+            return None, now
+        return (delivery if first else self._lease(delivery, now)), now
+
+    def attempt_invitation(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
+        leased, now = self._lease_to_mail(delivery, first)
         if leased is None:
             return None
         data = json.loads(delivery.body)["data"]
@@ -248,10 +252,7 @@ class Dispatcher:
     def attempt_recovery(self, delivery: Delivery, *, first: bool = False) -> Delivery | None:
         """An account recovery email, in the player's language; its link is signed now (the delivery
         stores only the request's id: nothing that works as a link)."""
-        now = self.now()
-        if self.mailer is None or self.links is None:
-            return None
-        leased = delivery if first else self._lease(delivery, now)
+        leased, now = self._lease_to_mail(delivery, first)
         if leased is None:
             return None
         player = self.store.get_player(delivery.player_id)
