@@ -19,7 +19,7 @@ from .helpers import record_of_random_game
 
 BATTLELINE, KHAN = ENGINES["battleline"], ENGINES["khan"]
 # Fast in the suite (a few seconds); benchmarks/records.py plays more.
-BATTLELINE_GAMES, KHAN_GAMES = 100, 50
+BATTLELINE_GAMES, KHAN_GAMES = 200, 200
 BATTLELINE_VARIANTS = [{}, {"claim_timing": "start"}, {"players": 3}, {}, {"tactics": False},
                        {"claim_timing": "end", "auto_claim": {"1": True, "2": False}}, {}, {"match_games": 2}, {},
                        {"claim_timing": "start"}]
