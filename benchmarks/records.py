@@ -89,7 +89,7 @@ def main() -> None:
                                                quit_rate=0.002)
             played += time.process_time() - start
             start = time.process_time()
-            verdict = verify.verify(gamerecords.build(versions, engine, None))
+            verdict = verify.verify(gamerecords.build(versions, engine, None, full=True))
             checked += time.process_time() - start
             assert verdict.verified, (name, seed, verdict.problems)
             moves += verdict.moves

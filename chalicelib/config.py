@@ -249,7 +249,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     game_limit = GameLimit(store)
     games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
-                  deal_revealed=duplicates.deal_revealed,
+                  all_public=duplicates.all_public,
                   sends_email=links is not None, engines=engines, waiter=waiter,
                   blocks=blocks, limit=game_limit)
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
@@ -266,9 +266,10 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     notes = Notes(store, clock, load=moves.load)
     digests = Digests(store, clock, find=moves.find)
     records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play,
-                          deal_revealed=duplicates.deal_revealed, engines=engines)
+                          all_public=duplicates.all_public, engines=engines)
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
-                    hide_board_in_play=duplicates.hide_board_in_play, links=links, list_events=store.list_events,
+                    hide_board_in_play=duplicates.hide_board_in_play, all_public=duplicates.all_public,
+                    links=links, list_events=store.list_events,
                     get_notes=notes.get_notes, put_notes=notes.put_notes, load_version=store.load_version,
                     game_history=store.game_history)
     bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)

@@ -31,20 +31,13 @@ def rules_version(game: GameRecord, engine: GameEngine) -> str:
     return game.rules_version or f"{engine.name}/1"
 
 
-def reveals_all(game: GameRecord, round_over: bool = False) -> bool:
-    """Whether the record shows everything: the game is over and its deal deals no other board, or,
-    on a duplicate round's board, ``round_over``: every board of its round is finished (the rule of
-    the views, ``services.boards.DuplicateBoards.deal_revealed``)."""
-    return game.status == "finished" and (not game.seed_withheld or (game.duplicate_board and round_over))
-
-
 def build(versions: list[tuple[GameRecord, list[EventRecord]]], engine: GameEngine, seat: int | None,
-          round_over: bool = False) -> dict:
+          full: bool) -> dict:
     """The record of a game (``versions``: every version, oldest first, with the events each added)
-    as ``seat`` may read it (None: a spectator); ``round_over``: on a duplicate round's board, whether
-    the round's last board has finished (see :func:`reveals_all`)."""
+    as ``seat`` may read it (None: a spectator); ``full``: whether everything of it is public now
+    (``services.boards.DuplicateBoards.all_public``: finished, and on a duplicate round's board its
+    round too), else the reader's part only."""
     start, latest = versions[0][0], versions[-1][0]
-    full = reveals_all(latest, round_over)
     finished = latest.status == "finished"
     options = {k: v for k, v in latest.options.items() if k != "time_control"}
     moves = [move for index in range(1, len(versions))

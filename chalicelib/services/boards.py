@@ -37,11 +37,14 @@ class DuplicateBoards:
                                                   "played; it may be watched once every board of the round is "
                                                   "finished").format(id=game.id))
 
-    def deal_revealed(self, game: GameRecord) -> bool:
-        """Whether a finished duplicate board may show its seed and salt: once its round's last board
-        has finished (the same test that opens the boards to all; a seed shown sooner would deal the
-        other boards' hands). The tournament item knows: one read, only for a finished board."""
-        return game.status == "finished" and not self.round_in_play(game.tournament_id, game.id)
+    def all_public(self, game: GameRecord) -> bool:
+        """Whether everything of the game is public now (its seed and salt, every hand, every draw):
+        once it is finished, and on a board of a duplicate round once its round's last board has
+        finished too (the test that opens the boards to all; shown sooner, a seed or a hand here
+        would give away the other boards' hands). The one rule of views, records and replays; the
+        tournament item is read only for a finished duplicate board."""
+        return game.status == "finished" and (not game.duplicate_board
+                                               or not self.round_in_play(game.tournament_id, game.id))
 
 
 class Boards:
@@ -49,7 +52,8 @@ class Boards:
                  view: Callable[[GameRecord, int | None], dict],
                  seat_player: Callable[[str, int], Player | None],
                  post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
-                 hide_board_in_play: Callable[[GameRecord, int | None], None], links: Links | None,
+                 hide_board_in_play: Callable[[GameRecord, int | None], None],
+                 all_public: Callable[[GameRecord], bool], links: Links | None,
                  list_events: Callable[[str, int], list[EventRecord]] | None = None,
                  get_notes: Callable[[Player, str], dict] | None = None,
                  put_notes: Callable[[Player, str, str], dict] | None = None,
@@ -65,6 +69,7 @@ class Boards:
         self.seat_player = seat_player
         self.post_action = post_action
         self.hide_board_in_play = hide_board_in_play
+        self.all_public = all_public  # DuplicateBoards.all_public: may a replay show everything?
         self.links = links
 
     def board_link(self, player: Player, game_id: str) -> dict:
@@ -135,7 +140,7 @@ class Boards:
         another's, nor the decks); once the game is finished everything is public: ``hands`` holds
         every seat's hand at ``version`` (``seat_views``: each seat's own view of it), and the
         events tell every seat's draws (on a duplicate round's board, once every board of its round
-        is finished: :meth:`_all_public`). The duplicate round rule (``board_in_play``) and a
+        is finished: ``all_public``). The duplicate round rule (``board_in_play``) and a
         private game's link hold as on the board.
 
         Reads: the game (one query), the version (two items), every version with its events (one
@@ -148,7 +153,7 @@ class Boards:
         shown = latest if version is None else min(max(version, 0), latest)
         made = self.load_version(game_id, shown) if shown != latest and self.load_version is not None else None
         past = made[0] if made is not None else game
-        finished = self._all_public(game)
+        finished = self.all_public(game)
         view = {**self.view(past, seat, at=past.updated_at), "legal_steps": []}
         if finished:  # everything is public once the game ends: each seat's view (its hand) at that version
             view["seat_views"] = {s.seat: engine.view(past.state, s.seat) for s in game.seats}
@@ -165,17 +170,6 @@ class Boards:
                                    "zone": mine.time_zone if mine is not None else None,
                                    "events": [e for e in events if not talk.is_message(e)]},
                 "reader_language": self._language(game, seat)}
-
-    def _all_public(self, game: GameRecord) -> bool:
-        """Whether the replay may show everything: the game is finished and, on a board of a
-        duplicate round, so is every board of its round (the hands dealt here are dealt there)."""
-        if game.status != "finished":
-            return False
-        try:
-            self.hide_board_in_play(game, None)
-        except ServiceError:
-            return False
-        return True
 
     @staticmethod
     def _seen(event: EventRecord, seat: int | None, finished: bool) -> dict:

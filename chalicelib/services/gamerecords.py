@@ -17,19 +17,18 @@ from ..store.protocol import Store
 
 class GameRecords:
     def __init__(self, store: Store, *, hide_board_in_play: Callable[[GameRecord, int | None], None],
-                 deal_revealed: Callable[[GameRecord], bool] = lambda game: False,
+                 all_public: Callable[[GameRecord], bool],
                  engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.engines = engines or ENGINES
         self.hide_board_in_play = hide_board_in_play
-        self.deal_revealed = deal_revealed  # a finished duplicate board's: is its round over?
+        self.all_public = all_public  # DuplicateBoards.all_public: is the record whole?
 
     def _build(self, versions: list, seat: int | None) -> dict:
         """The record as ``seat`` reads it; a finished duplicate board's whole once its round is over
         (the views' rule: one read of its tournament, for a finished duplicate board only)."""
         latest = versions[-1][0]
-        round_over = latest.duplicate_board and latest.status == "finished" and self.deal_revealed(latest)
-        return gamerecords.build(versions, self.engines[latest.game], seat, round_over)
+        return gamerecords.build(versions, self.engines[latest.game], seat, self.all_public(latest))
 
     def get_record(self, player: Caller, game_id: str) -> dict:
         """The game's record as the caller may read it (a seat's or a spectator's, as its view): all

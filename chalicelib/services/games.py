@@ -38,7 +38,7 @@ class Games:
                  check_time: Callable[[GameRecord], GameRecord],
                  clock_view: Callable[[GameRecord, str | None], dict | None],
                  hide_board_in_play: Callable[[GameRecord, int | None], None],
-                 deal_revealed: Callable[[GameRecord], bool] = lambda game: False,
+                 all_public: Callable[[GameRecord], bool],
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
                  engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None,
                  blocks: Blocks | None = None, limit: GameLimit | None = None) -> None:
@@ -51,7 +51,7 @@ class Games:
         self.check_time = check_time
         self.clock_view = clock_view
         self.hide_board_in_play = hide_board_in_play
-        self.deal_revealed = deal_revealed  # a finished duplicate board's: is its round over?
+        self.all_public = all_public  # DuplicateBoards.all_public: are the seed and salt shown?
         self.new_seed = new_seed
         self.sends_email = sends_email  # seats may be invited by email
         self.waiter = waiter  # long-polls (None: a wait answers at once)
@@ -387,11 +387,10 @@ class Games:
         of ``at`` (an ISO time; now if not given)."""
         engine = self.engines[game.game]
         state = game.state
-        finished = game.status == "finished"
         waiting = game.status == "waiting"
         # The seed and salt once the game ends; a duplicate board's (its seed deals its round's other
         # boards too) once its round's last board has ended.
-        dealt = finished and (not game.seed_withheld or (game.duplicate_board and self.deal_revealed(game)))
+        dealt = self.all_public(game)
         return {
             "game_id": game.id,
             "game": game.game,

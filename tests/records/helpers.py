@@ -13,5 +13,5 @@ from chalicelib import gamerecords
 
 def record_of_random_game(engine, options: dict, seed: int, rng: random.Random, choose, *, quit_rate: float = 0.0,
                           seat: int | None = None) -> dict:
-    return gamerecords.build(versions_of_random_game(engine, options, seed, rng, choose, quit_rate=quit_rate),
-                             engine, seat)
+    versions = versions_of_random_game(engine, options, seed, rng, choose, quit_rate=quit_rate)
+    return gamerecords.build(versions, engine, seat, full=versions[-1][0].status == "finished")
