@@ -270,7 +270,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
                     hide_board_in_play=duplicates.hide_board_in_play, all_public=duplicates.all_public,
                     links=links, list_events=store.list_events,
-                    get_notes=notes.get_notes, put_notes=notes.put_notes, load_version=store.load_version,
+                    get_notes=notes.get_notes, put_notes=notes.put_notes,
                     game_history=store.game_history)
     bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
     webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)

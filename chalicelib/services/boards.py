@@ -57,11 +57,9 @@ class Boards:
                  list_events: Callable[[str, int], list[EventRecord]] | None = None,
                  get_notes: Callable[[Player, str], dict] | None = None,
                  put_notes: Callable[[Player, str, str], dict] | None = None,
-                 load_version: Callable[[str, int], tuple[GameRecord, list[EventRecord]] | None] | None = None,
-                 game_history: Callable[[str], list[tuple[GameRecord, list[EventRecord]]]] | None = None) -> None:
+                 game_history: Callable[[str], list[tuple[GameRecord, list[EventRecord]]]]) -> None:
         self.load = load
-        self.game_history = game_history  # every version with its events (a replay's move list)
-        self.load_version = load_version  # the game as one version left it (a replay's step)
+        self.game_history = game_history  # every version with its events (a replay's steps and move list)
         self.get_notes = get_notes  # a seat's private notes (services.notes), read and saved as its player
         self.put_notes = put_notes
         self.list_events = list_events
@@ -143,25 +141,23 @@ class Boards:
         is finished: ``all_public``). The duplicate round rule (``board_in_play``) and a
         private game's link hold as on the board.
 
-        Reads: the game (one query), the version (two items), every version with its events (one
-        query, paged by 1 MB, and the settings: ``clock_used``, each version's time on its mover's
-        clock, from the record's :func:`chalicelib.gamerecords.clock_used_by_version`), for a seat
-        its player (one item), and for a finished duplicate board whether its round is scored."""
+        Reads: the game (one query), every version with its events (one query, paged by 1 MB, and
+        the settings: the version shown is among them, and ``clock_used``, each version's time on
+        its mover's clock, from the record's :func:`chalicelib.gamerecords.clock_used_by_version`),
+        for a seat its player (one item), and for a finished duplicate board whether its round is
+        scored."""
         game, engine = self.load(game_id)
         seat = self._board_seat(game, token)
         latest = game.version
         shown = latest if version is None else min(max(version, 0), latest)
-        made = self.load_version(game_id, shown) if shown != latest and self.load_version is not None else None
-        past = made[0] if made is not None else game
+        history = self.game_history(game_id)
+        past = next((made for made, _added in history if made.version == shown), game) if shown != latest else game
         finished = self.all_public(game)
         view = {**self.view(past, seat, at=past.updated_at), "legal_steps": []}
         if finished:  # everything is public once the game ends: each seat's view (its hand) at that version
             view["seat_views"] = {s.seat: engine.view(past.state, s.seat) for s in game.seats}
             view["hands"] = {seat: seen.get("hand", []) for seat, seen in view["seat_views"].items()}
-        history = self.game_history(game_id) if self.game_history is not None else []
-        stored = [e for _game, added in history for e in added] if history else \
-            (self.list_events(game_id, 0) if self.list_events else [])
-        events = [self._seen(e, seat, finished) for e in stored]
+        events = [self._seen(e, seat, finished) for _made, added in history for e in added]
         mine = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
         return {**view, "replay": {"version": shown, "latest": latest, "finished": finished,
                                    "timed": game.clock is not None, "created_at": game.created_at,
