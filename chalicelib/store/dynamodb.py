@@ -968,16 +968,12 @@ class DynamoStore:
             return "sent" if self._applied(self.client.update_item, **schedule) else "moved"
         mark = self._put(typed({**keys.digest_sent(player_id, local_date), "kind": "digest",
                                 "outbox": outbox(messages), TTL_ATTRIBUTE: self._now_epoch() + DIGEST_TTL_SECONDS}))
-        try:
-            self.client.transact_write_items(TransactItems=[mark, {"Update": schedule}])
-        except self.client.exceptions.TransactionCanceledException as error:
-            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
-            if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
-                return "moved"
-            if reasons and reasons[0] == "ConditionalCheckFailed":
-                return "already" if self._applied(self.client.update_item, **schedule) else "moved"
-            raise
-        return "sent"
+        failed = self._transact_failed([mark, {"Update": schedule}])
+        if failed is None:
+            return "sent"
+        if 1 in failed:
+            return "moved"
+        return "already" if self._applied(self.client.update_item, **schedule) else "moved"
 
     # ------------------------------------------------------------------ idempotency
 
