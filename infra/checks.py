@@ -110,15 +110,20 @@ class StaticManagedPolicies:
 
 
 @contextlib.contextmanager
-def _working_directory(folder: Path):
-    """Chalice's construct packages the app into ``chalice.out`` of the working directory: a
-    temporary one here, so a check leaves nothing behind."""
-    before = os.getcwd()
-    os.chdir(folder)
+def _offline(folder: Path | None = None):
+    """What Chalice's packager and aws-sam-translator need, offline: a region (for the partition's
+    service principals and ARNs; the one ``make synth`` gives) and, for Chalice, a working
+    directory to package in (``chalice.out``; a temporary one, so a check leaves nothing behind)."""
+    before, region = os.getcwd(), os.environ.get("AWS_DEFAULT_REGION")
+    os.environ["AWS_DEFAULT_REGION"] = region or REGION
+    if folder is not None:
+        os.chdir(folder)
     try:
         yield
     finally:
         os.chdir(before)
+        if region is None:
+            del os.environ["AWS_DEFAULT_REGION"]
 
 
 def synthesize(outdir: Path, context: dict | None = None) -> dict:
@@ -128,7 +133,7 @@ def synthesize(outdir: Path, context: dict | None = None) -> dict:
     values.update(CONTEXT if context is None else context)
     outdir.mkdir(parents=True, exist_ok=True)
     app = cdk.App(context=values, outdir=str(outdir))
-    with _working_directory(outdir):
+    with _offline(outdir):
         BattlelineStack(app, STACK, description="Battle Line and Khan & General correspondence server")
         app.synth()
     return json.loads((outdir / f"{STACK}.template.json").read_text())
@@ -141,7 +146,8 @@ def expand(template: dict) -> dict:
         return copy.deepcopy(template)
     parameters = {"AWS::Region": REGION, "AWS::Partition": "aws", "AWS::AccountId": "123456789012",
                   "AWS::StackName": STACK, "AWS::URLSuffix": "amazonaws.com"}
-    return transform(copy.deepcopy(template), parameters, StaticManagedPolicies())
+    with _offline():
+        return transform(copy.deepcopy(template), parameters, StaticManagedPolicies())
 
 
 def lint(template: dict) -> list[Finding]:
