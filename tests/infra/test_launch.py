@@ -6,6 +6,7 @@ One production stack for the module (it packages the app with Chalice)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import fields
 from pathlib import Path
 
@@ -271,3 +272,9 @@ def test_the_table_cannot_be_deleted_and_the_link_secret_stays_with_it(template)
 def test_functions_behind_the_api_end_before_api_gateway_gives_up(template):
     for logical in ("APIHandler", "LongPoll"):
         assert function(template, logical)["Timeout"] < 29
+
+
+def test_the_docs_count_the_alarms_the_stack_has(template):
+    text = (ROOT / "docs" / "deploy.md").read_text()
+    counts = {int(n) for pair in re.findall(r"(\d+) CloudWatch alarms|CloudWatch alarms: (\d+)", text) for n in pair if n}
+    assert counts == {len(template.find_resources("AWS::CloudWatch::Alarm"))}
