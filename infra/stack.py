@@ -1,5 +1,7 @@
 """The whole deployment as one CDK stack: the table, the Chalice app (API and functions), the
-outbox stream consumer, the schedules, inbound mail, per-function IAM, log retention, alarms.
+outbox stream consumer, the schedules, inbound mail, per-function IAM, log retention, alarms,
+and what a public launch needs: stage throttling, a WAF, reserved concurrency, access logs,
+X-Ray, deletion and termination protection (``production``).
 
 Stage settings come from CDK context (``cdk.json``, or ``-c name=value``), never from code
 edits; docs/deploy.md lists them all.
@@ -91,8 +93,8 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
     "THROTTLED": ("rate_limited", "Too many requests; retry after Retry-After seconds", {"Retry-After": "1"}),
     "QUOTA_EXCEEDED": ("rate_limited", "The request quota is used up", {}),
     "INTEGRATION_TIMEOUT": ("gateway_timeout", f"The server did not answer in time; retry with the same {RETRY}", {}),
-    # Lambda refused to run the function: its reserved concurrency is in use (the long-polls' pool is
-    # full) or the account's is. API Gateway has no response type of its own for that.
+    # Lambda refused to run the function: its reserved concurrency is in use (the long-polls' pool or
+    # the API's, api_concurrency, is full) or the account's is. API Gateway has no response type of its own for that.
     "INTEGRATION_FAILURE": ("rate_limited", f"Too many requests are being answered at once (long-polls have a "
                                             f"pool of their own); retry after Retry-After seconds, a write with the "
                                             f"same {RETRY}", {"Retry-After": "2"}),
