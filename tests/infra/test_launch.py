@@ -6,7 +6,10 @@ One production stack for the module (it packages the app with Chalice)."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from dataclasses import fields
 from pathlib import Path
 
@@ -84,6 +87,13 @@ def test_a_production_stack_without_an_alarm_email_is_refused_with_what_to_set()
     with pytest.raises(SettingsError, match="alarm_email") as refused:
         BattlelineStack(app, "Battleline")  # refused before anything is packaged
     assert "production=false" in str(refused.value)
+
+
+def test_make_synth_without_an_alarm_email_stops_with_the_message_and_no_traceback(tmp_path):
+    run = subprocess.run([sys.executable, "infra/app.py", "alarm_email="], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "CDK_OUTDIR": str(tmp_path)}, timeout=300)
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert "needs alarm_email" in run.stderr and "production=false" in run.stderr
 
 
 @pytest.mark.parametrize("production", [False, "false"])
