@@ -349,6 +349,9 @@ class BattlelineStack(cdk.Stack):
             "environment_variables": {k: v for k, v in environment.items() if v != ""},
             "lambda_memory_size": settings.lambda_memory_mb,
             "lambda_timeout": 60,
+            # Regional, not edge-optimized: the WAF's per-IP rate rules (_firewall) and the access logs
+            # then see the client's address; behind the edge's CloudFront they would see CloudFront's.
+            "api_gateway_endpoint_type": "REGIONAL",
             # Chalice makes no role: each function gets its own, set below.
             "manage_iam_role": False, "iam_role_arn": "arn:aws:iam::000000000000:role/replaced-per-function",
         })

@@ -174,6 +174,13 @@ def test_a_regional_web_acl_guards_the_stage_with_per_ip_rate_rules_and_the_comm
                for r in acl["Rules"])
 
 
+def test_the_api_is_regional_so_the_firewall_and_the_access_logs_see_the_clients_address(template):
+    """An edge-optimized API is reached through CloudFront: a regional WAF's per-IP rules would count
+    CloudFront's addresses, not the clients'."""
+    _, api = only(template, "AWS::Serverless::Api")
+    assert api["EndpointConfiguration"] in ("REGIONAL", {"Type": "REGIONAL"})
+
+
 def test_a_rate_limited_address_gets_the_apps_429_problem(template):
     _, acl = only(template, "AWS::WAFv2::WebACL")
     for rule in acl["Rules"]:
