@@ -137,6 +137,14 @@ def mailer():
     return mailer_from_environment(ROOT)
 
 
+def invitations_per_day() -> int:
+    """INVITATIONS_PER_DAY: the invitations by email a player may send in a UTC day (the CDK context
+    setting ``invitations_per_day``; services/limits.py, docs/deploy.md)."""
+    from .services.limits import INVITATIONS_PER_DAY
+
+    return int(os.environ.get("INVITATIONS_PER_DAY") or INVITATIONS_PER_DAY)
+
+
 RATE_LIMIT_PER_KEY = "600/60"  # requests per API key: a burst of 600, then 10 a second
 RATE_LIMIT_SIGNUPS = "20/3600"  # createPlayer per client address: a burst of 20, then one every 3 minutes
 RATE_LIMIT_RECOVERY = "10/3600"  # recoverAccount per client address: a burst of 10, then one every 6 minutes
@@ -188,14 +196,16 @@ class Services:
 def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
                    new_seed: Callable[[], int] = ids.new_seed, vacation_days: int | None = None,
                    engines: "dict[str, GameEngine] | None" = None, sleep: Callable[[float], None] | None = None,
-                   long_poll_max: float | None = None, rates: "dict[str, Rate] | None" = None) -> Services:
+                   long_poll_max: float | None = None, rates: "dict[str, Rate] | None" = None,
+                   invitation_cap: int | None = None) -> Services:
     """Every service on one store and clock, each given the public methods of the services it
     uses (so they are built in this order), and the dispatcher told who handles the server's own
     outbox messages. Email links are the dispatcher's (none: this server sends no email);
     ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given); long-polls
     pause with ``sleep`` (``time.sleep`` unless given: a test's moves its fake clock on) and wait
     at most ``long_poll_max`` seconds (:func:`long_poll_max_seconds` unless given); ``rates`` the
-    rate limits (:func:`rate_limits` unless given)."""
+    rate limits (:func:`rate_limits` unless given); ``invitation_cap`` the invitations by email a
+    player may send a day (:func:`invitations_per_day` unless given)."""
     import time
 
     from . import vacation
@@ -221,7 +231,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.recovery import Recovery
     from .services.vacations import Vacations
     from .services.blocks import Blocks
-    from .services.limits import GameLimit
+    from .services.limits import GameLimit, InvitationLimit
     from .services.waiting import Waiter
     from .services.webhooks import Webhooks
     from .services.tournaments import Tournaments
@@ -251,7 +261,9 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   all_public=duplicates.all_public,
                   sends_email=links is not None, engines=engines, waiter=waiter,
-                  blocks=blocks, limit=game_limit)
+                  blocks=blocks, limit=game_limit,
+                  invitations=InvitationLimit(clock, invitations_per_day() if invitation_cap is None
+                                              else invitation_cap))
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines,
