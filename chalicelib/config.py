@@ -101,21 +101,47 @@ def public_url() -> str:
     return os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
 
 
-def link_secret() -> str:
-    """LINK_SECRET signs email links (make serve keeps one with its data); in AWS it is read from
-    Secrets Manager (LINK_SECRET_ARN). Without either, a key is drawn for this process only:
-    links in emails it sends stop working when it restarts."""
+WEBHOOKS_STAGE = "WEBHOOKS"  # the staging label of the secret's version webhook secrets are derived from
+
+
+def link_keys() -> list[str]:
+    """The keys email links and reply addresses are signed with, oldest first: the last (the
+    current one) signs, every one reads. LINK_SECRET is the key (make serve keeps one with its
+    data), LINK_SECRET_PREVIOUS the one before a rotation; in AWS they are the Secrets Manager
+    secret's (LINK_SECRET_ARN) AWSCURRENT and AWSPREVIOUS versions (none before a first rotation).
+    Without either, a key is drawn for this process only: links in emails it sends stop working
+    when it restarts. docs/deploy.md, "Rotating the link secret"."""
     if os.environ.get("LINK_SECRET"):
-        return os.environ["LINK_SECRET"]
+        return [k for k in (os.environ.get("LINK_SECRET_PREVIOUS"), os.environ["LINK_SECRET"]) if k]
     if os.environ.get("LINK_SECRET_ARN"):
-        return _stored_secret(os.environ["LINK_SECRET_ARN"])
+        arn = os.environ["LINK_SECRET_ARN"]
+        previous = _stored_secret(arn, "AWSPREVIOUS")
+        return [k for k in (previous, _stored_secret(arn, "AWSCURRENT")) if k]
+    return [_process_secret()]
+
+
+def webhook_key() -> str:
+    """The key webhook signing secrets are derived from, which a rotation of the link keys never
+    changes: LINK_SECRET_WEBHOOKS (by default LINK_SECRET); in AWS the secret's version labelled
+    ``WEBHOOKS`` (the rotation's first step puts that label on the key in use before it), or before
+    any label the current version, as before rotations existed."""
+    if os.environ.get("LINK_SECRET"):
+        return os.environ.get("LINK_SECRET_WEBHOOKS") or os.environ["LINK_SECRET"]
+    if os.environ.get("LINK_SECRET_ARN"):
+        arn = os.environ["LINK_SECRET_ARN"]
+        return _stored_secret(arn, WEBHOOKS_STAGE) or _stored_secret(arn, "AWSCURRENT") or ""
     return _process_secret()
 
 
-@lru_cache(maxsize=4)
-def _stored_secret(arn: str) -> str:
+def _stored_secret(arn: str, stage: str) -> str | None:
+    """The secret's version labelled ``stage``, or None if no version has that label. Not cached:
+    :class:`~chalicelib.mailplay.links.Links` keeps what it read, and reads again after a rotation."""
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-    return boto3.client("secretsmanager", region_name=region).get_secret_value(SecretId=arn)["SecretString"]
+    client = boto3.client("secretsmanager", region_name=region)
+    try:
+        return client.get_secret_value(SecretId=arn, VersionStage=stage)["SecretString"]
+    except client.exceptions.ResourceNotFoundException:
+        return None
 
 
 @lru_cache(maxsize=1)
@@ -127,7 +153,7 @@ def _process_secret() -> str:
 def links() -> "Links":
     from .mailplay.links import Links
 
-    return Links(link_secret, public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"))
+    return Links(link_keys, public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"), webhook_key=webhook_key)
 
 
 @lru_cache(maxsize=1)
