@@ -4,6 +4,7 @@ refused with 429 ``too_many_invitations``, ``limit`` and ``Retry-After`` (second
 midnight), and nothing is created, mailed or counted. The count is stored with the game, so it
 holds across Lambda instances; seats of existing players, bots and open seats never count."""
 
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -128,3 +129,33 @@ def test_a_retry_with_the_same_idempotency_key_is_counted_once(capped):
     again = api.post("/v1/games", body, key=ann["api_key"], headers={"Idempotency-Key": "k1"})
     assert first.status == again.status == 201 and first.body["game_id"] == again.body["game_id"]
     assert services.store.invitations_sent(ann["id"], "2026-03-02") == 1
+
+
+def test_invitations_at_once_never_go_over_the_cap(capped, concurrent):
+    """Unlike the limit on unfinished games (checked, not reserved), the cap is a conditional count
+    in each game's transaction: requests at once one below it make exactly one game; the others are
+    refused (429), or lose the transaction race (503, nothing written), never made."""
+    api, services, clock, outbox = capped
+    ann = api.signup("Ann")
+    for n in range(CAP - 1):
+        assert invite(api, ann, f"friend{n}@example.org").status == 201
+    answers: list[int] = []
+    lock = threading.Lock()
+
+    def make(n):
+        status = invite(api, ann, f"racer{n}@example.org").status
+        with lock:
+            answers.append(status)
+
+    threads = [threading.Thread(target=make, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers.count(201) <= 1 and set(answers) <= {201, 429, 503}
+    made = answers.count(201)
+    assert services.store.invitations_sent(ann["id"], "2026-03-02") == CAP - 1 + made
+    assert len(api.get("/v1/games", key=ann["api_key"]).body["games"]) == CAP - 1 + made
+    if not made:  # every one lost the race: the place is still there
+        assert invite(api, ann, "last@example.org").status == 201
+    problem_of(invite(api, ann, "over@example.org"), 429, "too_many_invitations")
