@@ -184,7 +184,7 @@ def get_leaderboard(call: Call):
                body=m.CreateGameRequest, response=r.GameView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set", "invalid_seats",
                        "unsupported_seat", "player_not_found", "rated_conflict", "blocked", "bot_refuses",
-                       "too_many_games"))
+                       "too_many_games", "too_many_invitations"))
 def create_game(call: Call):
     return call.services.games.create_game(call.player, call.body, call.idempotency)
 

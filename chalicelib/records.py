@@ -66,6 +66,19 @@ class RecoveryRequest:
     created_at: str
 
 
+@dataclass(frozen=True)
+class InvitationCount:
+    """The invitations by email a new game adds to its creator's count of the UTC ``day``: written
+    with the game, on condition that the day's count stays at most ``most`` (services/limits.py);
+    ``expires_at`` (epoch seconds) is the counter's TTL."""
+
+    player_id: str
+    day: str  # YYYY-MM-DD, UTC
+    count: int
+    most: int
+    expires_at: int
+
+
 @dataclass
 class BlockRecord:
     """A player the blocker blocked (kept in the blocker's own partition): the blocked player's id,

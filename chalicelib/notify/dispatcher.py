@@ -69,7 +69,8 @@ class Dispatcher:
         self.allow_private = allow_private
         self.mailer = mailer
         self.links = links
-        # The key that derives webhook signing secrets: the links' key (LINK_SECRET) by default.
+        # The key that derives webhook signing secrets: the links' webhook key (Links.key), which a
+        # rotation of the link keys never changes.
         self.signing = signing or SigningKeys(links.key if links else secrets.token_urlsafe(32))
         self.viewer: Viewer | None = None  # the games' view of a seat: set by config.build_services
         # Messages for the server itself (a finished game to rate, a tournament to advance),

@@ -219,6 +219,12 @@ def digest_sent(player_id: str, local_date: str) -> Key:
     return {"PK": player_pk(player_id), "SK": f"DIGEST#{local_date}"}
 
 
+def invitations(player_id: str, day: str) -> Key:
+    """The count of the invitations by email the player sent on ``day`` (UTC), with a TTL: the daily
+    cap holds across Lambda instances (services/limits.py)."""
+    return {"PK": player_pk(player_id), "SK": f"INVITATIONS#{day}"}
+
+
 def open_game(game_type: str, game_id: str, created_at: str) -> dict[str, str]:
     """A game's entry in the ``open_games`` index while a seat of it is open to anyone: in one of
     the game type's ``SHARDS`` partitions, newest last."""

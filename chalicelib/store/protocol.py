@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
         EventRecord,
         GameRecord,
         IdempotencyRecord,
+        InvitationCount,
         LadderBoard,
         LadderChallenge,
         LadderRecord,
@@ -134,10 +135,16 @@ class Store(Protocol):
     # ------------------------------------------------------------------ games
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
-                    idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
+                    idempotency: IdempotencyRecord | None, messages: list[Message] = (),
+                    invitations: InvitationCount | None = None) -> None:
         """Write a new game (version 0 with its events), its seated players' memberships and the
         messages its making sends, all or nothing, with the idempotency record (and its response);
-        DuplicateItem if the game exists, IdempotencyRace if the key was used first."""
+        DuplicateItem if the game exists, IdempotencyRace if the key was used first. With
+        ``invitations``: the creator's count of invitations by email that day goes up with it, and
+        LimitReached (nothing written) if it would go over ``invitations.most``."""
+
+    def invitations_sent(self, player_id: str, day: str) -> int:
+        """The player's count of invitations by email on ``day`` (UTC): 0 when none."""
 
     def load_game(self, game_id: str) -> GameRecord | None:
         """The game at its latest version, or None."""
