@@ -661,4 +661,12 @@ def inbound_mail(event, context):
     return {"outcomes": outcomes}
 
 
+@app.lambda_function(name="mail_events")
+def mail_events(event, context):
+    """SES configuration set (bounces, complaints) -> SNS -> here: a permanent bounce or a complaint
+    stops all mail to that address (chalicelib/services/mailevents.py)."""
+    handler = config.mail_events()
+    return {"outcomes": [handler.handle(json.loads(record["Sns"]["Message"])) for record in event.get("Records", [])]}
+
+
 api.refuse_other_methods()  # last: every other method on these paths answers 405 problem+json
