@@ -202,3 +202,26 @@ def reminder(game, player):
 
     return Message(f"msg_test_{player.id}", "game.your_turn", player.id, {"game_id": game["game_id"], "seat": 1},
                    "2026-11-21T09:00:00.000Z")
+
+
+def test_preferences_over_http_show_the_stop_in_the_requests_language_and_resume_it(api, monkeypatch):
+    """getPreferences and updatePreferences through the API (their answers are PreferencesView)."""
+    created = api.post("/v1/players", {"name": "Ann", "email": "ann@example.org"}).body
+    key = created["api_key"]
+    delivered([complaint("ann@example.org")], monkeypatch, MailEvents(api_store(api), FakeClock(
+        datetime(2026, 11, 21, tzinfo=timezone.utc))))
+    shown = api.get("/v1/players/me/preferences", key=key).body["email_status"]
+    assert shown["state"] == "stopped" and shown["reason"] == "complained" and shown["since"] == SENT_AT
+    assert "marked as spam" in shown["detail"]
+    japanese = api.get("/v1/players/me/preferences", key=key, headers={"Accept-Language": "ja"}).body
+    assert "迷惑メール" in japanese["email_status"]["detail"]  # as the API speaks: Accept-Language
+    assert "email_status" in api.request("PUT", "/v1/players/me/preferences", {"messages": False}, key=key).body
+    answer = api.request("PUT", "/v1/players/me/preferences", {"email_address": "ann@example.org"}, key=key)
+    assert answer.status == 200 and "email_status" not in answer.body and "email_address" not in answer.body
+    assert "email_status" not in api.get("/v1/players/me/preferences", key=key).body
+    refused = api.request("PUT", "/v1/players/me/preferences", {"email_address": "not an address"}, key=key)
+    assert refused.status == 422
+
+
+def api_store(api):
+    return app_module.api.services().store
