@@ -160,7 +160,13 @@ class Settings:
             ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.05)),
             ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.001)),
             async_retry_attempts=int(get("async_retry_attempts", 2)),
-        )
+        ).checked()
+
+    def checked(self) -> "Settings":
+        """These settings, refused with a clear message when AWS would refuse them at deploy."""
+        if not 0 <= self.async_retry_attempts <= 2:  # what Lambda takes for asynchronous invocations
+            raise ValueError(f"async_retry_attempts must be 0, 1 or 2, not {self.async_retry_attempts}")
+        return self
 
 
 class BattlelineStack(cdk.Stack):

@@ -172,3 +172,11 @@ def test_the_failure_queues_are_there_without_a_mail_domain_too(stacks):
     resources = stacks[1].to_json()["Resources"]
     for function in ASYNC_FUNCTIONS:
         assert resources[function]["Properties"]["EventInvokeConfig"]["DestinationConfig"]["OnFailure"]["Type"] == "SQS"
+
+
+def test_retry_attempts_lambda_does_not_take_are_refused_at_synth():
+    from infra.stack import Settings
+
+    with pytest.raises(ValueError, match="async_retry_attempts must be 0, 1 or 2"):
+        Settings.from_context(cdk.App(context={"async_retry_attempts": 3}))
+    assert Settings.from_context(cdk.App(context={"async_retry_attempts": "0"})).async_retry_attempts == 0
