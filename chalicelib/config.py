@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .mailplay.service import MailPlay
     from .notify.dispatcher import Dispatcher
     from .services.boards import Boards
+    from .services.mailevents import MailEvents
     from .services.bots import Bots
     from .services.clocks import Clocks
     from .services.digests import Digests
@@ -344,6 +345,14 @@ def inbound() -> "InboundMail":
 
     built = services()
     return InboundMail(built.games, mailer(), links(), built.lobby)
+
+
+def mail_events() -> "MailEvents":
+    """SES's bounce and complaint events (the mail_events function)."""
+    from .clock import SystemClock
+    from .services.mailevents import MailEvents
+
+    return MailEvents(store(), SystemClock())
 
 
 def dispatcher() -> "Dispatcher":

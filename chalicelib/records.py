@@ -89,6 +89,18 @@ class BlockRecord:
     blocked_at: str
 
 
+@dataclass(frozen=True)
+class EmailStop:
+    """No mail goes to an address any more (services/mailevents.py): SES reported a permanent
+    bounce (``bounced``) or a complaint (``complained``: its reader marked our mail as spam). Kept
+    in the address's own partition (``keys.email_status``, by its hash: never the address), until a
+    player sets the address again (updatePreferences ``email_address``)."""
+
+    reason: str  # bounced | complained
+    since: str  # when SES saw it (the event's own time, ISO UTC)
+    kind: str  # what SES said, in its words: "Permanent/NoEmail", "Permanent/General", "abuse"...
+
+
 @dataclass
 class ApiKeyRecord:
     """An API key's own item (the key itself is never stored, only its hash names the item): whose

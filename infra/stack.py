@@ -48,6 +48,7 @@ FUNCTIONS = {
     "ClockSweeper": "clock-sweeper",
     "InboundMail": "inbound-mail",
     "LongPoll": "long-poll",
+    "MailEvents": "mail-events",
 }
 # The operations that may wait (``wait=S``: listEvents, listGames) run in LongPoll, not APIHandler:
 # API Gateway routes by path and method, never by a query parameter, so every GET of these two paths
@@ -78,6 +79,12 @@ ACCESS_LOG_FORMAT = json.dumps({
 }, separators=(",", ":"))
 SENDS_EMAIL = ("OutboxConsumer", "WebhookRetries", "InboundMail")
 SIGNS_LINKS = ("APIHandler", "OutboxConsumer", "WebhookRetries", "InboundMail")
+# The functions Lambda invokes asynchronously (schedules, SNS): what still fails after Lambda's own
+# retries goes to a queue of the function's own (_async_failures), never silently dropped.
+ASYNC_FUNCTIONS = ("InboundMail", "ClockSweeper", "WebhookRetries", "MailEvents")
+# The SNS topics that invoke a function: their subscription's redrive policy sends what SNS could not
+# deliver to the function (Lambda throttled, the function gone) to that function's failure queue.
+SUBSCRIPTIONS = {"InboundMail": ("InboundMailTopic", "Replies"), "MailEvents": ("MailEventsTopic", "Bounces")}
 # API Gateway's own answers, each as a problem of chalicelib/errors.py (its status and title come
 # from ERRORS, so they cannot drift from what the app answers): response type -> (code, detail,
 # extra headers). Every type not named here falls to DEFAULT_4XX or DEFAULT_5XX, which take
@@ -183,6 +190,9 @@ class Settings:
     api_latency_p99_ms: int
     iterator_age_alarm_minutes: int
     manage_api_gateway_account: bool
+    ses_bounce_rate_alarm: float
+    ses_complaint_rate_alarm: float
+    async_retry_attempts: int
 
     @classmethod
     def from_context(cls, scope: Construct) -> "Settings":
@@ -225,7 +235,16 @@ class Settings:
             api_latency_p99_ms=int(get("api_latency_p99_ms", 3000)),
             iterator_age_alarm_minutes=int(get("iterator_age_alarm_minutes", 60)),
             manage_api_gateway_account=flag("manage_api_gateway_account", True),
-        )
+            ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.05)),
+            ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.001)),
+            async_retry_attempts=int(get("async_retry_attempts", 2)),
+        ).checked()
+
+    def checked(self) -> "Settings":
+        """These settings, refused with a clear message when AWS would refuse them at deploy."""
+        if not 0 <= self.async_retry_attempts <= 2:  # what Lambda takes for asynchronous invocations
+            raise ValueError(f"async_retry_attempts must be 0, 1 or 2, not {self.async_retry_attempts}")
+        return self
 
     def check(self) -> None:
         """Refuse a stage that would launch without what a public launch needs."""
@@ -268,6 +287,8 @@ class BattlelineStack(cdk.Stack):
         self._api_stage(settings)
         self._firewall(settings)
         self._alarms(settings)
+        self._mail_events(settings)
+        self._async_failures(settings)
         cdk.CfnOutput(self, "TableName", value=self.table.table_name)
         cdk.CfnOutput(self, "OutboxFailureQueue", value=self.failures.queue_url)
 
@@ -624,3 +645,79 @@ class BattlelineStack(cdk.Stack):
                     f"{self.function_name(logical)} {what}"))
         for each in alarms:
             each.add_alarm_action(cloudwatch_actions.SnsAction(topic))
+
+    # ------------------------------------------------------------------ mail that does not arrive
+
+    def _mail_events(self, settings: Settings) -> None:
+        """Every email is sent with a configuration set (reputation metrics on) whose bounce,
+        complaint, reject and delivery-delay events SES publishes to a topic that invokes
+        mail-events: a permanent bounce or a complaint stops mail to that address
+        (chalicelib/services/mailevents.py). Alarms on the account's bounce and complaint rates,
+        which SES itself watches (above 5% and 0.1% it reviews the account, then may pause sending)."""
+        if not settings.mail_domain:
+            return
+        # The event destination gives SES its Allow on the topic itself (scoped by aws:SourceAccount
+        # and aws:SourceArn, the configuration set); enforce_ssl adds the Deny without TLS.
+        topic = sns.Topic(self, "MailEventsTopic", display_name="SES bounces and complaints", enforce_ssl=True)
+        configuration_set = ses.ConfigurationSet(self, "MailConfigurationSet",
+                                                 configuration_set_name=f"{settings.name}-mail",
+                                                 reputation_metrics=True, sending_enabled=True)
+        configuration_set.add_event_destination(
+            "MailEventsDestination", destination=ses.EventDestination.sns_topic(topic),
+            events=[ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT, ses.EmailSendingEvent.REJECT,
+                    ses.EmailSendingEvent.DELIVERY_DELAY])
+        arn = self.format_arn(service="ses", resource="configuration-set",
+                              resource_name=configuration_set.configuration_set_name)
+        for logical in SENDS_EMAIL:
+            self.app.get_resource(logical).add_property_override(
+                "Environment.Variables.MAIL_CONFIGURATION_SET", configuration_set.configuration_set_name)
+            # Sending with a configuration set is authorized on it as well as on the identity.
+            self.roles[logical].add_to_policy(iam.PolicyStatement(actions=["ses:SendEmail", "ses:SendRawEmail"],
+                                                                  resources=[arn]))
+        self.app.get_resource("MailEvents").add_property_override(
+            "Events.Bounces", {"Type": "SNS", "Properties": {"Topic": topic.topic_arn}})
+        for metric, threshold, what in (("Reputation.BounceRate", settings.ses_bounce_rate_alarm, "bounce"),
+                                        ("Reputation.ComplaintRate", settings.ses_complaint_rate_alarm, "complaint")):
+            alarm = cloudwatch.Alarm(
+                self, f"Ses{what.title()}RateAlarm", metric=cloudwatch.Metric(
+                    namespace="AWS/SES", metric_name=metric, statistic="Maximum", period=cdk.Duration.hours(1)),
+                threshold=threshold, evaluation_periods=1,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                alarm_description=f"SES's {what} rate for the account is above {threshold:.1%}: SES reviews the "
+                                  f"account, then may pause its sending (docs/deploy.md, SES)",
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+            alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
+
+    # ------------------------------------------------------------------ nothing silently dropped
+
+    def _async_failures(self, settings: Settings) -> None:
+        """Each function Lambda invokes asynchronously gets a queue of its own for the events that
+        still fail after ``async_retry_attempts`` retries (Lambda's on-failure destination), which is
+        also its SNS subscription's dead-letter queue: one queue a function says at once which part
+        is failing, and what it holds can be replayed to that function alone. An alarm on each."""
+        for logical in ASYNC_FUNCTIONS:
+            queue = sqs.Queue(self, f"{logical}Failures", retention_period=cdk.Duration.days(14),
+                              encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
+            function = self.app.get_resource(logical)
+            function.add_property_override("EventInvokeConfig", {
+                "MaximumRetryAttempts": settings.async_retry_attempts,
+                "DestinationConfig": {"OnFailure": {"Type": "SQS", "Destination": queue.queue_arn}}})
+            self.roles[logical].add_to_policy(iam.PolicyStatement(actions=["sqs:SendMessage"],
+                                                                  resources=[queue.queue_arn]))
+            topic_id, event = SUBSCRIPTIONS.get(logical, (None, None))
+            topic = self.node.try_find_child(topic_id) if topic_id else None
+            if topic is not None:
+                function.add_property_override(f"Events.{event}.Properties.RedrivePolicy",
+                                               {"deadLetterTargetArn": queue.queue_arn})
+                queue.add_to_resource_policy(iam.PolicyStatement(
+                    actions=["sqs:SendMessage"], principals=[iam.ServicePrincipal("sns.amazonaws.com")],
+                    resources=[queue.queue_arn], conditions={"ArnEquals": {"aws:SourceArn": topic.topic_arn}}))
+            alarm = cloudwatch.Alarm(
+                self, f"{logical}FailuresAlarm", metric=queue.metric_approximate_number_of_messages_visible(
+                    period=cdk.Duration.minutes(5), statistic="Maximum"), threshold=0,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, evaluation_periods=1,
+                alarm_description=f"{self.function_name(logical)} failed an event after every retry: it waits in "
+                                  f"the queue {logical}Failures (docs/deploy.md)",
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+            alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
+            cdk.CfnOutput(self, f"{logical}FailureQueue", value=queue.queue_url)

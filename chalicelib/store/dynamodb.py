@@ -41,6 +41,7 @@ from ..records import (
     LadderRecord,
     NotesRecord,
     BlockRecord,
+    EmailStop,
     Membership,
     Message,
     Player,
@@ -300,7 +301,31 @@ class DynamoStore:
 
     def players_with_email(self, email_hash: str) -> list[str]:
         """The ids of the players with this address (its own partition, strongly consistent)."""
-        return [i["player_id"] for i in self._query("PK = :pk", {":pk": {"S": keys.player_email(email_hash, "")["PK"]}})]
+        found = keys.player_email(email_hash, "")  # the players' items only: the partition holds its status too
+        return [i["player_id"] for i in self._query_prefix(found["PK"], found["SK"])]
+
+    def email_stop(self, email_hash: str, consistent: bool = True) -> EmailStop | None:
+        item = self._get(keys.email_status(email_hash), consistent=consistent)
+        if item is None or "reason" not in item:  # none, or resumed
+            return None
+        return EmailStop(item["reason"], item["since"], item.get("stop_kind", ""))
+
+    def stop_email(self, email_hash: str, stop: EmailStop) -> bool:
+        return self._applied(self.client.put_item, TableName=self.table, Item=typed({
+            **keys.email_status(email_hash), "kind": "email_status", "reason": stop.reason, "since": stop.since,
+            "stop_kind": stop.kind}),
+            ConditionExpression="attribute_not_exists(reason) AND (attribute_not_exists(resumed_at) OR "
+                                "resumed_at < :since)", ExpressionAttributeValues={":since": {"S": stop.since}})
+
+    def set_player_email(self, player_id: str, old: str | None, new: str, resumed_at: str) -> None:
+        items = [{"Update": self._update(keys.player(player_id), "SET email = :e", {":e": {"S": new}})},
+                 self._put(self._player_email_item(player_id, new), _ALWAYS),
+                 self._put(typed({**keys.email_status(ids.hash_email(new)), "kind": "email_status",
+                                  "resumed_at": resumed_at}), _ALWAYS)]
+        if old and ids.hash_email(old) != ids.hash_email(new):
+            items.append({"Delete": {"TableName": self.table,
+                                     "Key": typed_key(keys.player_email(ids.hash_email(old), player_id))}})
+        self.client.transact_write_items(TransactItems=items)
 
     # Migrations (devtools/backfill_player_emails.py): an operator's one-off, never a request's path.
 

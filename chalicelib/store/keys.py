@@ -114,6 +114,12 @@ def player_email(email_hash: str, player_id: str) -> Key:
     return {"PK": f"EMAIL#{email_hash}", "SK": f"PLAYER#{player_id}"}
 
 
+def email_status(email_hash: str) -> Key:
+    """Whether mail may go to this address (``records.EmailStop``; a bounce or a complaint stops it,
+    setting it again resumes it): in the address's own partition, beside its players' items."""
+    return {"PK": f"EMAIL#{email_hash}", "SK": "STATUS"}
+
+
 def recovery(request_id: str) -> Key:
     """One recovery request by email: the players its links may recover, each used once."""
     return {"PK": f"RECOVERY#{request_id}", "SK": "RECOVERY"}

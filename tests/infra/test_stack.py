@@ -22,7 +22,8 @@ MAIL_DOMAIN = "games.example.com"
 MAX_PACKAGE_BYTES = 10 * 1024 * 1024
 FUNCTIONS = {"APIHandler": "battleline-api", "OutboxConsumer": "battleline-outbox-consumer",
              "WebhookRetries": "battleline-webhook-retries", "ClockSweeper": "battleline-clock-sweeper",
-             "InboundMail": "battleline-inbound-mail", "LongPoll": "battleline-long-poll"}
+             "InboundMail": "battleline-inbound-mail", "LongPoll": "battleline-long-poll",
+             "MailEvents": "battleline-mail-events"}
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +183,10 @@ def test_each_role_holds_only_what_its_function_does(template):
     sweeper = actions_of(statements(template, "ClockSweeper"))
     assert "dynamodb:PutItem" in api and "dynamodb:GetRecords" not in api and "ses:SendRawEmail" not in api
     assert {"dynamodb:GetRecords", "sqs:SendMessage", "ses:SendRawEmail"} <= consumer
-    assert not any(a.startswith(("ses:", "secretsmanager:", "sqs:")) for a in sweeper)
+    assert not any(a.startswith(("ses:", "secretsmanager:")) for a in sweeper)
+    # the sweeper's one queue: its own failure queue (its on-failure destination, issue 24)
+    queues = {json.dumps(s["Resource"]) for s in statements(template, "ClockSweeper") if "sqs:SendMessage" in actions_of([s])}
+    assert queues == {json.dumps({"Fn::GetAtt": [logical_id(template, "AWS::SQS::Queue", "ClockSweeperFailures"), "Arn"]})}
     for name in FUNCTIONS:
         logs = [s for s in statements(template, name) if "logs:PutLogEvents" in actions_of([s])]
         assert logs and FUNCTIONS[name] in json.dumps(logs[0]["Resource"])
