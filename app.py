@@ -184,7 +184,7 @@ def get_leaderboard(call: Call):
                body=m.CreateGameRequest, response=r.GameView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set", "invalid_seats",
                        "unsupported_seat", "player_not_found", "rated_conflict", "blocked", "bot_refuses",
-                       "too_many_games"))
+                       "too_many_games", "too_many_invitations"))
 def create_game(call: Call):
     return call.services.games.create_game(call.player, call.body, call.idempotency)
 
@@ -645,7 +645,10 @@ def clock_sweeper(event):
 
 @app.lambda_function(name="inbound_mail")
 def inbound_mail(event, context):
-    """SES receipt rule -> SNS -> here: each raw MIME reply is read as commands and played."""
+    """SES receipt rule -> SNS -> here: each raw MIME reply is read as commands and played (unless
+    one of SES's verdicts, SPF, DKIM, spam or virus, failed)."""
+    from chalicelib.mailplay.inbound import VERDICTS
+
     outcomes = []
     for record in event.get("Records", []):
         notice = json.loads(record["Sns"]["Message"])
@@ -653,9 +656,17 @@ def inbound_mail(event, context):
         if notice.get("receipt", {}).get("action", {}).get("encoding") == "BASE64":
             content = base64.b64decode(content)
         receipt = notice.get("receipt", {})
-        verdicts = {name: receipt.get(f"{name}Verdict", {}).get("status", "") for name in ("spf", "dkim")}
+        verdicts = {name: receipt.get(f"{name}Verdict", {}).get("status", "") for name in VERDICTS}
         outcomes.append(config.inbound().handle(content, receipt.get("recipients"), verdicts).outcome)
     return {"outcomes": outcomes}
+
+
+@app.lambda_function(name="mail_events")
+def mail_events(event, context):
+    """SES configuration set (bounces, complaints) -> SNS -> here: a permanent bounce or a complaint
+    stops all mail to that address (chalicelib/services/mailevents.py)."""
+    handler = config.mail_events()
+    return {"outcomes": [handler.handle(json.loads(record["Sns"]["Message"])) for record in event.get("Records", [])]}
 
 
 api.refuse_other_methods()  # last: every other method on these paths answers 405 problem+json

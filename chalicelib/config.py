@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .mailplay.service import MailPlay
     from .notify.dispatcher import Dispatcher
     from .services.boards import Boards
+    from .services.mailevents import MailEvents
     from .services.bots import Bots
     from .services.clocks import Clocks
     from .services.digests import Digests
@@ -101,21 +102,47 @@ def public_url() -> str:
     return os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
 
 
-def link_secret() -> str:
-    """LINK_SECRET signs email links (make serve keeps one with its data); in AWS it is read from
-    Secrets Manager (LINK_SECRET_ARN). Without either, a key is drawn for this process only:
-    links in emails it sends stop working when it restarts."""
+WEBHOOKS_STAGE = "WEBHOOKS"  # the staging label of the secret's version webhook secrets are derived from
+
+
+def link_keys() -> list[str]:
+    """The keys email links and reply addresses are signed with, oldest first: the last (the
+    current one) signs, every one reads. LINK_SECRET is the key (make serve keeps one with its
+    data), LINK_SECRET_PREVIOUS the one before a rotation; in AWS they are the Secrets Manager
+    secret's (LINK_SECRET_ARN) AWSCURRENT and AWSPREVIOUS versions (none before a first rotation).
+    Without either, a key is drawn for this process only: links in emails it sends stop working
+    when it restarts. docs/deploy.md, "Rotating the link secret"."""
     if os.environ.get("LINK_SECRET"):
-        return os.environ["LINK_SECRET"]
+        return [k for k in (os.environ.get("LINK_SECRET_PREVIOUS"), os.environ["LINK_SECRET"]) if k]
     if os.environ.get("LINK_SECRET_ARN"):
-        return _stored_secret(os.environ["LINK_SECRET_ARN"])
+        arn = os.environ["LINK_SECRET_ARN"]
+        previous = _stored_secret(arn, "AWSPREVIOUS")
+        return [k for k in (previous, _stored_secret(arn, "AWSCURRENT")) if k]
+    return [_process_secret()]
+
+
+def webhook_key() -> str:
+    """The key webhook signing secrets are derived from, which a rotation of the link keys never
+    changes: LINK_SECRET_WEBHOOKS (by default LINK_SECRET); in AWS the secret's version labelled
+    ``WEBHOOKS`` (the rotation's first step puts that label on the key in use before it), or before
+    any label the current version, as before rotations existed."""
+    if os.environ.get("LINK_SECRET"):
+        return os.environ.get("LINK_SECRET_WEBHOOKS") or os.environ["LINK_SECRET"]
+    if os.environ.get("LINK_SECRET_ARN"):
+        arn = os.environ["LINK_SECRET_ARN"]
+        return _stored_secret(arn, WEBHOOKS_STAGE) or _stored_secret(arn, "AWSCURRENT") or ""
     return _process_secret()
 
 
-@lru_cache(maxsize=4)
-def _stored_secret(arn: str) -> str:
+def _stored_secret(arn: str, stage: str) -> str | None:
+    """The secret's version labelled ``stage``, or None if no version has that label. Not cached:
+    :class:`~chalicelib.mailplay.links.Links` keeps what it read, and reads again after a rotation."""
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-    return boto3.client("secretsmanager", region_name=region).get_secret_value(SecretId=arn)["SecretString"]
+    client = boto3.client("secretsmanager", region_name=region)
+    try:
+        return client.get_secret_value(SecretId=arn, VersionStage=stage)["SecretString"]
+    except client.exceptions.ResourceNotFoundException:
+        return None
 
 
 @lru_cache(maxsize=1)
@@ -127,7 +154,7 @@ def _process_secret() -> str:
 def links() -> "Links":
     from .mailplay.links import Links
 
-    return Links(link_secret, public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"))
+    return Links(link_keys, public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"), webhook_key=webhook_key)
 
 
 @lru_cache(maxsize=1)
@@ -135,6 +162,14 @@ def mailer():
     from .notify.mail import mailer_from_environment
 
     return mailer_from_environment(ROOT)
+
+
+def invitations_per_day() -> int:
+    """INVITATIONS_PER_DAY: the invitations by email a player may send in a UTC day (the CDK context
+    setting ``invitations_per_day``; services/limits.py, docs/deploy.md)."""
+    from .services.limits import INVITATIONS_PER_DAY
+
+    return int(os.environ.get("INVITATIONS_PER_DAY") or INVITATIONS_PER_DAY)
 
 
 RATE_LIMIT_PER_KEY = "600/60"  # requests per API key: a burst of 600, then 10 a second
@@ -188,14 +223,16 @@ class Services:
 def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
                    new_seed: Callable[[], int] = ids.new_seed, vacation_days: int | None = None,
                    engines: "dict[str, GameEngine] | None" = None, sleep: Callable[[float], None] | None = None,
-                   long_poll_max: float | None = None, rates: "dict[str, Rate] | None" = None) -> Services:
+                   long_poll_max: float | None = None, rates: "dict[str, Rate] | None" = None,
+                   invitation_cap: int | None = None) -> Services:
     """Every service on one store and clock, each given the public methods of the services it
     uses (so they are built in this order), and the dispatcher told who handles the server's own
     outbox messages. Email links are the dispatcher's (none: this server sends no email);
     ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given); long-polls
     pause with ``sleep`` (``time.sleep`` unless given: a test's moves its fake clock on) and wait
     at most ``long_poll_max`` seconds (:func:`long_poll_max_seconds` unless given); ``rates`` the
-    rate limits (:func:`rate_limits` unless given)."""
+    rate limits (:func:`rate_limits` unless given); ``invitation_cap`` the invitations by email a
+    player may send a day (:func:`invitations_per_day` unless given)."""
     import time
 
     from . import vacation
@@ -221,7 +258,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.recovery import Recovery
     from .services.vacations import Vacations
     from .services.blocks import Blocks
-    from .services.limits import GameLimit
+    from .services.limits import GameLimit, InvitationLimit
     from .services.waiting import Waiter
     from .services.webhooks import Webhooks
     from .services.tournaments import Tournaments
@@ -251,7 +288,9 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                   clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
                   all_public=duplicates.all_public,
                   sends_email=links is not None, engines=engines, waiter=waiter,
-                  blocks=blocks, limit=game_limit)
+                  blocks=blocks, limit=game_limit,
+                  invitations=InvitationLimit(clock, invitations_per_day() if invitation_cap is None
+                                              else invitation_cap))
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines,
@@ -306,6 +345,14 @@ def inbound() -> "InboundMail":
 
     built = services()
     return InboundMail(built.games, mailer(), links(), built.lobby)
+
+
+def mail_events() -> "MailEvents":
+    """SES's bounce and complaint events (the mail_events function)."""
+    from .clock import SystemClock
+    from .services.mailevents import MailEvents
+
+    return MailEvents(store(), SystemClock())
 
 
 def dispatcher() -> "Dispatcher":

@@ -54,6 +54,7 @@ ERRORS: dict[str, ErrorKind] = {
     "blocked": ErrorKind(403, "One of you blocked the other"),
     "cannot_block_self": ErrorKind(422, "You cannot block yourself"),
     "too_many_games": ErrorKind(409, "Too many unfinished games"),
+    "too_many_invitations": ErrorKind(429, "Too many invitations by email today"),
     "bot_refuses": ErrorKind(422, "The bot does not play such games"),
     "not_a_bot": ErrorKind(422, "Only a bot account has a bot policy"),
     "game_started": ErrorKind(409, "A move was made: the game can no longer be aborted"),
@@ -132,6 +133,15 @@ class ServiceError(Exception):
     @property
     def status(self) -> int:
         return ERRORS[self.code].status
+
+
+class Retryable(ServiceError):
+    """A refusal that lifts after ``retry_after`` seconds: the HTTP adapter says so in ``Retry-After``."""
+
+    def __init__(self, code: str, detail: str, retry_after: int, **extra: Any) -> None:
+        super().__init__(code, detail, **extra)
+        self.retry_after = retry_after
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 # The schema's problems a player meets, in words gettext translates (pydantic says them in English:

@@ -313,6 +313,10 @@ class Preferences(Request):
     bot_policy: BotPolicy = Field(None, description="A bot account only: what it accepts (games, rated or not, "  # type: ignore[assignment]
                                                     "time controls); replaces the policy before.",
                                   json_schema_extra=_no_default({}))
+    email_address: Email = Field(None, description="Your email address, set (or changed) now. Setting it again, "  # type: ignore[assignment]
+                                                   "the same or a new one, resumes mail that a bounce or a spam "
+                                                   "complaint stopped (`email_status`).",
+                                 json_schema_extra=_no_default({}))
 
     def chosen(self) -> dict:
         """The fields the request sets."""

@@ -66,6 +66,19 @@ class RecoveryRequest:
     created_at: str
 
 
+@dataclass(frozen=True)
+class InvitationCount:
+    """The invitations by email a new game adds to its creator's count of the UTC ``day``: written
+    with the game, on condition that the day's count stays at most ``most`` (services/limits.py);
+    ``expires_at`` (epoch seconds) is the counter's TTL."""
+
+    player_id: str
+    day: str  # YYYY-MM-DD, UTC
+    count: int
+    most: int
+    expires_at: int
+
+
 @dataclass
 class BlockRecord:
     """A player the blocker blocked (kept in the blocker's own partition): the blocked player's id,
@@ -74,6 +87,18 @@ class BlockRecord:
     player_id: str
     name: str
     blocked_at: str
+
+
+@dataclass(frozen=True)
+class EmailStop:
+    """No mail goes to an address any more (services/mailevents.py): SES reported a permanent
+    bounce (``bounced``) or a complaint (``complained``: its reader marked our mail as spam). Kept
+    in the address's own partition (``keys.email_status``, by its hash: never the address), until a
+    player sets the address again (updatePreferences ``email_address``)."""
+
+    reason: str  # bounced | complained
+    since: str  # when SES saw it (the event's own time, ISO UTC)
+    kind: str  # what SES said, in its words: "Permanent/NoEmail", "Permanent/General", "abuse"...
 
 
 @dataclass

@@ -23,6 +23,15 @@ class DigestView(Shape):
     time: str = Field(description="When it is sent: local time (in `time_zone`) on the quarter hour, HH:MM.")
 
 
+class EmailStatusView(Shape):
+    state: Literal["stopped"] = Field(description="No email goes to the player's address any more.")
+    reason: Literal["bounced", "complained"] = Field(
+        description="`bounced`: the address rejected our mail permanently (no such mailbox, a domain that takes "
+                    "no mail); `complained`: its reader marked our mail as spam.")
+    since: str = Field(description="When the mail service reported it (ISO 8601, UTC).")
+    detail: str = Field(description="What happened and how to resume: set `email_address` again (updatePreferences).")
+
+
 class PreferencesView(Shape):
     """What the player chose (every field: the default of those never set)."""
 
@@ -42,6 +51,9 @@ class PreferencesView(Shape):
                                            "player's move, instead of an email per move.")
     bot_policy: BotPolicy | None = Field(None, description="A bot account's policy, once it set one: what it "
                                                            "accepts (left out: anything; never for a person).")
+    email_status: EmailStatusView | None = Field(
+        None, description="Present only when no email goes to the player's address any more: a bounce or a spam "
+                          "complaint stopped it (left out: mail goes).")
 
 
 class PlayerView(Shape):

@@ -341,7 +341,9 @@ def _responses(op) -> dict[str, Any]:
             response["headers"] = RETRY_AFTER
         if status == 429:
             response["headers"] = {"Retry-After": {
-                "description": "Whole seconds until the caller's rate limit lets a request through again.",
+                "description": "Whole seconds until the caller's rate limit lets a request through again."
+                               + (" `too_many_invitations`: until the next midnight UTC." if "too_many_invitations"
+                                  in codes else ""),
                 "schema": {"type": "integer", "minimum": 1}}}
         response["headers"] = {**response.get("headers", {}), **{
             name: {"$ref": f"#/components/headers/{name.replace('-', '')}"} for name in PROBLEM_HEADERS}}

@@ -58,7 +58,8 @@ def main() -> int:
         env = {**server_environment(db.endpoint, TABLE), "MAIL_DIR": str(data / "mail"),
                "LINK_SECRET": _link_secret(data), "PUBLIC_URL": os.environ.get("PUBLIC_URL", f"http://127.0.0.1:{port}")}
         # for make mail-in (a designer's Khan & General card sets too: replies play games that use them)
-        shared = ("DYNAMODB_ENDPOINT", "TABLE_NAME", "MAIL_DIR", "LINK_SECRET", "PUBLIC_URL", "KHAN_CARD_SETS_DIR")
+        shared = ("DYNAMODB_ENDPOINT", "TABLE_NAME", "MAIL_DIR", "LINK_SECRET", "LINK_SECRET_PREVIOUS", "LINK_SECRET_WEBHOOKS",
+                  "PUBLIC_URL", "KHAN_CARD_SETS_DIR")
         (data / "serve.env").write_text("".join(f"{name}={env[name]}\n" for name in shared if env.get(name)))
         api = subprocess.Popen([sys.executable, "-m", "devtools.local_api", "--port", str(port)], cwd=ROOT, env=env)
         worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT,

@@ -13,7 +13,7 @@ sys.path.insert(0, str(HERE.parent))  # chalicelib (the table's definition) and 
 
 import aws_cdk as cdk  # noqa: E402
 
-from infra.stack import BattlelineStack  # noqa: E402
+from infra.stack import BattlelineStack, SettingsError  # noqa: E402
 
 
 def main(argv: list[str]) -> None:
@@ -23,7 +23,10 @@ def main(argv: list[str]) -> None:
     context.update(arg.split("=", 1) for arg in argv if "=" in arg)
     app = cdk.App(context=context, outdir=os.environ.get("CDK_OUTDIR", str(HERE / "cdk.out")))
     stack_name = app.node.try_get_context("stack_name") or "Battleline"
-    BattlelineStack(app, stack_name, description="Battle Line and Khan & General correspondence server")
+    try:
+        BattlelineStack(app, stack_name, description="Battle Line and Khan & General correspondence server")
+    except SettingsError as error:
+        sys.exit(f"infra: {error}")
     app.synth()
 
 

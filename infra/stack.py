@@ -1,5 +1,7 @@
 """The whole deployment as one CDK stack: the table, the Chalice app (API and functions), the
-outbox stream consumer, the schedules, inbound mail, per-function IAM, log retention, alarms.
+outbox stream consumer, the schedules, inbound mail, per-function IAM, log retention, alarms,
+and what a public launch needs: stage throttling, a WAF, reserved concurrency, access logs,
+X-Ray, deletion and termination protection (``production``).
 
 Stage settings come from CDK context (``cdk.json``, or ``-c name=value``), never from code
 edits; docs/deploy.md lists them all.
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aws_cdk as cdk
+from aws_cdk import aws_apigateway as apigateway
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as cloudwatch_actions
 from aws_cdk import aws_dynamodb as dynamodb
@@ -24,6 +27,7 @@ from aws_cdk import aws_ses_actions as ses_actions
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
+from aws_cdk import aws_wafv2 as wafv2
 from chalice.cdk import Chalice
 from constructs import Construct
 
@@ -44,6 +48,7 @@ FUNCTIONS = {
     "ClockSweeper": "clock-sweeper",
     "InboundMail": "inbound-mail",
     "LongPoll": "long-poll",
+    "MailEvents": "mail-events",
 }
 # The operations that may wait (``wait=S``: listEvents, listGames) run in LongPoll, not APIHandler:
 # API Gateway routes by path and method, never by a query parameter, so every GET of these two paths
@@ -54,8 +59,32 @@ TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", 
                  "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"]
 STREAM_ACTIONS = ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator",
                   "dynamodb:ListStreams"]
+# The one-minute schedules: reserved concurrency 1 each, so a run never overlaps the next one.
+SCHEDULES = ("WebhookRetries", "ClockSweeper")
+# Lambda refuses to reserve concurrency that leaves less than this unreserved in the account.
+MIN_UNRESERVED = 100
+# The operations that may send email to an address the caller names (createGame with email
+# seats; recoverAccount mails the account's address): a tighter stage throttle and WAF rule.
+INVITE_ROUTES = (("/v1/games", "POST"), ("/v1/players/recover", "POST"))
+SIGNUP_ROUTE = ("/v1/players", "POST")
+MOVE_ROUTE = ("/v1/games/{game_id}/actions", "POST")  # its latency is alarmed (per-method metrics)
+# API access logs: one JSON line a request. resourcePath (/v1/links/{token}), never the path
+# itself or the query (board and email links carry signed tokens there); no header but the agent.
+ACCESS_LOG_FORMAT = json.dumps({
+    "requestId": "$context.requestId", "time": "$context.requestTimeEpoch", "sourceIp": "$context.identity.sourceIp",
+    "method": "$context.httpMethod", "resourcePath": "$context.resourcePath", "status": "$context.status",
+    "latency": "$context.responseLatency", "integrationLatency": "$context.integrationLatency",
+    "responseLength": "$context.responseLength", "userAgent": "$context.identity.userAgent",
+    "error": "$context.error.responseType", "waf": "$context.wafResponseCode",
+}, separators=(",", ":"))
 SENDS_EMAIL = ("OutboxConsumer", "WebhookRetries", "InboundMail")
 SIGNS_LINKS = ("APIHandler", "OutboxConsumer", "WebhookRetries", "InboundMail")
+# The functions Lambda invokes asynchronously (schedules, SNS): what still fails after Lambda's own
+# retries goes to a queue of the function's own (_async_failures), never silently dropped.
+ASYNC_FUNCTIONS = ("InboundMail", "ClockSweeper", "WebhookRetries", "MailEvents")
+# The SNS topics that invoke a function: their subscription's redrive policy sends what SNS could not
+# deliver to the function (Lambda throttled, the function gone) to that function's failure queue.
+SUBSCRIPTIONS = {"InboundMail": ("InboundMailTopic", "Replies"), "MailEvents": ("MailEventsTopic", "Bounces")}
 # API Gateway's own answers, each as a problem of chalicelib/errors.py (its status and title come
 # from ERRORS, so they cannot drift from what the app answers): response type -> (code, detail,
 # extra headers). Every type not named here falls to DEFAULT_4XX or DEFAULT_5XX, which take
@@ -71,8 +100,8 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
     "THROTTLED": ("rate_limited", "Too many requests; retry after Retry-After seconds", {"Retry-After": "1"}),
     "QUOTA_EXCEEDED": ("rate_limited", "The request quota is used up", {}),
     "INTEGRATION_TIMEOUT": ("gateway_timeout", f"The server did not answer in time; retry with the same {RETRY}", {}),
-    # Lambda refused to run the function: its reserved concurrency is in use (the long-polls' pool is
-    # full) or the account's is. API Gateway has no response type of its own for that.
+    # Lambda refused to run the function: its reserved concurrency is in use (the long-polls' pool or
+    # the API's, api_concurrency, is full) or the account's is. API Gateway has no response type of its own for that.
     "INTEGRATION_FAILURE": ("rate_limited", f"Too many requests are being answered at once (long-polls have a "
                                             f"pool of their own); retry after Retry-After seconds, a write with the "
                                             f"same {RETRY}", {"Retry-After": "2"}),
@@ -100,6 +129,20 @@ def gateway_problem(code: str, detail: str) -> tuple[str, int]:
     return body, kind.status
 
 
+def inbound_rule_arn(stack: cdk.Stack, rule_set: str, rule: str) -> str:
+    """The ARN of an SES receipt rule (SES's SourceArn when it publishes for the rule)."""
+    return f"arn:{stack.partition}:ses:{stack.region}:{stack.account}:receipt-rule-set/{rule_set}:receipt-rule/{rule}"
+
+
+def byte_match(part: str, value: str, constraint: str) -> "wafv2.CfnWebACL.StatementProperty":
+    """A WAF statement: the request's ``part`` (uri_path or method) matches ``value``."""
+    field = {"uri_path": wafv2.CfnWebACL.FieldToMatchProperty(uri_path={}),
+             "method": wafv2.CfnWebACL.FieldToMatchProperty(method={})}[part]
+    return wafv2.CfnWebACL.StatementProperty(byte_match_statement=wafv2.CfnWebACL.ByteMatchStatementProperty(
+        field_to_match=field, positional_constraint=constraint, search_string=value,
+        text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")]))
+
+
 class PrecompiledChalice(Chalice):
     """Chalice's construct, with the package precompiled before it becomes the functions' code
     (infra/package.py says why: a cold start then loads bytecode instead of compiling)."""
@@ -107,6 +150,10 @@ class PrecompiledChalice(Chalice):
     def _package_app(self) -> None:
         super()._package_app()
         precompile(Path(self._sam_package_dir) / "deployment.zip")
+
+
+class SettingsError(ValueError):
+    """The context describes a stack that must not be deployed (infra/app.py prints it and stops)."""
 
 
 @dataclass(frozen=True)
@@ -125,12 +172,36 @@ class Settings:
     lambda_memory_mb: int
     long_poll_concurrency: int
     long_poll_memory_mb: int
+    # Launch settings (docs/deploy.md, "Configuration" and "Limits on abuse").
+    production: bool
+    table_deletion_protection: bool
+    api_rate_per_second: int
+    api_burst: int
+    signup_rate_per_second: int
+    signup_burst: int
+    invite_rate_per_second: int
+    invite_burst: int
+    waf_requests_per_5_min: int
+    waf_signup_per_5_min: int
+    waf_games_per_5_min: int
+    api_concurrency: int
+    account_concurrency: int
+    invitations_per_day: int
+    api_latency_p99_ms: int
+    iterator_age_alarm_minutes: int
+    manage_api_gateway_account: bool
+    ses_bounce_rate_alarm: float
+    ses_complaint_rate_alarm: float
+    async_retry_attempts: int
 
     @classmethod
     def from_context(cls, scope: Construct) -> "Settings":
         def get(key: str, default=None):
             value = scope.node.try_get_context(key)
             return default if value in (None, "") else value
+
+        def flag(key: str, default: bool) -> bool:
+            return str(get(key, default)).lower() not in ("false", "0", "no")
 
         name = get("name", "battleline")
         domain = get("mail_domain", "")
@@ -147,18 +218,64 @@ class Settings:
             lambda_memory_mb=int(get("lambda_memory_mb", 512)),
             long_poll_concurrency=int(get("long_poll_concurrency", 50)),
             long_poll_memory_mb=int(get("long_poll_memory_mb", 256)),
-        )
+            production=flag("production", True),
+            table_deletion_protection=flag("table_deletion_protection", True),
+            api_rate_per_second=int(get("api_rate_per_second", 100)),
+            api_burst=int(get("api_burst", 200)),
+            signup_rate_per_second=int(get("signup_rate_per_second", 1)),
+            signup_burst=int(get("signup_burst", 5)),
+            invite_rate_per_second=int(get("invite_rate_per_second", 5)),
+            invite_burst=int(get("invite_burst", 10)),
+            waf_requests_per_5_min=int(get("waf_requests_per_5_min", 1500)),
+            waf_signup_per_5_min=int(get("waf_signup_per_5_min", 10)),
+            waf_games_per_5_min=int(get("waf_games_per_5_min", 60)),
+            api_concurrency=int(get("api_concurrency", 200)),
+            account_concurrency=int(get("account_concurrency", 1000)),
+            invitations_per_day=int(get("invitations_per_day", 20)),
+            api_latency_p99_ms=int(get("api_latency_p99_ms", 3000)),
+            iterator_age_alarm_minutes=int(get("iterator_age_alarm_minutes", 60)),
+            manage_api_gateway_account=flag("manage_api_gateway_account", True),
+            ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.05)),
+            ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.001)),
+            async_retry_attempts=int(get("async_retry_attempts", 2)),
+        ).checked()
+
+    def checked(self) -> "Settings":
+        """These settings, refused with a clear message when AWS would refuse them at deploy."""
+        if not 0 <= self.async_retry_attempts <= 2:  # what Lambda takes for asynchronous invocations
+            raise ValueError(f"async_retry_attempts must be 0, 1 or 2, not {self.async_retry_attempts}")
+        return self
+
+    def check(self) -> None:
+        """Refuse a stage that would launch without what a public launch needs."""
+        if self.production and not self.alarm_email:
+            raise SettingsError(
+                "A production stack needs alarm_email: without it no alarm reaches anyone. Set it "
+                '(make deploy CONTEXT="alarm_email=ops@example.com ...", or in infra/cdk.json), or opt out '
+                "for a dev or test stack with production=false (which also drops termination protection).")
+        reserved = self.api_concurrency + self.long_poll_concurrency + len(SCHEDULES)
+        if self.account_concurrency - reserved < MIN_UNRESERVED:
+            raise SettingsError(
+                f"api_concurrency ({self.api_concurrency}) + long_poll_concurrency ({self.long_poll_concurrency}) "
+                f"+ the schedules ({len(SCHEDULES)}) reserve {reserved} of account_concurrency "
+                f"({self.account_concurrency}); Lambda keeps {MIN_UNRESERVED} unreserved, so lower them or raise "
+                f"the account's quota (Service Quotas) and account_concurrency.")
 
 
 class BattlelineStack(cdk.Stack):
     def __init__(self, scope: Construct, construct_id: str, **kwargs) -> None:
+        settings = Settings.from_context(scope)
+        settings.check()
+        # A production stack cannot be deleted by mistake (turn it off in the console to delete it).
+        kwargs.setdefault("termination_protection", settings.production)
         super().__init__(scope, construct_id, **kwargs)
-        settings = Settings.from_context(self)
         self.settings = settings
 
         self.table = self._table(settings)
+        # Kept with the table: without it no link or reply address already mailed can be read again.
         self.link_secret = secretsmanager.Secret(
             self, "LinkSecret", description="Signs email links and reply addresses",
+            removal_policy=cdk.RemovalPolicy.RETAIN if settings.retain_table else cdk.RemovalPolicy.DESTROY,
             generate_secret_string=secretsmanager.SecretStringGenerator(exclude_punctuation=True, password_length=48))
         self.failures = sqs.Queue(self, "OutboxFailures", retention_period=cdk.Duration.days(14),
                                   encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
@@ -167,7 +284,11 @@ class BattlelineStack(cdk.Stack):
         self._outbox_consumer()
         self._inbound_mail(settings)
         self._gateway_problems()
+        self._api_stage(settings)
+        self._firewall(settings)
         self._alarms(settings)
+        self._mail_events(settings)
+        self._async_failures(settings)
         cdk.CfnOutput(self, "TableName", value=self.table.table_name)
         cdk.CfnOutput(self, "OutboxFailureQueue", value=self.failures.queue_url)
 
@@ -189,6 +310,7 @@ class BattlelineStack(cdk.Stack):
             stream=dynamodb.StreamViewType.NEW_IMAGE, time_to_live_attribute=TTL_ATTRIBUTE,
             point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
                 point_in_time_recovery_enabled=True),
+            deletion_protection=settings.table_deletion_protection,
             removal_policy=cdk.RemovalPolicy.RETAIN if settings.retain_table else cdk.RemovalPolicy.DESTROY)
         for index in definition["GlobalSecondaryIndexes"]:
             index_keys = {k["KeyType"]: k["AttributeName"] for k in index["KeySchema"]}
@@ -225,6 +347,10 @@ class BattlelineStack(cdk.Stack):
                                                    resources=[identity]))
         if logical in SIGNS_LINKS:
             self.link_secret.grant_read(role)
+        # X-Ray (active tracing): these two actions have no resource-level permissions, so "*" is
+        # the only resource they take.
+        role.add_to_policy(iam.PolicyStatement(actions=["xray:PutTraceSegments", "xray:PutTelemetryRecords"],
+                                               resources=["*"]))
         return role  # metrics need no permission: they travel in the logs (embedded metric format)
 
     def _chalice(self, settings: Settings) -> Chalice:
@@ -238,11 +364,15 @@ class BattlelineStack(cdk.Stack):
             "ALLOWED_ORIGINS": settings.allowed_origins,
             "POWERTOOLS_SERVICE_NAME": settings.name,
             "POWERTOOLS_METRICS_NAMESPACE": "Battleline",
+            "INVITATIONS_PER_DAY": str(settings.invitations_per_day),
         }
         app = PrecompiledChalice(self, "App", source_dir=str(ROOT), stage_config={
             "environment_variables": {k: v for k, v in environment.items() if v != ""},
             "lambda_memory_size": settings.lambda_memory_mb,
             "lambda_timeout": 60,
+            # Regional, not edge-optimized: the WAF's per-IP rate rules (_firewall) and the access logs
+            # then see the client's address; behind the edge's CloudFront they would see CloudFront's.
+            "api_gateway_endpoint_type": "REGIONAL",
             # Chalice makes no role: each function gets its own, set below.
             "manage_iam_role": False, "iam_role_arn": "arn:aws:iam::000000000000:role/replaced-per-function",
         })
@@ -256,7 +386,14 @@ class BattlelineStack(cdk.Stack):
                                          log_group_name=f"/aws/lambda/{self.function_name(logical)}",
                                          retention_in_days=settings.log_retention_days)
             function.add_resource_dependency(log_group)
-        app.get_resource("APIHandler").add_property_override("Timeout", 29)  # API Gateway waits 29 s at most
+            function.add_property_override("Tracing", "Active")
+        for logical in SCHEDULES:  # one run at a time: a run still going makes the next tick wait
+            app.get_resource(logical).add_property_override("ReservedConcurrentExecutions", 1)
+        api_handler = app.get_resource("APIHandler")
+        api_handler.add_property_override("Timeout", 28)  # under API Gateway's 29 s, so the function's end is logged
+        # Its own pool: a flood of requests cannot take the concurrency the outbox, the sweeper and
+        # inbound mail need (and it bounds what a flood costs).
+        api_handler.add_property_override("ReservedConcurrentExecutions", settings.api_concurrency)
         app.get_resource("RestAPI").add_property_override("Name", f"{settings.name}-api")
         self._long_poll(app, settings)
         return app
@@ -267,7 +404,7 @@ class BattlelineStack(cdk.Stack):
         account's concurrency stays for moves. Lambda refuses to run it beyond that, which API Gateway
         reports as INTEGRATION_FAILURE: 429 with Retry-After (GATEWAY_PROBLEMS)."""
         function = app.get_resource("LongPoll")
-        function.add_property_override("Timeout", 29)  # a wait is at most 20 s (LONG_POLL_MAX_SECONDS)
+        function.add_property_override("Timeout", 28)  # a wait is at most 20 s (LONG_POLL_MAX_SECONDS); < 29 s
         function.add_property_override("MemorySize", settings.long_poll_memory_mb)  # it mostly sleeps
         function.add_property_override("ReservedConcurrentExecutions", settings.long_poll_concurrency)
         rest_api = app.get_resource("RestAPI")
@@ -302,54 +439,285 @@ class BattlelineStack(cdk.Stack):
             return
         topic = sns.Topic(self, "InboundMailTopic", display_name="Replies to game emails",
                           enforce_ssl=True)
-        ses.ReceiptRuleSet(self, "InboundMailRules", rules=[ses.ReceiptRuleOptions(
+        # The rule set and the rule are named, so the rule's ARN is known before either exists: the
+        # topic's policy lets SES publish for this rule of this account only.
+        rule_set_name, rule_name = f"{settings.name}-inbound", f"{settings.name}-replies"
+        topic.add_to_resource_policy(iam.PolicyStatement(
+            sid="SesPublishesReplies", principals=[iam.ServicePrincipal("ses.amazonaws.com")],
+            actions=["sns:Publish"], resources=[topic.topic_arn],
+            conditions={"StringEquals": {"aws:SourceAccount": self.account,
+                                         "aws:SourceArn": inbound_rule_arn(self, rule_set_name, rule_name)}}))
+        rules = ses.ReceiptRuleSet(self, "InboundMailRules", receipt_rule_set_name=rule_set_name,
+                                   rules=[ses.ReceiptRuleOptions(
+            receipt_rule_name=rule_name,
             recipients=[settings.mail_domain], scan_enabled=True, tls_policy=ses.TlsPolicy.REQUIRE,
             actions=[ses_actions.Sns(topic=topic, encoding=ses_actions.EmailEncoding.BASE64)])])
+        rules.node.add_dependency(topic.node.find_child("Policy"))  # SES may publish before the rule exists
         # A SAM event on the function: the subscription and the permission to invoke it.
         self.app.get_resource("InboundMail").add_property_override(
             "Events.Replies", {"Type": "SNS", "Properties": {"Topic": topic.topic_arn}})
 
     def _gateway_problems(self) -> None:
         """API Gateway's own refusals (an unknown route, a body too large, throttling, a timeout) as
-        problem+json with a code of chalicelib/errors.py, as the app answers."""
+        problem+json with a code of chalicelib/errors.py, as the app answers. They live in the API's
+        OpenAPI body, so the API is whole in one definition (cfn-lint W3660)."""
+        responses = {}
         for kind, (code, detail, headers) in GATEWAY_PROBLEMS.items():
             body, status = gateway_problem(code, detail)
-            parameters = {f"gatewayresponse.header.{name}": f"'{value}'"
-                          for name, value in {"Content-Type": PROBLEM_JSON, **headers}.items()}
-            cdk.CfnResource(self, f"Gateway{kind.title().replace('_', '')}", type="AWS::ApiGateway::GatewayResponse",
-                            properties={"RestApiId": self.app.get_resource("RestAPI").ref, "ResponseType": kind,
-                                        "StatusCode": str(status), "ResponseParameters": parameters,
-                                        "ResponseTemplates": {"application/json": body}})
+            responses[kind] = {
+                "statusCode": str(status),
+                "responseParameters": {f"gatewayresponse.header.{name}": f"'{value}'"
+                                       for name, value in {"Content-Type": PROBLEM_JSON, **headers}.items()},
+                "responseTemplates": {"application/json": body}}
+        self.app.get_resource("RestAPI").add_property_override(
+            "DefinitionBody.x-amazon-apigateway-gateway-responses", responses)
+
+    # ------------------------------------------------------------------ the API's stage and firewall
+
+    def _api_stage(self, settings: Settings) -> None:
+        """The stage: throttling (all methods, tighter for sign-up and the operations that mail an
+        address), JSON access logs, X-Ray tracing."""
+        def method(path: str, http_method: str, rate: int, burst: int, **extra) -> dict:
+            # "/~1v1~1players": the path with its slashes escaped, after a leading "/".
+            return {"ResourcePath": path if path == "/*" else "/" + path.replace("/", "~1"), "HttpMethod": http_method,
+                    "ThrottlingRateLimit": rate, "ThrottlingBurstLimit": burst, **extra}
+
+        general = (settings.api_rate_per_second, settings.api_burst)
+        method_settings = [method("/*", "*", *general),
+                           method(*SIGNUP_ROUTE, settings.signup_rate_per_second, settings.signup_burst),
+                           *(method(*route, settings.invite_rate_per_second, settings.invite_burst)
+                             for route in INVITE_ROUTES),
+                           # Per-method metrics for moves alone (the stage's Latency holds the long-polls' waits).
+                           method(*MOVE_ROUTE, *general, MetricsEnabled=True)]
+        access_logs = logs.CfnLogGroup(self, "ApiAccessLogs", log_group_name=f"/aws/apigateway/{settings.name}-api",
+                                       retention_in_days=settings.log_retention_days)
+        rest_api = self.app.get_resource("RestAPI")
+        rest_api.add_property_override("MethodSettings", method_settings)
+        rest_api.add_property_override("TracingEnabled", True)
+        rest_api.add_property_override("AccessLogSetting", {"DestinationArn": access_logs.attr_arn,
+                                                           "Format": ACCESS_LOG_FORMAT})
+        if settings.manage_api_gateway_account:
+            rest_api.add_resource_dependency(self._api_gateway_account(access_logs))
+
+    def _api_gateway_account(self, access_logs: logs.CfnLogGroup) -> cdk.CfnResource:
+        """API Gateway writes access logs with the account's (and region's) CloudWatch role: one
+        that may write to the access log group only (not the managed AmazonAPIGatewayPushToCloudWatchLogs,
+        which may write to any group)."""
+        role = iam.Role(self, "ApiGatewayLogsRole", assumed_by=iam.ServicePrincipal("apigateway.amazonaws.com"),
+                        description="API Gateway: access logs of this stack's API",
+                        inline_policies={"AccessLogs": iam.PolicyDocument(statements=[
+                            iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents",
+                                                         "logs:DescribeLogStreams"],
+                                                resources=[access_logs.attr_arn]),
+                            iam.PolicyStatement(actions=["logs:DescribeLogGroups"], resources=[self.format_arn(
+                                service="logs", resource="log-group", resource_name="*",
+                                arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)]),
+                        ])})
+        account = apigateway.CfnAccount(self, "ApiGatewayAccount", cloud_watch_role_arn=role.role_arn)
+        return account
+
+    def _firewall(self, settings: Settings) -> None:
+        """A WAFv2 web ACL on the stage: per-IP rate limits (every request; tighter for sign-up and
+        game creation, which may mail addresses) answered 429 problem+json, and AWS's common rule set."""
+        def visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
+            return wafv2.CfnWebACL.VisibilityConfigProperty(
+                cloud_watch_metrics_enabled=True, metric_name=f"{settings.name}-{name}", sampled_requests_enabled=True)
+
+        def rate_rule(name: str, priority: int, limit: int, route: tuple[str, str] | None) -> wafv2.CfnWebACL.RuleProperty:
+            scope_down = None
+            if route:
+                path, http_method = route
+                scope_down = wafv2.CfnWebACL.StatementProperty(and_statement=wafv2.CfnWebACL.AndStatementProperty(
+                    # The path ends so: /api/v1/players on execute-api, /v1/players on a custom domain.
+                    statements=[byte_match("uri_path", path, "ENDS_WITH"),
+                                byte_match("method", http_method, "EXACTLY")]))
+            return wafv2.CfnWebACL.RuleProperty(
+                name=name, priority=priority, visibility_config=visibility(name),
+                statement=wafv2.CfnWebACL.StatementProperty(rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
+                    aggregate_key_type="IP", limit=limit, evaluation_window_sec=300, scope_down_statement=scope_down)),
+                action=wafv2.CfnWebACL.RuleActionProperty(block=wafv2.CfnWebACL.BlockActionProperty(
+                    custom_response=wafv2.CfnWebACL.CustomResponseProperty(
+                        response_code=429, custom_response_body_key="rate_limited",
+                        response_headers=[wafv2.CfnWebACL.CustomHTTPHeaderProperty(name="Retry-After",
+                                                                                    value="60")]))))
+
+        body, _ = gateway_problem("rate_limited", "Too many requests from this address; retry in a few minutes")
+        acl = wafv2.CfnWebACL(
+            self, "Firewall", scope="REGIONAL", name=f"{settings.name}-api",
+            default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
+            visibility_config=visibility("firewall"),
+            custom_response_bodies={"rate_limited": wafv2.CfnWebACL.CustomResponseBodyProperty(
+                content_type="APPLICATION_JSON", content=body)},
+            rules=[
+                rate_rule("signup-per-ip", 0, settings.waf_signup_per_5_min, SIGNUP_ROUTE),
+                rate_rule("games-per-ip", 1, settings.waf_games_per_5_min, INVITE_ROUTES[0]),
+                rate_rule("requests-per-ip", 2, settings.waf_requests_per_5_min, None),
+                wafv2.CfnWebACL.RuleProperty(
+                    name="aws-common", priority=3, visibility_config=visibility("aws-common"),
+                    override_action=wafv2.CfnWebACL.OverrideActionProperty(none={}),
+                    statement=wafv2.CfnWebACL.StatementProperty(
+                        managed_rule_group_statement=wafv2.CfnWebACL.ManagedRuleGroupStatementProperty(
+                            vendor_name="AWS", name="AWSManagedRulesCommonRuleSet",
+                            # Counted, not blocked: it blocks bodies over 8 KB, and ours may be 256 KB
+                            # (a Khan card-set file for checkKhanCardSet, notes; MAX_BODY_BYTES).
+                            rule_action_overrides=[wafv2.CfnWebACL.RuleActionOverrideProperty(
+                                name="SizeRestrictions_BODY",
+                                action_to_use=wafv2.CfnWebACL.RuleActionProperty(count={}))]))),
+            ])
+        # ${RestAPI.Stage}: SAM's reference to the stage it makes, so the association waits for it.
+        stage_arn = cdk.Fn.sub("arn:${AWS::Partition}:apigateway:${AWS::Region}::/restapis/${RestAPI}/stages/"
+                               "${RestAPI.Stage}")
+        wafv2.CfnWebACLAssociation(self, "FirewallAssociation", resource_arn=stage_arn,
+                                   web_acl_arn=acl.attr_arn)
+        self.firewall = acl
+        # Blocked and counted requests only (a log line a request would cost more than the API),
+        # without the key or the query (signed tokens).
+        waf_logs = logs.CfnLogGroup(self, "FirewallLogs", log_group_name=f"aws-waf-logs-{settings.name}-api",
+                                    retention_in_days=settings.log_retention_days)
+        wafv2.CfnLoggingConfiguration(
+            self, "FirewallLogging", resource_arn=acl.attr_arn, log_destination_configs=[waf_logs.attr_arn],
+            redacted_fields=[wafv2.CfnLoggingConfiguration.FieldToMatchProperty(
+                single_header={"Name": "authorization"}),
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={})],
+            logging_filter={"DefaultBehavior": "DROP", "Filters": [{
+                "Behavior": "KEEP", "Requirement": "MEETS_ANY",
+                "Conditions": [{"ActionCondition": {"Action": "BLOCK"}}, {"ActionCondition": {"Action": "COUNT"}}]}]})
 
     # ------------------------------------------------------------------ alarms
 
     def _alarms(self, settings: Settings) -> None:
         topic = sns.Topic(self, "Alarms", display_name=f"{settings.name} alarms", enforce_ssl=True)
+        # enforce_ssl's policy only denies; CloudWatch needs an allow to publish, for this account's alarms.
+        topic.add_to_resource_policy(iam.PolicyStatement(
+            sid="CloudWatchPublishesAlarms", principals=[iam.ServicePrincipal("cloudwatch.amazonaws.com")],
+            actions=["sns:Publish"], resources=[topic.topic_arn],
+            conditions={"StringEquals": {"aws:SourceAccount": self.account},
+                        "ArnLike": {"aws:SourceArn": self.format_arn(
+                            service="cloudwatch", resource="alarm", resource_name="*",
+                            arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)}}))
+        self.alarm_topic = topic
         if settings.alarm_email:
             topic.add_subscription(subscriptions.EmailSubscription(settings.alarm_email))
+        five_minutes = cdk.Duration.minutes(5)
+
+        def alarm(logical_id: str, metric: cloudwatch.IMetric, threshold: float, description: str,
+                  periods: int = 1) -> cloudwatch.Alarm:
+            return cloudwatch.Alarm(
+                self, logical_id, metric=metric, threshold=threshold, evaluation_periods=periods,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                alarm_description=description, treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+
+        api = {"ApiName": f"{settings.name}-api", "Stage": API_STAGE}
+        move_path, move_method = MOVE_ROUTE
         alarms = [
             cloudwatch.Alarm(self, "OutboxFailuresAlarm", metric=self.failures.metric_approximate_number_of_messages_visible(
-                period=cdk.Duration.minutes(5), statistic="Maximum"), threshold=0,
+                period=five_minutes, statistic="Maximum"), threshold=0,
                 comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, evaluation_periods=1,
                 alarm_description="Outbox records failed after every retry: notifications or settlements are "
                                   "waiting in the failure queue",
                 treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING),
-            cloudwatch.Alarm(self, "Api5xxAlarm", metric=cloudwatch.Metric(
-                namespace="AWS/ApiGateway", metric_name="5XXError",
-                dimensions_map={"ApiName": f"{settings.name}-api", "Stage": API_STAGE}, statistic="Sum",
-                period=cdk.Duration.minutes(5)), threshold=1,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                evaluation_periods=1, alarm_description="The API answered 5xx",
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING),
+            alarm("Api5xxAlarm", cloudwatch.Metric(namespace="AWS/ApiGateway", metric_name="5XXError",
+                                                   dimensions_map=api, statistic="Sum", period=five_minutes),
+                  1, "The API answered 5xx"),
+            # Moves' latency (per-method metrics, _api_stage): the stage's own holds the long-polls' waits.
+            alarm("MoveLatencyAlarm", cloudwatch.Metric(
+                namespace="AWS/ApiGateway", metric_name="Latency", statistic="p99", period=five_minutes,
+                dimensions_map={**api, "Resource": move_path, "Method": move_method}),
+                settings.api_latency_p99_ms, f"p99 of postAction over {settings.api_latency_p99_ms} ms for 15 minutes",
+                periods=3),
+            alarm("OutboxIteratorAgeAlarm", cloudwatch.Metric(
+                namespace="AWS/Lambda", metric_name="IteratorAge", statistic="Maximum", period=five_minutes,
+                dimensions_map={"FunctionName": self.function_name("OutboxConsumer")}),
+                settings.iterator_age_alarm_minutes * 60_000,
+                f"The outbox consumer is {settings.iterator_age_alarm_minutes} minutes behind the stream "
+                f"(records are lost after 24 h)"),
         ]
-        for logical in ("OutboxConsumer", "WebhookRetries", "ClockSweeper", "InboundMail"):
-            alarms.append(cloudwatch.Alarm(
-                self, f"{logical}ErrorsAlarm", metric=cloudwatch.Metric(
-                    namespace="AWS/Lambda", metric_name="Errors",
-                    dimensions_map={"FunctionName": self.function_name(logical)}, statistic="Sum",
-                    period=cdk.Duration.minutes(5)), threshold=1,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                evaluation_periods=1, alarm_description=f"{self.function_name(logical)} failed",
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING))
-        for alarm in alarms:
-            alarm.add_alarm_action(cloudwatch_actions.SnsAction(topic))
+        for metric_name in ("ReadThrottleEvents", "WriteThrottleEvents"):
+            alarms.append(alarm(f"Table{metric_name}Alarm", cloudwatch.Metric(
+                namespace="AWS/DynamoDB", metric_name=metric_name, statistic="Sum", period=five_minutes,
+                dimensions_map={"TableName": self.table.table_name}), 1,
+                f"DynamoDB throttled the table ({metric_name}): on demand, a burst beyond twice the last peak"))
+        for logical in FUNCTIONS:  # every function, so a function added to FUNCTIONS is watched too
+            for metric_name, what in (("Errors", "failed"), ("Throttles", "was throttled (its concurrency is used up)")):
+                alarms.append(alarm(f"{logical}{metric_name}Alarm", cloudwatch.Metric(
+                    namespace="AWS/Lambda", metric_name=metric_name, statistic="Sum", period=five_minutes,
+                    dimensions_map={"FunctionName": self.function_name(logical)}), 1,
+                    f"{self.function_name(logical)} {what}"))
+        for each in alarms:
+            each.add_alarm_action(cloudwatch_actions.SnsAction(topic))
+
+    # ------------------------------------------------------------------ mail that does not arrive
+
+    def _mail_events(self, settings: Settings) -> None:
+        """Every email is sent with a configuration set (reputation metrics on) whose bounce,
+        complaint, reject and delivery-delay events SES publishes to a topic that invokes
+        mail-events: a permanent bounce or a complaint stops mail to that address
+        (chalicelib/services/mailevents.py). Alarms on the account's bounce and complaint rates,
+        which SES itself watches (above 5% and 0.1% it reviews the account, then may pause sending)."""
+        if not settings.mail_domain:
+            return
+        # The event destination gives SES its Allow on the topic itself (scoped by aws:SourceAccount
+        # and aws:SourceArn, the configuration set); enforce_ssl adds the Deny without TLS.
+        topic = sns.Topic(self, "MailEventsTopic", display_name="SES bounces and complaints", enforce_ssl=True)
+        configuration_set = ses.ConfigurationSet(self, "MailConfigurationSet",
+                                                 configuration_set_name=f"{settings.name}-mail",
+                                                 reputation_metrics=True, sending_enabled=True)
+        configuration_set.add_event_destination(
+            "MailEventsDestination", destination=ses.EventDestination.sns_topic(topic),
+            events=[ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT, ses.EmailSendingEvent.REJECT,
+                    ses.EmailSendingEvent.DELIVERY_DELAY])
+        arn = self.format_arn(service="ses", resource="configuration-set",
+                              resource_name=configuration_set.configuration_set_name)
+        for logical in SENDS_EMAIL:
+            self.app.get_resource(logical).add_property_override(
+                "Environment.Variables.MAIL_CONFIGURATION_SET", configuration_set.configuration_set_name)
+            # Sending with a configuration set is authorized on it as well as on the identity.
+            self.roles[logical].add_to_policy(iam.PolicyStatement(actions=["ses:SendEmail", "ses:SendRawEmail"],
+                                                                  resources=[arn]))
+        self.app.get_resource("MailEvents").add_property_override(
+            "Events.Bounces", {"Type": "SNS", "Properties": {"Topic": topic.topic_arn}})
+        for metric, threshold, what in (("Reputation.BounceRate", settings.ses_bounce_rate_alarm, "bounce"),
+                                        ("Reputation.ComplaintRate", settings.ses_complaint_rate_alarm, "complaint")):
+            alarm = cloudwatch.Alarm(
+                self, f"Ses{what.title()}RateAlarm", metric=cloudwatch.Metric(
+                    namespace="AWS/SES", metric_name=metric, statistic="Maximum", period=cdk.Duration.hours(1)),
+                threshold=threshold, evaluation_periods=1,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                alarm_description=f"SES's {what} rate for the account is above {threshold:.1%}: SES reviews the "
+                                  f"account, then may pause its sending (docs/deploy.md, SES)",
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+            alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
+
+    # ------------------------------------------------------------------ nothing silently dropped
+
+    def _async_failures(self, settings: Settings) -> None:
+        """Each function Lambda invokes asynchronously gets a queue of its own for the events that
+        still fail after ``async_retry_attempts`` retries (Lambda's on-failure destination), which is
+        also its SNS subscription's dead-letter queue: one queue a function says at once which part
+        is failing, and what it holds can be replayed to that function alone. An alarm on each."""
+        for logical in ASYNC_FUNCTIONS:
+            queue = sqs.Queue(self, f"{logical}Failures", retention_period=cdk.Duration.days(14),
+                              encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
+            function = self.app.get_resource(logical)
+            function.add_property_override("EventInvokeConfig", {
+                "MaximumRetryAttempts": settings.async_retry_attempts,
+                "DestinationConfig": {"OnFailure": {"Type": "SQS", "Destination": queue.queue_arn}}})
+            self.roles[logical].add_to_policy(iam.PolicyStatement(actions=["sqs:SendMessage"],
+                                                                  resources=[queue.queue_arn]))
+            topic_id, event = SUBSCRIPTIONS.get(logical, (None, None))
+            topic = self.node.try_find_child(topic_id) if topic_id else None
+            if topic is not None:
+                function.add_property_override(f"Events.{event}.Properties.RedrivePolicy",
+                                               {"deadLetterTargetArn": queue.queue_arn})
+                queue.add_to_resource_policy(iam.PolicyStatement(
+                    actions=["sqs:SendMessage"], principals=[iam.ServicePrincipal("sns.amazonaws.com")],
+                    resources=[queue.queue_arn], conditions={"ArnEquals": {"aws:SourceArn": topic.topic_arn}}))
+            alarm = cloudwatch.Alarm(
+                self, f"{logical}FailuresAlarm", metric=queue.metric_approximate_number_of_messages_visible(
+                    period=cdk.Duration.minutes(5), statistic="Maximum"), threshold=0,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, evaluation_periods=1,
+                alarm_description=f"{self.function_name(logical)} failed an event after every retry: it waits in "
+                                  f"the queue {logical}Failures (docs/deploy.md)",
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+            alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
+            cdk.CfnOutput(self, f"{logical}FailureQueue", value=queue.queue_url)

@@ -5,7 +5,8 @@ A player asked to play a game (it waits for their answer) replies ``accept`` or 
 (or the same in their language: 接受 / 拒绝, 承諾 / 辞退, chấp nhận / từ chối): the lobby answers for them, as the answer links' pages do.
 
 Authenticated by the signed reply address, by the sender being the seat's player, and in
-AWS by SES's SPF and DKIM verdicts. Answers go only to the seat's registered address (never
+AWS by SES's verdicts: a reply that fails SPF, DKIM, the spam scan or the virus scan
+(``VERDICTS``) is ignored, unread. Answers go only to the seat's registered address (never
 to an unverified sender, so forged mail makes no backscatter).
 """
 
@@ -36,6 +37,9 @@ from . import show
 from .links import LinkError, Links
 
 logger = logging.getLogger("battleline.inbound")
+# SES's receipt verdicts a reply must not FAIL (``receipt.<name>Verdict.status``; the receipt rule scans
+# for spam and viruses, infra/stack.py): a forged sender, or mail that is spam or carries a virus.
+VERDICTS = ("spf", "dkim", "spam", "virus")
 ANSWERS = ("accept", "decline")  # a reply's answer to a game it waits for (and its words: commandwords.ANSWERS)
 
 

@@ -1,7 +1,12 @@
 """Signed links in emails: one per legal step (bound to the seat and the game version, and
 expiring), the answers of a player asked to play (accept or decline, bound to the game, the seat
 and the player), invitations, boards and the one-click unsubscribe link. Signed with
-itsdangerous, each kind with its own salt (a token of one kind is never read as another)."""
+itsdangerous, each kind with its own salt (a token of one kind is never read as another).
+
+Two keys, for rotation (docs/deploy.md, "Rotating the link secret"): new links and reply addresses
+are signed with the current key; those signed with the previous one are still read, until they
+expire or a second rotation drops that key. Webhook signing secrets are derived from a key of
+their own that rotation never changes (:meth:`Links.key`)."""
 
 from __future__ import annotations
 
@@ -9,13 +14,14 @@ import base64
 import hashlib
 import hmac
 import re
+import time
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Callable
+from typing import Callable, Sequence
 from urllib.parse import quote
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+REREAD_SECONDS = 60  # a link no key reads makes the keys be read again (a rotation?), at most this often
 STEP_LINK_MAX_AGE = 7 * 24 * 3600  # a week: correspondence moves are slow, stale versions are refused anyway
 
 
@@ -70,63 +76,101 @@ class ReplyTo:
     version: int
 
 
-class Links:
-    """``secret`` is the key, or a function that gives it: then it is asked for when the first link
-    is made or read (in AWS a Secrets Manager read, which functions that make no links never do)."""
+Keys = str | Sequence[str]  # one key, or the keys in force oldest first (the last signs)
 
-    def __init__(self, secret: str | Callable[[], str], base_url: str,
-                 mail_domain: str = "battleline.localhost") -> None:
+
+class Links:
+    """``secret`` is the key (or the keys in force, oldest first: the last one signs, every one
+    reads), or a function that gives them: then they are asked for when the first link is made or
+    read (in AWS a Secrets Manager read, which functions that make no links never do), and again
+    when a link none of them reads comes (at most every ``REREAD_SECONDS``: a warm function learns of
+    a rotation from the first link signed with the new key). ``webhook_key`` (or a function that
+    gives it) derives webhook signing secrets; by default the current key."""
+
+    def __init__(self, secret: Keys | Callable[[], Keys], base_url: str,
+                 mail_domain: str = "battleline.localhost", *,
+                 webhook_key: str | Callable[[], str] | None = None,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.base_url = base_url.rstrip("/")
         self.mail_domain = mail_domain
         self._source = secret
+        self._webhook_source = webhook_key
+        self._monotonic = monotonic
+        self._keys: list[str] | None = None
+        self._read_at = 0.0
+        self._serializers: dict[str, URLSafeTimedSerializer] = {}
 
     def key(self) -> str:
-        """The server key (asked for once); webhook signing secrets are derived from it too."""
-        return self._key
+        """The key webhook signing secrets are derived from: never changed by a rotation of the
+        link keys (a webhook's secret must not change under its owner)."""
+        source = self._webhook_source
+        if source is None:
+            return self.keys()[-1]
+        return source() if callable(source) else source
 
-    @cached_property
-    def _key(self) -> str:
-        return self._source() if callable(self._source) else self._source
+    def keys(self) -> list[str]:
+        """The keys in force, oldest first: the last one signs."""
+        if self._keys is None:
+            found = self._source() if callable(self._source) else self._source
+            keys = [found] if isinstance(found, str) else [k for k in found if k]
+            if not keys:
+                raise ValueError("no link key")
+            self._keys, self._read_at, self._serializers = keys, self._monotonic(), {}
+        return self._keys
 
-    @cached_property
-    def _secret(self) -> bytes:
-        return self._key.encode()
+    def _reread(self) -> bool:
+        """Read the keys again if they may have changed (a rotation since they were read): only
+        when they come from a function, at most every ``REREAD_SECONDS``. True if they changed."""
+        if not callable(self._source) or self._keys is None or self._monotonic() - self._read_at < REREAD_SECONDS:
+            return False
+        before, self._keys = self._keys, None
+        return self.keys() != before
 
-    @cached_property
+    def _serializer(self, salt: str) -> URLSafeTimedSerializer:
+        found = self._serializers.get(salt)
+        if found is None:
+            found = self._serializers[salt] = URLSafeTimedSerializer(self.keys(), salt=salt)
+        return found
+
+    @property
     def _steps(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._key, salt="battleline-step-link")
+        return self._serializer("battleline-step-link")
 
-    @cached_property
+    @property
     def _unsubscribe(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._key, salt="battleline-unsubscribe")
+        return self._serializer("battleline-unsubscribe")
 
-    @cached_property
+    @property
     def _invitations(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._key, salt="battleline-invitation")
+        return self._serializer("battleline-invitation")
 
-    @cached_property
+    @property
     def _answers(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._key, salt="battleline-answer")
+        return self._serializer("battleline-answer")
 
-    @cached_property
+    @property
     def _boards(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._key, salt="battleline-board")
+        return self._serializer("battleline-board")
 
-    @cached_property
+    @property
     def _recoveries(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._key, salt="battleline-recovery")
+        return self._serializer("battleline-recovery")
 
     def step_url(self, game_id: str, seat: int, version: int, step: dict) -> str:
         token = self._steps.dumps({"g": game_id, "s": seat, "v": version, "st": step})
         return f"{self.base_url}/v1/links/{quote(token)}"
 
-    @staticmethod
-    def _read(serializer: URLSafeTimedSerializer, token: str, max_age: int | None, expired: str):
+    def _read(self, serializer: URLSafeTimedSerializer, token: str, max_age: int | None, expired: str):
+        """The token's data, read with any key in force (and, if none reads it, with the keys read
+        again: a link signed after a rotation this function has not heard of yet)."""
         try:
             return serializer.loads(token, max_age=max_age)
         except SignatureExpired:
             raise LinkError("link_expired", expired) from None
         except BadSignature:
+            if self._reread():
+                salt = serializer.salt.decode() if isinstance(serializer.salt, bytes) else serializer.salt
+                return self._read(self._serializer(salt), token, max_age, expired)
             raise LinkError("invalid_link", "this link is not valid") from None
 
     def read_step(self, token: str, max_age: int = STEP_LINK_MAX_AGE) -> StepLink:
@@ -185,15 +229,19 @@ class Links:
 
     # ---------------------------------------------------------------- reply addresses
 
-    def _mac(self, text: str) -> str:
-        digest = hmac.new(self._secret, f"reply:{text}".encode(), hashlib.sha256).digest()
+    @staticmethod
+    def _mac(key: str, text: str) -> str:
+        digest = hmac.new(key.encode(), f"reply:{text}".encode(), hashlib.sha256).digest()
         return base64.b32encode(digest).decode().lower()[:16]
+
+    def _macs_match(self, mac: str, text: str) -> bool:
+        return any(hmac.compare_digest(mac, self._mac(key, text)) for key in self.keys())
 
     def reply_address(self, game_id: str, seat: int, version: int) -> str:
         """play+<game>.<seat>.<version>.<mac>@domain: a reply to it plays as that seat, at that version.
         Short enough for an address's local part (64 characters)."""
         text = f"{game_id}.{seat}.{version}"
-        return f"play+{text}.{self._mac(text)}@{self.mail_domain}"
+        return f"play+{text}.{self._mac(self.keys()[-1], text)}@{self.mail_domain}"
 
     def read_reply_address(self, address: str) -> ReplyTo:
         local = address.split("@", 1)[0].lower()
@@ -201,6 +249,7 @@ class Links:
         if match is None:
             raise LinkError("invalid_link", f"{address} is not a game's reply address")
         game_id, seat, version, mac = match.groups()
-        if not hmac.compare_digest(mac, self._mac(f"{game_id}.{seat}.{version}")):
+        text = f"{game_id}.{seat}.{version}"
+        if not self._macs_match(mac, text) and not (self._reread() and self._macs_match(mac, text)):
             raise LinkError("invalid_link", f"{address} is not a reply address this server made")
         return ReplyTo(game_id, int(seat), int(version))

@@ -22,11 +22,13 @@ import logging
 import secrets
 from dataclasses import replace
 from email.message import EmailMessage
+from email.utils import parseaddr
 from datetime import datetime, timedelta, timezone
 from random import Random
 from typing import Callable
 
 from .. import observability
+from ..ids import hash_email
 from ..i18n import in_language, speaking
 from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
@@ -69,7 +71,8 @@ class Dispatcher:
         self.allow_private = allow_private
         self.mailer = mailer
         self.links = links
-        # The key that derives webhook signing secrets: the links' key (LINK_SECRET) by default.
+        # The key that derives webhook signing secrets: the links' webhook key (Links.key), which a
+        # rotation of the link keys never changes.
         self.signing = signing or SigningKeys(links.key if links else secrets.token_urlsafe(32))
         self.viewer: Viewer | None = None  # the games' view of a seat: set by config.build_services
         # Messages for the server itself (a finished game to rate, a tournament to advance),
@@ -269,12 +272,21 @@ class Dispatcher:
 
     def _mail(self, leased: Delivery, now: datetime, build: Callable[[], EmailMessage],
               first: bool = False) -> Delivery | None:
-        """Send one email; a failure (a mail server down) is retried on the schedule."""
+        """Send one email; a failure (a mail server down) is retried on the schedule. Every email
+        passes here: one to an address whose mail a bounce or a complaint stopped is not sent (one
+        read of the address's status, only now that an email is about to go; services/mailevents.py)."""
         try:
-            self.mailer.send(build())
+            email = build()
+            stop = self.store.email_stop(hash_email(parseaddr(email["To"] or "")[1]), consistent=False)
+            if stop is None:
+                self.mailer.send(email)
         except Exception as error:
             logger.warning("email %s failed: %s", leased.msg_id, type(error).__name__)
             return self._after_failure(leased, now, SendResult(None, error=f"mail: {type(error).__name__}"), first)
+        if stop is not None:
+            logger.info("email %s not sent: mail to its address is stopped (%s)", leased.msg_id, stop.reason)
+            return self._settle(leased, "failed", None, Attempt(iso(now), None, f"not sent: the address {stop.reason}"),
+                                first)
         return self._settle(leased, "delivered", None, Attempt(iso(now), 250), first)
 
     def _after_failure(self, delivery: Delivery, now: datetime, result: SendResult,

@@ -45,11 +45,16 @@ class SmtpMailer:
 
 
 class SesMailer:
-    def __init__(self, client) -> None:
+    """SES v2; with a configuration set (MAIL_CONFIGURATION_SET), whose events (bounces, complaints)
+    reach the mail_events function."""
+
+    def __init__(self, client, configuration_set: str = "") -> None:
         self.client = client
+        self.configuration_set = configuration_set
 
     def send(self, message: EmailMessage) -> None:
-        self.client.send_email(Content={"Raw": {"Data": bytes(message)}})
+        extra = {"ConfigurationSetName": self.configuration_set} if self.configuration_set else {}
+        self.client.send_email(Content={"Raw": {"Data": bytes(message)}}, **extra)
 
 
 def mail_from() -> str:
@@ -65,5 +70,5 @@ def mailer_from_environment(root: Path) -> Mailer | None:
     if os.environ.get("MAIL_TRANSPORT") == "ses":
         import boto3
 
-        return SesMailer(boto3.client("sesv2"))
+        return SesMailer(boto3.client("sesv2"), os.environ.get("MAIL_CONFIGURATION_SET", ""))
     return FileMailbox(Path(os.environ.get("MAIL_DIR", root / "var" / "mail")))

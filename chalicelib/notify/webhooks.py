@@ -34,7 +34,8 @@ class SigningKeys:
     """Webhook signing secrets are derived, never stored: an endpoint's item keeps only a random
     salt per secret, and the secret is HMAC-SHA256(server key, endpoint id and salt), 32 bytes as
     Standard Webhooks' ``whsec_<base64>``. A copy of the table alone reveals no secret; the server
-    key (``LINK_SECRET``) is needed too. ``server_key`` is the key or a function that gives it
+    key (``Links.key``: the link secret's version labelled ``WEBHOOKS``, which a rotation of the link
+    keys never changes; docs/deploy.md) is needed too. ``server_key`` is the key or a function that gives it
     (asked for on first use, as :class:`~chalicelib.mailplay.links.Links` does)."""
 
     def __init__(self, server_key: str | Callable[[], str]) -> None:

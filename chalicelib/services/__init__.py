@@ -23,5 +23,7 @@ and wired together in one place, :func:`chalicelib.config.build_services`:
 - ``analysis`` and ``card_sets``: stateless functions their routes call directly (Battle Line's
   position analysis; Khan & General's card sets).
 
-Play by email is served by :mod:`chalicelib.mailplay.service`.
+Play by email is served by :mod:`chalicelib.mailplay.service`. SES's bounce and complaint events
+are handled by :mod:`chalicelib.services.mailevents` (built by ``config.mail_events`` for the
+``mail_events`` function alone).
 """

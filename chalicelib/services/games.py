@@ -18,14 +18,14 @@ from ..games.replay import replay
 from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery, OpenSeat
 from ..notify import messages
 from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
-from ..store.errors import VersionConflict
+from ..store.errors import LimitReached, VersionConflict
 from ..store.keys import NO_DEADLINE
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
 from .moves import SERVICE_EVENTS, Moves, engine_options
 from .waiting import Waiter
 from .blocks import Blocks
-from .limits import GameLimit
+from .limits import GameLimit, InvitationLimit
 
 logger = logging.getLogger("battleline.service")
 
@@ -41,8 +41,10 @@ class Games:
                  all_public: Callable[[GameRecord], bool],
                  new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
                  engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None,
-                 blocks: Blocks | None = None, limit: GameLimit | None = None) -> None:
+                 blocks: Blocks | None = None, limit: GameLimit | None = None,
+                 invitations: InvitationLimit | None = None) -> None:
         self.store = store
+        self.invitations = invitations  # the daily cap on invitations by email (None: no cap)
         self.limit = limit  # the most unfinished games a player may have (None: no limit)
         self.blocks = blocks  # who blocked whom (None: nobody, as in tests of other things)
         self.engines = engines or ENGINES
@@ -83,7 +85,12 @@ class Games:
                                                        rated=request.rated and request.seed is None,
                                                        public=request.public)
             body = self.view(game, game.seat_of(player.id))
-            self.store.create_game(game, [created], record(body), messages.for_new_game(game))
+            invited = sum(1 for s in seats if s.email and not s.player_id)  # addresses, not players
+            counted = self.invitations.count(player.id, invited) if self.invitations is not None else None
+            try:
+                self.store.create_game(game, [created], record(body), messages.for_new_game(game), invitations=counted)
+            except LimitReached:  # nothing was written: no game, no invitation, nothing counted
+                raise self.invitations.refusal() from None
             return body
 
         return self.idempotent.run(player.id, idempotency, run)

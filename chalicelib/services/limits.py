@@ -15,11 +15,17 @@ can go over by the requests they send at the same moment, never further."""
 
 from __future__ import annotations
 
-from ..errors import ServiceError
+import math
+from datetime import datetime, time, timedelta, timezone
+
+from ..clock import Clock
+from ..errors import Retryable, ServiceError
 from ..i18n import _
+from ..records import InvitationCount
 from ..store.protocol import Store
 
 MAX_UNFINISHED_GAMES = 100  # games a player may have waiting or active at once (tournaments and ladders count)
+INVITATIONS_PER_DAY = 20  # invitations by email a player may send in a UTC day (env INVITATIONS_PER_DAY)
 
 
 class GameLimit:
@@ -39,3 +45,44 @@ class GameLimit:
         raise ServiceError("too_many_games", _("seat {number}: {name} has {most} unfinished games, the most a player "
                                                "may have").format(number=seat, name=name, most=self.most),
                            limit=self.most)
+
+
+class InvitationLimit:
+    """The cap on invitations by email (issue 24): a player may invite at most ``most`` addresses
+    that are not players yet in a UTC day. Anyone may sign up and invite any address, and each
+    invitation is an email the server sends to someone who never asked for it: a flood of them
+    would harm the sending domain's reputation with SES. Seats of existing players, bots and open
+    seats do not count (nothing is mailed to an address that did not sign up); tournaments and
+    ladders pair players, never addresses.
+
+    The count is stored, so it holds across Lambda instances: one item per player and UTC day in
+    the player's own partition (``INVITATIONS#<day>``, TTL), raised in the very transaction that
+    creates the game, on condition that it stays within the cap (``Store.create_game``). A refused
+    or failed creation counts nothing; a game made is always counted. Over the cap: 429
+    ``too_many_invitations`` with ``limit`` and ``Retry-After`` (seconds to the next UTC midnight)."""
+
+    def __init__(self, clock: Clock, most: int = INVITATIONS_PER_DAY) -> None:
+        self.clock = clock
+        self.most = most
+
+    def count(self, player_id: str, invitations: int) -> InvitationCount | None:
+        """What a new game with ``invitations`` invited addresses adds to its creator's count (None:
+        nothing to count); ``too_many_invitations`` at once if one game invites more than a day allows."""
+        if invitations == 0:
+            return None
+        now = self.clock.now().astimezone(timezone.utc)
+        if invitations > self.most:
+            raise self.refusal(now)
+        midnight = datetime.combine(now.date() + timedelta(days=1), time(), timezone.utc)
+        # kept a day past its own day, then TTL deletes it (a stale counter is never read: the key has the day)
+        return InvitationCount(player_id, now.date().isoformat(), invitations, self.most,
+                               int(midnight.timestamp()) + 24 * 3600)
+
+    def refusal(self, now: datetime | None = None) -> ServiceError:
+        """``too_many_invitations``, to be tried again at the next UTC midnight."""
+        now = (now or self.clock.now()).astimezone(timezone.utc)
+        midnight = datetime.combine(now.date() + timedelta(days=1), time(), timezone.utc)
+        wait = max(1, math.ceil((midnight - now).total_seconds()))
+        return Retryable("too_many_invitations", _("you may invite at most {most} email addresses a day (UTC); "
+                                                   "try again after midnight UTC, or invite players by their id")
+                         .format(most=self.most), wait, limit=self.most)

@@ -15,6 +15,7 @@ from ..records import Caller, Player, preferences_with_defaults
 from ..store.protocol import Store
 from ..text import name_key
 from .idempotency import Idempotent, Recorder
+from .mailevents import email_status
 from ..i18n import _
 
 KEY_OVERLAP = timedelta(hours=24)  # how long a rotated-out key works at most while the new one is unused
@@ -104,13 +105,23 @@ class Players:
                 "ratings": self.player_ratings(player)}
 
     def get_preferences(self, caller: Caller) -> dict:
-        return preferences_with_defaults(profile(self.store, caller).preferences)
+        player = profile(self.store, caller)
+        return {**preferences_with_defaults(player.preferences), **self._email_status(player.email)}
+
+    def _email_status(self, email: str | None) -> dict:
+        """``email_status`` when mail to the address is stopped (a bounce, a complaint: one read of the
+        address's status item), else nothing (services/mailevents.py)."""
+        status = email_status(self.store.email_stop(ids.hash_email(email))) if email else None
+        return {"email_status": status} if status else {}
 
     def set_preferences(self, player: Caller, preferences) -> dict:
         """The fields the request sets, over the player's present preferences: a field left out
         keeps its value (an older client cannot reset a newer setting)."""
         found = profile(self.store, player)
         changed = preferences.chosen()
+        address = changed.pop("email_address", None)
+        if address is not None:  # the player's address, set again: mail to it resumes (services/mailevents.py)
+            self.store.set_player_email(player.id, found.email, address, iso(self.clock.now()))
         if "bot_policy" in changed:  # a bot account's own: what it accepts (chalicelib/services/botpolicy.py)
             if not found.bot:
                 raise not_a_bot()
@@ -120,7 +131,7 @@ class Players:
         if preferences.digest is not None:  # its fields left out keep their value too
             chosen["digest"] = {**digest.settings(before), **preferences.digest.chosen()}
         self.store.set_preferences(player.id, chosen, digest.planned(found.digest_at, before, chosen, self.clock.now()))
-        return chosen
+        return {**chosen, **self._email_status(found.email if address is None else None)}
 
 
 def profile(store: Store, caller: Caller) -> Player:

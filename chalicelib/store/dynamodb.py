@@ -35,11 +35,13 @@ from ..records import (
     EventRecord,
     GameRecord,
     IdempotencyRecord,
+    InvitationCount,
     LadderBoard,
     LadderChallenge,
     LadderRecord,
     NotesRecord,
     BlockRecord,
+    EmailStop,
     Membership,
     Message,
     Player,
@@ -57,6 +59,7 @@ from .errors import (  # noqa: F401 - the store's errors are named from here too
     Conflict,
     DuplicateItem,
     IdempotencyRace,
+    LimitReached,
     StoreError,
     StoreUnavailable,
     Throttled,
@@ -298,7 +301,31 @@ class DynamoStore:
 
     def players_with_email(self, email_hash: str) -> list[str]:
         """The ids of the players with this address (its own partition, strongly consistent)."""
-        return [i["player_id"] for i in self._query("PK = :pk", {":pk": {"S": keys.player_email(email_hash, "")["PK"]}})]
+        found = keys.player_email(email_hash, "")  # the players' items only: the partition holds its status too
+        return [i["player_id"] for i in self._query_prefix(found["PK"], found["SK"])]
+
+    def email_stop(self, email_hash: str, consistent: bool = True) -> EmailStop | None:
+        item = self._get(keys.email_status(email_hash), consistent=consistent)
+        if item is None or "reason" not in item:  # none, or resumed
+            return None
+        return EmailStop(item["reason"], item["since"], item.get("stop_kind", ""))
+
+    def stop_email(self, email_hash: str, stop: EmailStop) -> bool:
+        return self._applied(self.client.put_item, TableName=self.table, Item=typed({
+            **keys.email_status(email_hash), "kind": "email_status", "reason": stop.reason, "since": stop.since,
+            "stop_kind": stop.kind}),
+            ConditionExpression="attribute_not_exists(reason) AND (attribute_not_exists(resumed_at) OR "
+                                "resumed_at < :since)", ExpressionAttributeValues={":since": {"S": stop.since}})
+
+    def set_player_email(self, player_id: str, old: str | None, new: str, resumed_at: str) -> None:
+        items = [{"Update": self._update(keys.player(player_id), "SET email = :e", {":e": {"S": new}})},
+                 self._put(self._player_email_item(player_id, new), _ALWAYS),
+                 self._put(typed({**keys.email_status(ids.hash_email(new)), "kind": "email_status",
+                                  "resumed_at": resumed_at}), _ALWAYS)]
+        if old and ids.hash_email(old) != ids.hash_email(new):
+            items.append({"Delete": {"TableName": self.table,
+                                     "Key": typed_key(keys.player_email(ids.hash_email(old), player_id))}})
+        self.client.transact_write_items(TransactItems=items)
 
     # Migrations (devtools/backfill_player_emails.py): an operator's one-off, never a request's path.
 
@@ -417,13 +444,34 @@ class DynamoStore:
     # ------------------------------------------------------------------ games
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
-                    idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
+                    idempotency: IdempotencyRecord | None, messages: list[Message] = (),
+                    invitations: InvitationCount | None = None) -> None:
         """The game's settings, its first version (with the messages its making sends), head and its
-        seated players' memberships, in one transaction; DuplicateItem if the game exists."""
+        seated players' memberships, in one transaction; DuplicateItem if the game exists. With
+        ``invitations``: the creator's count of the day goes up in the same transaction, on condition
+        that it stays within the limit (LimitReached if not)."""
         items = [self._put(settings_item(game)), self._put(version_item(game, events, messages=messages)),
                  self._put(head_item(game))]
         items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game)]
-        self._transact(items, idempotency)
+        if invitations is None:
+            self._transact(items, idempotency)
+            return
+        items.append({"Update": self._count_invitations(invitations)})
+        self._transact(items, idempotency, limit_at=len(items) - 1)
+
+    def _count_invitations(self, count: InvitationCount) -> dict:
+        """The day's counter goes up by ``count.count``, if it stays at most ``count.most`` (a new
+        counter starts at 0); its TTL is set when it is made."""
+        return self._update(keys.invitations(count.player_id, count.day), "ADD #n :n SET #t = if_not_exists(#t, :t)",
+                            {":n": {"N": str(count.count)}, ":t": {"N": str(count.expires_at)}},
+                            condition={"ConditionExpression": "attribute_not_exists(#n) OR #n <= :room",
+                                       "ExpressionAttributeValues": {":room": {"N": str(count.most - count.count)}}},
+                            names={"#n": "n", "#t": TTL_ATTRIBUTE})
+
+    def invitations_sent(self, player_id: str, day: str) -> int:
+        """The player's count of invitations by email on ``day`` (UTC)."""
+        item = self._get(keys.invitations(player_id, day))
+        return int(item["n"]) if item else 0
 
     def load_game(self, game_id: str) -> GameRecord | None:
         """The settings and the latest version, by one strongly consistent query of two items."""
@@ -1103,8 +1151,9 @@ class DynamoStore:
             return False
         return True
 
-    def _transact(self, items: list[dict], idempotency: IdempotencyRecord | None) -> None:
-        """Write all items or none, with the idempotency record (and its stored response) if given."""
+    def _transact(self, items: list[dict], idempotency: IdempotencyRecord | None, limit_at: int | None = None) -> None:
+        """Write all items or none, with the idempotency record (and its stored response) if given;
+        LimitReached when the item at ``limit_at`` (a counter) failed its condition."""
         if idempotency is not None:
             # A record left from an expired key may still be there: overwrite only if expired.
             items = items + [self._put(self._idempotency_item(idempotency), self._unexpired())]
@@ -1115,6 +1164,8 @@ class DynamoStore:
             failed = [i for i, code in enumerate(reasons) if code == "ConditionalCheckFailed"]
             if idempotency is not None and len(items) - 1 in failed:
                 raise IdempotencyRace() from error
+            if limit_at is not None and limit_at in failed:
+                raise LimitReached(str(reasons)) from error
             if failed:
                 raise DuplicateItem(str(reasons)) from error
             raise

@@ -45,3 +45,7 @@ class IdempotencyRace(Conflict):
 
 class DuplicateItem(Conflict):
     """An item that must be new exists already."""
+
+
+class LimitReached(Conflict):
+    """A counter's condition failed: the write would take it over its limit. Nothing was written."""

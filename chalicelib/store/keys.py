@@ -114,6 +114,12 @@ def player_email(email_hash: str, player_id: str) -> Key:
     return {"PK": f"EMAIL#{email_hash}", "SK": f"PLAYER#{player_id}"}
 
 
+def email_status(email_hash: str) -> Key:
+    """Whether mail may go to this address (``records.EmailStop``; a bounce or a complaint stops it,
+    setting it again resumes it): in the address's own partition, beside its players' items."""
+    return {"PK": f"EMAIL#{email_hash}", "SK": "STATUS"}
+
+
 def recovery(request_id: str) -> Key:
     """One recovery request by email: the players its links may recover, each used once."""
     return {"PK": f"RECOVERY#{request_id}", "SK": "RECOVERY"}
@@ -217,6 +223,12 @@ def digest_sent(player_id: str, local_date: str) -> Key:
     """The mark that the player's digest of ``local_date`` (their own date) was sent, with its message:
     at most one a day, however many sweepers run."""
     return {"PK": player_pk(player_id), "SK": f"DIGEST#{local_date}"}
+
+
+def invitations(player_id: str, day: str) -> Key:
+    """The count of the invitations by email the player sent on ``day`` (UTC), with a TTL: the daily
+    cap holds across Lambda instances (services/limits.py)."""
+    return {"PK": player_pk(player_id), "SK": f"INVITATIONS#{day}"}
 
 
 def open_game(game_type: str, game_id: str, created_at: str) -> dict[str, str]:

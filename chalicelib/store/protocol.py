@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol, TypeVa
 
 if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold start
     from ..records import (
+        EmailStop,
         ApiKeyRecord,
         Change,
         Committed,
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
         EventRecord,
         GameRecord,
         IdempotencyRecord,
+        InvitationCount,
         LadderBoard,
         LadderChallenge,
         LadderRecord,
@@ -78,6 +80,21 @@ class Store(Protocol):
 
     def players_with_email(self, email_hash: str) -> list[str]:
         """The ids of the players whose address hashes to ``email_hash`` (``ids.hash_email``)."""
+
+    # Mail that does not arrive (services/mailevents.py): a stop per address, by its hash.
+
+    def email_stop(self, email_hash: str, consistent: bool = True) -> EmailStop | None:
+        """Why no mail goes to the address hashing to ``email_hash`` any more, or None (mail goes)."""
+
+    def stop_email(self, email_hash: str, stop: EmailStop) -> bool:
+        """Stop mail to the address (one conditional write): False, changing nothing, if it is stopped
+        already (the first stop is kept: an event delivered again changes nothing) or was set again
+        after ``stop.since`` (an old event redelivered after the player resumed it)."""
+
+    def set_player_email(self, player_id: str, old: str | None, new: str, resumed_at: str) -> None:
+        """The player's address is ``new`` (it was ``old``): the profile, the address lookup items
+        (the old one's deleted, the new one's written) and the new address's mail resumed at
+        ``resumed_at`` (its stop cleared), in one transaction."""
 
     # Migrations (devtools/backfill_player_emails.py): an operator's one-off, never a request's path.
 
@@ -134,10 +151,16 @@ class Store(Protocol):
     # ------------------------------------------------------------------ games
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
-                    idempotency: IdempotencyRecord | None, messages: list[Message] = ()) -> None:
+                    idempotency: IdempotencyRecord | None, messages: list[Message] = (),
+                    invitations: InvitationCount | None = None) -> None:
         """Write a new game (version 0 with its events), its seated players' memberships and the
         messages its making sends, all or nothing, with the idempotency record (and its response);
-        DuplicateItem if the game exists, IdempotencyRace if the key was used first."""
+        DuplicateItem if the game exists, IdempotencyRace if the key was used first. With
+        ``invitations``: the creator's count of invitations by email that day goes up with it, and
+        LimitReached (nothing written) if it would go over ``invitations.most``."""
+
+    def invitations_sent(self, player_id: str, day: str) -> int:
+        """The player's count of invitations by email on ``day`` (UTC): 0 when none."""
 
     def load_game(self, game_id: str) -> GameRecord | None:
         """The game at its latest version, or None."""

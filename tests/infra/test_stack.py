@@ -22,7 +22,8 @@ MAIL_DOMAIN = "games.example.com"
 MAX_PACKAGE_BYTES = 10 * 1024 * 1024
 FUNCTIONS = {"APIHandler": "battleline-api", "OutboxConsumer": "battleline-outbox-consumer",
              "WebhookRetries": "battleline-webhook-retries", "ClockSweeper": "battleline-clock-sweeper",
-             "InboundMail": "battleline-inbound-mail", "LongPoll": "battleline-long-poll"}
+             "InboundMail": "battleline-inbound-mail", "LongPoll": "battleline-long-poll",
+             "MailEvents": "battleline-mail-events"}
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +80,9 @@ def test_every_function_has_its_own_role_and_a_log_group_with_retention(template
     assert len(roles) == len(FUNCTIONS)
     groups = {g["Properties"]["LogGroupName"]: g["Properties"]["RetentionInDays"]
               for g in resources(template, "AWS::Logs::LogGroup").values()}
-    assert groups == {f"/aws/lambda/{name}": 30 for name in FUNCTIONS.values()}
+    assert {name: days for name, days in groups.items() if name.startswith("/aws/lambda/")} == {
+        f"/aws/lambda/{name}": 30 for name in FUNCTIONS.values()}
+    assert set(groups.values()) == {30}  # the API's access logs and the firewall's too
 
 
 def test_the_stream_feeds_the_outbox_consumer_with_partial_failures_bisection_retries_and_a_failure_queue(template):
@@ -114,8 +117,8 @@ def integration_uri(template: dict, path: str, method: str) -> str:
 def test_waits_run_in_a_function_of_their_own_with_reserved_concurrency_so_pollers_never_starve_moves(template):
     functions = resources(template, "AWS::Serverless::Function")
     long_poll, api = functions["LongPoll"]["Properties"], functions["APIHandler"]["Properties"]
-    assert long_poll["ReservedConcurrentExecutions"] == 50 and "ReservedConcurrentExecutions" not in api
-    assert long_poll["CodeUri"] == api["CodeUri"] and long_poll["Timeout"] == 29
+    assert long_poll["ReservedConcurrentExecutions"] == 50 and api["ReservedConcurrentExecutions"] == 200
+    assert long_poll["CodeUri"] == api["CodeUri"] and long_poll["Timeout"] == 28
     # API Gateway routes listEvents and listGames (which take wait=S) there, every other operation to APIHandler.
     for path in ("/v1/games", "/v1/games/{game_id}/events"):
         assert "${LongPoll.Arn}" in integration_uri(template, path, "get")
@@ -131,9 +134,9 @@ def test_waits_run_in_a_function_of_their_own_with_reserved_concurrency_so_polle
 
 def test_a_full_long_poll_pool_answers_429_with_retry_after(template):
     response = gateway_responses(template)["INTEGRATION_FAILURE"]
-    assert response["StatusCode"] == "429"
-    assert json.loads(response["ResponseTemplates"]["application/json"])["code"] == "rate_limited"
-    assert int(response["ResponseParameters"]["gatewayresponse.header.Retry-After"].strip("'")) >= 1
+    assert response["statusCode"] == "429"
+    assert json.loads(response["responseTemplates"]["application/json"])["code"] == "rate_limited"
+    assert int(response["responseParameters"]["gatewayresponse.header.Retry-After"].strip("'")) >= 1
 
 
 def test_ses_receipt_rule_publishes_replies_to_sns_which_invokes_inbound_mail(template):
@@ -180,7 +183,10 @@ def test_each_role_holds_only_what_its_function_does(template):
     sweeper = actions_of(statements(template, "ClockSweeper"))
     assert "dynamodb:PutItem" in api and "dynamodb:GetRecords" not in api and "ses:SendRawEmail" not in api
     assert {"dynamodb:GetRecords", "sqs:SendMessage", "ses:SendRawEmail"} <= consumer
-    assert not any(a.startswith(("ses:", "secretsmanager:", "sqs:")) for a in sweeper)
+    assert not any(a.startswith(("ses:", "secretsmanager:")) for a in sweeper)
+    # the sweeper's one queue: its own failure queue (its on-failure destination, issue 24)
+    queues = {json.dumps(s["Resource"]) for s in statements(template, "ClockSweeper") if "sqs:SendMessage" in actions_of([s])}
+    assert queues == {json.dumps({"Fn::GetAtt": [logical_id(template, "AWS::SQS::Queue", "ClockSweeperFailures"), "Arn"]})}
     for name in FUNCTIONS:
         logs = [s for s in statements(template, name) if "logs:PutLogEvents" in actions_of([s])]
         assert logs and FUNCTIONS[name] in json.dumps(logs[0]["Resource"])
@@ -215,12 +221,14 @@ GATEWAY_PROBLEMS = {
 
 
 def gateway_responses(template: dict) -> dict[str, dict]:
-    return {r["Properties"]["ResponseType"]: r["Properties"] for r in
-            resources(template, "AWS::ApiGateway::GatewayResponse").values()}
+    body = template["Resources"]["RestAPI"]["Properties"]["DefinitionBody"]
+    return body["x-amazon-apigateway-gateway-responses"]
 
 
 def test_api_gateway_answers_no_error_of_its_own_outside_the_problem_responses(template):
     assert set(gateway_responses(template)) == set(GATEWAY_PROBLEMS)
+    # In the API's OpenAPI body only, not beside it (cfn-lint W3660 on the expanded template).
+    assert not resources(template, "AWS::ApiGateway::GatewayResponse")
 
 
 @pytest.mark.parametrize("kind", GATEWAY_PROBLEMS)
@@ -229,19 +237,18 @@ def test_api_gateways_own_errors_are_problem_json_with_the_apps_codes(template, 
 
     status, code = GATEWAY_PROBLEMS[kind]
     response = gateway_responses(template)[kind]
-    assert response["RestApiId"] == {"Ref": "RestAPI"}
-    assert response["StatusCode"] == str(status)
-    assert response["ResponseParameters"]["gatewayresponse.header.Content-Type"] == "'application/problem+json'"
-    body = json.loads(response["ResponseTemplates"]["application/json"])
+    assert response["statusCode"] == str(status)
+    assert response["responseParameters"]["gatewayresponse.header.Content-Type"] == "'application/problem+json'"
+    body = json.loads(response["responseTemplates"]["application/json"])
     assert set(body) == {"type", "title", "status", "detail", "code"}
     assert (body["type"], body["code"], body["status"]) == (f"/problems/{code}", code, status)
     assert body["title"] == ERRORS[code].title and ERRORS[code].status == status  # the app's own answer for it
-    assert body["detail"] and "$" not in response["ResponseTemplates"]["application/json"]
+    assert body["detail"] and "$" not in response["responseTemplates"]["application/json"]
 
 
 @pytest.mark.parametrize("kind", ["THROTTLED", "INTEGRATION_FAILURE"])
 def test_throttled_and_unreachable_gateway_answers_say_when_to_retry(template, kind):
-    retry_after = gateway_responses(template)[kind]["ResponseParameters"]["gatewayresponse.header.Retry-After"]
+    retry_after = gateway_responses(template)[kind]["responseParameters"]["gatewayresponse.header.Retry-After"]
     assert re.fullmatch(r"'[1-9][0-9]*'", retry_after)
 
 

@@ -194,3 +194,27 @@ def test_email_redeploy_without_a_destination_asks_for_one():
     """By email the discard is written out: a REDEPLOY naming no destination is more likely a slip."""
     with pytest.raises(CommandError, match="discard"):
         parse_commands("play redeploy 3 9B")
+
+
+@pytest.mark.parametrize("verdict", ["spamVerdict", "virusVerdict"])
+def test_a_reply_ses_found_spam_or_a_virus_in_is_not_played(game_by_mail, monkeypatch, verdict):
+    """SES's spam and virus verdicts refuse a reply as a failed SPF or DKIM does (through the SNS path,
+    which reads them off the receipt)."""
+    import app as app_module
+    from chalicelib import config
+
+    services, inbound, outbox, game, ann, bob = game_by_mail
+    monkeypatch.setattr(config, "inbound", lambda: inbound)
+    address = LINKS.reply_address(game["game_id"], 1, 0)
+    raw = reply("ann@example.org", address, f"play {game['state']['hand'][0]} 9")
+    sent = len(outbox.sent)
+    receipt = {"recipients": [address], "spfVerdict": {"status": "PASS"}, "dkimVerdict": {"status": "PASS"},
+               "spamVerdict": {"status": "PASS"}, "virusVerdict": {"status": "PASS"},
+               "action": {"type": "SNS", "encoding": "BASE64"}}
+    notice = {"notificationType": "Received", "content": base64.b64encode(raw).decode(),
+              "receipt": {**receipt, verdict: {"status": "FAIL"}}}
+    result = app_module.inbound_mail({"Records": [{"Sns": {"Message": json.dumps(notice)}}]}, None)
+    assert result == {"outcomes": ["ignored"]} and version(services, game) == 0
+    assert len(outbox.sent) == sent  # no answer: nothing goes back to mail SES refused
+    assert inbound.handle(raw, verdicts={"spf": "PASS", "dkim": "PASS", verdict[:-7]: "FAIL"}).reason == \
+        f"{verdict[:-7].upper()} failed"
