@@ -52,38 +52,65 @@ STACK = "Battleline"
 # A rule that reports several findings on one resource (IAM5) names the finding:
 # ``AwsSolutions-IAM5[Resource::...]``. tests/infra/test_nag.py checks that each one still matches
 # a finding, so none outlives what it excused.
-SYNCHRONOUS = ("APIHandler", "LongPoll")  # invoked by API Gateway, which waits for the answer
+ROLE_POLICIES = tuple(f"{logical}RoleDefaultPolicy*" for logical in FUNCTIONS)  # one role a function
 SUPPRESSIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    # ---- IAM
     **{f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:"
        f"/aws/lambda/{DEFAULTS['name']}-{suffix}:*]": (
         (f"{logical}RoleDefaultPolicy*",),
         "The function writes only to its own log group (named after it); the log streams in it are named "
         "by Lambda at run time, so they cannot be listed")
        for logical, suffix in FUNCTIONS.items()},
+    "AwsSolutions-IAM5[Resource::*]": (ROLE_POLICIES, "X-Ray: xray:PutTraceSegments and xray:PutTelemetryRecords "
+                                                      "have no resource-level permissions, so * is the only "
+                                                      "resource they take (those two actions alone)"),
+    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:*]": (
+        ("ApiGatewayLogsRole*",),
+        "API Gateway's CloudWatch role (for the access logs): logs:DescribeLogGroups lists groups and takes no "
+        "narrower resource; its writes are limited to the access log group"),
+    # ---- API Gateway
+    "AwsSolutions-APIG2": (("RestAPI",), "Every request is validated by the app (pydantic models), which answers "
+                                         "problem+json with a stable code; an API Gateway validator would answer "
+                                         "in its own format, before the app, from a second copy of the schemas"),
+    "AwsSolutions-APIG6": (("RestAPIapiStage",),
+                           "Execution logs are off; the JSON access logs record every request (status, latency, "
+                           "API Gateway's own error type). API Gateway would create the execution log group "
+                           "itself, outside the stack, without retention, and the account's CloudWatch role may "
+                           "write to the access log group only"),
+    # ---- Lambda
     "AwsSolutions-L1": (("*",), "Chalice sets the runtime to the Python the package is built with, and "
                                 "infra/package.py precompiles the bytecode for exactly that version: the runtime "
                                 "moves on with the build's Python (pyproject.toml, requires-python)"),
     "Serverless-LambdaLatestVersion": (("*",), "As AwsSolutions-L1: the runtime is the build's Python, which the "
                                                "precompiled bytecode must match"),
-    "AwsSolutions-SMG4": (("LinkSecret*",), "The link secret signs email links and reply addresses; it is rotated "
-                                            "by the two-key procedure of docs/deploy.md (old links keep working "
-                                            "until they expire), not by a rotation Lambda that would break them"),
-    "AwsSolutions-APIG2": (("RestAPI",), "Every request is validated by the app (pydantic models), which answers "
-                                         "problem+json with a stable code; an API Gateway validator would answer "
-                                         "in its own format, before the app, from a second copy of the schemas"),
-    "Serverless-LambdaDLQ": (SYNCHRONOUS + ("OutboxConsumer",),
-                             "Not invoked asynchronously: API Gateway waits for the API functions' answers, and "
-                             "the outbox consumer's failed stream records go to the event source mapping's "
-                             "on-failure queue (OutboxFailures)"),
+    "Serverless-LambdaDLQ": (tuple(FUNCTIONS),
+                             "The functions Lambda invokes asynchronously (ASYNC_FUNCTIONS) send what still fails "
+                             "after Lambda's retries to an on-failure destination, a queue of their own with an "
+                             "alarm, which supersedes a dead-letter queue (and carries the error) but which this "
+                             "rule does not read; the others are never invoked asynchronously: API Gateway waits "
+                             "for the API functions, and the outbox consumer's failed stream records go to its "
+                             "event source mapping's on-failure queue (OutboxFailures)"),
     "Serverless-EventBusDLQ": (("*Event",), "The minute schedules of the sweeper and the webhook retries: a tick "
                                             "EventBridge fails to deliver is made up by the next one, a minute "
                                             "later (each run does all that is due); a queue would only collect "
                                             "identical schedule events"),
-    "AwsSolutions-SQS3": (("OutboxFailures*",), "This queue is itself the failure destination (of the outbox "
-                                                "stream): a dead-letter queue for it would have nothing to catch; "
-                                                "an alarm watches its depth"),
-    "Serverless-SQSRedrivePolicy": (("OutboxFailures*",), "As AwsSolutions-SQS3: this queue is where failures "
-                                                          "end, watched by an alarm; nothing consumes it"),
+    # ---- queues and topics
+    "AwsSolutions-SQS3": (("*Failures*",), "These queues are themselves where failures end: the outbox stream's "
+                                           "on-failure queue, and each asynchronous function's on-failure "
+                                           "destination (also its SNS subscription's dead-letter queue, which "
+                                           "this rule does not read). A dead-letter queue for them would have "
+                                           "nothing to catch; an alarm watches each one's depth"),
+    "Serverless-SQSRedrivePolicy": (("*Failures*",), "As AwsSolutions-SQS3: these queues are where failures end, "
+                                                     "each watched by an alarm; nothing consumes them to fail again"),
+    "Serverless-SNSRedrivePolicy": (("Alarms*",), "The alarm email subscription: an alarm stays in ALARM in "
+                                                  "CloudWatch whatever happens to its email, and a dead-letter "
+                                                  "queue of undelivered alarm emails could only be alarmed by "
+                                                  "the same email"),
+    # ---- data
+    "AwsSolutions-SMG4": (("LinkSecret*",), "The link secret signs email links and reply addresses; it is rotated "
+                                            "by hand, at least 90 days apart (docs/deploy.md, Rotating the link "
+                                            "secret): each rotation drops the key before last, so a schedule "
+                                            "would end links before they expire"),
 }
 
 # cfn-lint rules ignored on the expanded template -> why.
