@@ -192,8 +192,9 @@ def nag(template: dict, outdir: Path, suppressions: dict | None = None) -> list[
     source = outdir / "expanded.template.json"
     source.write_text(json.dumps(template))
     assembly = outdir / "nag.out"
-    # The report goes to a JSON file only (not to standard error as well).
-    app = cdk.App(outdir=str(assembly), context={"@aws-cdk/core:validationReportPrettyPrint": False})
+    report = assembly / "validation-report.json"  # CDK also prints it to standard error
+    report.unlink(missing_ok=True)
+    app = cdk.App(outdir=str(assembly))
     stack = cdk.Stack(app, STACK, synthesizer=cdk.BootstraplessSynthesizer())
     included = cfn_include.CfnInclude(stack, "Template", template_file=str(source))
     for rule, (resources, reason) in (SUPPRESSIONS if suppressions is None else suppressions).items():
@@ -205,7 +206,6 @@ def nag(template: dict, outdir: Path, suppressions: dict | None = None) -> list[
         app.synth()
     except Exception as error:  # a plugin found something: the synth fails, after writing the report
         failure = error
-    report = assembly / "validation-report.json"
     if not report.exists():
         raise RuntimeError(f"the synth wrote no validation report: {failure}") from failure
     return report_findings(json.loads(report.read_text()))
@@ -213,7 +213,9 @@ def nag(template: dict, outdir: Path, suppressions: dict | None = None) -> list[
 
 def report_findings(report: dict) -> list[Finding]:
     """The violations of a CDK validation report (its acknowledged ones left out), one finding per
-    resource, named by its logical id (CfnInclude names each construct by it)."""
+    resource, named by its logical id (CfnInclude names each construct by it). A report with no
+    violation lists no plugin at all, so that the plugins run at all is for a test to show (one
+    with a broken resource)."""
     found = set()
     for plugin in report["pluginReports"]:
         for violation in plugin["violations"]:
