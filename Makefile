@@ -55,6 +55,8 @@ bench: $(INSTALLED)
 	$(PY) -m benchmarks.cold_import
 	$(PY) -m benchmarks.capacity
 	$(PY) -m benchmarks.load
+	$(PY) -m benchmarks.fuzz
+	$(PY) -m benchmarks.properties
 
 # The bots' strength: hundreds of games each (about 95 minutes on two cores, most of it for the mcts bots).
 bench-bots: $(INSTALLED)

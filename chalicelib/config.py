@@ -97,6 +97,15 @@ def long_poll_max_seconds() -> float:
     return float(os.environ.get("LONG_POLL_MAX_SECONDS") or MAX_WAIT_SECONDS)
 
 
+def long_poll_gap_seconds() -> float:
+    """LONG_POLL_GAP_SECONDS: the longest pause between two looks of a long-poll (1 s deployed and
+    under make serve); the live test of two bots playing a whole game by long-polls lowers it, so
+    that each turn is seen sooner."""
+    from .services.waiting import LONGEST_GAP
+
+    return float(os.environ.get("LONG_POLL_GAP_SECONDS") or LONGEST_GAP)
+
+
 def public_url() -> str:
     """Where players' browsers reach this API (links in emails)."""
     return os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
@@ -264,7 +273,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from .services.tournaments import Tournaments
 
     clock = clock or SystemClock()
-    waiter = Waiter(clock, sleep or time.sleep, long_poll_max_seconds() if long_poll_max is None else long_poll_max)
+    waiter = Waiter(clock, sleep or time.sleep, long_poll_max_seconds() if long_poll_max is None else long_poll_max,
+                    long_poll_gap_seconds())
     engines = engines or ENGINES
     dispatcher = dispatcher or Dispatcher(store, clock)
     links = dispatcher.links

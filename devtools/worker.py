@@ -5,6 +5,7 @@ do in AWS."""
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import time
@@ -17,6 +18,9 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     services = config.services()
     dispatcher = services.dispatcher
+    # WORKER_INTERVAL_SECONDS: the pause between two rounds (0.25 s; the live long-poll test lowers it,
+    # so that the "my move" lists follow each move sooner)
+    interval = float(os.environ.get("WORKER_INTERVAL_SECONDS") or 0.25)
     try:
         while True:
             try:
@@ -26,7 +30,7 @@ def main() -> int:
                 services.ladders.sweep()
             except Exception:  # keep serving; the outbox keeps what was not done
                 logging.exception("dispatch failed; retrying")
-            time.sleep(0.25)
+            time.sleep(interval)
     except KeyboardInterrupt:
         return 0
 

@@ -32,19 +32,22 @@ def gaps(seconds: float) -> list[float]:
 class Waiter:
     """Waits by looking again: ``clock`` tells the time and ``sleep`` pauses (the tests give a
     fake clock and a sleep that moves it on). ``max_seconds`` caps every wait: a longer one asked
-    for is cut to it."""
+    for is cut to it. ``longest_gap`` caps the gap between looks (:data:`LONGEST_GAP` unless given;
+    a test of whole games played by long-polls looks more often, to end sooner)."""
 
-    def __init__(self, clock: Clock, sleep: Callable[[float], None], max_seconds: float = MAX_WAIT_SECONDS) -> None:
+    def __init__(self, clock: Clock, sleep: Callable[[float], None], max_seconds: float = MAX_WAIT_SECONDS,
+                 longest_gap: float = LONGEST_GAP) -> None:
         self.clock = clock
         self.sleep = sleep
         self.max_seconds = max_seconds
+        self.longest_gap = longest_gap
 
     def until(self, wait: float, look: Callable[[], T | None]) -> T | None:
         """What ``look`` first returns other than None, looking again after each gap for at most
         ``wait`` seconds (capped); None if nothing came."""
         seconds = min(max(wait, 0), self.max_seconds)
         end = self.clock.now() + timedelta(seconds=seconds)
-        gap = FIRST_GAP
+        gap = min(FIRST_GAP, self.longest_gap)
         while True:
             left = (end - self.clock.now()).total_seconds()
             if left <= 0:
@@ -53,4 +56,4 @@ class Waiter:
             found = look()
             if found is not None:
                 return found
-            gap = min(gap * 2, LONGEST_GAP)
+            gap = min(gap * 2, self.longest_gap)

@@ -143,3 +143,20 @@ def test_a_wait_that_is_not_a_whole_number_of_seconds_is_refused(waiting, query)
         reply = api.get(path, key=ann["api_key"])
         assert reply.status == 422 and reply.body["code"] == "invalid_request" and "wait" in reply.body["detail"]
     assert server.slept == []
+
+
+def test_a_lower_longest_gap_setting_looks_more_often_and_still_waits_the_whole_wait(monkeypatch):
+    """LONG_POLL_GAP_SECONDS (the live bots' test sets it) caps the pause between looks; unset, it is 1 s."""
+    from chalicelib.config import long_poll_gap_seconds
+    from chalicelib.services.waiting import Waiter
+
+    assert long_poll_gap_seconds() == 1.0
+    monkeypatch.setenv("LONG_POLL_GAP_SECONDS", "0.1")
+    clock, slept = FakeClock(datetime(2026, 3, 1, 12, tzinfo=timezone.utc)), []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.advance(timedelta(seconds=seconds))
+
+    assert Waiter(clock, sleep, 2, long_poll_gap_seconds()).until(2, lambda: None) is None
+    assert sum(slept) == pytest.approx(2) and max(slept) == pytest.approx(0.1) and len(slept) in (20, 21)

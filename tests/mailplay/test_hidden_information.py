@@ -31,11 +31,16 @@ from ..fakes import start_game
 COLOUR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}
 
 
+LITERAL: dict[re.Pattern, str] = {}  # each pattern's text: where the text is not, the pattern cannot match
+
+
 def cards_named(game: str, language: str = "en") -> dict[str, list[re.Pattern]]:
     """Each card id of a game, with the ways a page could show it (its id, its name, a troop's
     value and colour as a card's title says them), in English and in the reader's language."""
     def word(text: str) -> re.Pattern:
-        return re.compile(rf"(?<![0-9A-Za-z_]){re.escape(text)}(?![0-9A-Za-z_])")
+        pattern = re.compile(rf"(?<![0-9A-Za-z_]){re.escape(text)}(?![0-9A-Za-z_])")
+        LITERAL[pattern] = text
+        return pattern
 
     if game == "battleline":
         found = {}
@@ -87,11 +92,14 @@ class Scanner:
         words = re.sub(r'https?://[^\s"<]+', " ", content)  # links' tokens are opaque
         words = words + "\n" + re.sub(r"<[^>]+>", "", words)  # and the words a page shows (7<span>R</span>)
         # What the seat may see is taken out first, longest first ("Horse archers" holds "archers").
+        # (A pattern is tried only where its text occurs: the same result, without scanning every page
+        # once per card and way of naming it.)
         for pattern in sorted((p for card in visible for p in self.known[card]), key=lambda p: -len(p.pattern)):
-            words = pattern.sub(" ", words)
+            if LITERAL[pattern] in words:
+                words = pattern.sub(" ", words)
         for card in hidden:
             for pattern in self.known[card]:
-                found = pattern.search(words)
+                found = LITERAL[pattern] in words and pattern.search(words)
                 assert not found, (f"{what} for seat {seat} shows {card}, hidden from it (seed {record.seed}): "
                                    f"...{words[max(0, found.start() - 400):found.end() + 100]}...")
         if record.status != "finished" and not record.seed_public:

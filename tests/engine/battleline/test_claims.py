@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chalicelib.games.base import IllegalStep
+from tests.examples import examples
 from chalicelib.games.battleline.cards import TROOPS
 from math import comb
 
@@ -156,7 +157,7 @@ def proof_problems(draw):
     return mine, theirs, pool, size, fog
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=examples(1000, 2500), deadline=None)
 @given(proof_problems())
 def test_fast_proof_never_disagrees_with_brute_force(problem):
     mine, theirs, pool, size, fog = problem

@@ -1,0 +1,31 @@
+"""The slow property tests with all their examples: ``make test`` runs them with a share of the
+draws (tests/examples.py); this runs them as many times over as they were written for.
+
+Run: make bench (or python -m benchmarks.properties)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from devtools.dynamodb_local import ROOT
+
+TESTS = [  # every test that draws its examples through tests.examples.examples
+    "tests/engine/battleline/test_properties.py",
+    "tests/engine/battleline/test_claims.py::test_fast_proof_never_disagrees_with_brute_force",
+]
+
+
+def main() -> int:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS], cwd=ROOT,
+                          env={**os.environ, "EXHAUSTIVE_PROPERTIES": "1", "PYTHONPATH": str(ROOT)})
+    print(f"property tests, all examples: {time.monotonic() - started:.0f} s")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
