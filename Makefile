@@ -104,6 +104,7 @@ $(INSTALLED): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet "pip==26.2.1"  # chalice 1.34 packages with pip < 26.3
 	$(PY) -m pip install --quiet -e ".[dev]"
 	$(PY) -m pip install --quiet --no-deps "openapi-python-client==0.29.1"  # see pyproject.toml's dev extras
+	$(PY) -m pip install --quiet --no-deps "aws-sam-translator==1.115.0"  # infra/checks.py; see pyproject.toml's dev extras
 	touch $@
 
 $(NODE_INSTALLED): package.json package-lock.json

@@ -335,8 +335,10 @@ class BattlelineStack(cdk.Stack):
                                     arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)
         role.add_to_policy(iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents"],
                                                resources=[log_group]))
-        role.add_to_policy(iam.PolicyStatement(actions=TABLE_ACTIONS,
-                                               resources=[self.table.table_arn, f"{self.table.table_arn}/index/*"]))
+        # The table and each of its indexes by name (the schema's), not ``index/*``: no wildcard.
+        indexes = [f"{self.table.table_arn}/index/{index['IndexName']}"
+                   for index in table_definition(settings.table_name)["GlobalSecondaryIndexes"]]
+        role.add_to_policy(iam.PolicyStatement(actions=TABLE_ACTIONS, resources=[self.table.table_arn, *indexes]))
         if logical == "OutboxConsumer":
             role.add_to_policy(iam.PolicyStatement(actions=STREAM_ACTIONS,
                                                    resources=[self.table.table_stream_arn]))
