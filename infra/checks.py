@@ -232,6 +232,9 @@ def main() -> int:
         findings = lint(expanded) + nag(expanded, Path(folder) / "nag")
     for finding in findings:
         print(finding)
+    print(f"cfn-lint and cdk-nag (AwsSolutions, Serverless) on the expanded template: "
+          f"{len(findings) or 'no'} finding{'' if len(findings) == 1 else 's'} left, "
+          f"{len(SUPPRESSIONS)} acknowledged in infra/checks.py SUPPRESSIONS", file=sys.stderr)
     return 1 if findings else 0
 
 
