@@ -397,6 +397,10 @@ class BattlelineStack(cdk.Stack):
         # inbound mail need (and it bounds what a flood costs).
         api_handler.add_property_override("ReservedConcurrentExecutions", settings.api_concurrency)
         app.get_resource("RestAPI").add_property_override("Name", f"{settings.name}-api")
+        # Any OpenApiVersion stops SAM from also deploying the API to a stage called "Stage" (for
+        # backwards compatibility), which would serve every route without the WAF, the throttles,
+        # the access logs or tracing of the "api" stage. The body stays swagger 2.0.
+        app.get_resource("RestAPI").add_property_override("OpenApiVersion", "2.0")
         self._long_poll(app, settings)
         return app
 

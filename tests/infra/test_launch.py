@@ -18,6 +18,7 @@ import pytest
 from aws_cdk.assertions import Match, Template
 
 from chalicelib.errors import ERRORS
+from infra import checks
 from infra.stack import BattlelineStack, Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,6 +43,12 @@ def stack(tmp_path_factory) -> BattlelineStack:
 @pytest.fixture(scope="module")
 def template(stack) -> Template:
     return Template.from_stack(stack)
+
+
+@pytest.fixture(scope="module")
+def expanded(template) -> dict:
+    """The template as CloudFormation deploys it: Chalice's SAM resources expanded (infra/checks.py)."""
+    return checks.expand(template.to_json())["Resources"]
 
 
 def only(template: Template, kind: str, props: dict | None = None) -> tuple[str, dict]:
@@ -172,6 +179,16 @@ def test_a_regional_web_acl_guards_the_stage_with_per_ip_rate_rules_and_the_comm
     assert managed["RuleActionOverrides"] == [{"Name": "SizeRestrictions_BODY", "ActionToUse": {"Count": {}}}]
     assert all(r["VisibilityConfig"]["CloudWatchMetricsEnabled"] and r["VisibilityConfig"]["SampledRequestsEnabled"]
                for r in acl["Rules"])
+
+
+def test_the_api_has_one_stage_the_guarded_one_and_no_sam_stage_beside_it(expanded):
+    """Without OpenApiVersion SAM also deploys the API to a stage called Stage, with no WAF,
+    throttling, access logs or tracing (review finding 1)."""
+    stages = {name: r for name, r in expanded.items() if r["Type"] == "AWS::ApiGateway::Stage"}
+    assert list(stages) == ["RestAPIapiStage"] and stages["RestAPIapiStage"]["Properties"]["StageName"] == "api"
+    for name, resource in expanded.items():
+        if resource["Type"] == "AWS::ApiGateway::Deployment":
+            assert "StageName" not in resource["Properties"], name
 
 
 def test_the_api_is_regional_so_the_firewall_and_the_access_logs_see_the_clients_address(template):
