@@ -389,6 +389,10 @@ class BattlelineStack(cdk.Stack):
                                          retention_in_days=settings.log_retention_days)
             function.add_resource_dependency(log_group)
             function.add_property_override("Tracing", "Active")
+            # The role is passed as an ARN, so nothing waits for its policy (a resource of its own):
+            # Lambda checks the role when the stream mapping and the on-failure destinations are
+            # made, which hang off the function. Every later add_to_policy lands in this same policy.
+            function.add_resource_dependency(role.node.find_child("DefaultPolicy").node.default_child)
         for logical in SCHEDULES:  # one run at a time: a run still going makes the next tick wait
             app.get_resource(logical).add_property_override("ReservedConcurrentExecutions", 1)
         api_handler = app.get_resource("APIHandler")

@@ -191,6 +191,41 @@ def test_the_api_has_one_stage_the_guarded_one_and_no_sam_stage_beside_it(expand
             assert "StageName" not in resource["Properties"], name
 
 
+def dependencies(resources: dict, name: str) -> set[str]:
+    """Every resource ``name`` waits for, directly or through others: DependsOn and references."""
+    def direct(resource: dict) -> set[str]:
+        depends = resource.get("DependsOn", [])
+        found = set([depends] if isinstance(depends, str) else depends)
+        found |= set(re.findall(r'"Ref": "([^"]+)"', json.dumps(resource)))
+        found |= set(re.findall(r'"Fn::GetAtt": \["([^"]+)"', json.dumps(resource)))
+        found |= {ref.split(".")[0] for ref in re.findall(r"\$\{([^}!]+)\}", json.dumps(resource))}
+        return found & set(resources)
+    seen, todo = set(), [name]
+    while todo:
+        for each in direct(resources[todo.pop()]) - seen:
+            seen.add(each)
+            todo.append(each)
+    return seen
+
+
+def test_functions_and_what_lambda_checks_their_role_for_wait_for_the_roles_policy(expanded):
+    """Lambda checks the execution role when a stream mapping or an on-failure destination is
+    created: each must wait for the role's policy, not only for the role (review finding 2)."""
+    policies = {name for name, r in expanded.items() if r["Type"] == "AWS::IAM::Policy"}
+
+    def policy_of(logical: str) -> str:
+        return next(name for name in policies if name.startswith(f"{logical}RoleDefaultPolicy"))
+
+    for logical in [*FUNCTIONS, "MailEvents"]:
+        assert policy_of(logical) in dependencies(expanded, logical), logical
+    assert policy_of("OutboxConsumer") in dependencies(expanded, "OutboxStream")
+    configs = [name for name, r in expanded.items() if r["Type"] == "AWS::Lambda::EventInvokeConfig"]
+    assert len(configs) == 4
+    for name in configs:
+        logical = name.removesuffix("EventInvokeConfig")
+        assert policy_of(logical) in dependencies(expanded, name), name
+
+
 def test_the_api_is_regional_so_the_firewall_and_the_access_logs_see_the_clients_address(template):
     """An edge-optimized API is reached through CloudFront: a regional WAF's per-IP rules would count
     CloudFront's addresses, not the clients'."""
