@@ -105,6 +105,13 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
     "INTEGRATION_FAILURE": ("rate_limited", f"Too many requests are being answered at once (long-polls have a "
                                             f"pool of their own); retry after Retry-After seconds, a write with the "
                                             f"same {RETRY}", {"Retry-After": "2"}),
+    # Named, so the fallback's status (400) is never theirs: a status on DEFAULT_4XX becomes the status
+    # of every 4xx type not named here. WAF_FILTERED: AWS's common rule set blocked the request (the
+    # rate rules answer with a body of their own, which takes precedence); ACCESS_DENIED: a resource
+    # policy or authorizer refused it (none today; a 403 all the same if one is added).
+    "WAF_FILTERED": ("request_blocked", "The firewall refused this request (it looks like an attack); if it is "
+                                        "legitimate, report it with the request's time", {}),
+    "ACCESS_DENIED": ("request_blocked", "API Gateway's access policy refused this request", {}),
     "DEFAULT_4XX": ("bad_request", "API Gateway refused the request before it reached the server", {}),
     "DEFAULT_5XX": ("internal_error", f"API Gateway failed to pass the request on; retry with the same {RETRY}", {}),
 }

@@ -215,6 +215,10 @@ GATEWAY_PROBLEMS = {
     "QUOTA_EXCEEDED": (429, "rate_limited"),
     "INTEGRATION_TIMEOUT": (504, "gateway_timeout"),
     "INTEGRATION_FAILURE": (429, "rate_limited"),  # Lambda refused to run a function: its pool is full
+    # A request the firewall's common rule set blocks: 403 request_blocked, not DEFAULT_4XX's 400
+    # (a status on DEFAULT_4XX becomes that of every 4xx type not named here).
+    "WAF_FILTERED": (403, "request_blocked"),
+    "ACCESS_DENIED": (403, "request_blocked"),
     "DEFAULT_4XX": (400, "bad_request"),  # everything else API Gateway refuses (a malformed request)
     "DEFAULT_5XX": (500, "internal_error"),
 }
