@@ -514,23 +514,22 @@ class BattlelineStack(cdk.Stack):
         rest_api.add_property_override("AccessLogSetting", {"DestinationArn": access_logs.attr_arn,
                                                            "Format": ACCESS_LOG_FORMAT})
         if settings.manage_api_gateway_account:
-            rest_api.add_resource_dependency(self._api_gateway_account(access_logs))
+            rest_api.add_resource_dependency(self._api_gateway_account())
 
-    def _api_gateway_account(self, access_logs: logs.CfnLogGroup) -> cdk.CfnResource:
-        """API Gateway writes access logs with the account's (and region's) CloudWatch role: one
-        that may write to the access log group only (not the managed AmazonAPIGatewayPushToCloudWatchLogs,
-        which may write to any group)."""
+    def _api_gateway_account(self) -> cdk.CfnResource:
+        """API Gateway writes access logs with the account's (and region's) CloudWatch role, one for
+        every REST and WebSocket API there. So the role is AWS's own for it
+        (AmazonAPIGatewayPushToCloudWatchLogs, which may write any API's logs, execution logs
+        included): a role that could write only this stack's group would silence every other API.
+        Both the role and the setting are kept when the stack is deleted (or the flag turned off),
+        so the setting never names a deleted role."""
         role = iam.Role(self, "ApiGatewayLogsRole", assumed_by=iam.ServicePrincipal("apigateway.amazonaws.com"),
-                        description="API Gateway: access logs of this stack's API",
-                        inline_policies={"AccessLogs": iam.PolicyDocument(statements=[
-                            iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents",
-                                                         "logs:DescribeLogStreams"],
-                                                resources=[access_logs.attr_arn]),
-                            iam.PolicyStatement(actions=["logs:DescribeLogGroups"], resources=[self.format_arn(
-                                service="logs", resource="log-group", resource_name="*",
-                                arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)]),
-                        ])})
+                        description="API Gateway: CloudWatch logs of the account's APIs (account-wide setting)",
+                        managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(
+                            "service-role/AmazonAPIGatewayPushToCloudWatchLogs")])
+        role.apply_removal_policy(cdk.RemovalPolicy.RETAIN)
         account = apigateway.CfnAccount(self, "ApiGatewayAccount", cloud_watch_role_arn=role.role_arn)
+        account.apply_removal_policy(cdk.RemovalPolicy.RETAIN)
         return account
 
     def _firewall(self, settings: Settings) -> None:

@@ -284,15 +284,20 @@ def test_access_logs_are_json_lines_without_secrets_to_a_group_with_retention(te
     assert "authorization" not in format_.lower() and "$context.resourcePath" in format_
 
 
-def test_api_gateway_logs_with_a_role_that_may_write_only_the_access_log_group(template):
-    _, account = only(template, "AWS::ApiGateway::Account")
+def test_api_gateways_account_wide_logging_role_can_write_every_apis_logs_and_outlives_the_stack(template):
+    """The account's CloudWatch role serves every API in the account and region: a role that could
+    write only this stack's group would silence the others, and one deleted with the stack would
+    leave the setting naming nothing (review finding 4)."""
+    account_id, account = only(template, "AWS::ApiGateway::Account")
     role_id = account["CloudWatchRoleArn"]["Fn::GetAtt"][0]
-    role = template.to_json()["Resources"][role_id]["Properties"]
-    assert "ManagedPolicyArns" not in role
+    resources = template.to_json()["Resources"]
+    role = resources[role_id]["Properties"]
+    assert "AmazonAPIGatewayPushToCloudWatchLogs" in json.dumps(role["ManagedPolicyArns"])
+    assert "Policies" not in role
     assert role["AssumeRolePolicyDocument"]["Statement"][0]["Principal"] == {"Service": "apigateway.amazonaws.com"}
-    for statement in role["Policies"][0]["PolicyDocument"]["Statement"]:
-        assert statement["Resource"] != "*"
-    assert "ApiGatewayAccount" in template.to_json()["Resources"]["RestAPI"]["DependsOn"]
+    for logical in (role_id, account_id):
+        assert resources[logical]["DeletionPolicy"] == "Retain" == resources[logical]["UpdateReplacePolicy"], logical
+    assert "ApiGatewayAccount" in resources["RestAPI"]["DependsOn"]
 
 
 def test_the_stage_and_every_function_are_traced(template):
