@@ -61,6 +61,9 @@ STREAM_ACTIONS = ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:Ge
                   "dynamodb:ListStreams"]
 # The one-minute schedules: reserved concurrency 1 each, so a run never overlaps the next one.
 SCHEDULES = ("WebhookRetries", "ClockSweeper")
+# Their timeout: under the one-minute interval, so a run has ended when the next tick comes (with
+# reserved concurrency 1, a run still going would throttle it).
+SCHEDULE_TIMEOUT_SECONDS = 50
 # Lambda refuses to reserve concurrency that leaves less than this unreserved in the account.
 MIN_UNRESERVED = 100
 # The operations that may send email to an address the caller names (createGame with email
@@ -200,6 +203,7 @@ class Settings:
     ses_bounce_rate_alarm: float
     ses_complaint_rate_alarm: float
     async_retry_attempts: int
+    schedule_event_max_age_seconds: int
 
     @classmethod
     def from_context(cls, scope: Construct) -> "Settings":
@@ -245,12 +249,16 @@ class Settings:
             ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.05)),
             ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.001)),
             async_retry_attempts=int(get("async_retry_attempts", 2)),
+            schedule_event_max_age_seconds=int(get("schedule_event_max_age_seconds", 120)),
         ).checked()
 
     def checked(self) -> "Settings":
         """These settings, refused with a clear message when AWS would refuse them at deploy."""
         if not 0 <= self.async_retry_attempts <= 2:  # what Lambda takes for asynchronous invocations
             raise ValueError(f"async_retry_attempts must be 0, 1 or 2, not {self.async_retry_attempts}")
+        if not 60 <= self.schedule_event_max_age_seconds <= 21600:  # Lambda's bounds for MaximumEventAgeInSeconds
+            raise ValueError(f"schedule_event_max_age_seconds must be 60 to 21600, not "
+                             f"{self.schedule_event_max_age_seconds}")
         return self
 
     def check(self) -> None:
@@ -402,6 +410,7 @@ class BattlelineStack(cdk.Stack):
             function.add_resource_dependency(role.node.find_child("DefaultPolicy").node.default_child)
         for logical in SCHEDULES:  # one run at a time: a run still going makes the next tick wait
             app.get_resource(logical).add_property_override("ReservedConcurrentExecutions", 1)
+            app.get_resource(logical).add_property_override("Timeout", SCHEDULE_TIMEOUT_SECONDS)
         api_handler = app.get_resource("APIHandler")
         api_handler.add_property_override("Timeout", 28)  # under API Gateway's 29 s, so the function's end is logged
         # Its own pool: a flood of requests cannot take the concurrency the outbox, the sweeper and
@@ -620,6 +629,7 @@ class BattlelineStack(cdk.Stack):
                   periods: int = 1) -> cloudwatch.Alarm:
             return cloudwatch.Alarm(
                 self, logical_id, metric=metric, threshold=threshold, evaluation_periods=periods,
+                datapoints_to_alarm=periods if periods > 1 else None,
                 comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                 alarm_description=description, treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
 
@@ -654,11 +664,17 @@ class BattlelineStack(cdk.Stack):
                 dimensions_map={"TableName": self.table.table_name}), 1,
                 f"DynamoDB throttled the table ({metric_name}): on demand, a burst beyond twice the last peak"))
         for logical in FUNCTIONS:  # every function, so a function added to FUNCTIONS is watched too
-            for metric_name, what in (("Errors", "failed"), ("Throttles", "was throttled (its concurrency is used up)")):
+            # Throttles of the long-polls (a full pool answers 429: designed) and of the schedules (a
+            # retried tick meeting the next one) alarm only when they go on for 15 minutes.
+            sustained = 3 if logical in ("LongPoll", *SCHEDULES) else 1
+            for metric_name, what, periods in (
+                    ("Errors", "failed", 1),
+                    ("Throttles", "was throttled (its concurrency is used up)"
+                                  + (" for 15 minutes" if sustained > 1 else ""), sustained)):
                 alarms.append(alarm(f"{logical}{metric_name}Alarm", cloudwatch.Metric(
                     namespace="AWS/Lambda", metric_name=metric_name, statistic="Sum", period=five_minutes,
                     dimensions_map={"FunctionName": self.function_name(logical)}), 1,
-                    f"{self.function_name(logical)} {what}"))
+                    f"{self.function_name(logical)} {what}", periods=periods))
         for each in alarms:
             each.add_alarm_action(cloudwatch_actions.SnsAction(topic))
 
@@ -718,6 +734,12 @@ class BattlelineStack(cdk.Stack):
             function.add_property_override("EventInvokeConfig", {
                 "MaximumRetryAttempts": settings.async_retry_attempts,
                 "DestinationConfig": {"OnFailure": {"Type": "SQS", "Destination": queue.queue_arn}}})
+            if logical in SCHEDULES:
+                # A throttled or failed tick is retried by Lambda for up to 6 hours unless it expires
+                # sooner: a stale tick is dropped (to this queue, as Lambda does with expired events:
+                # a sign runs are backing up), and the next tick does all that is due.
+                function.add_property_override("EventInvokeConfig.MaximumEventAgeInSeconds",
+                                               settings.schedule_event_max_age_seconds)
             self.roles[logical].add_to_policy(iam.PolicyStatement(actions=["sqs:SendMessage"],
                                                                   resources=[queue.queue_arn]))
             topic_id, event = SUBSCRIPTIONS.get(logical, (None, None))

@@ -320,6 +320,28 @@ def test_every_function_has_an_errors_and_a_throttles_alarm(template):
         assert ("Errors", name) in watched and ("Throttles", name) in watched, name
 
 
+def test_a_schedules_run_ends_before_the_next_tick_and_a_stale_tick_is_dropped(template):
+    """Reserved concurrency 1: a run still going when the next tick comes throttles it, and Lambda
+    would retry a throttled tick for up to 6 hours (review finding 5)."""
+    for schedule in ("WebhookRetries", "ClockSweeper"):
+        properties = function(template, schedule)
+        assert properties["Timeout"] == 50, schedule  # under the one-minute interval
+        assert properties["EventInvokeConfig"]["MaximumEventAgeInSeconds"] == 120, schedule
+    for other in ("InboundMail", "MailEvents"):  # SES events and replies keep Lambda's 6 hours
+        assert "MaximumEventAgeInSeconds" not in function(template, other)["EventInvokeConfig"], other
+
+
+def test_throttles_of_the_long_polls_and_the_schedules_alarm_only_when_sustained(template):
+    """A full long-poll pool is its designed answer (429), a throttled tick a passing collision:
+    three periods of five minutes in a row; every other function at its first throttle."""
+    throttles = {a["Dimensions"][0]["Value"]: a for a in alarms(template)
+                 if a["Namespace"] == "AWS/Lambda" and a["MetricName"] == "Throttles"}
+    for logical, name in {**FUNCTIONS, "MailEvents": "battleline-mail-events"}.items():
+        sustained = logical in ("LongPoll", "WebhookRetries", "ClockSweeper")
+        periods = (throttles[name]["EvaluationPeriods"], throttles[name].get("DatapointsToAlarm", 1))
+        assert periods == ((3, 3) if sustained else (1, 1)), name
+
+
 def test_alarms_watch_move_latency_the_outboxs_iterator_age_and_table_throttles(template):
     found = alarms(template)
     latency = [a for a in found if a["MetricName"] == "Latency"]
