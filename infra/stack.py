@@ -658,11 +658,22 @@ class BattlelineStack(cdk.Stack):
                 f"The outbox consumer is {settings.iterator_age_alarm_minutes} minutes behind the stream "
                 f"(records are lost after 24 h)"),
         ]
+        # The table and each index: an index's throttle events are published under TableName and
+        # GlobalSecondaryIndexName only, and a throttled index throttles the table's writes too.
+        indexes = [i["IndexName"] for i in table_definition(settings.table_name)["GlobalSecondaryIndexes"]]
         for metric_name in ("ReadThrottleEvents", "WriteThrottleEvents"):
-            alarms.append(alarm(f"Table{metric_name}Alarm", cloudwatch.Metric(
-                namespace="AWS/DynamoDB", metric_name=metric_name, statistic="Sum", period=five_minutes,
-                dimensions_map={"TableName": self.table.table_name}), 1,
-                f"DynamoDB throttled the table ({metric_name}): on demand, a burst beyond twice the last peak"))
+            def throttles(index: str | None, metric_name: str = metric_name) -> cloudwatch.Metric:
+                dimensions = {"TableName": self.table.table_name}
+                if index:
+                    dimensions["GlobalSecondaryIndexName"] = index
+                return cloudwatch.Metric(namespace="AWS/DynamoDB", metric_name=metric_name, statistic="Sum",
+                                         period=five_minutes, dimensions_map=dimensions)
+            every = {"table": throttles(None), **{f"index{n}": throttles(i) for n, i in enumerate(indexes)}}
+            alarms.append(alarm(f"Table{metric_name}Alarm", cloudwatch.MathExpression(
+                expression="SUM(METRICS())", using_metrics=every, period=five_minutes,
+                label=f"{metric_name}, the table and its indexes"), 1,
+                f"DynamoDB throttled the table or an index ({metric_name}): on demand, a burst beyond twice the "
+                f"last peak, or a hot index key"))
         for logical in FUNCTIONS:  # every function, so a function added to FUNCTIONS is watched too
             # Throttles of the long-polls (a full pool answers 429: designed) and of the schedules (a
             # retried tick meeting the next one) alarm only when they go on for 15 minutes.

@@ -18,6 +18,7 @@ import pytest
 from aws_cdk.assertions import Match, Template
 
 from chalicelib.errors import ERRORS
+from chalicelib.store.schema import table_definition
 from infra import checks
 from infra.stack import BattlelineStack, Settings, SettingsError
 
@@ -315,7 +316,7 @@ def alarms(template: Template) -> list[dict]:
 
 
 def test_every_function_has_an_errors_and_a_throttles_alarm(template):
-    watched = {(a["MetricName"], a["Dimensions"][0]["Value"]) for a in alarms(template) if a["Namespace"] == "AWS/Lambda"}
+    watched = {(a["MetricName"], a["Dimensions"][0]["Value"]) for a in alarms(template) if a.get("Namespace") == "AWS/Lambda"}
     for name in FUNCTIONS.values():
         assert ("Errors", name) in watched and ("Throttles", name) in watched, name
 
@@ -335,7 +336,7 @@ def test_throttles_of_the_long_polls_and_the_schedules_alarm_only_when_sustained
     """A full long-poll pool is its designed answer (429), a throttled tick a passing collision:
     three periods of five minutes in a row; every other function at its first throttle."""
     throttles = {a["Dimensions"][0]["Value"]: a for a in alarms(template)
-                 if a["Namespace"] == "AWS/Lambda" and a["MetricName"] == "Throttles"}
+                 if a.get("Namespace") == "AWS/Lambda" and a["MetricName"] == "Throttles"}
     for logical, name in {**FUNCTIONS, "MailEvents": "battleline-mail-events"}.items():
         sustained = logical in ("LongPoll", "WebhookRetries", "ClockSweeper")
         periods = (throttles[name]["EvaluationPeriods"], throttles[name].get("DatapointsToAlarm", 1))
@@ -344,16 +345,32 @@ def test_throttles_of_the_long_polls_and_the_schedules_alarm_only_when_sustained
 
 def test_alarms_watch_move_latency_the_outboxs_iterator_age_and_table_throttles(template):
     found = alarms(template)
-    latency = [a for a in found if a["MetricName"] == "Latency"]
+    latency = [a for a in found if a.get("MetricName") == "Latency"]
     assert len(latency) == 1 and latency[0]["ExtendedStatistic"] == "p99" and latency[0]["Threshold"] == 3000
     assert {"Name": "Resource", "Value": "/v1/games/{game_id}/actions"} in latency[0]["Dimensions"]
     assert (("/~1v1~1games~1{game_id}~1actions", "POST") in method_settings(template)
             and method_settings(template)[("/~1v1~1games~1{game_id}~1actions", "POST")]["MetricsEnabled"])
-    age = [a for a in found if a["MetricName"] == "IteratorAge"]
+    age = [a for a in found if a.get("MetricName") == "IteratorAge"]
     assert len(age) == 1 and age[0]["Threshold"] <= 3_600_000  # stream records are lost after 24 h
     assert age[0]["Dimensions"] == [{"Name": "FunctionName", "Value": "battleline-outbox-consumer"}]
-    throttles = {a["MetricName"] for a in found if a["Namespace"] == "AWS/DynamoDB"}
-    assert throttles == {"ReadThrottleEvents", "WriteThrottleEvents"}
+
+
+
+def test_table_throttle_alarms_sum_the_table_and_every_index(template):
+    """An index's throttle events are published under TableName and GlobalSecondaryIndexName only,
+    and a throttled index throttles the table's writes (review finding 6)."""
+    indexes = {i["IndexName"] for i in table_definition("battleline")["GlobalSecondaryIndexes"]}
+    found = {}
+    for alarm in alarms(template):
+        stats = [m["MetricStat"]["Metric"] for m in alarm.get("Metrics", []) if "MetricStat" in m]
+        if stats and stats[0]["Namespace"] == "AWS/DynamoDB":
+            assert [m["Expression"] for m in alarm["Metrics"] if "Expression" in m] == ["SUM(METRICS())"]
+            names = {m["MetricName"] for m in stats}
+            assert len(names) == 1
+            covered = {next((d["Value"] for d in m["Dimensions"] if d["Name"] == "GlobalSecondaryIndexName"), None)
+                       for m in stats}
+            found[names.pop()] = covered
+    assert found == {name: indexes | {None} for name in ("ReadThrottleEvents", "WriteThrottleEvents")}
 
 
 # ---------------------------------------------------------------- data safety
