@@ -246,8 +246,8 @@ class Settings:
             api_latency_p99_ms=int(get("api_latency_p99_ms", 3000)),
             iterator_age_alarm_minutes=int(get("iterator_age_alarm_minutes", 60)),
             manage_api_gateway_account=flag("manage_api_gateway_account", True),
-            ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.05)),
-            ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.001)),
+            ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.02)),
+            ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.0005)),
             async_retry_attempts=int(get("async_retry_attempts", 2)),
             schedule_event_max_age_seconds=int(get("schedule_event_max_age_seconds", 120)),
         ).checked()
@@ -696,7 +696,8 @@ class BattlelineStack(cdk.Stack):
         complaint, reject and delivery-delay events SES publishes to a topic that invokes
         mail-events: a permanent bounce or a complaint stops mail to that address
         (chalicelib/services/mailevents.py). Alarms on the account's bounce and complaint rates,
-        which SES itself watches (above 5% and 0.1% it reviews the account, then may pause sending)."""
+        which SES itself watches (at 5% and 0.1% it reviews the account, at 10% and 0.5% it may pause
+        sending): the defaults (2%, AWS's recommended ceiling, and 0.05%) warn before the review."""
         if not settings.mail_domain:
             return
         # The event destination gives SES its Allow on the topic itself (scoped by aws:SourceAccount
@@ -725,9 +726,10 @@ class BattlelineStack(cdk.Stack):
                 self, f"Ses{what.title()}RateAlarm", metric=cloudwatch.Metric(
                     namespace="AWS/SES", metric_name=metric, statistic="Maximum", period=cdk.Duration.hours(1)),
                 threshold=threshold, evaluation_periods=1,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-                alarm_description=f"SES's {what} rate for the account is above {threshold:.1%}: SES reviews the "
-                                  f"account, then may pause its sending (docs/deploy.md, SES)",
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                alarm_description=f"SES's {what} rate for the account reached {threshold:.2%}: find why before it "
+                                  f"reaches SES's review threshold, where SES reviews the account and may then "
+                                  f"pause its sending (docs/deploy.md, SES)",
                 treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
             alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
 
