@@ -545,8 +545,11 @@ class BattlelineStack(cdk.Stack):
         """A WAFv2 web ACL on the stage: per-IP rate limits (every request; tighter for sign-up and
         game creation, which may mail addresses) answered 429 problem+json, and AWS's common rule set."""
         def visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
+            # Metrics, no sampled requests: WAF keeps a sample with every header (the Authorization key)
+            # and the path (link tokens), visible in the console, and the logging configuration's
+            # redaction does not apply to samples. The logs (redacted) show what was blocked.
             return wafv2.CfnWebACL.VisibilityConfigProperty(
-                cloud_watch_metrics_enabled=True, metric_name=f"{settings.name}-{name}", sampled_requests_enabled=True)
+                cloud_watch_metrics_enabled=True, metric_name=f"{settings.name}-{name}", sampled_requests_enabled=False)
 
         def rate_rule(name: str, priority: int, limit: int, route: tuple[str, str] | None) -> wafv2.CfnWebACL.RuleProperty:
             scope_down = None
@@ -596,14 +599,15 @@ class BattlelineStack(cdk.Stack):
                                    web_acl_arn=acl.attr_arn)
         self.firewall = acl
         # Blocked and counted requests only (a log line a request would cost more than the API),
-        # without the key or the query (signed tokens).
+        # without the key, the path or the query (signed tokens: /v1/links/{token}, ?token=).
         waf_logs = logs.CfnLogGroup(self, "FirewallLogs", log_group_name=f"aws-waf-logs-{settings.name}-api",
                                     retention_in_days=settings.log_retention_days)
         wafv2.CfnLoggingConfiguration(
             self, "FirewallLogging", resource_arn=acl.attr_arn, log_destination_configs=[waf_logs.attr_arn],
             redacted_fields=[wafv2.CfnLoggingConfiguration.FieldToMatchProperty(
                 single_header={"Name": "authorization"}),
-                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={})],
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={}),
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(uri_path={})],
             logging_filter={"DefaultBehavior": "DROP", "Filters": [{
                 "Behavior": "KEEP", "Requirement": "MEETS_ANY",
                 "Conditions": [{"ActionCondition": {"Action": "BLOCK"}}, {"ActionCondition": {"Action": "COUNT"}}]}]})
