@@ -153,6 +153,18 @@ def byte_match(part: str, value: str, constraint: str) -> "wafv2.CfnWebACL.State
         text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")]))
 
 
+# The rules of AWS's common rule set that only count, even when it blocks: our bodies may be 256 KB
+# (a Khan card-set file for checkKhanCardSet, notes; MAX_BODY_BYTES), over SizeRestrictions_BODY's
+# 8 KB; bots and scripts may send no User-Agent, which NoUserAgent_HEADER blocks.
+COMMON_RULES_COUNTED = ("SizeRestrictions_BODY", "NoUserAgent_HEADER")
+
+
+def common_rule_set_override(mode: str) -> "wafv2.CfnWebACL.OverrideActionProperty":
+    """What the web ACL does with AWS's common rule set: ``block`` enforces it (the group's own
+    actions), ``count`` only counts (and logs) what it would block, to try it on live traffic first."""
+    return wafv2.CfnWebACL.OverrideActionProperty(**({"none": {}} if mode == "block" else {"count": {}}))
+
+
 class PrecompiledChalice(Chalice):
     """Chalice's construct, with the package precompiled before it becomes the functions' code
     (infra/package.py says why: a cold start then loads bytecode instead of compiling)."""
@@ -204,6 +216,8 @@ class Settings:
     ses_complaint_rate_alarm: float
     async_retry_attempts: int
     schedule_event_max_age_seconds: int
+    waf_common_rule_set: str
+    waf_blocked_alarm: int
 
     @classmethod
     def from_context(cls, scope: Construct) -> "Settings":
@@ -250,12 +264,16 @@ class Settings:
             ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.0005)),
             async_retry_attempts=int(get("async_retry_attempts", 2)),
             schedule_event_max_age_seconds=int(get("schedule_event_max_age_seconds", 120)),
+            waf_common_rule_set=str(get("waf_common_rule_set", "block")).lower(),
+            waf_blocked_alarm=int(get("waf_blocked_alarm", 100)),
         ).checked()
 
     def checked(self) -> "Settings":
         """These settings, refused with a clear message when AWS would refuse them at deploy."""
         if not 0 <= self.async_retry_attempts <= 2:  # what Lambda takes for asynchronous invocations
             raise ValueError(f"async_retry_attempts must be 0, 1 or 2, not {self.async_retry_attempts}")
+        if self.waf_common_rule_set not in ("block", "count"):
+            raise ValueError(f'waf_common_rule_set must be "block" or "count", not {self.waf_common_rule_set!r}')
         if not 60 <= self.schedule_event_max_age_seconds <= 21600:  # Lambda's bounds for MaximumEventAgeInSeconds
             raise ValueError(f"schedule_event_max_age_seconds must be 60 to 21600, not "
                              f"{self.schedule_event_max_age_seconds}")
@@ -573,7 +591,8 @@ class BattlelineStack(cdk.Stack):
         acl = wafv2.CfnWebACL(
             self, "Firewall", scope="REGIONAL", name=f"{settings.name}-api",
             default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
-            visibility_config=visibility("firewall"),
+            # Its metric name is its name: the WebACL dimension of its metrics (the blocked-requests alarm).
+            visibility_config=visibility("api"),
             custom_response_bodies={"rate_limited": wafv2.CfnWebACL.CustomResponseBodyProperty(
                 content_type="APPLICATION_JSON", content=body)},
             rules=[
@@ -582,15 +601,13 @@ class BattlelineStack(cdk.Stack):
                 rate_rule("requests-per-ip", 2, settings.waf_requests_per_5_min, None),
                 wafv2.CfnWebACL.RuleProperty(
                     name="aws-common", priority=3, visibility_config=visibility("aws-common"),
-                    override_action=wafv2.CfnWebACL.OverrideActionProperty(none={}),
+                    override_action=common_rule_set_override(settings.waf_common_rule_set),
                     statement=wafv2.CfnWebACL.StatementProperty(
                         managed_rule_group_statement=wafv2.CfnWebACL.ManagedRuleGroupStatementProperty(
                             vendor_name="AWS", name="AWSManagedRulesCommonRuleSet",
-                            # Counted, not blocked: it blocks bodies over 8 KB, and ours may be 256 KB
-                            # (a Khan card-set file for checkKhanCardSet, notes; MAX_BODY_BYTES).
                             rule_action_overrides=[wafv2.CfnWebACL.RuleActionOverrideProperty(
-                                name="SizeRestrictions_BODY",
-                                action_to_use=wafv2.CfnWebACL.RuleActionProperty(count={}))]))),
+                                name=rule, action_to_use=wafv2.CfnWebACL.RuleActionProperty(count={}))
+                                for rule in COMMON_RULES_COUNTED]))),
             ])
         # ${RestAPI.Stage}: SAM's reference to the stage it makes, so the association waits for it.
         stage_arn = cdk.Fn.sub("arn:${AWS::Partition}:apigateway:${AWS::Region}::/restapis/${RestAPI}/stages/"
@@ -598,6 +615,18 @@ class BattlelineStack(cdk.Stack):
         wafv2.CfnWebACLAssociation(self, "FirewallAssociation", resource_arn=stage_arn,
                                    web_acl_arn=acl.attr_arn)
         self.firewall = acl
+        # Blocked requests of every rule (the rate rules' and the common rule set's): a flood, or the
+        # common rule set refusing honest requests (its logs say which rule, docs/deploy.md).
+        blocked = cloudwatch.Alarm(
+            self, "FirewallBlockedAlarm", metric=cloudwatch.Metric(
+                namespace="AWS/WAFV2", metric_name="BlockedRequests", statistic="Sum", period=cdk.Duration.minutes(5),
+                dimensions_map={"WebACL": acl.name, "Region": self.region, "Rule": "ALL"}),
+            threshold=settings.waf_blocked_alarm, evaluation_periods=1,
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            alarm_description=f"The firewall blocked {settings.waf_blocked_alarm} requests or more in 5 minutes: a "
+                              f"flood, or a rule refusing honest requests (aws-waf-logs-{settings.name}-api)",
+            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+        self.firewall_alarms = [blocked]
         # Blocked and counted requests only (a log line a request would cost more than the API),
         # without the key, the path or the query (signed tokens: /v1/links/{token}, ?token=).
         waf_logs = logs.CfnLogGroup(self, "FirewallLogs", log_group_name=f"aws-waf-logs-{settings.name}-api",
@@ -690,6 +719,7 @@ class BattlelineStack(cdk.Stack):
                     namespace="AWS/Lambda", metric_name=metric_name, statistic="Sum", period=five_minutes,
                     dimensions_map={"FunctionName": self.function_name(logical)}), 1,
                     f"{self.function_name(logical)} {what}", periods=periods))
+        alarms.extend(self.firewall_alarms)  # made with the firewall (_firewall), which comes first
         for each in alarms:
             each.add_alarm_action(cloudwatch_actions.SnsAction(topic))
 

@@ -20,7 +20,7 @@ from aws_cdk.assertions import Match, Template
 from chalicelib.errors import ERRORS
 from chalicelib.store.schema import table_definition
 from infra import checks
-from infra.stack import BattlelineStack, Settings, SettingsError
+from infra.stack import BattlelineStack, Settings, SettingsError, common_rule_set_override
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIL_DOMAIN = "games.example.com"
@@ -176,8 +176,12 @@ def test_a_regional_web_acl_guards_the_stage_with_per_ip_rate_rules_and_the_comm
                                                                                      ("POST", "EXACTLY")}
     managed = rules["aws-common"]["Statement"]["ManagedRuleGroupStatement"]
     assert (managed["VendorName"], managed["Name"]) == ("AWS", "AWSManagedRulesCommonRuleSet")
-    # Our bodies may be 256 KB (a card-set file): the 8 KB body rule counts, it does not block.
-    assert managed["RuleActionOverrides"] == [{"Name": "SizeRestrictions_BODY", "ActionToUse": {"Count": {}}}]
+    # Enforced by default (waf_common_rule_set=block), but two rules only count: our bodies may be
+    # 256 KB (a card-set file), over its 8 KB body rule; bots and clients may send no User-Agent.
+    assert rules["aws-common"]["OverrideAction"] == {"None": {}}
+    assert sorted(managed["RuleActionOverrides"], key=str) == [
+        {"ActionToUse": {"Count": {}}, "Name": "NoUserAgent_HEADER"},
+        {"ActionToUse": {"Count": {}}, "Name": "SizeRestrictions_BODY"}]
     # Metrics for every rule; no sampled requests: WAF keeps them with every header (the Authorization
     # key) and the path (link tokens), and logging's redaction does not apply to them (finding 9).
     for config in [acl["VisibilityConfig"], *(r["VisibilityConfig"] for r in acl["Rules"])]:
@@ -227,6 +231,27 @@ def test_functions_and_what_lambda_checks_their_role_for_wait_for_the_roles_poli
     for name in configs:
         logical = name.removesuffix("EventInvokeConfig")
         assert policy_of(logical) in dependencies(expanded, name), name
+
+
+def test_the_common_rule_set_may_run_in_count_mode_first():
+    """An operator can launch with the whole group counting, read the logs, then enforce it."""
+    for mode, action in (("block", {"none": {}}), ("count", {"count": {}})):
+        context = {**cdk_json_context(), **PRODUCTION, "waf_common_rule_set": mode}
+        assert Settings.from_context(cdk.App(context=context)).waf_common_rule_set == mode
+        override = common_rule_set_override(mode)
+        assert {k: v for k, v in (("none", override.none), ("count", override.count)) if v is not None} == action
+    with pytest.raises(ValueError, match="waf_common_rule_set"):
+        Settings.from_context(cdk.App(context={**cdk_json_context(), **PRODUCTION, "waf_common_rule_set": "allow"}))
+
+
+def test_an_alarm_watches_what_the_firewall_blocks(template):
+    _, acl = only(template, "AWS::WAFv2::WebACL")
+    blocked = [a for a in alarms(template) if a.get("Namespace") == "AWS/WAFV2"]
+    assert len(blocked) == 1 and blocked[0]["MetricName"] == "BlockedRequests"
+    dimensions = {d["Name"]: d["Value"] for d in blocked[0]["Dimensions"]}
+    assert dimensions["WebACL"] == acl["VisibilityConfig"]["MetricName"] == acl["Name"]
+    assert dimensions["Rule"] == "ALL" and "Region" in dimensions
+    assert blocked[0]["Threshold"] == 100 and blocked[0]["Period"] == 300
 
 
 def test_the_api_is_regional_so_the_firewall_and_the_access_logs_see_the_clients_address(template):
