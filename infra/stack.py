@@ -10,6 +10,7 @@ edits; docs/deploy.md lists them all.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,6 +164,17 @@ def common_rule_set_override(mode: str) -> "wafv2.CfnWebACL.OverrideActionProper
     """What the web ACL does with AWS's common rule set: ``block`` enforces it (the group's own
     actions), ``count`` only counts (and logs) what it would block, to try it on live traffic first."""
     return wafv2.CfnWebACL.OverrideActionProperty(**({"none": {}} if mode == "block" else {"count": {}}))
+
+
+def path_match(path: str) -> "wafv2.CfnWebACL.StatementProperty":
+    """A WAF statement: the request's path ends with ``path`` (/api/v1/players on execute-api,
+    /v1/players on a custom domain), after decoding (%2F) and normalizing (//, /./, /../), with or
+    without a trailing slash: what reaches the same resource cannot slip past the rule."""
+    return wafv2.CfnWebACL.StatementProperty(regex_match_statement=wafv2.CfnWebACL.RegexMatchStatementProperty(
+        field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(uri_path={}),
+        regex_string=re.escape(path) + "/?$",
+        text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="URL_DECODE"),
+                              wafv2.CfnWebACL.TextTransformationProperty(priority=1, type="NORMALIZE_PATH")]))
 
 
 class PrecompiledChalice(Chalice):
@@ -574,9 +586,7 @@ class BattlelineStack(cdk.Stack):
             if route:
                 path, http_method = route
                 scope_down = wafv2.CfnWebACL.StatementProperty(and_statement=wafv2.CfnWebACL.AndStatementProperty(
-                    # The path ends so: /api/v1/players on execute-api, /v1/players on a custom domain.
-                    statements=[byte_match("uri_path", path, "ENDS_WITH"),
-                                byte_match("method", http_method, "EXACTLY")]))
+                    statements=[path_match(path), byte_match("method", http_method, "EXACTLY")]))
             return wafv2.CfnWebACL.RuleProperty(
                 name=name, priority=priority, visibility_config=visibility(name),
                 statement=wafv2.CfnWebACL.StatementProperty(rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(

@@ -171,9 +171,18 @@ def test_a_regional_web_acl_guards_the_stage_with_per_ip_rate_rules_and_the_comm
         "requests-per-ip": 1500, "signup-per-ip": 10, "games-per-ip": 60}
     assert "ScopeDownStatement" not in rates["requests-per-ip"]
     for name, path in (("signup-per-ip", "/v1/players"), ("games-per-ip", "/v1/games")):
-        matches = [s["ByteMatchStatement"] for s in rates[name]["ScopeDownStatement"]["AndStatement"]["Statements"]]
-        assert {(m["SearchString"], m["PositionalConstraint"]) for m in matches} == {(path, "ENDS_WITH"),
-                                                                                     ("POST", "EXACTLY")}
+        statements = rates[name]["ScopeDownStatement"]["AndStatement"]["Statements"]
+        methods = [s["ByteMatchStatement"] for s in statements if "ByteMatchStatement" in s]
+        assert [(m["SearchString"], m["PositionalConstraint"]) for m in methods] == [("POST", "EXACTLY")]
+        # The path decoded (%2F) and normalized (//, /./) first, a trailing slash allowed (finding 11).
+        [regex] = [s["RegexMatchStatement"] for s in statements if "RegexMatchStatement" in s]
+        assert regex["FieldToMatch"] == {"UriPath": {}}
+        assert [(t["Priority"], t["Type"]) for t in regex["TextTransformations"]] == [(0, "URL_DECODE"),
+                                                                                       (1, "NORMALIZE_PATH")]
+        for seen in (f"/api{path}", f"/api{path}/", path, f"{path}/"):
+            assert re.search(regex["RegexString"], seen), seen
+        for other in (f"/api{path}/recover", f"/api{path}/me", f"/api{path}x", f"/api/v2{path[3:]}"):
+            assert not re.search(regex["RegexString"], other), other
     managed = rules["aws-common"]["Statement"]["ManagedRuleGroupStatement"]
     assert (managed["VendorName"], managed["Name"]) == ("AWS", "AWSManagedRulesCommonRuleSet")
     # Enforced by default (waf_common_rule_set=block), but two rules only count: our bodies may be
