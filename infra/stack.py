@@ -160,6 +160,22 @@ def byte_match(part: str, value: str, constraint: str) -> "wafv2.CfnWebACL.State
 COMMON_RULES_COUNTED = ("SizeRestrictions_BODY", "NoUserAgent_HEADER")
 
 
+# A secret's complete ARN: its name and the "-" and 6 characters Secrets Manager adds to it.
+COMPLETE_SECRET_ARN = r"arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+-[A-Za-z0-9]{6}"
+
+
+def link_secret(scope: Construct, settings: "Settings") -> secretsmanager.ISecret:
+    """The secret that signs email links and reply addresses. Kept with the table (without it no
+    link or reply address already mailed can be checked again), and with ``link_secret_arn`` that
+    kept one is used again instead of a new one (a stack deployed again after ``make destroy``)."""
+    if settings.link_secret_arn:
+        return secretsmanager.Secret.from_secret_complete_arn(scope, "LinkSecret", settings.link_secret_arn)
+    return secretsmanager.Secret(
+        scope, "LinkSecret", description="Signs email links and reply addresses",
+        removal_policy=cdk.RemovalPolicy.RETAIN if settings.retain_table else cdk.RemovalPolicy.DESTROY,
+        generate_secret_string=secretsmanager.SecretStringGenerator(exclude_punctuation=True, password_length=48))
+
+
 def common_rule_set_override(mode: str) -> "wafv2.CfnWebACL.OverrideActionProperty":
     """What the web ACL does with AWS's common rule set: ``block`` enforces it (the group's own
     actions), ``count`` only counts (and logs) what it would block, to try it on live traffic first."""
@@ -230,6 +246,7 @@ class Settings:
     schedule_event_max_age_seconds: int
     waf_common_rule_set: str
     waf_blocked_alarm: int
+    link_secret_arn: str
 
     @classmethod
     def from_context(cls, scope: Construct) -> "Settings":
@@ -278,12 +295,17 @@ class Settings:
             schedule_event_max_age_seconds=int(get("schedule_event_max_age_seconds", 120)),
             waf_common_rule_set=str(get("waf_common_rule_set", "block")).lower(),
             waf_blocked_alarm=int(get("waf_blocked_alarm", 100)),
+            link_secret_arn=get("link_secret_arn", ""),
         ).checked()
 
     def checked(self) -> "Settings":
         """These settings, refused with a clear message when AWS would refuse them at deploy."""
         if not 0 <= self.async_retry_attempts <= 2:  # what Lambda takes for asynchronous invocations
             raise ValueError(f"async_retry_attempts must be 0, 1 or 2, not {self.async_retry_attempts}")
+        if self.link_secret_arn and not re.fullmatch(COMPLETE_SECRET_ARN, self.link_secret_arn):
+            raise ValueError(f"link_secret_arn must be a secret's complete ARN (with the 6 characters Secrets Manager "
+                             f"adds to its name: aws secretsmanager describe-secret --query ARN), not "
+                             f"{self.link_secret_arn!r}")
         if self.waf_common_rule_set not in ("block", "count"):
             raise ValueError(f'waf_common_rule_set must be "block" or "count", not {self.waf_common_rule_set!r}')
         if not 60 <= self.schedule_event_max_age_seconds <= 21600:  # Lambda's bounds for MaximumEventAgeInSeconds
@@ -317,11 +339,7 @@ class BattlelineStack(cdk.Stack):
         self.settings = settings
 
         self.table = self._table(settings)
-        # Kept with the table: without it no link or reply address already mailed can be read again.
-        self.link_secret = secretsmanager.Secret(
-            self, "LinkSecret", description="Signs email links and reply addresses",
-            removal_policy=cdk.RemovalPolicy.RETAIN if settings.retain_table else cdk.RemovalPolicy.DESTROY,
-            generate_secret_string=secretsmanager.SecretStringGenerator(exclude_punctuation=True, password_length=48))
+        self.link_secret = link_secret(self, settings)
         self.failures = sqs.Queue(self, "OutboxFailures", retention_period=cdk.Duration.days(14),
                                   encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
         self.roles = {logical: self._role(logical, settings) for logical in FUNCTIONS}

@@ -20,7 +20,7 @@ from aws_cdk.assertions import Match, Template
 from chalicelib.errors import ERRORS
 from chalicelib.store.schema import table_definition
 from infra import checks
-from infra.stack import BattlelineStack, Settings, SettingsError, common_rule_set_override
+from infra.stack import BattlelineStack, Settings, SettingsError, common_rule_set_override, link_secret
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIL_DOMAIN = "games.example.com"
@@ -417,6 +417,23 @@ def test_the_table_cannot_be_deleted_and_the_link_secret_stays_with_it(template)
     assert table["DeletionProtectionEnabled"] is True
     secret = next(iter(template.find_resources("AWS::SecretsManager::Secret").values()))
     assert secret["DeletionPolicy"] == "Retain" and secret["UpdateReplacePolicy"] == "Retain"
+
+
+KEPT_SECRET = "arn:aws:secretsmanager:us-east-1:123456789012:secret:LinkSecret3A5B-AbC123"
+
+
+def test_a_stack_deployed_again_uses_the_kept_link_secret_so_mailed_links_still_work():
+    """link_secret_arn: the secret kept from a destroyed stack, used instead of a new one (finding 8)."""
+    for arn, made in ((KEPT_SECRET, 0), ("", 1)):
+        app = cdk.App(context={**cdk_json_context(), **PRODUCTION, "link_secret_arn": arn})
+        stack = cdk.Stack(app, "Secrets", env=cdk.Environment(region="us-east-1", account="123456789012"))
+        secret = link_secret(stack, Settings.from_context(app))
+        Template.from_stack(stack).resource_count_is("AWS::SecretsManager::Secret", made)
+        if arn:
+            assert stack.resolve(secret.secret_arn) == KEPT_SECRET
+    with pytest.raises(ValueError, match="complete ARN"):  # a partial ARN (no suffix) would not grant reads
+        Settings.from_context(cdk.App(context={**cdk_json_context(), **PRODUCTION,
+                                               "link_secret_arn": KEPT_SECRET.rsplit("-", 1)[0]}))
 
 
 def test_functions_behind_the_api_end_before_api_gateway_gives_up(template):
