@@ -107,6 +107,7 @@ ERRORS: dict[str, ErrorKind] = {
     "uri_too_long": ErrorKind(414, "The request URI is too long"),
     "headers_too_large": ErrorKind(431, "The request headers are too large"),
     "rate_limited": ErrorKind(429, "Too many requests"),
+    "request_blocked": ErrorKind(403, "The request was refused by the firewall"),  # deployed: WAF (infra/)
     "internal_error": ErrorKind(500, "Internal error"),
     "service_unavailable": ErrorKind(503, "The service is unavailable for a moment; retry after Retry-After seconds"),
     "gateway_timeout": ErrorKind(504, "The server took too long to answer"),

@@ -10,6 +10,7 @@ edits; docs/deploy.md lists them all.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +62,9 @@ STREAM_ACTIONS = ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:Ge
                   "dynamodb:ListStreams"]
 # The one-minute schedules: reserved concurrency 1 each, so a run never overlaps the next one.
 SCHEDULES = ("WebhookRetries", "ClockSweeper")
+# Their timeout: under the one-minute interval, so a run has ended when the next tick comes (with
+# reserved concurrency 1, a run still going would throttle it).
+SCHEDULE_TIMEOUT_SECONDS = 50
 # Lambda refuses to reserve concurrency that leaves less than this unreserved in the account.
 MIN_UNRESERVED = 100
 # The operations that may send email to an address the caller names (createGame with email
@@ -105,6 +109,13 @@ GATEWAY_PROBLEMS: dict[str, tuple[str, str, dict[str, str]]] = {
     "INTEGRATION_FAILURE": ("rate_limited", f"Too many requests are being answered at once (long-polls have a "
                                             f"pool of their own); retry after Retry-After seconds, a write with the "
                                             f"same {RETRY}", {"Retry-After": "2"}),
+    # Named, so the fallback's status (400) is never theirs: a status on DEFAULT_4XX becomes the status
+    # of every 4xx type not named here. WAF_FILTERED: AWS's common rule set blocked the request (the
+    # rate rules answer with a body of their own, which takes precedence); ACCESS_DENIED: a resource
+    # policy or authorizer refused it (none today; a 403 all the same if one is added).
+    "WAF_FILTERED": ("request_blocked", "The firewall refused this request (it looks like an attack); if it is "
+                                        "legitimate, report it with the request's time", {}),
+    "ACCESS_DENIED": ("request_blocked", "API Gateway's access policy refused this request", {}),
     "DEFAULT_4XX": ("bad_request", "API Gateway refused the request before it reached the server", {}),
     "DEFAULT_5XX": ("internal_error", f"API Gateway failed to pass the request on; retry with the same {RETRY}", {}),
 }
@@ -141,6 +152,45 @@ def byte_match(part: str, value: str, constraint: str) -> "wafv2.CfnWebACL.State
     return wafv2.CfnWebACL.StatementProperty(byte_match_statement=wafv2.CfnWebACL.ByteMatchStatementProperty(
         field_to_match=field, positional_constraint=constraint, search_string=value,
         text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")]))
+
+
+# The rules of AWS's common rule set that only count, even when it blocks: our bodies may be 256 KB
+# (a Khan card-set file for checkKhanCardSet, notes; MAX_BODY_BYTES), over SizeRestrictions_BODY's
+# 8 KB; bots and scripts may send no User-Agent, which NoUserAgent_HEADER blocks.
+COMMON_RULES_COUNTED = ("SizeRestrictions_BODY", "NoUserAgent_HEADER")
+
+
+# A secret's complete ARN: its name and the "-" and 6 characters Secrets Manager adds to it.
+COMPLETE_SECRET_ARN = r"arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+-[A-Za-z0-9]{6}"
+
+
+def link_secret(scope: Construct, settings: "Settings") -> secretsmanager.ISecret:
+    """The secret that signs email links and reply addresses. Kept with the table (without it no
+    link or reply address already mailed can be checked again), and with ``link_secret_arn`` that
+    kept one is used again instead of a new one (a stack deployed again after ``make destroy``)."""
+    if settings.link_secret_arn:
+        return secretsmanager.Secret.from_secret_complete_arn(scope, "LinkSecret", settings.link_secret_arn)
+    return secretsmanager.Secret(
+        scope, "LinkSecret", description="Signs email links and reply addresses",
+        removal_policy=cdk.RemovalPolicy.RETAIN if settings.retain_table else cdk.RemovalPolicy.DESTROY,
+        generate_secret_string=secretsmanager.SecretStringGenerator(exclude_punctuation=True, password_length=48))
+
+
+def common_rule_set_override(mode: str) -> "wafv2.CfnWebACL.OverrideActionProperty":
+    """What the web ACL does with AWS's common rule set: ``block`` enforces it (the group's own
+    actions), ``count`` only counts (and logs) what it would block, to try it on live traffic first."""
+    return wafv2.CfnWebACL.OverrideActionProperty(**({"none": {}} if mode == "block" else {"count": {}}))
+
+
+def path_match(path: str) -> "wafv2.CfnWebACL.StatementProperty":
+    """A WAF statement: the request's path ends with ``path`` (/api/v1/players on execute-api,
+    /v1/players on a custom domain), after decoding (%2F) and normalizing (//, /./, /../), with or
+    without a trailing slash: what reaches the same resource cannot slip past the rule."""
+    return wafv2.CfnWebACL.StatementProperty(regex_match_statement=wafv2.CfnWebACL.RegexMatchStatementProperty(
+        field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(uri_path={}),
+        regex_string=re.escape(path) + "/?$",
+        text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="URL_DECODE"),
+                              wafv2.CfnWebACL.TextTransformationProperty(priority=1, type="NORMALIZE_PATH")]))
 
 
 class PrecompiledChalice(Chalice):
@@ -193,6 +243,10 @@ class Settings:
     ses_bounce_rate_alarm: float
     ses_complaint_rate_alarm: float
     async_retry_attempts: int
+    schedule_event_max_age_seconds: int
+    waf_common_rule_set: str
+    waf_blocked_alarm: int
+    link_secret_arn: str
 
     @classmethod
     def from_context(cls, scope: Construct) -> "Settings":
@@ -235,15 +289,28 @@ class Settings:
             api_latency_p99_ms=int(get("api_latency_p99_ms", 3000)),
             iterator_age_alarm_minutes=int(get("iterator_age_alarm_minutes", 60)),
             manage_api_gateway_account=flag("manage_api_gateway_account", True),
-            ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.05)),
-            ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.001)),
+            ses_bounce_rate_alarm=float(get("ses_bounce_rate_alarm", 0.02)),
+            ses_complaint_rate_alarm=float(get("ses_complaint_rate_alarm", 0.0005)),
             async_retry_attempts=int(get("async_retry_attempts", 2)),
+            schedule_event_max_age_seconds=int(get("schedule_event_max_age_seconds", 120)),
+            waf_common_rule_set=str(get("waf_common_rule_set", "block")).lower(),
+            waf_blocked_alarm=int(get("waf_blocked_alarm", 100)),
+            link_secret_arn=get("link_secret_arn", ""),
         ).checked()
 
     def checked(self) -> "Settings":
         """These settings, refused with a clear message when AWS would refuse them at deploy."""
         if not 0 <= self.async_retry_attempts <= 2:  # what Lambda takes for asynchronous invocations
             raise ValueError(f"async_retry_attempts must be 0, 1 or 2, not {self.async_retry_attempts}")
+        if self.link_secret_arn and not re.fullmatch(COMPLETE_SECRET_ARN, self.link_secret_arn):
+            raise ValueError(f"link_secret_arn must be a secret's complete ARN (with the 6 characters Secrets Manager "
+                             f"adds to its name: aws secretsmanager describe-secret --query ARN), not "
+                             f"{self.link_secret_arn!r}")
+        if self.waf_common_rule_set not in ("block", "count"):
+            raise ValueError(f'waf_common_rule_set must be "block" or "count", not {self.waf_common_rule_set!r}')
+        if not 60 <= self.schedule_event_max_age_seconds <= 21600:  # Lambda's bounds for MaximumEventAgeInSeconds
+            raise ValueError(f"schedule_event_max_age_seconds must be 60 to 21600, not "
+                             f"{self.schedule_event_max_age_seconds}")
         return self
 
     def check(self) -> None:
@@ -272,11 +339,7 @@ class BattlelineStack(cdk.Stack):
         self.settings = settings
 
         self.table = self._table(settings)
-        # Kept with the table: without it no link or reply address already mailed can be read again.
-        self.link_secret = secretsmanager.Secret(
-            self, "LinkSecret", description="Signs email links and reply addresses",
-            removal_policy=cdk.RemovalPolicy.RETAIN if settings.retain_table else cdk.RemovalPolicy.DESTROY,
-            generate_secret_string=secretsmanager.SecretStringGenerator(exclude_punctuation=True, password_length=48))
+        self.link_secret = link_secret(self, settings)
         self.failures = sqs.Queue(self, "OutboxFailures", retention_period=cdk.Duration.days(14),
                                   encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
         self.roles = {logical: self._role(logical, settings) for logical in FUNCTIONS}
@@ -389,14 +452,23 @@ class BattlelineStack(cdk.Stack):
                                          retention_in_days=settings.log_retention_days)
             function.add_resource_dependency(log_group)
             function.add_property_override("Tracing", "Active")
+            # The role is passed as an ARN, so nothing waits for its policy (a resource of its own):
+            # Lambda checks the role when the stream mapping and the on-failure destinations are
+            # made, which hang off the function. Every later add_to_policy lands in this same policy.
+            function.add_resource_dependency(role.node.find_child("DefaultPolicy").node.default_child)
         for logical in SCHEDULES:  # one run at a time: a run still going makes the next tick wait
             app.get_resource(logical).add_property_override("ReservedConcurrentExecutions", 1)
+            app.get_resource(logical).add_property_override("Timeout", SCHEDULE_TIMEOUT_SECONDS)
         api_handler = app.get_resource("APIHandler")
         api_handler.add_property_override("Timeout", 28)  # under API Gateway's 29 s, so the function's end is logged
         # Its own pool: a flood of requests cannot take the concurrency the outbox, the sweeper and
         # inbound mail need (and it bounds what a flood costs).
         api_handler.add_property_override("ReservedConcurrentExecutions", settings.api_concurrency)
         app.get_resource("RestAPI").add_property_override("Name", f"{settings.name}-api")
+        # Any OpenApiVersion stops SAM from also deploying the API to a stage called "Stage" (for
+        # backwards compatibility), which would serve every route without the WAF, the throttles,
+        # the access logs or tracing of the "api" stage. The body stays swagger 2.0.
+        app.get_resource("RestAPI").add_property_override("OpenApiVersion", "2.0")
         self._long_poll(app, settings)
         return app
 
@@ -499,40 +571,40 @@ class BattlelineStack(cdk.Stack):
         rest_api.add_property_override("AccessLogSetting", {"DestinationArn": access_logs.attr_arn,
                                                            "Format": ACCESS_LOG_FORMAT})
         if settings.manage_api_gateway_account:
-            rest_api.add_resource_dependency(self._api_gateway_account(access_logs))
+            rest_api.add_resource_dependency(self._api_gateway_account())
 
-    def _api_gateway_account(self, access_logs: logs.CfnLogGroup) -> cdk.CfnResource:
-        """API Gateway writes access logs with the account's (and region's) CloudWatch role: one
-        that may write to the access log group only (not the managed AmazonAPIGatewayPushToCloudWatchLogs,
-        which may write to any group)."""
+    def _api_gateway_account(self) -> cdk.CfnResource:
+        """API Gateway writes access logs with the account's (and region's) CloudWatch role, one for
+        every REST and WebSocket API there. So the role is AWS's own for it
+        (AmazonAPIGatewayPushToCloudWatchLogs, which may write any API's logs, execution logs
+        included): a role that could write only this stack's group would silence every other API.
+        Both the role and the setting are kept when the stack is deleted (or the flag turned off),
+        so the setting never names a deleted role."""
         role = iam.Role(self, "ApiGatewayLogsRole", assumed_by=iam.ServicePrincipal("apigateway.amazonaws.com"),
-                        description="API Gateway: access logs of this stack's API",
-                        inline_policies={"AccessLogs": iam.PolicyDocument(statements=[
-                            iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents",
-                                                         "logs:DescribeLogStreams"],
-                                                resources=[access_logs.attr_arn]),
-                            iam.PolicyStatement(actions=["logs:DescribeLogGroups"], resources=[self.format_arn(
-                                service="logs", resource="log-group", resource_name="*",
-                                arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)]),
-                        ])})
+                        description="API Gateway: CloudWatch logs of the account's APIs (account-wide setting)",
+                        managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(
+                            "service-role/AmazonAPIGatewayPushToCloudWatchLogs")])
+        role.apply_removal_policy(cdk.RemovalPolicy.RETAIN)
         account = apigateway.CfnAccount(self, "ApiGatewayAccount", cloud_watch_role_arn=role.role_arn)
+        account.apply_removal_policy(cdk.RemovalPolicy.RETAIN)
         return account
 
     def _firewall(self, settings: Settings) -> None:
         """A WAFv2 web ACL on the stage: per-IP rate limits (every request; tighter for sign-up and
         game creation, which may mail addresses) answered 429 problem+json, and AWS's common rule set."""
         def visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
+            # Metrics, no sampled requests: WAF keeps a sample with every header (the Authorization key)
+            # and the path (link tokens), visible in the console, and the logging configuration's
+            # redaction does not apply to samples. The logs (redacted) show what was blocked.
             return wafv2.CfnWebACL.VisibilityConfigProperty(
-                cloud_watch_metrics_enabled=True, metric_name=f"{settings.name}-{name}", sampled_requests_enabled=True)
+                cloud_watch_metrics_enabled=True, metric_name=f"{settings.name}-{name}", sampled_requests_enabled=False)
 
         def rate_rule(name: str, priority: int, limit: int, route: tuple[str, str] | None) -> wafv2.CfnWebACL.RuleProperty:
             scope_down = None
             if route:
                 path, http_method = route
                 scope_down = wafv2.CfnWebACL.StatementProperty(and_statement=wafv2.CfnWebACL.AndStatementProperty(
-                    # The path ends so: /api/v1/players on execute-api, /v1/players on a custom domain.
-                    statements=[byte_match("uri_path", path, "ENDS_WITH"),
-                                byte_match("method", http_method, "EXACTLY")]))
+                    statements=[path_match(path), byte_match("method", http_method, "EXACTLY")]))
             return wafv2.CfnWebACL.RuleProperty(
                 name=name, priority=priority, visibility_config=visibility(name),
                 statement=wafv2.CfnWebACL.StatementProperty(rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
@@ -547,7 +619,8 @@ class BattlelineStack(cdk.Stack):
         acl = wafv2.CfnWebACL(
             self, "Firewall", scope="REGIONAL", name=f"{settings.name}-api",
             default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
-            visibility_config=visibility("firewall"),
+            # Its metric name is its name: the WebACL dimension of its metrics (the blocked-requests alarm).
+            visibility_config=visibility("api"),
             custom_response_bodies={"rate_limited": wafv2.CfnWebACL.CustomResponseBodyProperty(
                 content_type="APPLICATION_JSON", content=body)},
             rules=[
@@ -556,15 +629,13 @@ class BattlelineStack(cdk.Stack):
                 rate_rule("requests-per-ip", 2, settings.waf_requests_per_5_min, None),
                 wafv2.CfnWebACL.RuleProperty(
                     name="aws-common", priority=3, visibility_config=visibility("aws-common"),
-                    override_action=wafv2.CfnWebACL.OverrideActionProperty(none={}),
+                    override_action=common_rule_set_override(settings.waf_common_rule_set),
                     statement=wafv2.CfnWebACL.StatementProperty(
                         managed_rule_group_statement=wafv2.CfnWebACL.ManagedRuleGroupStatementProperty(
                             vendor_name="AWS", name="AWSManagedRulesCommonRuleSet",
-                            # Counted, not blocked: it blocks bodies over 8 KB, and ours may be 256 KB
-                            # (a Khan card-set file for checkKhanCardSet, notes; MAX_BODY_BYTES).
                             rule_action_overrides=[wafv2.CfnWebACL.RuleActionOverrideProperty(
-                                name="SizeRestrictions_BODY",
-                                action_to_use=wafv2.CfnWebACL.RuleActionProperty(count={}))]))),
+                                name=rule, action_to_use=wafv2.CfnWebACL.RuleActionProperty(count={}))
+                                for rule in COMMON_RULES_COUNTED]))),
             ])
         # ${RestAPI.Stage}: SAM's reference to the stage it makes, so the association waits for it.
         stage_arn = cdk.Fn.sub("arn:${AWS::Partition}:apigateway:${AWS::Region}::/restapis/${RestAPI}/stages/"
@@ -572,15 +643,28 @@ class BattlelineStack(cdk.Stack):
         wafv2.CfnWebACLAssociation(self, "FirewallAssociation", resource_arn=stage_arn,
                                    web_acl_arn=acl.attr_arn)
         self.firewall = acl
+        # Blocked requests of every rule (the rate rules' and the common rule set's): a flood, or the
+        # common rule set refusing honest requests (its logs say which rule, docs/deploy.md).
+        blocked = cloudwatch.Alarm(
+            self, "FirewallBlockedAlarm", metric=cloudwatch.Metric(
+                namespace="AWS/WAFV2", metric_name="BlockedRequests", statistic="Sum", period=cdk.Duration.minutes(5),
+                dimensions_map={"WebACL": acl.name, "Region": self.region, "Rule": "ALL"}),
+            threshold=settings.waf_blocked_alarm, evaluation_periods=1,
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            alarm_description=f"The firewall blocked {settings.waf_blocked_alarm} requests or more in 5 minutes: a "
+                              f"flood, or a rule refusing honest requests (aws-waf-logs-{settings.name}-api)",
+            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+        self.firewall_alarms = [blocked]
         # Blocked and counted requests only (a log line a request would cost more than the API),
-        # without the key or the query (signed tokens).
+        # without the key, the path or the query (signed tokens: /v1/links/{token}, ?token=).
         waf_logs = logs.CfnLogGroup(self, "FirewallLogs", log_group_name=f"aws-waf-logs-{settings.name}-api",
                                     retention_in_days=settings.log_retention_days)
         wafv2.CfnLoggingConfiguration(
             self, "FirewallLogging", resource_arn=acl.attr_arn, log_destination_configs=[waf_logs.attr_arn],
             redacted_fields=[wafv2.CfnLoggingConfiguration.FieldToMatchProperty(
                 single_header={"Name": "authorization"}),
-                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={})],
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={}),
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(uri_path={})],
             logging_filter={"DefaultBehavior": "DROP", "Filters": [{
                 "Behavior": "KEEP", "Requirement": "MEETS_ANY",
                 "Conditions": [{"ActionCondition": {"Action": "BLOCK"}}, {"ActionCondition": {"Action": "COUNT"}}]}]})
@@ -606,6 +690,7 @@ class BattlelineStack(cdk.Stack):
                   periods: int = 1) -> cloudwatch.Alarm:
             return cloudwatch.Alarm(
                 self, logical_id, metric=metric, threshold=threshold, evaluation_periods=periods,
+                datapoints_to_alarm=periods if periods > 1 else None,
                 comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                 alarm_description=description, treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
 
@@ -634,17 +719,35 @@ class BattlelineStack(cdk.Stack):
                 f"The outbox consumer is {settings.iterator_age_alarm_minutes} minutes behind the stream "
                 f"(records are lost after 24 h)"),
         ]
+        # The table and each index: an index's throttle events are published under TableName and
+        # GlobalSecondaryIndexName only, and a throttled index throttles the table's writes too.
+        indexes = [i["IndexName"] for i in table_definition(settings.table_name)["GlobalSecondaryIndexes"]]
         for metric_name in ("ReadThrottleEvents", "WriteThrottleEvents"):
-            alarms.append(alarm(f"Table{metric_name}Alarm", cloudwatch.Metric(
-                namespace="AWS/DynamoDB", metric_name=metric_name, statistic="Sum", period=five_minutes,
-                dimensions_map={"TableName": self.table.table_name}), 1,
-                f"DynamoDB throttled the table ({metric_name}): on demand, a burst beyond twice the last peak"))
+            def throttles(index: str | None, metric_name: str = metric_name) -> cloudwatch.Metric:
+                dimensions = {"TableName": self.table.table_name}
+                if index:
+                    dimensions["GlobalSecondaryIndexName"] = index
+                return cloudwatch.Metric(namespace="AWS/DynamoDB", metric_name=metric_name, statistic="Sum",
+                                         period=five_minutes, dimensions_map=dimensions)
+            every = {"table": throttles(None), **{f"index{n}": throttles(i) for n, i in enumerate(indexes)}}
+            alarms.append(alarm(f"Table{metric_name}Alarm", cloudwatch.MathExpression(
+                expression="SUM(METRICS())", using_metrics=every, period=five_minutes,
+                label=f"{metric_name}, the table and its indexes"), 1,
+                f"DynamoDB throttled the table or an index ({metric_name}): on demand, a burst beyond twice the "
+                f"last peak, or a hot index key"))
         for logical in FUNCTIONS:  # every function, so a function added to FUNCTIONS is watched too
-            for metric_name, what in (("Errors", "failed"), ("Throttles", "was throttled (its concurrency is used up)")):
+            # Throttles of the long-polls (a full pool answers 429: designed) and of the schedules (a
+            # retried tick meeting the next one) alarm only when they go on for 15 minutes.
+            sustained = 3 if logical in ("LongPoll", *SCHEDULES) else 1
+            for metric_name, what, periods in (
+                    ("Errors", "failed", 1),
+                    ("Throttles", "was throttled (its concurrency is used up)"
+                                  + (" for 15 minutes" if sustained > 1 else ""), sustained)):
                 alarms.append(alarm(f"{logical}{metric_name}Alarm", cloudwatch.Metric(
                     namespace="AWS/Lambda", metric_name=metric_name, statistic="Sum", period=five_minutes,
                     dimensions_map={"FunctionName": self.function_name(logical)}), 1,
-                    f"{self.function_name(logical)} {what}"))
+                    f"{self.function_name(logical)} {what}", periods=periods))
+        alarms.extend(self.firewall_alarms)  # made with the firewall (_firewall), which comes first
         for each in alarms:
             each.add_alarm_action(cloudwatch_actions.SnsAction(topic))
 
@@ -655,7 +758,8 @@ class BattlelineStack(cdk.Stack):
         complaint, reject and delivery-delay events SES publishes to a topic that invokes
         mail-events: a permanent bounce or a complaint stops mail to that address
         (chalicelib/services/mailevents.py). Alarms on the account's bounce and complaint rates,
-        which SES itself watches (above 5% and 0.1% it reviews the account, then may pause sending)."""
+        which SES itself watches (at 5% and 0.1% it reviews the account, at 10% and 0.5% it may pause
+        sending): the defaults (2%, AWS's recommended ceiling, and 0.05%) warn before the review."""
         if not settings.mail_domain:
             return
         # The event destination gives SES its Allow on the topic itself (scoped by aws:SourceAccount
@@ -684,9 +788,10 @@ class BattlelineStack(cdk.Stack):
                 self, f"Ses{what.title()}RateAlarm", metric=cloudwatch.Metric(
                     namespace="AWS/SES", metric_name=metric, statistic="Maximum", period=cdk.Duration.hours(1)),
                 threshold=threshold, evaluation_periods=1,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-                alarm_description=f"SES's {what} rate for the account is above {threshold:.1%}: SES reviews the "
-                                  f"account, then may pause its sending (docs/deploy.md, SES)",
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                alarm_description=f"SES's {what} rate for the account reached {threshold:.2%}: find why before it "
+                                  f"reaches SES's review threshold, where SES reviews the account and may then "
+                                  f"pause its sending (docs/deploy.md, SES)",
                 treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
             alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
 
@@ -704,6 +809,12 @@ class BattlelineStack(cdk.Stack):
             function.add_property_override("EventInvokeConfig", {
                 "MaximumRetryAttempts": settings.async_retry_attempts,
                 "DestinationConfig": {"OnFailure": {"Type": "SQS", "Destination": queue.queue_arn}}})
+            if logical in SCHEDULES:
+                # A throttled or failed tick is retried by Lambda for up to 6 hours unless it expires
+                # sooner: a stale tick is dropped (to this queue, as Lambda does with expired events:
+                # a sign runs are backing up), and the next tick does all that is due.
+                function.add_property_override("EventInvokeConfig.MaximumEventAgeInSeconds",
+                                               settings.schedule_event_max_age_seconds)
             self.roles[logical].add_to_policy(iam.PolicyStatement(actions=["sqs:SendMessage"],
                                                                   resources=[queue.queue_arn]))
             topic_id, event = SUBSCRIPTIONS.get(logical, (None, None))
