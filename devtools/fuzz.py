@@ -29,7 +29,7 @@ CHECKS = "all,errors_are_problem_json"  # tests/integration/schemathesis_hooks.p
 POSITIVE_DATA_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "410", "422", "429", "5xx"]
 TEST_EXAMPLES = 15  # an operation, in the fuzzing phase, in make test
 BENCH_EXAMPLES = 40  # in make bench
-STATUS_LOG = "statuses.log"  # in the run's workdir: "operationId status code", a line a response (the hooks write it)
+STATUS_LOG = "statuses.log"  # in the run's workdir: "operationId status code seconds", a line a response (the hooks write it)
 # At most this share of the operations that need a key may get nothing but 401/403 in a run: more,
 # and the run's key has stopped working (they are then tested only up to the auth check).
 AUTH_ONLY_SHARE = 0.05
@@ -103,9 +103,19 @@ def statuses(workdir: Path, by_code: bool = False) -> dict[str, Counter]:
     counts: dict[str, Counter] = defaultdict(Counter)
     log = workdir / STATUS_LOG
     for line in log.read_text().splitlines() if log.exists() else ():
-        operation, status, code = line.split()
+        operation, status, code, _seconds = line.split()
         counts[operation][f"{status} {code}" if by_code else int(status)] += 1
     return dict(counts)
+
+
+def seconds(workdir: Path) -> Counter:
+    """The seconds the server took to answer each operation in the run in ``workdir``."""
+    spent: Counter = Counter()
+    log = workdir / STATUS_LOG
+    for line in log.read_text().splitlines() if log.exists() else ():
+        operation, _status, _code, elapsed = line.split()
+        spent[operation] += float(elapsed)
+    return spent
 
 
 def status_table(counts: dict[str, Counter]) -> str:

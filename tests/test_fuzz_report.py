@@ -15,13 +15,14 @@ PASSED = subprocess.CompletedProcess([], 0, f"Stateful (in 1s)\n     Scenarios: 
 
 
 def write_log(tmp_path, lines):
-    (tmp_path / fuzz.STATUS_LOG).write_text("".join(f"{line}\n" for line in lines))
+    (tmp_path / fuzz.STATUS_LOG).write_text("".join(f"{line} 0.25\n" for line in lines))
 
 
 def test_statuses_counts_each_operations_answers_and_the_table_sums_them(tmp_path):
     write_log(tmp_path, ["getMe 200 -", "getMe 401 unauthorized", "getMe 200 -", "postAction 422 illegal_action"])
     assert fuzz.statuses(tmp_path) == {"getMe": {200: 2, 401: 1}, "postAction": {422: 1}}
     assert fuzz.statuses(tmp_path, by_code=True)["postAction"] == {"422 illegal_action": 1}
+    assert fuzz.seconds(tmp_path) == {"getMe": 0.75, "postAction": 0.25}
     table = fuzz.status_table(fuzz.statuses(tmp_path))
     assert "getMe                            3  200:2 401:1" in table
     assert table.splitlines()[-1].split() == ["all", "4", "200:2", "401:1", "422:1"]

@@ -17,7 +17,7 @@ import schemathesis
 # Set by devtools/fuzz.py.
 FUZZ_URL, FUZZ_API_KEY, FUZZ_PLAYER_ID = "FUZZ_URL", "FUZZ_API_KEY", "FUZZ_PLAYER_ID"
 FUZZ_OPPONENT_KEY, FUZZ_OPPONENT_ID, FUZZ_GAME_ID = "FUZZ_OPPONENT_KEY", "FUZZ_OPPONENT_ID", "FUZZ_GAME_ID"
-STATUS_LOG = "FUZZ_STATUS_LOG"  # a file: one "operationId status code" line a response
+STATUS_LOG = "FUZZ_STATUS_LOG"  # a file: one "operationId status code seconds" line a response
 
 KEY_ENDING = ["revokeApiKey",  # every key of the player stops working at once
               "rotateApiKey"]  # the old key stops once the new one is used (24 hours at most)
@@ -159,7 +159,7 @@ def after_call(ctx, case, response):
     # answered before any auth check, and are not the operation's.
     if path and case.method.upper() == case.operation.method.upper():
         with open(path, "a", encoding="utf-8") as log:
-            log.write(f"{operation} {response.status_code} {code}\n")
+            log.write(f"{operation} {response.status_code} {code} {response.elapsed:.4f}\n")
 
 
 @schemathesis.check
