@@ -3,13 +3,15 @@
 devtools/fuzz.py signs up the run's player ("Fuzz") and its opponent ("Buzz") and starts a game
 between them (path.game_id of every request). The hooks keep those alive for the whole run, so
 that every signed-in operation is tested past the auth check and the game's operations past
-"the game is over": the key-ending operations go with a throwaway player's key, and the requests
-that would end the game (abort, decline, resign) go to a spare game. They also count every
+"the game is over": the key-ending operations go with a throwaway player's key, the requests
+that would end the game (abort, decline, resign) go to a spare game, and every other board
+request goes with the fuzz player's real board link. They also count every
 answer by operation, status and problem code (devtools/fuzz.py reads the count).
 """
 
 import json
 import os
+from urllib.parse import parse_qs, urlsplit
 
 import requests
 import schemathesis
@@ -85,8 +87,22 @@ def spare_game(started: bool) -> tuple[str, str]:
 
 
 def resigns(case) -> bool:
-    steps = case.body.get("steps") if isinstance(case.body, dict) else None
-    return isinstance(steps, list) and any(isinstance(step, dict) and step.get("type") == "resign" for step in steps)
+    """postAction's ``steps`` or playOnBoard's ``step`` or ``steps`` resign."""
+    body = case.body if isinstance(case.body, dict) else {}
+    steps = [*(body.get("steps") if isinstance(body.get("steps"), list) else ()), body.get("step")]
+    return any(isinstance(step, dict) and step.get("type") == "resign" for step in steps)
+
+
+BOARD = ("getBoard", "getBoardView", "getBoardReplay", "getBoardNotes", "putBoardNotes", "playOnBoard")
+BOARD_TOKEN: list[str] = []  # the fuzz player's board link token for the run's game (query ``seat``)
+BOARD_CALLS: list[int] = [0]
+
+
+def board_token() -> str:
+    if not BOARD_TOKEN:
+        url = call("GET", f"/v1/games/{os.environ[FUZZ_GAME_ID]}/board-link", os.environ[FUZZ_API_KEY])["url"]
+        BOARD_TOKEN[:] = parse_qs(urlsplit(url).query)["seat"]
+    return BOARD_TOKEN[0]
 
 
 GAME_VERSION: list[int] = []  # the run's game's version, as last seen
@@ -105,8 +121,11 @@ def before_call(ctx, case, kwargs):
     under way) is made at the game's version instead, so that its steps reach the rules, not only
     "version conflict" (any other version is sent as it is: stale, most of the time)."""
     operation = operation_id(case)
-    if ((case.path_parameters or {}).get("game_id") != os.environ.get(FUZZ_GAME_ID)
-            or (case.headers or {}).get("Authorization") != f"Bearer {os.environ[FUZZ_API_KEY]}"):
+    if (case.path_parameters or {}).get("game_id") != os.environ.get(FUZZ_GAME_ID):
+        return
+    if operation in BOARD:
+        board_call(operation, case)
+    if (case.headers or {}).get("Authorization") != f"Bearer {os.environ[FUZZ_API_KEY]}":
         return
     if operation in GAME_ENDING or (operation == "postAction" and resigns(case)):
         game_id, api_key = spare_game(started=operation == "postAction")
@@ -114,6 +133,19 @@ def before_call(ctx, case, kwargs):
         bearer(case, api_key)
     elif operation == "postAction" and isinstance(case.body, dict) and case.body.get("expected_version") == 0:
         case.body = {**case.body, "expected_version": game_version()}
+
+
+def board_call(operation: str, case) -> None:
+    """Every other board request with a made-up link token (query ``seat``) gets the fuzz player's
+    real one (but a resignation), so that the board is tested past "the link is not valid"; a
+    board move at version 0 is made at the game's version, as postAction's."""
+    if not isinstance(case.query, dict) or not isinstance(case.query.get("seat"), str) or resigns(case):
+        return
+    BOARD_CALLS[0] += 1
+    if BOARD_CALLS[0] % 2:
+        case.query = {**case.query, "seat": board_token()}
+        if operation == "playOnBoard" and isinstance(case.body, dict) and case.body.get("expected_version") == 0:
+            case.body = {**case.body, "expected_version": game_version()}
 
 
 def opponent_moves(game_id: str) -> None:
@@ -149,7 +181,7 @@ def after_call(ctx, case, response):
         for started, (spare, _key) in list(SPARE_GAMES.items()):
             if spare == game_id:
                 del SPARE_GAMES[started]
-    if operation == "postAction" and game_id == os.environ.get(FUZZ_GAME_ID):
+    if operation in ("postAction", "playOnBoard") and game_id == os.environ.get(FUZZ_GAME_ID):
         if response.status_code == 200:
             opponent_moves(game_id)
         elif code == "version_conflict":
