@@ -572,7 +572,7 @@ def recover_with_link(call: Call):
 
 @api.operation("POST", "/v1/ladders", "createLadder", summary="Create a ladder (you organise it)",
                body=m.CreateLadderRequest, response=r.LadderView, status=201,
-               errors=("unknown_game_type", "invalid_options"), tag="ladders")
+               errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set"), tag="ladders")
 def create_ladder(call: Call):
     return call.services.ladders.create(call.player, call.body)
 

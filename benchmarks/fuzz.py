@@ -44,12 +44,14 @@ def main(argv: list[str] | None = None) -> int:
             started = time.monotonic()
             done = fuzz.run(f"http://127.0.0.1:{port}", Path(work), args.examples, timeout=3600)
             seconds = time.monotonic() - started
+            found = fuzz.problems(done, Path(work))
+            counts = fuzz.statuses(Path(work))
         finally:
             server.terminate()
             server.wait(timeout=10)
     print(f"schemathesis, {args.examples} examples an operation: {seconds:.0f} s")
     print("\n".join(line for line in done.stdout.splitlines() if line.strip().startswith(("✅", "❌", "Tested"))))
-    found = fuzz.problems(done)
+    print("Statuses by operation:\n" + fuzz.status_table(counts))
     if found:
         raise SystemExit("\n".join(found))
     return 0

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import requests
@@ -28,18 +29,28 @@ CHECKS = "all,errors_are_problem_json"  # tests/integration/schemathesis_hooks.p
 POSITIVE_DATA_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "410", "422", "429", "5xx"]
 TEST_EXAMPLES = 15  # an operation, in the fuzzing phase, in make test
 BENCH_EXAMPLES = 40  # in make bench
+STATUS_LOG = "statuses.log"  # in the run's workdir: "operationId status code seconds", a line a response (the hooks write it)
+# At most this share of the operations that need a key may get nothing but 401/403 in a run: more,
+# and the run's key has stopped working (they are then tested only up to the auth check).
+AUTH_ONLY_SHARE = 0.05
 
 
 def run(url: str, workdir: Path, max_examples: int, timeout: float = 540) -> subprocess.CompletedProcess:
-    """schemathesis's whole run against ``url`` (its report in ``workdir``/schemathesis.txt)."""
+    """schemathesis's whole run against ``url`` (its report in ``workdir``/schemathesis.txt, the
+    statuses each operation got at its end)."""
     ann = requests.post(f"{url}/v1/players", json={"name": "Fuzz"}, timeout=10).json()
     bob = requests.post(f"{url}/v1/players", json={"name": "Buzz"}, timeout=10).json()
     game = requests.post(f"{url}/v1/games", headers={"Authorization": f"Bearer {ann['api_key']}"}, timeout=10,
-                         json={"game": "battleline", "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+                         json={"game": "battleline", "options": {"first_seat": 1},
+                               "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}).json()
+    # Under way, the fuzz player to move: its moves reach the rules, not "the game has not started".
+    accepted = requests.post(f"{url}/v1/games/{game['game_id']}/accept", timeout=10,
+                             headers={"Authorization": f"Bearer {bob['api_key']}"})
+    if accepted.status_code != 200 or accepted.json()["status"] != "active":
+        raise RuntimeError(f"the fuzz game did not start: {accepted.text}")
     # A real game and real players, so that generated requests reach the game logic, not only 404s.
     config = workdir / "schemathesis.toml"
     config.write_text(
-        f'headers = {{ Authorization = "Bearer {ann["api_key"]}" }}\n'
         f'[parameters]\n"path.game_id" = "{game["game_id"]}"\n'
         '[generation]\nallow-x00 = false\n'
         f'[checks.positive_data_acceptance]\nexpected-statuses = {json.dumps(POSITIVE_DATA_STATUSES)}\n'
@@ -53,21 +64,64 @@ def run(url: str, workdir: Path, max_examples: int, timeout: float = 540) -> sub
          "--seed", "20261121", "--no-color", "--generation-database", "none", "--workers", "1"],
         capture_output=True, text=True, timeout=timeout, cwd=workdir,
         env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT),
-             "SCHEMATHESIS_HOOKS": "tests.integration.schemathesis_hooks"},
+             "SCHEMATHESIS_HOOKS": "tests.integration.schemathesis_hooks",
+             "FUZZ_STATUS_LOG": str(workdir / STATUS_LOG),
+             # The hooks send the player's key with every request but the key-ending ones (those go
+             # with a player signed up on the spot), and keep the game going (tests/integration/schemathesis_hooks.py).
+             "FUZZ_URL": url, "FUZZ_API_KEY": ann["api_key"], "FUZZ_PLAYER_ID": ann["id"],
+             "FUZZ_OPPONENT_KEY": bob["api_key"], "FUZZ_OPPONENT_ID": bob["id"], "FUZZ_GAME_ID": game["game_id"]},
     )
-    (workdir / "schemathesis.txt").write_text(done.stdout)  # the whole report
+    (workdir / "schemathesis.txt").write_text(done.stdout + "\nStatuses by operation:\n"
+                                              + status_table(statuses(workdir)) + "\n")  # the whole report
     return done
 
 
-def problems(done: subprocess.CompletedProcess) -> list[str]:
+def problems(done: subprocess.CompletedProcess, workdir: Path) -> list[str]:
     """What is wrong with a run: a failed check, an operation of openapi.yaml not exercised, no
-    chained (stateful) calls."""
+    chained (stateful) calls, signed-in operations tested only up to the auth check."""
     found = []
     if done.returncode != 0:
         found.append(done.stdout[-6000:] + done.stderr[-2000:])
-    operations = sum(len(ops) for ops in yaml.safe_load((ROOT / "openapi.yaml").read_text())["paths"].values())
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    operations = sum(len(ops) for ops in document["paths"].values())
     if f"Tested: {operations}" not in done.stdout:
         found.append(f"not every one of the {operations} operations was exercised")
     if not re.search(r"Stateful .*\n\s*Scenarios:\s+[1-9]", done.stdout):
         found.append("no stateful scenario ran: " + done.stdout[-3000:])
+    counts = statuses(workdir)
+    signed_in = [op["operationId"] for ops in document["paths"].values() for op in ops.values() if op.get("security")]
+    refused = [op for op in signed_in if counts.get(op) and set(counts[op]) <= {401, 403}]
+    if len(refused) > AUTH_ONLY_SHARE * len(signed_in):
+        found.append(f"{len(refused)} of the {len(signed_in)} signed-in operations got only 401/403 (did the run's "
+                     f"key stop working?): {', '.join(refused)}\n{status_table(counts)}")
     return found
+
+
+def statuses(workdir: Path, by_code: bool = False) -> dict[str, Counter]:
+    """How many answers of each status (or each "status code" with ``by_code``) every operation
+    got in the run in ``workdir``."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    log = workdir / STATUS_LOG
+    for line in log.read_text().splitlines() if log.exists() else ():
+        operation, status, code, _seconds = line.split()
+        counts[operation][f"{status} {code}" if by_code else int(status)] += 1
+    return dict(counts)
+
+
+def seconds(workdir: Path) -> Counter:
+    """The seconds the server took to answer each operation in the run in ``workdir``."""
+    spent: Counter = Counter()
+    log = workdir / STATUS_LOG
+    for line in log.read_text().splitlines() if log.exists() else ():
+        operation, _status, _code, elapsed = line.split()
+        spent[operation] += float(elapsed)
+    return spent
+
+
+def status_table(counts: dict[str, Counter]) -> str:
+    """The run's statuses, an operation a line, and the totals."""
+    total: Counter = sum(counts.values(), Counter())
+    lines = [f"{op:28} {sum(c.values()):5}  " + " ".join(f"{s}:{n}" for s, n in sorted(c.items()))
+             for op, c in sorted(counts.items())]
+    return "\n".join([*lines, f"{'all':28} {sum(total.values()):5}  "
+                       + " ".join(f"{s}:{n}" for s, n in sorted(total.items()))])

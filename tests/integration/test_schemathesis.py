@@ -12,5 +12,5 @@ pytestmark = pytest.mark.integration
 
 def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(live_server, tmp_path):
     done = fuzz.run(live_server.url, tmp_path, fuzz.TEST_EXAMPLES)  # the report is kept with pytest's tmp dirs
-    found = fuzz.problems(done)
+    found = fuzz.problems(done, tmp_path)
     assert not found, "\n".join(found)
