@@ -40,6 +40,7 @@ from infra.package import precompile
 
 ROOT = Path(__file__).resolve().parent.parent
 API_STAGE = "api"
+FIVE_MINUTES = cdk.Duration.minutes(5)  # the period of most alarms
 
 # The Chalice functions (their logical ids in Chalice's template) and their name suffixes.
 FUNCTIONS = {
@@ -145,12 +146,11 @@ def inbound_rule_arn(stack: cdk.Stack, rule_set: str, rule: str) -> str:
     return f"arn:{stack.partition}:ses:{stack.region}:{stack.account}:receipt-rule-set/{rule_set}:receipt-rule/{rule}"
 
 
-def byte_match(part: str, value: str, constraint: str) -> "wafv2.CfnWebACL.StatementProperty":
-    """A WAF statement: the request's ``part`` (uri_path or method) matches ``value``."""
-    field = {"uri_path": wafv2.CfnWebACL.FieldToMatchProperty(uri_path={}),
-             "method": wafv2.CfnWebACL.FieldToMatchProperty(method={})}[part]
+def method_match(http_method: str) -> "wafv2.CfnWebACL.StatementProperty":
+    """A WAF statement: the request's method is ``http_method`` (its path: :func:`path_match`)."""
     return wafv2.CfnWebACL.StatementProperty(byte_match_statement=wafv2.CfnWebACL.ByteMatchStatementProperty(
-        field_to_match=field, positional_constraint=constraint, search_string=value,
+        field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(method={}), positional_constraint="EXACTLY",
+        search_string=http_method,
         text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")]))
 
 
@@ -343,6 +343,7 @@ class BattlelineStack(cdk.Stack):
         self.failures = sqs.Queue(self, "OutboxFailures", retention_period=cdk.Duration.days(14),
                                   encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
         self.roles = {logical: self._role(logical, settings) for logical in FUNCTIONS}
+        self.alarm_topic = self._alarm_topic(settings)  # before anything that has an alarm
         self.app = self._chalice(settings)
         self._outbox_consumer()
         self._inbound_mail(settings)
@@ -604,7 +605,7 @@ class BattlelineStack(cdk.Stack):
             if route:
                 path, http_method = route
                 scope_down = wafv2.CfnWebACL.StatementProperty(and_statement=wafv2.CfnWebACL.AndStatementProperty(
-                    statements=[path_match(path), byte_match("method", http_method, "EXACTLY")]))
+                    statements=[path_match(path), method_match(http_method)]))
             return wafv2.CfnWebACL.RuleProperty(
                 name=name, priority=priority, visibility_config=visibility(name),
                 statement=wafv2.CfnWebACL.StatementProperty(rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
@@ -645,16 +646,12 @@ class BattlelineStack(cdk.Stack):
         self.firewall = acl
         # Blocked requests of every rule (the rate rules' and the common rule set's): a flood, or the
         # common rule set refusing honest requests (its logs say which rule, docs/deploy.md).
-        blocked = cloudwatch.Alarm(
-            self, "FirewallBlockedAlarm", metric=cloudwatch.Metric(
-                namespace="AWS/WAFV2", metric_name="BlockedRequests", statistic="Sum", period=cdk.Duration.minutes(5),
-                dimensions_map={"WebACL": acl.name, "Region": self.region, "Rule": "ALL"}),
-            threshold=settings.waf_blocked_alarm, evaluation_periods=1,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            alarm_description=f"The firewall blocked {settings.waf_blocked_alarm} requests or more in 5 minutes: a "
-                              f"flood, or a rule refusing honest requests (aws-waf-logs-{settings.name}-api)",
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
-        self.firewall_alarms = [blocked]
+        self._alarm("FirewallBlockedAlarm", cloudwatch.Metric(
+            namespace="AWS/WAFV2", metric_name="BlockedRequests", statistic="Sum", period=FIVE_MINUTES,
+            dimensions_map={"WebACL": acl.name, "Region": self.region, "Rule": "ALL"}),
+            settings.waf_blocked_alarm, f"The firewall blocked {settings.waf_blocked_alarm} requests or more in 5 "
+                                        f"minutes: a flood, or a rule refusing honest requests "
+                                        f"(aws-waf-logs-{settings.name}-api)")
         # Blocked and counted requests only (a log line a request would cost more than the API),
         # without the key, the path or the query (signed tokens: /v1/links/{token}, ?token=).
         waf_logs = logs.CfnLogGroup(self, "FirewallLogs", log_group_name=f"aws-waf-logs-{settings.name}-api",
@@ -671,7 +668,8 @@ class BattlelineStack(cdk.Stack):
 
     # ------------------------------------------------------------------ alarms
 
-    def _alarms(self, settings: Settings) -> None:
+    def _alarm_topic(self, settings: Settings) -> sns.Topic:
+        """The topic every alarm notifies (``alarm_email`` subscribes)."""
         topic = sns.Topic(self, "Alarms", display_name=f"{settings.name} alarms", enforce_ssl=True)
         # enforce_ssl's policy only denies; CloudWatch needs an allow to publish, for this account's alarms.
         topic.add_to_resource_policy(iam.PolicyStatement(
@@ -681,44 +679,52 @@ class BattlelineStack(cdk.Stack):
                         "ArnLike": {"aws:SourceArn": self.format_arn(
                             service="cloudwatch", resource="alarm", resource_name="*",
                             arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)}}))
-        self.alarm_topic = topic
         if settings.alarm_email:
             topic.add_subscription(subscriptions.EmailSubscription(settings.alarm_email))
-        five_minutes = cdk.Duration.minutes(5)
+        return topic
 
-        def alarm(logical_id: str, metric: cloudwatch.IMetric, threshold: float, description: str,
-                  periods: int = 1) -> cloudwatch.Alarm:
-            return cloudwatch.Alarm(
-                self, logical_id, metric=metric, threshold=threshold, evaluation_periods=periods,
-                datapoints_to_alarm=periods if periods > 1 else None,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                alarm_description=description, treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+    def _alarm(self, logical_id: str, metric: cloudwatch.IMetric, threshold: float, description: str,
+               periods: int = 1, above: bool = False) -> cloudwatch.Alarm:
+        """An alarm that notifies the alarms topic: when ``metric`` reaches ``threshold`` (``above``:
+        goes over it) in ``periods`` periods in a row; no data is no alarm."""
+        alarm = cloudwatch.Alarm(
+            self, logical_id, metric=metric, threshold=threshold, evaluation_periods=periods,
+            datapoints_to_alarm=periods if periods > 1 else None,
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD if above
+            else cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            alarm_description=description, treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
+        alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
+        return alarm
 
+    def _queue_alarm(self, logical_id: str, queue: sqs.Queue, description: str) -> cloudwatch.Alarm:
+        """An alarm as soon as a failure queue holds a message."""
+        return self._alarm(logical_id, queue.metric_approximate_number_of_messages_visible(
+            period=FIVE_MINUTES, statistic="Maximum"), 0, description, above=True)
+
+    def _alarms(self, settings: Settings) -> None:
+        """The outbox's failure queue, the API's 5xx and move latency, the stream's lag, DynamoDB's
+        throttles, and every function's errors and throttles (the firewall's, SES's and the failure
+        queues' alarms are made with them)."""
         api = {"ApiName": f"{settings.name}-api", "Stage": API_STAGE}
         move_path, move_method = MOVE_ROUTE
-        alarms = [
-            cloudwatch.Alarm(self, "OutboxFailuresAlarm", metric=self.failures.metric_approximate_number_of_messages_visible(
-                period=five_minutes, statistic="Maximum"), threshold=0,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, evaluation_periods=1,
-                alarm_description="Outbox records failed after every retry: notifications or settlements are "
-                                  "waiting in the failure queue",
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING),
-            alarm("Api5xxAlarm", cloudwatch.Metric(namespace="AWS/ApiGateway", metric_name="5XXError",
-                                                   dimensions_map=api, statistic="Sum", period=five_minutes),
-                  1, "The API answered 5xx"),
-            # Moves' latency (per-method metrics, _api_stage): the stage's own holds the long-polls' waits.
-            alarm("MoveLatencyAlarm", cloudwatch.Metric(
-                namespace="AWS/ApiGateway", metric_name="Latency", statistic="p99", period=five_minutes,
-                dimensions_map={**api, "Resource": move_path, "Method": move_method}),
-                settings.api_latency_p99_ms, f"p99 of postAction over {settings.api_latency_p99_ms} ms for 15 minutes",
-                periods=3),
-            alarm("OutboxIteratorAgeAlarm", cloudwatch.Metric(
-                namespace="AWS/Lambda", metric_name="IteratorAge", statistic="Maximum", period=five_minutes,
-                dimensions_map={"FunctionName": self.function_name("OutboxConsumer")}),
-                settings.iterator_age_alarm_minutes * 60_000,
-                f"The outbox consumer is {settings.iterator_age_alarm_minutes} minutes behind the stream "
-                f"(records are lost after 24 h)"),
-        ]
+        self._queue_alarm("OutboxFailuresAlarm", self.failures,
+                          "Outbox records failed after every retry: notifications or settlements are "
+                          "waiting in the failure queue")
+        self._alarm("Api5xxAlarm", cloudwatch.Metric(namespace="AWS/ApiGateway", metric_name="5XXError",
+                                                     dimensions_map=api, statistic="Sum", period=FIVE_MINUTES),
+                    1, "The API answered 5xx")
+        # Moves' latency (per-method metrics, _api_stage): the stage's own holds the long-polls' waits.
+        self._alarm("MoveLatencyAlarm", cloudwatch.Metric(
+            namespace="AWS/ApiGateway", metric_name="Latency", statistic="p99", period=FIVE_MINUTES,
+            dimensions_map={**api, "Resource": move_path, "Method": move_method}),
+            settings.api_latency_p99_ms, f"p99 of postAction over {settings.api_latency_p99_ms} ms for 15 minutes",
+            periods=3)
+        self._alarm("OutboxIteratorAgeAlarm", cloudwatch.Metric(
+            namespace="AWS/Lambda", metric_name="IteratorAge", statistic="Maximum", period=FIVE_MINUTES,
+            dimensions_map={"FunctionName": self.function_name("OutboxConsumer")}),
+            settings.iterator_age_alarm_minutes * 60_000,
+            f"The outbox consumer is {settings.iterator_age_alarm_minutes} minutes behind the stream "
+            f"(records are lost after 24 h)")
         # The table and each index: an index's throttle events are published under TableName and
         # GlobalSecondaryIndexName only, and a throttled index throttles the table's writes too.
         indexes = [i["IndexName"] for i in table_definition(settings.table_name)["GlobalSecondaryIndexes"]]
@@ -728,13 +734,13 @@ class BattlelineStack(cdk.Stack):
                 if index:
                     dimensions["GlobalSecondaryIndexName"] = index
                 return cloudwatch.Metric(namespace="AWS/DynamoDB", metric_name=metric_name, statistic="Sum",
-                                         period=five_minutes, dimensions_map=dimensions)
+                                         period=FIVE_MINUTES, dimensions_map=dimensions)
             every = {"table": throttles(None), **{f"index{n}": throttles(i) for n, i in enumerate(indexes)}}
-            alarms.append(alarm(f"Table{metric_name}Alarm", cloudwatch.MathExpression(
-                expression="SUM(METRICS())", using_metrics=every, period=five_minutes,
+            self._alarm(f"Table{metric_name}Alarm", cloudwatch.MathExpression(
+                expression="SUM(METRICS())", using_metrics=every, period=FIVE_MINUTES,
                 label=f"{metric_name}, the table and its indexes"), 1,
                 f"DynamoDB throttled the table or an index ({metric_name}): on demand, a burst beyond twice the "
-                f"last peak, or a hot index key"))
+                f"last peak, or a hot index key")
         for logical in FUNCTIONS:  # every function, so a function added to FUNCTIONS is watched too
             # Throttles of the long-polls (a full pool answers 429: designed) and of the schedules (a
             # retried tick meeting the next one) alarm only when they go on for 15 minutes.
@@ -743,13 +749,10 @@ class BattlelineStack(cdk.Stack):
                     ("Errors", "failed", 1),
                     ("Throttles", "was throttled (its concurrency is used up)"
                                   + (" for 15 minutes" if sustained > 1 else ""), sustained)):
-                alarms.append(alarm(f"{logical}{metric_name}Alarm", cloudwatch.Metric(
-                    namespace="AWS/Lambda", metric_name=metric_name, statistic="Sum", period=five_minutes,
+                self._alarm(f"{logical}{metric_name}Alarm", cloudwatch.Metric(
+                    namespace="AWS/Lambda", metric_name=metric_name, statistic="Sum", period=FIVE_MINUTES,
                     dimensions_map={"FunctionName": self.function_name(logical)}), 1,
-                    f"{self.function_name(logical)} {what}", periods=periods))
-        alarms.extend(self.firewall_alarms)  # made with the firewall (_firewall), which comes first
-        for each in alarms:
-            each.add_alarm_action(cloudwatch_actions.SnsAction(topic))
+                    f"{self.function_name(logical)} {what}", periods=periods)
 
     # ------------------------------------------------------------------ mail that does not arrive
 
@@ -784,16 +787,11 @@ class BattlelineStack(cdk.Stack):
             "Events.Bounces", {"Type": "SNS", "Properties": {"Topic": topic.topic_arn}})
         for metric, threshold, what in (("Reputation.BounceRate", settings.ses_bounce_rate_alarm, "bounce"),
                                         ("Reputation.ComplaintRate", settings.ses_complaint_rate_alarm, "complaint")):
-            alarm = cloudwatch.Alarm(
-                self, f"Ses{what.title()}RateAlarm", metric=cloudwatch.Metric(
-                    namespace="AWS/SES", metric_name=metric, statistic="Maximum", period=cdk.Duration.hours(1)),
-                threshold=threshold, evaluation_periods=1,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                alarm_description=f"SES's {what} rate for the account reached {threshold:.2%}: find why before it "
-                                  f"reaches SES's review threshold, where SES reviews the account and may then "
-                                  f"pause its sending (docs/deploy.md, SES)",
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
-            alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
+            self._alarm(f"Ses{what.title()}RateAlarm", cloudwatch.Metric(
+                namespace="AWS/SES", metric_name=metric, statistic="Maximum", period=cdk.Duration.hours(1)),
+                threshold, f"SES's {what} rate for the account reached {threshold:.2%}: find why before it "
+                           f"reaches SES's review threshold, where SES reviews the account and may then "
+                           f"pause its sending (docs/deploy.md, SES)")
 
     # ------------------------------------------------------------------ nothing silently dropped
 
@@ -825,12 +823,7 @@ class BattlelineStack(cdk.Stack):
                 queue.add_to_resource_policy(iam.PolicyStatement(
                     actions=["sqs:SendMessage"], principals=[iam.ServicePrincipal("sns.amazonaws.com")],
                     resources=[queue.queue_arn], conditions={"ArnEquals": {"aws:SourceArn": topic.topic_arn}}))
-            alarm = cloudwatch.Alarm(
-                self, f"{logical}FailuresAlarm", metric=queue.metric_approximate_number_of_messages_visible(
-                    period=cdk.Duration.minutes(5), statistic="Maximum"), threshold=0,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, evaluation_periods=1,
-                alarm_description=f"{self.function_name(logical)} failed an event after every retry: it waits in "
-                                  f"the queue {logical}Failures (docs/deploy.md)",
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING)
-            alarm.add_alarm_action(cloudwatch_actions.SnsAction(self.alarm_topic))
+            self._queue_alarm(f"{logical}FailuresAlarm", queue,
+                              f"{self.function_name(logical)} failed an event after every retry: it waits in "
+                              f"the queue {logical}Failures (docs/deploy.md)")
             cdk.CfnOutput(self, f"{logical}FailureQueue", value=queue.queue_url)
