@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import ServiceError
+from .errors import Retryable
 
 if TYPE_CHECKING:  # pragma: no cover
     from .clock import Clock
@@ -41,12 +41,11 @@ class Rate:
         return f"{self.requests} requests in {self.seconds} seconds"
 
 
-class RateLimited(ServiceError):
+class RateLimited(Retryable):
     """429 problem+json with ``Retry-After``."""
 
     def __init__(self, detail: str, retry_after: int) -> None:
-        super().__init__("rate_limited", detail)
-        self.headers = {"Retry-After": str(retry_after)}
+        super().__init__("rate_limited", detail, retry_after)
 
 
 class RateLimits:

@@ -73,16 +73,19 @@ class InvitationLimit:
         now = self.clock.now().astimezone(timezone.utc)
         if invitations > self.most:
             raise self.refusal(now)
-        midnight = datetime.combine(now.date() + timedelta(days=1), time(), timezone.utc)
         # kept a day past its own day, then TTL deletes it (a stale counter is never read: the key has the day)
         return InvitationCount(player_id, now.date().isoformat(), invitations, self.most,
-                               int(midnight.timestamp()) + 24 * 3600)
+                               int(next_utc_midnight(now).timestamp()) + 24 * 3600)
 
     def refusal(self, now: datetime | None = None) -> ServiceError:
         """``too_many_invitations``, to be tried again at the next UTC midnight."""
         now = (now or self.clock.now()).astimezone(timezone.utc)
-        midnight = datetime.combine(now.date() + timedelta(days=1), time(), timezone.utc)
-        wait = max(1, math.ceil((midnight - now).total_seconds()))
+        wait = max(1, math.ceil((next_utc_midnight(now) - now).total_seconds()))
         return Retryable("too_many_invitations", _("you may invite at most {most} email addresses a day (UTC); "
                                                    "try again after midnight UTC, or invite players by their id")
                          .format(most=self.most), wait, limit=self.most)
+
+
+def next_utc_midnight(now: datetime) -> datetime:
+    """When the UTC day of ``now`` ends: the day's invitation count is over, a new one starts."""
+    return datetime.combine(now.astimezone(timezone.utc).date() + timedelta(days=1), time(), timezone.utc)
