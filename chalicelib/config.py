@@ -146,12 +146,19 @@ def webhook_key() -> str:
 def _stored_secret(arn: str, stage: str) -> str | None:
     """The secret's version labelled ``stage``, or None if no version has that label. Not cached:
     :class:`~chalicelib.mailplay.links.Links` keeps what it read, and reads again after a rotation."""
-    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-    client = boto3.client("secretsmanager", region_name=region)
+    client = _secrets_client()
     try:
         return client.get_secret_value(SecretId=arn, VersionStage=stage)["SecretString"]
     except client.exceptions.ResourceNotFoundException:
         return None
+
+
+@lru_cache(maxsize=1)
+def _secrets_client():
+    """One Secrets Manager client for the process: a cold start reads up to four versions of the
+    link secret (the link keys, the webhook key), and a boto3 client costs far more to make than a call."""
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
+    return boto3.client("secretsmanager", region_name=region)
 
 
 @lru_cache(maxsize=1)
