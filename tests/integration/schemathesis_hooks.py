@@ -131,8 +131,8 @@ def before_call(ctx, case, kwargs):
         game_id, api_key = spare_game(started=operation == "postAction")
         case.path_parameters = {**case.path_parameters, "game_id": game_id}
         bearer(case, api_key)
-    elif operation == "postAction" and isinstance(case.body, dict) and case.body.get("expected_version") == 0:
-        case.body = {**case.body, "expected_version": game_version()}
+    elif operation == "postAction":
+        at_game_version(case)
 
 
 def board_call(operation: str, case) -> None:
@@ -144,8 +144,15 @@ def board_call(operation: str, case) -> None:
     BOARD_CALLS[0] += 1
     if BOARD_CALLS[0] % 2:
         case.query = {**case.query, "seat": board_token()}
-        if operation == "playOnBoard" and isinstance(case.body, dict) and case.body.get("expected_version") == 0:
-            case.body = {**case.body, "expected_version": game_version()}
+        if operation == "playOnBoard":
+            at_game_version(case)
+
+
+def at_game_version(case) -> None:
+    """A move made at version 0 (always stale once the game is under way) is made at the game's
+    version instead; any other version is sent as it is."""
+    if isinstance(case.body, dict) and case.body.get("expected_version") == 0:
+        case.body = {**case.body, "expected_version": game_version()}
 
 
 def opponent_moves(game_id: str) -> None:
