@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from chalicelib.bots import bot
-from chalicelib.bots.runner import seat_view
+from chalicelib.bots.runner import play as play_out
 from chalicelib.games import ENGINES
 from khan_lab.figures import wilson
 
@@ -43,15 +43,7 @@ def play(job: tuple[str, str, str, int]) -> tuple[str | None, list[float], str]:
     players = {seat: bot(game, name) for seat, name in names.items()}
     options = engine.options_model.model_validate({}).model_dump(mode="json")
     state = engine.new_game(options, rng)
-    timings: list[float] = []
-    while engine.result(state) is None:
-        seat = engine.to_move(state)
-        view = seat_view(engine, state, seat, options)
-        started = time.perf_counter()
-        step = players[seat].choose(view, rng)
-        if names[seat] == first:
-            timings.append(time.perf_counter() - started)
-        engine.apply_step(state, seat, step)
+    timings = [d.seconds for d in play_out(engine, state, players, options, rng) if names[d.seat] == first]
     result = engine.result(state)
     return (names[result["winner"]] if result["winner"] else None), timings, result.get("reason", "")
 
@@ -76,11 +68,12 @@ def measure_rate(budget_steps: int = 1000, games: int = 2) -> None:
     options = engine.options_model.model_validate({}).model_dump(mode="json")
     searcher, greedy, rng = KhanMcts(budget_steps=budget_steps, seconds=None), bot("khan", "greedy"), random.Random(5)
     steps, seconds, slowest, searched = 0, 0.0, 0.0, 0
-    for _ in range(games):
-        state = engine.new_game(options, rng)
-        while engine.result(state) is None:
-            seat = engine.to_move(state)
-            view = seat_view(engine, state, seat, options)
+    class Measured:
+        """Greedy's step is played; one decision in five is also searched, and the search timed."""
+        name = "greedy (searched 1 in 5)"
+
+        def choose(self, view: dict, rng: random.Random) -> dict:
+            nonlocal steps, seconds, slowest, searched
             if rng.random() < 0.2:
                 started = time.perf_counter()
                 searcher.choose(view, random.Random(1))
@@ -88,7 +81,12 @@ def measure_rate(budget_steps: int = 1000, games: int = 2) -> None:
                 if searcher.simulated:
                     steps, seconds, slowest = steps + searcher.simulated, seconds + took, max(slowest, took)
                     searched += 1
-            engine.apply_step(state, seat, greedy.choose(view, rng))
+            return greedy.choose(view, rng)
+
+    for _ in range(games):
+        state = engine.new_game(options, rng)
+        for _decision in play_out(engine, state, {1: Measured(), 2: Measured()}, options, rng):
+            pass
     print(f"{steps / seconds / 1000:.2f} engine steps a millisecond ({steps} steps in {seconds:.1f} s of {searched} "
           f"searched decisions at {budget_steps} steps: {seconds / searched * 1000:.0f} ms each, the slowest "
           f"{slowest * 1000:.0f} ms)", flush=True)

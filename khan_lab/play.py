@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from chalicelib.bots import BOTS, Bot, bot, khan_mcts
-from chalicelib.bots.runner import seat_view
+from chalicelib.bots.runner import play
 from chalicelib.games import ENGINES
 from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetError, read_file
 
@@ -101,10 +101,8 @@ def play_game(plan: Plan, game: int) -> dict:
     played: dict[str, Counter] = {"1": Counter(), "2": Counter()}
     paid: dict[str, Counter] = {"1": Counter(), "2": Counter()}
     decisions = 0
-    while ENGINE.result(state) is None:
-        seat = ENGINE.to_move(state)
-        step = players[seat].choose(seat_view(ENGINE, state, seat, options), rng)
-        ENGINE.apply_step(state, seat, step)
+    for decision in play(ENGINE, state, players, options, rng):
+        seat, step = decision.seat, decision.step
         decisions += 1
         kind = step["type"]
         if kind in ("place", "deploy"):
