@@ -6,8 +6,9 @@ open, for anyone (an open challenge, listed by :meth:`Lobby.open_games`): the fi
 join takes it, within its rating range. Before its first move a game may be aborted by any of its
 players. A game that ends this way is finished, with ``result.reason`` ``declined`` or
 ``aborted``, and is never rated. A rematch is a new game of the same kind between the same
-players, the seats swapped, the others asked again. A tournament's games need no asking (entering
-is consent), nor do a bot's seats.
+players, the seats swapped, the others asked again exactly as createGame asks them
+(:class:`Consent`); a game that never began has no rematch, and a game has one rematch at most.
+A tournament's games need no asking (entering is consent), nor do a bot's seats.
 """
 
 from __future__ import annotations
