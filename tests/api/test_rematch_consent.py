@@ -118,3 +118,13 @@ def test_item3_an_ordinary_rematch_still_works(api):
     third = rematch(api, ann, second)  # a rematch played to its end has its own rematch
     assert third.status == 201, third.body
     assert [s["name"] for s in third.body["seats"]] == ["Ann", "Bob"]
+
+
+def test_item3_rematch_applies_the_limit_of_a_player_seated_at_once(api, services):
+    ann, bob, cat = api.signup("Ann"), api.signup("Bob"), api.signup("Cat")
+    first = played(api, ann, bob)  # Bob accepts every game made for him: a rematch seats him at once
+    services.game_limit.most = 2
+    for _ in range(2):
+        api.new_game(cat, [cat, bob])
+    refused = problem_of(rematch(api, ann, first), 409, "too_many_games")
+    assert "Bob" in refused["detail"]
