@@ -3,6 +3,8 @@ other players' ``challenges`` preference, blocks, bot policies, the limits: one 
 ``services/consent.py``), a declined game has no rematch, and a game has one rematch at most, so
 rematch-then-decline cannot be repeated."""
 
+import threading
+
 from .test_bot_accounts import signup_bot
 from .test_contract import problem_of
 
@@ -128,3 +130,18 @@ def test_item3_rematch_applies_the_limit_of_a_player_seated_at_once(api, service
         api.new_game(cat, [cat, bob])
     refused = problem_of(rematch(api, ann, first), 409, "too_many_games")
     assert "Bob" in refused["detail"]
+
+
+def test_item3_two_rematches_of_one_game_at_once_make_one_game(api, concurrent):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    first = played(api, ann, bob)
+    answers: list = []
+    threads = [threading.Thread(target=lambda p=p: answers.append(rematch(api, p, first))) for p in (ann, bob)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    made = [a for a in answers if a.status == 201]
+    assert len(made) == 1, [a.body for a in answers]
+    other = next(a for a in answers if a.status != 201)
+    assert problem_of(other, 409, "already_rematched")["game_id"] == made[0].body["game_id"]
