@@ -244,10 +244,12 @@ def join_game(call: Call):
 
 
 @api.operation("POST", "/v1/games/{game_id}/rematch", "rematchGame",
-               summary="A new game like this finished one, the seats turned round; the others are asked",
+               summary="A new game like this finished one, the seats turned round; the others are asked as "
+                       "createGame asks them (one rematch a game; none of a declined game)",
                response=r.GameView, status=201, idempotent=True,
-               errors=("game_not_found", "not_seated", "game_not_finished", "tournament_game", "invalid_seats",
-                       "too_many_games", "blocked"),
+               errors=("game_not_found", "not_seated", "game_not_finished", "tournament_game", "game_never_began",
+                       "already_rematched", "player_not_found", "challenges_refused", "bot_refuses", "blocked",
+                       "too_many_games"),
                tag="lobby")
 def rematch_game(call: Call):
     return call.services.lobby.rematch(call.player, call.params["game_id"], call.idempotency)

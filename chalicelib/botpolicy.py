@@ -3,7 +3,7 @@
 A policy (``models.BotPolicy``, kept as the bot's ``bot_policy`` preference) says which game types
 it plays, rated games only, unrated only or any, which time controls (by kind: ``none``,
 ``per_move``, ``bank``, ``fischer``), and the longest turn it accepts. A field left out accepts
-anything. Only createGame asks (a rematch repeats a game the bot accepted): tournaments and
+anything. createGame and rematchGame ask (one check, ``services/consent.py``): tournaments and
 ladders pair a bot whatever its policy says, since it entered them itself.
 """
 

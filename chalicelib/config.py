@@ -311,7 +311,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
     lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
                   new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines,
-                  blocks=blocks, limit=game_limit)
+                  blocks=blocks, limit=game_limit, consent=games.consent)
     ladders = Ladders(store, clock, find=moves.find, new_game_record=moves.new_game_record,
                       game_options=moves.game_options, view=games.view, lapse=lobby.lapse, idempotent=idempotent,
                       new_seed=new_seed, engines=engines)

@@ -59,6 +59,8 @@ ERRORS: dict[str, ErrorKind] = {
     "not_a_bot": ErrorKind(422, "Only a bot account has a bot policy"),
     "game_started": ErrorKind(409, "A move was made: the game can no longer be aborted"),
     "game_not_finished": ErrorKind(409, "The game is not over"),
+    "game_never_began": ErrorKind(409, "The game was declined or called off before it began: it has no rematch"),
+    "already_rematched": ErrorKind(409, "The game has had its one rematch"),
     "nothing_to_answer": ErrorKind(409, "Your seat in this game is settled already"),
     "seat_taken": ErrorKind(409, "The game has no open seat any more"),
     "already_seated": ErrorKind(409, "You have a seat in this game already"),

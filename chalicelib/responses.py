@@ -367,6 +367,8 @@ class Problem(Shape):
     code: str = Field(description="The stable machine code: the same in every language.")
     current_version: int | None = Field(None, description="409 `version_conflict`, `game_finished`: the game's "
                                                           "version now (null when a tournament is busy: retry).")
+    game_id: str | None = Field(None, description="409 `already_rematched`: the rematch made already (accept or "
+                                                  "decline it, or rematch it once it is over).")
     step_index: int | None = Field(None, description="422 about a step (`illegal_action`, `invalid_step`, "
                                                      "`invalid_card`, ...): which of the request's steps, from 0.")
     flag: int | None = Field(None, description="422 `illegal_action` of a Battle Line claim: the flag that "

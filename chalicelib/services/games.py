@@ -8,7 +8,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .. import botpolicy, bots, cursors, ids, observability, talk, timecontrol
+from .. import bots, cursors, ids, observability, talk, timecontrol
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..i18n import _, say
@@ -26,6 +26,7 @@ from .moves import SERVICE_EVENTS, Moves, engine_options
 from .waiting import Waiter
 from .blocks import Blocks
 from .limits import GameLimit, InvitationLimit
+from .consent import Consent
 
 logger = logging.getLogger("battleline.service")
 
@@ -57,6 +58,8 @@ class Games:
         self.new_seed = new_seed
         self.sends_email = sends_email  # seats may be invited by email
         self.waiter = waiter  # long-polls (None: a wait answers at once)
+        # What createGame and rematchGame both ask before a game seats someone else (one check).
+        self.consent = Consent(blocks=blocks, limit=limit, invitations=invitations)
 
     # ------------------------------------------------------------------ games
 
@@ -69,28 +72,20 @@ class Games:
         options = self.moves.game_options(engine, self._preferred_pause(player, request.options))
         seats = self._seats(engine, options, request, player.id)
         self._check_rated(request, seats)
-        if self.blocks is not None:
-            self.blocks.refuse_if_blocked(player.id, [s.player_id for s in seats if s.player_id])
-            self.blocks.refuse_if_blocked_at(player.id, [s.email for s in seats if s.email and not s.player_id])
+        self.consent.refuse_if_blocked(player.id, seats)
 
         def run(record: Recorder) -> dict:
-            if self.limit is not None:  # checked here, so that a retry of a game made is answered again
-                self.limit.refuse_if_full(player.id)
-                for s in seats:  # a player who accepts every game made for them is seated at once
-                    if s.player_id and s.player_id != player.id and s.accepted:
-                        self.limit.refuse_if_full(s.player_id, seat=s.seat, name=s.name)
+            counted = self.consent.as_made(player.id, seats)  # here, so that a retry of a game made is answered again
             seed = request.seed if request.seed is not None else self.new_seed()
             game, created = self.moves.new_game_record(engine, ids.new_id("g"), options, seats, seed, player.id,
                                                        seed_public=request.seed is not None,
                                                        rated=request.rated and request.seed is None,
                                                        public=request.public)
             body = self.view(game, game.seat_of(player.id))
-            invited = sum(1 for s in seats if s.email and not s.player_id)  # addresses, not players
-            counted = self.invitations.count(player.id, invited) if self.invitations is not None else None
             try:
                 self.store.create_game(game, [created], record(body), messages.for_new_game(game), invitations=counted)
             except LimitReached:  # nothing was written: no game, no invitation, nothing counted
-                raise self.invitations.refusal() from None
+                raise self.consent.refusal() from None
             return body
 
         return self.idempotent.run(player.id, idempotency, run)
@@ -127,7 +122,7 @@ class Games:
                                                   "{count}").format(
                                                   name=engine.name, wanted=wanted, count=len(request.seats)))
         seats: list[SeatRecord] = []
-        policies: dict[int, dict] = {}  # the bot accounts' policies, by seat
+        named: dict[int, Player] = {}  # the players named, by seat (for their bot policies)
         for number, seat in enumerate(request.seats, start=1):
             if isinstance(seat, EmailSeat):
                 if not self.sends_email:
@@ -157,19 +152,10 @@ class Games:
             if any(s.player_id == found.id for s in seats):
                 raise ServiceError("invalid_seats", _("seat {number}: player {id} already has a seat").format(
                                                       number=number, id=found.id))
-            if found.id != creator and found.challenges == "refuse":
-                raise ServiceError("challenges_refused", _("seat {number}: {name} takes no games made for them "
-                                                           "(open seats and tournaments only)").format(
-                                                           number=number, name=found.name))
-            seats.append(SeatRecord(number, found.id, found.name,
-                                    accepted=found.id == creator or found.challenges == "accept", bot_account=found.bot))
-            if found.id != creator and found.bot_policy:
-                policies[number] = found.bot_policy
+            seats.append(self.consent.player_seat(number, found, creator))
+            named[number] = found
         rated = request.rated and request.seed is None and len(seats) == 2 and not any(s.bot for s in seats)
-        for number, policy in policies.items():
-            reason = botpolicy.refusal(policy, request.game, rated, options.get("time_control"))
-            if reason:
-                raise ServiceError("bot_refuses", _("seat {number}: {reason}").format(number=number, reason=reason))
+        self.consent.refuse_by_policy(named, creator, request.game, rated, options.get("time_control"))
         return seats
 
     def get_game(self, player: Caller, game_id: str) -> dict:

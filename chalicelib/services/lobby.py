@@ -6,8 +6,9 @@ open, for anyone (an open challenge, listed by :meth:`Lobby.open_games`): the fi
 join takes it, within its rating range. Before its first move a game may be aborted by any of its
 players. A game that ends this way is finished, with ``result.reason`` ``declined`` or
 ``aborted``, and is never rated. A rematch is a new game of the same kind between the same
-players, the seats swapped, the others asked again. A tournament's games need no asking (entering
-is consent), nor do a bot's seats.
+players, the seats swapped, the others asked again exactly as createGame asks them
+(:class:`Consent`); a game that never began has no rematch, and a game has one rematch at most.
+A tournament's games need no asking (entering is consent), nor do a bot's seats.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..notify import messages
 from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
-from ..store.errors import VersionConflict
+from ..store.errors import DuplicateItem, LimitReached, VersionConflict
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder
 from .moves import SERVICE_EVENTS
 from .blocks import Blocks
 from .limits import GameLimit
+from .consent import Consent
 from ..i18n import _
 
 ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
@@ -39,8 +41,11 @@ class Lobby:
                  ended: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
                  new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
                  new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None,
-                 blocks: Blocks | None = None, limit: GameLimit | None = None) -> None:
+                 blocks: Blocks | None = None, limit: GameLimit | None = None,
+                 consent: Consent | None = None) -> None:
         self.store = store
+        # createGame's own consent check, which a rematch asks too (None: one without blocks or limits)
+        self.consent = consent or Consent(blocks=blocks, limit=limit)
         self.limit = limit  # the most unfinished games a player may have (None: no limit)
         self.blocks = blocks  # who blocked whom (None: nobody)
         self.load = load
@@ -162,7 +167,11 @@ class Lobby:
 
     def rematch(self, caller: Caller, game_id: str, idempotency: Idempotency | None) -> Outcome:
         """A new game like a finished one, between the same players, the seats turned round: the
-        caller's seat is settled, the others are asked again (bots need no asking)."""
+        caller's seat is settled, the others are asked again (bots need no asking). It is a
+        challenge like createGame's, refused where that one would be (:class:`Consent`: their
+        ``challenges`` preference, blocks, bot policies, the limits). A game that ended before every
+        seat said yes (declined, or called off while still waiting) has no rematch, and a game has
+        one rematch at most: so a player who says no is not asked again by rematches."""
         game, engine = self.load(game_id)
         if game.seat_of(caller.id) is None:
             raise ServiceError("not_seated", _("you have no seat in game {game_id}").format(game_id=game_id))
@@ -170,26 +179,68 @@ class Lobby:
             raise ServiceError("game_not_finished", _("a rematch follows a finished game"))
         if game.tournament_id:
             raise ServiceError("tournament_game", _("a tournament's games are paired by the tournament"))
+        if any(s.invited for s in game.seats):
+            raise self._never_began(game)
         order = game.seats[1:] + game.seats[:1]  # seat 1 goes last: the seats turn round
-        seats = [SeatRecord(number, s.player_id, s.name, bot=s.bot, accepted=s.bot is not None or
-                            s.player_id == caller.id, bot_account=s.bot_account)
-                 for number, s in enumerate(order, start=1)]
-        if any(s.player_id is None and s.bot is None for s in seats):
-            raise ServiceError("invalid_seats", _("a game with seats never taken has no rematch"))
-        if self.blocks is not None:  # a rematch is a challenge: refused once either blocked the other
-            self.blocks.refuse_if_blocked(caller.id, [s.player_id for s in seats if s.player_id])
+        rated = game.rated and not game.seed_public
+        rematch_id = rematch_of(game)
 
-        def run(record: Recorder) -> dict:
-            if self.limit is not None:
-                self.limit.refuse_if_full(caller.id)
+        def run(record: Recorder) -> dict:  # a retry of a rematch made is answered again, before any check
+            if self.store.load_game(rematch_id) is not None:
+                raise self._already_rematched(game, rematch_id)
+            seats, players = self._rematch_seats(order, caller.id)
+            self.consent.refuse_by_policy(players, caller.id, game.game, rated, game.options.get("time_control"))
+            self.consent.refuse_if_blocked(caller.id, seats)
+            counted = self.consent.as_made(caller.id, seats)
             rematch, created = self.new_game_record(
-                engine, ids.new_id("g"), copy.deepcopy(game.options), seats, self.new_seed(), caller.id,
-                rated=game.rated and not game.seed_public, public=game.public)
+                engine, rematch_id, copy.deepcopy(game.options), seats, self.new_seed(), caller.id,
+                rated=rated, public=game.public)
             body = self.view(rematch, rematch.seat_of(caller.id))
-            self.store.create_game(rematch, [created], record(body), messages.for_new_game(rematch))
+            try:
+                self.store.create_game(rematch, [created], record(body), messages.for_new_game(rematch),
+                                       invitations=counted)
+            except DuplicateItem:  # the other player's rematch came first: never a second one
+                raise self._already_rematched(game, rematch_id) from None
+            except LimitReached:  # pragma: no cover - a rematch seats no address: nothing is counted
+                raise self.consent.refusal() from None
             return body
 
         return self.idempotent.run(caller.id, idempotency, run)
+
+    def _rematch_seats(self, order: list[SeatRecord], caller: str) -> tuple[list[SeatRecord], dict[int, Player]]:
+        """The rematch's seats, numbered in ``order``: each player's seat as createGame would make
+        it now (their ``challenges`` preference, their name), a built-in bot's as it was; and the
+        players, by seat (for their bot policies)."""
+        seats: list[SeatRecord] = []
+        players: dict[int, Player] = {}
+        for number, before in enumerate(order, start=1):
+            if before.player_id is None:  # a built-in bot: it needs no asking
+                seats.append(SeatRecord(number, None, before.name, bot=before.bot, accepted=True))
+                continue
+            player = self.store.get_player(before.player_id)
+            if player is None:
+                raise ServiceError("player_not_found", _("seat {number}: no player {player_id!r}").format(
+                                                         number=number, player_id=before.player_id))
+            seats.append(self.consent.player_seat(number, player, caller))
+            players[number] = player
+        return seats, players
+
+    @staticmethod
+    def _already_rematched(game: GameRecord, rematch_id: str) -> ServiceError:
+        """``already_rematched``, naming the rematch (``game_id``)."""
+        return ServiceError("already_rematched", _("game {game_id} has had its rematch already: game "
+                                                   "{rematch_id}").format(game_id=game.id, rematch_id=rematch_id),
+                            game_id=rematch_id)
+
+    @staticmethod
+    def _never_began(game: GameRecord) -> ServiceError:
+        """``game_never_began``: the game ended before every seat said yes, and has no rematch."""
+        if (game.ended or {}).get("reason") == "declined":
+            detail = _("game {game_id} was declined: a declined game has no rematch").format(game_id=game.id)
+        else:
+            detail = _("game {game_id} was called off before every player said yes: it has no "
+                       "rematch").format(game_id=game.id)
+        return ServiceError("game_never_began", detail)
 
     # ------------------------------------------------------------------ the versions
 
@@ -228,3 +279,10 @@ class Lobby:
                                current_version=conflict.current_version) from None
         return saved
 
+
+
+def rematch_of(game: GameRecord) -> str:
+    """The id of ``game``'s one rematch: derived from the game (its id and deal salt), so that the
+    store refuses a second one by itself (the game's settings item is made only if new), whoever
+    asks and whenever, with no item or index to keep."""
+    return "g_" + ids.digest(f"rematch:{game.id}:{game.deal_salt or ''}")[:16]

@@ -145,7 +145,8 @@ def test_a_rematch_turns_the_seats_round_and_asks_the_other(api):
     ann, bob = api.signup("Ann"), api.signup("Bob")
     game = api.new_game(ann, [ann, bob], consent=False, options={"first_seat": 1})
     problem_of(api.post(f"/v1/games/{game['game_id']}/rematch", key=ann["api_key"]), 409, "game_not_finished")
-    api.post(f"/v1/games/{game['game_id']}/decline", key=bob["api_key"])
+    api.post(f"/v1/games/{game['game_id']}/accept", key=bob["api_key"])
+    assert api.act(ann, game["game_id"], 1, {"type": "resign"}).status == 200
     again = api.post(f"/v1/games/{game['game_id']}/rematch", key=bob["api_key"], headers={"Idempotency-Key": "r1"})
     assert again.status == 201, again.body
     assert [(s["name"], s["invited"]) for s in again.body["seats"]] == [("Bob", False), ("Ann", True)]
