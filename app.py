@@ -659,7 +659,8 @@ def inbound_mail(event, context):
             content = base64.b64decode(content)
         receipt = notice.get("receipt", {})
         verdicts = {name: receipt.get(f"{name}Verdict", {}).get("status", "") for name in VERDICTS}
-        outcomes.append(config.inbound().handle(content, receipt.get("recipients"), verdicts).outcome)
+        outcomes.append(config.inbound().handle(content, receipt.get("recipients"), verdicts,
+                                                envelope_from=notice.get("mail", {}).get("source")).outcome)
     return {"outcomes": outcomes}
 
 

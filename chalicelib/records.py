@@ -96,7 +96,7 @@ class EmailStop:
     in the address's own partition (``keys.email_status``, by its hash: never the address), until a
     player sets the address again (updatePreferences ``email_address``)."""
 
-    reason: str  # bounced | complained
+    reason: str  # bounced | complained | unsubscribed (an invitation's List-Unsubscribe)
     since: str  # when SES saw it (the event's own time, ISO UTC)
     kind: str  # what SES said, in its words: "Permanent/NoEmail", "Permanent/General", "abuse"...
 

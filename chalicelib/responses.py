@@ -25,9 +25,10 @@ class DigestView(Shape):
 
 class EmailStatusView(Shape):
     state: Literal["stopped"] = Field(description="No email goes to the player's address any more.")
-    reason: Literal["bounced", "complained"] = Field(
+    reason: Literal["bounced", "complained", "unsubscribed"] = Field(
         description="`bounced`: the address rejected our mail permanently (no such mailbox, a domain that takes "
-                    "no mail); `complained`: its reader marked our mail as spam.")
+                    "no mail); `complained`: its reader marked our mail as spam; `unsubscribed`: the address was "
+                    "unsubscribed with the link of an invitation to it.")
     since: str = Field(description="When the mail service reported it (ISO 8601, UTC).")
     detail: str = Field(description="What happened and how to resume: set `email_address` again (updatePreferences).")
 

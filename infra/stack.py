@@ -320,6 +320,13 @@ class Settings:
                 "A production stack needs alarm_email: without it no alarm reaches anyone. Set it "
                 '(make deploy CONTEXT="alarm_email=ops@example.com ...", or in infra/cdk.json), or opt out '
                 "for a dev or test stack with production=false (which also drops termination protection).")
+        if self.production and not re.fullmatch(r"https://[^\s/?#]+(/[^\s?#]*)?", self.public_url or ""):
+            raise SettingsError(
+                f"A production stack needs public_url, the https URL players' browsers reach the API at (its "
+                f"EndpointURL, or your custom domain), not {self.public_url or 'none'!r}: every link in an email "
+                f"and every List-Unsubscribe header is made from it. Set it "
+                '(make deploy CONTEXT="public_url=https://games.example.com ...", or in infra/cdk.json); a first '
+                "deploy that does not know its API's URL yet deploys with production=false, then again with it.")
         reserved = self.api_concurrency + self.long_poll_concurrency + len(SCHEDULES)
         if self.account_concurrency - reserved < MIN_UNRESERVED:
             raise SettingsError(

@@ -7,7 +7,9 @@ A player asked to play a game (it waits for their answer) replies ``accept`` or 
 Authenticated by the signed reply address, by the sender being the seat's player, and in
 AWS by SES's verdicts: a reply that fails SPF, DKIM, the spam scan or the virus scan
 (``VERDICTS``) is ignored, unread. Answers go only to the seat's registered address (never
-to an unverified sender, so forged mail makes no backscatter).
+to an unverified sender, so forged mail makes no backscatter). A message a machine sent, or one
+that asks for no answer, is never answered, and answers that are not moves are capped per
+address (:mod:`.answering`); a reply to the bare ``play@`` address gets how to play, once a day.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from .. import i18n
 from ..i18n import _, say, speaking
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, mail_from
+from ..ids import hash_email
+from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, bare_address, mark_automatic, message_hash, never_answer
 from ..pages.templates import render
 from ..talk import MAX_LENGTH
 from . import show
@@ -63,12 +67,20 @@ class InboundMail:
         self.mailer = mailer
         self.links = links
         self.lobby = lobby  # the lobby service: accept, decline (a reply that answers a game)
+        store = getattr(games, "store", None)
+        clock = getattr(getattr(games, "moves", None), "clock", None)
+        self.store = store
+        self.caps = AnswerCaps(store, clock) if store is not None and clock is not None else None
 
-    def handle(self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None) -> Inbound:
+    def handle(self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None,
+               envelope_from: str | None = None) -> Inbound:
         message = message_from_bytes(raw, policy=policy.default)
         failed = [name for name, verdict in (verdicts or {}).items() if verdict.upper() == "FAIL"]
         if failed:
             return self._ignore(f"{' and '.join(failed).upper()} failed")
+        automatic = never_answer(message, envelope_from)
+        if automatic is not None:  # a machine's message (a bounce, an out-of-office reply...): a loop otherwise
+            return self._ignore(f"never answered: {automatic}")
         addresses = recipients or [a for _, a in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
         reply_to = None
         for address in addresses:
@@ -79,6 +91,8 @@ class InboundMail:
                 except LinkError as error:
                     return self._ignore(str(error))
         if reply_to is None:
+            if any(address.lower() == bare_address(self.links).lower() for address in addresses):
+                return self._how_to_play(message)
             return self._ignore("not addressed to a game")
         player = self.games.seat_player(reply_to.game_id, reply_to.seat)
         if player is None or not player.email:
@@ -86,8 +100,14 @@ class InboundMail:
         sender = parseaddr(message.get("From", ""))[1]
         if sender.lower() != player.email.lower():
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
+        seen = message_hash(message, raw)
+        if self.caps is not None and self.caps.answered(player.email, seen):  # SES delivered it again
+            return self._ignore("delivered again: played and answered already")
         with speaking(getattr(player, "language", None)):  # read in the player's words, answered in them
-            return self._play(player, reply_to, message)
+            result = self._play(player, reply_to, message)
+        if self.caps is not None and result.reply is not None:
+            self.caps.mark_answered(player.email, seen)
+        return result
 
     def _play(self, player, reply_to, message: EmailMessage) -> Inbound:
         body = message.get_body(("plain",))
@@ -109,7 +129,8 @@ class InboundMail:
             request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused",
-                                _("I could not read your message: {error}").format(error=say(error.reason)), help_text=True)
+                                _("I could not read your message: {error}").format(error=say(error.reason)), help_text=True,
+                                unreadable=True)
         except ValidationError as error:  # the message to the others (too long, a control character)
             why = (_("it holds {count} characters, and at most {most} go with a move").format(
                 count=len(said), most=MAX_LENGTH) if said and len(said) > MAX_LENGTH else describe_validation(error))
@@ -134,7 +155,7 @@ class InboundMail:
         word = _answer_word(text)
         if word not in ANSWERS or self.lobby is None:
             return self._answer(player, reply_to, message, "refused", _(
-                "I could not read your answer: reply with one word, accept or decline."))
+                "I could not read your answer: reply with one word, accept or decline."), unreadable=True)
         try:
             getattr(self.lobby, word)(player, reply_to.game_id)
         except ServiceError as error:
@@ -147,9 +168,15 @@ class InboundMail:
         return Inbound("ignored", reason)
 
     def _answer(self, player, reply_to, original: EmailMessage, outcome: str, headline: str,
-                help_text: bool = False, events: list[dict] | None = None) -> Inbound:
+                help_text: bool = False, events: list[dict] | None = None, unreadable: bool = False) -> Inbound:
         """The answer to a reply, in the game's thread: what was played (the drawn card too) or why
-        not, then the game as the seat sees it now, with its moves if it is its decision."""
+        not, then the game as the seat sees it now, with its moves if it is its decision. A refusal
+        is not sent beyond the address's caps (:class:`.answering.AnswerCaps`)."""
+        if self.caps is not None:
+            if not self.caps.read(player.email, unreadable):
+                return self._ignore(f"not answered: the last {UNREAD_IN_A_ROW} messages could not be read either")
+            if outcome == "refused" and not self.caps.may_answer(player.email):
+                return self._ignore(f"not answered: {PER_HOUR} refusals to this address this hour already")
         view = self.games.story(reply_to.game_id, reply_to.seat)
         presenter = PRESENTERS[view["game"]]
         context = show.letter(view, self.links, first=headline)
@@ -175,7 +202,44 @@ class InboundMail:
         threaded(reply, root, original.get("Message-ID") or None)
         if context["your_move"] or asked:
             reply["Reply-To"] = self.links.reply_address(view["game_id"], reply_to.seat, view["version"])
+        reply["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+        reply["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        mark_automatic(reply)
         reply.set_content(render("notification.txt", **context))
         reply.add_alternative(render("notification.html", **context), subtype="html")
         self.mailer.send(reply)
         return Inbound(outcome, headline, reply)
+
+    def _how_to_play(self, message: EmailMessage) -> Inbound:
+        """A message to the bare ``play@`` address (a reply to an invitation, or a first try): how to
+        play by email, in the sender's language if a player has their address; once a day an address."""
+        sender = parseaddr(message.get("From", ""))[1]
+        if "@" not in sender:
+            return self._ignore("to the bare address, from no address")
+        if self.caps is not None and not (self.caps.first_today(sender) and self.caps.may_answer(sender)):
+            return self._ignore("to the bare address: answered once today already")
+        players = self.store.get_players(self.store.players_with_email(hash_email(sender))[:1]) if self.store else {}
+        player = next(iter(players.values()), None)
+        with speaking(player.language if player is not None else None):
+            reply = EmailMessage()
+            reply["From"] = mail_from()
+            reply["To"] = sender
+            reply["Subject"] = _("How to play by email")
+            reply["Date"] = formatdate(usegmt=True)
+            reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
+            if message.get("Message-ID"):
+                reply["In-Reply-To"] = reply["References"] = message["Message-ID"]
+            if player is not None:
+                unsubscribe = self.links.unsubscribe_url(player.id)
+                reply["List-Unsubscribe"] = f"<{unsubscribe}>"
+                reply["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+            mark_automatic(reply)
+            reply.set_content("\n\n".join([
+                _("This address reads only replies to the emails of a game, so your message was not read."),
+                _("To play by email, reply to the latest email of your game: its reply address plays your seat, "
+                  "and the email lists the commands you can write."),
+                _("To join a game you were invited to, open the link in the invitation."),
+                _("This answer is sent once a day at most."),
+            ]) + "\n")
+        self.mailer.send(reply)
+        return Inbound("refused", "how to play", reply)

@@ -19,11 +19,14 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 from urllib.parse import quote
 
+from ..ids import hash_email
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 REREAD_SECONDS = 60  # a link no key reads makes the keys be read again (a rotation?), at most this often
 STEP_LINK_MAX_AGE = 7 * 24 * 3600  # a week: correspondence moves are slow, stale versions are refused anyway
 
+
+ADDRESS = "email:"  # an unsubscribe token for an address (its hash follows), not a player id
 
 class LinkError(ValueError):
     def __init__(self, code: str, message: str) -> None:
@@ -223,6 +226,11 @@ class Links:
 
     def unsubscribe_url(self, player_id: str) -> str:
         return f"{self.base_url}/v1/unsubscribe/{quote(self._unsubscribe.dumps(player_id))}"
+
+    def unsubscribe_address_url(self, email: str) -> str:
+        """One-click unsubscribe for an address with no player (an invitation's): its token holds the
+        address's hash (``email:<hash>``, never the address); following it stops mail to the address."""
+        return f"{self.base_url}/v1/unsubscribe/{quote(self._unsubscribe.dumps(ADDRESS + hash_email(email)))}"
 
     def read_unsubscribe(self, token: str) -> str:
         return self._read(self._unsubscribe, token, None, "")

@@ -24,10 +24,10 @@ from pydantic import ValidationError
 from ..errors import ServiceError, describe_validation
 from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
 from ..models import ActionRequest
-from ..records import EventRecord, GameRecord, Player, SeatRecord
+from ..records import EmailStop, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
-from .links import Answer, Invitation, LinkError, Links, StepLink
+from .links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
 from .show import waits_for
 from ..i18n import _
 
@@ -296,9 +296,14 @@ class MailPlay:
         """GET of an unsubscribe link: the player it is for."""
         return self._links().read_unsubscribe(token)
 
-    def unsubscribe(self, token: str) -> Player:
-        """One-click unsubscribe (RFC 8058): no more email notifications for this player."""
+    def unsubscribe(self, token: str) -> Player | None:
+        """One-click unsubscribe (RFC 8058): no more email notifications for this player; for an
+        invitation's link (an address with no player), no more mail to that address at all."""
         player_id = self._links().read_unsubscribe(token)
+        if player_id.startswith(ADDRESS):  # stopped like a bounce, in the address's partition; set again resumes
+            self.store.stop_email(player_id[len(ADDRESS):], EmailStop("unsubscribed", iso(self.clock.now()),
+                                                                      "List-Unsubscribe"))
+            return None
         player = self.store.get_player(player_id)
         if player is None:
             raise LinkRefused("not_found", "this player no longer exists")

@@ -11,7 +11,8 @@ the play, the claim and the draw), the other steps grouped, the board page, resi
 the reply syntax (a reply plays). A player asked to play a game someone else made (``consent``)
 is shown who asks, the game's options and two links, Accept and Decline (each opens a page whose
 button answers), and may reply "accept" or "decline"; their cards are not shown before they
-answer. One-click unsubscribe headers (RFC 8058)."""
+answer. One-click unsubscribe headers (RFC 8058), and ``Auto-Submitted: auto-generated`` (RFC
+3834) on every email, so that auto-responders do not answer it (mailplay/answering.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ..mailplay import show
 from ..mailplay.links import Links
 from ..pages.templates import render
 from ..records import Message, Player
+from ..mailplay.answering import bare_address, mark_automatic
 from .mail import mail_from
 
 TURN_MESSAGES = ("game.your_turn", "game.reminder")
@@ -142,6 +144,7 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
     email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     if replies or asked:  # a reply to this address plays (or answers) as this seat, at this version
         email["Reply-To"] = links.reply_address(view["game_id"], view["you"], view["version"])
+    mark_automatic(email)
     email.set_content(render("notification.txt", **context))
     email.add_alternative(render("notification.html", **context), subtype="html")
     return email
@@ -161,6 +164,11 @@ def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None
     email["Subject"] = _("{inviter} invites you to a game of {game}").format(inviter=inviter, game=title)
     email["Date"] = formatdate(usegmt=True)
     email["Message-ID"] = make_msgid(domain=links.mail_domain)
+    email["Reply-To"] = bare_address(links)  # a reply is answered with how to play (once a day)
+    unsubscribe = links.unsubscribe_address_url(data["invite_email"])
+    email["List-Unsubscribe"] = f"<{unsubscribe}>"
+    email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    mark_automatic(email)
     context = {"inviter": inviter, "title": title, "game_id": data["game_id"], "players": opponents, "url": url,
                "lead": _("{inviter} invites you to play {game} against {players} (game {game_id}).").format(
                    inviter=inviter, game=title, players=opponents, game_id=data["game_id"]),
@@ -180,6 +188,7 @@ def compose_recovery(player: Player, url: str, minutes: int, domain: str) -> Ema
     email["Subject"] = subject
     email["Date"] = formatdate(usegmt=True)
     email["Message-ID"] = make_msgid(domain=domain)
+    mark_automatic(email)
     context = {"subject": subject, "url": url, "minutes": minutes,
                "lead": _("Someone, probably you, asked for a new API key for your player {name} ({player_id}).").format(
                    name=player.name, player_id=player.id)}
@@ -234,6 +243,7 @@ def compose_digest(message: Message, player: Player, links: Links) -> EmailMessa
     email["X-Battleline-Message"] = message.id
     email["List-Unsubscribe"] = f"<{unsubscribe}>"
     email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    mark_automatic(email)
     email.set_content(render("digest.txt", **context))
     email.add_alternative(render("digest.html", **context), subtype="html")
     return email

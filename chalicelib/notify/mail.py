@@ -11,8 +11,19 @@ from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 
+AUTO_SUBMITTED = "auto-generated"  # what every email we send says (RFC 3834)
+
+
 class Mailer(Protocol):
     def send(self, message: EmailMessage) -> None: ...
+
+
+def automatic(message: EmailMessage) -> EmailMessage:
+    """Mark ``message`` as a machine's (RFC 3834 ``Auto-Submitted: auto-generated``), once: the
+    composers mark every email they make, and each transport makes sure, whatever path made it."""
+    if message["Auto-Submitted"] is None:
+        message["Auto-Submitted"] = AUTO_SUBMITTED
+    return message
 
 
 class FileMailbox:
@@ -24,7 +35,7 @@ class FileMailbox:
     def send(self, message: EmailMessage) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         name = f"{time.time_ns()}-{message['X-Battleline-Message'] or 'mail'}.eml"
-        (self.directory / name).write_bytes(bytes(message))
+        (self.directory / name).write_bytes(bytes(automatic(message)))
 
 
 class SmtpMailer:
@@ -41,7 +52,7 @@ class SmtpMailer:
                 if not secure:
                     smtp.starttls()
                 smtp.login(unquote(self.url.username), unquote(self.url.password or ""))
-            smtp.send_message(message)
+            smtp.send_message(automatic(message))
 
 
 class SesMailer:
@@ -54,7 +65,7 @@ class SesMailer:
 
     def send(self, message: EmailMessage) -> None:
         extra = {"ConfigurationSetName": self.configuration_set} if self.configuration_set else {}
-        self.client.send_email(Content={"Raw": {"Data": bytes(message)}}, **extra)
+        self.client.send_email(Content={"Raw": {"Data": bytes(automatic(message))}}, **extra)
 
 
 def mail_from() -> str:

@@ -38,6 +38,7 @@ from ..store.protocol import Store
 logger = logging.getLogger("battleline.mailevents")
 
 BOUNCED, COMPLAINED = "bounced", "complained"
+UNSUBSCRIBED = "unsubscribed"  # an invitation's List-Unsubscribe (mailplay/service.py): no player to turn email off for
 
 
 class MailEvents:
@@ -93,6 +94,9 @@ def email_status(stop: EmailStop | None) -> dict | None:
                 "email. Set your address again (updatePreferences email_address), corrected or the same, to "
                 "resume.").format(kind=stop.kind)
               if stop.reason == BOUNCED else
+              _("Your address was unsubscribed from our emails (with the link in an invitation to it), so we send "
+                "it no more email. Set your address again (updatePreferences email_address) to resume.")
+              if stop.reason == UNSUBSCRIBED else
               _("Our emails to your address were marked as spam, so we send it no more email. Set your address "
                 "again (updatePreferences email_address) to resume."))
     return {"state": "stopped", "reason": stop.reason, "since": stop.since, "detail": detail}

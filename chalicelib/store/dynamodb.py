@@ -317,6 +317,32 @@ class DynamoStore:
             ConditionExpression="attribute_not_exists(reason) AND (attribute_not_exists(resumed_at) OR "
                                 "resumed_at < :since)", ExpressionAttributeValues={":since": {"S": stop.since}})
 
+    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
+        return self._applied(self.client.update_item, **self._update(
+            keys.mail_answers(email_hash, window), "ADD #n :one SET #t = if_not_exists(#t, :t)",
+            {":one": {"N": "1"}, ":t": {"N": str(expires_at)}},
+            condition={"ConditionExpression": "attribute_not_exists(#n) OR #n < :most",
+                       "ExpressionAttributeValues": {":most": {"N": str(most)}}},
+            names={"#n": "n", "#t": TTL_ATTRIBUTE}))
+
+    def count_unread_mail(self, email_hash: str, unread: bool, expires_at: int) -> int:
+        key = typed_key(keys.mail_unread(email_hash))
+        if not unread:
+            before = self.client.delete_item(TableName=self.table, Key=key, ReturnValues="ALL_OLD")
+        else:
+            before = self.client.update_item(
+                TableName=self.table, Key=key, UpdateExpression="ADD #n :one SET #t = :t",
+                ExpressionAttributeNames={"#n": "n", "#t": TTL_ATTRIBUTE},
+                ExpressionAttributeValues={":one": {"N": "1"}, ":t": {"N": str(expires_at)}}, ReturnValues="UPDATED_OLD")
+        return int(before.get("Attributes", {}).get("n", {}).get("N", "0"))
+
+    def mail_answered(self, email_hash: str, message_hash: str) -> bool:
+        return self._get(keys.mail_answered(email_hash, message_hash)) is not None
+
+    def mark_mail_answered(self, email_hash: str, message_hash: str, expires_at: int) -> None:
+        self.client.put_item(TableName=self.table, Item=typed({
+            **keys.mail_answered(email_hash, message_hash), "kind": "mail_answered", TTL_ATTRIBUTE: expires_at}))
+
     def set_player_email(self, player_id: str, old: str | None, new: str, resumed_at: str) -> None:
         items = [{"Update": self._update(keys.player(player_id), "SET email = :e", {":e": {"S": new}})},
                  self._put(self._player_email_item(player_id, new), _ALWAYS),

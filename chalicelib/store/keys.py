@@ -120,6 +120,22 @@ def email_status(email_hash: str) -> Key:
     return {"PK": f"EMAIL#{email_hash}", "SK": "STATUS"}
 
 
+def mail_answers(email_hash: str, window: str) -> Key:
+    """How many answers play by email sent to this address in ``window`` (an hour, or a day's
+    how-to-play answer), with a TTL: the caps on answers to inbound mail (docs/notifications.md)."""
+    return {"PK": f"EMAIL#{email_hash}", "SK": f"ANSWERS#{window}"}
+
+
+def mail_unread(email_hash: str) -> Key:
+    """How many messages in a row from this address could not be read (reset by one that could)."""
+    return {"PK": f"EMAIL#{email_hash}", "SK": "UNREAD"}
+
+
+def mail_answered(email_hash: str, message_hash: str) -> Key:
+    """A message from this address (its Message-ID's hash) was answered: a redelivery is not again."""
+    return {"PK": f"EMAIL#{email_hash}", "SK": f"ANSWERED#{message_hash}"}
+
+
 def recovery(request_id: str) -> Key:
     """One recovery request by email: the players its links may recover, each used once."""
     return {"PK": f"RECOVERY#{request_id}", "SK": "RECOVERY"}

@@ -91,6 +91,22 @@ class Store(Protocol):
         already (the first stop is kept: an event delivered again changes nothing) or was set again
         after ``stop.since`` (an old event redelivered after the player resumed it)."""
 
+    # Answers to inbound mail (mailplay/answering.py): counters and marks per address, by its hash, with a TTL.
+
+    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
+        """One more answer to the address in ``window`` (one conditional ADD), if the count stays at
+        most ``most``; False, changing nothing, when it would not."""
+
+    def count_unread_mail(self, email_hash: str, unread: bool, expires_at: int) -> int:
+        """One more message in a row from the address that could not be read (``unread``), or none
+        (a readable one resets the count); returns the count before this message."""
+
+    def mail_answered(self, email_hash: str, message_hash: str) -> bool:
+        """Whether the message (its Message-ID's hash) from the address was answered already."""
+
+    def mark_mail_answered(self, email_hash: str, message_hash: str, expires_at: int) -> None:
+        """Record that the message from the address was answered (a redelivery is not answered again)."""
+
     def set_player_email(self, player_id: str, old: str | None, new: str, resumed_at: str) -> None:
         """The player's address is ``new`` (it was ``old``): the profile, the address lookup items
         (the old one's deleted, the new one's written) and the new address's mail resumed at

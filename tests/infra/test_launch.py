@@ -24,7 +24,7 @@ from infra.stack import BattlelineStack, Settings, SettingsError, common_rule_se
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIL_DOMAIN = "games.example.com"
-PRODUCTION = {"mail_domain": MAIL_DOMAIN, "alarm_email": "ops@example.com"}
+PRODUCTION = {"mail_domain": MAIL_DOMAIN, "alarm_email": "ops@example.com", "public_url": "https://games.example.com"}
 # Every function of the stack, written out here (not read from infra/stack.py's FUNCTIONS).
 FUNCTIONS = {"APIHandler": "battleline-api", "OutboxConsumer": "battleline-outbox-consumer",
              "WebhookRetries": "battleline-webhook-retries", "ClockSweeper": "battleline-clock-sweeper",
@@ -102,6 +102,28 @@ def test_make_synth_without_an_alarm_email_stops_with_the_message_and_no_traceba
                          env={**os.environ, "CDK_OUTDIR": str(tmp_path)}, timeout=300)
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert "needs alarm_email" in run.stderr and "production=false" in run.stderr
+
+
+@pytest.mark.parametrize("public_url", ["", "http://games.example.com", "http://127.0.0.1:8000", "games.example.com",
+                                        "https://"])
+def test_issue34_item13_a_production_stack_without_an_https_public_url_is_refused(public_url):
+    app = cdk.App(context={**cdk_json_context(), **PRODUCTION, "public_url": public_url})
+    with pytest.raises(SettingsError, match="needs public_url") as refused:
+        BattlelineStack(app, "Battleline")  # refused before anything is packaged
+    assert "production=false" in str(refused.value)
+
+
+def test_issue34_item13_make_synth_without_a_public_url_stops_with_the_message_and_no_traceback(tmp_path):
+    run = subprocess.run([sys.executable, "infra/app.py", "alarm_email=ops@example.com", "public_url="], cwd=ROOT,
+                         capture_output=True, text=True, env={**os.environ, "CDK_OUTDIR": str(tmp_path)}, timeout=300)
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert "needs public_url" in run.stderr and "https" in run.stderr
+
+
+def test_issue34_item13_a_dev_stack_may_have_no_public_url():
+    settings = Settings.from_context(cdk.App(context={**cdk_json_context(), "production": "false"}))
+    settings.check()  # does not raise
+    assert settings.public_url == ""
 
 
 @pytest.mark.parametrize("production", [False, "false"])

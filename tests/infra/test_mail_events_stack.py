@@ -24,7 +24,8 @@ MAIL_DOMAIN = "games.example.com"
 def stacks(tmp_path_factory) -> tuple[Template, Template]:
     """The stack with a mail domain, and a development one without."""
     app = cdk.App(outdir=str(tmp_path_factory.mktemp("cdk.out")),
-                  context={"mail_domain": MAIL_DOMAIN, "alarm_email": "ops@example.com"})
+                  context={"mail_domain": MAIL_DOMAIN, "alarm_email": "ops@example.com",
+                           "public_url": "https://games.example.com"})
     mailing = BattlelineStack(app, "Mailing", env=cdk.Environment(account="111111111111", region="us-east-1"))
     quiet_app = cdk.App(outdir=str(tmp_path_factory.mktemp("cdk.out.quiet")), context={"name": "dev", "production": "false"})
     quiet = BattlelineStack(quiet_app, "Quiet", env=cdk.Environment(account="111111111111", region="us-east-1"))

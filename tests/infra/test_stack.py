@@ -31,7 +31,8 @@ def synthesized(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("cdk.out")
     env = {**os.environ, "CDK_OUTDIR": str(out), "AWS_DEFAULT_REGION": "us-east-1",
            "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"}
-    run = subprocess.run([sys.executable, "infra/app.py", f"mail_domain={MAIL_DOMAIN}", "alarm_email=ops@example.com"],
+    run = subprocess.run([sys.executable, "infra/app.py", f"mail_domain={MAIL_DOMAIN}", "alarm_email=ops@example.com",
+                          "public_url=https://games.example.com"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     return out

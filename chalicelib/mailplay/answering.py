@@ -1,0 +1,117 @@
+"""Whether play by email answers a message, and how often (issue 34: mail loops).
+
+Every email we send says it was sent by a machine (``Auto-Submitted: auto-generated``, RFC 3834),
+so a well-behaved auto-responder does not answer it. In turn we never answer a message that a
+machine sent or that asks not to be answered (:func:`never_answer`): an out-of-office reply or any
+``Auto-Submitted`` other than ``no``, a bounce (a null return path, MAILER-DAEMON, a
+``multipart/report``), ``Precedence: bulk``/``list``/``junk``, ``X-Autoreply``/``X-Autorespond``,
+or ``X-Auto-Response-Suppress`` naming ``All``, ``OOF`` or ``AutoReply``.
+
+And answers that are not moves are capped per address (:class:`AnswerCaps`, its counters in the
+address's own partition, by its hash, with a TTL: docs/storage.md): refusals and how-to-play
+answers at most :data:`PER_HOUR` an hour, none to an address whose last two messages could not be
+read, a how-to-play answer (to the bare ``play@`` address) once a day. A redelivered message (same
+Message-ID) is answered once. Emails about a move (your move, what was played) are never capped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import timedelta
+from email.message import EmailMessage
+from email.utils import parseaddr
+
+from ..clock import Clock
+from ..ids import hash_email
+from ..notify.mail import AUTO_SUBMITTED, automatic as mark_automatic  # noqa: F401 - named from here too
+
+PER_HOUR = 5  # refusals and how-to-play answers to one address in an hour
+UNREAD_IN_A_ROW = 2  # after this many unreadable messages in a row, the next are not answered
+BULK = ("bulk", "list", "junk")  # Precedence values never answered
+SUPPRESSED = ("all", "oof", "autoreply")  # X-Auto-Response-Suppress values that ask for no answer
+ANSWERED_DAYS = 7  # how long a message's "answered" mark is kept (SES redelivers within hours)
+
+
+def bare_address(links) -> str:
+    """The mailbox every reply address is a sub-address of (``play+…@``): a message to it alone is
+    answered with how to play; invitations to an address with no player reply to it."""
+    return f"play@{links.mail_domain}"
+
+
+def _header(message: EmailMessage, name: str) -> str:
+    try:
+        return str(message.get(name) or "").strip()
+    except (ValueError, TypeError, LookupError):  # a header that cannot be parsed counts as present
+        return "?"
+
+
+def never_answer(message: EmailMessage, envelope_from: str | None = None) -> str | None:
+    """Why ``message`` must not be answered (a machine sent it, or it asks for no answer), or None.
+    ``envelope_from``: the SMTP envelope's sender, when the receiver tells it ("" for a bounce)."""
+    auto = _header(message, "Auto-Submitted").split(";")[0].strip().lower()
+    if auto and auto != "no":
+        return f"Auto-Submitted: {auto}"
+    return_path = _header(message, "Return-Path")
+    if envelope_from is not None and not envelope_from.strip("<> "):
+        return "a bounce (null envelope sender)"
+    if message.get("Return-Path") is not None and not return_path.strip("<> "):
+        return "a bounce (null return path)"
+    sender = parseaddr(_header(message, "From"))[1].lower()
+    if sender.split("@")[0] in ("mailer-daemon", "postmaster") or return_path.lower().strip("<>").startswith(
+            "mailer-daemon@"):
+        return "a bounce (from MAILER-DAEMON)"
+    if message.get_content_type() == "multipart/report":
+        return "a delivery or read report (multipart/report)"
+    precedence = _header(message, "Precedence").lower()
+    if precedence in BULK or precedence == "auto_reply":
+        return f"Precedence: {precedence}"
+    for name in ("X-Autoreply", "X-Autorespond"):
+        if message.get(name) is not None:
+            return f"{name} present"
+    suppress = {part.strip().lower() for part in _header(message, "X-Auto-Response-Suppress").split(",")}
+    if suppress & set(SUPPRESSED):
+        return "X-Auto-Response-Suppress: " + ", ".join(sorted(suppress & set(SUPPRESSED)))
+    return None
+
+
+def message_hash(message: EmailMessage, raw: bytes) -> str:
+    """What identifies a message when it is delivered again: its Message-ID and its body (after the
+    headers, which a relay may add to), hashed."""
+    parts = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)
+    body = parts[1] if len(parts) > 1 else raw
+    return hashlib.sha256(_header(message, "Message-ID").encode() + b"\n" + body).hexdigest()[:40]
+
+
+class AnswerCaps:
+    """The caps on answers to one address, kept in the store by the address's hash (never in clear)."""
+
+    def __init__(self, store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+
+    def _expires(self, delta: timedelta) -> int:
+        return int((self.clock.now() + delta).timestamp())
+
+    def answered(self, address: str, message: str) -> bool:
+        """Whether this message (:func:`message_hash`) from the address was answered already."""
+        return self.store.mail_answered(hash_email(address), message)
+
+    def mark_answered(self, address: str, message: str) -> None:
+        self.store.mark_mail_answered(hash_email(address), message, self._expires(timedelta(days=ANSWERED_DAYS)))
+
+    def read(self, address: str, unread: bool) -> bool:
+        """Count a message that could (not) be read; False when its answer must not go: the address's
+        last :data:`UNREAD_IN_A_ROW` messages could not be read either."""
+        before = self.store.count_unread_mail(hash_email(address), unread, self._expires(timedelta(days=1)))
+        return not unread or before < UNREAD_IN_A_ROW
+
+    def may_answer(self, address: str) -> bool:
+        """One more refusal or how-to-play answer to the address this hour, if within :data:`PER_HOUR`."""
+        hour = self.clock.now().strftime("%Y-%m-%dT%H")
+        return self.store.count_mail_answer(hash_email(address), hour, PER_HOUR, self._expires(timedelta(hours=2)))
+
+    def first_today(self, address: str) -> bool:
+        """The address's first how-to-play answer today (UTC): False for every later one that day."""
+        day = self.clock.now().strftime("%Y-%m-%d")
+        return self.store.count_mail_answer(hash_email(address), f"HOWTO#{day}", 1, self._expires(timedelta(days=2)))
