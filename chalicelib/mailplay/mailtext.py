@@ -211,6 +211,11 @@ def _outlook(line: str) -> bool:
                 or re.search(r"Original Message|原始|元のメ|Thư gốc|Tin nhắn gốc|邮件原件|回复的原邮件", line, re.I))
 
 
+def _wrapped_address(line: str, following: str) -> bool:
+    """An attribution wrapped inside the sender's address ("… <" / "play@x> 写道：")."""
+    return line.endswith("<") or following.startswith("<") or "@" in following.split(">")[0]
+
+
 def _quote_start(lines: list[str]) -> tuple[int, int] | None:
     """Where the quoted email begins and how many lines its header takes: a ``>`` line, a client's
     header (one line, or wrapped over two), or a rule right above a ``From:``/``Sent:`` header block."""
@@ -220,9 +225,9 @@ def _quote_start(lines: list[str]) -> tuple[int, int] | None:
         if _quote_mark(line) or _header(line):
             return index, 0 if _quote_mark(line) else 1
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if following and (_header(f"{line} {following}") or _header(line + following)) \
-                and not _header(following):  # "On Mon, …, Battle Line <" / "play@example.org> wrote:"
-            return index, 2
+        if following and (_header(f"{line} {following}") or _header(line + following)) and (
+                not _header(following) or _wrapped_address(line, following)):
+            return index, 2  # "On Mon, …, Battle Line <" / "play@example.org> wrote:"
         if _RULE.match(line):
             after = next((later for later in lines[index + 1:] if later), "")
             if _HEADER_LINE.match(after.lstrip(">＞ ")):
