@@ -122,6 +122,10 @@ class _HtmlText(HTMLParser):
         self.lines.append(f"> {text}" if self.quoted and text else text)
         self.line = ""
 
+    def close_line(self) -> None:
+        """End the last line, if begun (after the whole document)."""
+        self._end_line(always=False)
+
     def handle_starttag(self, tag, attrs):
         if tag in _VOID:
             if tag == "br":
@@ -174,7 +178,7 @@ def html_text(html: str) -> str:
         parser.close()
     except Exception:  # noqa: BLE001 (html.parser is lenient; whatever it still cannot read is left out)
         logger.info("HTML part could not be read in full", exc_info=True)
-    parser._end_line(always=False)
+    parser.close_line()
     text = "\n".join(parser.lines)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 

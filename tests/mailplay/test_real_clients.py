@@ -14,7 +14,7 @@ import pytest
 
 from chalicelib import i18n
 from chalicelib.games.battleline.steps import STEPS
-from chalicelib.games.commandwords import _BATTLELINE_ZH, _KHAN_ZH, ANSWERS, TRADITIONAL, answer
+from chalicelib.games.commandwords import ANSWERS, BATTLELINE, KHAN, TRADITIONAL, answer
 from chalicelib.mailplay import mailtext
 from tests.mailplay.test_languages_by_mail import game_in
 from tests.notify.helpers import LINKS, text_of
@@ -287,7 +287,7 @@ def traditional(word: str) -> str:
     return word.translate(SIMPLIFIED_TO_TRADITIONAL)
 
 
-@pytest.mark.parametrize("table", [_BATTLELINE_ZH, _KHAN_ZH], ids=["battleline", "khan"])
+@pytest.mark.parametrize("table", [BATTLELINE["zh-Hans"], KHAN["zh-Hans"]], ids=["battleline", "khan"])
 def test_item_10_every_chinese_command_word_reads_in_traditional_characters(table):
     """Each command word, written as a Big5 writer can (every character of it in Big5), reads as its
     Simplified form does."""
