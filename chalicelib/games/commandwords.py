@@ -16,7 +16,12 @@ How a line is read, before the step table reads it (``english``):
 * the command (its leading words) is looked up in ``commands``; the words after it in ``words``
   (decks, "none", tactics cards by name); ``fillers`` ("到", "地区", "に", "を", "chốt") are left
   out; Japanese may put the verb last ("7Rを3に出す");
-* Vietnamese is also read without its diacritics ("rut linh" is "rút lính").
+* Vietnamese is also read without its diacritics ("rut linh" is "rút lính");
+* Chinese is also read in Traditional characters ("不聲明", "抓 部隊": all a Big5 writer can type):
+  ``TRADITIONAL`` maps the Traditional form of each character the command words use to its
+  Simplified one;
+* English (``plain``): full-width characters read as ASCII, and punctuation ending the line is left
+  out ("ｐｌａｙ　８Ｒ　３", "Play 8R 3." read "play 8R 3").
 
 A word means one thing in its place: a command word only leads a line (or ends a Japanese one);
 a deck, "none" or a card only follows the command. English words are read as they always were.
@@ -40,6 +45,7 @@ class Words:
     verb_last: bool = False  # the command word may end the line (Japanese)
     message: tuple[str, ...] = ()  # a line beginning "<word>:" is a message to the others
     colours: dict[str, str] = field(default_factory=dict)  # a troop as the rule book writes it: 红7, 赤4 -> 7R, 4R
+    traditional: bool = False  # Chinese: read Traditional characters as the Simplified ones (TRADITIONAL)
 
     @cached_property
     def _command_of(self) -> dict[str, str]:
@@ -68,7 +74,10 @@ class Words:
 
     def english(self, line: str) -> str:
         """The line in the step tables' English words (words of no table are kept as they are)."""
-        tokens = [t for t in _tokens(self._troops(unicodedata.normalize("NFKC", line)), self._cjk_words)]
+        line = unicodedata.normalize("NFKC", line)
+        if self.traditional:
+            line = simplified(line)
+        tokens = [t for t in _tokens(self._troops(line), self._cjk_words)]
         command, rest = self._match(tokens, 0, self._command_of)
         if command is None and self.verb_last and tokens:
             for start in range(len(tokens) - 1, 0, -1):  # the verb at the end: "7R 3 出す"
@@ -123,7 +132,8 @@ class Words:
     def message_of(self, line: str) -> str | None:
         """The message on a line that begins "<message word>:" ("留言：加油"), or None."""
         for word in self.message:
-            match = re.match(rf"^{re.escape(word)}\s*[:：]\s*", line, re.IGNORECASE)
+            match = re.match(rf"^{re.escape(word)}\s*[:：]\s*", simplified(line) if self.traditional else line,
+                             re.IGNORECASE)
             if match:
                 return line[match.end():]
         return None
@@ -133,6 +143,25 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-
 _PUNCTUATION = re.compile(r"[，、。：；！？,;:.!?「」『』（）()【】\[\]\"'“”‘’…~～]")
 _SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff])(?=[0-9A-Za-z])|"
                               r"(?<=[0-9A-Za-z])(?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff])")
+
+
+# The Traditional characters of the Chinese command words (those Big5 has, in place of the Simplified
+# ones it has not, and the forms Taiwan and Hong Kong write: 佔, 於, 裡) -> the Simplified ones.
+TRADITIONAL = str.maketrans(dict(zip(
+    "東個亞從偵擊動區單歷號聲應開棄張戰無術沒澤稱紅結絕綠藍認議調費轉輸達過進隊霧黃據於裡裏佔",
+    "东个亚从侦击动区单历号声应开弃张战无术没泽称红结绝绿蓝认议调费转输达过进队雾黄据于里里占", strict=True)))
+_TRAILING = " \t.,;:!?。，、；：！？…"
+
+
+def simplified(text: str) -> str:
+    """Chinese in Traditional characters as the command words write it, in Simplified ones."""
+    return text.translate(TRADITIONAL)
+
+
+def plain(line: str) -> str:
+    """An English command line as its step table reads it: full-width characters as ASCII (NFKC), and
+    no punctuation at its end ("Ｐｌａｙ　８Ｒ　３。" is "Play 8R 3")."""
+    return unicodedata.normalize("NFKC", line).strip().rstrip(_TRAILING)
 
 
 def _key(word: str) -> str:
@@ -195,6 +224,7 @@ _BATTLELINE_ZH = Words(
              "上", "里", "一张"),
     message=("留言", "消息", "附言"),
     colours={"红": "R", "橙": "O", "黄": "Y", "绿": "G", "蓝": "B", "紫": "P"},  # BL-000 "【红5】【蓝5】"
+    traditional=True,
 )
 
 _BATTLELINE_JA = Words(
@@ -275,6 +305,7 @@ _KHAN_ZH = Words(
            "N": ("北", "朝北"), "E": ("东", "朝东"), "S": ("南", "朝南"), "W": ("西", "朝西")},
     fillers=("在", "的", "单位", "朝向", "面向", "方格", "第"),
     message=("留言", "消息", "附言"),
+    traditional=True,
 )
 
 BATTLELINE = {"zh-Hans": _BATTLELINE_ZH, "ja": _BATTLELINE_JA, "vi": _BATTLELINE_VI}
@@ -293,7 +324,8 @@ ANSWERS: dict[str, dict[str, tuple[str, ...]]] = {
 
 def answer(word: str, language: str) -> str:
     """A reply's one word as "accept" or "decline" (in the language or in English), else as it is."""
-    key = _key(_PUNCTUATION.sub(" ", unicodedata.normalize("NFKC", word)).strip())
+    word = unicodedata.normalize("NFKC", word)
+    key = _key(_PUNCTUATION.sub(" ", simplified(word) if language == "zh-Hans" else word).strip())
     for english, words in ANSWERS.get(language, {}).items():
         if key in {_key(w) for w in words}:
             return english

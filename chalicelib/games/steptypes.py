@@ -31,6 +31,7 @@ from ..i18n import N_, _
 from ..shapes import DEFERRED
 from .base import Quoted, Words
 from .commandwords import Words as Vocabulary
+from .commandwords import plain
 from .commandwords import words as words_in
 
 Step = dict[str, Any]
@@ -202,7 +203,7 @@ class StepTable:
         the language spoken now or in English. Case does not matter in a command's leading words;
         the longest command that fits is taken."""
         table = self.words()
-        words = self.split(table.english(line) if table else line)
+        words = self.split(table.english(line) if table else plain(line))
         lowered = [w.lower() for w in words]
         for step_type in sorted(self.types, key=lambda t: -len(t.command.split())):
             head = step_type.command.split()

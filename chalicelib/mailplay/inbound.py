@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from contextvars import ContextVar
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -37,7 +38,7 @@ from ..ids import hash_email
 from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, bare_address, mark_automatic, message_hash, never_answer
 from ..pages.templates import render
 from ..talk import MAX_LENGTH
-from . import show
+from . import mailtext, show
 from .links import LinkError, Links
 
 logger = logging.getLogger("battleline.inbound")
@@ -52,6 +53,20 @@ class Inbound:
     outcome: str  # applied | refused (the player was told why) | ignored (no answer sent)
     reason: str
     reply: EmailMessage | None = None
+
+
+# The parts of the reply being answered that could not be read in full (mailtext.Reply.unread): the
+# answer says so, and no message of theirs goes to the other players.
+_UNREAD: ContextVar[list[tuple[str, str]]] = ContextVar("unread", default=[])
+
+
+def _unread_note() -> str:
+    unread = _UNREAD.get()
+    if not unread:
+        return ""
+    parts = i18n.listed([f"{kind} ({charset or '-'})" for kind, charset in unread])
+    return i18n.sentences(_("Part {parts} of your email could not be read in full (its characters do not match "
+                            "its character set), so no message of yours went to the other players").format(parts=parts))
 
 
 def _answer_word(text: str) -> str:
@@ -110,10 +125,13 @@ class InboundMail:
         return result
 
     def _play(self, player, reply_to, message: EmailMessage) -> Inbound:
-        body = message.get_body(("plain",))
-        text = body.get_content() if body is not None else ""
+        read = mailtext.read_reply(message)  # whatever its character set, from its HTML if need be, unquoted
         with speaking(player.language):  # the answer, and the rules' reason in it, in the player's language
-            return self._reply(player, reply_to, message, text)
+            token = _UNREAD.set(read.unread)
+            try:
+                return self._reply(player, reply_to, message, read.text)
+            finally:
+                _UNREAD.reset(token)
 
     def _reply(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:
         """A reply from the seat's player: an answer to an invitation, or commands to play."""
@@ -126,6 +144,8 @@ class InboundMail:
         presenter = PRESENTERS[view["game"]]
         try:
             steps, said = presenter.parse_reply(text)
+            if said and (_UNREAD.get() or mailtext.REPLACEMENT in said):  # never a message read lossily
+                said = None
             request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused",
@@ -179,6 +199,7 @@ class InboundMail:
                 return self._ignore(f"not answered: {PER_HOUR} refusals to this address this hour already")
         view = self.games.story(reply_to.game_id, reply_to.seat)
         presenter = PRESENTERS[view["game"]]
+        headline = i18n.sentences(headline, _unread_note())
         context = show.letter(view, self.links, first=headline)
         told = presenter.told(view, events or [])
         context["intro"] = i18n.sentences(*told, show.whose_move(view) if view["status"] == "active"
