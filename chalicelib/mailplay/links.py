@@ -60,6 +60,17 @@ class Answer:
     player_id: str
     answer: str  # accept | decline
 BOARD_LINK_MAX_AGE = 90 * 24 * 3600  # a correspondence game lasts weeks
+
+
+@dataclass(frozen=True)
+class BoardLink:
+    """The seat a board link plays as; a link got with an API key (``getBoardLink``) names its
+    player and their ``key_generation`` then (it ends when their keys do), an email's names
+    neither (it is the mailbox's)."""
+
+    seat: int
+    player_id: str | None = None
+    key_generation: int | None = None
 RECOVERY_LINK_MAX_AGE = 30 * 60  # account recovery: 30 minutes, and one use (services/recovery.py)
 
 
@@ -177,17 +188,28 @@ class Links:
         data = self._read(self._steps, token, max_age, "this link has expired; open the game for its current moves")
         return StepLink(data["g"], data["s"], data["v"], data["st"])
 
-    def board_url(self, game_id: str, seat: int | None) -> str:
-        """The game's board in a browser: a seat's (it plays as that seat), or a spectator's (None)."""
+    def board_url(self, game_id: str, seat: int | None, *, player_id: str | None = None,
+                  key_generation: int | None = None) -> str:
+        """The game's board in a browser: a seat's (it plays as that seat), or a spectator's (None).
+        With ``key_generation`` (a link got with an API key), bound to ``player_id``'s keys of then."""
         url = f"{self.base_url}/v1/games/{game_id}/board"
-        return f"{url}?seat={quote(self._boards.dumps({'g': game_id, 's': seat}))}" if seat is not None else url
+        if seat is None:
+            return url
+        data = {'g': game_id, 's': seat}
+        if key_generation is not None:
+            data.update(p=player_id, k=key_generation)
+        return f"{url}?seat={quote(self._boards.dumps(data))}"
 
     def read_board(self, token: str, game_id: str) -> int:
         """The seat a board link plays as (LinkError when it is not this game's, or has expired)."""
+        return self.read_board_link(token, game_id).seat
+
+    def read_board_link(self, token: str, game_id: str) -> BoardLink:
+        """What a board link carries (LinkError when it is not this game's, or has expired)."""
         data = self._read(self._boards, token, BOARD_LINK_MAX_AGE, "this board link has expired; ask for a new one")
         if data.get("g") != game_id:
             raise LinkError("invalid_link", "this board link is for another game")
-        return data["s"]
+        return BoardLink(data["s"], data.get("p"), data.get("k"))
 
     def invitation_url(self, game_id: str, seat: int, email: str) -> str:
         token = self._invitations.dumps({"g": game_id, "s": seat, "e": email})
