@@ -319,6 +319,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                       settle_ladder=ladders.settle, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
+    games.key_in_force = players.key_in_force  # a long-poll reads its key again before answering
     notes = Notes(store, clock, load=moves.load)
     digests = Digests(store, clock, find=moves.find)
     records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play,

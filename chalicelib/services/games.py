@@ -57,6 +57,8 @@ class Games:
         self.new_seed = new_seed
         self.sends_email = sends_email  # seats may be invited by email
         self.waiter = waiter  # long-polls (None: a wait answers at once)
+        # The caller's key read again after a wait (Players.key_in_force; config sets it): 401 if it ended meanwhile.
+        self.key_in_force: Callable[[Caller], None] | None = None
 
     # ------------------------------------------------------------------ games
 
@@ -226,7 +228,8 @@ class Games:
         found = self._games(player, query)
         if found["games"] or not query.wait or query.to_move != "me" or query.status not in (None, "active"):
             return found
-        return self._wait(query.wait, lambda: more if (more := self._games(player, query))["games"] else None) \
+        return self._wait(player, query.wait,
+                          lambda: more if (more := self._games(player, query))["games"] else None) \
             or found
 
     def _games(self, player: Caller, query: ListGamesQuery) -> dict:
@@ -285,10 +288,17 @@ class Games:
             found = self.store.list_events(game_id, start)
             return page(found) if found else None
 
-        return self._wait(wait, look) or {"events": [], "next_cursor": None}
+        return self._wait(player, wait, look) or {"events": [], "next_cursor": None}
 
-    def _wait(self, wait: int, look: Callable[[], dict | None]) -> dict | None:
-        return self.waiter.until(wait, look) if self.waiter is not None else None
+    def _wait(self, player: Caller, wait: int, look: Callable[[], dict | None]) -> dict | None:
+        """What ``look`` finds within ``wait`` seconds; before it is answered, the caller's key is read
+        again (one read a wait): a key revoked while the request waited is answered 401."""
+        if self.waiter is None:
+            return None
+        found = self.waiter.until(wait, look)
+        if self.key_in_force is not None:
+            self.key_in_force(player)
+        return found
 
     def replayed_state(self, game_id: str) -> dict:
         """The game's state rebuilt from its options, seed and stored events (``games.replay``): an
