@@ -325,7 +325,7 @@ class Games:
         if replayed is not None:
             return replayed
         if request.expected_version != game.version:
-            return self._made_by(game_id, request.expected_version + 1, seat, idempotency) \
+            return self._made_by(player.id, game_id, request.expected_version + 1, seat, idempotency) \
                 or self._conflict(game.version, _(
                     "the game is at version {version}, not {expected}; reload it and choose again").format(
                     version=game.version, expected=request.expected_version))
@@ -352,7 +352,7 @@ class Games:
             self.store.save_game(saved, game.version, events,
                                  self.idempotent.move_record(player.id, idempotency, game_id, saved.version))
         except VersionConflict as conflict:
-            return self._made_by(game_id, saved.version, seat, idempotency) or self._conflict(
+            return self._made_by(player.id, game_id, saved.version, seat, idempotency) or self._conflict(
                 conflict.current_version, _("another action was accepted first; the game is at version {version}").format(
                     version=conflict.current_version))
         observability.count("actions")
@@ -372,14 +372,17 @@ class Games:
             raise ServiceError("game_not_found", _("there is no game {game_id!r}").format(game_id=game_id))
         return self._answer(made[0], made[1], seat)
 
-    def _made_by(self, game_id: str, version: int, seat: int, idempotency: Idempotency | None) -> Outcome | None:
+    def _made_by(self, scope: str, game_id: str, version: int, seat: int,
+                 idempotency: Idempotency | None) -> Outcome | None:
         """A retry whose first try was applied, though its record of the key was not written (the
-        request stopped between the two): the version it made says so. The same key with another
+        request stopped between the two): the version it made says so, marked with the key in the
+        caller's ``scope`` (another player's same key is not theirs). The same key with another
         request is refused."""
         made = self.store.load_version(game_id, version) if idempotency is not None else None
-        if made is None or made[0].request is None or made[0].request[0] != idempotency.mark[0]:
+        mark = idempotency.mark(scope) if idempotency is not None else None
+        if made is None or made[0].request is None or made[0].request[0] != mark[0]:
             return None
-        if made[0].request != idempotency.mark:
+        if made[0].request != mark:
             raise reused()
         return Outcome(self._answer(made[0], made[1], seat), replayed=True)
 
