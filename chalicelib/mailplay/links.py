@@ -59,6 +59,7 @@ class Answer:
     seat: int
     player_id: str
     answer: str  # accept | decline
+    key_generation: int | None = None  # shown on a board link got with an API key: ends with the player's keys
 BOARD_LINK_MAX_AGE = 90 * 24 * 3600  # a correspondence game lasts weeks
 
 
@@ -219,9 +220,15 @@ class Links:
         data = self._read(self._invitations, token, INVITATION_MAX_AGE, "this invitation has expired")
         return Invitation(data["g"], data["s"], data["e"])
 
-    def answer_url(self, game_id: str, seat: int, player_id: str, answer: str) -> str:
-        """The page where the player asked to play seat ``seat`` accepts or declines (its POST acts)."""
-        token = self._answers.dumps({"g": game_id, "s": seat, "p": player_id, "a": answer})
+    def answer_url(self, game_id: str, seat: int, player_id: str, answer: str, *,
+                   key_generation: int | None = None) -> str:
+        """The page where the player asked to play seat ``seat`` accepts or declines (its POST acts).
+        With ``key_generation`` (shown on a board link got with an API key), it acts only while the
+        player's keys are still those of then, as that board link."""
+        data = {"g": game_id, "s": seat, "p": player_id, "a": answer}
+        if key_generation is not None:
+            data["k"] = key_generation
+        token = self._answers.dumps(data)
         return f"{self.base_url}/v1/answers/{quote(token)}"
 
     def read_answer(self, token: str) -> Answer:
@@ -229,7 +236,7 @@ class Links:
                           "this link has expired; answer from the game's board or by API")
         if data.get("a") not in ANSWERS:
             raise LinkError("invalid_link", "this link is not valid")
-        return Answer(data["g"], data["s"], data["p"], data["a"])
+        return Answer(data["g"], data["s"], data["p"], data["a"], data.get("k"))
 
     def recovery_url(self, request_id: str, player_id: str) -> str:
         """The page whose button gives the player a new API key (the request's item says whether

@@ -91,10 +91,15 @@ class Boards:
                 "seat": seat}
 
     def _board_seat(self, game: GameRecord, token: str | None) -> tuple[int | None, Player | None]:
+        seat, player, _generation = self._board_link(game, token)
+        return seat, player
+
+    def _board_link(self, game: GameRecord, token: str | None) -> tuple[int | None, Player | None, int | None]:
         """The seat a board link plays as and its player (None, None: a spectator). The player is
         read once here (every board request needs them: their language, their notes, their move);
         a link got with an API key is refused once the player's keys moved on (``key_generation``)
-        or the seat is someone else's: no read more than the board makes anyway."""
+        or the seat is someone else's: no read more than the board makes anyway. The third: the
+        link's ``key_generation`` (None: an email's link, or a spectator's)."""
         if token:
             try:
                 link = self._links().read_board_link(token, game.id)
@@ -105,11 +110,11 @@ class Boards:
                                                     or player.key_generation != link.key_generation):
                 raise ServiceError("invalid_link", _("this board link was got with an API key that has since been "
                                                      "revoked or replaced; ask for a new one"))
-            return link.seat, player
+            return link.seat, player, link.key_generation
         self.hide_board_in_play(game, None)
         if not game.public:
             raise ServiceError("game_not_public", _("this game is not public: open it with your seat's board link"))
-        return None, None
+        return None, None, None
 
     def board(self, game_id: str, token: str | None, after: int = 0) -> dict:
         """The view behind a board link (its ``you`` is the seat it plays as; None watches), with
@@ -119,9 +124,9 @@ class Boards:
         them, and ``recent``, the latest ones (for the recap); when nothing happened since
         ``after``, no event is read and ``recent`` is None."""
         game, _engine = self.load(game_id)
-        seat, player = self._board_seat(game, token)
+        seat, player, generation = self._board_link(game, token)
         return {**self.view(game, seat), **self._since(game, seat, after, player),
-                "answers": self._answers(game, seat), "reader_language": self._language(player)}
+                "answers": self._answers(game, seat, generation), "reader_language": self._language(player)}
 
     @staticmethod
     def _language(player: Player | None) -> str | None:
@@ -129,12 +134,13 @@ class Boards:
         spectator (or a bot's seat): the board then follows the request's Accept-Language."""
         return player.language if player is not None else None
 
-    def _answers(self, game: GameRecord, seat: int | None) -> dict | None:
-        """The seat's answer links (accept, decline) while the game waits for its player's answer."""
+    def _answers(self, game: GameRecord, seat: int | None, generation: int | None) -> dict | None:
+        """The seat's answer links (accept, decline) while the game waits for its player's answer;
+        on a board link got with an API key, they end with it (its ``generation``)."""
         mine = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
         if game.status != "waiting" or mine is None or mine.player_id is None or not mine.invited:
             return None
-        return {answer: self._links().answer_url(game.id, mine.seat, mine.player_id, answer)
+        return {answer: self._links().answer_url(game.id, mine.seat, mine.player_id, answer, key_generation=generation)
                 for answer in ("accept", "decline")}
 
     def _since(self, game: GameRecord, seat: int | None, after: int, player: Player | None) -> dict:

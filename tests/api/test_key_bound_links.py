@@ -134,3 +134,42 @@ def test_item1_a_board_link_does_not_play_for_whoever_holds_its_seat_later(api, 
                                      key_generation=data.key_generation))  # Ann's link for Bob's seat
     reply = api.get(forged.replace("/board?", "/board/view?"))
     assert reply.status == 403 and reply.body["code"] == "invalid_link"
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def answer_links_on_the_board(api, player, game_id: str) -> dict:
+    """The accept and decline links the seat's board (got with the player's key) shows."""
+    view = api.get(board_link(api, player, game_id).replace("/board?", "/board/view?")).body
+    return {answer: urlsplit(link["url"]).path for answer, link in zip(("accept", "decline"), view["waiting"]["links"])}
+
+
+@pytest.mark.parametrize("end", ["revoke", "rotate"])
+def test_item1_the_answer_links_a_key_bound_board_showed_end_with_the_key(api, end):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], consent=False, options={"first_seat": 1})
+    answers = answer_links_on_the_board(api, bob, game["game_id"])
+    revoke(api, bob) if end == "revoke" else rotate(api, bob)
+    for path in answers.values():
+        reply = api.post(path, headers=FORM)
+        assert reply.status == 403 and reply.body["code"] == "invalid_link"
+    assert api.view(ann, game["game_id"])["status"] == "waiting"  # neither accepted nor declined
+
+
+def test_item1_an_emailed_answer_link_belongs_to_the_mailbox_and_outlives_revoking(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], consent=False, options={"first_seat": 1})
+    emailed = urlsplit(LINKS.answer_url(game["game_id"], 2, bob["id"], "accept")).path  # as the email carries it
+    revoke(api, bob)
+    assert api.post(emailed, headers=FORM).status == 200
+    assert api.view(ann, game["game_id"])["status"] == "active"
+
+
+def test_item1_a_key_bound_boards_answer_link_works_while_the_key_does(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], consent=False, options={"first_seat": 1})
+    answers = answer_links_on_the_board(api, bob, game["game_id"])
+    assert "Decline instead" in api.get(answers["accept"]).body
+    assert api.post(answers["accept"], headers=FORM).status == 200
+    assert api.view(ann, game["game_id"])["status"] == "active"
