@@ -220,7 +220,8 @@ def decline_game(call: Call):
 
 
 @api.operation("POST", "/v1/games/{game_id}/abort", "abortGame",
-               summary="Call a game off before its first move: it ends, aborted, unrated", response=r.GameView,
+               summary="Call a game off before its first move (its creator, seated or not, or a seated player): "
+                       "it ends, aborted, unrated", response=r.GameView,
                errors=("game_not_found", "not_seated", "game_finished", "game_started", "tournament_game",
                        "version_conflict"),
                tag="lobby")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ids import digest
+from .ids import idempotency_mark
 
 
 @dataclass(frozen=True)
@@ -14,11 +14,10 @@ class Idempotency:
     key: str
     fingerprint: str
 
-    @property
-    def mark(self) -> tuple[str, str]:
-        """What a move's version records of the request that made it: the key as stored (its
-        digest) and the request's fingerprint."""
-        return digest(self.key), self.fingerprint
+    def mark(self, scope: str) -> tuple[str, str]:
+        """What a move's version records of the request that made it, in ``scope`` (the caller's
+        player id): the key as stored (its digest with the scope) and the request's fingerprint."""
+        return idempotency_mark(scope, self.key), self.fingerprint
 
 
 @dataclass(frozen=True)

@@ -319,6 +319,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                       settle_ladder=ladders.settle, engines=engines)
     players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
                       player_ratings=ratings.player_ratings)
+    games.key_in_force = players.key_in_force  # a long-poll reads its key again before answering
     notes = Notes(store, clock, load=moves.load)
     digests = Digests(store, clock, find=moves.find)
     records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play,
@@ -327,7 +328,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                     hide_board_in_play=duplicates.hide_board_in_play, all_public=duplicates.all_public,
                     links=links, list_events=store.list_events,
                     get_notes=notes.get_notes, put_notes=notes.put_notes,
-                    game_history=store.game_history)
+                    game_history=store.game_history, get_player=store.get_player)
     bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
     webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
     mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.story,

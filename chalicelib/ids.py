@@ -23,6 +23,13 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def idempotency_mark(scope: str, key: str) -> str:
+    """An Idempotency-Key as a move's version records it: the digest of the key with its scope (the
+    caller's player id), so that another player sending the same key is another request, run as
+    its own, never answered with the first one's answer."""
+    return digest(f"{scope}\n{key}")
+
+
 def hash_api_key(key: str) -> str:
     return digest(key)
 

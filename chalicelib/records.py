@@ -124,6 +124,9 @@ class Player(Caller):
     recovery_code: str | None = field(default=None, repr=False)  # its slow hash (services/recovery.py), never the code
     digest_at: str | None = None  # when their daily digest is next sent (ISO, UTC), while it is on
     bot: bool = False  # a bot account (made with ``bot: true``): shown as a bot everywhere
+    # One more each time keys end (a revocation, a rotation, a rotation's new key first used, a
+    # recovery): a board link got with a key carries the number of its day and plays no more once it moved on.
+    key_generation: int = 0
 
     @property
     def bot_policy(self) -> dict | None:

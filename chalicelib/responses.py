@@ -792,8 +792,9 @@ class GameRecordList(Shape):
 
 
 class BoardLink(Shape):
-    url: str = Field(description="Opens the game's board in a browser, as your seat (keep it to yourself), or "
-                                 "as a spectator of a public game.")
+    url: str = Field(description="Opens the game's board in a browser, as your seat (keep it to yourself; it ends "
+                                 "when your API keys are revoked, rotated or recovered: ask again), or as a "
+                                 "spectator of a public game.")
     seat: int | None
 
 

@@ -62,7 +62,19 @@ class Answer:
     seat: int
     player_id: str
     answer: str  # accept | decline
+    key_generation: int | None = None  # shown on a board link got with an API key: ends with the player's keys
 BOARD_LINK_MAX_AGE = 90 * 24 * 3600  # a correspondence game lasts weeks
+
+
+@dataclass(frozen=True)
+class BoardLink:
+    """The seat a board link plays as; a link got with an API key (``getBoardLink``) names its
+    player and their ``key_generation`` then (it ends when their keys do), an email's names
+    neither (it is the mailbox's)."""
+
+    seat: int
+    player_id: str | None = None
+    key_generation: int | None = None
 RECOVERY_LINK_MAX_AGE = 30 * 60  # account recovery: 30 minutes, and one use (services/recovery.py)
 
 
@@ -180,17 +192,28 @@ class Links:
         data = self._read(self._steps, token, max_age, "this link has expired; open the game for its current moves")
         return StepLink(data["g"], data["s"], data["v"], data["st"])
 
-    def board_url(self, game_id: str, seat: int | None) -> str:
-        """The game's board in a browser: a seat's (it plays as that seat), or a spectator's (None)."""
+    def board_url(self, game_id: str, seat: int | None, *, player_id: str | None = None,
+                  key_generation: int | None = None) -> str:
+        """The game's board in a browser: a seat's (it plays as that seat), or a spectator's (None).
+        With ``key_generation`` (a link got with an API key), bound to ``player_id``'s keys of then."""
         url = f"{self.base_url}/v1/games/{game_id}/board"
-        return f"{url}?seat={quote(self._boards.dumps({'g': game_id, 's': seat}))}" if seat is not None else url
+        if seat is None:
+            return url
+        data = {'g': game_id, 's': seat}
+        if key_generation is not None:
+            data.update(p=player_id, k=key_generation)
+        return f"{url}?seat={quote(self._boards.dumps(data))}"
 
     def read_board(self, token: str, game_id: str) -> int:
         """The seat a board link plays as (LinkError when it is not this game's, or has expired)."""
+        return self.read_board_link(token, game_id).seat
+
+    def read_board_link(self, token: str, game_id: str) -> BoardLink:
+        """What a board link carries (LinkError when it is not this game's, or has expired)."""
         data = self._read(self._boards, token, BOARD_LINK_MAX_AGE, "this board link has expired; ask for a new one")
         if data.get("g") != game_id:
             raise LinkError("invalid_link", "this board link is for another game")
-        return data["s"]
+        return BoardLink(data["s"], data.get("p"), data.get("k"))
 
     def invitation_url(self, game_id: str, seat: int, email: str) -> str:
         token = self._invitations.dumps({"g": game_id, "s": seat, "e": email})
@@ -200,9 +223,15 @@ class Links:
         data = self._read(self._invitations, token, INVITATION_MAX_AGE, "this invitation has expired")
         return Invitation(data["g"], data["s"], data["e"])
 
-    def answer_url(self, game_id: str, seat: int, player_id: str, answer: str) -> str:
-        """The page where the player asked to play seat ``seat`` accepts or declines (its POST acts)."""
-        token = self._answers.dumps({"g": game_id, "s": seat, "p": player_id, "a": answer})
+    def answer_url(self, game_id: str, seat: int, player_id: str, answer: str, *,
+                   key_generation: int | None = None) -> str:
+        """The page where the player asked to play seat ``seat`` accepts or declines (its POST acts).
+        With ``key_generation`` (shown on a board link got with an API key), it acts only while the
+        player's keys are still those of then, as that board link."""
+        data = {"g": game_id, "s": seat, "p": player_id, "a": answer}
+        if key_generation is not None:
+            data["k"] = key_generation
+        token = self._answers.dumps(data)
         return f"{self.base_url}/v1/answers/{quote(token)}"
 
     def read_answer(self, token: str) -> Answer:
@@ -210,7 +239,7 @@ class Links:
                           "this link has expired; answer from the game's board or by API")
         if data.get("a") not in ANSWERS:
             raise LinkError("invalid_link", "this link is not valid")
-        return Answer(data["g"], data["s"], data["p"], data["a"])
+        return Answer(data["g"], data["s"], data["p"], data["a"], data.get("k"))
 
     def recovery_url(self, request_id: str, player_id: str) -> str:
         """The page whose button gives the player a new API key (the request's item says whether

@@ -304,7 +304,8 @@ def answer_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         return _settled(mailplay, refused.view, refused.code)
     link, view = answering.link, answering.view
     other = "decline" if link.answer == "accept" else "accept"
-    other_url = mailplay.links.answer_url(link.game_id, link.seat, link.player_id, other)
+    other_url = mailplay.links.answer_url(link.game_id, link.seat, link.player_id, other,
+                                          key_generation=link.key_generation)
     summary = show.summary(view)
     if link.answer == "accept":
         return _page(200, _asked(_asks(answering)), _("Accept and the game begins; decline and it ends, unplayed."),

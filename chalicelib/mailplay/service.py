@@ -270,6 +270,9 @@ class MailPlay:
         answer = self.answerers[link.answer]
         if player is None or answer is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
+        if link.key_generation is not None and player.key_generation != link.key_generation:
+            raise LinkRefused("invalid_link", "this link came from a board link whose API key has since been "
+                                              "revoked or replaced; answer from a new board link or by API")
         try:
             answer(player, link.game_id)
         except ServiceError as error:

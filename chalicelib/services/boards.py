@@ -57,8 +57,10 @@ class Boards:
                  list_events: Callable[[str, int], list[EventRecord]] | None = None,
                  get_notes: Callable[[Player, str], dict] | None = None,
                  put_notes: Callable[[Player, str, str], dict] | None = None,
-                 game_history: Callable[[str], list[tuple[GameRecord, list[EventRecord]]]]) -> None:
+                 game_history: Callable[[str], list[tuple[GameRecord, list[EventRecord]]]],
+                 get_player: Callable[[str], Player | None] | None = None) -> None:
         self.load = load
+        self.get_player = get_player  # the caller's profile: the key_generation a board link is got at
         self.game_history = game_history  # every version with its events (a replay's steps and move list)
         self.get_notes = get_notes  # a seat's private notes (services.notes), read and saved as its player
         self.put_notes = put_notes
@@ -71,25 +73,48 @@ class Boards:
         self.links = links
 
     def board_link(self, player: Player, game_id: str) -> dict:
-        """A link to the game's board: it plays as the caller's seat, or watches a public game."""
+        """A link to the game's board: it plays as the caller's seat, or watches a public game. A
+        seat's link carries the player and their ``key_generation`` (one read of the profile): it
+        plays until their keys end (a revocation, a rotation, a recovery), not for 90 days whatever
+        becomes of the key it was got with."""
         game, _engine = self.load(game_id)
         seat = game.seat_of(player.id)
         self.hide_board_in_play(game, seat)
         if seat is None and not game.public:
             raise ServiceError("not_seated", _("you have no seat in game {game_id}, and it is not public").format(
                                                game_id=game_id))
-        return {"url": self._links().board_url(game_id, seat), "seat": seat}
+        if seat is None:
+            return {"url": self._links().board_url(game_id, None), "seat": None}
+        profile = self.get_player(player.id) if self.get_player is not None else None
+        return {"url": self._links().board_url(game_id, seat, player_id=player.id,
+                                               key_generation=profile.key_generation if profile else 0),
+                "seat": seat}
 
-    def _board_seat(self, game: GameRecord, token: str | None) -> int | None:
+    def _board_seat(self, game: GameRecord, token: str | None) -> tuple[int | None, Player | None]:
+        seat, player, _generation = self._board_link(game, token)
+        return seat, player
+
+    def _board_link(self, game: GameRecord, token: str | None) -> tuple[int | None, Player | None, int | None]:
+        """The seat a board link plays as and its player (None, None: a spectator). The player is
+        read once here (every board request needs them: their language, their notes, their move);
+        a link got with an API key is refused once the player's keys moved on (``key_generation``)
+        or the seat is someone else's: no read more than the board makes anyway. The third: the
+        link's ``key_generation`` (None: an email's link, or a spectator's)."""
         if token:
             try:
-                return self._links().read_board(token, game.id)
+                link = self._links().read_board_link(token, game.id)
             except LinkError as error:
                 raise ServiceError(error.code, str(error)) from None
+            player = self.seat_player(game.id, link.seat)
+            if link.key_generation is not None and (player is None or player.id != link.player_id
+                                                    or player.key_generation != link.key_generation):
+                raise ServiceError("invalid_link", _("this board link was got with an API key that has since been "
+                                                     "revoked or replaced; ask for a new one"))
+            return link.seat, player, link.key_generation
         self.hide_board_in_play(game, None)
         if not game.public:
             raise ServiceError("game_not_public", _("this game is not public: open it with your seat's board link"))
-        return None
+        return None, None, None
 
     def board(self, game_id: str, token: str | None, after: int = 0) -> dict:
         """The view behind a board link (its ``you`` is the seat it plays as; None watches), with
@@ -99,31 +124,31 @@ class Boards:
         them, and ``recent``, the latest ones (for the recap); when nothing happened since
         ``after``, no event is read and ``recent`` is None."""
         game, _engine = self.load(game_id)
-        seat = self._board_seat(game, token)
-        return {**self.view(game, seat), **self._since(game, seat, after), "answers": self._answers(game, seat),
-                "reader_language": self._language(game, seat)}
+        seat, player, generation = self._board_link(game, token)
+        return {**self.view(game, seat), **self._since(game, seat, after, player),
+                "answers": self._answers(game, seat, generation), "reader_language": self._language(player)}
 
-    def _language(self, game: GameRecord, seat: int | None) -> str | None:
+    @staticmethod
+    def _language(player: Player | None) -> str | None:
         """The ``language`` preference of the seat's player, which the seat's board speaks; None for a
         spectator (or a bot's seat): the board then follows the request's Accept-Language."""
-        player = self.seat_player(game.id, seat) if seat is not None else None
         return player.language if player is not None else None
 
-    def _answers(self, game: GameRecord, seat: int | None) -> dict | None:
-        """The seat's answer links (accept, decline) while the game waits for its player's answer."""
+    def _answers(self, game: GameRecord, seat: int | None, generation: int | None) -> dict | None:
+        """The seat's answer links (accept, decline) while the game waits for its player's answer;
+        on a board link got with an API key, they end with it (its ``generation``)."""
         mine = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
         if game.status != "waiting" or mine is None or mine.player_id is None or not mine.invited:
             return None
-        return {answer: self._links().answer_url(game.id, mine.seat, mine.player_id, answer)
+        return {answer: self._links().answer_url(game.id, mine.seat, mine.player_id, answer, key_generation=generation)
                 for answer in ("accept", "decline")}
 
-    def _since(self, game: GameRecord, seat: int | None, after: int) -> dict:
+    def _since(self, game: GameRecord, seat: int | None, after: int, player: Player | None) -> dict:
         if self.list_events is None or after >= game.event_count:
             return {"after": after, "events": [], "recent": None}
         start = min(after, max(0, game.event_count - RECENT))
         events = [e.seen_by(seat) for e in self.list_events(game.id, start)]
         if seat is not None and any(talk.is_message(e) for e in events):
-            player = self.seat_player(game.id, seat)
             events = talk.visible(events, seat, player is not None and player.reads_messages)
         else:
             events = talk.visible(events, seat, False)
@@ -147,7 +172,7 @@ class Boards:
         for a seat its player (one item), and for a finished duplicate board whether its round is
         scored."""
         game, engine = self.load(game_id)
-        seat = self._board_seat(game, token)
+        seat, player = self._board_seat(game, token)
         latest = game.version
         shown = latest if version is None else min(max(version, 0), latest)
         history = self.game_history(game_id)
@@ -165,7 +190,7 @@ class Boards:
                                    "clock_used": gamerecords.clock_used_by_version(history),
                                    "zone": mine.time_zone if mine is not None else None,
                                    "events": [e for e in events if not talk.is_message(e)]},
-                "reader_language": self._language(game, seat)}
+                "reader_language": self._language(player)}
 
     @staticmethod
     def _seen(event: EventRecord, seat: int | None, finished: bool) -> dict:
@@ -182,8 +207,7 @@ class Boards:
         """Steps taken on a seat's board (one, or a whole turn), played as that seat's player at the
         version shown, all or nothing. Returns the board's view after them."""
         game, _engine = self.load(game_id)
-        seat = self._board_seat(game, token)
-        player = self.seat_player(game_id, seat) if seat is not None else None
+        seat, player = self._board_seat(game, token)
         if player is None:
             raise ServiceError("not_seated", _("a spectator's board does not play"))
         steps = request.steps if request.steps is not None else [request.step]
@@ -201,8 +225,7 @@ class Boards:
 
     def _notes_player(self, game_id: str, token: str | None) -> Player:
         game, _engine = self.load(game_id)
-        seat = self._board_seat(game, token)
-        player = self.seat_player(game_id, seat) if seat is not None else None
+        _seat, player = self._board_seat(game, token)
         if player is None:
             raise ServiceError("not_seated", _("a spectator's board keeps no notes"))
         return player

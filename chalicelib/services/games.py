@@ -60,6 +60,8 @@ class Games:
         self.waiter = waiter  # long-polls (None: a wait answers at once)
         # What createGame and rematchGame both ask before a game seats someone else (one check).
         self.consent = Consent(blocks=blocks, limit=limit, invitations=invitations)
+        # The caller's key read again after a wait (Players.key_in_force; config sets it): 401 if it ended meanwhile.
+        self.key_in_force: Callable[[Caller], None] | None = None
 
     # ------------------------------------------------------------------ games
 
@@ -212,7 +214,8 @@ class Games:
         found = self._games(player, query)
         if found["games"] or not query.wait or query.to_move != "me" or query.status not in (None, "active"):
             return found
-        return self._wait(query.wait, lambda: more if (more := self._games(player, query))["games"] else None) \
+        return self._wait(player, query.wait,
+                          lambda: more if (more := self._games(player, query))["games"] else None) \
             or found
 
     def _games(self, player: Caller, query: ListGamesQuery) -> dict:
@@ -271,10 +274,17 @@ class Games:
             found = self.store.list_events(game_id, start)
             return page(found) if found else None
 
-        return self._wait(wait, look) or {"events": [], "next_cursor": None}
+        return self._wait(player, wait, look) or {"events": [], "next_cursor": None}
 
-    def _wait(self, wait: int, look: Callable[[], dict | None]) -> dict | None:
-        return self.waiter.until(wait, look) if self.waiter is not None else None
+    def _wait(self, player: Caller, wait: int, look: Callable[[], dict | None]) -> dict | None:
+        """What ``look`` finds within ``wait`` seconds; before it is answered, the caller's key is read
+        again (one read a wait): a key revoked while the request waited is answered 401."""
+        if self.waiter is None:
+            return None
+        found = self.waiter.until(wait, look)
+        if self.key_in_force is not None:
+            self.key_in_force(player)
+        return found
 
     def replayed_state(self, game_id: str) -> dict:
         """The game's state rebuilt from its options, seed and stored events (``games.replay``): an
@@ -301,7 +311,7 @@ class Games:
         if replayed is not None:
             return replayed
         if request.expected_version != game.version:
-            return self._made_by(game_id, request.expected_version + 1, seat, idempotency) \
+            return self._made_by(player.id, game_id, request.expected_version + 1, seat, idempotency) \
                 or self._conflict(game.version, _(
                     "the game is at version {version}, not {expected}; reload it and choose again").format(
                     version=game.version, expected=request.expected_version))
@@ -328,7 +338,7 @@ class Games:
             self.store.save_game(saved, game.version, events,
                                  self.idempotent.move_record(player.id, idempotency, game_id, saved.version))
         except VersionConflict as conflict:
-            return self._made_by(game_id, saved.version, seat, idempotency) or self._conflict(
+            return self._made_by(player.id, game_id, saved.version, seat, idempotency) or self._conflict(
                 conflict.current_version, _("another action was accepted first; the game is at version {version}").format(
                     version=conflict.current_version))
         observability.count("actions")
@@ -348,14 +358,17 @@ class Games:
             raise ServiceError("game_not_found", _("there is no game {game_id!r}").format(game_id=game_id))
         return self._answer(made[0], made[1], seat)
 
-    def _made_by(self, game_id: str, version: int, seat: int, idempotency: Idempotency | None) -> Outcome | None:
+    def _made_by(self, scope: str, game_id: str, version: int, seat: int,
+                 idempotency: Idempotency | None) -> Outcome | None:
         """A retry whose first try was applied, though its record of the key was not written (the
-        request stopped between the two): the version it made says so. The same key with another
+        request stopped between the two): the version it made says so, marked with the key in the
+        caller's ``scope`` (another player's same key is not theirs). The same key with another
         request is refused."""
         made = self.store.load_version(game_id, version) if idempotency is not None else None
-        if made is None or made[0].request is None or made[0].request[0] != idempotency.mark[0]:
+        mark = idempotency.mark(scope) if idempotency is not None else None
+        if made is None or made[0].request is None or made[0].request[0] != mark[0]:
             return None
-        if made[0].request != idempotency.mark:
+        if made[0].request != mark:
             raise reused()
         return Outcome(self._answer(made[0], made[1], seat), replayed=True)
 

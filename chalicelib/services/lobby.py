@@ -86,7 +86,8 @@ class Lobby:
         return self._end(game, "declined", seat, "game_declined", lapsed=True)
 
     def abort(self, caller: Caller, game_id: str) -> dict:
-        """Any of its players calls the game off before its first move: it ends, aborted, unrated."""
+        """Its creator (seated or not) or any seated player calls the game off before its first move:
+        it ends, aborted, unrated."""
         game, _engine = self.load(game_id)
         seat = game.seat_of(caller.id)
         if seat is None and caller.id != game.created_by:

@@ -64,6 +64,17 @@ class Players:
             raise ServiceError("unauthorized", _("send a valid API key as 'Authorization: Bearer <api_key>'"))
         return Caller(found.player_id, found.name, key_hash=key_hash)
 
+    def key_in_force(self, caller: Caller) -> None:
+        """The key the request came with, read again (one strongly consistent read): a long-poll
+        checks it before answering what it waited for, so a key revoked (or replaced) during the wait
+        gets 401, not the events."""
+        if caller.key_hash is None:
+            return
+        found = self.store.api_key(caller.key_hash)
+        if found is None or found.player_id != caller.id or (found.until is not None
+                                                            and found.until <= iso(self.clock.now())):
+            raise ServiceError("unauthorized", _("send a valid API key as 'Authorization: Bearer <api_key>'"))
+
     def rotate_api_key(self, caller: Caller) -> dict:
         """A new key, shown once. The player's other keys (the one this request came with too) keep
         working until the new key is first used or ``KEY_OVERLAP`` has passed, whichever comes first:

@@ -234,6 +234,7 @@ class DynamoStore:
         if str(item.get("due", "")).startswith(keys.DIGEST_DUE + "#"):
             player.digest_at = item.get("due_at")
         player.bot = bool(item.get("bot"))
+        player.key_generation = int(item.get("key_generation", 0))
         return player
 
     def set_vacation(self, player_id: str, vacation: dict) -> None:
@@ -269,8 +270,9 @@ class DynamoStore:
         self.client.transact_write_items(TransactItems=[
             self._put(typed({**keys.api_key(key_hash), "kind": "api_key", "player_id": player_id, "name": name,
                              "fresh": True, "created_at": created_at})),
-            {"Update": self._update(keys.player(player_id), "ADD #k :k", {":k": {"SS": [key_hash, current]}},
-                                    names={"#k": "keys"})},
+            {"Update": self._update(keys.player(player_id), "ADD #k :k, #g :one",
+                                    {":k": {"SS": [key_hash, current]}, ":one": {"N": "1"}},
+                                    names={"#k": "keys", "#g": "key_generation"})},
         ])
         for other in listed - {key_hash}:
             self._applied(self.client.update_item, **self._update(
@@ -281,8 +283,9 @@ class DynamoStore:
         others = set(self._profile_keys(player_id)) - {key_hash}
         items = [{"Update": self._update(keys.api_key(key_hash), "REMOVE fresh")}]
         if others:
-            items.append({"Update": self._update(keys.player(player_id), "DELETE #k :k",
-                                                 {":k": {"SS": sorted(others)}}, names={"#k": "keys"})})
+            items.append({"Update": self._update(keys.player(player_id), "DELETE #k :k ADD #g :one",
+                                                 {":k": {"SS": sorted(others)}, ":one": {"N": "1"}},
+                                                 names={"#k": "keys", "#g": "key_generation"})})
             items += [{"Delete": {"TableName": self.table, "Key": typed_key(keys.api_key(h))}} for h in sorted(others)]
         try:
             self.client.transact_write_items(TransactItems=items)
@@ -294,8 +297,9 @@ class DynamoStore:
     def revoke_api_keys(self, player_id: str, current: str) -> None:
         for key_hash in sorted(set(self._profile_keys(player_id)) | {current}):
             self.client.delete_item(TableName=self.table, Key=typed_key(keys.api_key(key_hash)))
-        self._applied(self.client.update_item, **self._update(keys.player(player_id), "REMOVE #k",
-                                                              names={"#k": "keys"}))
+        self._applied(self.client.update_item, **self._update(keys.player(player_id), "REMOVE #k ADD #g :one",
+                                                              {":one": {"N": "1"}},
+                                                              names={"#k": "keys", "#g": "key_generation"}))
 
     # ------------------------------------------------------------------ account recovery
 
@@ -405,8 +409,8 @@ class DynamoStore:
         ``key_hash`` is their one key. False when the link was used or the code changed first."""
         old = set(self._profile_keys(player_id)) - {key_hash}
         profile = "SET #k = :k"
-        values: dict = {":k": {"SS": [key_hash]}}
-        names = {"#k": "keys"}
+        values: dict = {":k": {"SS": [key_hash]}, ":one": {"N": "1"}}
+        names = {"#k": "keys", "#g": "key_generation"}
         condition = "attribute_exists(PK)"
         if recovery_code is not None:
             condition += " AND #c = :c"
@@ -417,6 +421,7 @@ class DynamoStore:
                 values[":n"] = {"S": new_recovery_code}
             else:
                 profile += " REMOVE #c"
+        profile += " ADD #g :one"  # the board links got with the old keys end (Player.key_generation)
         items = [{"Update": {"TableName": self.table, "Key": typed_key(keys.player(player_id)),
                              "UpdateExpression": profile, "ConditionExpression": condition,
                              "ExpressionAttributeValues": values, "ExpressionAttributeNames": names}},

@@ -12,6 +12,7 @@ from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 
 from ..records import (EventRecord, GameRecord, IdempotencyRecord, LadderBoard, LadderChallenge, LadderRecord, Membership,
                        Message, RungRecord, SeatRecord)
+from ..ids import idempotency_mark
 from . import codec, keys
 
 _serializer = TypeSerializer()
@@ -86,7 +87,7 @@ def version_item(game: GameRecord, events: list[EventRecord], idempotency: Idemp
         "b": codec.pack({"state": game.state, "events": [[e.type, e.seat, e.data, e.private] for e in events],
                          **({"ended": game.ended} if game.ended else {})}),
         "c": codec.pack(game.clock) if game.clock else None,
-        "ik": keys.idempotency_hash(idempotency.key) if idempotency else None,
+        "ik": idempotency_mark(idempotency.scope, idempotency.key) if idempotency else None,
         "fp": idempotency.fingerprint if idempotency else None,
         "rt": True if finished and game.rated else None, "tn": game.tournament_id if finished else None,
         "ld": game.ladder_id if finished else None,

@@ -68,15 +68,16 @@ class Store(Protocol):
         """Store a new key of the player (``fresh``: not used yet) and list it on the profile, with the
         key ``current`` the request came with; then every other key of the player stops working at
         ``until`` at the latest (an earlier end is kept; ``until_epoch`` is the same moment for the
-        table's TTL)."""
+        table's TTL). The profile's ``key_generation`` goes up by one (in the same transaction)."""
 
     def activate_api_key(self, player_id: str, key_hash: str) -> bool:
         """A fresh key's first use: every other key of the player is deleted and this one is fresh no
-        more, all or nothing; False if this key is gone (another key of the player was used first)."""
+        more, all or nothing; False if this key is gone (another key of the player was used first).
+        When other keys end, the profile's ``key_generation`` goes up by one in the same transaction."""
 
     def revoke_api_keys(self, player_id: str, current: str) -> None:
         """Delete every key of the player (``current`` too, for a profile from before keys were
-        listed on it): none works from now on."""
+        listed on it): none works from now on; then the profile's ``key_generation`` goes up by one."""
 
     def players_with_email(self, email_hash: str) -> list[str]:
         """The ids of the players whose address hashes to ``email_hash`` (``ids.hash_email``)."""
@@ -136,8 +137,8 @@ class Store(Protocol):
                          new_recovery_code: str | None = None) -> bool:
         """Account recovery, all or nothing: use the player's link of request ``recovery_id``, or
         consume their stored ``recovery_code`` hash (replaced by ``new_recovery_code`` if given);
-        delete every key of the player and make ``key_hash`` their one key. False when the link was
-        used or the code changed first."""
+        delete every key of the player and make ``key_hash`` their one key, the profile's
+        ``key_generation`` one up. False when the link was used or the code changed first."""
 
     def find_players(self, name_key: str, limit: int, after: str | None) -> tuple[list[Player], str | None]:
         """At most ``limit`` players whose name matches as ``name_key`` (``text.name_key``), after the

@@ -74,3 +74,31 @@ def test_a_move_whose_key_record_was_lost_is_answered_once_from_its_version(requ
     other = turn(game["state"]["hand"], 6)
     problem_of(api.post(path, None, key=ann["api_key"], headers={"Idempotency-Key": "lost-1"}, raw=other), 422,
                "idempotency_key_reused")
+
+
+def test_item4_seat_2_sending_seat_1s_key_and_body_runs_its_own_request(api):
+    """Issue 34, item 4: an Idempotency-Key is the calling player's. Seat 2 replaying seat 1's key and
+    body is not answered with seat 1's move: its own request runs (here: at a version gone by, 409)."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    path = f"/v1/games/{game['game_id']}/actions"
+    body = turn(game["state"]["hand"], 3)
+    status, _, first = raw_post(api, path, body, ann["api_key"], "turn-1")
+    assert status == 200
+    status, headers, again = raw_post(api, path, body, bob["api_key"], "turn-1")
+    assert status == 409 and headers.get("Idempotent-Replayed") is None and again != first
+    bob_view = api.view(bob, game["game_id"])
+    step = next(s for s in bob_view["legal_steps"] if s["type"] == "play")
+    played = api.act(bob, game["game_id"], 1, step, headers={"Idempotency-Key": "turn-1"})
+    assert played.status == 200 and played.headers.get("Idempotent-Replayed") is None
+    assert api.view(bob, game["game_id"])["version"] == 2  # Bob's own move, applied
+
+
+def test_item4_the_same_key_from_another_player_makes_their_own_game(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    body = {"game": "battleline", "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}
+    first = api.post("/v1/games", body, key=ann["api_key"], headers={"Idempotency-Key": "new-game-1"})
+    second = api.post("/v1/games", body, key=bob["api_key"], headers={"Idempotency-Key": "new-game-1"})
+    assert first.status == 201 and second.status == 201
+    assert second.headers.get("Idempotent-Replayed") is None
+    assert second.body["game_id"] != first.body["game_id"] and second.body["you"] == 2

@@ -160,3 +160,40 @@ def test_a_lower_longest_gap_setting_looks_more_often_and_still_waits_the_whole_
 
     assert Waiter(clock, sleep, 2, long_poll_gap_seconds()).until(2, lambda: None) is None
     assert sum(slept) == pytest.approx(2) and max(slept) == pytest.approx(0.1) and len(slept) in (20, 21)
+
+
+def test_item2_a_long_poll_waiting_when_its_key_is_revoked_answers_401(waiting):
+    """Issue 34, item 2: the key is read again before the answer; the events that came are not told."""
+    server, api = waiting
+    ann, bob, game = started(api)
+    seen = api.get(f"/v1/games/{game['game_id']}/events", key=bob["api_key"]).body["events"]
+
+    def revoke_then_move() -> None:
+        server.services.players.revoke_api_key(server.services.players.authenticate(bob["api_key"]))
+        server.turn(ann, game["game_id"])
+
+    server.during[2] = revoke_then_move
+    reply = api.get(f"/v1/games/{game['game_id']}/events?after={seen[-1]['seq']}&wait=20", key=bob["api_key"])
+    assert reply.status == 401 and reply.body["code"] == "unauthorized" and "events" not in reply.body
+
+
+def test_item2_a_long_poll_for_my_move_waiting_when_its_key_is_revoked_answers_401(waiting):
+    server, api = waiting
+    ann, bob, game = started(api)
+    server.during[1] = lambda: server.services.players.revoke_api_key(
+        server.services.players.authenticate(bob["api_key"]))
+    reply = api.get("/v1/games?to_move=me&wait=3", key=bob["api_key"])  # nothing comes: the wait runs out
+    assert reply.status == 401 and reply.body["code"] == "unauthorized"
+
+
+def test_item2_a_long_poll_whose_key_was_replaced_by_a_rotation_meanwhile_answers_401(waiting):
+    server, api = waiting
+    ann, bob, game = started(api)
+
+    def rotate_and_use_the_new_key() -> None:
+        new_key = server.services.players.rotate_api_key(server.services.players.authenticate(bob["api_key"]))
+        server.services.players.authenticate(new_key["api_key"])  # its first use ends the old key
+
+    server.during[2] = rotate_and_use_the_new_key
+    reply = api.get(f"/v1/games/{game['game_id']}/events?after=1000&wait=3", key=bob["api_key"])
+    assert reply.status == 401

@@ -43,7 +43,7 @@ def test_a_20_second_wait_for_events_costs_one_read_unit_a_look(store):
     assert services.games.list_events(bob, game["game_id"], 1000, wait=20) == {"events": [], "next_cursor": None}
     charge = meter.take()
     assert 20 <= LOOKS <= 23
-    assert charge.read_units == 1 + 1 + LOOKS  # the key, the game, then each look
+    assert charge.read_units == 1 + 1 + LOOKS + 1  # the key, the game, each look, the key again (issue 34)
     assert charge.total_write_units == 0
 
 
@@ -53,5 +53,5 @@ def test_a_20_second_wait_for_my_move_costs_half_a_read_unit_a_look(store):
     bob = services.players.authenticate(key)
     assert services.games.list_games(bob, ListGamesQuery(to_move="me", wait=20)) == {"games": [], "next_cursor": None}
     charge = meter.take()
-    assert charge.read_units == 1 + 0.5 * (1 + LOOKS)  # the key, the index at once, then each look
+    assert charge.read_units == 1 + 0.5 * (1 + LOOKS) + 1  # the key, the index at once, each look, the key again
     assert charge.total_write_units == 0
