@@ -110,12 +110,12 @@ $(PY):
 # Every step says what it does, and pip and npm show their progress (nothing silent for minutes).
 $(SERVE_INSTALLED): pyproject.toml | $(PY)
 	@echo "== Installing what the server needs into $(VENV) (the runtime requirements of pyproject.toml)"
-	$(PY) -m pip install --progress-bar on "pip==26.2.1"  # chalice 1.34 packages with pip < 26.3
-	$(PY) -m pip install --progress-bar on -e .
+	$(PY) -m pip install --progress-bar on --no-compile -e .  # bytecode is compiled on first import
 	@touch $@
 
 $(INSTALLED): pyproject.toml $(SERVE_INSTALLED)
 	@echo "== Installing the test, lint, CDK and browser tools into $(VENV) (pyproject.toml's dev extras)"
+	$(PY) -m pip install --progress-bar on "pip==26.2.1"  # chalice 1.34 packages (make package) with pip < 26.3
 	$(PY) -m pip install --progress-bar on -e ".[dev]"
 	$(PY) -m pip install --progress-bar on --no-deps "aws-sam-translator==1.115.0"  # infra/checks.py; see pyproject.toml's dev extras
 	@touch $@

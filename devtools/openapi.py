@@ -366,6 +366,8 @@ def _webhooks() -> dict[str, Any]:
         "operationId": "on" + "".join(part.title() for part in re.split(r"[._]", kind)),
         "summary": (model.__doc__ or kind).strip(),
         "tags": ["webhook payloads"],
+        # No security scheme of the document's: the receiver checks webhook-signature (above).
+        "security": [],
         "parameters": [{"name": name, "in": "header", "required": True, "description": text,
                         "schema": {"type": "string"}} for name, text in WEBHOOK_HEADERS],
         "requestBody": {"required": True, "content": {"application/json": {
@@ -375,11 +377,63 @@ def _webhooks() -> dict[str, Any]:
     }} for kind, model in WEBHOOKS.items()}
 
 
+TAGS = {
+    "players": "Sign-up, your account (name, email, language, time zone, notifications), API keys, blocks "
+               "and another player's public profile.",
+    "games": "Games you play: start one, read your view of it, post steps, follow its events.",
+    "lobby": "Invitations and open challenges: accept, decline or abort a game before it starts.",
+    "battleline": "Battle Line's own tools (a claim's analysis).",
+    "khan": "Khan & General's card sets.",
+    "board": "The board in a browser, reached by a signed link (a seat's or a spectator's).",
+    "tournaments": "Round-robin, Swiss and duplicate tournaments: make, join, start, standings.",
+    "ladders": "Ladders: join one and challenge the players near you.",
+    "ratings": "Ratings by game.",
+    "webhooks": "Endpoints of yours that the server calls when something happens in your games.",
+    "email": "Pages reached from an email's links (answer, unsubscribe, recover a key).",
+    "webhook payloads": "What a webhook endpoint receives (`webhooks`).",
+}
+
+
+def _description(op) -> str:
+    """What an operation needs and what it may answer, beside its summary: from the route table."""
+    lines = [op.summary.rstrip(".") + "."]
+    if op.html:
+        lines.append("An HTML page (a browser's); a refusal is a page too, or problem+json for a client that "
+                     "does not ask for HTML.")
+    if op.auth:
+        lines.append("Needs an API key (`Authorization: Bearer`).")
+    else:
+        lines.append("Needs no API key" + (", and is rate limited by client address." if op.rate else "."))
+    if op.idempotent:
+        lines.append("Safe to retry with an `Idempotency-Key`.")
+    if op.etag:
+        lines.append("Answers an `ETag`: `If-None-Match` with it gets 304 while the view is the same.")
+    if op.files:
+        lines.append("Also answers as " + ", ".join(f"`{kind}`" for kind in op.files) + " when the query asks.")
+    if op.error_codes:
+        lines.append("May refuse with " + ", ".join(f"`{code}` ({ERRORS[code].status})" for code in op.error_codes)
+                     + ".")
+    return " ".join(lines)
+
+
+def _single_refs(schema: Any) -> Any:
+    """``{"allOf": [one schema]}`` with nothing beside it is that schema (linters call a one-item
+    ``allOf`` illogical, and so it is)."""
+    if isinstance(schema, dict):
+        if set(schema) == {"allOf"} and len(schema["allOf"]) == 1:
+            return _single_refs(schema["allOf"][0])
+        return {k: _single_refs(v) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_single_refs(v) for v in schema]
+    return schema
+
+
 def build() -> dict[str, Any]:
     operations = _operations()
     paths: dict[str, Any] = {}
     for op in operations:
-        entry: dict[str, Any] = {"operationId": op.operation_id, "summary": op.summary, "tags": [op.tag]}
+        entry: dict[str, Any] = {"operationId": op.operation_id, "summary": op.summary,
+                                 "description": _description(op), "tags": [op.tag]}
         params = _parameters(op)
         if params:
             entry["parameters"] = params
@@ -393,15 +447,13 @@ def build() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "lobby"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"}, {"name": "ladders"},
-                 {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"},
-                 {"name": "webhook payloads", "description": "What a webhook endpoint receives (`webhooks`)."}],
+        "tags": [{"name": name, "description": text} for name, text in TAGS.items()],
         "paths": paths,
         "webhooks": _webhooks(),
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "The api_key from createPlayer."}},
-            "schemas": _component_schemas(operations),
+            "schemas": _single_refs(_component_schemas(operations)),
             "parameters": {"AcceptLanguage": ACCEPT_LANGUAGE},
             "headers": {name.replace("-", ""): header for name, header in PROBLEM_HEADERS.items()},
         },
