@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import typing
@@ -428,6 +429,44 @@ def _single_refs(schema: Any) -> Any:
     return schema
 
 
+def _referenced(node: Any, schemas: dict[str, Any], found: set[str]) -> set[str]:
+    """The component schemas ``node`` refers to, directly or through others."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith(REF.format(model="")):
+                name = value.removeprefix(REF.format(model=""))
+                if name not in found:
+                    found.add(name)
+                    _referenced(schemas[name], schemas, found)
+            else:
+                _referenced(value, schemas, found)
+    elif isinstance(node, list):
+        for value in node:
+            _referenced(value, schemas, found)
+    return found
+
+
+def _request_defaults_in_words(paths: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """A request's field with a default is one a client may leave out: the default is said in the
+    field's description rather than as ``default``, which openapi-typescript (with its default
+    settings) reads as "always present" and so makes the field required in a request a client
+    writes. Only the schemas that are never part of an answer: an answer's fields with a default
+    are always present. (A request body written inline gets openapi-typescript's exemption; ours
+    are components, named for the other generators.)"""
+    requests_, answers = set(), set()
+    for operations in paths.values():
+        for operation in operations.values():
+            _referenced(operation.get("requestBody"), schemas, requests_)
+            _referenced(operation.get("responses"), schemas, answers)
+    for name in sorted(requests_ - answers):
+        for prop in schemas[name].get("properties", {}).values():
+            if "default" in prop:
+                default = prop.pop("default")
+                if default is not None:
+                    said = f"Default when left out: `{json.dumps(default)}`."
+                    prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
+
+
 def build() -> dict[str, Any]:
     operations = _operations()
     paths: dict[str, Any] = {}
@@ -443,6 +482,8 @@ def build() -> dict[str, Any]:
         entry["security"] = [{"bearer": []}] if op.auth else []
         entry["responses"] = _responses(op)
         paths.setdefault(op.path, {})[op.method.lower()] = entry
+    schemas = _single_refs(_component_schemas(operations))
+    _request_defaults_in_words(paths, schemas)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
@@ -453,7 +494,7 @@ def build() -> dict[str, Any]:
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "The api_key from createPlayer."}},
-            "schemas": _single_refs(_component_schemas(operations)),
+            "schemas": schemas,
             "parameters": {"AcceptLanguage": ACCEPT_LANGUAGE},
             "headers": {name.replace("-", ""): header for name, header in PROBLEM_HEADERS.items()},
         },
