@@ -183,9 +183,13 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     return _titled(_closed(_strip_titles(dict(sorted(schemas.items())))))
 
 
+TOKEN_PATTERN = r"^\.?[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"
+
+
 def _path_schema(name: str) -> dict[str, Any]:
     if name == "token":
-        return {"type": "string", "maxLength": 4096, "description": "A signed token from an email."}
+        # itsdangerous' URL-safe timed token: [.]payload.timestamp.signature, each part base64url.
+        return {"type": "string", "maxLength": 4096, "pattern": TOKEN_PATTERN, "description": "A signed token from an email."}
     if name == "game":
         return {"type": "string", "enum": list(GAMES)}
     return {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}
@@ -210,7 +214,7 @@ def _parameters(op) -> list[dict]:
             param_schema = {k: v for k, v in choices[0].items() if k != "title"}
             if "default" in prop and prop["default"] is not None:
                 param_schema["default"] = prop["default"]
-            params.append({"name": name, "in": "query", "required": False,
+            params.append({"name": name, "in": "query", "required": name in schema.get("required", ()),
                            "description": prop.get("description", ""), "schema": param_schema})
     if op.etag:
         params.append({"name": "If-None-Match", "in": "header", "required": False,
