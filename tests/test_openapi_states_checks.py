@@ -28,3 +28,13 @@ def test_item5_a_link_token_has_the_shape_of_the_tokens_the_server_makes():
     for payload in ("short", {"game": "g" * 300, "steps": [{"type": "play", "card": "R1", "flag": 3}] * 10}):
         assert re.match(TOKEN_PATTERN, serializer.dumps(payload))  # compressed payloads start with "."
     assert not re.match(TOKEN_PATTERN, "not a token")
+
+
+def test_item5_every_refusal_allowed_to_schema_valid_requests_says_why():
+    """schemathesis' positive_data_acceptance allowance (devtools/fuzz.py): only rules no schema can
+    state, each status with the rules behind it."""
+    from devtools import fuzz
+
+    assert set(fuzz.POSITIVE_DATA_STATUSES) - {"2xx", "3xx", "5xx"} == set(fuzz.POSITIVE_DATA_REFUSALS)
+    assert all(len(why.split()) >= 5 for why in fuzz.POSITIVE_DATA_REFUSALS.values())
+    assert "bot_policy" in fuzz.POSITIVE_DATA_REFUSALS["422"]
