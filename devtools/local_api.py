@@ -94,8 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     config = CLIFactory(str(ROOT)).create_config_obj(chalice_stage_name=args.stage)
     server = LocalDevServer(one_request_a_thread(config.chalice_app), config, args.host, args.port,
                             server_cls=BurstTolerantServer, handler_cls=RequestHandler)
+    # Every line out whole, as soon as it is written: to a pipe or a file, stdout is flushed when its
+    # buffer fills, mid-line, and make serve's own ready line (written by another process to the same
+    # place) ran into Chalice's "Serving on ..." line.
+    sys.stdout.reconfigure(line_buffering=True)
+    sys.stdout.write(f"Serving on http://{args.host}:{args.port}\n")
     try:
-        server.serve_forever()
+        server.server.serve_forever()
     except KeyboardInterrupt:
         pass
     return 0

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import typing
@@ -182,9 +183,13 @@ def _component_schemas(operations: list) -> dict[str, Any]:
     return _titled(_closed(_strip_titles(dict(sorted(schemas.items())))))
 
 
+TOKEN_PATTERN = r"^\.?[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"
+
+
 def _path_schema(name: str) -> dict[str, Any]:
     if name == "token":
-        return {"type": "string", "maxLength": 4096, "description": "A signed token from an email."}
+        # itsdangerous' URL-safe timed token: [.]payload.timestamp.signature, each part base64url.
+        return {"type": "string", "maxLength": 4096, "pattern": TOKEN_PATTERN, "description": "A signed token from an email."}
     if name == "game":
         return {"type": "string", "enum": list(GAMES)}
     return {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}
@@ -209,7 +214,7 @@ def _parameters(op) -> list[dict]:
             param_schema = {k: v for k, v in choices[0].items() if k != "title"}
             if "default" in prop and prop["default"] is not None:
                 param_schema["default"] = prop["default"]
-            params.append({"name": name, "in": "query", "required": False,
+            params.append({"name": name, "in": "query", "required": name in schema.get("required", ()),
                            "description": prop.get("description", ""), "schema": param_schema})
     if op.etag:
         params.append({"name": "If-None-Match", "in": "header", "required": False,
@@ -366,6 +371,8 @@ def _webhooks() -> dict[str, Any]:
         "operationId": "on" + "".join(part.title() for part in re.split(r"[._]", kind)),
         "summary": (model.__doc__ or kind).strip(),
         "tags": ["webhook payloads"],
+        # No security scheme of the document's: the receiver checks webhook-signature (above).
+        "security": [],
         "parameters": [{"name": name, "in": "header", "required": True, "description": text,
                         "schema": {"type": "string"}} for name, text in WEBHOOK_HEADERS],
         "requestBody": {"required": True, "content": {"application/json": {
@@ -375,11 +382,101 @@ def _webhooks() -> dict[str, Any]:
     }} for kind, model in WEBHOOKS.items()}
 
 
+TAGS = {
+    "players": "Sign-up, your account (name, email, language, time zone, notifications), API keys, blocks "
+               "and another player's public profile.",
+    "games": "Games you play: start one, read your view of it, post steps, follow its events.",
+    "lobby": "Invitations and open challenges: accept, decline or abort a game before it starts.",
+    "battleline": "Battle Line's own tools (a claim's analysis).",
+    "khan": "Khan & General's card sets.",
+    "board": "The board in a browser, reached by a signed link (a seat's or a spectator's).",
+    "tournaments": "Round-robin, Swiss and duplicate tournaments: make, join, start, standings.",
+    "ladders": "Ladders: join one and challenge the players near you.",
+    "ratings": "Ratings by game.",
+    "webhooks": "Endpoints of yours that the server calls when something happens in your games.",
+    "email": "Pages reached from an email's links (answer, unsubscribe, recover a key).",
+    "webhook payloads": "What a webhook endpoint receives (`webhooks`).",
+}
+
+
+def _description(op) -> str:
+    """What an operation needs and what it may answer, beside its summary: from the route table."""
+    lines = [op.summary.rstrip(".") + "."]
+    if op.html:
+        lines.append("An HTML page (a browser's); a refusal is a page too, or problem+json for a client that "
+                     "does not ask for HTML.")
+    if op.auth:
+        lines.append("Needs an API key (`Authorization: Bearer`).")
+    else:
+        lines.append("Needs no API key" + (", and is rate limited by client address." if op.rate else "."))
+    if op.idempotent:
+        lines.append("Safe to retry with an `Idempotency-Key`.")
+    if op.etag:
+        lines.append("Answers an `ETag`: `If-None-Match` with it gets 304 while the view is the same.")
+    if op.files:
+        lines.append("Also answers as " + ", ".join(f"`{kind}`" for kind in op.files) + " when the query asks.")
+    if op.error_codes:
+        lines.append("May refuse with " + ", ".join(f"`{code}` ({ERRORS[code].status})" for code in op.error_codes)
+                     + ".")
+    return " ".join(lines)
+
+
+def _single_refs(schema: Any) -> Any:
+    """``{"allOf": [one schema]}`` with nothing beside it is that schema (linters call a one-item
+    ``allOf`` illogical, and so it is)."""
+    if isinstance(schema, dict):
+        if set(schema) == {"allOf"} and len(schema["allOf"]) == 1:
+            return _single_refs(schema["allOf"][0])
+        return {k: _single_refs(v) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_single_refs(v) for v in schema]
+    return schema
+
+
+def _referenced(node: Any, schemas: dict[str, Any], found: set[str]) -> set[str]:
+    """The component schemas ``node`` refers to, directly or through others."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith(REF.format(model="")):
+                name = value.removeprefix(REF.format(model=""))
+                if name not in found:
+                    found.add(name)
+                    _referenced(schemas[name], schemas, found)
+            else:
+                _referenced(value, schemas, found)
+    elif isinstance(node, list):
+        for value in node:
+            _referenced(value, schemas, found)
+    return found
+
+
+def _request_defaults_in_words(paths: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """A request's field with a default is one a client may leave out: the default is said in the
+    field's description rather than as ``default``, which openapi-typescript (with its default
+    settings) reads as "always present" and so makes the field required in a request a client
+    writes. Only the schemas that are never part of an answer: an answer's fields with a default
+    are always present. (A request body written inline gets openapi-typescript's exemption; ours
+    are components, named for the other generators.)"""
+    requests_, answers = set(), set()
+    for operations in paths.values():
+        for operation in operations.values():
+            _referenced(operation.get("requestBody"), schemas, requests_)
+            _referenced(operation.get("responses"), schemas, answers)
+    for name in sorted(requests_ - answers):
+        for prop in schemas[name].get("properties", {}).values():
+            if "default" in prop:
+                default = prop.pop("default")
+                if default is not None:
+                    said = f"Default when left out: `{json.dumps(default)}`."
+                    prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
+
+
 def build() -> dict[str, Any]:
     operations = _operations()
     paths: dict[str, Any] = {}
     for op in operations:
-        entry: dict[str, Any] = {"operationId": op.operation_id, "summary": op.summary, "tags": [op.tag]}
+        entry: dict[str, Any] = {"operationId": op.operation_id, "summary": op.summary,
+                                 "description": _description(op), "tags": [op.tag]}
         params = _parameters(op)
         if params:
             entry["parameters"] = params
@@ -389,19 +486,19 @@ def build() -> dict[str, Any]:
         entry["security"] = [{"bearer": []}] if op.auth else []
         entry["responses"] = _responses(op)
         paths.setdefault(op.path, {})[op.method.lower()] = entry
+    schemas = _single_refs(_component_schemas(operations))
+    _request_defaults_in_words(paths, schemas)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Battle Line and Khan & General correspondence server", "version": "1.0.0", "description": DESCRIPTION},
         "servers": [{"url": "http://127.0.0.1:8000", "description": "make serve"}],
-        "tags": [{"name": "players"}, {"name": "games"}, {"name": "lobby"}, {"name": "battleline"}, {"name": "khan"}, {"name": "board"}, {"name": "tournaments"}, {"name": "ladders"},
-                 {"name": "ratings"}, {"name": "webhooks"}, {"name": "email"},
-                 {"name": "webhook payloads", "description": "What a webhook endpoint receives (`webhooks`)."}],
+        "tags": [{"name": name, "description": text} for name, text in TAGS.items()],
         "paths": paths,
         "webhooks": _webhooks(),
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "The api_key from createPlayer."}},
-            "schemas": _component_schemas(operations),
+            "schemas": schemas,
             "parameters": {"AcceptLanguage": ACCEPT_LANGUAGE},
             "headers": {name.replace("-", ""): header for name, header in PROBLEM_HEADERS.items()},
         },

@@ -31,6 +31,13 @@ def _link_secret(data: Path) -> str:
     return path.read_text().strip()
 
 
+def _say(line: str) -> None:
+    """One line, written whole at once: the API and the worker write to the same terminal, and a
+    line written in pieces could run into one of theirs."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def _interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
@@ -44,7 +51,15 @@ def main() -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _interrupt)
     data = Path(os.environ.get("DATA_DIR", ROOT / "var"))
-    db = DynamoDBLocal(db_path=data / "dynamodb").start()
+    db = DynamoDBLocal(db_path=data / "dynamodb")
+    _say(f"starting DynamoDB Local on port {db.port} (data in {db.db_path})")
+    try:
+        db.start()  # stops what it started, whatever stops it
+    except KeyboardInterrupt:
+        return 0
+    except (TimeoutError, RuntimeError) as failed:
+        print(f"DynamoDB Local did not start: {failed}", file=sys.stderr)
+        return 1
     api: subprocess.Popen | None = None
     worker: subprocess.Popen | None = None
     try:
@@ -64,9 +79,9 @@ def main() -> int:
         api = subprocess.Popen([sys.executable, "-m", "devtools.local_api", "--port", str(port)], cwd=ROOT, env=env)
         worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT,
                                   env={**env, "STREAM_CHECKPOINT": str(data / "stream-checkpoint.json")})
-        wait_for_port(port, process=api)
-        print(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}); "
-              f"notification worker running, emails in {data / 'mail'}. Ctrl-C stops them all.", flush=True)
+        wait_for_port(port, process=api, waiting=f"the API to answer on port {port}")
+        _say(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}); "
+             f"notification worker running, emails in {data / 'mail'}. Ctrl-C stops them all.")
         return api.wait()
     except KeyboardInterrupt:
         return 0

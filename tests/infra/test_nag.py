@@ -91,7 +91,7 @@ def test_dev_only_tools_stay_out_of_the_lambda_package(folder, template):
     """The checks' tools (and every other dev extra) are not in the deployment package."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     dev = {re.split(r"[\[=<>~ ]", d, maxsplit=1)[0].lower() for d in project["project"]["optional-dependencies"]["dev"]}
-    dev |= {"aws-sam-translator", "openapi-python-client"}  # installed by the Makefile, without dependencies
+    dev |= {"aws-sam-translator"}  # installed by the Makefile, without dependencies
     assert {"cdk-nag", "aws-sam-translator", "cfn-lint", "aws-cdk-lib"} <= dev
     modules = {module for module, dists in packages_distributions().items()
                if any(d.lower() in dev for d in dists)}

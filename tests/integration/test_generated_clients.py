@@ -1,6 +1,11 @@
 """A third party's client, generated from the committed openapi.yaml by the two generators Python
-developers reach for (openapi-python-client and OpenAPI Generator's `python`), plays whole games
-against the live server using only the generated methods and models (issue 14).
+developers reach for (openapi-python-client and OpenAPI Generator's `python`), and a TypeScript
+client (openapi-typescript's types, with its default settings, and openapi-fetch), plays whole games
+against the live server using only the generated methods and models (issues 14 and 37).
+
+openapi-python-client runs from a virtual environment of its own (.venv-gen, devtools/generators.txt:
+it pins an older typer than ours), made here when `make test` has not made it. The node tools are
+those of package.json (node_modules, `npm ci`).
 
 Generation must be clean: a generator warning means a part of the API a client may not get. Two
 lines OpenAPI Generator 7 prints whatever the document are the exceptions: "3.1 support is still in
@@ -10,7 +15,9 @@ with a response body, even a one-operation 3.0 document answering a string)."""
 from __future__ import annotations
 
 import importlib
+import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +29,9 @@ from devtools.dynamodb_local import ROOT
 pytestmark = pytest.mark.integration
 
 BIN = Path(sys.executable).parent
+GEN_VENV = ROOT / ".venv-gen"
+NODE_BIN = ROOT / "node_modules" / ".bin"
+TS_CLIENT = Path(__file__).with_name("typescript")
 SPEC = ROOT / "openapi.yaml"
 OAG_NOISE = ("3.1 support is still in beta", "Failed to get the schema name: null")
 MAX_STEPS = 3000  # a safety net: both games end long before
@@ -35,6 +45,17 @@ def _run(command: list[str], cwd: Path) -> str:
     return output
 
 
+def _generator_venv() -> Path:
+    """.venv-gen/bin, with devtools/generators.txt installed (the Makefile's $(GEN_INSTALLED))."""
+    marker = GEN_VENV / ".installed"
+    requirements = ROOT / "devtools" / "generators.txt"
+    if not marker.exists() or marker.stat().st_mtime < requirements.stat().st_mtime:
+        _run([sys.executable, "-m", "venv", str(GEN_VENV)], ROOT)
+        _run([str(GEN_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet", "-r", str(requirements)], ROOT)
+        marker.touch()
+    return GEN_VENV / "bin"
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory) -> dict[str, str]:
     """Both clients, generated into one directory (packages ``opc_client`` and ``oag_client``,
@@ -42,7 +63,7 @@ def generated(tmp_path_factory) -> dict[str, str]:
     where = tmp_path_factory.mktemp("clients")
     config = where / "opc.yaml"
     config.write_text("post_hooks: []\n")  # no formatter run: the code as generated
-    opc = _run([str(BIN / "openapi-python-client"), "generate", "--path", str(SPEC), "--meta", "none",
+    opc = _run([str(_generator_venv() / "openapi-python-client"), "generate", "--path", str(SPEC), "--meta", "none",
                 "--output-path", str(where / "opc_client"), "--config", str(config)], where)
     oag = _run([str(BIN / "openapi-generator-cli"), "generate", "-i", str(SPEC), "-g", "python",
                 "-o", str(where / "oag"), "--package-name", "oag_client"], where)
@@ -196,3 +217,36 @@ def test_openapi_generator_client_plays_khan_and_general_to_the_end(live_server,
     options = pkg.CreateGameRequestOptions(pkg.KhanOptions(max_rounds=2, first_seat=1))
     view = player.play(player.new_game("khan", options), seed=4)
     assert view.status == "finished" and view.result.reason in {"annihilation", "routed", "max_rounds"}
+
+
+# ---------------------------------------------------------------- TypeScript: openapi-typescript + openapi-fetch
+
+@pytest.fixture(scope="module")
+def typescript_client(tmp_path_factory) -> Path:
+    """tests/integration/typescript/play.ts, compiled by tsc (strict) against the types openapi-typescript
+    makes of openapi.yaml with its default settings: the compiled play.js."""
+    where = tmp_path_factory.mktemp("typescript")
+    for name in ("play.ts", "tsconfig.json"):
+        shutil.copy(TS_CLIENT / name, where / name)
+    (where / "package.json").write_text('{"type": "module"}\n')
+    (where / "node_modules").symlink_to(ROOT / "node_modules")
+    _run([str(NODE_BIN / "openapi-typescript"), str(SPEC), "-o", str(where / "schema.d.ts")], where)
+    _run([str(NODE_BIN / "tsc"), "-p", str(where)], where)  # a type error fails here, with tsc's message
+    return where / "play.js"
+
+
+def _play_typescript(client: Path, url: str, game: str, seed: int) -> dict:
+    done = subprocess.run(["node", str(client), url, game, str(seed)], cwd=client.parent, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_item4_typescript_client_plays_battle_line_with_tactics_to_the_end(live_server, typescript_client):
+    view = _play_typescript(typescript_client, live_server.url, "battleline", seed=5)
+    assert view["status"] == "finished" and view["result"]["reason"] in {"adjacent_flags", "flag_count", "stall"}
+
+
+def test_item4_typescript_client_plays_khan_and_general_to_the_end(live_server, typescript_client):
+    view = _play_typescript(typescript_client, live_server.url, "khan", seed=6)
+    assert view["status"] == "finished" and view["result"]["reason"] in {"annihilation", "routed", "max_rounds"}
