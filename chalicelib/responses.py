@@ -618,6 +618,8 @@ class Standings(Shape):
     crosstable: list[CrosstableRow] = Field(description="The players in rank order with their results "
                                                         "(empty before the start).")
     html_url: str = Field(description="The standings and crosstable as a page for a browser (public).")
+    trf_url: str = Field(description="The tournament as FIDE's Tournament Report File (TRF-16), which any "
+                                     "FIDE-endorsed pairing program can check round by round (public).")
 
 
 class CardSetFaction(Shape):
