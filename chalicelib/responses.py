@@ -465,6 +465,11 @@ class TournamentList(Shape):
                                                 "null on the last page.")
 
 
+class TournamentStop(Shape):
+    round: int = Field(description="The round that could not be paired.")
+    reason: Literal["no_legal_pairing"]
+
+
 class TournamentView(Shape):
     id: str
     name: str
@@ -485,6 +490,9 @@ class TournamentView(Shape):
     organiser: str
     created_at: str
     round: int = Field(description="The round being played (0 before the start).")
+    stopped: TournamentStop | None = Field(None, description="Set when a Swiss ended before its last round because "
+                                                           "no pairing met FIDE's absolute criteria (no repeat, "
+                                                           "no second bye, C.3): the organiser decides what next.")
     players: list[TournamentPlayer]
     pairings: list[PairingView]
 

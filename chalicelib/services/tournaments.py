@@ -342,7 +342,7 @@ class Tournaments:
             "time_policy": timecontrol.policy(t["options"]["time_control"]) if t["options"].get("time_control")
             else None,
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
-            "created_at": t["created_at"], "round": t["round"],
+            "created_at": t["created_at"], "round": t["round"], "stopped": t.get("stopped"),
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
                          "withdrawn": p["withdrawn"], **director.bot_mark(p)} for p in t["players"]],
             "pairings": [{"round": p["round"], "board": p["board"], "first": who(p["first"]),
