@@ -104,7 +104,7 @@ def test_swiss_over_random_results_never_repeats_and_keeps_seats_balanced(n, rou
 
 @pytest.mark.parametrize("results", ["random", "seat 1 always wins", "seat 2 always wins"])
 def test_a_64_player_swiss_pairs_seven_rounds(results):
-    """Kept fast (measured by hand: 0.05 to 0.1 s for the seven rounds). When one seat always wins,
+    """Not timed (benchmarks/swiss.py measures the Dutch system's speed). When one seat always wins,
     whole score groups must have the same seat next: they float down together."""
     t = swiss(64, 7)
     chance = random.Random(22)
