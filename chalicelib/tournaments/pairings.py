@@ -280,6 +280,9 @@ class _Dutch:
             residents = [p for p in order if self.score(p) == score and p in remaining]
             bracket = moved + residents
             following = [p for p in order if i + 1 < len(scores) and self.score(p) == scores[i + 1]]
+            if i < len(scores) - 1 and not any(self.legal(a, b) for j, a in enumerate(bracket) for b in bracket[j + 1:]):
+                moved = bracket  # nothing can be paired in it: all of it moves down (no matching needed)
+                continue
             found = self._bracket(remaining, bracket, moved, following)
             if found is None:
                 raise NoLegalPairing("no pairing of this round meets FIDE's absolute criteria")
