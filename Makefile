@@ -19,7 +19,7 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard chalicelib/locale/*/LC_MESSAGES/mess
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test test-unit openapi messages bench bench-bots mail-in check-card-set playtest synth package deploy destroy install clean
+.PHONY: serve test test-unit pair openapi messages bench bench-bots mail-in check-card-set playtest synth package deploy destroy install clean
 
 serve: $(SERVE_INSTALLED) $(NODE_SERVE_INSTALLED) $(CATALOGS)
 	@$(PY) -m devtools.serve
@@ -32,6 +32,11 @@ test: install $(GEN_INSTALLED) $(CHROMIUM) $(CJK_FONT)
 
 test-unit: install
 	$(PY) -m pytest -m "not integration"
+
+# Our Dutch system pairs the next round of a FIDE TRF-16 file, printed as endorsed engines print it
+# (the number of pairs, then "first second" by starting rank, a bye as "N 0"): make pair TRF=file.trf
+pair: $(INSTALLED)
+	@$(PY) -m devtools.pair $(TRF)
 
 # Play by email locally: a raw reply on standard input, run by the same handler as in AWS.
 # Uses the data and link secret of `make serve` (DATA_DIR, default var/).

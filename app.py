@@ -120,9 +120,15 @@ def list_tournaments(call: Call):
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}", "getTournament",
-               summary="A tournament: players, rounds, pairings and their games", response=r.TournamentView,
-               auth=False, errors=("tournament_not_found",), tag="tournaments")
+               summary="A tournament: players, rounds, pairings and their games; `?format=trf` answers it as "
+                       "FIDE's Tournament Report File (TRF-16)", query=m.TournamentQuery, response=r.TournamentView,
+               files=("text/plain",), auth=False, errors=("tournament_not_found",), tag="tournaments")
 def get_tournament(call: Call):
+    if call.query.format == "trf":
+        from chalicelib.pages.page import Download
+
+        text, tid = call.services.tournaments.trf(call.params["tournament_id"])
+        return Download(text, "text/plain", f"tournament-{tid}.trf")
     return call.services.tournaments.get(call.params["tournament_id"])
 
 

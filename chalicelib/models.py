@@ -220,6 +220,14 @@ class FindPlayersQuery(Query):
     cursor: Cursor | None = None
 
 
+class TournamentQuery(Query):
+    format: Literal["json", "trf"] = Field("json", description="trf: FIDE's Tournament Report File (TRF-16: a "
+                                                                "player line a player with each round's "
+                                                                "opponent, seat as colour w/b and result; "
+                                                                "text/plain), for any FIDE-endorsed pairing "
+                                                                "checker.")
+
+
 class StandingsQuery(Query):
     format: Literal["json", "csv"] = Field("json", description="csv: the standings and crosstable as a CSV file "
                                                                 "(RFC 4180, UTF-8, a header row; text/csv).")

@@ -468,6 +468,11 @@ class TournamentList(Shape):
                                                 "null on the last page.")
 
 
+class TournamentStop(Shape):
+    round: int = Field(description="The round that could not be paired.")
+    reason: Literal["no_legal_pairing"]
+
+
 class TournamentView(Shape):
     id: str
     name: str
@@ -488,6 +493,9 @@ class TournamentView(Shape):
     organiser: str
     created_at: str
     round: int = Field(description="The round being played (0 before the start).")
+    stopped: TournamentStop | None = Field(None, description="Set when a Swiss ended before its last round because "
+                                                           "no pairing met FIDE's absolute criteria (no repeat, "
+                                                           "no second bye, C.3): the organiser decides what next.")
     players: list[TournamentPlayer]
     pairings: list[PairingView]
 
@@ -621,6 +629,8 @@ class Standings(Shape):
     crosstable: list[CrosstableRow] = Field(description="The players in rank order with their results "
                                                         "(empty before the start).")
     html_url: str = Field(description="The standings and crosstable as a page for a browser (public).")
+    trf_url: str = Field(description="The tournament as FIDE's Tournament Report File (TRF-16), which any "
+                                     "FIDE-endorsed pairing program can check round by round (public).")
 
 
 class CardSetFaction(Shape):

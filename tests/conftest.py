@@ -133,7 +133,7 @@ class ApiClient:
         response = getattr(self.client.http, method.lower())(path, headers=sent, **({"body": payload} if payload is not None else {}))
         self.project()
         kind = response.headers.get("Content-Type", response.headers.get("content-type", ""))
-        parsed = response.body.decode() if kind.startswith(("text/html", "text/csv")) else (
+        parsed = response.body.decode() if kind.startswith(("text/html", "text/csv", "text/plain")) else (
             json.loads(response.body) if response.body else None)
         return Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, parsed)
 

@@ -27,7 +27,7 @@ from ..notify import messages
 from ..records import EventRecord, GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
-from ..tournaments import director
+from ..tournaments import director, trf
 from ..i18n import _
 
 logger = logging.getLogger("battleline.tournaments")
@@ -104,7 +104,13 @@ class Tournaments:
         return {"tournament_id": data["id"], "name": data["name"], "game": data["game"], "format": data["format"],
                 "status": data["status"], "round": data["round"], "rounds": data["rounds"],
                 "tie_break": order[0], "tie_break_order": order, "standings": rows,
-                "crosstable": director.crosstable(data, rows), "html_url": self.base_url + page}
+                "crosstable": director.crosstable(data, rows), "html_url": self.base_url + page,
+                "trf_url": f"{self.base_url}/v1/tournaments/{data['id']}?format=trf"}
+
+    def trf(self, tournament_id: str) -> tuple[str, str]:
+        """The tournament as a TRF-16 file (chalicelib/tournaments/trf.py): its text and the id."""
+        data = self.scored(self._load(tournament_id).data)
+        return trf.write(data, director.standing_rows(data)), data["id"]
 
     def round_in_play(self, tournament_id: str, game_id: str) -> bool:
         """Whether a board of the game's round is unfinished: a pairing of that round is not yet scored
@@ -336,7 +342,7 @@ class Tournaments:
             "time_policy": timecontrol.policy(t["options"]["time_control"]) if t["options"].get("time_control")
             else None,
             "max_players": t["max_players"], "status": t["status"], "organiser": t["organiser"],
-            "created_at": t["created_at"], "round": t["round"],
+            "created_at": t["created_at"], "round": t["round"], "stopped": t.get("stopped"),
             "players": [{"player_id": p["player_id"], "name": p["name"], "seed": p["seed"],
                          "withdrawn": p["withdrawn"], **director.bot_mark(p)} for p in t["players"]],
             "pairings": [{"round": p["round"], "board": p["board"], "first": who(p["first"]),

@@ -170,8 +170,12 @@ def _pairs_for(t: Tournament, number: int) -> list[tuple[int, int | None]] | Non
             pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
         return pairing_rules.allocate_seats(pairs, seat_history(t), {p["seed"]: p["seed"] for p in t["players"]})
     try:
-        return pairing_rules.swiss_round(swiss_entrants(t), rounds_left=t["rounds"] - number + 1)
-    except ValueError:
+        return pairing_rules.swiss_round(swiss_entrants(t), rounds_left=t["rounds"] - number + 1,
+                                         final=number == t["rounds"], max_score=t["forfeit_points"] * (number - 1))
+    except pairing_rules.NoLegalPairing:
+        # Every pairing would break an absolute criterion (a repeat, a second bye, two players who
+        # must both have one seat): the event ends here and says so, rather than break one silently.
+        t["stopped"] = {"round": number, "reason": "no_legal_pairing"}
         return None
 
 
@@ -188,31 +192,44 @@ def seat_history(t: Tournament) -> dict[int, list[int]]:
 
 def swiss_entrants(t: Tournament) -> list[pairing_rules.Entrant]:
     """The active players before the next Swiss round, best first (score, then seed), with what the
-    Dutch system needs: seats, opponents, byes, and who floated down last round (met a lower
-    score, or had the bye)."""
+    Dutch system needs: seats, opponents, byes (and wins without playing: C.2 bars either from
+    another bye), and every round's float (C.04.3 1.4: down for the higher score of a pair of
+    different scores, for a bye and for a win without playing; up for the lower score)."""
     score = totals(t)
     seats = seat_history(t)
     met: dict[int, set[int]] = {seed: set() for seed in score}
     had_bye: set[int] = set()
-    for p in t["pairings"]:
-        if p["second"] is None:
-            had_bye.add(p["first"])
-        else:
-            met[p["first"]].add(p["second"])
-            met[p["second"]].add(p["first"])
-    last = [p for p in t["pairings"] if p["round"] == t["round"]]
-    before = dict(score)
-    for p in last:
-        if p["points"] is not None:
-            before[p["first"]] -= p["points"][0]
-            if p["second"] is not None:
-                before[p["second"]] -= p["points"][1]
-    down = {p["first"] for p in last if p["second"] is None}
-    down |= {a for p in last if p["second"] is not None for a, b in ((p["first"], p["second"]), (p["second"], p["first"]))
-             if before[a] > before[b]}
+    floats: dict[int, list[int]] = {seed: [] for seed in score}
+    running = {seed: 0.0 for seed in score}
+    for number in range(1, t["round"] + 1):
+        played = [p for p in t["pairings"] if p["round"] == number]
+        now = {seed: 0 for seed in score}
+        for p in played:
+            first, second = p["first"], p["second"]
+            if second is None:
+                had_bye.add(first)
+                now[first] = -1
+                continue
+            met[first].add(second)
+            met[second].add(first)
+            if p["forfeit"]:
+                for seed, points, other in ((first, 0, 1), (second, 1, 0)):
+                    if p["points"] is not None and p["points"][points] > p["points"][other]:
+                        had_bye.add(seed)
+                        now[seed] = -1
+            elif running[first] != running[second]:
+                high, low = (first, second) if running[first] > running[second] else (second, first)
+                now[high], now[low] = -1, 1
+        for p in played:
+            if p["points"] is not None:
+                running[p["first"]] += p["points"][0]
+                if p["second"] is not None:
+                    running[p["second"]] += p["points"][1]
+        for seed in score:
+            floats[seed].append(now[seed])
     active = sorted((p["seed"] for p in t["players"] if not p["withdrawn"]), key=lambda s: (-score[s], s))
-    return [pairing_rules.Entrant(s, score[s], tuple(seats[s]), frozenset(met[s]), s in had_bye, s in down)
-            for s in active]
+    return [pairing_rules.Entrant(s, score[s], tuple(seats[s]), frozenset(met[s]), s in had_bye,
+                                  floats=tuple(floats[s])) for s in active]
 
 
 def winner(pairing: dict) -> int:

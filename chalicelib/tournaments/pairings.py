@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
+from .matching import max_weight_matching
+
 Pairing = tuple[int, int | None]
 
 
@@ -64,43 +66,37 @@ def elimination_first_round(n: int) -> list[Pairing]:
     return [_bye(order[i], order[i + 1], n) for i in range(0, size, 2)]
 
 
-def swiss_round(entrants: list[Entrant], rounds_left: int = 1) -> list[Pairing]:
-    """One Swiss round by the Dutch system (docs/correspondence.md says what is simplified).
-    ``entrants`` are ranked best first (score, then seed). Pairings come with their seats
-    allocated (first = seat 1), boards ordered by score, the bye last. With an odd count the
-    lowest-ranked player without a bye gets it; if the others cannot all be paired without a
-    repeat, the next one up is tried (then, only then, players who had a bye). Raises ValueError
-    when no pairing without a repeat exists.
+class NoLegalPairing(ValueError):
+    """No pairing of the round meets FIDE's absolute criteria (C.1 no repeat, C.2 no second bye,
+    C.3 no two non-topscorers who must both have the same seat): the organiser must decide."""
+
+
+def swiss_round(entrants: list[Entrant], rounds_left: int = 1, *, final: bool = False,
+                max_score: float = 0.0) -> list[Pairing]:
+    """One Swiss round by FIDE's Dutch system (C.04.3; docs/correspondence.md says how and where it
+    still differs). ``entrants`` in any order: they are ranked by score, then seed (pairing number).
+    Pairings come with their seats allocated (first = seat 1) by C.04.3's colour rules, boards
+    ordered by score, the bye last. ``final``: this is the last round, where topscorers (a score
+    above half of ``max_score``, the most points anyone could have by now) are exempt from C.3.
+    Raises NoLegalPairing when no pairing meets every absolute criterion.
 
     ``rounds_left`` (this one included): in a small field (at most ``LOOKAHEAD_PLAYERS``) a
     pairing after which the remaining rounds could not all be paired is passed over for the
-    first one, in Dutch order of the whole field, after which they can."""
-    pairs = _dutch_round(entrants)
-    if rounds_left <= 1 or len(entrants) > LOOKAHEAD_PLAYERS:
+    first one, among those that meet every absolute criterion, after which they can."""
+    field = sorted(entrants, key=lambda e: (-e.score, e.seed))
+    dutch = _Dutch(field, final, max_score)
+    pairs = dutch.pair()
+    if rounds_left <= 1 or len(field) > LOOKAHEAD_PLAYERS:
         return pairs
-    future = _Future(entrants)
+    future = _Future(field)
     if future.completes(pairs, rounds_left - 1):
         return pairs
-    field = _Field(entrants, strict=False)
     for candidate in future.pairings():
-        if future.completes(candidate, rounds_left - 1):
-            bye = [(a, b) for a, b in candidate if b is None]
-            return field.boards([(a, b) for a, b in candidate if b is not None]) + bye
+        if all(dutch.legal(a, b or 0) for a, b in candidate) and future.completes(candidate, rounds_left - 1):
+            return dutch.boards([(a, b) for a, b in candidate if b is not None],
+                                next((a for a, b in candidate if b is None), None))
     return pairs  # the event cannot play every round whatever this one does: pair it by the rules
 
-
-def _dutch_round(entrants: list[Entrant]) -> list[Pairing]:
-    order = [e.seed for e in entrants]
-    fresh = [e.seed for e in reversed(entrants) if not e.had_bye]
-    again = [e.seed for e in reversed(entrants) if e.had_bye]
-    for byes in ([fresh, again] if len(order) % 2 else [[None]]):
-        for strict in (True, False):  # two players who must both have one seat meet only as a last resort
-            field = _Field(entrants, strict)
-            for bye in byes:
-                rest = [p for p in order if p != bye]
-                if field.matchable(frozenset(rest)):
-                    return field.boards(field.dutch(rest)) + ([(bye, None)] if bye is not None else [])
-    raise ValueError("no Swiss pairing without a repeat exists for this round")
 
 
 LOOKAHEAD_PLAYERS = 12  # larger fields rarely play more rounds than half their size, which always complete
@@ -174,20 +170,21 @@ def seat_preference(seats: Sequence[int]) -> tuple[int, int]:
 
 
 def allocate_seats(pairs: Iterable[Pairing], seats_of: Mapping[int, Sequence[int]],
-                   rank: Mapping[int, int]) -> list[Pairing]:
+                   rank: Mapping[int, int], numbers: Mapping[int, int] | None = None) -> list[Pairing]:
     """Each pairing's seats as FIDE allocates colours (C.04.3 E): grant both preferences; else the
     stronger one (two absolute ones: the wider seat difference); else alternate from the most
     recent game in which the two had different seats; else the higher-ranked player's preference;
     with no games at all, the higher-ranked player takes seat 1 with an odd ``rank`` (pairing
     number), seat 2 with an even one. ``seats_of``: each player's seats so far, oldest first (byes
-    and forfeits hold none); ``rank``: lower is better. Returns (seat 1, seat 2) pairs."""
+    and forfeits hold none); ``rank``: lower is better; ``numbers``: pairing numbers, whose parity
+    decides the last case (C.04.3 E.5; ``rank`` when not given). Returns (seat 1, seat 2) pairs."""
     placed: list[Pairing] = []
     for a, b in pairs:
         if b is None:
             placed.append((a, None))
             continue
         high, low = (a, b) if rank[a] < rank[b] else (b, a)
-        seat = _seat_of_higher(seats_of.get(high, ()), seats_of.get(low, ()), rank[high])
+        seat = _seat_of_higher(seats_of.get(high, ()), seats_of.get(low, ()), (numbers or rank)[high])
         placed.append((high, low) if seat == 1 else (low, high))
     return placed
 
@@ -217,184 +214,230 @@ def _seat_of_higher(high: Sequence[int], low: Sequence[int], high_rank: int) -> 
 @dataclass(frozen=True)
 class Entrant:
     """A Swiss player before a round: pairing number (seed), score, seats of the games played
-    (oldest first), opponents met, whether they had a bye, whether they floated down last round."""
+    (oldest first), opponents met, whether they had a bye (or a win without playing: C.2), and
+    their floats, one a round oldest first: -1 down, +1 up, 0 none (``floated_down``: the last
+    round's was down, for callers that know no more)."""
     seed: int
     score: float = 0.0
     seats: tuple[int, ...] = ()
     opponents: frozenset[int] = frozenset()
     had_bye: bool = False
     floated_down: bool = False
+    floats: tuple[int, ...] = ()
+
+    def float_back(self, rounds: int) -> int:
+        """The float ``rounds`` rounds back (1: the last round)."""
+        if rounds == 1 and self.floated_down:
+            return -1
+        return self.floats[-rounds] if len(self.floats) >= rounds else 0
 
 
-@dataclass(frozen=True)
-class _Level:
-    """How much a bracket's pairing may give up, least first (FIDE's quality criteria, coarsely):
-    a player floating down twice running, then two players wanting the same seat when one of them
-    wants it mildly, strongly, absolutely."""
-    float_again: bool
-    clash: int  # the strongest shared seat preference allowed in a pair
+BYE = 0  # the vertex that stands for the pairing-allocated bye
 
 
-LEVELS = (_Level(False, NO_PREFERENCE), _Level(True, NO_PREFERENCE), _Level(True, MILD), _Level(True, STRONG),
-          _Level(True, ABSOLUTE))
-BUDGET = 1000  # search steps a bracket may take at one level before the next is tried
-BRACKET_BUDGET = 6000  # and in all, before it takes any pairing that leaves the rest pairable
+class _Dutch:
+    """The Dutch system as a weighted matching, bracket by bracket from the top score group down
+    (as FIDE-endorsed engines do it): each bracket's pairing is the maximum-weight matching of
+    every player still unpaired, whose edge weights encode, most significant first, C.4 (everyone
+    can still be paired), the bracket's quality criteria C.5 to C.19 in their order, then the
+    Dutch order of candidates (S1 against S2, transpositions before exchanges). Only edges that
+    meet the absolute criteria C.1-C.3 exist. The bracket's own pairs are kept; its players left
+    unpaired in it move down to the next bracket."""
 
+    def __init__(self, field: list[Entrant], final: bool, max_score: float) -> None:
+        self.field = field
+        self.by_seed = {e.seed: e for e in field}
+        self.rank = {e.seed: i for i, e in enumerate(field)}
+        self.rank[BYE] = len(field)
+        self.preference = {e.seed: seat_preference(e.seats) for e in field}
+        self.top = {e.seed for e in field if final and e.score > max_score / 2}
+        self.final = final
+        scores = sorted({e.score for e in field})
+        self.score_rank = {s: i for i, s in enumerate(scores)}
+        self.radix = len(field) + 2
+        self.differences = {d: i for i, d in enumerate(sorted({abs(a - b) for a in scores for b in scores}))}
 
-class _OverBudget(Exception):
-    pass
+    def score(self, p: int) -> float:
+        return self.by_seed[p].score if p != BYE else float("-inf")
 
-
-class _Field:
-    def __init__(self, entrants: list[Entrant], strict: bool) -> None:
-        self.by_seed = {e.seed: e for e in entrants}
-        self.rank = {e.seed: i for i, e in enumerate(entrants, start=1)}
-        self.preference = {e.seed: seat_preference(e.seats) for e in entrants}
-        must = {p: want for p, (strength, want) in self.preference.items() if strength == ABSOLUTE}
-        # Who may not meet whom: a repeat never; with ``strict``, nor two players who both must have
-        # the same seat (FIDE's absolute criterion C.3).
-        self.barred = {e.seed: e.opponents | {e.seed} for e in entrants}
-        if strict:
-            for p, want in must.items():
-                self.barred[p] = self.barred[p] | {q for q, other in must.items() if other == want}
-        self._matchable: dict[frozenset[int], bool] = {}
-
-    def matchable(self, players: frozenset[int]) -> bool:
-        """Whether ``players`` can all be paired (no repeat; with ``strict``, no two players who must
-        have the same seat): a maximum matching (Edmonds), so a failing check costs no more than a
-        passing one."""
-        if len(players) % 2:
+    def legal(self, a: int, b: int) -> bool:
+        """C.1, C.2 and C.3: the pairs (and byes) that may be made at all."""
+        if b == BYE or a == BYE:
+            return not self.by_seed[a or b].had_bye
+        if b in self.by_seed[a].opponents or a == b:
             return False
-        known = self._matchable.get(players)
-        if known is None:
-            known = self.matching(sorted(players)) is not None
-            self._matchable[players] = known
-        return known
+        (strength_a, want_a), (strength_b, want_b) = self.preference[a], self.preference[b]
+        return not (strength_a == strength_b == ABSOLUTE and want_a == want_b and not {a, b} & self.top)
 
-    def matching(self, players: list[int]) -> list[tuple[int, int]] | None:
-        return perfect_matching([[q for q in players if q not in self.barred[p]] for p in players], players)
-
-    def dutch(self, players: list[int]) -> list[tuple[int, int]]:
-        """Score groups from the top; a group's players who cannot be paired in it float down into
-        the next one, ahead of its own players."""
-        groups: list[list[int]] = []
-        for p in players:
-            if groups and self.by_seed[groups[-1][0]].score == self.by_seed[p].score:
-                groups[-1].append(p)
-            else:
-                groups.append([p])
+    def pair(self) -> list[Pairing]:
+        order = [e.seed for e in self.field]
+        remaining = order + ([BYE] if len(order) % 2 else [])
         pairs: list[tuple[int, int]] = []
-        floaters: list[int] = []
-        for i, group in enumerate(groups):
-            lower = [p for g in groups[i + 1:] for p in g]
-            found, floaters = self._bracket(floaters, group, lower)
-            pairs += found
-        return pairs
+        bye = None
+        moved: list[int] = []
+        scores = sorted({e.score for e in self.field}, reverse=True)
+        for i, score in enumerate(scores):
+            residents = [p for p in order if self.score(p) == score and p in remaining]
+            bracket = moved + residents
+            following = [p for p in order if i + 1 < len(scores) and self.score(p) == scores[i + 1]]
+            if i < len(scores) - 1 and not any(self.legal(a, b) for j, a in enumerate(bracket) for b in bracket[j + 1:]):
+                moved = bracket  # nothing can be paired in it: all of it moves down (no matching needed)
+                continue
+            found = self._bracket(remaining, bracket, moved, following)
+            if found is None:
+                raise NoLegalPairing("no pairing of this round meets FIDE's absolute criteria")
+            inside = set(bracket)
+            kept = [(a, b) for a, b in found if a in inside and b in inside]
+            if i == len(scores) - 1:
+                kept = [(a, b) for a, b in found if b != BYE]
+                bye = next((a for a, b in found if b == BYE), None)
+            done = {p for pair in kept for p in pair} | ({bye, BYE} if bye is not None else set())
+            pairs += kept
+            moved = [p for p in bracket if p not in done]
+            remaining = [p for p in remaining if p not in done]
+        return self.boards(pairs, bye)
 
-    def _bracket(self, floaters: list[int], residents: list[int], lower: list[int]):
-        """The bracket's pairs and the players it floats down: as many pairs as possible, then the
-        first pairing in Dutch order at the least lenient level that has one."""
-        bracket = floaters + residents
-        inside, below = set(bracket), set(lower)
-        pairable = sum(1 for p in bracket if inside - self.barred[p])  # players with a possible opponent here
-        stranded = sum(1 for p in lower if not below - self.barred[p])  # players below who need a floater
-        pairable = min(pairable, len(bracket) - stranded)
-
-        spent = [0]  # search steps over the whole bracket
-
-        def search(pairs: int | None, level: _Level, prune: bool = False):
-            budget = min(BUDGET, BRACKET_BUDGET - spent[0])
-            try:
-                return self._search(bracket, set(floaters), pairs, level, lower, budget, spent, prune)
-            except _OverBudget:
-                return _OverBudget
-
-        # How many pairs: the first pairing found at the most lenient level (pairing before floating),
-        # then more while there is a pairing with one more pair.
-        found = search(None, LEVELS[-1], prune=True)
-        if found in (None, _OverBudget):
-            return self._any_completion(bracket, lower)
-        pairs = len(found[0])
-        while pairs < pairable // 2:
-            more = search(pairs + 1, LEVELS[-1])
-            if more in (None, _OverBudget):
-                break
-            found, pairs = more, pairs + 1
-        for level in LEVELS[:-1]:  # the first pairing in Dutch order at the least lenient level
-            better = search(pairs, level)
-            if better not in (None, _OverBudget):
-                return better
-        last = search(pairs, LEVELS[-1])
-        return last if last not in (None, _OverBudget) else found
-
-    def _any_completion(self, bracket: list[int], lower: list[int]):
-        """When the search gives up (rare: a bracket whose Dutch order keeps running into dead ends),
-        a maximum matching of the bracket and everyone below, which exists since the bracket above
-        left a pairable remainder: its pairs inside the bracket stand, its players matched below float."""
-        pairs = self.matching(bracket + lower)
-        assert pairs is not None, "the remainder was left pairable"
-        inside = set(bracket)
-        kept = [(a, b) for a, b in pairs if a in inside and b in inside]
-        down = [p for p in bracket if not any(p in pair for pair in kept)]
-        return kept, down
-
-    def _search(self, bracket: list[int], floaters: set[int], pairs: int | None, level: _Level, lower: list[int],
-                budget: int, spent: list[int], prune: bool):
-        """The first pairing of the bracket in Dutch order at ``level`` with ``pairs`` pairs (None: any
-        number, pairing before floating) that leaves a pairable remainder; ``prune``: check at each
-        step that the remainder can still be paired."""
-        may_float = len(bracket) if pairs is None else len(bracket) - 2 * pairs
-        if not lower:
-            may_float = 0  # the last bracket floats nobody
-        steps = [0]
-
-        def extend(unpaired: list[int], made: list[tuple[int, int]], down: list[int]):
-            steps[0] += 1
-            spent[0] += 1
-            if steps[0] > budget:
-                raise _OverBudget
-            if prune and not self.matchable(frozenset(unpaired + down + lower)):
-                return None
-            if not unpaired:
-                return (made, down) if self.matchable(frozenset(down + lower)) else None
-            x, rest = unpaired[0], unpaired[1:]
-            for y in self._partners(x, rest, floaters):
-                if self._compatible(x, y, level):
-                    found = extend([p for p in rest if p != y], made + [(x, y)], down)
-                    if found:
-                        return found
-            if len(down) < may_float and (level.float_again or not self.by_seed[x].floated_down):
-                return extend(rest, made, down + [x])
+    def _bracket(self, remaining: list[int], bracket: list[int], moved: list[int],
+                 following: list[int]) -> list[tuple[int, int]] | None:
+        """The maximum-weight matching of ``remaining`` for this bracket, as (higher, lower) pairs;
+        None when it cannot pair everyone."""
+        inside, nxt, mdps = set(bracket), set(following), set(moved)
+        edges = [(a, b) for i, a in enumerate(remaining) for b in remaining[i + 1:] if self.legal(a, b)]
+        quality = {edge: self._quality(*edge, inside, nxt) for edge in edges}
+        matched = self._match(remaining, quality)
+        if matched is None:
             return None
+        # The Dutch order: S1 and S2 from the number of pairs the bracket makes (and how many of
+        # its moved-down players are paired in it), the first candidate in that order wins ties.
+        in_bracket = [(a, b) for a, b in matched if a in inside and b in inside]
+        paired = len(in_bracket)
+        paired_mdps = sum(1 for a, b in in_bracket for p in (a, b) if p in mdps)
+        residents = [p for p in bracket if p not in mdps]
+        order_weight = {edge: self._order(*edge, bracket, residents, mdps, paired, paired_mdps)
+                        for edge in edges}
+        top = max(order_weight.values(), default=0) + 1
+        return self._match(remaining, {e: w * top + order_weight[e] for e, w in quality.items()})
 
-        return extend(bracket, [], [])
+    def _match(self, players: list[int], weights: dict[tuple[int, int], int]):
+        index = {p: i for i, p in enumerate(players)}
+        base = (max(weights.values(), default=0) + 1) * (len(players) + 1)  # C.4: a pair more beats all else
+        mate = max_weight_matching(len(players), [(index[a], index[b], base + w) for (a, b), w in weights.items()])
+        if any(m == -1 for m in mate):
+            return None
+        return [(players[i], players[m]) for i, m in enumerate(mate) if i < m]
 
-    @staticmethod
-    def _partners(x: int, rest: list[int], floaters: set[int]) -> list[int]:
-        """Dutch order: a floater meets the group's players from the top; the group's top half
-        meets its bottom half in order (S1 against S2, transpositions of S2 as the search goes
-        on), then the rest of the top half (an exchange)."""
-        residents = [p for p in rest if p not in floaters]
-        if x in floaters:
-            return residents + [p for p in rest if p in floaters]
-        group = [x] + residents
-        half = len(group) // 2
-        return group[half:] + group[1:half]
+    def _quality(self, a: int, b: int, inside: set[int], nxt: set[int]) -> int:
+        """The edge's weight for C.5 to C.19, one mixed-radix digit a criterion, most significant
+        first (each digit's radix exceeds its largest possible sum over a matching)."""
+        pairs_max = len(self.field) // 2 + 1
+        digits: list[tuple[int, int]] = []  # (value, the value's bound for one edge)
+        both = a in inside and b in inside
+        sa, sb = self.score(a), self.score(b)
+        k = self.radix
+        levels = len(self.score_rank)
 
-    def _compatible(self, x: int, y: int, level: _Level) -> bool:
-        if y in self.barred[x]:
-            return False
-        (strength_x, want_x), (strength_y, want_y) = self.preference[x], self.preference[y]
-        return not (want_x and want_x == want_y and min(strength_x, strength_y) > level.clash)
+        def power(score: float) -> int:
+            return k ** self.score_rank[score] if score in self.score_rank else 0
 
-    def boards(self, pairs: list[tuple[int, int]]) -> list[Pairing]:
+        # C.5: as many pairs in the bracket as possible.
+        digits.append((1 if both else 0, 1))
+        # C.6: the downfloaters' scores as low as possible (the paired ones' as high as possible).
+        digits.append(((power(sa) + power(sb)) if both else 0, 2 * k ** levels))
+        # C.7: the score differences of the bracket's pairs as small as possible (largest first).
+        spread = k ** len(self.differences)
+        digits.append((spread - k ** self.differences[abs(sa - sb)] if both else 0, spread))
+        # C.8 (2017: C.7): the next bracket pairs as many as possible, its downfloaters' scores low.
+        ahead = b != BYE and a in inside | nxt and b in inside | nxt and not both
+        digits.append((1 if ahead else 0, 1))
+        digits.append(((power(sa) + power(sb)) if ahead else 0, 2 * k ** levels))
+        seats = self._seats(a, b) if both else None
+        # Topscorers (final round) and their opponents: no seat difference beyond 2, no seat three
+        # times running.
+        wide = thrice = 0
+        if seats and {a, b} & self.top:
+            for p, seat in seats:
+                history = self.by_seed[p].seats + (seat,)
+                wide += abs(history.count(1) - history.count(2)) > 2
+                thrice += len(history) >= 3 and history[-1] == history[-2] == history[-3]
+        digits.append((2 - wide if both else 0, 2))
+        digits.append((2 - thrice if both else 0, 2))
+        # Seat preferences: unmet ones, then unmet strong (or absolute) ones.
+        unmet = unmet_strong = 0
+        if seats:
+            for p, seat in seats:
+                strength, want = self.preference[p]
+                if want and want != seat:
+                    unmet += 1
+                    unmet_strong += strength >= STRONG
+        digits.append((2 - unmet if both else 0, 2))
+        digits.append((2 - unmet_strong if both else 0, 2))
+        # Floats: the same downfloat as last round, upfloat as last round, then two rounds back;
+        # then those players' score differences.
+        for back in (1, 2):
+            for direction in (-1, 1):
+                digits.append((self._repeat(a, b, back, direction) if both else 0, 2))
+        for back in (1, 2):
+            for direction in (-1, 1):
+                cost = self._repeat(a, b, back, direction, spread=True) if both else 0
+                top = int(2 * (max(self.score_rank) - min(self.score_rank))) + 1
+                digits.append((top - cost if both else 0, top))
+        weight = 0
+        for value, bound in digits:
+            weight = weight * (bound * pairs_max + 1) + value
+        return weight
+
+    def _repeat(self, a: int, b: int, back: int, direction: int, spread: bool = False) -> int:
+        """For a pair of the bracket: (the count of) its players who get the float they got
+        ``back`` rounds ago (-1 down, +1 up) again, less the downfloats a pair avoids: a
+        bracket player left unpaired floats down too. With ``spread``: their score difference
+        (doubled), when they float again."""
+        sa, sb = self.score(a), self.score(b)
+        ea, eb = self.by_seed[a], self.by_seed[b]
+        if direction == -1:  # the pair spares a repeated downfloat to each player it keeps level
+            if spread:
+                return int(2 * (sa - sb)) if sa > sb and ea.float_back(back) == -1 else 0
+            return (ea.float_back(back) == -1 and sa == sb) + (eb.float_back(back) == -1)
+        if spread:
+            return int(2 * (sa - sb)) if sa > sb and eb.float_back(back) == 1 else 0
+        return 0 if sa > sb and eb.float_back(back) == 1 else 1
+
+    def _order(self, a: int, b: int, bracket: list[int], residents: list[int], mdps: set[int],
+               paired: int, paired_mdps: int) -> int:
+        """The Dutch order of candidates as a weight: the higher-ranked players' partners count
+        first; each player prefers, in order, the S2 players from the top, then the rest."""
+        if a not in bracket or b not in bracket:
+            return 0
+        size = len(bracket) + 2
+        place = bracket.index(a)
+        if a in mdps:
+            partners = residents + [p for p in bracket if p in mdps]
+        else:
+            j = residents.index(a)
+            k = j - paired_mdps
+            rest = paired - paired_mdps  # the remainder's pairs
+            s2 = residents[paired_mdps + rest:]
+            if 0 <= k < rest:
+                partners = s2 + residents[paired_mdps:paired_mdps + rest][::-1]
+            else:
+                partners = residents[j + 1:]
+        position = partners.index(b) if b in partners else size - 1
+        return (size - position) * (size + 1) ** (len(bracket) - place)
+
+    def _seats(self, a: int, b: int) -> list[tuple[int, int]]:
+        (first, second), = allocate_seats([(a, b)], {p: self.by_seed[p].seats for p in (a, b)},
+                                          {p: self.rank[p] for p in (a, b)}, numbers={a: a, b: b})
+        return [(first, 1), (second, 2)]
+
+    def boards(self, pairs: list[tuple[int, int]], bye: int | None) -> list[Pairing]:
         """Seats allocated; boards by the higher score, the score sum, then the better rank."""
         def key(pair: tuple[int, int]):
             scores = [self.by_seed[p].score for p in pair]
             return -max(scores), -sum(scores), min(self.rank[p] for p in pair)
 
         seats = {p: e.seats for p, e in self.by_seed.items()}
-        return allocate_seats(sorted(pairs, key=key), seats, self.rank)
+        placed = allocate_seats(sorted(pairs, key=key), seats, self.rank, numbers={p: p for p in self.by_seed})
+        return placed + ([(bye, None)] if bye is not None else [])
+
 
 
 def perfect_matching(neighbours: list[list[int]], names: list[int]) -> list[tuple[int, int]] | None:

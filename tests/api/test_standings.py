@@ -143,3 +143,30 @@ def test_elimination_standings_rank_by_the_round_reached(api, services):
         (1, {"round_reached": 3.0}), (2, {"round_reached": 2.0}), (3, {"round_reached": 1.0})]
     rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
     assert rows[0][-2:] == ["R1", "R2"] and rows[1][-2:] == ["bye", "5 v2 s2"]  # 2 had seat 2 in round 1, so seat 1 now
+
+
+def test_get_tournament_as_trf_is_linked_from_the_standings_and_re_pairs_each_round(api, services):
+    """Issue 38: getTournament?format=trf is FIDE's TRF-16, and our engine re-pairs each round from it."""
+    from chalicelib.tournaments import trf
+
+    from .test_tournaments import seat_2_resigns_every_game
+
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")]
+    t = create(api, players[0], game="khan", format="swiss", rounds=3, options={})
+    join(api, t, *players)
+    t = seat_2_resigns_every_game(api, services, start(api, players[0], t), players)
+    standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert urlsplit(standings["trf_url"]).path == f"/v1/tournaments/{t['id']}"
+    assert urlsplit(standings["trf_url"]).query == "format=trf"
+    reply = api.get(f"/v1/tournaments/{t['id']}?format=trf")
+    assert reply.status == 200
+    assert reply.headers["content-type"] == "text/plain; charset=utf-8"
+    assert reply.headers["content-disposition"] == f'attachment; filename="tournament-{t["id"]}.trf"'
+    lines = [line for line in reply.body.split("\r\n") if line.startswith("001")]
+    assert [line[14:47].strip() for line in lines] == [p["name"] for p in sorted(t["players"], key=lambda p: p["seed"])]
+    assert sum("0000 - U" in line for line in lines) == 3  # a bye a round
+    for number in range(1, 4):
+        played = [(p["first"]["seed"], p["second"]["seed"] if p["second"] else None)
+                  for p in t["pairings"] if p["round"] == number]
+        assert trf.pair(reply.body, number) == played
+    assert api.get(f"/v1/tournaments/{t['id']}?format=pdf").body["code"] == "invalid_request"

@@ -66,6 +66,19 @@ def test_swiss_ends_early_when_no_pairing_without_a_repeat_is_left():
     while t["status"] == "running":
         play_round(t, lambda a, b: [5.0, 0.0])
     assert t["round"] == 3 and t["status"] == "finished"
+    assert "stopped" not in t  # it ended as planned
+
+
+def test_swiss_with_no_legal_pairing_left_stops_and_says_so_rather_than_repeat():
+    """Issue 38: when every pairing would break an absolute criterion the organiser is told."""
+    t = tournament("swiss", 4, rounds=3)
+    director.start(t, {})
+    while t["status"] == "running" and t["round"] < 3:
+        play_round(t, lambda a, b: [5.0, 0.0])
+    t["rounds"] = 4  # everyone has met everyone: a fourth round can only repeat
+    play_round(t, lambda a, b: [5.0, 0.0])
+    assert t["status"] == "finished" and t["round"] == 3
+    assert t["stopped"] == {"round": 4, "reason": "no_legal_pairing"}
 
 
 def test_swiss_standings_break_ties_by_buchholz_cut_1_then_buchholz():

@@ -68,10 +68,10 @@ def check_round(t):
         assert not any(pairable([p for p in active if p != bye], met) for bye in active if bye not in had_bye)
 
 
-def seats_of(t):
+def seats_of(t, before=None):
     seats = {p["seed"]: [] for p in t["players"]}
     for p in t["pairings"]:
-        if p["second"] is not None:
+        if p["second"] is not None and (before is None or p["round"] < before):
             seats[p["first"]].append(1)
             seats[p["second"]].append(2)
     return seats
@@ -95,7 +95,7 @@ def test_swiss_over_random_results_never_repeats_and_keeps_seats_balanced(n, rou
     play_through(t, pick)
     met = [frozenset((p["first"], p["second"])) for p in t["pairings"] if p["second"] is not None]
     assert len(met) == len(set(met))
-    seats = seats_of(t)
+    seats = seats_of(t, before=t["rounds"])  # the last round's topscorers may go past the bounds (C.3's exception)
     if t["round"] <= n - 4:
         assert all(abs(history.count(1) - history.count(2)) <= 2 for history in seats.values())
     if t["round"] <= n // 2:
@@ -104,7 +104,7 @@ def test_swiss_over_random_results_never_repeats_and_keeps_seats_balanced(n, rou
 
 @pytest.mark.parametrize("results", ["random", "seat 1 always wins", "seat 2 always wins"])
 def test_a_64_player_swiss_pairs_seven_rounds(results):
-    """Kept fast (measured by hand: 0.05 to 0.1 s for the seven rounds). When one seat always wins,
+    """Not timed (benchmarks/swiss.py measures the Dutch system's speed). When one seat always wins,
     whole score groups must have the same seat next: they float down together."""
     t = swiss(64, 7)
     chance = random.Random(22)
@@ -113,7 +113,7 @@ def test_a_64_player_swiss_pairs_seven_rounds(results):
     assert t["round"] == 7 and t["status"] == "finished"
     met = [frozenset((p["first"], p["second"])) for p in t["pairings"]]
     assert len(met) == len(set(met)) == 7 * 32
-    assert_seats_balance(seats_of(t))
+    assert_seats_balance(seats_of(t, before=7))  # the last round's topscorers may go past the bounds
 
 
 def brute_force_pairable(names, neighbours):
