@@ -16,11 +16,16 @@ serve: install
 # CJK fonts, so that Chromium draws the board in Chinese and Japanese (DejaVu covers Vietnamese).
 CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 
+# On 2 workers (pytest-xdist), each with its own DynamoDB Local on a free port (tests/conftest.py).
+# A file's tests stay on one worker (--dist loadfile): the module-scoped fixtures (a synthesized
+# stack, a browser, a live server) are built once, not once a worker.
+TEST_WORKERS ?= 2
+
 test: install $(CHROMIUM) $(CJK_FONT)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 test-unit: install
-	$(PY) -m pytest -m "not integration"
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not integration"
 
 # Play by email locally: a raw reply on standard input, run by the same handler as in AWS.
 # Uses the data and link secret of `make serve` (DATA_DIR, default var/).

@@ -56,6 +56,7 @@ class DynamoDBLocal:
     """``with DynamoDBLocal() as ddb: ddb.endpoint`` — in memory unless ``db_path`` is given."""
 
     def __init__(self, port: int | None = None, db_path: Path | None = None) -> None:
+        self.requested_port = port
         self.port = port or free_port()
         self.db_path = db_path
         self.process: subprocess.Popen | None = None
@@ -65,6 +66,18 @@ class DynamoDBLocal:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "DynamoDBLocal":
+        """Start the server; on a port another process took meanwhile (parallel test workers each
+        pick a free port, and two may pick the same one), again on another free port."""
+        for attempt in range(3):
+            try:
+                return self._start()
+            except RuntimeError:
+                if self.requested_port is not None or attempt == 2:
+                    raise
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def _start(self) -> "DynamoDBLocal":
         jar = find_jar()
         args = ["java", f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}", "-jar", str(jar),
                 "-port", str(self.port), "-sharedDb"]
@@ -76,6 +89,9 @@ class DynamoDBLocal:
         self.process = subprocess.Popen(args, cwd=jar.parent, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True)
         wait_for_port(self.port, process=self.process)
+        time.sleep(0.2)
+        if self.process.poll() is not None:  # the port answered, but another process's server did
+            raise RuntimeError(f"DynamoDB Local exited on port {self.port} (taken)")
         return self
 
     def client(self):
