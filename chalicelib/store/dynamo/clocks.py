@@ -13,7 +13,7 @@ from ..items import (
     typed_key,
 )
 from ..schema import TTL_ATTRIBUTE
-from .table import _IS_NEW, DIGEST_TTL_SECONDS, REMINDER_TTL_SECONDS, Table, _at_version
+from .table import IS_NEW, DIGEST_TTL_SECONDS, REMINDER_TTL_SECONDS, Table, at_version
 
 
 class DynamoClocks(Table):
@@ -52,9 +52,9 @@ class DynamoClocks(Table):
         if due_at:
             due = keys.clock_due(game_id, due_at)
             return self._update(keys.head(game_id), "SET #d = :d, due_at = :at",
-                                {":d": {"S": due["due"]}, ":at": {"S": due_at}}, _at_version(version, "v"),
+                                {":d": {"S": due["due"]}, ":at": {"S": due_at}}, at_version(version, "v"),
                                 names={"#d": "due"})
-        return self._update(keys.head(game_id), "REMOVE #d, due_at", None, _at_version(version, "v"),
+        return self._update(keys.head(game_id), "REMOVE #d, due_at", None, at_version(version, "v"),
                             names={"#d": "due"})
 
     def save_clock(self, game: GameRecord) -> bool:
@@ -74,7 +74,7 @@ class DynamoClocks(Table):
                               {**clock, ":zero": {"N": "0"}, ":one": {"N": "1"}})
         items = [{"Update": update},
                  {"ConditionCheck": {"TableName": self.table, "Key": typed_key(keys.version(game.id, game.version + 1)),
-                                     **_IS_NEW}}]
+                                     **IS_NEW}}]
         try:
             self.client.transact_write_items(TransactItems=items)
         except self.client.exceptions.TransactionCanceledException as error:

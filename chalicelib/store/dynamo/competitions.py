@@ -40,7 +40,7 @@ from ..items import (
     version_item,
 )
 from ..schema import TTL_ATTRIBUTE
-from .table import _ALWAYS, _IS_NEW, REMINDER_TTL_SECONDS, Table, _at_version
+from .table import ALWAYS, IS_NEW, REMINDER_TTL_SECONDS, Table, at_version
 
 
 class DynamoCompetitions(Table):
@@ -55,7 +55,7 @@ class DynamoCompetitions(Table):
                       "data": dumps(data), "version": tournament.version,
                       "outbox": outbox(messages), "summary": dumps(tournament_summary(data)),
                       **keys.tournament_list(tournament.id, data["status"], data["created_at"])})
-        condition = _IS_NEW if expected_version is None else _at_version(expected_version)
+        condition = IS_NEW if expected_version is None else at_version(expected_version)
         if not self._put_if(item, condition):
             raise VersionConflict(None)
 
@@ -87,7 +87,7 @@ class DynamoCompetitions(Table):
 
     def create_ladder(self, ladder: LadderRecord) -> bool:
         """Create the ladder; False if it exists (a standing ladder made by two first uses at once)."""
-        return self._put_if(ladder_item(ladder), _IS_NEW)
+        return self._put_if(ladder_item(ladder), IS_NEW)
 
     def load_ladder(self, ladder_id: str) -> LadderBoard | None:
         """Every item of the ladder's partition, by one strongly consistent query (all pages)."""
@@ -116,7 +116,7 @@ class DynamoCompetitions(Table):
         moved or their open challenges reached ``max_open`` since they were read."""
         items = [self._put(settings_item(game)), self._put(version_item(game, events, messages=messages)),
                  self._put(head_item(game))]
-        items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game)]
+        items += [self._put(membership_item(m), ALWAYS) for m in memberships(game)]
         first = len(items)
         items.append(self._put(challenge_item(game.ladder_id, challenge)))
         for rung, idle_at in players:

@@ -30,7 +30,7 @@ from ..items import (
     version_item,
 )
 from ..schema import TTL_ATTRIBUTE
-from .table import _ALWAYS, _IS_NEW, Table
+from .table import ALWAYS, IS_NEW, Table
 
 
 class DynamoGames(Table):
@@ -45,7 +45,7 @@ class DynamoGames(Table):
         that it stays within the limit (LimitReached if not)."""
         items = [self._put(settings_item(game)), self._put(version_item(game, events, messages=messages)),
                  self._put(head_item(game))]
-        items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game)]
+        items += [self._put(membership_item(m), ALWAYS) for m in memberships(game)]
         if invitations is None:
             self._transact(items, idempotency)
             return
@@ -102,14 +102,14 @@ class DynamoGames(Table):
         version = version_item(game, events, idempotency, messages)
         new_players = list(new_players)
         if not new_players and not seats_changed:
-            if not self._applied(self.client.put_item, TableName=self.table, Item=version, **_IS_NEW):
+            if not self._applied(self.client.put_item, TableName=self.table, Item=version, **IS_NEW):
                 raise VersionConflict(self.latest_version(game.id))
         else:
             items = [self._put(version), {"Update": self._update(
                 keys.settings(game.id), "SET seats = :seats",
                 {":seats": {"S": dumps([s.stored() for s in game.seats])}})}]
             # Every seated player's membership (a player who just joined has none yet).
-            items += [self._put(membership_item(m), _ALWAYS) for m in memberships(game)]
+            items += [self._put(membership_item(m), ALWAYS) for m in memberships(game)]
             items += [put for player, key_hash in new_players for put in self._player_items(player, key_hash)]
             try:
                 self._transact(items, None)

@@ -17,7 +17,7 @@ from ..items import (
     typed_key,
 )
 from ..schema import TTL_ATTRIBUTE
-from .table import _IS_NEW, DELIVERY_TTL_SECONDS, Table, _at_version
+from .table import IS_NEW, DELIVERY_TTL_SECONDS, Table, at_version
 
 
 class DynamoNotifications(Table):
@@ -70,11 +70,11 @@ class DynamoNotifications(Table):
 
     def create_delivery(self, delivery: Delivery) -> bool:
         """False when this message was already given to this endpoint (a dispatch re-run)."""
-        return self._put_if(self._delivery_item(delivery), _IS_NEW)
+        return self._put_if(self._delivery_item(delivery), IS_NEW)
 
     def update_delivery(self, delivery: Delivery, expected_version: int) -> bool:
         """Write the delivery if nobody else changed it since ``expected_version``."""
-        return self._put_if(self._delivery_item(delivery), _at_version(expected_version))
+        return self._put_if(self._delivery_item(delivery), at_version(expected_version))
 
     def get_delivery(self, webhook_id: str, msg_id: str, consistent: bool = True) -> Delivery | None:
         item = self._get(keys.delivery(webhook_id, msg_id), consistent)

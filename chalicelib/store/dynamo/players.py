@@ -26,7 +26,7 @@ from ..items import (
     typed_key,
 )
 from ..schema import TTL_ATTRIBUTE
-from .table import _ALWAYS, _IS_NEW, RECOVERY_TTL_SECONDS, Table
+from .table import ALWAYS, IS_NEW, RECOVERY_TTL_SECONDS, Table
 
 
 class DynamoPlayers(Table):
@@ -162,9 +162,9 @@ class DynamoPlayers(Table):
 
     def set_player_email(self, player_id: str, old: str | None, new: str, resumed_at: str) -> None:
         items = [{"Update": self._update(keys.player(player_id), "SET email = :e", {":e": {"S": new}})},
-                 self._put(self._player_email_item(player_id, new), _ALWAYS),
+                 self._put(self._player_email_item(player_id, new), ALWAYS),
                  self._put(typed({**keys.email_status(ids.hash_email(new)), "kind": "email_status",
-                                  "resumed_at": resumed_at}), _ALWAYS)]
+                                  "resumed_at": resumed_at}), ALWAYS)]
         if old and ids.hash_email(old) != ids.hash_email(new):
             items.append({"Delete": {"TableName": self.table,
                                      "Key": typed_key(keys.player_email(ids.hash_email(old), player_id))}})
@@ -194,7 +194,7 @@ class DynamoPlayers(Table):
         """Write the player's address lookup item if it is missing (sign-up writes it for new
         players); False when it was there already, so running again changes nothing."""
         return self._applied(self.client.put_item, TableName=self.table, Item=self._player_email_item(player_id, email),
-                             **_IS_NEW)
+                             **IS_NEW)
 
     def add_recovery(self, request: RecoveryRequest, messages: list[Message]) -> None:
         """The request's item (one write, whether or not it names a player), with the emails it

@@ -15,7 +15,7 @@ from ..items import (
     decimal,
     typed,
 )
-from .table import _IS_NEW, Table, _at_version
+from .table import IS_NEW, Table, at_version
 
 
 class DynamoRatings(Table):
@@ -41,7 +41,7 @@ class DynamoRatings(Table):
                 values.update(keys.leaderboard(r.game, r.player_id, decimal(r.rating)))
             for name in ("rating", "rd", "volatility"):
                 values[name] = decimal(values[name])
-            items.append(self._put(typed(values), _IS_NEW if r.version == 0 else _at_version(r.version)))
+            items.append(self._put(typed(values), IS_NEW if r.version == 0 else at_version(r.version)))
         try:
             self.client.transact_write_items(TransactItems=items)
         except self.client.exceptions.TransactionCanceledException as error:
@@ -77,7 +77,7 @@ class DynamoRatings(Table):
     def drop_from_leaderboard(self, rating: RatingRecord) -> bool:
         """Remove the rating's index keys, on its version (a rating saved since keeps its place)."""
         return self._applied(self.client.update_item, **self._update(
-            keys.rating(rating.player_id, rating.game), "REMOVE lb, lb_rating", condition=_at_version(rating.version)))
+            keys.rating(rating.player_id, rating.game), "REMOVE lb, lb_rating", condition=at_version(rating.version)))
 
     @staticmethod
     def _rating_from(item: dict) -> RatingRecord:

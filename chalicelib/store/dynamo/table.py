@@ -99,12 +99,12 @@ class Boundary:
 
 
 # The conditions a write is made on (spread into a Put, an Update or their transaction items).
-_IS_NEW = {"ConditionExpression": "attribute_not_exists(PK)"}  # the item must not exist yet
-_EXISTS = {"ConditionExpression": "attribute_exists(PK)"}  # the item must exist already
-_ALWAYS: dict = {}  # no condition: overwrite
+IS_NEW = {"ConditionExpression": "attribute_not_exists(PK)"}  # the item must not exist yet
+EXISTS = {"ConditionExpression": "attribute_exists(PK)"}  # the item must exist already
+ALWAYS: dict = {}  # no condition: overwrite
 
 
-def _at_version(version: int, attribute: str = "version") -> dict:
+def at_version(version: int, attribute: str = "version") -> dict:
     """The item must still be at ``version``: nobody else wrote it since it was read."""
     return {"ConditionExpression": f"{attribute} = :version",
             "ExpressionAttributeValues": {":version": {"N": str(version)}}}
@@ -135,11 +135,11 @@ class Table:
                 "ExpressionAttributeNames": {"#ttl": TTL_ATTRIBUTE},
                 "ExpressionAttributeValues": {":now": {"N": str(self._now_epoch())}}}
 
-    def _put(self, item: dict, condition: dict = _IS_NEW) -> dict:
+    def _put(self, item: dict, condition: dict = IS_NEW) -> dict:
         """A transaction's Put of ``item`` on ``condition`` (by default: the item is new)."""
         return {"Put": {"TableName": self.table, "Item": item, **condition}}
 
-    def _update(self, key: keys.Key, expression: str, values: dict | None = None, condition: dict = _EXISTS,
+    def _update(self, key: keys.Key, expression: str, values: dict | None = None, condition: dict = EXISTS,
                 names: dict | None = None) -> dict:
         """The arguments of an update of the item at ``key`` on ``condition`` (by default: the item
         exists), as an UpdateItem call or a transaction's Update takes them."""
