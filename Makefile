@@ -27,11 +27,16 @@ serve: $(SERVE_INSTALLED) $(NODE_SERVE_INSTALLED) $(CATALOGS)
 # CJK fonts, so that Chromium draws the board in Chinese and Japanese (DejaVu covers Vietnamese).
 CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 
+# On 2 workers (pytest-xdist), each with its own DynamoDB Local on a free port (tests/conftest.py).
+# A file's tests stay on one worker (--dist loadfile): the module-scoped fixtures (a synthesized
+# stack, a browser, a live server) are built once, not once a worker.
+TEST_WORKERS ?= 2
+
 test: install $(GEN_INSTALLED) $(CHROMIUM) $(CJK_FONT)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 test-unit: install
-	$(PY) -m pytest -m "not integration"
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not integration"
 
 # Our Dutch system pairs the next round of a FIDE TRF-16 file, printed as endorsed engines print it
 # (the number of pairs, then "first second" by starting rank, a bye as "N 0"): make pair TRF=file.trf

@@ -71,6 +71,7 @@ class DynamoDBLocal:
     """``with DynamoDBLocal() as ddb: ddb.endpoint`` — in memory unless ``db_path`` is given."""
 
     def __init__(self, port: int | None = None, db_path: Path | None = None, timeout: float = START_TIMEOUT) -> None:
+        self.requested_port = port
         self.port = port or free_port()
         self.db_path = db_path
         self.timeout = timeout
@@ -81,6 +82,18 @@ class DynamoDBLocal:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "DynamoDBLocal":
+        """Start the server; on a port another process took meanwhile (parallel test workers each
+        pick a free port, and two may pick the same one), again on another free port."""
+        for attempt in range(3):
+            try:
+                return self._start()
+            except RuntimeError:
+                if self.requested_port is not None or attempt == 2:
+                    raise
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def _start(self) -> "DynamoDBLocal":
         jar = find_jar()
         args = ["java", f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}", "-jar", str(jar),
                 "-port", str(self.port), "-sharedDb"]
@@ -96,6 +109,9 @@ class DynamoDBLocal:
         try:
             wait_for_port(self.port, timeout=self.timeout, process=self.process,
                           waiting=f"DynamoDB Local to answer on port {self.port} (Java is starting)")
+            time.sleep(0.2)
+            if self.process.poll() is not None:  # the port answered, but another process's server did
+                raise RuntimeError(f"DynamoDB Local exited on port {self.port} (taken)")
         except BaseException:
             self.stop()
             raise

@@ -44,7 +44,9 @@ from devtools.dynamodb_local import ROOT, DynamoDBLocal, free_port, server_envir
 
 @pytest.fixture(scope="session")
 def dynamodb_local():
-    """One in-memory DynamoDB Local for the session, on a free port; each test gets a table."""
+    """One in-memory DynamoDB Local for the session, on a free port; each test gets a table. Under
+    pytest-xdist (``make test``: -n 2) each worker is a session of its own, so each has its own server
+    on its own port (DynamoDBLocal.start takes another port if two workers picked the same)."""
     with DynamoDBLocal() as ddb:
         yield ddb
 

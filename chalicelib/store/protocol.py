@@ -45,7 +45,14 @@ if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold
 T = TypeVar("T")
 
 
-class Store(Protocol):
+# The storage of each area is a protocol of its own (at most 25 methods: tests/test_architecture.py);
+# a service may depend on the areas it uses. ``Store``, at the end, is all of them: what a service
+# that works across areas is given, and what ``DynamoStore`` and ``MemoryStore`` each implement.
+
+
+class PlayerStore(Protocol):
+    """Players, their API keys, addresses, recovery and settings."""
+
     # ------------------------------------------------------------------ players
 
     def create_player(self, player: Player, key_hash: str, idempotency: IdempotencyRecord | None) -> None:
@@ -91,22 +98,6 @@ class Store(Protocol):
         """Stop mail to the address (one conditional write): False, changing nothing, if it is stopped
         already (the first stop is kept: an event delivered again changes nothing) or was set again
         after ``stop.since`` (an old event redelivered after the player resumed it)."""
-
-    # Answers to inbound mail (mailplay/answering.py): counters and marks per address, by its hash, with a TTL.
-
-    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
-        """One more answer to the address in ``window`` (one conditional ADD), if the count stays at
-        most ``most``; False, changing nothing, when it would not."""
-
-    def count_unread_mail(self, email_hash: str, unread: bool, expires_at: int) -> int:
-        """One more message in a row from the address that could not be read (``unread``), or none
-        (a readable one resets the count); returns the count before this message."""
-
-    def mail_answered(self, email_hash: str, message_hash: str) -> bool:
-        """Whether the message (its Message-ID's hash) from the address was answered already."""
-
-    def mark_mail_answered(self, email_hash: str, message_hash: str, expires_at: int) -> None:
-        """Record that the message from the address was answered (a redelivery is not answered again)."""
 
     def set_player_email(self, player_id: str, old: str | None, new: str, resumed_at: str) -> None:
         """The player's address is ``new`` (it was ``old``): the profile, the address lookup items
@@ -165,6 +156,10 @@ class Store(Protocol):
         """Overwrite an existing player's notification preferences (never creates a player), and in the
         same write their daily digest's next send (``digest_at``; None: the digest is off)."""
 
+
+class GameStore(Protocol):
+    """Games: their versions, events and the memberships of their players."""
+
     # ------------------------------------------------------------------ games
 
     def create_game(self, game: GameRecord, events: list[EventRecord],
@@ -213,6 +208,10 @@ class Store(Protocol):
         """The active games where it is the player's move, soonest deadline first, games without a
         clock last (an index: eventually consistent)."""
 
+
+class OutboxStore(Protocol):
+    """The outbox: what follows a write, from the table's stream."""
+
     # ------------------------------------------------------------------ the outbox: the table's stream
 
     def changes(self, handle: Callable[[Change], T]) -> list[T]:
@@ -228,6 +227,14 @@ class Store(Protocol):
     def project(self, committed: Committed) -> None:
         """Bring the game's head (and its index entries) to the committed version unless a later one
         is there, and the players' memberships when the game's status changed. Safe to repeat."""
+
+    @staticmethod
+    def message_from(item: dict) -> Message:
+        """A message as an item's ``outbox`` attribute lists it."""
+
+
+class ClockStore(Protocol):
+    """The games' clocks (timeouts and reminders) and the players' daily digests: work due by a time."""
 
     # ------------------------------------------------------------------ clocks
 
@@ -259,6 +266,10 @@ class Store(Protocol):
         "already" if that date's digest was recorded before (the next send is moved all the same);
         "moved" if their next send is no longer ``was`` (their preferences changed meanwhile)."""
 
+
+class NotesStore(Protocol):
+    """A seat's private notes on a game."""
+
     # ------------------------------------------------------------------ notes
 
     def get_notes(self, game_id: str, seat: int) -> NotesRecord | None:
@@ -266,6 +277,10 @@ class Store(Protocol):
 
     def put_notes(self, notes: NotesRecord) -> None:
         """Save a seat's notes over any before (one item of its own: the game's versions are untouched)."""
+
+
+class LobbyStore(Protocol):
+    """Who may be asked to play whom: blocks, the games a player has going, games open to anyone."""
 
     # ------------------------------------------------------------------ blocks
 
@@ -286,6 +301,14 @@ class Store(Protocol):
         asked to play and have not accepted (their memberships, counted: one query of the player's
         partition, no item returned)."""
 
+    def open_games(self, game: str, limit: int) -> list[str]:
+        """Ids of the newest ``limit`` games of type ``game`` with a seat open to anyone, newest
+        first (an index: eventually consistent; the caller re-reads each game)."""
+
+
+class RatingStore(Protocol):
+    """Ratings and the leaderboard."""
+
     # ------------------------------------------------------------------ ratings
 
     def get_rating(self, player_id: str, game: str) -> RatingRecord:
@@ -294,13 +317,12 @@ class Store(Protocol):
     def list_ratings(self, player_id: str) -> list[RatingRecord]:
         """Every rating the player has, one per game type."""
 
+    def get_ratings(self, player_ids: list[str], game: str) -> dict[str, RatingRecord]:
+        """Each player's rating at ``game`` (the default for one who has none), eventually consistent."""
+
     def save_ratings(self, game_id: str, ratings: list[RatingRecord]) -> bool:
         """Write the ratings the finished game changed, once: False if the game was rated already;
         VersionConflict if a rating changed since it was read."""
-
-    def open_games(self, game: str, limit: int) -> list[str]:
-        """Ids of the newest ``limit`` games of type ``game`` with a seat open to anyone, newest
-        first (an index: eventually consistent; the caller re-reads each game)."""
 
     def leaderboard(self, game: str, limit: int,
                     keep: Callable[[RatingRecord], bool]) -> tuple[list[RatingRecord], list[RatingRecord]]:
@@ -311,6 +333,10 @@ class Store(Protocol):
     def drop_from_leaderboard(self, rating: RatingRecord) -> bool:
         """Take the rating out of the leaderboard index (it aged into provisional) unless it changed
         since it was read; False if it had."""
+
+
+class CompetitionStore(Protocol):
+    """Tournaments and ladders."""
 
     # ------------------------------------------------------------------ tournaments
 
@@ -373,13 +399,18 @@ class Store(Protocol):
     def due_ladders(self, now: str, limit: int = 100) -> list[str]:
         """Ids of ladders with work due by ``now`` (an index, never a scan: re-read each ladder)."""
 
-    def get_ratings(self, player_ids: list[str], game: str) -> dict[str, RatingRecord]:
-        """Each player's rating at ``game`` (the default for one who has none), eventually consistent."""
+
+class IdempotencyStore(Protocol):
+    """Stored responses to Idempotency-Keys (written by the other areas' writes)."""
 
     # ------------------------------------------------------------------ idempotency
 
     def get_idempotency(self, scope: str, key: str) -> IdempotencyRecord | None:
         """The stored response to Idempotency-Key ``key`` in ``scope``; None if none or expired (24 h)."""
+
+
+class NotificationStore(Protocol):
+    """Webhook endpoints and the deliveries to them."""
 
     # ------------------------------------------------------------------ webhooks & deliveries
 
@@ -412,6 +443,30 @@ class Store(Protocol):
         """Pending deliveries whose next attempt is due by ``now`` (at most ``limit``, from an index,
         each re-read consistently)."""
 
-    @staticmethod
-    def message_from(item: dict) -> Message:
-        """A message as an item's ``outbox`` attribute lists it."""
+
+class MailAnswerStore(Protocol):
+    """Answers to inbound mail (mailplay/answering.py): counters and marks per address, by its hash
+    (in the address's own partition), each with a TTL."""
+
+    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
+        """One more answer to the address in ``window`` (one conditional ADD), if the count stays at
+        most ``most``; False, changing nothing, when it would not."""
+
+    def count_unread_mail(self, email_hash: str, unread: bool, expires_at: int) -> int:
+        """One more message in a row from the address that could not be read (``unread``), or none
+        (a readable one resets the count); returns the count before this message."""
+
+    def mail_answered(self, email_hash: str, message_hash: str) -> bool:
+        """Whether the message (its Message-ID's hash) from the address was answered already."""
+
+    def mark_mail_answered(self, email_hash: str, message_hash: str, expires_at: int) -> None:
+        """Record that the message from the address was answered (a redelivery is not answered again)."""
+
+
+class Store(PlayerStore, GameStore, OutboxStore, ClockStore, NotesStore, LobbyStore, RatingStore,
+            CompetitionStore, IdempotencyStore, NotificationStore, MailAnswerStore, Protocol):
+    """Every area's storage in one: a new method goes in its area's protocol above."""
+
+
+AREAS = (PlayerStore, GameStore, OutboxStore, ClockStore, NotesStore, LobbyStore, RatingStore, CompetitionStore,
+         IdempotencyStore, NotificationStore, MailAnswerStore)

@@ -10,9 +10,14 @@ from chalicelib.store.dynamodb import DynamoStore
 
 
 def members(cls) -> dict[str, object]:
-    """The public methods a class defines itself (static methods included)."""
-    return {name: value for name, value in vars(cls).items()
-            if not name.startswith("_") and isinstance(value, (staticmethod, type(members)))}
+    """The public methods a class defines itself or takes from its areas' classes (static methods
+    included): ``Store`` and ``DynamoStore`` are each made of one class per area."""
+    found: dict[str, object] = {}
+    for part in reversed(cls.__mro__):
+        if part.__module__.startswith("chalicelib."):
+            found.update({name: value for name, value in vars(part).items()
+                          if not name.startswith("_") and isinstance(value, (staticmethod, type(members)))})
+    return found
 
 
 PROTOCOL = members(Store)

@@ -1,0 +1,1 @@
+"""DynamoDB storage, one module per area (``store/protocol.py``'s protocols), over ``table.Table``."""
