@@ -471,39 +471,42 @@ def _request_defaults_in_words(paths: dict[str, Any], schemas: dict[str, Any]) -
                     prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
 
 
-# A request whose shape one field chooses: createGame's ``options`` are the options of the game its
-# ``game`` names. The discriminator is beside ``options``, not inside, so the request is a oneOf of
-# whole bodies, one a game, discriminated on ``game`` (each body with its own game's options).
-GAME_BODIES = {"CreateGameRequest": "Create{prefix}Game"}
+# The requests whose shape one field chooses: the ``options`` of createGame, createTournament and
+# createLadder are the options of the game their ``game`` names. The discriminator is beside
+# ``options``, not inside, so each request is a oneOf of whole bodies, one a game, discriminated on
+# ``game`` (each body with its own game's options): name -> (each body's name, its description).
+GAME_BODIES = {"CreateGameRequest": ("Create{prefix}Game", "A new {title} game."),
+               "CreateTournamentRequest": ("Create{prefix}Tournament", "A tournament of {title}."),
+               "CreateLadderRequest": ("Create{prefix}Ladder", "A ladder of {title}.")}
 
 
 def _by_game(schemas: dict[str, Any]) -> None:
-    """``CreateGameRequest`` as a oneOf of ``CreateBattleLineGame`` and ``CreateKhanGame``, chosen
-    by ``game`` (a discriminator every generator we test takes): the service's checks unchanged
-    (it validates the options by the game named), the document says which options go with which game."""
-    for name, pattern in GAME_BODIES.items():
+    """Each of GAME_BODIES as a oneOf of its games' bodies (``CreateBattleLineGame`` and
+    ``CreateKhanGame``, ...), chosen by ``game`` (a discriminator every generator we test takes):
+    the service's checks are unchanged (it validates the options by the game named); the document
+    says which options go with which game."""
+    for name, (pattern, text) in GAME_BODIES.items():
         whole = schemas[name]
-        # The seat list's item, named once for both bodies (else a generator names it after the first).
-        schemas["Seat"] = {"description": "A seat: a player by id, someone invited by address, a bot, or a seat "
-                                          "left open for anyone to take.",
-                           "anyOf": whole["properties"]["seats"]["items"]["anyOf"], "title": "Seat"}
-        whole["properties"]["seats"]["items"] = {"$ref": REF.format(model="Seat")}
+        if "seats" in whole["properties"]:
+            # The seat list's item, named once for both bodies (else a generator names it after the first).
+            schemas["Seat"] = {"description": "A seat: a player by id, someone invited by address, a bot, or a "
+                                              "seat left open for anyone to take.",
+                               "anyOf": whole["properties"]["seats"]["items"]["anyOf"], "title": "Seat"}
+            whole["properties"]["seats"]["items"] = {"$ref": REF.format(model="Seat")}
         mapping = {}
         for game, engine in ENGINES.items():
-            prefix = _prefix(engine)
-            variant = pattern.format(prefix=prefix)
+            variant = pattern.format(prefix=_prefix(engine))
             properties = {key: dict(value) for key, value in whole["properties"].items()}
             properties["game"] = {"type": "string", "enum": [game]}
             options = {k: v for k, v in properties["options"].items() if k != "anyOf"}
-            properties["options"] = {"$ref": REF.format(model=engine.options_model.__name__), **options,
-                                     "description": f"{GAMES_TITLE[game]}'s options."}
-            schemas[variant] = {"unevaluatedProperties": False,
-                                "description": f"A new {GAMES_TITLE[game]} game, with {GAMES_TITLE[game]}'s options.",
+            properties["options"] = {"$ref": REF.format(model=engine.options_model.__name__), **options}
+            schemas[variant] = {"unevaluatedProperties": False, "description": text.format(title=GAMES_TITLE[game]),
                                 "properties": properties, "required": whole["required"], "title": variant,
                                 "type": "object"}
             mapping[game] = REF.format(model=variant)
-        schemas[name] = {"description": "A new game: the body's shape is its game's (`game` says which game, and "
-                                        "`options` are that game's).",
+        described = f"{whole['description']} " if whole.get("description") else ""
+        schemas[name] = {"description": described + "One body a game: `game` says which, and `options` are "
+                                                    "that game's.",
                          "oneOf": [{"$ref": ref} for ref in mapping.values()],
                          "discriminator": {"propertyName": "game", "mapping": mapping}, "title": name}
 
