@@ -91,6 +91,34 @@ POSITIVE_DATA_REFUSALS = {
 }
 
 
+# ``invalid_request`` (422: the body does not match the server's model) for a schema-valid body: only
+# for these rules, which the hooks recognise in the request itself (any other invalid_request fails).
+POSITIVE_DATA_MODEL_RULES = {
+    "integral_number": "a whole number written with a fraction (`360.0`): JSON Schema's `integer` takes it, the "
+                       "server's strict JSON types take only `360`, and no schema keyword tells the two apart",
+    "time_zone": "a time zone the server's tz database does not know: IANA names, which change with tzdata "
+                 "releases (an enum in openapi.yaml would be wrong after the next one)",
+}
+
+
+def model_rules_broken(body) -> list[str]:
+    """The POSITIVE_DATA_MODEL_RULES a request body breaks."""
+    from chalicelib.timecontrol import valid_zone  # noqa: PLC0415 - the server's own check
+
+    def floats(value) -> bool:
+        if isinstance(value, float):
+            return value.is_integer()
+        if isinstance(value, dict):
+            return any(floats(v) for v in value.values())
+        return isinstance(value, list) and any(floats(v) for v in value)
+
+    broken = ["integral_number"] if floats(body) else []
+    zone = body.get("time_zone") if isinstance(body, dict) else None
+    if isinstance(zone, str) and not valid_zone(zone):
+        broken.append("time_zone")
+    return broken
+
+
 def refusal_statuses() -> list[str]:
     """The statuses of POSITIVE_DATA_REFUSALS' codes, for schemathesis' positive_data_acceptance."""
     from chalicelib.errors import ERRORS  # noqa: PLC0415 - the server's table of codes

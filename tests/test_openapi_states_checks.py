@@ -65,3 +65,20 @@ def test_item5_options_are_those_of_the_game_named_beside_them():
             assert variant["properties"]["game"]["enum"] == [game]
             options = variant["properties"]["options"]["$ref"].rsplit("/", 1)[1]
             assert options == {"battleline": "BattleLineOptions", "khan": "KhanOptions"}[game]
+
+
+def test_item5_the_model_rules_allowed_are_recognised_in_the_request():
+    """invalid_request for a schema-valid body is allowed only for the rules devtools/fuzz.py lists
+    (POSITIVE_DATA_MODEL_RULES), recognised in the body itself."""
+    from devtools import fuzz
+
+    assert fuzz.model_rules_broken({"days": 360.0}) == ["integral_number"]
+    assert fuzz.model_rules_broken({"time_zone": "0"}) == ["time_zone"]
+    assert fuzz.model_rules_broken({"days": 360, "time_zone": "Europe/Paris"}) == []
+    assert set(fuzz.POSITIVE_DATA_MODEL_RULES) == {"integral_number", "time_zone"}
+
+
+def test_item5_a_webhook_url_holds_no_control_character():
+    url = SPEC["components"]["schemas"]["CreateWebhookRequest"]["properties"]["url"]
+    assert re.match(url["pattern"], "https://example.com/hook")
+    assert not re.match(url["pattern"], "https://example.com/\x1bhook")
