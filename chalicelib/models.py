@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 
 from . import digest, timecontrol
 from .shapes import STRICT, Shape
-from .text import PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
+from .text import NO_CONTROLS, PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
 
 GAME_TYPES = ("battleline", "khan")
 
@@ -251,7 +251,7 @@ class CreateWebhookRequest(Request):
                                                                          "resolves to public addresses "
                                                                          "(docs/notifications.md).",
                               # Documentation: the service checks the URL itself (unsafe_webhook_url).
-                              json_schema_extra={"pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"}),
+                              json_schema_extra={"pattern": f"^[Hh][Tt][Tt][Pp][Ss]?://{NO_CONTROLS}$"}),
                    AfterValidator(no_controls)]
     events: list[WebhookEvent] | None = Field(None, min_length=1, description="The event types to send; all when left out.")
 

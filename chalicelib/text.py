@@ -21,6 +21,7 @@ from pydantic_core import PydanticCustomError
 _REFUSED = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"
 _REFUSED_CHARACTER = re.compile(rf"[{_REFUSED}\ud800-\udfff]")
 PLAIN_TEXT_PATTERN = rf"^[^{_REFUSED}]*[^\s{_REFUSED}][^{_REFUSED}]*$"
+NO_CONTROLS = rf"[^{_REFUSED}]*"  # no_controls' rule, as a part of a pattern (blank allowed)
 
 
 def refused_character(text: str) -> str | None:

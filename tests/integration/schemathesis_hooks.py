@@ -16,6 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 import requests
 import schemathesis
 
+from devtools.fuzz import POSITIVE_DATA_REFUSALS, model_rules_broken
+
 # Set by devtools/fuzz.py.
 FUZZ_URL, FUZZ_API_KEY, FUZZ_PLAYER_ID = "FUZZ_URL", "FUZZ_API_KEY", "FUZZ_PLAYER_ID"
 FUZZ_OPPONENT_KEY, FUZZ_OPPONENT_ID, FUZZ_GAME_ID = "FUZZ_OPPONENT_KEY", "FUZZ_OPPONENT_ID", "FUZZ_GAME_ID"
@@ -218,4 +220,27 @@ def errors_are_problem_json(ctx, response, case):
         raise AssertionError(f"not a problem with a code and its status: {problem}")
     if "Traceback" in problem.get("detail", ""):
         raise AssertionError("a stack trace in a problem's detail")
+    return None
+
+
+@schemathesis.check
+def positive_data_refused_only_by_listed_rules(ctx, response, case):
+    """A schema-valid request (schemathesis' positive data) refused with a 4xx names, in its problem
+    ``code``, one of the rules no schema can state (devtools/fuzz.py's POSITIVE_DATA_REFUSALS): any
+    other refusal means openapi.yaml says less than the server checks. (schemathesis' own
+    positive_data_acceptance check, given those codes' statuses, fails any other status.)"""
+    meta = getattr(case, "meta", None)
+    if meta is None or not meta.generation.mode.is_positive or not 400 <= response.status_code < 500:
+        return None
+    if case.method.upper() != case.operation.method.upper():  # another method's 405: not the operation's
+        return None
+    kind = (response.headers.get("content-type") or [""])[0]
+    if kind.startswith("text/html"):  # a page for a browser: refused by status only (the status check holds)
+        return None
+    code = problem_code(response)
+    if code == "invalid_request" and model_rules_broken(case.body):  # devtools/fuzz.py's POSITIVE_DATA_MODEL_RULES
+        return None
+    if code not in POSITIVE_DATA_REFUSALS:
+        raise AssertionError(f"a schema-valid request refused with {response.status_code} `{code}`, a rule "
+                             f"openapi.yaml could state (or list it, with why, in devtools/fuzz.py)")
     return None

@@ -121,9 +121,12 @@ class OpcPlayer:
                 base_url=base_url, token=created.api_key, raise_on_unexpected_status=True)))
 
     def new_game(self, game: str, options) -> str:
+        """createGame's body is the game's own (CreateBattleLineGame or CreateKhanGame: a oneOf
+        chosen by ``game``), so its ``options`` can only be that game's."""
         m = self.models
-        body = m.CreateGameRequest(game=m.CreateGameRequestGame(game), options=options,
-                                   seats=[m.PlayerSeat(player_id=pid) for pid, _ in self.clients])
+        seats = [m.PlayerSeat(player_id=pid) for pid, _ in self.clients]
+        body = (m.CreateKhanGame(game=m.CreateKhanGameGame.KHAN, options=options, seats=seats) if game == "khan" else
+                m.CreateBattleLineGame(game=m.CreateBattleLineGameGame.BATTLELINE, options=options, seats=seats))
         view = self.api.games.create_game.sync(client=self.clients[0][1], body=body)
         assert isinstance(view, m.GameView), view
         assert view.status == m.GameViewStatus.WAITING  # Bob is asked first
@@ -183,8 +186,9 @@ class OagPlayer:
 
     def new_game(self, game: str, options) -> str:
         pkg = self.pkg
-        seats = [pkg.CreateGameRequestSeatsInner(pkg.PlayerSeat(player_id=pid)) for pid, _ in self.games]
-        view = self.games[0][1].create_game(pkg.CreateGameRequest(game=game, options=options, seats=seats))
+        seats = [pkg.Seat(pkg.PlayerSeat(player_id=pid)) for pid, _ in self.games]
+        body = pkg.CreateKhanGame if game == "khan" else pkg.CreateBattleLineGame  # the oneOf's two bodies
+        view = self.games[0][1].create_game(pkg.CreateGameRequest(body(game=game, options=options, seats=seats)))
         assert view.status == "waiting"  # Bob is asked first
         assert self.lobby.accept_game(view.game_id).status == "active"
         return view.game_id
@@ -206,7 +210,7 @@ class OagPlayer:
 def test_openapi_generator_client_plays_battle_line_with_tactics_to_the_end(live_server, generated):
     player = OagPlayer(live_server.url)
     pkg = player.pkg
-    options = pkg.CreateGameRequestOptions(pkg.BattleLineOptions(tactics=True, first_seat=1))
+    options = pkg.BattleLineOptions(tactics=True, first_seat=1)
     view = player.play(player.new_game("battleline", options), seed=3)
     assert view.status == "finished" and view.result.reason in {"adjacent_flags", "flag_count", "stall"}
 
@@ -214,7 +218,7 @@ def test_openapi_generator_client_plays_battle_line_with_tactics_to_the_end(live
 def test_openapi_generator_client_plays_khan_and_general_to_the_end(live_server, generated):
     player = OagPlayer(live_server.url)
     pkg = player.pkg
-    options = pkg.CreateGameRequestOptions(pkg.KhanOptions(max_rounds=2, first_seat=1))
+    options = pkg.KhanOptions(max_rounds=2, first_seat=1)
     view = player.play(player.new_game("khan", options), seed=4)
     assert view.status == "finished" and view.result.reason in {"annihilation", "routed", "max_rounds"}
 

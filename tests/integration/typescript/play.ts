@@ -7,7 +7,7 @@ import type { components, paths } from "./schema.js";
 
 type Step = components["schemas"]["Step"];
 type View = components["schemas"]["GameView"];
-type Options = components["schemas"]["CreateGameRequest"]["options"];
+type NewGame = components["schemas"]["CreateGameRequest"]; // a Battle Line body or a Khan & General body
 declare const process: { argv: string[]; exitCode?: number };
 
 const AVOIDED = new Set(["resign", "offer_draw", "accept_draw"]); // the games end by being played
@@ -44,10 +44,12 @@ async function main(): Promise<void> {
   const [baseUrl, game, seed] = process.argv.slice(2);
   const ann = await signUp(baseUrl, "Ann");
   const bob = await signUp(baseUrl, "Bob");
-  const options: Options = game === "khan" ? { max_rounds: 2, first_seat: 1 } : { tactics: true, first_seat: 1 };
-  const created = await ann.api.POST("/v1/games", {
-    body: { game: game === "khan" ? "khan" : "battleline", options, seats: [{ player_id: ann.id }, { player_id: bob.id }] },
-  });
+  const chairs = [{ player_id: ann.id }, { player_id: bob.id }];
+  // `game` chooses the body, and so which options type-check (Khan's options in a Battle Line body do not).
+  const body: NewGame = game === "khan"
+    ? { game: "khan", options: { max_rounds: 2, first_seat: 1 }, seats: chairs }
+    : { game: "battleline", options: { tactics: true, first_seat: 1 }, seats: chairs };
+  const created = await ann.api.POST("/v1/games", { body });
   if (!created.data) throw new Error(`createGame refused: ${JSON.stringify(created.error)}`);
   const gameId = created.data.game_id;
   const accepted = await bob.api.POST("/v1/games/{game_id}/accept", { params: { path: { game_id: gameId } } });
