@@ -25,13 +25,19 @@ def preferences(api, player, **wanted):
     assert reply.status == 200, reply.body
 
 
-def test_item3_rematch_of_a_player_who_declined_and_then_refuses_games_is_refused(api):
+def rematch_declined(api):
+    """Ann and Bob played a game; Ann asked for a rematch and Bob declined it."""
     ann, bob = api.signup("Ann"), api.signup("Bob")
     first = played(api, ann, bob)
     preferences(api, bob, challenges="ask")
     asked = rematch(api, ann, first)
     assert asked.status == 201, asked.body
     assert api.post(f"/v1/games/{asked.body['game_id']}/decline", key=bob["api_key"]).status == 200
+    return ann, bob, first, asked
+
+
+def test_item3_rematch_of_a_player_who_declined_and_then_refuses_games_is_refused(api):
+    ann, bob, first, asked = rematch_declined(api)
     preferences(api, bob, challenges="refuse")
     problem_of(rematch(api, ann, asked.body["game_id"]), 409, "game_never_began")
     problem_of(rematch(api, ann, first), 409, "already_rematched")
@@ -75,12 +81,7 @@ def test_item3_rematch_of_a_bot_account_applies_its_policy(api):
 
 
 def test_item3_rematch_then_decline_cannot_be_repeated(api):
-    ann, bob = api.signup("Ann"), api.signup("Bob")
-    first = played(api, ann, bob)
-    preferences(api, bob, challenges="ask")
-    asked = rematch(api, ann, first)
-    assert asked.status == 201, asked.body
-    assert api.post(f"/v1/games/{asked.body['game_id']}/decline", key=bob["api_key"]).status == 200
+    ann, bob, first, asked = rematch_declined(api)
     for _ in range(10):  # neither the declined game nor the game before it is rematched again
         problem_of(rematch(api, ann, asked.body["game_id"]), 409, "game_never_began")
         again = problem_of(rematch(api, ann, first), 409, "already_rematched")
