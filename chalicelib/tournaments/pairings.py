@@ -309,14 +309,22 @@ class _Dutch:
             return None
         # The Dutch order: S1 and S2 from the number of pairs the bracket makes (and how many of
         # its moved-down players are paired in it), the first candidate in that order wins ties.
-        in_bracket = [(a, b) for a, b in matched if a in inside and b in inside]
-        paired = len(in_bracket)
-        paired_mdps = sum(1 for a, b in in_bracket for p in (a, b) if p in mdps)
+        # The remainder is the residents the moved-down players are not paired with: found from
+        # one matching, it may change the next; repeated until it holds.
         residents = [p for p in bracket if p not in mdps]
-        order_weight = {edge: self._order(*edge, bracket, residents, mdps, paired, paired_mdps)
-                        for edge in edges}
-        top = max(order_weight.values(), default=0) + 1
-        return self._match(remaining, {e: w * top + order_weight[e] for e, w in quality.items()})
+        seen = []
+        while True:
+            in_bracket = [(a, b) for a, b in matched if a in inside and b in inside]
+            taken = {p for pair in in_bracket if set(pair) & mdps for p in pair}
+            remainder = [p for p in residents if p not in taken]
+            pairs = sum(1 for a, b in in_bracket if a in remainder and b in remainder)
+            if (remainder, pairs) in seen:
+                return matched
+            seen.append((remainder, pairs))
+            order_weight = {edge: self._order(*edge, bracket, residents, remainder, mdps, pairs)
+                            for edge in edges}
+            top = max(order_weight.values(), default=0) + 1
+            matched = self._match(remaining, {e: w * top + order_weight[e] for e, w in quality.items()})
 
     def _match(self, players: list[int], weights: dict[tuple[int, int], int]):
         index = {p: i for i, p in enumerate(players)}
@@ -401,25 +409,26 @@ class _Dutch:
             return int(2 * (sa - sb)) if sa > sb and eb.float_back(back) == 1 else 0
         return 0 if sa > sb and eb.float_back(back) == 1 else 1
 
-    def _order(self, a: int, b: int, bracket: list[int], residents: list[int], mdps: set[int],
-               paired: int, paired_mdps: int) -> int:
+    def _order(self, a: int, b: int, bracket: list[int], residents: list[int], remainder: list[int],
+               mdps: set[int], pairs: int) -> int:
         """The Dutch order of candidates as a weight: the higher-ranked players' partners count
-        first; each player prefers, in order, the S2 players from the top, then the rest."""
+        first; a moved-down player prefers the residents from the top; in the remainder (the
+        residents not paired with moved-down players, ``pairs`` pairs made in it), S1 is its first
+        ``pairs`` players, each preferring the S2 players from the top, then the rest."""
         if a not in bracket or b not in bracket:
             return 0
         size = len(bracket) + 2
         place = bracket.index(a)
         if a in mdps:
             partners = residents + [p for p in bracket if p in mdps]
-        else:
-            j = residents.index(a)
-            k = j - paired_mdps
-            rest = paired - paired_mdps  # the remainder's pairs
-            s2 = residents[paired_mdps + rest:]
-            if 0 <= k < rest:
-                partners = s2 + residents[paired_mdps:paired_mdps + rest][::-1]
+        elif a in remainder:
+            j = remainder.index(a)
+            if j < pairs:
+                partners = remainder[pairs:] + remainder[:pairs][::-1]
             else:
-                partners = residents[j + 1:]
+                partners = remainder[j + 1:]
+        else:
+            partners = residents[residents.index(a) + 1:]
         position = partners.index(b) if b in partners else size - 1
         return (size - position) * (size + 1) ** (len(bracket) - place)
 
