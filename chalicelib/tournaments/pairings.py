@@ -430,7 +430,14 @@ class _Dutch:
         else:
             partners = residents[residents.index(a) + 1:]
         position = partners.index(b) if b in partners else size - 1
-        return (size - position) * (size + 1) ** (len(bracket) - place)
+        lexicographic = (size - position) * (size + 1) ** (len(bracket) - place)
+        if a in mdps or a not in remainder or b not in remainder:
+            return lexicographic * (size + 1) ** (len(bracket) + 4)
+        # Transpositions before exchanges (as few S1 players moved to S2 as can be), then the
+        # exchanges between the nearest players (the pairs' higher players as high as can be).
+        j = remainder.index(a)
+        exchange = (j < pairs) * (size * size + 1) + size - j
+        return exchange * (size + 1) ** (len(bracket) + 1) + lexicographic
 
     def _seats(self, a: int, b: int) -> list[tuple[int, int]]:
         (first, second), = allocate_seats([(a, b)], {p: self.by_seed[p].seats for p in (a, b)},

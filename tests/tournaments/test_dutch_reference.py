@@ -31,6 +31,29 @@ CASES = {
         '001   12      P12                                                                1.0    1     6 w 1',
         '001   13      P13                                                                1.0    2  0000 - U',
     ]), "7\n2 5\n7 3\n4 13\n9 12\n11 1\n6 8\n10 0\n"),
+    # C.04.3 D (S1/S2 order): in the 1-point remainder 2 4 5 9 10 11 12 (S1 = 2 4 5), every
+    # candidate meets every seat preference and repeats no float; a transposition (2-11 4-12 5-9,
+    # 10 floats) comes before an exchange (2-10 4-11 9-12, 5 floats), though 2-10 comes earlier.
+    "transpositions_before_exchanges_in_an_odd_remainder": ("\r\n".join([
+        '012 Cup',
+        '062 13',
+        '092 Swiss (FIDE Dutch)',
+        'XXR 5',
+        'XXC white1',
+        '001    1      P1                                                                 2.0    4     7 w 1     9 b 1',
+        '001    2      P2                                                                 1.0    7     8 b 0    12 w 1',
+        '001    3      P3                                                                 1.0   10     9 w 0     7 b 1',
+        '001    4      P4                                                                 1.0   12    10 b 1     8 w 0',
+        '001    5      P5                                                                 1.0    8    11 w 1    13 b 0',
+        '001    6      P6                                                                 0.0   13    12 b 0    10 w 0',
+        '001    7      P7                                                                 0.0   11     1 b 0     3 w 0',
+        '001    8      P8                                                                 2.0    5     2 w 1     4 b 1',
+        '001    9      P9                                                                 1.0    2     3 b 1     1 w 0',
+        '001   10      P10                                                                1.0    6     4 w 0     6 b 1',
+        '001   11      P11                                                                1.0    3     5 b 0  0000 - U',
+        '001   12      P12                                                                1.0    9     6 w 1     2 b 0',
+        '001   13      P13                                                                2.0    1  0000 - U     5 w 1',
+    ]), '7\n1 13\n8 3\n11 2\n12 4\n5 9\n10 7\n6 0\n'),
 }
 
 
