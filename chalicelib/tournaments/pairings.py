@@ -411,33 +411,32 @@ class _Dutch:
 
     def _order(self, a: int, b: int, bracket: list[int], residents: list[int], remainder: list[int],
                mdps: set[int], pairs: int) -> int:
-        """The Dutch order of candidates as a weight: the higher-ranked players' partners count
-        first; a moved-down player prefers the residents from the top; in the remainder (the
-        residents not paired with moved-down players, ``pairs`` pairs made in it), S1 is its first
-        ``pairs`` players, each preferring the S2 players from the top, then the rest."""
+        """The Dutch order of candidates (C.04.3 D) as a weight. A moved-down player prefers the
+        residents from the top, the higher-ranked ones choosing first; they outweigh the
+        remainder (the residents they are not paired with, ``pairs`` pairs made in it: S1 its
+        first ``pairs`` players, S2 the rest). There, a pair's higher player is in S1' (the
+        exchanged S1): as few exchanges as can be, then exchanges between the nearest players
+        (the highers' numbers as small as can be), then the S1 players moved to S2 as low as can
+        be, then the S2 players moved to S1 as high as can be; last, each S1' player, from the
+        top, meets the highest S2' player it can."""
         if a not in bracket or b not in bracket:
             return 0
         size = len(bracket) + 2
-        place = bracket.index(a)
-        if a in mdps:
-            partners = residents + [p for p in bracket if p in mdps]
-        elif a in remainder:
-            j = remainder.index(a)
-            if j < pairs:
-                partners = remainder[pairs:] + remainder[:pairs][::-1]
-            else:
-                partners = remainder[j + 1:]
-        else:
-            partners = residents[residents.index(a) + 1:]
-        position = partners.index(b) if b in partners else size - 1
-        lexicographic = (size - position) * (size + 1) ** (len(bracket) - place)
+        count = len(remainder)
+        lex_radix = (size + 1) ** (count + 2)
+        moved_radix = 2 ** (count + 2) * size
+        kept_radix = 2 ** (pairs + 2) * size
+        sum_radix = size * size + 1
+        bound = (size + 1) * sum_radix * kept_radix * moved_radix * lex_radix
         if a in mdps or a not in remainder or b not in remainder:
-            return lexicographic * (size + 1) ** (len(bracket) + 4)
-        # Transpositions before exchanges (as few S1 players moved to S2 as can be), then the
-        # exchanges between the nearest players (the pairs' higher players as high as can be).
-        j = remainder.index(a)
-        exchange = (j < pairs) * (size * size + 1) + size - j
-        return exchange * (size + 1) ** (len(bracket) + 1) + lexicographic
+            partners = residents + [p for p in bracket if p in mdps] if a in mdps else bracket[bracket.index(a) + 1:]
+            position = partners.index(b) if b in partners else size - 1
+            return (size - position) * (size + 1) ** (len(bracket) - bracket.index(a)) * bound
+        j, i = remainder.index(a), remainder.index(b)
+        weight = (j < pairs) * sum_radix + count - j
+        weight = weight * kept_radix + (2 ** pairs - 2 ** j if j < pairs else 0)
+        weight = weight * moved_radix + (2 ** (count - j) if j >= pairs else 0)
+        return weight * lex_radix + (size - (i - j)) * (size + 1) ** (count - j)
 
     def _seats(self, a: int, b: int) -> list[tuple[int, int]]:
         (first, second), = allocate_seats([(a, b)], {p: self.by_seed[p].seats for p in (a, b)},

@@ -54,6 +54,29 @@ CASES = {
         '001   12      P12                                                                1.0    9     6 w 1     2 b 0',
         '001   13      P13                                                                2.0    1  0000 - U     5 w 1',
     ]), '7\n1 13\n8 3\n11 2\n12 4\n5 9\n10 7\n6 0\n'),
+    # C.04.3 D (exchanges): in the half-point remainder 3 5 6 7 9 11 12 (S1 = 3 5 6) no transposition
+    # meets every seat preference; the exchange of 6 and 7 does, and then S1' = 3 5 7 meets
+    # S2' = 6 9 11 12 from the top: 3-6 5-9 7-12 (11 floats), not 3-11 5-9 7-12.
+    "exchanged_s1_s2_pair_in_order_after_the_exchange": ("\r\n".join([
+        '012 Cup',
+        '062 13',
+        '092 Swiss (FIDE Dutch)',
+        'XXR 6',
+        'XXC white1',
+        '001    1      P1                                                                 0.5   10     7 w =',
+        '001    2      P2                                                                 1.0   11     8 b 1',
+        '001    3      P3                                                                 0.5   13     9 w =',
+        '001    4      P4                                                                 1.0    5    10 b 1',
+        '001    5      P5                                                                 0.5    3    11 w =',
+        '001    6      P6                                                                 0.5    1    12 b =',
+        '001    7      P7                                                                 0.5    9     1 b =',
+        '001    8      P8                                                                 0.0   12     2 w 0',
+        '001    9      P9                                                                 0.5    8     3 b =',
+        '001   10      P10                                                                0.0    2     4 w 0',
+        '001   11      P11                                                                0.5    4     5 b =',
+        '001   12      P12                                                                0.5    6     6 w =',
+        '001   13      P13                                                                1.0    7  0000 - U',
+    ]), '7\n2 13\n4 1\n6 3\n9 5\n7 12\n11 8\n10 0\n'),
 }
 
 
