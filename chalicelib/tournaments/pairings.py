@@ -256,6 +256,25 @@ class _Dutch:
         self.score_rank = {s: i for i, s in enumerate(scores)}
         self.radix = len(field) + 2
         self.differences = {d: i for i, d in enumerate(sorted({abs(a - b) for a in scores for b in scores}))}
+        self.bye_score = float("inf")
+        self.bye_score = self._lowest_bye_score()
+
+    def _lowest_bye_score(self) -> float:
+        """The pairing-allocated bye goes to a player with the lowest score it can go to with the
+        rest of the round still paired (as FIDE-endorsed engines give it: C.04.3's bye criteria
+        rank above every bracket's own)."""
+        if len(self.field) % 2 == 0:
+            return float("inf")
+        players = [e.seed for e in self.field]
+        for score in sorted({e.score for e in self.field}):
+            for e in self.field:
+                if e.score != score or e.had_bye:
+                    continue
+                rest = [p for p in players if p != e.seed]
+                neighbours = [[q for q in rest if q != p and self.legal(p, q)] for p in rest]
+                if perfect_matching(neighbours, rest) is not None:
+                    return score
+        return float("inf")
 
     def score(self, p: int) -> float:
         return self.by_seed[p].score if p != BYE else float("-inf")
@@ -263,7 +282,7 @@ class _Dutch:
     def legal(self, a: int, b: int) -> bool:
         """C.1, C.2 and C.3: the pairs (and byes) that may be made at all."""
         if b == BYE or a == BYE:
-            return not self.by_seed[a or b].had_bye
+            return not self.by_seed[a or b].had_bye and self.by_seed[a or b].score <= self.bye_score
         if b in self.by_seed[a].opponents or a == b:
             return False
         (strength_a, want_a), (strength_b, want_b) = self.preference[a], self.preference[b]

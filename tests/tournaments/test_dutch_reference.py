@@ -77,6 +77,27 @@ CASES = {
         '001   12      P12                                                                0.5    6     6 w =',
         '001   13      P13                                                                1.0    7  0000 - U',
     ]), '7\n2 13\n4 1\n6 3\n9 5\n7 12\n11 8\n10 0\n'),
+    # The pairing-allocated bye goes to the lowest score that leaves the round pairable: 9 (half a
+    # point) can have it only if 3 and 10 (who have met) each meet a 1.5-point player, so 1 and 4
+    # float down rather than meet each other: 3-1 10-4, bye 9 (not 1-4 10-9, bye 3).
+    "bye_to_the_lowest_score_it_can_go_to": ("\r\n".join([
+        '012 Cup',
+        '062 11',
+        '092 Swiss (FIDE Dutch)',
+        'XXR 4',
+        'XXC white1',
+        '001    1      P1                                                                 1.5    9     6 w 0    10 b 1     7 w =',
+        '001    2      P2                                                                 2.0    3     7 b 1    11 w 0     9 b 1',
+        '001    3      P3                                                                 1.0    6     8 w =     6 b 0    10 w =',
+        '001    4      P4                                                                 1.5    5     9 b =     5 w 0  0000 - U',
+        '001    5      P5                                                                 1.5    8    10 w =     4 b 1     8 w 0',
+        '001    6      P6                                                                 3.0    1     1 b 1     3 w 1    11 b 1',
+        '001    7      P7                                                                 1.5    7     2 w 0  0000 - U     1 b =',
+        '001    8      P8                                                                 2.5    2     3 b =     9 w 1     5 b 1',
+        '001    9      P9                                                                 0.5   11     4 w =     8 b 0     2 w 0',
+        '001   10      P10                                                                1.0   10     5 b =     1 w 0     3 b =',
+        '001   11      P11                                                                2.0    4  0000 - U     2 b 1     6 w 0',
+    ]), '6\n6 8\n2 5\n7 11\n3 1\n10 4\n9 0\n'),
 }
 
 
