@@ -399,33 +399,30 @@ class _Dutch:
         digits.append((2 - unmet if both else 0, 2))
         digits.append((2 - unmet_strong if both else 0, 2))
         # Floats: the same downfloat as last round, upfloat as last round, then two rounds back;
-        # then those players' score differences.
+        # then, in the same order, the scores: those of the players paired here who floated down
+        # then as high as can be (a repeated downfloat from as low a score as can be), those of
+        # the opponents of repeated upfloaters as low as can be.
         for back in (1, 2):
             for direction in (-1, 1):
                 digits.append((self._repeat(a, b, back, direction) if both else 0, 2))
         for back in (1, 2):
-            for direction in (-1, 1):
-                cost = self._repeat(a, b, back, direction, spread=True) if both else 0
-                top = int(2 * (max(self.score_rank) - min(self.score_rank))) + 1
-                digits.append((top - cost if both else 0, top))
+            down = sum(power(self.score(p)) for p in (a, b) if self.by_seed[p].float_back(back) == -1) if both else 0
+            digits.append((down, 2 * k ** levels))
+            up = both and sa > sb and self.by_seed[b].float_back(back) == 1
+            digits.append((power(sa) if both and not up else 0, k ** levels))
         weight = 0
         for value, bound in digits:
             weight = weight * (bound * pairs_max + 1) + value
         return weight
 
-    def _repeat(self, a: int, b: int, back: int, direction: int, spread: bool = False) -> int:
+    def _repeat(self, a: int, b: int, back: int, direction: int) -> int:
         """For a pair of the bracket: (the count of) its players who get the float they got
         ``back`` rounds ago (-1 down, +1 up) again, less the downfloats a pair avoids: a
-        bracket player left unpaired floats down too. With ``spread``: their score difference
-        (doubled), when they float again."""
+        bracket player left unpaired floats down too."""
         sa, sb = self.score(a), self.score(b)
         ea, eb = self.by_seed[a], self.by_seed[b]
         if direction == -1:  # the pair spares a repeated downfloat to each player it keeps level
-            if spread:
-                return int(2 * (sa - sb)) if sa > sb and ea.float_back(back) == -1 else 0
             return (ea.float_back(back) == -1 and sa == sb) + (eb.float_back(back) == -1)
-        if spread:
-            return int(2 * (sa - sb)) if sa > sb and eb.float_back(back) == 1 else 0
         return 0 if sa > sb and eb.float_back(back) == 1 else 1
 
     def _order(self, a: int, b: int, bracket: list[int], residents: list[int], remainder: list[int],

@@ -98,6 +98,32 @@ CASES = {
         '001   10      P10                                                                1.0   10     5 b =     1 w 0     3 b =',
         '001   11      P11                                                                2.0    4  0000 - U     2 b 1     6 w 0',
     ]), '6\n6 8\n2 5\n7 11\n3 1\n10 4\n9 0\n'),
+    # C.04.3 C (floats, scores): 3 and 10 float down from 2 points, one of them further to 5 (1
+    # point). 3 floated down last round, 10 floated up: 3 is paired at 1.5 (3-14) and 10 meets 5,
+    # so the repeated downfloater's score is as high as can be (not 10-14, 3-5).
+    "repeated_downfloater_stays_at_the_higher_score": ("\r\n".join([
+        '012 Cup',
+        '062 16',
+        '092 Swiss (FIDE Dutch)',
+        'XXR 6',
+        'XXC white1',
+        '001    1      P1                                                                 2.5   10     9 w 1    13 b =     2 w =    11 b 0     4 w =',
+        '001    2      P2                                                                 2.5    7    10 b 1    12 w 1     1 b =     7 w 0    11 w 0',
+        '001    3      P3                                                                 2.0   12    11 w 0     8 b 1    15 w 1    13 b 0    12 w 0',
+        '001    4      P4                                                                 2.5    9    12 b 0    10 w =    14 b 1    16 w =     1 b =',
+        '001    5      P5                                                                 1.0   14    13 w 0     9 b 0     8 w 0    14 w =     6 b =',
+        '001    6      P6                                                                 1.5   13    14 b =     7 w 0    10 b =     9 b 0     5 w =',
+        '001    7      P7                                                                 3.0    2    15 w =     6 b 1    11 w =     2 b 1    13 w 0',
+        '001    8      P8                                                                 1.5   16    16 b 0     3 w 0     5 b 1    10 w 0    14 b =',
+        '001    9      P9                                                                 3.5    5     1 b 0     5 w 1    12 b =     6 w 1    16 b 1',
+        '001   10      P10                                                                2.0   11     2 w 0     4 b =     6 w =     8 b 1    15 w 0',
+        '001   11      P11                                                                4.0    1     3 b 1    16 w =     7 b =     1 w 1     2 b 1',
+        '001   12      P12                                                                2.5    8     4 w 1     2 b 0     9 w =    15 b 0     3 b 1',
+        '001   13      P13                                                                4.0    3     5 b 1     1 w =    16 b =     3 w 1     7 b 1',
+        '001   14      P14                                                                1.5   15     6 w =    15 b 0     4 w 0     5 b =     8 w =',
+        '001   15      P15                                                                3.5    4     7 b =    14 w 1     3 b 0    12 w 1    10 b 1',
+        '001   16      P16                                                                2.5    6     8 w 1    11 b =    13 w =     4 b =     9 w 0',
+    ]), '8\n11 13\n9 15\n1 7\n4 2\n12 16\n14 3\n5 10\n8 6\n'),
 }
 
 
