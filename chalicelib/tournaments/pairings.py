@@ -258,6 +258,10 @@ class _Dutch:
         self.differences = {d: i for i, d in enumerate(sorted({abs(a - b) for a in scores for b in scores}))}
         self.bye_score = float("inf")
         self.bye_score = self._lowest_bye_score()
+        # C.04.3 C.9: the bye to a player with as few unplayed games as can be: a rank for each
+        # count of games played among the players with the bye's score, the most games first.
+        counts = sorted({len(e.seats) for e in field if e.score == self.bye_score}, reverse=True)
+        self.unplayed_rank = {c: i for i, c in enumerate(counts)}
 
     def _lowest_bye_score(self) -> float:
         """The pairing-allocated bye goes to a player with the lowest score it can go to with the
@@ -377,6 +381,11 @@ class _Dutch:
         ahead = b != BYE and a in inside | nxt and b in inside | nxt and not both
         digits.append((1 if ahead else 0, 1))
         digits.append(((power(sa) + power(sb)) if ahead else 0, 2 * k ** levels))
+        # C.9: in the last bracket (the bye's), those with the bye's score who played fewer games
+        # are paired, leaving the bye to one who played more.
+        unplayed = sum(self.unplayed_rank[len(self.by_seed[p].seats)] for p in (a, b)
+                       if self.score(p) == self.bye_score) if both and not nxt else 0
+        digits.append((unplayed, 2 * len(self.field)))
         seats = self._seats(a, b) if both else None
         # Topscorers (final round) and their opponents: no seat difference beyond 2, no seat three
         # times running.

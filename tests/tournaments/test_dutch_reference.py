@@ -124,6 +124,37 @@ CASES = {
         '001   15      P15                                                                3.5    4     7 b =    14 w 1     3 b 0    12 w 1    10 b 1',
         '001   16      P16                                                                2.5    6     8 w 1    11 b =    13 w =     4 b =     9 w 0',
     ]), '8\n11 13\n9 15\n1 7\n4 2\n12 16\n14 3\n5 10\n8 6\n'),
+    # C.04.1 b (no two players play each other twice) counts games played: 4 and 5's round-2 game was
+    # forfeited, so they may meet in round 3: 1-3 2-6 4-5.
+    "a_forfeit_is_no_game_its_players_may_meet_again": ("\r\n".join([
+        '012 Cup',
+        '062 6',
+        '092 Swiss (FIDE Dutch)',
+        'XXR 4',
+        'XXC white1',
+        '001    1      P1                                                                 0.0    6     4 w 0     6 b 0',
+        '001    2      P2                                                                 2.0    1     5 b 1     3 - +',
+        '001    3      P3                                                                 1.0    3     6 w 1     2 - -',
+        '001    4      P4                                                                 1.0    2     1 b 1     5 - -',
+        '001    5      P5                                                                 1.0    5     2 w 0     4 - +',
+        '001    6      P6                                                                 1.0    4     3 b 0     1 w 1',
+    ]), '3\n2 6\n4 5\n1 3\n'),
+    # C.04.3 C.9: of the 0-point players 2, 4 and 6, 4 and 6 lost by forfeit (no game played) and 2
+    # lost a game: the bye goes to 2, who played more, and 6 meets 4.
+    "bye_to_the_player_with_fewest_unplayed_games": ("\r\n".join([
+        '012 Cup',
+        '062 7',
+        '092 Swiss (FIDE Dutch)',
+        'XXR 5',
+        'XXC white1',
+        '001    1      P1                                                                 1.0    7     4 - +',
+        '001    2      P2                                                                 0.0    6     5 b 0',
+        '001    3      P3                                                                 1.0    2     6 - +',
+        '001    4      P4                                                                 0.0    3     1 - -',
+        '001    5      P5                                                                 1.0    5     2 w 1',
+        '001    6      P6                                                                 0.0    4     3 - -',
+        '001    7      P7                                                                 1.0    1  0000 - U',
+    ]), '4\n1 5\n3 7\n6 4\n2 0\n'),
 }
 
 
