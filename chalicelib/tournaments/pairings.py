@@ -262,6 +262,7 @@ class _Dutch:
         # count of games played among the players with the bye's score, the most games first.
         counts = sorted({len(e.seats) for e in field if e.score == self.bye_score}, reverse=True)
         self.unplayed_rank = {c: i for i, c in enumerate(counts)}
+        self.c9 = False  # whether the bracket being paired is the one the bye comes from
 
     def _lowest_bye_score(self) -> float:
         """The pairing-allocated bye goes to a player with the lowest score it can go to with the
@@ -306,6 +307,10 @@ class _Dutch:
             if i < len(scores) - 1 and not any(self.legal(a, b) for j, a in enumerate(bracket) for b in bracket[j + 1:]):
                 moved = bracket  # nothing can be paired in it: all of it moves down (no matching needed)
                 continue
+            lower = [p for p in remaining if p != BYE and self.score(p) < score]
+            self.c9 = not following or (any(self.score(p) == self.bye_score for p in bracket)
+                                        and len(bracket) % 2 == 1 and perfect_matching(
+                [[q for q in lower if q != p and self.legal(p, q)] for p in lower], lower) is not None)
             found = self._bracket(remaining, bracket, moved, following)
             if found is None:
                 raise NoLegalPairing("no pairing of this round meets FIDE's absolute criteria")
@@ -381,10 +386,11 @@ class _Dutch:
         ahead = b != BYE and a in inside | nxt and b in inside | nxt and not both
         digits.append((1 if ahead else 0, 1))
         digits.append(((power(sa) + power(sb)) if ahead else 0, 2 * k ** levels))
-        # C.9: in the last bracket (the bye's), those with the bye's score who played fewer games
-        # are paired, leaving the bye to one who played more.
+        # C.9: in the bracket the bye comes from (the last one, or an odd one with players of the
+        # bye's score when the players below it pair among themselves), those with the bye's score who played fewer
+        # games are paired, leaving the bye to one who played more.
         unplayed = sum(self.unplayed_rank[len(self.by_seed[p].seats)] for p in (a, b)
-                       if self.score(p) == self.bye_score) if both and not nxt else 0
+                       if self.score(p) == self.bye_score) if both and self.c9 else 0
         digits.append((unplayed, 2 * len(self.field)))
         seats = self._seats(a, b) if both else None
         # Topscorers (final round) and their opponents: no seat difference beyond 2, no seat three
