@@ -89,13 +89,37 @@ def swiss_round(entrants: list[Entrant], rounds_left: int = 1, *, final: bool = 
     if rounds_left <= 1 or len(field) > LOOKAHEAD_PLAYERS:
         return pairs
     future = _Future(field)
-    if future.completes(pairs, rounds_left - 1):
+    if future.completes(pairs, rounds_left - 1) and _next_round_pairable(field, pairs):
         return pairs
     for candidate in future.pairings():
-        if all(dutch.legal(a, b or 0) for a, b in candidate) and future.completes(candidate, rounds_left - 1):
-            return dutch.boards([(a, b) for a, b in candidate if b is not None],
-                                next((a for a, b in candidate if b is None), None))
+        if all(dutch.legal(a, b or 0, lowest_bye=False) for a, b in candidate) and future.completes(candidate, rounds_left - 1):
+            placed = dutch.boards([(a, b) for a, b in candidate if b is not None],
+                                  next((a for a, b in candidate if b is None), None))
+            if _next_round_pairable(field, placed):
+                return placed
     return pairs  # the event cannot play every round whatever this one does: pair it by the rules
+
+
+def _next_round_pairable(field: list[Entrant], pairs: list[Pairing]) -> bool:
+    """Whether, after ``pairs`` (seats allocated), the next round has a pairing meeting C.1-C.3
+    (C.3, two players who must both have the same seat, taken without the last round's topscorer
+    exception: the scores are not known yet)."""
+    seats = {e.seed: list(e.seats) for e in field}
+    met = {e.seed: set(e.opponents) for e in field}
+    byes = {e.seed for e in field if e.had_bye}
+    for a, b in pairs:
+        if b is None:
+            byes.add(a)
+            continue
+        seats[a].append(1)
+        seats[b].append(2)
+        met[a].add(b)
+        met[b].add(a)
+    after = _Dutch([Entrant(e.seed, 0.0, tuple(seats[e.seed]), frozenset(met[e.seed]), e.seed in byes)
+                    for e in field], False, 0.0)
+    players = [e.seed for e in field] + ([BYE] if len(field) % 2 else [])
+    neighbours = [[q for q in players if q != p and after.legal(p, q, lowest_bye=False)] for p in players]
+    return perfect_matching(neighbours, players) is not None
 
 
 
@@ -284,10 +308,12 @@ class _Dutch:
     def score(self, p: int) -> float:
         return self.by_seed[p].score if p != BYE else float("-inf")
 
-    def legal(self, a: int, b: int) -> bool:
-        """C.1, C.2 and C.3: the pairs (and byes) that may be made at all."""
+    def legal(self, a: int, b: int, lowest_bye: bool = True) -> bool:
+        """C.1, C.2 and C.3: the pairs (and byes) that may be made at all; with ``lowest_bye``,
+        the bye only to a player with the lowest score it can go to."""
         if b == BYE or a == BYE:
-            return not self.by_seed[a or b].had_bye and self.by_seed[a or b].score <= self.bye_score
+            bye = self.by_seed[a or b]
+            return not bye.had_bye and (bye.score <= self.bye_score or not lowest_bye)
         if b in self.by_seed[a].opponents or a == b:
             return False
         (strength_a, want_a), (strength_b, want_b) = self.preference[a], self.preference[b]
