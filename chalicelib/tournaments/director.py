@@ -192,8 +192,9 @@ def seat_history(t: Tournament) -> dict[int, list[int]]:
 
 def swiss_entrants(t: Tournament) -> list[pairing_rules.Entrant]:
     """The active players before the next Swiss round, best first (score, then seed), with what the
-    Dutch system needs: seats, opponents, byes (and wins without playing: C.2 bars either from
-    another bye), and every round's float (C.04.3 1.4: down for the higher score of a pair of
+    Dutch system needs: seats, opponents (of games played: a forfeit is no game, and its two
+    players may meet again, as FIDE-endorsed engines pair them), byes (and wins without playing:
+    C.2 bars either from another bye), and every round's float (C.04.3 1.4: down for the higher score of a pair of
     different scores, for a bye and for a win without playing; up for the lower score)."""
     score = totals(t)
     seats = seat_history(t)
@@ -210,8 +211,9 @@ def swiss_entrants(t: Tournament) -> list[pairing_rules.Entrant]:
                 had_bye.add(first)
                 now[first] = -1
                 continue
-            met[first].add(second)
-            met[second].add(first)
+            if not p["forfeit"]:  # a game not played does not bar a rematch (C.04.1 b: "play against")
+                met[first].add(second)
+                met[second].add(first)
             if p["forfeit"]:
                 for seed, points, other in ((first, 0, 1), (second, 1, 0)):
                     if p["points"] is not None and p["points"][points] > p["points"][other]:

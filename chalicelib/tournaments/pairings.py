@@ -89,13 +89,37 @@ def swiss_round(entrants: list[Entrant], rounds_left: int = 1, *, final: bool = 
     if rounds_left <= 1 or len(field) > LOOKAHEAD_PLAYERS:
         return pairs
     future = _Future(field)
-    if future.completes(pairs, rounds_left - 1):
+    if future.completes(pairs, rounds_left - 1) and _next_round_pairable(field, pairs):
         return pairs
     for candidate in future.pairings():
-        if all(dutch.legal(a, b or 0) for a, b in candidate) and future.completes(candidate, rounds_left - 1):
-            return dutch.boards([(a, b) for a, b in candidate if b is not None],
-                                next((a for a, b in candidate if b is None), None))
+        if all(dutch.legal(a, b or 0, lowest_bye=False) for a, b in candidate) and future.completes(candidate, rounds_left - 1):
+            placed = dutch.boards([(a, b) for a, b in candidate if b is not None],
+                                  next((a for a, b in candidate if b is None), None))
+            if _next_round_pairable(field, placed):
+                return placed
     return pairs  # the event cannot play every round whatever this one does: pair it by the rules
+
+
+def _next_round_pairable(field: list[Entrant], pairs: list[Pairing]) -> bool:
+    """Whether, after ``pairs`` (seats allocated), the next round has a pairing meeting C.1-C.3
+    (C.3, two players who must both have the same seat, taken without the last round's topscorer
+    exception: the scores are not known yet)."""
+    seats = {e.seed: list(e.seats) for e in field}
+    met = {e.seed: set(e.opponents) for e in field}
+    byes = {e.seed for e in field if e.had_bye}
+    for a, b in pairs:
+        if b is None:
+            byes.add(a)
+            continue
+        seats[a].append(1)
+        seats[b].append(2)
+        met[a].add(b)
+        met[b].add(a)
+    after = _Dutch([Entrant(e.seed, 0.0, tuple(seats[e.seed]), frozenset(met[e.seed]), e.seed in byes)
+                    for e in field], False, 0.0)
+    players = [e.seed for e in field] + ([BYE] if len(field) % 2 else [])
+    neighbours = [[q for q in players if q != p and after.legal(p, q, lowest_bye=False)] for p in players]
+    return perfect_matching(neighbours, players) is not None
 
 
 
@@ -256,14 +280,40 @@ class _Dutch:
         self.score_rank = {s: i for i, s in enumerate(scores)}
         self.radix = len(field) + 2
         self.differences = {d: i for i, d in enumerate(sorted({abs(a - b) for a in scores for b in scores}))}
+        self.bye_score = float("inf")
+        self.bye_score = self._lowest_bye_score()
+        # C.04.3 C.9: the bye to a player with as few unplayed games as can be: a rank for each
+        # count of games played among the players with the bye's score, the most games first.
+        counts = sorted({len(e.seats) for e in field if e.score == self.bye_score}, reverse=True)
+        self.unplayed_rank = {c: i for i, c in enumerate(counts)}
+        self.c9 = False  # whether the bracket being paired is the one the bye comes from
+
+    def _lowest_bye_score(self) -> float:
+        """The pairing-allocated bye goes to a player with the lowest score it can go to with the
+        rest of the round still paired (as FIDE-endorsed engines give it: C.04.3's bye criteria
+        rank above every bracket's own)."""
+        if len(self.field) % 2 == 0:
+            return float("inf")
+        players = [e.seed for e in self.field]
+        for score in sorted({e.score for e in self.field}):
+            for e in self.field:
+                if e.score != score or e.had_bye:
+                    continue
+                rest = [p for p in players if p != e.seed]
+                neighbours = [[q for q in rest if q != p and self.legal(p, q)] for p in rest]
+                if perfect_matching(neighbours, rest) is not None:
+                    return score
+        return float("inf")
 
     def score(self, p: int) -> float:
         return self.by_seed[p].score if p != BYE else float("-inf")
 
-    def legal(self, a: int, b: int) -> bool:
-        """C.1, C.2 and C.3: the pairs (and byes) that may be made at all."""
+    def legal(self, a: int, b: int, lowest_bye: bool = True) -> bool:
+        """C.1, C.2 and C.3: the pairs (and byes) that may be made at all; with ``lowest_bye``,
+        the bye only to a player with the lowest score it can go to."""
         if b == BYE or a == BYE:
-            return not self.by_seed[a or b].had_bye
+            bye = self.by_seed[a or b]
+            return not bye.had_bye and (bye.score <= self.bye_score or not lowest_bye)
         if b in self.by_seed[a].opponents or a == b:
             return False
         (strength_a, want_a), (strength_b, want_b) = self.preference[a], self.preference[b]
@@ -283,6 +333,10 @@ class _Dutch:
             if i < len(scores) - 1 and not any(self.legal(a, b) for j, a in enumerate(bracket) for b in bracket[j + 1:]):
                 moved = bracket  # nothing can be paired in it: all of it moves down (no matching needed)
                 continue
+            lower = [p for p in remaining if p != BYE and self.score(p) < score]
+            self.c9 = not following or (any(self.score(p) == self.bye_score for p in bracket)
+                                        and len(bracket) % 2 == 1 and perfect_matching(
+                [[q for q in lower if q != p and self.legal(p, q)] for p in lower], lower) is not None)
             found = self._bracket(remaining, bracket, moved, following)
             if found is None:
                 raise NoLegalPairing("no pairing of this round meets FIDE's absolute criteria")
@@ -309,14 +363,22 @@ class _Dutch:
             return None
         # The Dutch order: S1 and S2 from the number of pairs the bracket makes (and how many of
         # its moved-down players are paired in it), the first candidate in that order wins ties.
-        in_bracket = [(a, b) for a, b in matched if a in inside and b in inside]
-        paired = len(in_bracket)
-        paired_mdps = sum(1 for a, b in in_bracket for p in (a, b) if p in mdps)
+        # The remainder is the residents the moved-down players are not paired with: found from
+        # one matching, it may change the next; repeated until it holds.
         residents = [p for p in bracket if p not in mdps]
-        order_weight = {edge: self._order(*edge, bracket, residents, mdps, paired, paired_mdps)
-                        for edge in edges}
-        top = max(order_weight.values(), default=0) + 1
-        return self._match(remaining, {e: w * top + order_weight[e] for e, w in quality.items()})
+        seen = []
+        while True:
+            in_bracket = [(a, b) for a, b in matched if a in inside and b in inside]
+            taken = {p for pair in in_bracket if set(pair) & mdps for p in pair}
+            remainder = [p for p in residents if p not in taken]
+            pairs = sum(1 for a, b in in_bracket if a in remainder and b in remainder)
+            if (remainder, pairs) in seen:
+                return matched
+            seen.append((remainder, pairs))
+            order_weight = {edge: self._order(*edge, bracket, residents, remainder, mdps, pairs)
+                            for edge in edges}
+            top = max(order_weight.values(), default=0) + 1
+            matched = self._match(remaining, {e: w * top + order_weight[e] for e, w in quality.items()})
 
     def _match(self, players: list[int], weights: dict[tuple[int, int], int]):
         index = {p: i for i, p in enumerate(players)}
@@ -350,6 +412,12 @@ class _Dutch:
         ahead = b != BYE and a in inside | nxt and b in inside | nxt and not both
         digits.append((1 if ahead else 0, 1))
         digits.append(((power(sa) + power(sb)) if ahead else 0, 2 * k ** levels))
+        # C.9: in the bracket the bye comes from (the last one, or an odd one with players of the
+        # bye's score when the players below it pair among themselves), those with the bye's score who played fewer
+        # games are paired, leaving the bye to one who played more.
+        unplayed = sum(self.unplayed_rank[len(self.by_seed[p].seats)] for p in (a, b)
+                       if self.score(p) == self.bye_score) if both and self.c9 else 0
+        digits.append((unplayed, 2 * len(self.field)))
         seats = self._seats(a, b) if both else None
         # Topscorers (final round) and their opponents: no seat difference beyond 2, no seat three
         # times running.
@@ -372,56 +440,60 @@ class _Dutch:
         digits.append((2 - unmet if both else 0, 2))
         digits.append((2 - unmet_strong if both else 0, 2))
         # Floats: the same downfloat as last round, upfloat as last round, then two rounds back;
-        # then those players' score differences.
+        # then, in the same order, the scores: those of the players paired here who floated down
+        # then as high as can be (a repeated downfloat from as low a score as can be), those of
+        # the opponents of repeated upfloaters as low as can be.
         for back in (1, 2):
             for direction in (-1, 1):
                 digits.append((self._repeat(a, b, back, direction) if both else 0, 2))
         for back in (1, 2):
-            for direction in (-1, 1):
-                cost = self._repeat(a, b, back, direction, spread=True) if both else 0
-                top = int(2 * (max(self.score_rank) - min(self.score_rank))) + 1
-                digits.append((top - cost if both else 0, top))
+            down = sum(power(self.score(p)) for p in (a, b) if self.by_seed[p].float_back(back) == -1) if both else 0
+            digits.append((down, 2 * k ** levels))
+            up = both and sa > sb and self.by_seed[b].float_back(back) == 1
+            digits.append((power(sa) if both and not up else 0, k ** levels))
         weight = 0
         for value, bound in digits:
             weight = weight * (bound * pairs_max + 1) + value
         return weight
 
-    def _repeat(self, a: int, b: int, back: int, direction: int, spread: bool = False) -> int:
+    def _repeat(self, a: int, b: int, back: int, direction: int) -> int:
         """For a pair of the bracket: (the count of) its players who get the float they got
         ``back`` rounds ago (-1 down, +1 up) again, less the downfloats a pair avoids: a
-        bracket player left unpaired floats down too. With ``spread``: their score difference
-        (doubled), when they float again."""
+        bracket player left unpaired floats down too."""
         sa, sb = self.score(a), self.score(b)
         ea, eb = self.by_seed[a], self.by_seed[b]
         if direction == -1:  # the pair spares a repeated downfloat to each player it keeps level
-            if spread:
-                return int(2 * (sa - sb)) if sa > sb and ea.float_back(back) == -1 else 0
             return (ea.float_back(back) == -1 and sa == sb) + (eb.float_back(back) == -1)
-        if spread:
-            return int(2 * (sa - sb)) if sa > sb and eb.float_back(back) == 1 else 0
         return 0 if sa > sb and eb.float_back(back) == 1 else 1
 
-    def _order(self, a: int, b: int, bracket: list[int], residents: list[int], mdps: set[int],
-               paired: int, paired_mdps: int) -> int:
-        """The Dutch order of candidates as a weight: the higher-ranked players' partners count
-        first; each player prefers, in order, the S2 players from the top, then the rest."""
+    def _order(self, a: int, b: int, bracket: list[int], residents: list[int], remainder: list[int],
+               mdps: set[int], pairs: int) -> int:
+        """The Dutch order of candidates (C.04.3 D) as a weight. A moved-down player prefers the
+        residents from the top, the higher-ranked ones choosing first; they outweigh the
+        remainder (the residents they are not paired with, ``pairs`` pairs made in it: S1 its
+        first ``pairs`` players, S2 the rest). There, a pair's higher player is in S1' (the
+        exchanged S1): as few exchanges as can be, then exchanges between the nearest players
+        (the highers' numbers as small as can be), then the S1 players moved to S2 as low as can
+        be, then the S2 players moved to S1 as high as can be; last, each S1' player, from the
+        top, meets the highest S2' player it can."""
         if a not in bracket or b not in bracket:
             return 0
         size = len(bracket) + 2
-        place = bracket.index(a)
-        if a in mdps:
-            partners = residents + [p for p in bracket if p in mdps]
-        else:
-            j = residents.index(a)
-            k = j - paired_mdps
-            rest = paired - paired_mdps  # the remainder's pairs
-            s2 = residents[paired_mdps + rest:]
-            if 0 <= k < rest:
-                partners = s2 + residents[paired_mdps:paired_mdps + rest][::-1]
-            else:
-                partners = residents[j + 1:]
-        position = partners.index(b) if b in partners else size - 1
-        return (size - position) * (size + 1) ** (len(bracket) - place)
+        count = len(remainder)
+        lex_radix = (size + 1) ** (count + 2)
+        moved_radix = 2 ** (count + 2) * size
+        kept_radix = 2 ** (pairs + 2) * size
+        sum_radix = size * size + 1
+        bound = (size + 1) * sum_radix * kept_radix * moved_radix * lex_radix
+        if a in mdps or a not in remainder or b not in remainder:
+            partners = residents + [p for p in bracket if p in mdps] if a in mdps else bracket[bracket.index(a) + 1:]
+            position = partners.index(b) if b in partners else size - 1
+            return (size - position) * (size + 1) ** (len(bracket) - bracket.index(a)) * bound
+        j, i = remainder.index(a), remainder.index(b)
+        weight = (j < pairs) * sum_radix + count - j
+        weight = weight * kept_radix + (2 ** pairs - 2 ** j if j < pairs else 0)
+        weight = weight * moved_radix + (2 ** (count - j) if j >= pairs else 0)
+        return weight * lex_radix + (size - (i - j)) * (size + 1) ** (count - j)
 
     def _seats(self, a: int, b: int) -> list[tuple[int, int]]:
         (first, second), = allocate_seats([(a, b)], {p: self.by_seed[p].seats for p in (a, b)},

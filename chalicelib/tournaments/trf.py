@@ -151,7 +151,7 @@ def entrants(event: Event, number: int, win: float = 1.0) -> list[Entrant]:
         for n, player in event.players.items():
             opponent, colour, result = player.rounds.get(r, (0, "-", "Z"))
             gained[n] = win * (PLAYED.get(result, UNPLAYED.get(result, 0.0)))
-            if opponent:
+            if opponent and result in PLAYED:  # a forfeit is no game: its players may meet again
                 met[n].add(opponent)
             if result in PLAYED and colour in "wb":
                 seats[n].append(1 if colour == "w" else 2)

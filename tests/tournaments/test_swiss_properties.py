@@ -32,8 +32,37 @@ def play_through(t, pick):
                 p["points"] = list(OUTCOMES[pick(p["round"], p["board"])])
         director.next_round(t)
     if t["round"] < t["rounds"]:  # ended early: no bye leaves the others a pairing without a repeat
+        # or two non-topscorers who must both have the same seat (C.3; a look-ahead of one round
+        # cannot always avoid that in a nearly all-play-all event)
         active, met, _ = before_round(t, t["round"] + 1)
+        met = met | same_seat_forced(t, t["round"] + 1)
         assert not any(pairable([p for p in active if p != bye], met) for bye in byes_to_try(active))
+
+
+def same_seat_forced(t, number):
+    """The pairs C.3 forbids before round ``number``: both players must have the same seat (the
+    same seat twice more than the other, or the last two games), neither a topscorer of the last
+    round (above half the points anyone could have)."""
+    seats = seats_of(t, before=number)
+    points = {p["seed"]: 0.0 for p in t["players"]}
+    for p in t["pairings"]:
+        if p["round"] < number and p["points"] is not None:
+            points[p["first"]] += p["points"][0]
+            if p["second"] is not None:
+                points[p["second"]] += p["points"][1]
+    top = t["forfeit_points"] * (number - 1) / 2 if number == t["rounds"] else float("inf")
+
+    def forced(history):
+        ones, twos = history.count(1), history.count(2)
+        if ones - twos > 1 or (len(history) > 1 and history[-1] == history[-2] == 1):
+            return 2
+        if twos - ones > 1 or (len(history) > 1 and history[-1] == history[-2] == 2):
+            return 1
+        return None
+
+    want = {s: forced(h) for s, h in seats.items()}
+    return {frozenset((a, b)) for a in want for b in want if a < b and want[a] and want[a] == want[b]
+            and points[a] <= top and points[b] <= top}
 
 
 def before_round(t, number):
