@@ -40,16 +40,16 @@ test-unit: install
 
 # Our Dutch system pairs the next round of a FIDE TRF-16 file, printed as endorsed engines print it
 # (the number of pairs, then "first second" by starting rank, a bye as "N 0"): make pair TRF=file.trf
-pair: $(INSTALLED)
+pair: $(SERVE_INSTALLED)
 	@$(PY) -m devtools.pair $(TRF)
 
 # Play by email locally: a raw reply on standard input, run by the same handler as in AWS.
 # Uses the data and link secret of `make serve` (DATA_DIR, default var/).
-mail-in: $(INSTALLED)
+mail-in: $(SERVE_INSTALLED) $(CATALOGS)
 	@$(PY) -m devtools.mail_in_env
 
 # A designer's Khan & General card-set file, checked as the server loads it: make check-card-set FILE=mine.json
-check-card-set: $(INSTALLED)
+check-card-set: $(SERVE_INSTALLED)
 	@$(PY) -m devtools.card_set check $(FILE)
 
 # Bots play a designer's card set against each other, and a report tells how the games went (docs/khan.md,

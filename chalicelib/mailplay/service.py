@@ -217,7 +217,10 @@ class MailPlay:
         if made is None:
             return None
         record, events = made
-        by_link = record.request is not None and record.request[0] == ids.digest(self.link_key(token))
+        player_id = next((s.player_id for s in record.seats if s.seat == link.seat), None)
+        # The version records the key with its scope, the seat's player (ids.idempotency_mark).
+        by_link = (record.request is not None and player_id is not None
+                   and record.request[0] == ids.idempotency_mark(player_id, self.link_key(token)))
         return Used(by_link, record.updated_at, [e.seen_by(link.seat) for e in events])
 
     def _turn(self, game: GameRecord, seat: int, first: dict,
