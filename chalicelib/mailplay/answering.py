@@ -24,7 +24,6 @@ from email.utils import parseaddr
 
 from ..clock import Clock
 from ..ids import hash_email
-from ..notify.mail import AUTO_SUBMITTED, automatic as mark_automatic  # noqa: F401 - named from here too
 
 PER_HOUR = 5  # refusals and how-to-play answers to one address in an hour
 UNREAD_IN_A_ROW = 2  # after this many unreadable messages in a row, the next are not answered

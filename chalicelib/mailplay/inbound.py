@@ -33,9 +33,9 @@ from ..calls import Idempotency
 from .. import i18n
 from ..i18n import _, say, speaking
 from ..notify.email import thread_root, threaded
-from ..notify.mail import Mailer, mail_from
+from ..notify.mail import Mailer, automatic, mail_from, unsubscribable
 from ..ids import hash_email
-from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, bare_address, mark_automatic, message_hash, never_answer
+from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, bare_address, message_hash, never_answer
 from ..pages.templates import render
 from ..talk import MAX_LENGTH
 from . import mailtext, show
@@ -223,9 +223,8 @@ class InboundMail:
         threaded(reply, root, original.get("Message-ID") or None)
         if context["your_move"] or asked:
             reply["Reply-To"] = self.links.reply_address(view["game_id"], reply_to.seat, view["version"])
-        reply["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
-        reply["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        mark_automatic(reply)
+        unsubscribable(reply, context["unsubscribe_url"])
+        automatic(reply)
         reply.set_content(render("notification.txt", **context))
         reply.add_alternative(render("notification.html", **context), subtype="html")
         self.mailer.send(reply)
@@ -251,10 +250,8 @@ class InboundMail:
             if message.get("Message-ID"):
                 reply["In-Reply-To"] = reply["References"] = message["Message-ID"]
             if player is not None:
-                unsubscribe = self.links.unsubscribe_url(player.id)
-                reply["List-Unsubscribe"] = f"<{unsubscribe}>"
-                reply["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-            mark_automatic(reply)
+                unsubscribable(reply, self.links.unsubscribe_url(player.id))
+            automatic(reply)
             reply.set_content("\n\n".join([
                 _("This address reads only replies to the emails of a game, so your message was not read."),
                 _("To play by email, reply to the latest email of your game: its reply address plays your seat, "

@@ -27,8 +27,8 @@ from ..mailplay import show
 from ..mailplay.links import Links
 from ..pages.templates import render
 from ..records import Message, Player
-from ..mailplay.answering import bare_address, mark_automatic
-from .mail import mail_from
+from ..mailplay.answering import bare_address
+from .mail import automatic, mail_from, unsubscribable
 
 TURN_MESSAGES = ("game.your_turn", "game.reminder")
 # ---------------------------------------------------------------- threads
@@ -140,11 +140,10 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
         email["Message-ID"] = message_id(message.id, links.mail_domain)
         threaded(email, root)
     email["X-Battleline-Message"] = message.id
-    email["List-Unsubscribe"] = f"<{unsubscribe}>"
-    email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    unsubscribable(email, unsubscribe)
     if replies or asked:  # a reply to this address plays (or answers) as this seat, at this version
         email["Reply-To"] = links.reply_address(view["game_id"], view["you"], view["version"])
-    mark_automatic(email)
+    automatic(email)
     email.set_content(render("notification.txt", **context))
     email.add_alternative(render("notification.html", **context), subtype="html")
     return email
@@ -166,9 +165,8 @@ def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None
     email["Message-ID"] = make_msgid(domain=links.mail_domain)
     email["Reply-To"] = bare_address(links)  # a reply is answered with how to play (once a day)
     unsubscribe = links.unsubscribe_address_url(data["invite_email"])
-    email["List-Unsubscribe"] = f"<{unsubscribe}>"
-    email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    mark_automatic(email)
+    unsubscribable(email, unsubscribe)
+    automatic(email)
     context = {"inviter": inviter, "title": title, "game_id": data["game_id"], "players": opponents, "url": url,
                "lead": _("{inviter} invites you to play {game} against {players} (game {game_id}).").format(
                    inviter=inviter, game=title, players=opponents, game_id=data["game_id"]),
@@ -188,7 +186,7 @@ def compose_recovery(player: Player, url: str, minutes: int, domain: str) -> Ema
     email["Subject"] = subject
     email["Date"] = formatdate(usegmt=True)
     email["Message-ID"] = make_msgid(domain=domain)
-    mark_automatic(email)
+    automatic(email)
     context = {"subject": subject, "url": url, "minutes": minutes,
                "lead": _("Someone, probably you, asked for a new API key for your player {name} ({player_id}).").format(
                    name=player.name, player_id=player.id)}
@@ -241,9 +239,8 @@ def compose_digest(message: Message, player: Player, links: Links) -> EmailMessa
     email["Date"] = formatdate(usegmt=True)
     email["Message-ID"] = message_id(message.id, links.mail_domain)
     email["X-Battleline-Message"] = message.id
-    email["List-Unsubscribe"] = f"<{unsubscribe}>"
-    email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    mark_automatic(email)
+    unsubscribable(email, unsubscribe)
+    automatic(email)
     email.set_content(render("digest.txt", **context))
     email.add_alternative(render("digest.html", **context), subtype="html")
     return email

@@ -26,6 +26,14 @@ def automatic(message: EmailMessage) -> EmailMessage:
     return message
 
 
+def unsubscribable(message: EmailMessage, url: str) -> EmailMessage:
+    """Give ``message`` its one-click unsubscribe (RFC 2369 ``List-Unsubscribe`` and RFC 8058
+    ``List-Unsubscribe-Post``) to ``url``."""
+    message["List-Unsubscribe"] = f"<{url}>"
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return message
+
+
 class FileMailbox:
     """Each message as an .eml file: what `make serve` does by default."""
 
