@@ -16,6 +16,9 @@ from devtools.dynamodb_local import ROOT
 TESTS = [  # every test that draws its examples through tests.examples.examples
     "tests/engine/battleline/test_properties.py",
     "tests/engine/battleline/test_claims.py::test_fast_proof_never_disagrees_with_brute_force",
+    "tests/engine/khan/test_properties.py::test_random_legal_play_keeps_every_invariant_and_ends_by_max_rounds",
+    "tests/engine/test_replay.py",
+    "tests/records/test_verify.py::test_random_games_of_both_games_verify",
 ]
 
 

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chalicelib.games import ENGINES
+from tests.examples import examples
 from chalicelib.games.base import UNSEEN
 from chalicelib.games.replay import FORFEITS, ReplayError, replay
 
@@ -120,7 +121,7 @@ battleline_options = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50, 200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False), options=battleline_options,
        quit_rate=st.sampled_from([0.0, 0.0, 0.005]))
 def test_replaying_a_battleline_games_events_rebuilds_its_state(seed, choices, options, quit_rate):
@@ -129,7 +130,7 @@ def test_replaying_a_battleline_games_events_rebuilds_its_state(seed, choices, o
     assert replay(BATTLELINE, opts, seed, events) == final
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), choices=st.randoms(use_true_random=False),
        max_rounds=st.integers(1, 20), advanced=st.booleans(), first_seat=st.sampled_from([None, 1, 2]),
        quit_rate=st.sampled_from([0.0, 0.0, 0.002]))

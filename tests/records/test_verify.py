@@ -13,13 +13,14 @@ import pytest
 from chalicelib import verify
 from chalicelib.games import ENGINES
 from chalicelib.services import card_sets
+from tests.examples import examples
 from tests.engine.test_replay import battleline_choice, khan_play_choice
 
 from .helpers import record_of_random_game
 
 BATTLELINE, KHAN = ENGINES["battleline"], ENGINES["khan"]
 # Fast in the suite (a few seconds); benchmarks/records.py plays more.
-BATTLELINE_GAMES, KHAN_GAMES = 200, 200
+BATTLELINE_GAMES = KHAN_GAMES = examples(60, 200)
 BATTLELINE_VARIANTS = [{}, {"claim_timing": "start"}, {"players": 3}, {}, {"tactics": False},
                        {"claim_timing": "end", "auto_claim": {"1": True, "2": False}}, {}, {"match_games": 2}, {},
                        {"claim_timing": "start"}]
@@ -35,7 +36,7 @@ def khan_record(seed: int, max_rounds: int = 4, advanced: bool = False, quit_rat
     return record_of_random_game(KHAN, opts, seed, random.Random(seed), khan_play_choice, quit_rate=quit_rate)
 
 
-def test_hundreds_of_random_games_of_both_games_verify():
+def test_random_games_of_both_games_verify():
     """A quarter of the games are played to their rules' end; the others end sooner, by a resignation,
     a timeout or a withdrawal at random (what random play costs is choosing among every legal step)."""
     for seed in range(BATTLELINE_GAMES):

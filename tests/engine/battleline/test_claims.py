@@ -157,7 +157,7 @@ def proof_problems(draw):
     return mine, theirs, pool, size, fog
 
 
-@settings(max_examples=examples(1000, 2500), deadline=None)
+@settings(max_examples=examples(400, 2500), deadline=None)
 @given(proof_problems())
 def test_fast_proof_never_disagrees_with_brute_force(problem):
     mine, theirs, pool, size, fog = problem

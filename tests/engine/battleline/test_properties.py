@@ -46,7 +46,7 @@ variants = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(25, 60), deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False), options=variants)
 def test_every_card_is_in_exactly_one_place_and_every_game_ends(seed, choices, options):
     def conserved(state):
@@ -72,7 +72,7 @@ def reshuffle_hidden(state: dict, seat: int, rng: random.Random) -> dict:
     return other
 
 
-@settings(max_examples=examples(20, 40), deadline=None)
+@settings(max_examples=examples(8, 40), deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False),
        options=st.sampled_from([{}, {"players": 3}, {"match_games": 2}]))
 def test_no_view_shows_another_seats_hand_or_the_deck_order(seed, choices, options):
@@ -94,7 +94,7 @@ def test_no_view_shows_another_seats_hand_or_the_deck_order(seed, choices, optio
     play_out(seed, choices, options, no_leak)
 
 
-@settings(max_examples=examples(10, 25), deadline=None)
+@settings(max_examples=examples(3, 25), deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False))
 def test_legal_plays_are_exactly_the_plays_the_rules_accept(seed, choices):
     """legal_steps lists a play if and only if apply_step would accept it, each once and in its

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chalicelib.games.base import seat_key
+from tests.examples import examples
 from chalicelib.games.khan.grid import front
 from chalicelib.games.khan.table import SEATS, card_id, card_set, places, units_of
 
@@ -101,7 +102,7 @@ def nudged(step: dict, rng: random.Random) -> dict:
     return step
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15, 40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), max_rounds=st.integers(1, 20), advanced=st.booleans())
 def test_random_legal_play_keeps_every_invariant_and_ends_by_max_rounds(seed, max_rounds, advanced):
     rng = random.Random(seed)
