@@ -115,6 +115,10 @@ class MailPlay:
         self.games = games  # a seat's view with "recent" (Games.story), the player in a seat, a move
         self.lobby = lobby  # an invitation's answer: accept or decline (None: answers are refused)
 
+    def view_for_seat(self, game_id: str, seat: int) -> dict | None:
+        """A seat's view with ``recent`` (:meth:`Games.story`): what a link's page shows."""
+        return self.games.story(game_id, seat)
+
     # ------------------------------------------------------------------ whose language a link page speaks
 
     def reader_language(self, kind: str, token: str) -> str | None:
@@ -138,7 +142,7 @@ class MailPlay:
         version, with the choices the rest of the turn offers after it (Battle Line: the flags it
         could then claim, the decks it could draw from). Changes nothing."""
         link = self._links().read_step(token)
-        view = self.games.story(link.game_id, link.seat)
+        view = self.view_for_seat(link.game_id, link.seat)
         if view is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
         if view["version"] != link.version:
@@ -174,16 +178,16 @@ class MailPlay:
             request = ActionRequest(expected_version=link.version, steps=steps, message=choices.message)
         except ValidationError as error:  # the message (too long, a control character)
             raise StepRefused("invalid_request", describe_validation(error),
-                              view=self.games.story(link.game_id, link.seat)) from None
+                              view=self.view_for_seat(link.game_id, link.seat)) from None
         try:
             outcome = self.games.post_action(player, link.game_id, request, Idempotency(self.link_key(token), fingerprint))
         except ServiceError as error:
-            now = self.games.story(link.game_id, link.seat)
+            now = self.view_for_seat(link.game_id, link.seat)
             if error.code in ("idempotency_key_reused", "version_conflict", "game_finished") and now is not None:
                 raise self._moved_on(link, token, now, error.code) from None
             raise StepRefused(error.code, error.detail, view=now) from None
         body = outcome.body
-        view = self.games.story(link.game_id, link.seat) if outcome.replayed else body["view"]
+        view = self.view_for_seat(link.game_id, link.seat) if outcome.replayed else body["view"]
         view = view or body["view"]
         mine = [step for step in view["legal_steps"] if view["to_move"] == link.seat and step["type"] != "resign"]
         return LinkedStep(link, view, [(step, self._links().step_url(view["game_id"], link.seat, view["version"],
@@ -274,7 +278,7 @@ class MailPlay:
         try:
             answer(player, link.game_id)
         except ServiceError as error:
-            raise LinkRefused(error.code, error.detail, view=self.games.story(link.game_id, link.seat)) from None
+            raise LinkRefused(error.code, error.detail, view=self.view_for_seat(link.game_id, link.seat)) from None
         view, asked_by = self._answer_view(link)
         return Answering(link, view, asked_by)
 
@@ -282,7 +286,7 @@ class MailPlay:
         """The link's seat's view and the name of who asked; refused when the game is gone or the
         seat is no longer the link's player's."""
         game = self.life.find(link.game_id)
-        view = self.games.story(link.game_id, link.seat) if game is not None else None
+        view = self.view_for_seat(link.game_id, link.seat) if game is not None else None
         if game is None or view is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
         seat = next((s for s in game.seats if s.seat == link.seat), None)
