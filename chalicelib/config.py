@@ -1,6 +1,6 @@
 """Settings from the environment, and the services wired to their adapters and to each other:
-the composition root. Who handles which outbox message is decided here, in
-:func:`build_services`, and nowhere else.
+the composition root. :func:`build_services` wires the areas of :mod:`chalicelib.wiring` in
+order; who handles which outbox message is decided there, by the notifications area, and nowhere else.
 
 The services and their adapters are imported and built on first use, not when app.py is
 imported: each Lambda function loads only what its first event needs.
@@ -34,7 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.digests import Digests
     from .services.games import Games
     from .services.gamerecords import GameRecords
-    from .services.moves import Moves
+    from .services.life import GameLife
+    from .services.finished import FinishedGames
     from .services.notes import Notes
     from .services.players import Players
     from .services.recovery import Recovery
@@ -209,13 +210,14 @@ def rate_limits() -> dict[str, "Rate"]:
 
 @dataclass(frozen=True)
 class Services:
-    """Every service, built and wired by :func:`build_services`; routes reach them as
-    ``call.services.<name>``. ``store`` and ``dispatcher`` are the adapters they share."""
+    """Every service, built by :func:`build_services` area by area (:mod:`chalicelib.wiring`);
+    routes reach them as ``call.services.<name>``. ``store`` and ``dispatcher`` are the adapters
+    they share."""
 
     store: "Store"
     dispatcher: "Dispatcher"
     players: "Players"
-    moves: "Moves"
+    moves: "GameLife"  # a game's life (load, clock, apply, save): the name the tests know it by
     games: "Games"
     clocks: "Clocks"
     vacations: "Vacations"
@@ -227,6 +229,7 @@ class Services:
     records: "GameRecords"
     bots: "Bots"
     ratings: "Ratings"
+    finished: "FinishedGames"
     webhooks: "Webhooks"
     tournaments: "Tournaments"
     ladders: "Ladders"
@@ -241,113 +244,43 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                    engines: "dict[str, GameEngine] | None" = None, sleep: Callable[[float], None] | None = None,
                    long_poll_max: float | None = None, rates: "dict[str, Rate] | None" = None,
                    invitation_cap: int | None = None) -> Services:
-    """Every service on one store and clock, each given the public methods of the services it
-    uses (so they are built in this order), and the dispatcher told who handles the server's own
-    outbox messages. Email links are the dispatcher's (none: this server sends no email);
-    ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given); long-polls
-    pause with ``sleep`` (``time.sleep`` unless given: a test's moves its fake clock on) and wait
-    at most ``long_poll_max`` seconds (:func:`long_poll_max_seconds` unless given); ``rates`` the
-    rate limits (:func:`rate_limits` unless given); ``invitation_cap`` the invitations by email a
-    player may send a day (:func:`invitations_per_day` unless given)."""
+    """Every service on one store and clock, wired area by area (:mod:`chalicelib.wiring`: each
+    area builds its own services from those of the areas before it), and the dispatcher served
+    whole by the notifications area. Email links are the dispatcher's (none: this server sends no
+    email); ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given);
+    long-polls pause with ``sleep`` (``time.sleep`` unless given: a test's moves its fake clock on)
+    and wait at most ``long_poll_max`` seconds (:func:`long_poll_max_seconds` unless given);
+    ``rates`` the rate limits (:func:`rate_limits` unless given); ``invitation_cap`` the invitations
+    by email a player may send a day (:func:`invitations_per_day` unless given)."""
     import time
 
-    from . import vacation
+    from . import vacation, wiring
     from .clock import SystemClock
     from .games import ENGINES
-    from .mailplay.service import MailPlay
-    from .notify import messages
     from .notify.dispatcher import Dispatcher
-    from .ratelimit import RateLimits
-    from .services.boards import Boards, DuplicateBoards
-    from .services.bots import Bots
-    from .services.clocks import Clocks, TurnClock
-    from .services.digests import Digests
-    from .services.games import Games
-    from .services.gamerecords import GameRecords
-    from .services.idempotency import Idempotent
-    from .services.ladders import Ladders
-    from .services.lobby import Lobby
-    from .services.moves import Moves
-    from .services.notes import Notes
-    from .services.players import Players
-    from .services.ratings import Ratings
-    from .services.recovery import Recovery
-    from .services.vacations import Vacations
-    from .services.blocks import Blocks
-    from .services.limits import GameLimit, InvitationLimit
     from .services.waiting import Waiter
-    from .services.webhooks import Webhooks
-    from .services.tournaments import Tournaments
 
     clock = clock or SystemClock()
-    waiter = Waiter(clock, sleep or time.sleep, long_poll_max_seconds() if long_poll_max is None else long_poll_max,
-                    long_poll_gap_seconds())
-    engines = engines or ENGINES
     dispatcher = dispatcher or Dispatcher(store, clock)
     links = dispatcher.links
-    days = vacation.DAYS_PER_YEAR if vacation_days is None else vacation_days
-    idempotent = Idempotent(store, clock)
-    # How games move on, and their clocks: what every other service builds on.
-    turns = TurnClock(store, clock)
-    moves = Moves(store, clock, pass_clock=turns.pass_clock, engines=engines)
-    clocks = Clocks(store, clock, find=moves.find, forfeit=moves.forfeit, abandon=moves.abandon,
-                    vacations=turns.vacations,
-                    timed=turns.timed)
-    tournaments = Tournaments(store, clock, find=moves.find, forfeit=moves.forfeit,
-                              new_game_record=moves.new_game_record, game_options=moves.game_options,
-                              new_seed=new_seed, engines=engines,
-                              base_url=links.base_url if links is not None else public_url())
-    duplicates = DuplicateBoards(tournaments.round_in_play)
-    # The games players ask for, and what is built on them.
-    blocks = Blocks(store, clock)
-    game_limit = GameLimit(store)
-    games = Games(store, moves=moves, idempotent=idempotent, check_time=clocks.check_time,
-                  clock_view=turns.view, hide_board_in_play=duplicates.hide_board_in_play, new_seed=new_seed,
-                  all_public=duplicates.all_public,
-                  sends_email=links is not None, engines=engines, waiter=waiter,
-                  blocks=blocks, limit=game_limit,
-                  invitations=InvitationLimit(clock, invitations_per_day() if invitation_cap is None
-                                              else invitation_cap))
-    vacations = Vacations(store, clock, find=moves.find, timed=turns.timed, days=days)
-    lobby = Lobby(store, load=moves.load, next_version=moves.next_version, ended=moves.ended, view=games.view,
-                  new_game_record=moves.new_game_record, idempotent=idempotent, new_seed=new_seed, engines=engines,
-                  blocks=blocks, limit=game_limit, consent=games.consent)
-    ladders = Ladders(store, clock, find=moves.find, new_game_record=moves.new_game_record,
-                      game_options=moves.game_options, view=games.view, lapse=lobby.lapse, idempotent=idempotent,
-                      new_seed=new_seed, engines=engines)
-    ratings = Ratings(store, clock, find=moves.find, settle_tournament=tournaments.settle_game,
-                      settle_ladder=ladders.settle, engines=engines)
-    players = Players(store, clock, idempotent=idempotent, vacation_status=vacations.vacation_status,
-                      player_ratings=ratings.player_ratings)
-    games.key_in_force = players.key_in_force  # a long-poll reads its key again before answering
-    notes = Notes(store, clock, load=moves.load)
-    digests = Digests(store, clock, find=moves.find)
-    records = GameRecords(store, hide_board_in_play=duplicates.hide_board_in_play,
-                          all_public=duplicates.all_public, engines=engines)
-    boards = Boards(load=moves.load, view=games.view, seat_player=games.seat_player, post_action=games.post_action,
-                    hide_board_in_play=duplicates.hide_board_in_play, all_public=duplicates.all_public,
-                    links=links, list_events=store.list_events,
-                    get_notes=notes.get_notes, put_notes=notes.put_notes,
-                    game_history=store.game_history, get_player=store.get_player)
-    bots = Bots(store, find=moves.find, check_time=clocks.check_time, advance=moves.advance, engines=engines)
-    webhooks = Webhooks(store, clock, signing=dispatcher.signing, redeliver=dispatcher.redeliver)
-    mailplay = MailPlay(store, clock, links=links, find=moves.find, view_for_seat=games.story,
-                        seat_player=games.seat_player, post_action=games.post_action, pass_clock=turns.pass_clock,
-                        engines=engines, accept=lobby.accept, decline=lobby.decline)
-
-    # The outbox: emails show each seat its own view; the server's own messages, by type.
-    dispatcher.viewer = games.story  # a seat's view and what happened since it last moved
-    dispatcher.handlers[messages.GAME_FINISHED] = ratings.settle_finished  # rate it, advance its tournament, ladder
-    dispatcher.handlers[messages.BOT_TURN] = bots.play_bot
-    dispatcher.handlers[messages.TOURNAMENT_GAMES] = tournaments.make_games
-    dispatcher.handlers[messages.TOURNAMENT_WITHDRAWAL] = tournaments.finish_withdrawal
-
-    limits = RateLimits(clock, rate_limits() if rates is None else rates)
-    services = Services(store=store, dispatcher=dispatcher, players=players, moves=moves, games=games,
-                        clocks=clocks, vacations=vacations, lobby=lobby, boards=boards, notes=notes, blocks=blocks, game_limit=game_limit, records=records, bots=bots, ratings=ratings,
-                        webhooks=webhooks, tournaments=tournaments, ladders=ladders, digests=digests, mailplay=mailplay,
-                        limits=limits, recovery=Recovery(store, clock, links=links, limits=limits))
-    return services
+    waiter = Waiter(clock, sleep or time.sleep, long_poll_max_seconds() if long_poll_max is None else long_poll_max,
+                    long_poll_gap_seconds())
+    core = wiring.game_life(store, clock, engines=engines or ENGINES, new_seed=new_seed, waiter=waiter)
+    people = wiring.players_area(store, clock, core, links=links, rates=rate_limits() if rates is None else rates,
+                                 vacation_days=vacation.DAYS_PER_YEAR if vacation_days is None else vacation_days,
+                                 invitation_cap=invitations_per_day() if invitation_cap is None else invitation_cap)
+    played = wiring.games_area(store, clock, core, people, links=links)
+    lobby = wiring.lobby_area(store, core, people, played)
+    competitions = wiring.competitions_area(store, clock, core, people, played, lobby,
+                                            base_url=links.base_url if links is not None else public_url())
+    told = wiring.notifications_area(store, clock, core, played, competitions, dispatcher=dispatcher)
+    return Services(store=store, dispatcher=told.dispatcher, players=people.players, moves=core.life,
+                    games=played.games, clocks=core.clocks, vacations=people.vacations, lobby=lobby,
+                    boards=played.boards, notes=played.notes, blocks=people.blocks, game_limit=people.game_limit,
+                    records=played.records, bots=played.bots, ratings=people.ratings, finished=competitions.finished,
+                    webhooks=told.webhooks, tournaments=competitions.tournaments, ladders=competitions.ladders,
+                    digests=told.digests, mailplay=wiring.mail_area(store, clock, core, played, lobby, links=links),
+                    limits=people.limits, recovery=people.recovery)
 
 
 @lru_cache(maxsize=1)

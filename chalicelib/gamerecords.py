@@ -35,7 +35,7 @@ def build(versions: list[tuple[GameRecord, list[EventRecord]]], engine: GameEngi
           full: bool) -> dict:
     """The record of a game (``versions``: every version, oldest first, with the events each added)
     as ``seat`` may read it (None: a spectator); ``full``: whether everything of it is public now
-    (``services.boards.DuplicateBoards.all_public``: finished, and on a duplicate round's board its
+    (``services.duplicates.DuplicateBoards.all_public``: finished, and on a duplicate round's board its
     round too), else the reader's part only."""
     start, latest = versions[0][0], versions[-1][0]
     finished = latest.status == "finished"

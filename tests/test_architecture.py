@@ -181,3 +181,37 @@ def test_no_class_is_over_350_lines():
             if node.end_lineno - node.lineno + 1 > MOST_CLASS_LINES}
     assert set(long) - LONG_CLASSES_ALLOWED == set(), long
     assert LONG_CLASSES_ALLOWED <= set(long), "a class of the allow-list is short now: take it off the list"
+
+
+def test_a_games_life_calls_down_only_its_clock_calls_no_service():
+    """Issue 35: one object owns a game's life (services/life.py) and its clock is a collaborator it
+    calls, not a callback passed both ways: the game's life imports no service but its clock and the
+    game-record helpers, the clock imports no service, and neither the moves' helpers nor the clock
+    import the games service that calls them."""
+    services = "chalicelib.services."
+    life = {m for m in imports_of(PACKAGE / "services" / "life.py") if m.startswith(services)}
+    assert {m.split(".")[2] for m in life} <= {"moves", "turnclock"}, life
+    clock = {m for m in imports_of(PACKAGE / "services" / "turnclock.py") if m.startswith(services)}
+    assert not clock, clock
+    for callee in ("moves.py", "turnclock.py", "life.py"):
+        assert not {m for m in imports_of(PACKAGE / "services" / callee) if m.startswith(services + "games")}, callee
+
+
+def test_services_are_handed_collaborators_never_another_services_bound_methods():
+    """Issue 35: wired per area (chalicelib/wiring.py), each service holds the services it uses as
+    objects; none keeps a bound method of another object, and ``Games`` takes few parameters."""
+    import dataclasses
+    import inspect
+
+    from chalicelib.config import build_services
+    from chalicelib.services.games import Games
+
+    built = build_services(object())  # building touches no store
+    for field in dataclasses.fields(built):
+        service = getattr(built, field.name)
+        if field.name in ("store", "dispatcher"):
+            continue
+        handed = {name: value for name, value in vars(service).items()
+                  if inspect.ismethod(value) and value.__self__ is not service}
+        assert not handed, f"{field.name} was handed bound methods: {sorted(handed)}"
+    assert len(inspect.signature(Games.__init__).parameters) - 1 <= 8  # (15 before, 4 of them functions)

@@ -17,16 +17,19 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .. import ids
-from ..calls import Idempotency, Outcome
+from ..calls import Idempotency
 from ..clock import Clock, iso
 from pydantic import ValidationError
 
 from ..errors import ServiceError, describe_validation
-from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
+from ..games import IllegalStep, apply_steps
 from ..models import ActionRequest
 from ..records import EmailStop, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
+from ..services.games import Games
+from ..services.life import GameLife
+from ..services.lobby import Lobby
 from .links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
 from .show import waits_for
 from ..i18n import _
@@ -102,23 +105,19 @@ Answerer = Callable[[Player, str], dict]  # (the player, the game id) -> their v
 
 
 class MailPlay:
-    def __init__(self, store: Store, clock: Clock, *, links: Links | None,
-                 find: Callable[[str], GameRecord | None],
-                 view_for_seat: Callable[[str, int], dict | None],  # a seat's view, with "recent" (Games.story)
-                 seat_player: Callable[[str, int], Player | None],
-                 post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
-                 pass_clock: Callable, engines: dict[str, GameEngine] | None = None,
-                 accept: Answerer | None = None, decline: Answerer | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock, *, links: Links | None, life: GameLife, games: Games,
+                 lobby: Lobby | None = None) -> None:
         self.store = store
         self.clock = clock
-        self.engines = engines or ENGINES
         self.links = links
-        self.find = find
-        self.view_for_seat = view_for_seat
-        self.seat_player = seat_player
-        self.post_action = post_action
-        self.pass_clock = pass_clock
-        self.answerers = {"accept": accept, "decline": decline}
+        self.life = life  # a game by id; a seat taken by an invitation gets its clock passed
+        self.engines = life.engines
+        self.games = games  # a seat's view with "recent" (Games.story), the player in a seat, a move
+        self.lobby = lobby  # an invitation's answer: accept or decline (None: answers are refused)
+
+    def view_for_seat(self, game_id: str, seat: int) -> dict | None:
+        """A seat's view with ``recent`` (:meth:`Games.story`): what a link's page shows."""
+        return self.games.story(game_id, seat)
 
     # ------------------------------------------------------------------ whose language a link page speaks
 
@@ -131,7 +130,7 @@ class MailPlay:
                 player = self.store.get_player(self._links().read_unsubscribe(token))
             else:
                 link = self._links().read_step(token) if kind == "step" else self._links().read_answer(token)
-                player = self.seat_player(link.game_id, link.seat)
+                player = self.games.seat_player(link.game_id, link.seat)
         except (LinkError, ServiceError):
             return None
         return player.language if player is not None else None
@@ -148,7 +147,7 @@ class MailPlay:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
         if view["version"] != link.version:
             raise self._moved_on(link, token, view)
-        game = self.find(link.game_id)
+        game = self.life.find(link.game_id)
         turn: list[dict] = []
         if game is not None and game.version == link.version:
             try:
@@ -164,11 +163,11 @@ class MailPlay:
         token is its Idempotency-Key; followed again, it answers what it did then (``replayed``)."""
         link = self._links().read_step(token)
         choices = choices or Choices()
-        player = self.seat_player(link.game_id, link.seat)
+        player = self.games.seat_player(link.game_id, link.seat)
         if player is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
         steps = [link.step]
-        game = self.find(link.game_id)
+        game = self.life.find(link.game_id)
         if game is not None and game.version == link.version:
             try:
                 steps, _ = self._turn(game, link.seat, link.step, choices)
@@ -181,7 +180,7 @@ class MailPlay:
             raise StepRefused("invalid_request", describe_validation(error),
                               view=self.view_for_seat(link.game_id, link.seat)) from None
         try:
-            outcome = self.post_action(player, link.game_id, request, Idempotency(self.link_key(token), fingerprint))
+            outcome = self.games.post_action(player, link.game_id, request, Idempotency(self.link_key(token), fingerprint))
         except ServiceError as error:
             now = self.view_for_seat(link.game_id, link.seat)
             if error.code in ("idempotency_key_reused", "version_conflict", "game_finished") and now is not None:
@@ -269,8 +268,8 @@ class MailPlay:
         game called off or gone."""
         link = self._links().read_answer(token)
         self._answer_view(link)
-        player = self.seat_player(link.game_id, link.seat)
-        answer = self.answerers[link.answer]
+        player = self.games.seat_player(link.game_id, link.seat)
+        answer = {"accept": self.lobby.accept, "decline": self.lobby.decline}.get(link.answer) if self.lobby else None
         if player is None or answer is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
         if link.key_generation is not None and player.key_generation != link.key_generation:
@@ -286,7 +285,7 @@ class MailPlay:
     def _answer_view(self, link: Answer) -> tuple[dict, str | None]:
         """The link's seat's view and the name of who asked; refused when the game is gone or the
         seat is no longer the link's player's."""
-        game = self.find(link.game_id)
+        game = self.life.find(link.game_id)
         view = self.view_for_seat(link.game_id, link.seat) if game is not None else None
         if game is None or view is None:
             raise LinkRefused("game_not_found", f"there is no game {link.game_id}")
@@ -323,7 +322,7 @@ class MailPlay:
     def invitation(self, token: str) -> tuple[Invitation, GameRecord, SeatRecord]:
         """The invitation, its game and its seat, while the seat still waits for the invited address."""
         invite = self._links().read_invitation(token)
-        game = self.find(invite.game_id)
+        game = self.life.find(invite.game_id)
         seat = next((s for s in game.seats if s.seat == invite.seat), None) if game else None
         if seat is None or not seat.invited or seat.email != invite.email:
             raise LinkRefused("invitation_answered", "the seat is taken")
@@ -344,7 +343,7 @@ class MailPlay:
                         status="active" if active else "waiting",
                         to_move=engine.to_move(game.state) if active else None, event_count=game.event_count + 1,
                         previous_to_move=game.to_move, request=None, revision=0)
-        saved = self.pass_clock(saved, self.clock.now())
+        saved = self.life.pass_clock(saved)
         event = EventRecord(game.id, saved.event_count, saved.version, "seat_taken", seat.seat,
                             {"seat": seat.seat, "player_id": player.id, "name": player.name}, now)
         try:

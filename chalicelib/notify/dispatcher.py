@@ -74,11 +74,17 @@ class Dispatcher:
         # The key that derives webhook signing secrets: the links' webhook key (Links.key), which a
         # rotation of the link keys never changes.
         self.signing = signing or SigningKeys(links.key if links else secrets.token_urlsafe(32))
-        self.viewer: Viewer | None = None  # the games' view of a seat: set by config.build_services
-        # Messages for the server itself (a finished game to rate, a tournament to advance),
-        # by type; who handles which is set by config.build_services. They ride the outbox so
-        # that none is lost.
+        self.viewer: Viewer | None = None  # the games' view of a seat (serve)
+        # Messages for the server itself (a finished game to settle, a bot's turn, a tournament's
+        # games), by type (serve). They ride the outbox so that none is lost.
         self.handlers: dict[str, Callable[[Message], None]] = {}
+
+    def serve(self, viewer: Viewer, handlers: dict[str, Callable[[Message], None]]) -> "Dispatcher":
+        """The server's side, whole and at once: a seat's view for emails, and who handles each of
+        the server's own messages (``config.build_services``' notifications area says which)."""
+        self.viewer = viewer
+        self.handlers = {**self.handlers, **handlers}  # (a test may have added one of its own)
+        return self
 
     def now(self) -> datetime:
         return self.clock.now().astimezone(timezone.utc)

@@ -2,17 +2,20 @@
 
 They know games, players and the store, and nothing of HTTP or HTML: they take validated
 request models, return plain dicts (or records), and refuse with :class:`~chalicelib.errors.ServiceError`
-codes. Each is a class built with the public methods of the services it needs; they are built
-and wired together in one place, :func:`chalicelib.config.build_services`:
+codes. Each is a class built with the services it needs (objects, never their bound methods);
+they are built area by area in :mod:`chalicelib.wiring`, in order, by :func:`chalicelib.config.build_services`:
 
 - ``players``: sign-up, authentication, the caller's own record and preferences;
-- ``moves``: how a game record moves on (a new game, one more version, a forfeit);
+- ``moves``: a game's life (:class:`~.life.GameLife`): load, a new game, the clock checked, a move
+  applied, the clock passed (:mod:`.turnclock`), saved; a timeout, a forfeit, an abandoned game;
 - ``games``: create, read and list games and events, post actions, a game's views;
-- ``clocks``: the turn clock, time checks, timeouts and reminders (the sweeper);
+- ``clocks``: the sweeper of timeouts (applied by the game's life) and reminders;
 - ``vacations``: days off that stop a player's clocks;
-- ``boards``: the board in a browser, and hiding the boards of a duplicate round in play;
+- ``boards``: the board in a browser (hiding the boards of a duplicate round in play: :mod:`.duplicates`);
 - ``bots``: a bot seat's turn;
-- ``ratings``: a finished game's consequences, Glicko-2 ratings and leaderboards;
+- ``finished``: a finished game's consequences: its ladder, its rating, its tournament (the round
+  scored and the next one paired);
+- ``ratings``: Glicko-2 ratings and leaderboards;
 - ``webhooks``: a player's webhook endpoints and their deliveries;
 - ``tournaments``: tournaments, their rounds' games, withdrawals (the rules are the pure
   :mod:`chalicelib.tournaments`: director, pairings, standings, Glicko-2);

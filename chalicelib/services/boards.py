@@ -1,91 +1,55 @@
 """The board in a browser: a signed link plays as one seat (or watches a public game), and the
-seat's view behind it. And the rule that hides the boards of a duplicate round in play.
+seat's view behind it. (The rule that hides the boards of a duplicate round in play is
+:mod:`.duplicates`'.)
 
 The service returns views; :mod:`chalicelib.pages.board` draws them (the board page, its
 headline and labelled steps)."""
 
 from __future__ import annotations
 
-from typing import Callable
-
 from .. import gamerecords, talk
-from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
-from ..games import GameEngine
 from ..mailplay.links import LinkError, Links
 from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player
 from ..i18n import _
+from ..store.protocol import Store
+from .duplicates import DuplicateBoards
+from .games import Games
+from .life import GameLife
+from .notes import Notes
 
 RECENT = 40  # the latest events a board tells its recap and drawn cards from
 
 
-class DuplicateBoards:
-    def __init__(self, round_in_play: Callable[[str, str], bool]) -> None:
-        self.round_in_play = round_in_play  # (tournament_id, game_id) -> is a board of its round unfinished
-
-    def hide_board_in_play(self, game: GameRecord, seat: int | None) -> None:
-        """Every board of a duplicate round deals the same cards: what is played (and drawn) on one
-        is in the hands (and the deck) of the others. So while any board of the round is unfinished,
-        only a board's own seats may see it: anyone else (a player of another board, the organiser)
-        is refused. An unfinished board needs no look at its tournament; a finished one asks whether
-        its round is scored."""
-        if seat is not None or not game.duplicate_board:
-            return
-        if game.status != "finished" or self.round_in_play(game.tournament_id, game.id):
-            raise ServiceError("board_in_play", _("game {id} is a board of a duplicate round that is still being "
-                                                  "played; it may be watched once every board of the round is "
-                                                  "finished").format(id=game.id))
-
-    def all_public(self, game: GameRecord) -> bool:
-        """Whether everything of the game is public now (its seed and salt, every hand, every draw):
-        once it is finished, and on a board of a duplicate round once its round's last board has
-        finished too (the test that opens the boards to all; shown sooner, a seed or a hand here
-        would give away the other boards' hands). The one rule of views, records and replays; the
-        tournament item is read only for a finished duplicate board."""
-        return game.status == "finished" and (not game.duplicate_board
-                                               or not self.round_in_play(game.tournament_id, game.id))
-
-
 class Boards:
-    def __init__(self, *, load: Callable[[str], tuple[GameRecord, GameEngine]],
-                 view: Callable[[GameRecord, int | None], dict],
-                 seat_player: Callable[[str, int], Player | None],
-                 post_action: Callable[[Player, str, ActionRequest, Idempotency | None], Outcome],
-                 hide_board_in_play: Callable[[GameRecord, int | None], None],
-                 all_public: Callable[[GameRecord], bool], links: Links | None,
-                 list_events: Callable[[str, int], list[EventRecord]] | None = None,
-                 get_notes: Callable[[Player, str], dict] | None = None,
-                 put_notes: Callable[[Player, str, str], dict] | None = None,
-                 game_history: Callable[[str], list[tuple[GameRecord, list[EventRecord]]]],
-                 get_player: Callable[[str], Player | None] | None = None) -> None:
-        self.load = load
-        self.get_player = get_player  # the caller's profile: the key_generation a board link is got at
-        self.game_history = game_history  # every version with its events (a replay's steps and move list)
-        self.get_notes = get_notes  # a seat's private notes (services.notes), read and saved as its player
-        self.put_notes = put_notes
-        self.list_events = list_events
-        self.view = view
-        self.seat_player = seat_player
-        self.post_action = post_action
-        self.hide_board_in_play = hide_board_in_play
-        self.all_public = all_public  # DuplicateBoards.all_public: may a replay show everything?
+    def __init__(self, store: Store, *, life: GameLife, games: Games, duplicates: DuplicateBoards, notes: Notes,
+                 links: Links | None) -> None:
+        self.store = store  # events, every version (a replay's steps and move list), the caller's profile
+        self.life = life  # a game by id (game_not_found if there is none)
+        self.games = games  # a seat's view, the player in a seat, a move
+        self.duplicates = duplicates  # a duplicate round's boards: hidden in play, all public once scored
+        self.notes = notes  # a seat's private notes, read and saved as its player
         self.links = links
+
+    def list_events(self, game_id: str, after: int) -> list[EventRecord]:
+        """The game's events after ``after`` (the log's new lines), as stored."""
+        return self.store.list_events(game_id, after)
 
     def board_link(self, player: Player, game_id: str) -> dict:
         """A link to the game's board: it plays as the caller's seat, or watches a public game. A
         seat's link carries the player and their ``key_generation`` (one read of the profile): it
         plays until their keys end (a revocation, a rotation, a recovery), not for 90 days whatever
         becomes of the key it was got with."""
-        game, _engine = self.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat = game.seat_of(player.id)
-        self.hide_board_in_play(game, seat)
+        self.duplicates.hide_board_in_play(game, seat)
         if seat is None and not game.public:
             raise ServiceError("not_seated", _("you have no seat in game {game_id}, and it is not public").format(
                                                game_id=game_id))
         if seat is None:
             return {"url": self._links().board_url(game_id, None), "seat": None}
-        profile = self.get_player(player.id) if self.get_player is not None else None
+        profile = self.store.get_player(player.id)
         return {"url": self._links().board_url(game_id, seat, player_id=player.id,
                                                key_generation=profile.key_generation if profile else 0),
                 "seat": seat}
@@ -105,13 +69,13 @@ class Boards:
                 link = self._links().read_board_link(token, game.id)
             except LinkError as error:
                 raise ServiceError(error.code, str(error)) from None
-            player = self.seat_player(game.id, link.seat)
+            player = self.games.seat_player(game.id, link.seat)
             if link.key_generation is not None and (player is None or player.id != link.player_id
                                                     or player.key_generation != link.key_generation):
                 raise ServiceError("invalid_link", _("this board link was got with an API key that has since been "
                                                      "revoked or replaced; ask for a new one"))
             return link.seat, player, link.key_generation
-        self.hide_board_in_play(game, None)
+        self.duplicates.hide_board_in_play(game, None)
         if not game.public:
             raise ServiceError("game_not_public", _("this game is not public: open it with your seat's board link"))
         return None, None, None
@@ -123,9 +87,9 @@ class Boards:
         and what the page has not told yet: ``events``, those numbered above ``after`` as the seat sees
         them, and ``recent``, the latest ones (for the recap); when nothing happened since
         ``after``, no event is read and ``recent`` is None."""
-        game, _engine = self.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat, player, generation = self._board_link(game, token)
-        return {**self.view(game, seat), **self._since(game, seat, after, player),
+        return {**self.games.view(game, seat), **self._since(game, seat, after, player),
                 "answers": self._answers(game, seat, generation), "reader_language": self._language(player)}
 
     @staticmethod
@@ -144,7 +108,7 @@ class Boards:
                 for answer in ("accept", "decline")}
 
     def _since(self, game: GameRecord, seat: int | None, after: int, player: Player | None) -> dict:
-        if self.list_events is None or after >= game.event_count:
+        if after >= game.event_count:
             return {"after": after, "events": [], "recent": None}
         start = min(after, max(0, game.event_count - RECENT))
         events = [e.seen_by(seat) for e in self.list_events(game.id, start)]
@@ -171,14 +135,14 @@ class Boards:
         its mover's clock, from the record's :func:`chalicelib.gamerecords.clock_used_by_version`),
         for a seat its player (one item), and for a finished duplicate board whether its round is
         scored."""
-        game, engine = self.load(game_id)
+        game, engine = self.life.load(game_id)
         seat, player = self._board_seat(game, token)
         latest = game.version
         shown = latest if version is None else min(max(version, 0), latest)
-        history = self.game_history(game_id)
+        history = self.store.game_history(game_id)
         past = next((made for made, _added in history if made.version == shown), game) if shown != latest else game
-        finished = self.all_public(game)
-        view = {**self.view(past, seat, at=past.updated_at), "legal_steps": []}
+        finished = self.duplicates.all_public(game)
+        view = {**self.games.view(past, seat, at=past.updated_at), "legal_steps": []}
         if finished:  # everything is public once the game ends: each seat's view (its hand) at that version
             view["seat_views"] = {s.seat: engine.view(past.state, s.seat) for s in game.seats}
             view["hands"] = {seat: seen.get("hand", []) for seat, seen in view["seat_views"].items()}
@@ -206,25 +170,25 @@ class Boards:
     def board_play(self, game_id: str, token: str | None, request, after: int = 0) -> dict:
         """Steps taken on a seat's board (one, or a whole turn), played as that seat's player at the
         version shown, all or nothing. Returns the board's view after them."""
-        game, _engine = self.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat, player = self._board_seat(game, token)
         if player is None:
             raise ServiceError("not_seated", _("a spectator's board does not play"))
         steps = request.steps if request.steps is not None else [request.step]
-        self.post_action(player, game_id, ActionRequest(expected_version=request.expected_version, steps=steps,
+        self.games.post_action(player, game_id, ActionRequest(expected_version=request.expected_version, steps=steps,
                                                         message=request.message), None)
         return self.board(game_id, token, after)
 
     def board_notes(self, game_id: str, token: str | None) -> dict:
         """The private notes of the seat a board link plays as (a spectator's board keeps none)."""
-        return self.get_notes(self._notes_player(game_id, token), game_id)
+        return self.notes.get_notes(self._notes_player(game_id, token), game_id)
 
     def save_board_notes(self, game_id: str, token: str | None, text: str) -> dict:
         """Save the notes of the seat a board link plays as, as its player."""
-        return self.put_notes(self._notes_player(game_id, token), game_id, text)
+        return self.notes.put_notes(self._notes_player(game_id, token), game_id, text)
 
     def _notes_player(self, game_id: str, token: str | None) -> Player:
-        game, _engine = self.load(game_id)
+        game, _engine = self.life.load(game_id)
         _seat, player = self._board_seat(game, token)
         if player is None:
             raise ServiceError("not_seated", _("a spectator's board keeps no notes"))

@@ -19,16 +19,17 @@ from ..clock import Clock, iso
 from ..notify import messages
 from ..records import GameRecord, Player
 from ..store.protocol import Store
+from .life import GameLife
 from ..timecontrol import parse_time
 
 Finder = Callable[[str], GameRecord | None]
 
 
 class Digests:
-    def __init__(self, store: Store, clock: Clock, *, find: Finder) -> None:
+    def __init__(self, store: Store, clock: Clock, *, life: GameLife) -> None:
         self.store = store
         self.clock = clock
-        self.find = find
+        self.life = life
 
     def sweep(self, limit: int = 300) -> dict:
         """The players whose digest is due (at most ``limit`` a run; the rest the next minute): each is
@@ -56,7 +57,7 @@ class Digests:
         them (the game, its opponents' names, the deadline), never a card."""
         found = []
         for membership in self.store.list_my_moves(player.id):
-            game = self.find(membership.game_id)
+            game = self.life.find(membership.game_id)
             seat = next((s for s in game.seats if s.player_id == player.id), None) if game else None
             if game is None or seat is None or game.status != "active" or game.to_move != seat.seat:
                 continue  # moved on since the index was written

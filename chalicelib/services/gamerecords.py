@@ -4,31 +4,29 @@ the versions every move writes anyway (no write of its own, no item more per mov
 
 from __future__ import annotations
 
-from typing import Callable
 
 from .. import cursors, gamerecords, ids
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
 from ..i18n import _
 from ..models import ListRecordsQuery
-from ..records import Caller, GameRecord
+from ..records import Caller
 from ..store.protocol import Store
+from .duplicates import DuplicateBoards
 
 
 class GameRecords:
-    def __init__(self, store: Store, *, hide_board_in_play: Callable[[GameRecord, int | None], None],
-                 all_public: Callable[[GameRecord], bool],
+    def __init__(self, store: Store, *, duplicates: DuplicateBoards,
                  engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.engines = engines or ENGINES
-        self.hide_board_in_play = hide_board_in_play
-        self.all_public = all_public  # DuplicateBoards.all_public: is the record whole?
+        self.duplicates = duplicates  # is the record whole (DuplicateBoards.all_public)? may it be seen?
 
     def _build(self, versions: list, seat: int | None) -> dict:
         """The record as ``seat`` reads it; a finished duplicate board's whole once its round is over
         (the views' rule: one read of its tournament, for a finished duplicate board only)."""
         latest = versions[-1][0]
-        return gamerecords.build(versions, self.engines[latest.game], seat, self.all_public(latest))
+        return gamerecords.build(versions, self.engines[latest.game], seat, self.duplicates.all_public(latest))
 
     def get_record(self, player: Caller, game_id: str) -> dict:
         """The game's record as the caller may read it (a seat's or a spectator's, as its view): all
@@ -38,7 +36,7 @@ class GameRecords:
             raise ServiceError("game_not_found", _("there is no game {game_id!r}").format(game_id=game_id))
         latest = versions[-1][0]
         seat = latest.seat_of(player.id)
-        self.hide_board_in_play(latest, seat)
+        self.duplicates.hide_board_in_play(latest, seat)
         return self._build(versions, seat)
 
     def list_records(self, player: Caller, query: ListRecordsQuery) -> dict:

@@ -4,7 +4,7 @@ an expected version). A game's view is built here: what one seat (or a spectator
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Callable, Protocol
 
 from pydantic import ValidationError
 
@@ -12,7 +12,7 @@ from .. import bots, cursors, ids, observability, talk, timecontrol
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError, describe_validation, is_card_error
 from ..i18n import _, say
-from ..games import ENGINES, GameEngine, IllegalStep, apply_steps
+from ..games import GameEngine, IllegalStep
 from ..games.presenters import since_own_move
 from ..games.replay import replay
 from ..models import ActionRequest, BotSeat, CreateGameRequest, EmailSeat, ListGamesQuery, OpenSeat
@@ -22,10 +22,11 @@ from ..store.errors import LimitReached, VersionConflict
 from ..store.keys import NO_DEADLINE
 from ..store.protocol import Store
 from .idempotency import Idempotent, Recorder, reused
-from .moves import SERVICE_EVENTS, Moves, engine_options
+from .duplicates import DuplicateBoards
+from .life import GameLife
+from .moves import SERVICE_EVENTS, engine_options
 from .waiting import Waiter
-from .blocks import Blocks
-from .limits import GameLimit, InvitationLimit
+from .limits import InvitationLimit
 from .consent import Consent
 
 logger = logging.getLogger("battleline.service")
@@ -34,34 +35,39 @@ EVENTS_LIMIT = 200  # listEvents' default page (ListEventsQuery.limit)
 RECENT = 40  # events a story looks back over at most (an opponent's turn takes a few)
 
 
+class Keys(Protocol):
+    def key_in_force(self, caller: Caller) -> None:
+        """Refuses (401) a key that was revoked or rotated away."""
+
+
 class Games:
-    def __init__(self, store: Store, *, moves: Moves, idempotent: Idempotent,
-                 check_time: Callable[[GameRecord], GameRecord],
-                 clock_view: Callable[[GameRecord, str | None], dict | None],
-                 hide_board_in_play: Callable[[GameRecord, int | None], None],
-                 all_public: Callable[[GameRecord], bool],
-                 new_seed: Callable[[], int] = ids.new_seed, sends_email: bool = False,
-                 engines: dict[str, GameEngine] | None = None, waiter: Waiter | None = None,
-                 blocks: Blocks | None = None, limit: GameLimit | None = None,
-                 invitations: InvitationLimit | None = None) -> None:
+    def __init__(self, store: Store, *, life: GameLife, idempotent: Idempotent, duplicates: DuplicateBoards,
+                 consent: Consent | None = None, waiter: Waiter | None = None, keys: Keys | None = None,
+                 sends_email: bool = False) -> None:
         self.store = store
-        self.invitations = invitations  # the daily cap on invitations by email (None: no cap)
-        self.limit = limit  # the most unfinished games a player may have (None: no limit)
-        self.blocks = blocks  # who blocked whom (None: nobody, as in tests of other things)
-        self.engines = engines or ENGINES
-        self.moves = moves
+        self.life = life  # the game's life: load, check the clock, apply, pass the clock, save
         self.idempotent = idempotent
-        self.check_time = check_time
-        self.clock_view = clock_view
-        self.hide_board_in_play = hide_board_in_play
-        self.all_public = all_public  # DuplicateBoards.all_public: are the seed and salt shown?
-        self.new_seed = new_seed
-        self.sends_email = sends_email  # seats may be invited by email
+        self.duplicates = duplicates  # the boards of a duplicate round: hidden in play, public once scored
+        # What createGame and rematchGame both ask before a game seats someone else (one check; None:
+        # nobody blocks, no limit, no cap, as in tests of other things).
+        self.consent = consent or Consent()
         self.waiter = waiter  # long-polls (None: a wait answers at once)
-        # What createGame and rematchGame both ask before a game seats someone else (one check).
-        self.consent = Consent(blocks=blocks, limit=limit, invitations=invitations)
-        # The caller's key read again after a wait (Players.key_in_force; config sets it): 401 if it ended meanwhile.
-        self.key_in_force: Callable[[Caller], None] | None = None
+        self.keys = keys  # the caller's key read again after a wait (Players): 401 if it ended meanwhile
+        self.sends_email = sends_email  # seats may be invited by email
+
+    @property
+    def moves(self) -> GameLife:
+        """The game's life (its former name, which the tests use)."""
+        return self.life
+
+    @property
+    def engines(self) -> dict[str, GameEngine]:
+        return self.life.engines
+
+    @property
+    def invitations(self) -> InvitationLimit | None:
+        """The daily cap on invitations by email (None: no cap)."""
+        return self.consent.invitations
 
     # ------------------------------------------------------------------ games
 
@@ -71,15 +77,15 @@ class Games:
         if engine is None:
             raise ServiceError("unknown_game_type", _("{game!r} games are not available on this server yet").format(
                                                       game=request.game))
-        options = self.moves.game_options(engine, self._preferred_pause(player, request.options))
+        options = self.life.game_options(engine, self._preferred_pause(player, request.options))
         seats = self._seats(engine, options, request, player.id)
         self._check_rated(request, seats)
         self.consent.refuse_if_blocked(player.id, seats)
 
         def run(record: Recorder) -> dict:
             counted = self.consent.as_made(player.id, seats)  # here, so that a retry of a game made is answered again
-            seed = request.seed if request.seed is not None else self.new_seed()
-            game, created = self.moves.new_game_record(engine, ids.new_id("g"), options, seats, seed, player.id,
+            seed = request.seed if request.seed is not None else self.life.new_seed()
+            game, created = self.life.new_game_record(engine, ids.new_id("g"), options, seats, seed, player.id,
                                                        seed_public=request.seed is not None,
                                                        rated=request.rated and request.seed is None,
                                                        public=request.public)
@@ -162,9 +168,9 @@ class Games:
 
     def get_game(self, player: Caller, game_id: str) -> dict:
         """The caller's view, with ``messages``: the game's recent messages, for a seat that reads them."""
-        game, _engine = self.moves.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat = game.seat_of(player.id)
-        self.hide_board_in_play(game, seat)
+        self.duplicates.hide_board_in_play(game, seat)
         return {**self.view(game, seat), "messages": self.recent_messages(game, seat, player.id)}
 
     def recent_messages(self, game: GameRecord, seat: int | None, player_id: str | None) -> list[dict]:
@@ -185,13 +191,13 @@ class Games:
 
     def view_for_seat(self, game_id: str, seat: int | None) -> dict | None:
         """A seat's view, for notifications and links (no caller to authorize), or None."""
-        game = self.moves.find(game_id)
+        game = self.life.find(game_id)
         return self.view(game, seat) if game else None
 
     def story(self, game_id: str, seat: int | None) -> dict | None:
         """A seat's view with ``recent``: the events since that seat last moved, as it may see them
         (the last ``RECENT`` at most): what an email or a board tells first. None: no such game."""
-        game = self.moves.find(game_id)
+        game = self.life.find(game_id)
         if game is None:
             return None
         events = self.store.list_events(game_id, max(0, game.event_count - RECENT))
@@ -202,7 +208,7 @@ class Games:
 
     def seat_player(self, game_id: str, seat_number: int) -> Player | None:
         """The player in a game's seat (for email links and replies), or None."""
-        game = self.moves.find(game_id)
+        game = self.life.find(game_id)
         seat = next((s for s in game.seats if s.seat == seat_number), None) if game else None
         return self.store.get_player(seat.player_id) if seat and seat.player_id else None
 
@@ -251,9 +257,9 @@ class Games:
         query of one item), and the events are read once it moved on."""
         at = cursors.decode(cursor, "events", game_id, lambda a: isinstance(a, int) and a >= 0)
         start = after if at is None else at
-        game, _engine = self.moves.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat = game.seat_of(player.id)
-        self.hide_board_in_play(game, seat)
+        self.duplicates.hide_board_in_play(game, seat)
 
         def page(found: list[EventRecord]) -> dict:
             shown = found[:limit]
@@ -282,14 +288,14 @@ class Games:
         if self.waiter is None:
             return None
         found = self.waiter.until(wait, look)
-        if self.key_in_force is not None:
-            self.key_in_force(player)
+        if self.keys is not None:
+            self.keys.key_in_force(player)
         return found
 
     def replayed_state(self, game_id: str) -> dict:
         """The game's state rebuilt from its options, seed and stored events (``games.replay``): an
         audit, since it must equal the stored state. Raises ReplayError if the events do not replay."""
-        game, engine = self.moves.load(game_id)
+        game, engine = self.life.load(game_id)
         events = [{"type": e.type, "seat": e.seat, "data": e.data, "private": e.private}
                   for e in self.store.list_events(game_id) if e.type not in SERVICE_EVENTS]
         return replay(engine, engine_options(game.options), game.seed, events)
@@ -301,7 +307,7 @@ class Games:
         """Apply the steps at the expected version: one conditional write of the next version (its
         notifications follow from it, by the outbox consumer). With an Idempotency-Key, a retry is
         answered again from the version it made."""
-        game, engine = self.moves.load(game_id)
+        game, engine = self.life.load(game_id)
         seat = game.seat_of(player.id)
         observability.tag(game_id=game_id, seat=seat)
         if seat is None:
@@ -320,27 +326,24 @@ class Games:
         if game.status == "waiting":
             raise ServiceError("game_not_started", _("the game waits for invited players to accept"))
         steps = [self._parse_step(engine, raw, index) for index, raw in enumerate(request.steps)]
-        game = self.check_time(game)
+        said = None
+        if request.message is not None:
+            blockers = self.consent.blocks.blocking(player.id, [s.player_id for s in game.seats if s.player_id]) \
+                if self.consent.blocks is not None else set()
+            said = talk.message_event(seat, request.message, [
+                s.seat for s in game.seats if s.player_id not in blockers or s.seat == seat])
         try:
-            state, raw_events = apply_steps(engine, game.state, seat, steps)
+            saved, events = self.life.play(game, engine, seat, steps, said=said, record=self.idempotent.move_record(
+                player.id, idempotency, game_id, game.version + 1))
         except IllegalStep as illegal:
             observability.count("illegal_actions")
             logger.info("action refused: %s", illegal.code)
             raise ServiceError(illegal.code, say(illegal.reason), **illegal.details) from None  # in the language spoken
-        if request.message is not None:
-            blockers = self.blocks.blocking(player.id, [s.player_id for s in game.seats if s.player_id]) \
-                if self.blocks is not None else set()
-            raw_events = [*raw_events, talk.message_event(seat, request.message, [
-                s.seat for s in game.seats if s.player_id not in blockers or s.seat == seat])]
-        saved, events = self.moves.advance(game, engine, state, raw_events)
-        body = self._answer(saved, events, seat)
-        try:
-            self.store.save_game(saved, game.version, events,
-                                 self.idempotent.move_record(player.id, idempotency, game_id, saved.version))
         except VersionConflict as conflict:
-            return self._made_by(player.id, game_id, saved.version, seat, idempotency) or self._conflict(
+            return self._made_by(player.id, game_id, game.version + 1, seat, idempotency) or self._conflict(
                 conflict.current_version, _("another action was accepted first; the game is at version {version}").format(
                     version=conflict.current_version))
+        body = self._answer(saved, events, seat)
         observability.count("actions")
         # Step types only: a step's content may name cards another seat must not see.
         logger.info("action accepted at version %s: %s", saved.version, " ".join(s["type"] for s in steps))
@@ -396,7 +399,7 @@ class Games:
         waiting = game.status == "waiting"
         # The seed and salt once the game ends; a duplicate board's (its seed deals its round's other
         # boards too) once its round's last board has ended.
-        dealt = self.all_public(game)
+        dealt = self.duplicates.all_public(game)
         return {
             "game_id": game.id,
             "game": game.game,
@@ -412,7 +415,7 @@ class Games:
             "state": engine.view(state, None if waiting else seat),
             "result": game.result(engine.result(state)),
             "options": engine.public_options(game.options, seat),
-            "clock": self.clock_view(game, at),
+            "clock": self.life.clock_view(game, at),
             "rated": game.rated and game.ended is None,  # a game that never began counts for nothing
             "tournament_id": game.tournament_id,
             "public": game.public,

@@ -20,18 +20,20 @@ import copy
 import logging
 from dataclasses import replace
 from datetime import timedelta
-from typing import Callable
 
 from .. import cursors, ids, ladder as positions, timecontrol
 from ..calls import Idempotency, Outcome
 from ..clock import Clock, iso
 from ..errors import ServiceError
-from ..games import ENGINES, GameEngine
+from ..games import GameEngine
 from ..i18n import _
 from ..notify import messages
 from ..records import (Caller, EventRecord, GameRecord, LadderBoard, LadderChallenge, LadderRecord, Player,
                        RungRecord, SeatRecord)
 from ..store.protocol import Store
+from .games import Games
+from .life import GameLife
+from .lobby import Lobby
 from .idempotency import Idempotent, Recorder
 
 logger = logging.getLogger("battleline.ladders")
@@ -46,21 +48,15 @@ BUSY_LOOK = timedelta(days=1)  # an idle player with a challenge open is looked 
 
 
 class Ladders:
-    def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
-                 new_game_record: Callable[..., tuple[GameRecord, EventRecord]],
-                 game_options: Callable[[GameEngine, dict], dict], view: Callable[..., dict],
-                 lapse: Callable[[GameRecord, int], GameRecord | None], idempotent: Idempotent,
-                 new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock, *, life: GameLife, games: Games, lobby: Lobby,
+                 idempotent: Idempotent) -> None:
         self.store = store
         self.clock = clock
-        self.find = find
-        self.new_game_record = new_game_record
-        self.game_options = game_options
-        self.view = view
-        self.lapse = lapse
+        self.life = life  # the games' life: a challenge's game made, found
+        self.engines = life.engines
+        self.games = games  # a game's view
+        self.lobby = lobby  # an unanswered challenge lapses as a decline
         self.idempotent = idempotent
-        self.new_seed = new_seed
-        self.engines = engines or ENGINES
 
     def now(self) -> str:
         return iso(self.clock.now())
@@ -73,7 +69,7 @@ class Ladders:
     def create(self, player: Player, request) -> dict:
         """A ladder the caller organises."""
         engine = self._engine(request.game)
-        options = self.game_options(engine, dict(request.options))
+        options = self.life.game_options(engine, dict(request.options))
         if engine.seat_count(options) != 2:
             raise ServiceError("invalid_options", _("ladder games have two seats"))
         made = LadderRecord(ids.new_id("l"), request.name, engine.name, options, request.max_places_above,
@@ -118,7 +114,7 @@ class Ladders:
                 mine, theirs = self._check_challenge(board, player, request.player_id)
                 opponent = self.store.get_player(theirs.player_id)
                 game, created, challenge = self._challenge_game(board, player, mine, theirs, opponent)
-                body = {**self._challenge_view(board, challenge), "game": self.view(game, game.seat_of(player.id))}
+                body = {**self._challenge_view(board, challenge), "game": self.games.view(game, game.seat_of(player.id))}
                 idle_at = self._later(board.ladder.idle_days)
                 invitation = {"id": board.ladder.id, "name": board.ladder.name, "respond_by": challenge.respond_by}
                 done = self.store.open_ladder_challenge(
@@ -172,8 +168,8 @@ class Ladders:
         accepts = opponent is not None and opponent.challenges == "accept"
         seats = [SeatRecord(1, theirs.player_id, opponent.name if opponent else theirs.name, accepted=accepts),
                  SeatRecord(2, player.id, player.name)]
-        game, created = self.new_game_record(engine, ids.new_id("g"), copy.deepcopy(ladder.options), seats,
-                                             self.new_seed(), player.id, rated=True)
+        game, created = self.life.new_game_record(engine, ids.new_id("g"), copy.deepcopy(ladder.options), seats,
+                                             self.life.new_seed(), player.id, rated=True)
         game = replace(game, ladder_id=ladder.id)
         challenge = LadderChallenge(game.id, player.id, theirs.player_id, self._later(ladder.response_days),
                                     self.now(), answer_due=not accepts)
@@ -257,11 +253,11 @@ class Ladders:
         return {"lapsed": lapsed, "left": left}
 
     def _lapse(self, ladder_id: str, challenge: LadderChallenge) -> int:
-        game = self.find(challenge.game_id)
+        game = self.life.find(challenge.game_id)
         seat = game.seat_of(challenge.challenged) if game else None
         if game is not None and game.status == "waiting" and seat is not None:
             try:
-                return 1 if self.lapse(game, seat) is not None else 0
+                return 1 if self.lobby.lapse(game, seat) is not None else 0
             except ServiceError:
                 return 0  # the game moved meanwhile (an answer at the last moment): the next sweep looks again
         self.store.ladder_challenge_answered(ladder_id, challenge)

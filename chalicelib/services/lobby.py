@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from typing import Callable
 
 from .. import ids, timecontrol
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
-from ..games import ENGINES, GameEngine
+from ..games import GameEngine
 from ..notify import messages
 from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import DuplicateItem, LimitReached, VersionConflict
 from ..store.protocol import Store
+from .games import Games
+from .life import GameLife
 from .idempotency import Idempotent, Recorder
 from .moves import SERVICE_EVENTS
-from .blocks import Blocks
-from .limits import GameLimit
 from .consent import Consent
 from ..i18n import _
 
@@ -36,46 +35,37 @@ ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
 
 
 class Lobby:
-    def __init__(self, store: Store, *, load: Callable[[str], tuple[GameRecord, GameEngine]],
-                 next_version: Callable[..., tuple[GameRecord, list[EventRecord]]],
-                 ended: Callable[..., tuple[GameRecord, list[EventRecord]]], view: Callable[..., dict],
-                 new_game_record: Callable[..., tuple[GameRecord, EventRecord]], idempotent: Idempotent,
-                 new_seed: Callable[[], int] = ids.new_seed, engines: dict[str, GameEngine] | None = None,
-                 blocks: Blocks | None = None, limit: GameLimit | None = None,
+    def __init__(self, store: Store, *, life: GameLife, games: Games, idempotent: Idempotent,
                  consent: Consent | None = None) -> None:
         self.store = store
+        self.life = life  # the game's life: loaded, one version on, ended, a rematch made
+        self.engines = life.engines
+        self.games = games  # a game's view
         # createGame's own consent check, which a rematch asks too (None: one without blocks or limits)
-        self.consent = consent or Consent(blocks=blocks, limit=limit)
-        self.limit = limit  # the most unfinished games a player may have (None: no limit)
-        self.blocks = blocks  # who blocked whom (None: nobody)
-        self.load = load
-        self.next_version = next_version
-        self.ended = ended
-        self.view = view
-        self.new_game_record = new_game_record
+        self.consent = consent or Consent()
+        self.limit = self.consent.limit  # the most unfinished games a player may have (None: no limit)
+        self.blocks = self.consent.blocks  # who blocked whom (None: nobody)
         self.idempotent = idempotent
-        self.new_seed = new_seed
-        self.engines = engines or ENGINES
 
     # ------------------------------------------------------------------ consent
 
     def accept(self, caller: Caller, game_id: str) -> dict:
         """The caller says yes to their seat; once every seat is settled the game starts."""
-        game, engine = self.load(game_id)
+        game, engine = self.life.load(game_id)
         seat = self._waiting_seat(game, caller)
         if self.limit is not None and not game.tournament_id and not game.ladder_id:  # those are never refused
             self.limit.refuse_if_full(caller.id)  # a game asked of them is not counted until they accept
         seats = [replace(s, accepted=True) if s.seat == seat.seat else s for s in game.seats]
         saved = self._save(game, engine, seats, "seat_accepted", seat.seat,
                            {"seat": seat.seat, "player_id": caller.id, "name": seat.name})
-        return self.view(saved, seat.seat)
+        return self.games.view(saved, seat.seat)
 
     def decline(self, caller: Caller, game_id: str) -> dict:
         """The caller says no to their seat: the game ends, declined, and counts for nothing."""
-        game, _engine = self.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat = self._waiting_seat(game, caller)
         saved = self._end(game, "declined", seat.seat, "game_declined")
-        return self.view(saved, seat.seat)
+        return self.games.view(saved, seat.seat)
 
     def lapse(self, game: GameRecord, seat: int) -> GameRecord | None:
         """The seat did not answer in time (a ladder challenge's ``response_days``): the game ends
@@ -88,7 +78,7 @@ class Lobby:
     def abort(self, caller: Caller, game_id: str) -> dict:
         """Its creator (seated or not) or any seated player calls the game off before its first move:
         it ends, aborted, unrated."""
-        game, _engine = self.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat = game.seat_of(caller.id)
         if seat is None and caller.id != game.created_by:
             raise ServiceError("not_seated", _("you have no seat in game {game_id}").format(game_id=game_id))
@@ -100,12 +90,12 @@ class Lobby:
         if any(e.type not in SERVICE_EVENTS for e in self.store.list_events(game_id)):
             raise ServiceError("game_started", _("a move was made: the game can only be resigned now"))
         saved = self._end(game, "aborted", seat, "game_aborted")
-        return self.view(saved, seat)
+        return self.games.view(saved, seat)
 
     def join(self, caller: Caller, game_id: str) -> dict:
         """Take an open seat (first come, first served: of two joining at once, one gets the seat)."""
         for _attempt in range(ATTEMPTS):
-            game, engine = self.load(game_id)
+            game, engine = self.life.load(game_id)
             if game.seat_of(caller.id) is not None:
                 raise ServiceError("already_seated", _("you have a seat in this game already"))
             seat = next((s for s in game.seats if s.open), None)
@@ -130,7 +120,7 @@ class Lobby:
                                    {"seat": seat.seat, "player_id": caller.id, "name": caller.name}, retry=False)
             except VersionConflict:
                 continue  # someone else moved first: is a seat still open?
-            return self.view(saved, seat.seat)
+            return self.games.view(saved, seat.seat)
         raise ServiceError("seat_taken", _("this game has no open seat any more"))
 
     @staticmethod
@@ -173,7 +163,7 @@ class Lobby:
         ``challenges`` preference, blocks, bot policies, the limits). A game that ended before every
         seat said yes (declined, or called off while still waiting) has no rematch, and a game has
         one rematch at most: so a player who says no is not asked again by rematches."""
-        game, engine = self.load(game_id)
+        game, engine = self.life.load(game_id)
         if game.seat_of(caller.id) is None:
             raise ServiceError("not_seated", _("you have no seat in game {game_id}").format(game_id=game_id))
         if game.status != "finished":
@@ -193,10 +183,10 @@ class Lobby:
             self.consent.refuse_by_policy(players, caller.id, game.game, rated, game.options.get("time_control"))
             self.consent.refuse_if_blocked(caller.id, seats)
             counted = self.consent.as_made(caller.id, seats)
-            rematch, created = self.new_game_record(
-                engine, rematch_id, copy.deepcopy(game.options), seats, self.new_seed(), caller.id,
+            rematch, created = self.life.new_game_record(
+                engine, rematch_id, copy.deepcopy(game.options), seats, self.life.new_seed(), caller.id,
                 rated=rated, public=game.public)
-            body = self.view(rematch, rematch.seat_of(caller.id))
+            body = self.games.view(rematch, rematch.seat_of(caller.id))
             try:
                 self.store.create_game(rematch, [created], record(body), messages.for_new_game(rematch),
                                        invitations=counted)
@@ -258,13 +248,13 @@ class Lobby:
               data: dict, retry: bool = True) -> GameRecord:
         """The next version with the seats changed; the game starts (and its clock) once none waits."""
         starts = not any(s.invited for s in seats)
-        saved, recorded = self.next_version(game, [{"type": event, "seat": seat, "data": data}], seats=seats,
+        saved, recorded = self.life.next_version(game, [{"type": event, "seat": seat, "data": data}], seats=seats,
                                             status="active" if starts else "waiting",
                                             to_move=engine.to_move(game.state) if starts else None)
         return self._commit(game, saved, recorded, retry=retry, seats_changed=True)
 
     def _end(self, game: GameRecord, reason: str, seat: int | None, event: str, **extra) -> GameRecord:
-        saved, recorded = self.ended(game, reason, seat, event, **extra)
+        saved, recorded = self.life.ended(game, reason, seat, event, **extra)
         return self._commit(game, saved, recorded)
 
     def _commit(self, game: GameRecord, saved: GameRecord, recorded: list[EventRecord], *, retry: bool = True,

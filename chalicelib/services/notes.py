@@ -4,22 +4,22 @@ game's version, clock and events do not change."""
 
 from __future__ import annotations
 
-from typing import Callable
 
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..i18n import _
-from ..records import Caller, GameRecord, NotesRecord
+from ..records import Caller, NotesRecord
 from ..store.protocol import Store
+from .life import GameLife
 
 MAX_LENGTH = 4000  # characters (code points) a seat's notes on a game may hold
 
 
 class Notes:
-    def __init__(self, store: Store, clock: Clock, *, load: Callable[[str], tuple[GameRecord, object]]) -> None:
+    def __init__(self, store: Store, clock: Clock, *, life: GameLife) -> None:
         self.store = store
         self.clock = clock
-        self.load = load  # a game by id; game_not_found if there is none
+        self.life = life  # a game by id (load: game_not_found if there is none)
 
     def get_notes(self, player: Caller, game_id: str) -> dict:
         """The caller's notes on the game (empty text, and no time, if they never saved any)."""
@@ -40,7 +40,7 @@ class Notes:
         return self._view(notes)
 
     def _seat(self, player: Caller, game_id: str) -> int:
-        game, _engine = self.load(game_id)
+        game, _engine = self.life.load(game_id)
         seat = game.seat_of(player.id)
         if seat is None:
             raise ServiceError("not_seated", _("only a seat's own player keeps notes on game {game_id}").format(

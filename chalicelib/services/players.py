@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Callable
+from typing import Protocol
 
 from .. import cursors, digest, ids
 from ..calls import Idempotency, Outcome
@@ -13,6 +13,7 @@ from ..errors import ServiceError
 from ..models import CreatePlayerRequest, FindPlayersQuery
 from ..records import Caller, Player, preferences_with_defaults
 from ..store.protocol import Store
+from .ratings import Ratings
 from ..text import name_key
 from .idempotency import Idempotent, Recorder
 from .mailevents import email_status
@@ -22,14 +23,19 @@ KEY_OVERLAP = timedelta(hours=24)  # how long a rotated-out key works at most wh
 ANONYMOUS = "anonymous"  # the idempotency scope of a request made before there is a player
 
 
+class VacationStatus(Protocol):
+    def vacation_status(self, player: Player) -> dict:
+        """A player's vacation days taken and left (:class:`~.vacations.Vacations`)."""
+
+
 class Players:
-    def __init__(self, store: Store, clock: Clock, *, idempotent: Idempotent,
-                 vacation_status: Callable[[Player], dict], player_ratings: Callable[[Player], dict]) -> None:
+    def __init__(self, store: Store, clock: Clock, *, idempotent: Idempotent, vacations: VacationStatus,
+                 ratings: Ratings) -> None:
         self.store = store
         self.clock = clock
         self.idempotent = idempotent
-        self.vacation_status = vacation_status
-        self.player_ratings = player_ratings
+        self.vacations = vacations  # a player's vacation status (getMe)
+        self.ratings = ratings  # a player's ratings (getMe, getPlayer)
 
     def create_player(self, request: CreatePlayerRequest, idempotency: Idempotency | None) -> Outcome:
         if request.bot_policy is not None and not request.bot:
@@ -97,7 +103,7 @@ class Players:
         if player is None:
             raise ServiceError("unknown_player", _("there is no player {player_id!r}").format(player_id=player_id))
         return {"id": player.id, "name": player.name, "created_at": player.created_at, **bot_mark(player),
-                "ratings": self.player_ratings(player)}
+                "ratings": self.ratings.player_ratings(player)}
 
     def find_players(self, query: FindPlayersQuery) -> dict:
         """Players by name (names are not unique): the whole name, matched as ``text.name_key`` folds it."""
@@ -112,8 +118,8 @@ class Players:
 
     def get_me(self, caller: Caller) -> dict:
         player = profile(self.store, caller)
-        return {**player_json(player), "vacation": self.vacation_status(player),
-                "ratings": self.player_ratings(player)}
+        return {**player_json(player), "vacation": self.vacations.vacation_status(player),
+                "ratings": self.ratings.player_ratings(player)}
 
     def get_preferences(self, caller: Caller) -> dict:
         player = profile(self.store, caller)

@@ -1,17 +1,15 @@
-"""Ratings: a finished game's consequences (its rating, its tournament, its ladder), Glicko-2 ratings and
-the leaderboards."""
+"""Ratings: a finished game's Glicko-2 ratings, a player's ratings as of now, and the leaderboards.
+(What else a finished game leads to, its ladder and its tournament, is :mod:`.finished`'s.)"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Callable
 
 from .. import timecontrol
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..games import ENGINES, GameEngine
-from ..notify import messages
 from ..records import GameRecord, Player, RatingRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
@@ -22,31 +20,14 @@ RATING_PERIOD_DAYS = glicko2.RATING_PERIOD_DAYS  # a rating's RD grows for each 
 
 
 class Ratings:
-    def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
-                 settle_tournament: Callable[[GameRecord], None], settle_ladder: Callable[[GameRecord], None] | None = None,
-                 engines: dict[str, GameEngine] | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock, *, engines: dict[str, GameEngine] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.engines = engines or ENGINES
-        self.find = find
-        self.settle_tournament = settle_tournament
-        self.settle_ladder = settle_ladder
 
-    def settle_finished(self, message: messages.Message) -> None:
-        """A finished game's consequences (a ``GAME_FINISHED`` message, so never lost): its ladder, its
-        rating, its tournament."""
-        game = self.find(message.data["game_id"])
-        if game is None or game.status != "finished":
-            return
-        if game.ladder_id and self.settle_ladder is not None:
-            self.settle_ladder(game)  # declining a ladder challenge counts there
-        if game.ended is not None:
-            return  # a game declined or aborted is never rated, and counts for nothing else
-        engine = self.engines[game.game]
-        if game.rated:
-            self._rate(game, engine.result(game.state))
-        if game.tournament_id:
-            self.settle_tournament(game)  # a loss on time may withdraw its player; the round may be over
+    def rate(self, game: GameRecord) -> None:
+        """A finished rated game's Glicko-2 ratings (from :class:`~.finished.FinishedGames`)."""
+        self._rate(game, self.engines[game.game].result(game.state))
 
     def _rate(self, game: GameRecord, result: dict) -> None:
         """Glicko-2, each game its own rating period; an idle rating's RD grows first."""

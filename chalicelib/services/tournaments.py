@@ -21,11 +21,11 @@ from typing import Callable
 from .. import cursors, ids, timecontrol
 from ..clock import Clock, iso
 from ..errors import ServiceError
-from ..games import ENGINES, GameEngine
 from ..models import ListTournamentsQuery
 from ..notify import messages
-from ..records import EventRecord, GameRecord, Player, SeatRecord, TournamentRecord
+from ..records import GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
+from .life import GameLife
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
 from ..tournaments import director, trf
 from ..i18n import _
@@ -36,20 +36,12 @@ ATTEMPTS = 8  # optimistic retries when two updates of one tournament race
 
 
 class Tournaments:
-    def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
-                 forfeit: Callable[[GameRecord, int, str], GameRecord | None],
-                 new_game_record: Callable[..., tuple[GameRecord, EventRecord]],
-                 game_options: Callable[[GameEngine, dict], dict], new_seed: Callable[[], int] = ids.new_seed,
-                 engines: dict[str, GameEngine] | None = None, base_url: str = "") -> None:
+    def __init__(self, store: Store, clock: Clock, *, life: GameLife, base_url: str = "") -> None:
         self.store = store
         self.base_url = base_url  # where browsers reach this API: the standings page's link
         self.clock = clock
-        self.engines = engines or ENGINES
-        self.find = find
-        self.forfeit = forfeit
-        self.new_game_record = new_game_record
-        self.game_options = game_options
-        self.new_seed = new_seed
+        self.life = life  # the games' life: a round's games made, found, forfeited on a withdrawal
+        self.engines = life.engines
 
     def now(self) -> str:
         return iso(self.clock.now())
@@ -67,7 +59,7 @@ class Tournaments:
             if raw.get("match_games", request.match_games) != request.match_games:
                 raise ServiceError("invalid_tournament", _("match_games is given twice, with two values"))
             raw["match_games"] = request.match_games
-        options = self.game_options(engine, raw)
+        options = self.life.game_options(engine, raw)
         if engine.seat_count(options) != 2:
             raise ServiceError("invalid_options", _("tournament games have two seats"))
         if request.rounds is not None and request.format != "swiss":
@@ -77,7 +69,7 @@ class Tournaments:
         per_pairing = 1 if native else match_games
         data = director.new_tournament(
             ids.new_id("t"), request.name, engine.name, request.format, options, organiser=player.id,
-            created_at=self.now(), seed=self.new_seed(), rounds=request.rounds,
+            created_at=self.now(), seed=self.life.new_seed(), rounds=request.rounds,
             duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
             forfeit_points=engine.forfeit_points(options) * per_pairing, match_games=match_games,
             games_per_pairing=per_pairing, withdraw_on_timeout=request.withdraw_on_timeout)
@@ -111,23 +103,6 @@ class Tournaments:
         """The tournament as a TRF-16 file (chalicelib/tournaments/trf.py): its text and the id."""
         data = self.scored(self._load(tournament_id).data)
         return trf.write(data, director.standing_rows(data)), data["id"]
-
-    def round_in_play(self, tournament_id: str, game_id: str) -> bool:
-        """Whether a board of the game's round is unfinished: a pairing of that round is not yet scored
-        (a pairing is scored once its last game ends). A game the tournament does not list counts as
-        in play, so a doubt hides the board rather than shows it."""
-        found = self.store.load_tournament(tournament_id)
-        pairing = next((p for p in found.data["pairings"] if game_id in p["games"]), None) if found else None
-        if pairing is None:
-            return True
-        t = found.data
-        unscored = [p for p in t["pairings"] if p["round"] == pairing["round"] and p["points"] is None]
-        if t["status"] != "running" or pairing["round"] != t["round"]:
-            return bool(unscored)  # (only the current round's pairings are scored from their games)
-        # As ``scored`` would score them, stopping at the first unfinished game (a board's seats
-        # see its view: no need to read every board of a round still in play).
-        return any(not p["games"] or any((g := self.find(game_id)) is None or g.status != "finished"
-                                         for game_id in p["games"]) for p in unscored)
 
     def join(self, player: Player, tournament_id: str) -> dict:
         profile = self.store.get_player(player.id)  # a bot account enters as one (shown so)
@@ -163,11 +138,11 @@ class Tournaments:
         self.advance(tournament_id)  # makes any of the round's games still missing, so none escapes below
         for game_id in game_ids:
             for _attempt in range(ATTEMPTS):
-                game = self.find(game_id)
+                game = self.life.find(game_id)
                 seat = game.seat_of(player_id) if game else None
                 if game is None or game.status != "active" or seat is None:
                     break
-                if self.forfeit(game, seat, "withdrawn") is not None:
+                if self.life.forfeit(game, seat, "withdrawn") is not None:
                     break
         self.advance(tournament_id)
 
@@ -221,7 +196,7 @@ class Tournaments:
         for pairing in director.current_pairings(t):
             if pairing["points"] is not None or not pairing["games"]:
                 continue
-            games = [self.find(game_id) for game_id in pairing["games"]]
+            games = [self.life.find(game_id) for game_id in pairing["games"]]
             if any(g is None or g.status != "finished" for g in games):
                 continue
             first_player = t["players"][pairing["first"] - 1]["player_id"]
@@ -259,14 +234,14 @@ class Tournaments:
         engine = self.engines[t["game"]]
         for pairing in director.current_pairings(t):
             for game_id in pairing["games"]:
-                if self.find(game_id) is not None:
+                if self.life.find(game_id) is not None:
                     continue
                 first, second = (t["players"][pairing[side] - 1] for side in ("first", "second"))
                 if pairing["games"].index(game_id) % 2:  # a pairing's games alternate the seats
                     first, second = second, first
                 seats = [SeatRecord(1, first["player_id"], first["name"]),
                          SeatRecord(2, second["player_id"], second["name"])]
-                game, created = self.new_game_record(
+                game, created = self.life.new_game_record(
                     engine, game_id, t["options"], seats, director.board_seed(t, pairing["round"], pairing["board"]),
                     t["organiser"], rated=t["rated"], tournament_id=t["id"], seed_withheld=t["duplicate"])
                 try:

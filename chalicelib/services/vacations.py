@@ -4,24 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import Callable
 
 from .. import timecontrol, vacation
 from ..clock import Clock
 from ..errors import ServiceError
-from ..records import Caller, GameRecord, Player
+from ..records import Caller, Player
 from ..store.protocol import Store
+from .life import GameLife
 from .players import profile
 
 
 class Vacations:
-    def __init__(self, store: Store, clock: Clock, *, find: Callable[[str], GameRecord | None],
-                 timed: Callable[[GameRecord, datetime | None], GameRecord],
-                 days: int = vacation.DAYS_PER_YEAR) -> None:
+    def __init__(self, store: Store, clock: Clock, *, life: GameLife, days: int = vacation.DAYS_PER_YEAR) -> None:
         self.store = store
         self.clock = clock
-        self.find = find
-        self.timed = timed
+        self.life = life  # the games a vacation stops the clocks of: found, their deadlines moved
         self.days = days  # per calendar year
 
     def vacation_status(self, player: Player) -> dict:
@@ -59,14 +56,14 @@ class Vacations:
             if m.status != "active" or m.to_move != m.seat:
                 continue
             for _ in range(3):
-                game = self.find(m.game_id)
+                game = self.life.find(m.game_id)
                 if game is None or game.clock is None or game.clock["running"] is None \
                         or game.clock["running"]["seat"] != m.seat:
                     break
                 clock = timecontrol.with_vacations(game.clock, vacation.intervals(record), now)
                 if clock == game.clock:
                     break  # its clock does not stop for vacations (or already knew this one)
-                moved = self.timed(replace(game, clock=clock), None)
+                moved = self.life.timed(replace(game, clock=clock), None)
                 if self.store.save_clock(moved):
                     break
         self.store.set_vacation(player.id, record)

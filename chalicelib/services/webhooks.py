@@ -5,26 +5,25 @@ the secret, and their deliveries (listed, redelivered). Deliveries are made by
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
 
 from .. import cursors, ids
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..models import PageQuery
+from ..notify.dispatcher import Dispatcher
 from ..notify.ssrf import UnsafeUrl, check_url
 from ..notify.webhooks import ROTATION_OVERLAP, SigningKeys
-from ..records import Delivery, Player, WebhookEndpoint, WebhookSecret
+from ..records import Player, WebhookEndpoint, WebhookSecret
 from ..store.protocol import Store
 from ..i18n import _
 
 
 class Webhooks:
-    def __init__(self, store: Store, clock: Clock, *, signing: SigningKeys,
-                 redeliver: Callable[[Delivery, WebhookEndpoint], Delivery | None]) -> None:
+    def __init__(self, store: Store, clock: Clock, *, dispatcher: Dispatcher) -> None:
         self.store = store
         self.clock = clock
-        self.signing = signing
-        self.redeliver = redeliver
+        self.dispatcher = dispatcher  # its signing keys; a delivery made again
+        self.signing: SigningKeys = dispatcher.signing
 
     def create_webhook(self, player: Player, request) -> dict:
         try:
@@ -83,5 +82,5 @@ class Webhooks:
                                                        webhook_id=webhook_id, delivery_id=delivery_id))
         endpoint.disabled = None  # asking for a redelivery re-enables an endpoint disabled by a 410
         self.store.put_webhook(endpoint)
-        done = self.redeliver(delivery, endpoint)
+        done = self.dispatcher.redeliver(delivery, endpoint)
         return (done or self.store.get_delivery(webhook_id, delivery_id) or delivery).as_json()
