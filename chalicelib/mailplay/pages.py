@@ -13,8 +13,8 @@ from functools import wraps
 
 from ..i18n import N_, _, full_width, sentences, speaking
 from ..pages.page import Page
-from . import show
-from .links import LinkError
+from ..presenting import show
+from ..presenting.links import LinkError
 from ..talk import MAX_LENGTH
 from .service import Answering, Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
 

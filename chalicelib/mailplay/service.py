@@ -27,8 +27,8 @@ from ..models import ActionRequest
 from ..records import EmailStop, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
-from .links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
-from .show import waits_for
+from ..presenting.links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
+from ..presenting.show import waits_for
 from ..i18n import _
 
 

@@ -14,13 +14,12 @@ import importlib
 from urllib.parse import quote
 
 from .. import talk
-from ..services.notes import MAX_LENGTH as NOTES_MAX_LENGTH
 from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
 from ..games.presenters import seat_name
 from .. import i18n
 from ..i18n import N_, _, language, speaking
-from ..mailplay.show import deal
+from ..presenting.show import deal
 from .page import Page
 
 TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
@@ -51,7 +50,7 @@ def headline(view: dict) -> str:
     if view["status"] == "finished":
         return _("The game is over")
     if view["status"] == "waiting":
-        from ..mailplay.show import waiting_line
+        from ..presenting.show import waiting_line
 
         return waiting_line(view).rstrip(".")
     if view["to_move"] is not None and view["to_move"] == view["you"]:
@@ -127,7 +126,7 @@ def waiting(view: dict) -> dict | None:
     (each opens the page whose button answers); None once the game began."""
     if view["status"] != "waiting":
         return None
-    from ..mailplay.show import summary
+    from ..presenting.show import summary
 
     answers = view.get("answers") or {}
     links = [{"url": answers[a], "label": label, "danger": a == "decline"}
@@ -282,5 +281,5 @@ def _board_page(view: dict, token: str | None, lang: str | None) -> Page:
                 data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}",
                       "notes_url": f"/v1/games/{game_id}/board/notes{query}" if token else None,
-                      "notes_most": NOTES_MAX_LENGTH,
+                      "notes_most": talk.NOTES_MAX_LENGTH,
                       "replay_url": f"/v1/games/{game_id}/board/replay{query}"})

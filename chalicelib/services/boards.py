@@ -12,7 +12,7 @@ from .. import gamerecords, talk
 from ..calls import Idempotency, Outcome
 from ..errors import ServiceError
 from ..games import GameEngine
-from ..mailplay.links import LinkError, Links
+from ..presenting.links import LinkError, Links
 from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player
 from ..i18n import _

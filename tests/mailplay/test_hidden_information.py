@@ -21,7 +21,8 @@ from chalicelib.games.battleline.cards import TACTICS, TROOPS, parse_troop
 from chalicelib.games.battleline.story import card_name
 from chalicelib.games.khan.cardset import REGISTRY
 from chalicelib.games.presenters import PRESENTERS
-from chalicelib.mailplay import pages, show
+from chalicelib.mailplay import pages
+from chalicelib.presenting import show
 from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher

@@ -22,7 +22,7 @@ from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline.steps import STEPS
 from chalicelib.games.commandwords import BATTLELINE
 from chalicelib.games.steptypes import CommandError
-from chalicelib.mailplay import show
+from chalicelib.presenting import show
 from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
