@@ -19,7 +19,7 @@ from ..games.presenters import names as names_of
 from ..games.presenters import seat_name
 from .. import i18n
 from ..i18n import N_, _, language, speaking
-from ..presenting.show import deal
+from ..presenting.show import deal, describe
 from .page import Page
 
 TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
@@ -156,7 +156,7 @@ def _board_view(view: dict) -> dict:
     moved."""
     seat, shown = view["you"], PRESENTERS[view["game"]]
     tables = table_module(view["game"])
-    steps = [{"label": tables.say(s, view), "step": s} for s in view["legal_steps"]]
+    steps = [{"label": describe(view, s), "step": s} for s in view["legal_steps"]]
     events = view.get("events") or []
     recent = view.get("recent")
     people = {s["seat"]: seat_name(s) for s in view["seats"]}

@@ -12,9 +12,7 @@ import copy
 from ..games.battleline import claims, render, turns
 from ..games.battleline.cards import ENVIRONMENT_TACTICS, GUILE_TACTICS, LEADERS, parse_troop
 from ..games.battleline.setup import PHASE_ORDER
-from ..games.battleline.steps import discards
 from ..games.battleline.story import card_name as tactic_or_troop
-from ..games.battleline.story import flags_named
 from ..games.presenters import names as names_of
 from ..i18n import N_, _
 
@@ -146,43 +144,3 @@ def _stamp(flag: dict, completing: int | None) -> None:
         else:
             stamps.append(0 if flag.get("first_complete") == seat else 1)
     flag["completed"] = stamps
-
-
-def say(step: dict, view: dict) -> str:
-    """A legal step in a sentence, as the page's buttons and confirmations say it."""
-    kind = step["type"]
-    if kind == "play":
-        card = card_name(step["card"])
-        target = step.get("target")
-        if step["card"] == "SCOUT":
-            return _("Play Scout: draw three cards, then put two back")
-        if target and step["card"] == "DESERTER":
-            return _("Play Deserter: discard {card} from flag {flag}").format(card=card_name(target["card"]),
-                                                                              flag=target["flag"])
-        if target and step["card"] == "TRAITOR":
-            return _("Play Traitor: take {card} from flag {flag} to your flag {to}").format(
-                card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
-        if target and discards(step):
-            return _("Play Redeploy: discard your {card} from flag {flag}").format(
-                card=card_name(target["card"]), flag=target["flag"])
-        if target:
-            return _("Play Redeploy: move your {card} from flag {flag} to flag {to}").format(
-                card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
-        return _("Play {card} at flag {flag}").format(card=card, flag=step["flag"])
-    if kind == "claim":
-        return _("Claim {flags}").format(flags=flags_named(step["flags"])) if step["flags"] else _("Claim nothing")
-    if kind in ("draw", "scout_draw"):
-        return _("Draw from the troop deck") if step["deck"] == "troop" else _("Draw from the tactics deck")
-    if kind == "scout_return":
-        cards = [card_name(c) for c in step["cards"]]
-        if len(cards) == 1:
-            return _("Put {card} back on its deck").format(card=cards[0])
-        return _("Put {first} and then {last} back on their decks ({last} on top)").format(
-            first=cards[0], last=cards[1])
-    if kind == "mud_discard":
-        return _("Discard {card} from flag {flag} (Mud)").format(card=card_name(step["card"]), flag=step["flag"])
-    if kind == "pass":
-        return _("Pass: play no card this turn")
-    if kind == "resign":
-        return _("Resign this game")
-    return kind.replace("_", " ")

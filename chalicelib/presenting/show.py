@@ -10,7 +10,6 @@ gettext (chalicelib/i18n.py)."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Callable
 
 from .. import i18n, talk
@@ -53,13 +52,9 @@ def subject(view: dict) -> str:
                                                              game_id=view["game_id"])
 
 
-def _story(game: str):
-    return import_module(f"chalicelib.games.{game}.story")
-
-
 def result_line(view: dict) -> str:
     """Who won and why, in names ("Ann won (three adjacent flags)", "You won (...)")."""
-    return _story(view["game"]).result_line(view["result"], names(view), view["you"])
+    return PRESENTERS[view["game"]].result_line(view["result"], names(view), view["you"])
 
 
 def whose_move(view: dict) -> str:
@@ -108,30 +103,7 @@ def summary(view: dict) -> list[str]:
     lines = [_("Players: {players}.").format(players=listed(
         [_("you") if seat == you else name for seat, name in who.items()]))]
     first = options.get("first_seat")
-    if view["game"] == "battleline":
-        if options.get("players", 2) == 3:
-            lines.append(_("The three-player ring, without tactics cards."))
-        elif options.get("tactics", True) is False:
-            lines.append(_("Without tactics cards."))
-        else:
-            lines.append(_("With the tactics cards."))
-        timing = {"start": _("Claims at the start of a turn."), "end": _("Claims at the end of a turn.")}
-        if options.get("claim_timing") in timing:
-            lines.append(timing[options["claim_timing"]])
-        games = options.get("match_games", 1)
-        if games > 1:
-            lines.append(ngettext("A match of {count} game.", "A match of {count} games.", games).format(count=games))
-    else:
-        khan = _story("khan")
-        state = view.get("state") or {}
-        lines.append(_("Card set: {card_set}; at most {rounds} rounds{advanced}.").format(
-            card_set=khan.set_name(cards) if (cards := khan.card_set_of(state)) else str(options.get("card_set", "?")),
-            rounds=options.get("max_rounds", 40),
-            advanced=_(", advanced rules") if options.get("advanced") else ""))
-        factions = options.get("factions") or state.get("factions") or {}
-        mine = factions.get(str(you))
-        if mine:
-            lines.append(_("You play the {faction} side.").format(faction=khan.faction_name(khan.card_set_of(state), str(mine))))
+    lines += PRESENTERS[view["game"]].options_told(view)
     if first is None:
         lines.append(_("Who moves first was drawn at random."))
     elif first == you:
@@ -206,10 +178,8 @@ def first_line(view: dict) -> str:
 
 
 def turn_label(view: dict) -> str:
-    state = view["state"]
-    if view["game"] == "khan":
-        return _("round {round}").format(round=state.get("round", "?"))
-    return _("turn {turn}").format(turn=state.get("turn", "?"))
+    """Where the game is: "turn 7" (Battle Line), "round 3" (Khan & General)."""
+    return PRESENTERS[view["game"]].turn_label(view["state"])
 
 
 # ---------------------------------------------------------------- the clock
@@ -278,13 +248,10 @@ def card(code: str) -> dict:
 
 
 def card_names(game: str, cards: list[str], view: dict) -> list[str]:
-    """Cards by the names people read (Battle Line's tactics in full, Khan's by its card set)."""
-    if game == "battleline":
-        from ..games.battleline.story import card_name
-
-        return [card_name(c) for c in cards]
-    named = _story("khan").card_names(view)
-    return [named.get(c) or c.replace("_", " ").capitalize() for c in cards]
+    """Cards by the names people read (Battle Line's tactics in full, Khan's by its card set; a card
+    its game does not name: its id, as words)."""
+    named = PRESENTERS[game].card_names(view)
+    return [named.get(c) or (c if c[:1].isdigit() else c.replace("_", " ").capitalize()) for c in cards]
 
 
 def table(view: dict) -> list[dict]:
@@ -330,54 +297,27 @@ def table_text(rows: list[dict]) -> list[str]:
 
 
 def describe(view: dict, step: dict) -> str:
-    """A step as a button or a link says it (Battle Line in its own words; Khan by its table)."""
-    if view["game"] != "battleline":
-        made = PRESENTERS[view["game"]].steps.describe(step)
-        if getattr(made, "template", None) and made.words:  # a card by its name, not its id ("heavy_cavalry")
-            named = _story(view["game"]).card_names(view)
-            made = Words(made.template, n=made.n, **{key: named.get(value, value) if type(value) is str else value
-                                                      for key, value in made.words.items()})
-        words = i18n.say(made)
-        template = getattr(made, "template", "")
-        template = template[0] if isinstance(template, tuple) else template
-        if template and _(template).startswith("{"):  # begins with a card's id ("heavy_cavalryを…"): as written
-            return words
-        return words[:1].upper() + words[1:]
-    from ..games.battleline.story import card_name
+    """A step in its one sentence, as a link, a button, a confirmation and a reply's help say it:
+    its game's step table's words, a card by its name ("Play Traitor on 9B at flag 3 to flag 5")."""
+    presenter = PRESENTERS[view["game"]]
+    made = presenter.steps.describe(step)
+    if getattr(made, "template", None) and made.words:  # a card by its name, not its id ("heavy_cavalry")
+        named = presenter.card_names(view)
+        made = Words(made.template, n=made.n, **{key: _named(value, named) for key, value in made.words.items()})
+    words = i18n.say(made)
+    template = getattr(made, "template", "")
+    template = template[0] if isinstance(template, tuple) else template
+    if template and _(template).startswith("{"):  # begins with a card's id ("heavy_cavalryを…"): as written
+        return words
+    return words[:1].upper() + words[1:]
 
-    kind = step["type"]
-    if kind == "play":
-        name = card_name(step["card"])
-        target = step.get("target")
-        if step["card"] == "SCOUT":
-            return _("Play Scout (draw three cards, then put two back)")
-        if target and step["card"] == "DESERTER":
-            return _("Play Deserter: discard {card} from flag {flag}").format(card=card_name(target["card"]),
-                                                                             flag=target["flag"])
-        if target and step.get("to_flag") is None:
-            return _("Play Redeploy: take {card} from flag {flag} to the discards").format(
-                card=card_name(target["card"]), flag=target["flag"])
-        if target:
-            return _("Play {tactic}: take {card} from flag {flag} to flag {to}").format(
-                tactic=name, card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
-        return _("Play {card} at flag {flag}").format(card=name, flag=step["flag"])
-    if kind == "claim":
-        if not step["flags"]:
-            return _("Claim nothing")
-        return ngettext("Claim flag {flags}", "Claim flags {flags}", len(step["flags"])).format(
-            flags=listed([str(f) for f in step["flags"]]))
-    if kind in ("draw", "scout_draw"):
-        return _("Draw from the troop deck") if step["deck"] == "troop" else _("Draw from the tactics deck")
-    if kind == "scout_return":
-        return _("Put back {cards} (the last one ends on top)").format(
-            cards=listed([card_name(c) for c in step["cards"]]))
-    if kind == "mud_discard":
-        return _("Discard {card} from flag {flag} (Mud)").format(card=card_name(step["card"]), flag=step["flag"])
-    if kind == "pass":
-        return _("Pass")
-    if kind == "resign":
-        return _("Resign")
-    return PRESENTERS["battleline"].describe_step(step)
+
+def _named(value: object, named: dict[str, str]) -> object:
+    if type(value) is str:
+        return named.get(value, value)
+    if isinstance(value, list):
+        return [named.get(item, item) if type(item) is str else item for item in value]
+    return value
 
 
 # ---------------------------------------------------------------- the seat's moves, grouped
@@ -472,21 +412,6 @@ def example(view: dict) -> list[str]:
     return [presenter.steps.say(line.strip('"')) for line in presenter.example.split(", ")]
 
 
-# Battle Line's commands told in the reader's language (the help of a reply that could not be read):
-# each an example step, told as show.describe tells a link.
-HELP_STEPS = (
-    {"type": "play", "card": "7R", "flag": 3}, {"type": "play", "card": "SCOUT"},
-    {"type": "play", "card": "DESERTER", "target": {"flag": 3, "card": "9B"}},
-    {"type": "play", "card": "TRAITOR", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
-    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
-    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "discard": True},
-    {"type": "claim", "flags": [3, 5]}, {"type": "claim", "flags": []},
-    {"type": "draw", "deck": "troop"}, {"type": "draw", "deck": "tactics"},
-    {"type": "scout_draw", "deck": "tactics"}, {"type": "scout_return", "cards": ["7R", "8R"]},
-    {"type": "mud_discard", "flag": 4, "card": "2G"}, {"type": "pass"}, {"type": "resign"},
-)
-
-
 def _width(text: str) -> int:
     """How many columns a monospaced font gives the text (a Chinese or Japanese character takes two)."""
     import unicodedata
@@ -498,12 +423,12 @@ def help_text(view: dict) -> str:
     """The commands a reply may hold, in the reader's words, each with what it does; English ones
     are read too (and English readers get the step table's own help)."""
     presenter = PRESENTERS[view["game"]]
-    if view["game"] != "battleline" or presenter.steps.words() is None:
+    if not presenter.help_steps or presenter.steps.words() is None:
         text = presenter.help
-        for aside in getattr(import_module(f"chalicelib.games.{view['game']}.steps"), "HELP_ASIDES", ()):
+        for aside in presenter.help_asides:
             text = text.replace(f"({aside})", bracketed(_(aside)))  # its asides in the reader's words
         return text
-    said = [(presenter.say_step(step), describe(view, step)) for step in HELP_STEPS]
+    said = [(presenter.say_step(step), describe(view, step)) for step in presenter.help_steps]
     width = max(_width(command) for command, _what in said)
     lines = [f"    {command}{' ' * (width - _width(command))}   {what}" for command, what in said]
     return "\n".join([*lines, "", english_too(view, fixed=True)])
