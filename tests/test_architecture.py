@@ -104,14 +104,14 @@ def _plain_imports(path: Path) -> set[str]:
     return names
 
 
-DRAWN = ("render", "presenter", "presenters", "story")  # how a game is shown and told to people
+DRAWN = ("render", "presenter", "presenters", "story", "letter")  # how a game is shown and told to people
 
 
 def test_the_engines_are_pure_and_their_rules_know_no_presentation():
     """games/ imports nothing of the server (no store, service, clock, HTTP or notification) and no
     clock of its own; a game's rules never import how it is drawn or told (render.py, story.py,
     presenter.py)."""
-    server = ("chalicelib.store", "chalicelib.services", "chalicelib.notify", "chalicelib.mailplay",
+    server = ("chalicelib.store", "chalicelib.services", "chalicelib.notify", "chalicelib.mailplay", "chalicelib.presenting",
               "chalicelib.pages", "chalicelib.web", "chalicelib.config", "chalicelib.clock", "boto3", "botocore",
               "time", "datetime")
     impure, drawn = {}, {}

@@ -45,7 +45,14 @@ class Presenter:
     # Example steps told one a line in the help of a reply that could not be read, each command with
     # its sentence (none: the step table's ``help`` as written).
     help_steps: tuple[Step, ...] = ()
-    help_asides: tuple[str, ...] = ()  # the asides in ``help``'s brackets, said in the reader's language
+    help_asides: tuple[str, ...] = ()
+    # Emails and link pages (presenting.show): a card as the templates draw it (None: by its name), the
+    # table as rows (None: the board is drawn whole), a play of a card onto the table (the card x flag
+    # grid's), and the line above that grid.
+    card_face: Callable[[str], dict] | None = None
+    table_rows: Callable[[dict, dict[int, str]], list[dict]] | None = None  # (view, each seat's name)
+    on_a_spot: Callable[[Step], bool] = lambda step: False
+    grid_intro: Callable[[], str] = lambda: ""  # the asides in ``help``'s brackets, said in the reader's language
     english_title: str = field(init=False, default="")
 
     def __post_init__(self, title: str) -> None:

@@ -222,29 +222,18 @@ def deadline(view: dict) -> str | None:
     return running["deadline"] if running else None
 
 
-# ---------------------------------------------------------------- Battle Line's cards and table
-
-COLOURS = {  # colour letter -> (name, card colour, text colour): readable in mail clients and at a glance
-    "R": (N_("red"), "#c62828", "#ffffff"), "O": (N_("orange"), "#e65100", "#ffffff"),
-    "Y": (N_("yellow"), "#fdd835", "#212121"), "G": (N_("green"), "#2e7d32", "#ffffff"),
-    "B": (N_("blue"), "#1565c0", "#ffffff"), "P": (N_("purple"), "#6a1b9a", "#ffffff"),
-}
-ENVIRONMENT = {"FOG": N_("Fog"), "MUD": N_("Mud")}
+# ---------------------------------------------------------------- cards and the table
 
 
-def card(code: str) -> dict:
-    """A Battle Line card for the templates: a troop by its value on its colour, a tactic by its
-    full name."""
-    from ..games.battleline.cards import parse_troop
-    from ..games.battleline.story import card_name
-
-    troop = parse_troop(code)
-    if troop is None:
-        return {"code": code, "name": card_name(code), "tactic": True, "value": card_name(code),
-                "letter": "", "colour": "#ffffff", "ink": "#37474f", "title": card_name(code)}
-    colour, fill, ink = COLOURS[troop.colour]
-    return {"code": code, "name": code, "tactic": False, "value": str(troop.value), "letter": troop.colour,
-            "colour": fill, "ink": ink, "title": _("{value} {colour}").format(value=troop.value, colour=_(colour))}
+def face(view: dict, code: str) -> dict:
+    """A card for the templates, as its game draws it (Battle Line: a troop by its value on its
+    colour, a tactic by its full name); a game that draws none: its name."""
+    presenter = PRESENTERS[view["game"]]
+    if presenter.card_face is not None:
+        return presenter.card_face(code)
+    name = card_names(view["game"], [code], view)[0]
+    return {"code": code, "name": name, "tactic": True, "value": name, "letter": "", "colour": "#ffffff",
+            "ink": "#37474f", "title": name}
 
 
 def card_names(game: str, cards: list[str], view: dict) -> list[str]:
@@ -255,26 +244,10 @@ def card_names(game: str, cards: list[str], view: dict) -> list[str]:
 
 
 def table(view: dict) -> list[dict]:
-    """Battle Line's nine flags, each with its two sides (the others' first, the seat's own
-    second, each with its player's name), Fog and Mud, who won it, and whether the seat may
-    claim it now."""
-    state, who, you = view["state"], people(view), view["you"]
-    claimable = set(state.get("claimable") or [])
-    rows = []
-    for flag in state["flags"]:
-        seats = list(flag["seats"])
-        order = [1 - seats.index(you), seats.index(you)] if you in seats else [0, 1]
-        sides = [{"seat": seats[i], "name": _("You") if seats[i] == you else who.get(seats[i], "?"),
-                  "mine": seats[i] == you, "cards": [card(c) for c in flag["cards"][i]]} for i in order]
-        claimed = flag["claimed_by"]
-        rows.append({
-            "flag": flag["flag"], "sides": sides,
-            "environment": [_(ENVIRONMENT.get(e, e)) for e in flag["environment"]],
-            "claimed": None if claimed is None else (_("you") if claimed == you else who.get(claimed, "?")),
-            "claimed_mine": claimed is not None and claimed == you,
-            "claimable": flag["flag"] in claimable,
-        })
-    return rows
+    """The game's table as rows the templates draw (Battle Line's nine flags, each with its sides, in
+    the seat's view); empty for a game whose board is drawn whole (``board_html``)."""
+    presenter = PRESENTERS[view["game"]]
+    return presenter.table_rows(view, people(view)) if presenter.table_rows is not None else []
 
 
 def table_text(rows: list[dict]) -> list[str]:
@@ -286,7 +259,7 @@ def table_text(rows: list[dict]) -> list[str]:
             notes.append(_("won by {name}").format(name=row["claimed"]))
         elif row["claimable"]:
             notes.append(_("you can claim it"))
-        head = noted(_("Flag {flag}").format(flag=row["flag"]), notes)
+        head = noted(row["label"], notes)
         sides = " | ".join(f"{side['name']} {joined([c['name'] for c in side['cards']]) or '-'}"
                            for side in row["sides"])
         lines.append(f"{head}{'：' if _close() else ': '}{sides}")
@@ -337,17 +310,16 @@ def can_resign(view: dict) -> bool:
     return any(s["type"] == "resign" for s in view["legal_steps"])
 
 
-def _on_a_flag(step: dict) -> bool:
-    return step["type"] == "play" and "flag" in step and "target" not in step
+def _on_a_spot(view: dict, step: dict) -> bool:
+    """A play of a card onto a place of the table (Battle Line: a flag), for the card x place grid."""
+    return PRESENTERS[view["game"]].on_a_spot(step)
 
 
 def grid(view: dict, url: StepUrl) -> dict | None:
-    """Battle Line's card x flag grid: one row per card that can be played on a flag, one column
+    """The card x flag grid (Battle Line's): one row per card that can be played on a flag, one column
     per flag where some card can go, a link in each cell where that card can go. None when the
-    seat has no such play."""
-    if view["game"] != "battleline":
-        return None
-    plays = [s for s in my_steps(view) if _on_a_flag(s)]
+    seat has no such play (a game with no such plays: always)."""
+    plays = [s for s in my_steps(view) if _on_a_spot(view, s)]
     if not plays:
         return None
     flags = sorted({s["flag"] for s in plays})
@@ -361,14 +333,14 @@ def grid(view: dict, url: StepUrl) -> dict | None:
         for flag in flags:
             step = by_card[code].get(flag)
             cells.append({"flag": flag, "url": url(step), "label": describe(view, step)} if step else None)
-        rows.append({"card": card(code), "cells": cells})
+        rows.append({"card": face(view, code), "cells": cells})
     return {"flags": flags, "rows": rows}
 
 
 def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
     """The seat's other steps as links, grouped by kind (a kind with too many left out), and what
     was left out, in words ('60 deployments'): those are for the board page or a reply."""
-    steps = [s for s in my_steps(view) if not (view["game"] == "battleline" and _on_a_flag(s))]
+    steps = [s for s in my_steps(view) if not _on_a_spot(view, s)]
     bulky = PRESENTERS[view["game"]].bulky_steps
     kinds: dict[str, list[dict]] = {}
     for step in steps:
@@ -390,11 +362,10 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
 
 
 def _kind_name(view: dict, key: str) -> str:
-    """A kind of step by its name: a Battle Line tactic's play by the card ("Traitor"), else the step."""
-    if key.startswith("play ") and view["game"] == "battleline":
-        from ..games.battleline.story import card_name
-
-        return card_name(key.split(" ", 1)[1])
+    """A kind of step by its name: a card's play by the card ("Traitor"), else the step."""
+    if key.startswith("play "):
+        code = key.split(" ", 1)[1]
+        return PRESENTERS[view["game"]].card_names(view).get(code, code)
     return key.replace("_", " ").capitalize()
 
 
@@ -403,10 +374,10 @@ def example(view: dict) -> list[str]:
     it has them (so the example names only its own cards)."""
     presenter = PRESENTERS[view["game"]]
     steps = my_steps(view)
-    if view["game"] == "battleline":
-        play = next((s for s in steps if _on_a_flag(s)), None)
-        if play is not None:
-            return [presenter.say_step(play), presenter.steps.say("claim none"), presenter.steps.say("draw troop")]
+    play = next((s for s in steps if _on_a_spot(view, s)), None)
+    if play is not None:  # a card onto the table, then the rest of the game's example turn
+        return [presenter.say_step(play), *[presenter.steps.say(line.strip('"'))
+                                            for line in presenter.example.split(", ")[1:]]]
     if steps:
         return [presenter.say_step(steps[0])]
     return [presenter.steps.say(line.strip('"')) for line in presenter.example.split(", ")]
@@ -450,19 +421,12 @@ def english_too(view: dict, fixed: bool = False) -> str:
 
 def grid_intro(view: dict) -> str:
     """The line above the text part's grid: how its cells are written as commands, in the reader's words."""
-    say = PRESENTERS["battleline"].steps.say
-    return _("Where each card can go ({play} CARD FLAG; then {claim} FLAGS or {none}; then {troop} or "
-             "{tactics}):").format(play=say("play"), claim=say("claim"), none=say("claim none"),
-                                   troop=say("draw troop"), tactics=say("draw tactics"))
+    return PRESENTERS[view["game"]].grid_intro()
 
 
 def hand(view: dict) -> list[dict]:
     """The seat's hand as the templates draw it."""
-    cards = view["state"].get("hand") or []
-    if view["game"] == "battleline":
-        return [card(c) for c in cards]
-    return [{"code": c, "name": n, "tactic": True, "value": n, "letter": "", "colour": "#ffffff",
-             "ink": "#37474f", "title": n} for c, n in zip(cards, card_names(view["game"], cards, view))]
+    return [face(view, c) for c in view["state"].get("hand") or []]
 
 
 # ---------------------------------------------------------------- all of it, for a template
@@ -474,7 +438,8 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
     replaces the first line (an answer to a reply says what it played); ``moves``: link the
     seat's moves, if it is its decision."""
     seat, game_id, presenter = view["you"], view["game_id"], PRESENTERS[view["game"]]
-    battleline = view["game"] == "battleline"
+    rows = table(view)
+    drawn_whole = not rows  # a game whose board is drawn whole (Khan & General's), not as rows of a table
 
     def url(step: dict) -> str:
         return links.step_url(game_id, seat, view["version"], step)
@@ -482,7 +447,6 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
     mine = moves and bool(my_steps(view))
     linked = grid(view, url) if mine else None
     found, left = groups(view, url) if mine else ([], [])
-    rows = table(view) if battleline else []
     cards = hand(view)
     return {
         "subject": subject(view),
@@ -495,12 +459,12 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
             turn=turn_label(view)),
         "status": whose_move(view),
         "clock": clock_line(view),
-        "battleline": battleline,
+        "table_rows": not drawn_whole,
         "table": rows,
-        "table_text": table_text(rows) if battleline else [],
-        "two_sides": battleline and len(view["seats"]) == 2,
-        "board_html": None if battleline else presenter.html_board(view["state"], seat, names(view)),
-        "board_text": None if battleline else presenter.text_board(view["state"], seat, names(view), hand=False),
+        "table_text": table_text(rows),
+        "two_sides": not drawn_whole and len(view["seats"]) == 2,
+        "board_html": presenter.html_board(view["state"], seat, names(view)) if drawn_whole else None,
+        "board_text": presenter.text_board(view["state"], seat, names(view), hand=False) if drawn_whole else None,
         "hand": cards,
         "hand_text": joined([c["name"] for c in cards]),
         "counts": presenter.counts(view),
