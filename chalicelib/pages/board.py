@@ -1,6 +1,6 @@
 """The board in a browser as the player sees it: the board view (a headline with names, the clock,
-what the others did last, the counts, the move log, the game's table and every legal step in a
-sentence) and the board page around it. Drawn from a seat's view
+what the others did last, the counts, the move log, the game's table and every legal step in its
+step table's sentence, ``presenting.show.describe``) and the board page around it. Drawn from a seat's view
 (:meth:`chalicelib.services.boards.Boards.board`), so it shows only what that seat may see.
 
 Each game's table is its own module (``board_battleline.py``, ``board_khan.py``); the page's

@@ -1,6 +1,6 @@
 """The Battle Line table on the board page: what the page draws (the flags with each side's cards,
 Fog and Mud, who won each flag), the cards as faces (colour and value, tactics by their full
-names), every legal step in a sentence, and for each play the flags its seat could claim after it
+names), and for each play the flags its seat could claim after it
 (so that a whole turn, play, claim and draw, is chosen at once and sent as one action).
 
 From a seat's view only: nothing here looks at another seat's hand."""

@@ -2,7 +2,7 @@
 ``PRESENTERS["khan"].svg_board``, drawn wherever the game draws it): the card economy a player
 follows (round, card limit, each side's command zone with the cost each sequence pays, discards,
 units left), a legend (abbreviations, unit names and powers, the marks on the field), the cards
-by the card set's names, and every legal step in a sentence.
+and the cards by the card set's names (each legal step is said by its step table, as everywhere).
 
 From a seat's view only: the cards named here are those the seat may see."""
 
