@@ -10,7 +10,7 @@ comes from here, translated (``words``)."""
 
 from __future__ import annotations
 
-import importlib
+
 from urllib.parse import quote
 
 from .. import talk
@@ -18,22 +18,21 @@ from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
 from ..games.presenters import seat_name
 from .. import i18n
-from ..i18n import N_, _, language, speaking
+from ..i18n import _, language, speaking
 from ..presenting.show import deal, describe
+from . import board_battleline, board_khan
 from .page import Page
 
-TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
-TITLES = {"battleline": N_("Battle Line"), "khan": N_("Khan & General")}  # as each language's rule books say it
+TABLES = {table.GAME: table for table in (board_battleline, board_khan)}  # each game's table on the page
 
 
 def game_title(game: str, title: str) -> str:
-    """The game's name in the language spoken."""
-    known = TITLES.get(game)
-    return _(known) if known else title
+    """The game's name in the language spoken (its presenter's title, as each language's rule books say it)."""
+    return title
 
 
 def table_module(game: str):
-    return importlib.import_module(f"{__package__}.{TABLES[game]}")
+    return TABLES[game]
 
 
 def _finished(view: dict) -> str:

@@ -18,6 +18,7 @@ from ..i18n import N_, _
 
 COLOURS = render.COLOUR_WORDS
 # A shape for each colour besides its hue, so that no two colours are told apart by hue alone.
+GAME = "battleline"  # the game whose table this is (pages/board.py)
 SYMBOLS = {colour: face[2] for colour, face in render.CARD_FACES.items()}
 TACTIC_RULES = {
     "ALEXANDER": N_("Leader: any colour, any value. One Leader a player."),
@@ -144,3 +145,41 @@ def _stamp(flag: dict, completing: int | None) -> None:
         else:
             stamps.append(0 if flag.get("first_complete") == seat else 1)
     flag["completed"] = stamps
+
+
+# ---------------------------------------------------------------- the replay (pages/board_replay.py)
+
+
+def hand_names(view: dict, cards: list[str]) -> list[str]:
+    """A hand's cards by their names (a troop's value and colour, a tactic's full name)."""
+    return [card_name(card) for card in cards]
+
+
+def everything(view: dict) -> dict:
+    """The view the table is drawn from (Battle Line's: the view itself)."""
+    return view
+
+
+def flag_rows(view: dict) -> dict | None:
+    """Battle Line's table as rows (a flag a row, each side's cards as small faces): what a phone
+    shows instead of the drawing, whose words would be too small there."""
+    def chip(card: str) -> dict:
+        troop = parse_troop(card)
+        if troop is None:
+            return {"text": card_name(card), "title": card_name(card), "fill": "#ffffff", "ink": "#3b2a12"}
+        fill, ink, shape = render.CARD_FACES[troop.colour]
+        return {"text": f"{troop.value}{shape}", "title": card_name(card), "fill": fill, "ink": ink}
+
+    people, you = names_of(view), view["you"]
+    label = {seat: _("You") if seat == you else people.get(seat, "?") for seat in people}
+    rows, sides = [], None
+    for flag in view["state"]["flags"]:
+        top, bottom = sides = sides_of(flag, you)
+        cards = dict(zip(flag["seats"], flag["cards"]))
+        claimed = flag["claimed_by"]
+        rows.append({"flag": flag["flag"], "top": [chip(c) for c in cards[top]], "bottom": [chip(c) for c in cards[bottom]],
+                     "environment": [card_name(c) for c in flag["environment"]],
+                     "won_by": _("won by {name}").format(name=label.get(claimed, "?")) if claimed else None})
+    if sides is None:
+        return None
+    return {"top": label.get(sides[0], "?"), "bottom": label.get(sides[1], "?"), "rows": rows}

@@ -17,6 +17,8 @@ from ..i18n import N_, _, listed, ngettext, series
 
 KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
 
+GAME = "khan"  # the game whose table this is (pages/board.py)
+
 
 def card_set(view: dict) -> CardSet | None:
     found = view["state"].get("card_set") or {}
@@ -130,3 +132,28 @@ def marks() -> list[dict]:
 
 def square(at: dict) -> str:
     return f"({at['x']}, {at['y']})".replace("-", "\u2212")
+
+
+# ---------------------------------------------------------------- the replay (pages/board_replay.py)
+
+
+def hand_names(view: dict, cards: list[str]) -> list[str]:
+    """A hand's cards by the card set's full names."""
+    found = card_set(view)
+    return [describe(found, card)["name"] for card in cards]
+
+
+def everything(view: dict) -> dict:
+    """The view the table is drawn from: once everything is public, the face-down units each as its
+    owner sees it (the field lists the units in the same order in every seat's view)."""
+    owners = view.get("seat_views")
+    if not owners:
+        return view
+    field = [owners[unit["seat"]]["field"][index] if unit["seat"] in owners else unit
+             for index, unit in enumerate(view["state"]["field"])]
+    return {**view, "state": {**view["state"], "field": field}}
+
+
+def flag_rows(view: dict) -> None:
+    """No rows of flags: the field is drawn whole, on a phone too."""
+    return None
