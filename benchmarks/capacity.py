@@ -29,7 +29,7 @@ from datetime import date
 
 from benchmarks.meter import Charge, Meter
 from chalicelib.config import build_services
-from chalicelib.mailplay.links import Links
+from chalicelib.presenting.links import Links
 from chalicelib.models import (
     ActionRequest,
     CreateGameRequest,

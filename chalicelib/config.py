@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .clock import Clock
     from .games import GameEngine
     from .mailplay.inbound import InboundMail
-    from .mailplay.links import Links
+    from .presenting.links import Links
     from .mailplay.service import MailPlay
     from .notify.dispatcher import Dispatcher
     from .services.boards import Boards
@@ -146,7 +146,7 @@ def webhook_key() -> str:
 
 def _stored_secret(arn: str, stage: str) -> str | None:
     """The secret's version labelled ``stage``, or None if no version has that label. Not cached:
-    :class:`~chalicelib.mailplay.links.Links` keeps what it read, and reads again after a rotation."""
+    :class:`~chalicelib.presenting.links.Links` keeps what it read, and reads again after a rotation."""
     client = _secrets_client()
     try:
         return client.get_secret_value(SecretId=arn, VersionStage=stage)["SecretString"]
@@ -169,7 +169,7 @@ def _process_secret() -> str:
 
 @lru_cache(maxsize=1)
 def links() -> "Links":
-    from .mailplay.links import Links
+    from .presenting.links import Links
 
     return Links(link_keys, public_url(), os.environ.get("MAIL_DOMAIN", "battleline.localhost"), webhook_key=webhook_key)
 

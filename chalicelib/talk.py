@@ -14,6 +14,7 @@ from typing import Iterable
 
 MESSAGE = "message"  # the event type
 MAX_LENGTH = 500  # characters (code points) a message may hold
+NOTES_MAX_LENGTH = 4000  # characters (code points) a seat's private notes on a game may hold (services.notes)
 SHOWN = 10  # the latest messages a view lists (the rest: listEvents)
 
 

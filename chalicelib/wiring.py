@@ -22,7 +22,7 @@ from typing import Callable
 
 from .clock import Clock
 from .games import GameEngine
-from .mailplay.links import Links
+from .presenting.links import Links
 from .mailplay.service import MailPlay
 from .notify import messages
 from .notify.dispatcher import Dispatcher

@@ -25,7 +25,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from chalicelib.config import build_services  # noqa: E402
 from chalicelib.mailplay import pages  # noqa: E402
-from chalicelib.mailplay.links import Links  # noqa: E402
+from chalicelib.presenting.links import Links  # noqa: E402
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat  # noqa: E402
 from chalicelib.notify.dispatcher import Dispatcher  # noqa: E402
 from chalicelib.pages import board as board_page  # noqa: E402

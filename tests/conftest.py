@@ -34,7 +34,7 @@ from moto.core.config import default_user_config  # noqa: E402
 
 import app as app_module  # noqa: E402
 from chalicelib.notify.dispatcher import Dispatcher  # noqa: E402
-from chalicelib.mailplay.links import Links  # noqa: E402
+from chalicelib.presenting.links import Links  # noqa: E402
 from chalicelib.config import build_services  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402

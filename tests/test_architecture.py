@@ -111,7 +111,7 @@ def test_the_engines_are_pure_and_their_rules_know_no_presentation():
     """games/ imports nothing of the server (no store, service, clock, HTTP or notification) and no
     clock of its own; a game's rules never import how it is drawn or told (render.py, story.py,
     presenter.py)."""
-    server = ("chalicelib.store", "chalicelib.services", "chalicelib.notify", "chalicelib.mailplay",
+    server = ("chalicelib.store", "chalicelib.services", "chalicelib.notify", "chalicelib.mailplay", "chalicelib.presenting",
               "chalicelib.pages", "chalicelib.web", "chalicelib.config", "chalicelib.clock", "boto3", "botocore",
               "time", "datetime")
     impure, drawn = {}, {}
@@ -215,3 +215,56 @@ def test_services_are_handed_collaborators_never_another_services_bound_methods(
                   if inspect.ismethod(value) and value.__self__ is not service}
         assert not handed, f"{field.name} was handed bound methods: {sorted(handed)}"
     assert len(inspect.signature(Games.__init__).parameters) - 1 <= 8  # (15 before, 4 of them functions)
+
+
+def package_of(module: str) -> str:
+    """A module's package under chalicelib (``chalicelib.notify``), or the module itself for one
+    loose at chalicelib's top (``chalicelib.talk``)."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def package_graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for module, imported in graph().items():
+        here = package_of(module)
+        edges.setdefault(here, set())
+        edges[here] |= {package_of(m) for m in imported if package_of(m) != here}
+    for targets in list(edges.values()):
+        for target in targets:
+            edges.setdefault(target, set())
+    return edges
+
+
+# Package-level import cycles not untangled yet, each as an edge (importer, imported) left out of the
+# check below; empty when the packages stack.
+ALLOWED_PACKAGE_EDGES: set[tuple[str, str]] = set()
+
+
+def test_issue35_item5_no_package_imports_itself_through_others():
+    """The packages of chalicelib stack: services -> notify -> mailplay -> pages -> services was
+    the one circle (issue 35); none may come back."""
+    edges = {package: {t for t in targets if (package, t) not in ALLOWED_PACKAGE_EDGES}
+             for package, targets in package_graph().items()}
+    cycles = [c for p in sorted(edges) if (c := cycle_from(p, edges))]
+    assert not cycles, " ; ".join(" -> ".join(c) for c in cycles[:5])
+
+
+NEVER_IMPORTS = {  # (importer, imported): the layers that must stay apart (docs/architecture.md)
+    ("chalicelib.pages", "chalicelib.services"),
+    ("chalicelib.notify", "chalicelib.mailplay"),
+    ("chalicelib.presenting", "chalicelib.store"),
+    ("chalicelib.presenting", "chalicelib.services"),
+    ("chalicelib.presenting", "chalicelib.notify"),
+    ("chalicelib.presenting", "chalicelib.mailplay"),
+    ("chalicelib.presenting", "chalicelib.pages"),
+}
+
+
+def test_issue35_item5_the_layers_that_must_stay_apart_do():
+    found = []
+    for module, imported in graph().items():
+        for target in imported:
+            if (package_of(module), package_of(target)) in NEVER_IMPORTS:
+                found.append(f"{module} imports {target}")
+    assert not found, "\n".join(sorted(found))

@@ -22,7 +22,7 @@ from chalicelib.games.presenters import PRESENTERS
 from chalicelib.games.steptypes import CommandError
 from chalicelib.i18n import N_, say
 from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.mailplay.show import describe
+from chalicelib.presenting.show import describe
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 

@@ -36,7 +36,23 @@ class Presenter:
     # tell), and the counts a player follows; each from a seat's view (and the events as it sees them).
     tell: Callable[[dict, dict], str | None]  # (event, view)
     counts: Callable[[dict], list[str]]  # (view)
+    result_line: Callable[[dict, dict[int, str], int | None], str]  # (result, names, you): who won and why
+    options_told: Callable[[dict], list[str]]  # (view): the options a player asked to play needs to know
+    turn_label: Callable[[dict], str]  # (state): "turn 7", "round 3"
     bulky_steps: tuple[str, ...] = ()  # step types left out of emails' link lists when there are many
+    # Each card id a step may name -> its name in the language spoken (a card not in it reads as its id).
+    card_names: Callable[[dict], dict[str, str]] = lambda view: {}  # (view)
+    # Example steps told one a line in the help of a reply that could not be read, each command with
+    # its sentence (none: the step table's ``help`` as written).
+    help_steps: tuple[Step, ...] = ()
+    help_asides: tuple[str, ...] = ()
+    # Emails and link pages (presenting.show): a card as the templates draw it (None: by its name), the
+    # table as rows (None: the board is drawn whole), a play of a card onto the table (the card x flag
+    # grid's), and the line above that grid.
+    card_face: Callable[[str], dict] | None = None
+    table_rows: Callable[[dict, dict[int, str]], list[dict]] | None = None  # (view, each seat's name)
+    on_a_spot: Callable[[Step], bool] = lambda step: False
+    grid_intro: Callable[[], str] = lambda: ""  # the asides in ``help``'s brackets, said in the reader's language
     english_title: str = field(init=False, default="")
 
     def __post_init__(self, title: str) -> None:

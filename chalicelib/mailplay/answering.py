@@ -32,12 +32,6 @@ SUPPRESSED = ("all", "oof", "autoreply")  # X-Auto-Response-Suppress values that
 ANSWERED_DAYS = 7  # how long a message's "answered" mark is kept (SES redelivers within hours)
 
 
-def bare_address(links) -> str:
-    """The mailbox every reply address is a sub-address of (``play+…@``): a message to it alone is
-    answered with how to play; invitations to an address with no player reply to it."""
-    return f"play@{links.mail_domain}"
-
-
 def _header(message: EmailMessage, name: str) -> str:
     try:
         return str(message.get(name) or "").strip()

@@ -35,11 +35,13 @@ from ..i18n import _, say, speaking
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, automatic, mail_from, unsubscribable
 from ..ids import hash_email
-from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, bare_address, message_hash, never_answer
+from ..presenting.links import bare_address
+from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, message_hash, never_answer
 from ..pages.templates import render
 from ..talk import MAX_LENGTH
-from . import mailtext, show
-from .links import LinkError, Links
+from . import mailtext
+from ..presenting import show
+from ..presenting.links import LinkError, Links
 
 logger = logging.getLogger("battleline.inbound")
 # SES's receipt verdicts a reply must not FAIL (``receipt.<name>Verdict.status``; the receipt rule scans

@@ -13,8 +13,8 @@ from functools import wraps
 
 from ..i18n import N_, _, full_width, sentences, speaking
 from ..pages.page import Page
-from . import show
-from .links import LinkError
+from ..presenting import show
+from ..presenting.links import LinkError
 from ..talk import MAX_LENGTH
 from .service import Answering, Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
 
@@ -127,10 +127,10 @@ def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
         return _moved_on(mailplay, refused)
     view, step = found.view, found.link.step
     letter = _letter(mailplay, view)
-    if letter["battleline"] and step["type"] == "play" and "flag" in step and "target" not in step:
+    if letter["table_rows"] and show.PRESENTERS[view["game"]].on_a_spot(step):
         for row in letter["table"]:  # the card shown where it would go, outlined
             if row["flag"] == step["flag"]:
-                row["sides"][-1]["cards"].append({**show.card(step["card"]), "pending": True})
+                row["sides"][-1]["cards"].append({**show.face(view, step["card"]), "pending": True})
     form = _turn_form(view, step, found.turn, action_url)
     if step["type"] == "resign":
         players = show.listed(show.others(view))
@@ -180,7 +180,7 @@ def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | 
     view = played.view
     if played.replayed:
         return _already_played(mailplay, view, played.played_at, played.events)
-    drawn = [show.card(c) if view["game"] == "battleline" else {"name": c} for c in _drawn(played)]
+    drawn = [show.face(view, c) for c in _drawn(played)]
     codes = {c["code"] for c in drawn if "code" in c}
     letter = _letter(mailplay, view, moves=True)
     for card in letter["hand"]:

@@ -30,8 +30,8 @@ from ..store.protocol import Store
 from ..services.games import Games
 from ..services.life import GameLife
 from ..services.lobby import Lobby
-from .links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
-from .show import waits_for
+from ..presenting.links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
+from ..presenting.show import waits_for
 from ..i18n import _
 
 

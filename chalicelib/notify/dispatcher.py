@@ -35,7 +35,7 @@ from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
 from . import messages
 from .email import compose, compose_digest, compose_invitation, compose_recovery
-from ..mailplay.links import Links
+from ..presenting.links import Links
 from .mail import Mailer
 from ..records import Message
 from .ssrf import Target, UnsafeUrl, check_url

@@ -23,11 +23,10 @@ from ..games.presenters import PRESENTERS, seat_name
 from .. import i18n, timecontrol
 from .. import ladder as ladders
 from ..i18n import _, ngettext
-from ..mailplay import show
-from ..mailplay.links import Links
+from ..presenting import show
+from ..presenting.links import Links, bare_address
 from ..pages.templates import render
 from ..records import Message, Player
-from ..mailplay.answering import bare_address
 from .mail import automatic, mail_from, unsubscribable
 
 TURN_MESSAGES = ("game.your_turn", "game.reminder")

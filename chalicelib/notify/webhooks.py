@@ -36,7 +36,7 @@ class SigningKeys:
     Standard Webhooks' ``whsec_<base64>``. A copy of the table alone reveals no secret; the server
     key (``Links.key``: the link secret's version labelled ``WEBHOOKS``, which a rotation of the link
     keys never changes; docs/deploy.md) is needed too. ``server_key`` is the key or a function that gives it
-    (asked for on first use, as :class:`~chalicelib.mailplay.links.Links` does)."""
+    (asked for on first use, as :class:`~chalicelib.presenting.links.Links` does)."""
 
     def __init__(self, server_key: str | Callable[[], str]) -> None:
         self._source = server_key

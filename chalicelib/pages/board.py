@@ -1,6 +1,6 @@
 """The board in a browser as the player sees it: the board view (a headline with names, the clock,
-what the others did last, the counts, the move log, the game's table and every legal step in a
-sentence) and the board page around it. Drawn from a seat's view
+what the others did last, the counts, the move log, the game's table and every legal step in its
+step table's sentence, ``presenting.show.describe``) and the board page around it. Drawn from a seat's view
 (:meth:`chalicelib.services.boards.Boards.board`), so it shows only what that seat may see.
 
 Each game's table is its own module (``board_battleline.py``, ``board_khan.py``); the page's
@@ -10,31 +10,29 @@ comes from here, translated (``words``)."""
 
 from __future__ import annotations
 
-import importlib
+
 from urllib.parse import quote
 
 from .. import talk
-from ..services.notes import MAX_LENGTH as NOTES_MAX_LENGTH
 from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
 from ..games.presenters import seat_name
 from .. import i18n
-from ..i18n import N_, _, language, speaking
-from ..mailplay.show import deal
+from ..i18n import _, language, speaking
+from ..presenting.show import deal, describe
+from . import board_battleline, board_khan
 from .page import Page
 
-TABLES = {"battleline": "board_battleline", "khan": "board_khan"}
-TITLES = {"battleline": N_("Battle Line"), "khan": N_("Khan & General")}  # as each language's rule books say it
+TABLES = {table.GAME: table for table in (board_battleline, board_khan)}  # each game's table on the page
 
 
 def game_title(game: str, title: str) -> str:
-    """The game's name in the language spoken."""
-    known = TITLES.get(game)
-    return _(known) if known else title
+    """The game's name in the language spoken (its presenter's title, as each language's rule books say it)."""
+    return title
 
 
 def table_module(game: str):
-    return importlib.import_module(f"{__package__}.{TABLES[game]}")
+    return TABLES[game]
 
 
 def _finished(view: dict) -> str:
@@ -51,7 +49,7 @@ def headline(view: dict) -> str:
     if view["status"] == "finished":
         return _("The game is over")
     if view["status"] == "waiting":
-        from ..mailplay.show import waiting_line
+        from ..presenting.show import waiting_line
 
         return waiting_line(view).rstrip(".")
     if view["to_move"] is not None and view["to_move"] == view["you"]:
@@ -127,7 +125,7 @@ def waiting(view: dict) -> dict | None:
     (each opens the page whose button answers); None once the game began."""
     if view["status"] != "waiting":
         return None
-    from ..mailplay.show import summary
+    from ..presenting.show import summary
 
     answers = view.get("answers") or {}
     links = [{"url": answers[a], "label": label, "danger": a == "decline"}
@@ -157,7 +155,7 @@ def _board_view(view: dict) -> dict:
     moved."""
     seat, shown = view["you"], PRESENTERS[view["game"]]
     tables = table_module(view["game"])
-    steps = [{"label": tables.say(s, view), "step": s} for s in view["legal_steps"]]
+    steps = [{"label": describe(view, s), "step": s} for s in view["legal_steps"]]
     events = view.get("events") or []
     recent = view.get("recent")
     people = {s["seat"]: seat_name(s) for s in view["seats"]}
@@ -282,5 +280,5 @@ def _board_page(view: dict, token: str | None, lang: str | None) -> Page:
                 data={"board": board, "words": words(), "lang": language(), "fonts": i18n.FONTS, "most": talk.MAX_LENGTH, "view_url": f"/v1/games/{game_id}/board/view{query}",
                       "step_url": f"/v1/games/{game_id}/board/steps{query}",
                       "notes_url": f"/v1/games/{game_id}/board/notes{query}" if token else None,
-                      "notes_most": NOTES_MAX_LENGTH,
+                      "notes_most": talk.NOTES_MAX_LENGTH,
                       "replay_url": f"/v1/games/{game_id}/board/replay{query}"})

@@ -1,6 +1,6 @@
 """The Battle Line table on the board page: what the page draws (the flags with each side's cards,
 Fog and Mud, who won each flag), the cards as faces (colour and value, tactics by their full
-names), every legal step in a sentence, and for each play the flags its seat could claim after it
+names), and for each play the flags its seat could claim after it
 (so that a whole turn, play, claim and draw, is chosen at once and sent as one action).
 
 From a seat's view only: nothing here looks at another seat's hand."""
@@ -12,14 +12,13 @@ import copy
 from ..games.battleline import claims, render, turns
 from ..games.battleline.cards import ENVIRONMENT_TACTICS, GUILE_TACTICS, LEADERS, parse_troop
 from ..games.battleline.setup import PHASE_ORDER
-from ..games.battleline.steps import discards
 from ..games.battleline.story import card_name as tactic_or_troop
-from ..games.battleline.story import flags_named
 from ..games.presenters import names as names_of
 from ..i18n import N_, _
 
 COLOURS = render.COLOUR_WORDS
 # A shape for each colour besides its hue, so that no two colours are told apart by hue alone.
+GAME = "battleline"  # the game whose table this is (pages/board.py)
 SYMBOLS = {colour: face[2] for colour, face in render.CARD_FACES.items()}
 TACTIC_RULES = {
     "ALEXANDER": N_("Leader: any colour, any value. One Leader a player."),
@@ -148,41 +147,39 @@ def _stamp(flag: dict, completing: int | None) -> None:
     flag["completed"] = stamps
 
 
-def say(step: dict, view: dict) -> str:
-    """A legal step in a sentence, as the page's buttons and confirmations say it."""
-    kind = step["type"]
-    if kind == "play":
-        card = card_name(step["card"])
-        target = step.get("target")
-        if step["card"] == "SCOUT":
-            return _("Play Scout: draw three cards, then put two back")
-        if target and step["card"] == "DESERTER":
-            return _("Play Deserter: discard {card} from flag {flag}").format(card=card_name(target["card"]),
-                                                                              flag=target["flag"])
-        if target and step["card"] == "TRAITOR":
-            return _("Play Traitor: take {card} from flag {flag} to your flag {to}").format(
-                card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
-        if target and discards(step):
-            return _("Play Redeploy: discard your {card} from flag {flag}").format(
-                card=card_name(target["card"]), flag=target["flag"])
-        if target:
-            return _("Play Redeploy: move your {card} from flag {flag} to flag {to}").format(
-                card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
-        return _("Play {card} at flag {flag}").format(card=card, flag=step["flag"])
-    if kind == "claim":
-        return _("Claim {flags}").format(flags=flags_named(step["flags"])) if step["flags"] else _("Claim nothing")
-    if kind in ("draw", "scout_draw"):
-        return _("Draw from the troop deck") if step["deck"] == "troop" else _("Draw from the tactics deck")
-    if kind == "scout_return":
-        cards = [card_name(c) for c in step["cards"]]
-        if len(cards) == 1:
-            return _("Put {card} back on its deck").format(card=cards[0])
-        return _("Put {first} and then {last} back on their decks ({last} on top)").format(
-            first=cards[0], last=cards[1])
-    if kind == "mud_discard":
-        return _("Discard {card} from flag {flag} (Mud)").format(card=card_name(step["card"]), flag=step["flag"])
-    if kind == "pass":
-        return _("Pass: play no card this turn")
-    if kind == "resign":
-        return _("Resign this game")
-    return kind.replace("_", " ")
+# ---------------------------------------------------------------- the replay (pages/board_replay.py)
+
+
+def hand_names(view: dict, cards: list[str]) -> list[str]:
+    """A hand's cards by their names (a troop's value and colour, a tactic's full name)."""
+    return [card_name(card) for card in cards]
+
+
+def everything(view: dict) -> dict:
+    """The view the table is drawn from (Battle Line's: the view itself)."""
+    return view
+
+
+def flag_rows(view: dict) -> dict | None:
+    """Battle Line's table as rows (a flag a row, each side's cards as small faces): what a phone
+    shows instead of the drawing, whose words would be too small there."""
+    def chip(card: str) -> dict:
+        troop = parse_troop(card)
+        if troop is None:
+            return {"text": card_name(card), "title": card_name(card), "fill": "#ffffff", "ink": "#3b2a12"}
+        fill, ink, shape = render.CARD_FACES[troop.colour]
+        return {"text": f"{troop.value}{shape}", "title": card_name(card), "fill": fill, "ink": ink}
+
+    people, you = names_of(view), view["you"]
+    label = {seat: _("You") if seat == you else people.get(seat, "?") for seat in people}
+    rows, sides = [], None
+    for flag in view["state"]["flags"]:
+        top, bottom = sides = sides_of(flag, you)
+        cards = dict(zip(flag["seats"], flag["cards"]))
+        claimed = flag["claimed_by"]
+        rows.append({"flag": flag["flag"], "top": [chip(c) for c in cards[top]], "bottom": [chip(c) for c in cards[bottom]],
+                     "environment": [card_name(c) for c in flag["environment"]],
+                     "won_by": _("won by {name}").format(name=label.get(claimed, "?")) if claimed else None})
+    if sides is None:
+        return None
+    return {"top": label.get(sides[0], "?"), "bottom": label.get(sides[1], "?"), "rows": rows}

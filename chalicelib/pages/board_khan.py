@@ -2,7 +2,7 @@
 ``PRESENTERS["khan"].svg_board``, drawn wherever the game draws it): the card economy a player
 follows (round, card limit, each side's command zone with the cost each sequence pays, discards,
 units left), a legend (abbreviations, unit names and powers, the marks on the field), the cards
-by the card set's names, and every legal step in a sentence.
+and the cards by the card set's names (each legal step is said by its step table, as everywhere).
 
 From a seat's view only: the cards named here are those the seat may see."""
 
@@ -16,6 +16,8 @@ from .. import i18n
 from ..i18n import N_, _, listed, ngettext, series
 
 KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
+
+GAME = "khan"  # the game whose table this is (pages/board.py)
 
 
 def card_set(view: dict) -> CardSet | None:
@@ -132,56 +134,26 @@ def square(at: dict) -> str:
     return f"({at['x']}, {at['y']})".replace("-", "\u2212")
 
 
-def say(step: dict, view: dict) -> str:
-    """A legal step in a sentence, as the page's buttons and confirmations say it."""
-    cards = card_set(view)
-    at_units = {(u["x"], u["y"]): u for u in view["state"]["field"]}
+# ---------------------------------------------------------------- the replay (pages/board_replay.py)
 
-    def name(card_id: str) -> str:
-        return describe(cards, card_id)["name"]
 
-    def unit_at(at: dict) -> str:
-        unit = at_units.get((at["x"], at["y"]))
-        what = name(unit["unit"]) if unit and unit["unit"] else _("face-down unit")
-        return _("{unit} at {square}").format(unit=what, square=square(at))
+def hand_names(view: dict, cards: list[str]) -> list[str]:
+    """A hand's cards by the card set's full names."""
+    found = card_set(view)
+    return [describe(found, card)["name"] for card in cards]
 
-    def facing(code: str) -> str:
-        return _(FACINGS.get(code, code))
 
-    kind = step["type"]
-    if kind == "place":
-        return _("Place {unit} as your first unit").format(unit=name(step["unit"]))
-    if kind == "deploy":
-        return _("Deploy {unit} face down at {square}, facing {facing}").format(
-            unit=name(step["unit"]), square=square(step["at"]), facing=facing(step["facing"]))
-    if kind == "command":
-        said = _("Play {card} on your {unit}").format(card=name(step["card"]), unit=unit_at(step["at"]))
-        if step.get("sequence"):
-            said += _(", paid by sequence {number}").format(number=step["sequence"])
-        return said
-    if kind == "pay":
-        if step.get("sequence"):
-            return _("Pay {card} face down at the end of sequence {number}").format(card=name(step["card"]),
-                                                                                    number=step["sequence"])
-        return _("Pay {card} face down as a new sequence").format(card=name(step["card"]))
-    if kind == "move":
-        return _("Move your {unit} to {to}, facing {facing}").format(unit=unit_at(step["at"]),
-                                                                     to=square(step["to"]), facing=facing(step["facing"]))
-    if kind == "turn":
-        return _("Turn your {unit} to face {facing}").format(unit=unit_at(step["at"]), facing=facing(step["facing"]))
-    if kind == "skip":
-        return _("Skip the waiting keyword of your {unit}").format(unit=unit_at(step["at"]))
-    if kind == "flip":
-        return _("Turn your {unit} face up").format(unit=unit_at(step["at"]))
-    if kind == "discard_defence":
-        return _("Discard the defence command from your {unit}").format(unit=unit_at(step["at"]))
-    if kind == "engage":
-        return _("Attack the {target} with {attackers}").format(
-            target=unit_at(step["target"]), attackers=listed([unit_at(a) for a in step["attackers"]]))
-    if kind == "advance":
-        return _("Advance your {unit} into the empty square").format(unit=unit_at(step["at"]))
-    words = {"stay": N_("Stay: leave the square empty"), "end_action": N_("End your action phase"),
-             "end_reaction": N_("Play no more defence commands"), "end_engagements": N_("End the engagements"),
-             "end_turn": N_("End your turn"), "offer_draw": N_("Offer a draw"), "accept_draw": N_("Accept the draw"),
-             "decline_draw": N_("Decline the draw"), "resign": N_("Resign this game")}
-    return _(words[kind]) if kind in words else kind.replace("_", " ")
+def everything(view: dict) -> dict:
+    """The view the table is drawn from: once everything is public, the face-down units each as its
+    owner sees it (the field lists the units in the same order in every seat's view)."""
+    owners = view.get("seat_views")
+    if not owners:
+        return view
+    field = [owners[unit["seat"]]["field"][index] if unit["seat"] in owners else unit
+             for index, unit in enumerate(view["state"]["field"])]
+    return {**view, "state": {**view["state"], "field": field}}
+
+
+def flag_rows(view: dict) -> None:
+    """No rows of flags: the field is drawn whole, on a phone too."""
+    return None

@@ -36,18 +36,6 @@ def when(at: str, zone: str | None) -> dict:
     return {"iso": at, "text": f"{moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"}
 
 
-def card_names(view: dict, cards: list[str]) -> list[str]:
-    """A hand's cards by their names (a troop's value and colour, a tactic's or a unit's full name)."""
-    if view["game"] == "battleline":
-        from .board_battleline import card_name
-
-        return [card_name(card) for card in cards]
-    from .board_khan import card_set, describe
-
-    found = card_set(view)
-    return [describe(found, card)["name"] for card in cards]
-
-
 # The steps a game's story leaves untold (nothing changes on the table), said in the move list all
 # the same: each version is a row.
 QUIET_STEPS = {"claim": N_("{who} claimed nothing"), "action_ended": N_("{who} ended the action phase"),
@@ -92,56 +80,15 @@ def moves(view: dict) -> list[dict]:
 
 
 def hands(view: dict) -> list[dict]:
-    """The hands the replay shows: once the game is finished every seat's, else the reader's own."""
-    people = names_of(view)
+    """The hands the replay shows: once the game is finished every seat's, else the reader's own
+    (each card by its name: a troop's value and colour, a tactic's or a unit's full name)."""
+    people, card_names = names_of(view), table_module(view["game"]).hand_names
     if "hands" in view:
         return [{"label": _("{name}'s hand").format(name=people.get(seat, "?")), "cards": card_names(view, cards)}
                 for seat, cards in sorted(view["hands"].items())]
     if view["you"] is not None:
         return [{"label": _("Your hand"), "cards": card_names(view, view["state"].get("hand") or [])}]
     return []
-
-
-def _everything(view: dict) -> dict:
-    """The view the table is drawn from: once everything is public, Khan & General's face-down units
-    each as its owner sees it (the field lists the units in the same order in every seat's view)."""
-    owners = view.get("seat_views")
-    if not owners or view["game"] != "khan":
-        return view
-    field = [owners[unit["seat"]]["field"][index] if unit["seat"] in owners else unit
-             for index, unit in enumerate(view["state"]["field"])]
-    return {**view, "state": {**view["state"], "field": field}}
-
-
-def flags(view: dict) -> dict | None:
-    """Battle Line's table as rows (a flag a row, each side's cards as small faces): what a phone
-    shows instead of the drawing, whose words would be too small there. None for Khan & General."""
-    if view["game"] != "battleline":
-        return None
-    from ..games.battleline.cards import parse_troop
-    from ..games.battleline.render import CARD_FACES
-    from .board_battleline import sides_of, card_name
-
-    def chip(card: str) -> dict:
-        troop = parse_troop(card)
-        if troop is None:
-            return {"text": card_name(card), "title": card_name(card), "fill": "#ffffff", "ink": "#3b2a12"}
-        fill, ink, shape = CARD_FACES[troop.colour]
-        return {"text": f"{troop.value}{shape}", "title": card_name(card), "fill": fill, "ink": ink}
-
-    people, you = names_of(view), view["you"]
-    label = {seat: _("You") if seat == you else people.get(seat, "?") for seat in people}
-    rows, sides = [], None
-    for flag in view["state"]["flags"]:
-        top, bottom = sides = sides_of(flag, you)
-        cards = dict(zip(flag["seats"], flag["cards"]))
-        claimed = flag["claimed_by"]
-        rows.append({"flag": flag["flag"], "top": [chip(c) for c in cards[top]], "bottom": [chip(c) for c in cards[bottom]],
-                     "environment": [card_name(c) for c in flag["environment"]],
-                     "won_by": _("won by {name}").format(name=label.get(claimed, "?")) if claimed else None})
-    if sides is None:
-        return None
-    return {"top": label.get(sides[0], "?"), "bottom": label.get(sides[1], "?"), "rows": rows}
 
 
 def _state_line(view: dict) -> str:
@@ -187,9 +134,9 @@ def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
         note = _("The game is still being played: you see each move as your seat saw it then.")
     else:
         note = _("The game is still being played: you see what any spectator saw.")
-    drawn = _everything(view)
+    drawn = tables.everything(view)
     board = {"svg": tables.svg(drawn) if hasattr(tables, "svg") else shown.svg_board(drawn["state"], view["you"]),
-             "counts": shown.counts(view), "flags": flags(view)}
+             "counts": shown.counts(view), "flags": tables.flag_rows(view)}
     data = {"lang": language(), "fonts": i18n.FONTS, "game": view["game"], "board": board,
             "position": _("Version {version} of {latest}").format(version=version, latest=latest),
             "state_line": _state_line(view), "note": note, "controls": controls,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import gamerecords, talk
 from ..errors import ServiceError
-from ..mailplay.links import LinkError, Links
+from ..presenting.links import LinkError, Links
 from ..models import ActionRequest
 from ..records import EventRecord, GameRecord, Player
 from ..i18n import _

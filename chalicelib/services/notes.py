@@ -9,10 +9,11 @@ from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..i18n import _
 from ..records import Caller, NotesRecord
+from ..talk import NOTES_MAX_LENGTH
 from ..store.protocol import Store
 from .life import GameLife
 
-MAX_LENGTH = 4000  # characters (code points) a seat's notes on a game may hold
+MAX_LENGTH = NOTES_MAX_LENGTH  # characters (code points) a seat's notes on a game may hold
 
 
 class Notes:

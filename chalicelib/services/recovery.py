@@ -28,7 +28,7 @@ from .. import ids
 from ..clock import Clock, iso
 from ..errors import ServiceError
 from ..i18n import _
-from ..mailplay.links import LinkError, Links, RecoveryLink
+from ..presenting.links import LinkError, Links, RecoveryLink
 from ..models import RecoverAccountRequest
 from ..notify.messages import RECOVERY
 from ..ratelimit import RateLimited, RateLimits

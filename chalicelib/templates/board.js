@@ -301,7 +301,7 @@ function renderNews() {
 }
 
 function renderDeal() {
-  // The deal's commitment (chalicelib/mailplay/show.py deal): its lines, what it means, how to check it.
+  // The deal's commitment (chalicelib/presenting/show.py deal): its lines, what it means, how to check it.
   const deal = view.deal;
   $("deal").hidden = !deal;
   if (!deal) return;

@@ -172,7 +172,7 @@ def test_every_legal_step_is_said_in_a_sentence_with_card_names(api):
     view = api.get(view_path).body
     assert len(view["steps"]) == len(game["legal_steps"])
     labels = {c["label"] for c in view["steps"]}
-    assert "Play 8 red at flag 5" in labels and "Resign this game" in labels
+    assert "Play 8R at flag 5" in labels and "Resign" in labels  # issue 35: the step table's sentence
     faces = view["table"]["cards"]
     assert faces["5O"]["colour_name"] == "orange" and faces["5O"]["value"] == "5" and faces["5O"]["name"] == "5 orange"
     assert all(c["claimable_after"] == [] for c in view["steps"] if c["step"]["type"] == "play")

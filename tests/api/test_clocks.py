@@ -11,7 +11,7 @@ from chalice.test import Client
 import app as app_module
 
 from battleline_cli import screens
-from chalicelib.mailplay import show
+from chalicelib.presenting import show
 from chalicelib.pages import board
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.config import build_services

@@ -117,7 +117,7 @@ def test_no_stored_item_holds_a_secret(mailed, store):
 def test_webhook_secret_is_derived_from_the_server_key(store):
     """A copy of the table alone signs nothing: the same item under another server key gives
     another secret."""
-    from chalicelib.mailplay.links import Links
+    from chalicelib.presenting.links import Links
     from chalicelib.notify.webhooks import SigningKeys
 
     ours, theirs = SigningKeys(LINKS.key), SigningKeys(Links("another-key", "http://x").key)

@@ -238,7 +238,7 @@ def test_a_battle_line_turn_is_played_by_the_keyboard_alone_and_each_change_is_a
     expect(page.locator("#chooser button").first).to_be_focused()
     tab_to(page, lambda f: f["text"] == "Flag 5")
     page.keyboard.press("Enter")
-    expect(page.locator("#chooser .sentence")).to_have_text("Play 2 red at flag 5")
+    expect(page.locator("#chooser .sentence")).to_have_text("Play 2R at flag 5")  # issue 35: the step table's sentence
     expect(page.locator("#chooser .deck.troop")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#headline")).to_have_text("Bob is to move")

@@ -135,7 +135,7 @@ def test_a_seat_plays_a_whole_battle_line_turn_by_clicks_and_the_page_follows_th
     if size is PHONE:
         assert_readable_on_a_phone(page)
     page.locator('#table button.marker[data-flag="5"]').click()
-    expect(page.locator("#chooser .sentence")).to_have_text("Play 2 red at flag 5")
+    expect(page.locator("#chooser .sentence")).to_have_text("Play 2R at flag 5")  # issue 35: the step table's sentence
     expect(page.locator("#chooser")).to_contain_text("No flag can be claimed now")
     # Nothing is sent before the clearly worded button that sends the turn.
     assert view_of(url, ann, gid)["version"] == 0

@@ -13,7 +13,7 @@ import pytest
 from chalicelib.config import build_services
 from chalicelib.mailplay import pages
 from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.mailplay.links import Links
+from chalicelib.presenting.links import Links
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of

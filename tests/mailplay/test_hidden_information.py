@@ -21,7 +21,9 @@ from chalicelib.games.battleline.cards import TACTICS, TROOPS, parse_troop
 from chalicelib.games.battleline.story import card_name
 from chalicelib.games.khan.cardset import REGISTRY
 from chalicelib.games.presenters import PRESENTERS
-from chalicelib.mailplay import pages, show
+from chalicelib.mailplay import pages
+from chalicelib.games.battleline import render
+from chalicelib.presenting import show
 from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
@@ -47,7 +49,7 @@ def cards_named(game: str, language: str = "en") -> dict[str, list[re.Pattern]]:
         for code in TROOPS:
             troop = parse_troop(code)
             found[code] = [word(code), word(f"{troop.value} {COLOUR_NAMES[troop.colour]}"),
-                           word(i18n.in_language(language, lambda: show.card(code)["title"]))]
+                           word(i18n.in_language(language, lambda: render.card(code)["title"]))]
         for code in TACTICS:
             found[code] = [word(code), word(card_name(code)), word(i18n.in_language(language, lambda: card_name(code)))]
         return found

@@ -11,7 +11,7 @@ from chalicelib.games.steptypes import CommandError
 
 parse_line, parse_commands, write_step, describe_step = STEPS.read_line, STEPS.read_commands, STEPS.write, STEPS.describe
 from chalicelib.models import ActionRequest
-from chalicelib.mailplay.links import Links
+from chalicelib.presenting.links import Links
 
 from tests.notify.helpers import LINKS, kind_of, text_of
 from tests.notify.helpers import game_by_mail as mail_game

@@ -9,7 +9,7 @@ from chalicelib.mailplay import pages
 from chalicelib.errors import ServiceError
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.mailplay.links import Links
+from chalicelib.presenting.links import Links
 from chalicelib.config import build_services
 
 from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of

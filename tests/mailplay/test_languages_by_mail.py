@@ -22,7 +22,8 @@ from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline.steps import STEPS
 from chalicelib.games.commandwords import BATTLELINE
 from chalicelib.games.steptypes import CommandError
-from chalicelib.mailplay import show
+from chalicelib.games.battleline import render
+from chalicelib.presenting import show
 from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
@@ -61,7 +62,7 @@ def zh_line(step: dict, turn: int) -> str:
     if kind == "play" and "flag" in step and "target" not in step:
         card, flag = step["card"], step["flag"]
         if not card[0].isdigit():
-            return f"出 {show.card(card)['name']} {flag}"  # a tactic by its rule book name: 出 亚历山大 3
+            return f"出 {render.card(card)['name']} {flag}"  # a tactic by its rule book name: 出 亚历山大 3
         return [f"出{card}到{flag}", full_width(f"打出 {card} {flag}"), f"出 {card.lower()} {flag}",
                 f"出牌 {card} 第{flag}地区"][turn % 4]
     if kind == "claim":
@@ -82,7 +83,7 @@ def ja_line(step: dict, turn: int) -> str:
     if kind == "play" and "flag" in step and "target" not in step:
         card, flag = step["card"], step["flag"]
         if not card[0].isdigit():
-            return f"{show.card(card)['name']}をフラッグ{flag}に出す"
+            return f"{render.card(card)['name']}をフラッグ{flag}に出す"
         return [f"{card}を{flag}に出す", full_width(f"プレイ {card} {flag}"), f"フラッグ{flag}に{card.lower()}を出す",
                 f"出す {card} {flag}"][turn % 4]
     if kind == "claim":

@@ -9,7 +9,7 @@ import pytest
 from moto import mock_aws
 
 from chalicelib import config
-from chalicelib.mailplay.links import REREAD_SECONDS, LinkError, Links
+from chalicelib.presenting.links import REREAD_SECONDS, LinkError, Links
 from chalicelib.notify.webhooks import SigningKeys
 
 OLD, NEW, OTHER = "old-key", "new-key", "some-other-key"

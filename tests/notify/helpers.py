@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.mailplay.links import Links
+from chalicelib.presenting.links import Links
 from chalicelib.config import build_services
 from ..fakes import start_game
 

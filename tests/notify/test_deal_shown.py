@@ -6,7 +6,7 @@ out beyond what the view holds (a duplicate tournament's board keeps its seed an
 import hashlib
 
 from chalicelib.config import build_services
-from chalicelib.mailplay.show import deal
+from chalicelib.presenting.show import deal
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, Preferences, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.pages.board import board_page, board_view

@@ -15,7 +15,7 @@ from moto.ses.models import ses_backends
 
 from chalicelib.config import build_services
 from chalicelib.mailplay import pages
-from chalicelib.mailplay.links import Links
+from chalicelib.presenting.links import Links
 from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.mail import FileMailbox, SesMailer

@@ -182,3 +182,60 @@ def svg_board(view: dict, seat: int | None, names: dict[int, str] | None = None)
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
+
+
+# ---------------------------------------------------------------- cards and flags for emails' templates
+
+CARD_COLOURS = {  # colour letter -> (card colour, text colour): readable in mail clients and at a glance
+    "R": ("#c62828", "#ffffff"), "O": ("#e65100", "#ffffff"), "Y": ("#fdd835", "#212121"),
+    "G": ("#2e7d32", "#ffffff"), "B": ("#1565c0", "#ffffff"), "P": ("#6a1b9a", "#ffffff"),
+}
+
+
+def card(code: str) -> dict:
+    """A card for the templates of emails and link pages (presenting.show): a troop by its value on
+    its colour, a tactic by its full name."""
+    troop = parse_troop(code)
+    if troop is None:
+        name = tactic_name(code)
+        return {"code": code, "name": name, "tactic": True, "value": name,
+                "letter": "", "colour": "#ffffff", "ink": "#37474f", "title": name}
+    fill, ink = CARD_COLOURS[troop.colour]
+    return {"code": code, "name": code, "tactic": False, "value": str(troop.value), "letter": troop.colour,
+            "colour": fill, "ink": ink,
+            "title": _("{value} {colour}").format(value=troop.value, colour=_(COLOUR_WORDS[troop.colour]))}
+
+
+def table(view: dict, who: dict[int, str]) -> list[dict]:
+    """The nine flags for the templates, each with its two sides (the others' first, the seat's own
+    second, each with its player's name in ``who``), Fog and Mud, who won it, and whether the seat
+    may claim it now."""
+    state, you = view["state"], view["you"]
+    claimable = set(state.get("claimable") or [])
+    rows = []
+    for flag in state["flags"]:
+        seats = list(flag["seats"])
+        order = [1 - seats.index(you), seats.index(you)] if you in seats else [0, 1]
+        sides = [{"seat": seats[i], "name": _("You") if seats[i] == you else who.get(seats[i], "?"),
+                  "mine": seats[i] == you, "cards": [card(c) for c in flag["cards"][i]]} for i in order]
+        claimed = flag["claimed_by"]
+        rows.append({
+            "flag": flag["flag"], "label": _("Flag {flag}").format(flag=flag["flag"]), "sides": sides,
+            "environment": [_(ENVIRONMENT_WORDS.get(e, e)) for e in flag["environment"]],
+            "claimed": None if claimed is None else (_("you") if claimed == you else who.get(claimed, "?")),
+            "claimed_mine": claimed is not None and claimed == you,
+            "claimable": flag["flag"] in claimable,
+        })
+    return rows
+
+
+def on_a_flag(step: dict) -> bool:
+    """A play of a card onto a flag (the email's card x flag grid), not a tactic's move."""
+    return step["type"] == "play" and "flag" in step and "target" not in step
+
+
+def grid_intro(say) -> str:
+    """The line above the text part's grid: how its cells are written as commands, in the reader's words."""
+    return _("Where each card can go ({play} CARD FLAG; then {claim} FLAGS or {none}; then {troop} or "
+             "{tactics}):").format(play=say("play"), claim=say("claim"), none=say("claim none"),
+                                   troop=say("draw troop"), tactics=say("draw tactics"))

@@ -252,8 +252,22 @@ MUD_DISCARD = StepType(
     describe=lambda step: Words(N_("discard {card} at flag {flag}"), card=step["card"], flag=step["flag"]),
     recorded=lambda data: {"type": "mud_discard", "flag": data["flag"], "card": data["card"]})
 
-PASS = StepType(PassStep, "pass")
-RESIGN = StepType(ResignStep, "resign")
+PASS = StepType(PassStep, "pass", describe=lambda step: Words(N_("pass")))
+RESIGN = StepType(ResignStep, "resign", describe=lambda step: Words(N_("resign")))
 
 STEPS = StepTable.of(PLAY, CLAIM, DRAW, PASS, RESIGN, SCOUT_DRAW, SCOUT_RETURN, MUD_DISCARD, game="battleline")
 BattleLineStep = STEPS.schema
+
+# Battle Line's commands told in the reader's language (the help of a reply that could not be read):
+# each an example step, its command and its sentence.
+HELP_STEPS = (
+    {"type": "play", "card": "7R", "flag": 3}, {"type": "play", "card": "SCOUT"},
+    {"type": "play", "card": "DESERTER", "target": {"flag": 3, "card": "9B"}},
+    {"type": "play", "card": "TRAITOR", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
+    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
+    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "discard": True},
+    {"type": "claim", "flags": [3, 5]}, {"type": "claim", "flags": []},
+    {"type": "draw", "deck": "troop"}, {"type": "draw", "deck": "tactics"},
+    {"type": "scout_draw", "deck": "tactics"}, {"type": "scout_return", "cards": ["7R", "8R"]},
+    {"type": "mud_discard", "flag": 4, "card": "2G"}, {"type": "pass"}, {"type": "resign"},
+)

@@ -22,6 +22,11 @@ def card_name(card: str) -> str:
     return card if parse_troop(card) else _(TACTIC_NAMES.get(card, card))
 
 
+def card_names(view: dict) -> dict[str, str]:
+    """Each tactic by its full name in the language spoken (a troop reads as its notation)."""
+    return {card: card_name(card) for card in TACTIC_NAMES}
+
+
 def flags_named(numbers: list[int]) -> str:
     """Flags in words: "flag 3", "flags 2, 4 and 7"."""
     listed = [str(n) for n in numbers]
@@ -152,3 +157,25 @@ def counts(view: dict) -> list[str]:
     if claimable:
         lines.append(_("You can claim {flags}").format(flags=flags_named(claimable)))
     return lines
+
+
+def options_told(view: dict) -> list[str]:
+    """The options a player asked to play needs to know (tactics, claim timing, a match), in sentences."""
+    options, lines = view.get("options") or {}, []
+    if options.get("players", 2) == 3:
+        lines.append(_("The three-player ring, without tactics cards."))
+    elif options.get("tactics", True) is False:
+        lines.append(_("Without tactics cards."))
+    else:
+        lines.append(_("With the tactics cards."))
+    timing = {"start": _("Claims at the start of a turn."), "end": _("Claims at the end of a turn.")}
+    if options.get("claim_timing") in timing:
+        lines.append(timing[options["claim_timing"]])
+    games = options.get("match_games", 1)
+    if games > 1:
+        lines.append(ngettext("A match of {count} game.", "A match of {count} games.", games).format(count=games))
+    return lines
+
+
+def turn_label(state: dict) -> str:
+    return _("turn {turn}").format(turn=state.get("turn", "?"))

@@ -34,7 +34,7 @@ from ..base import Quoted, Words
 from ..steptypes import CommandError, StepTable, StepType, Unreadable, words_of
 
 HELP = __doc__.split("\n\n")[2]
-# The asides of HELP, said in the reader's language where an email shows it (mailplay.show.help_text).
+# The asides of HELP, said in the reader's language where an email shows it (presenting.show.help_text).
 HELP_ASIDES = (N_("the defence command on the unit at 0 0"), N_("cost 0: no sequence"),
                N_("into a new sequence, or sequence 2"))
 CARD_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"

@@ -414,3 +414,22 @@ def counts(view: dict) -> list[str]:
                 name=name, hand=hand, limit=limit, discards=discards, units=units))
             lines.append(_("{name}'s command zone: {zone}").format(name=name, zone=zone))
     return lines
+
+
+def options_told(view: dict) -> list[str]:
+    """The options a player asked to play needs to know (the card set, rounds, advanced rules, the
+    seat's side), in sentences."""
+    options, state, lines = view.get("options") or {}, view.get("state") or {}, []
+    lines.append(_("Card set: {card_set}; at most {rounds} rounds{advanced}.").format(
+        card_set=set_name(cards) if (cards := card_set_of(state)) else str(options.get("card_set", "?")),
+        rounds=options.get("max_rounds", 40),
+        advanced=_(", advanced rules") if options.get("advanced") else ""))
+    factions = options.get("factions") or state.get("factions") or {}
+    mine = factions.get(str(view["you"]))
+    if mine:
+        lines.append(_("You play the {faction} side.").format(faction=faction_name(card_set_of(state), str(mine))))
+    return lines
+
+
+def turn_label(state: dict) -> str:
+    return _("round {round}").format(round=state.get("round", "?"))

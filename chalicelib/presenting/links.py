@@ -290,3 +290,9 @@ class Links:
         if not self._macs_match(mac, text) and not (self._reread() and self._macs_match(mac, text)):
             raise LinkError("invalid_link", f"{address} is not a reply address this server made")
         return ReplyTo(game_id, int(seat), int(version))
+
+
+def bare_address(links: "Links") -> str:
+    """The mailbox every reply address is a sub-address of (``play+…@``): a message to it alone is
+    answered with how to play; invitations to an address with no player reply to it."""
+    return f"play@{links.mail_domain}"

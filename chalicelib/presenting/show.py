@@ -10,7 +10,6 @@ gettext (chalicelib/i18n.py)."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Callable
 
 from .. import i18n, talk
@@ -53,13 +52,9 @@ def subject(view: dict) -> str:
                                                              game_id=view["game_id"])
 
 
-def _story(game: str):
-    return import_module(f"chalicelib.games.{game}.story")
-
-
 def result_line(view: dict) -> str:
     """Who won and why, in names ("Ann won (three adjacent flags)", "You won (...)")."""
-    return _story(view["game"]).result_line(view["result"], names(view), view["you"])
+    return PRESENTERS[view["game"]].result_line(view["result"], names(view), view["you"])
 
 
 def whose_move(view: dict) -> str:
@@ -108,30 +103,7 @@ def summary(view: dict) -> list[str]:
     lines = [_("Players: {players}.").format(players=listed(
         [_("you") if seat == you else name for seat, name in who.items()]))]
     first = options.get("first_seat")
-    if view["game"] == "battleline":
-        if options.get("players", 2) == 3:
-            lines.append(_("The three-player ring, without tactics cards."))
-        elif options.get("tactics", True) is False:
-            lines.append(_("Without tactics cards."))
-        else:
-            lines.append(_("With the tactics cards."))
-        timing = {"start": _("Claims at the start of a turn."), "end": _("Claims at the end of a turn.")}
-        if options.get("claim_timing") in timing:
-            lines.append(timing[options["claim_timing"]])
-        games = options.get("match_games", 1)
-        if games > 1:
-            lines.append(ngettext("A match of {count} game.", "A match of {count} games.", games).format(count=games))
-    else:
-        khan = _story("khan")
-        state = view.get("state") or {}
-        lines.append(_("Card set: {card_set}; at most {rounds} rounds{advanced}.").format(
-            card_set=khan.set_name(cards) if (cards := khan.card_set_of(state)) else str(options.get("card_set", "?")),
-            rounds=options.get("max_rounds", 40),
-            advanced=_(", advanced rules") if options.get("advanced") else ""))
-        factions = options.get("factions") or state.get("factions") or {}
-        mine = factions.get(str(you))
-        if mine:
-            lines.append(_("You play the {faction} side.").format(faction=khan.faction_name(khan.card_set_of(state), str(mine))))
+    lines += PRESENTERS[view["game"]].options_told(view)
     if first is None:
         lines.append(_("Who moves first was drawn at random."))
     elif first == you:
@@ -206,10 +178,8 @@ def first_line(view: dict) -> str:
 
 
 def turn_label(view: dict) -> str:
-    state = view["state"]
-    if view["game"] == "khan":
-        return _("round {round}").format(round=state.get("round", "?"))
-    return _("turn {turn}").format(turn=state.get("turn", "?"))
+    """Where the game is: "turn 7" (Battle Line), "round 3" (Khan & General)."""
+    return PRESENTERS[view["game"]].turn_label(view["state"])
 
 
 # ---------------------------------------------------------------- the clock
@@ -252,62 +222,32 @@ def deadline(view: dict) -> str | None:
     return running["deadline"] if running else None
 
 
-# ---------------------------------------------------------------- Battle Line's cards and table
-
-COLOURS = {  # colour letter -> (name, card colour, text colour): readable in mail clients and at a glance
-    "R": (N_("red"), "#c62828", "#ffffff"), "O": (N_("orange"), "#e65100", "#ffffff"),
-    "Y": (N_("yellow"), "#fdd835", "#212121"), "G": (N_("green"), "#2e7d32", "#ffffff"),
-    "B": (N_("blue"), "#1565c0", "#ffffff"), "P": (N_("purple"), "#6a1b9a", "#ffffff"),
-}
-ENVIRONMENT = {"FOG": N_("Fog"), "MUD": N_("Mud")}
+# ---------------------------------------------------------------- cards and the table
 
 
-def card(code: str) -> dict:
-    """A Battle Line card for the templates: a troop by its value on its colour, a tactic by its
-    full name."""
-    from ..games.battleline.cards import parse_troop
-    from ..games.battleline.story import card_name
-
-    troop = parse_troop(code)
-    if troop is None:
-        return {"code": code, "name": card_name(code), "tactic": True, "value": card_name(code),
-                "letter": "", "colour": "#ffffff", "ink": "#37474f", "title": card_name(code)}
-    colour, fill, ink = COLOURS[troop.colour]
-    return {"code": code, "name": code, "tactic": False, "value": str(troop.value), "letter": troop.colour,
-            "colour": fill, "ink": ink, "title": _("{value} {colour}").format(value=troop.value, colour=_(colour))}
+def face(view: dict, code: str) -> dict:
+    """A card for the templates, as its game draws it (Battle Line: a troop by its value on its
+    colour, a tactic by its full name); a game that draws none: its name."""
+    presenter = PRESENTERS[view["game"]]
+    if presenter.card_face is not None:
+        return presenter.card_face(code)
+    name = card_names(view["game"], [code], view)[0]
+    return {"code": code, "name": name, "tactic": True, "value": name, "letter": "", "colour": "#ffffff",
+            "ink": "#37474f", "title": name}
 
 
 def card_names(game: str, cards: list[str], view: dict) -> list[str]:
-    """Cards by the names people read (Battle Line's tactics in full, Khan's by its card set)."""
-    if game == "battleline":
-        from ..games.battleline.story import card_name
-
-        return [card_name(c) for c in cards]
-    named = _story("khan").card_names(view)
-    return [named.get(c) or c.replace("_", " ").capitalize() for c in cards]
+    """Cards by the names people read (Battle Line's tactics in full, Khan's by its card set; a card
+    its game does not name: its id, as words)."""
+    named = PRESENTERS[game].card_names(view)
+    return [named.get(c) or (c if c[:1].isdigit() else c.replace("_", " ").capitalize()) for c in cards]
 
 
 def table(view: dict) -> list[dict]:
-    """Battle Line's nine flags, each with its two sides (the others' first, the seat's own
-    second, each with its player's name), Fog and Mud, who won it, and whether the seat may
-    claim it now."""
-    state, who, you = view["state"], people(view), view["you"]
-    claimable = set(state.get("claimable") or [])
-    rows = []
-    for flag in state["flags"]:
-        seats = list(flag["seats"])
-        order = [1 - seats.index(you), seats.index(you)] if you in seats else [0, 1]
-        sides = [{"seat": seats[i], "name": _("You") if seats[i] == you else who.get(seats[i], "?"),
-                  "mine": seats[i] == you, "cards": [card(c) for c in flag["cards"][i]]} for i in order]
-        claimed = flag["claimed_by"]
-        rows.append({
-            "flag": flag["flag"], "sides": sides,
-            "environment": [_(ENVIRONMENT.get(e, e)) for e in flag["environment"]],
-            "claimed": None if claimed is None else (_("you") if claimed == you else who.get(claimed, "?")),
-            "claimed_mine": claimed is not None and claimed == you,
-            "claimable": flag["flag"] in claimable,
-        })
-    return rows
+    """The game's table as rows the templates draw (Battle Line's nine flags, each with its sides, in
+    the seat's view); empty for a game whose board is drawn whole (``board_html``)."""
+    presenter = PRESENTERS[view["game"]]
+    return presenter.table_rows(view, people(view)) if presenter.table_rows is not None else []
 
 
 def table_text(rows: list[dict]) -> list[str]:
@@ -319,7 +259,7 @@ def table_text(rows: list[dict]) -> list[str]:
             notes.append(_("won by {name}").format(name=row["claimed"]))
         elif row["claimable"]:
             notes.append(_("you can claim it"))
-        head = noted(_("Flag {flag}").format(flag=row["flag"]), notes)
+        head = noted(row["label"], notes)
         sides = " | ".join(f"{side['name']} {joined([c['name'] for c in side['cards']]) or '-'}"
                            for side in row["sides"])
         lines.append(f"{head}{'：' if _close() else ': '}{sides}")
@@ -330,54 +270,27 @@ def table_text(rows: list[dict]) -> list[str]:
 
 
 def describe(view: dict, step: dict) -> str:
-    """A step as a button or a link says it (Battle Line in its own words; Khan by its table)."""
-    if view["game"] != "battleline":
-        made = PRESENTERS[view["game"]].steps.describe(step)
-        if getattr(made, "template", None) and made.words:  # a card by its name, not its id ("heavy_cavalry")
-            named = _story(view["game"]).card_names(view)
-            made = Words(made.template, n=made.n, **{key: named.get(value, value) if type(value) is str else value
-                                                      for key, value in made.words.items()})
-        words = i18n.say(made)
-        template = getattr(made, "template", "")
-        template = template[0] if isinstance(template, tuple) else template
-        if template and _(template).startswith("{"):  # begins with a card's id ("heavy_cavalryを…"): as written
-            return words
-        return words[:1].upper() + words[1:]
-    from ..games.battleline.story import card_name
+    """A step in its one sentence, as a link, a button, a confirmation and a reply's help say it:
+    its game's step table's words, a card by its name ("Play Traitor on 9B at flag 3 to flag 5")."""
+    presenter = PRESENTERS[view["game"]]
+    made = presenter.steps.describe(step)
+    if getattr(made, "template", None) and made.words:  # a card by its name, not its id ("heavy_cavalry")
+        named = presenter.card_names(view)
+        made = Words(made.template, n=made.n, **{key: _named(value, named) for key, value in made.words.items()})
+    words = i18n.say(made)
+    template = getattr(made, "template", "")
+    template = template[0] if isinstance(template, tuple) else template
+    if template and _(template).startswith("{"):  # begins with a card's id ("heavy_cavalryを…"): as written
+        return words
+    return words[:1].upper() + words[1:]
 
-    kind = step["type"]
-    if kind == "play":
-        name = card_name(step["card"])
-        target = step.get("target")
-        if step["card"] == "SCOUT":
-            return _("Play Scout (draw three cards, then put two back)")
-        if target and step["card"] == "DESERTER":
-            return _("Play Deserter: discard {card} from flag {flag}").format(card=card_name(target["card"]),
-                                                                             flag=target["flag"])
-        if target and step.get("to_flag") is None:
-            return _("Play Redeploy: take {card} from flag {flag} to the discards").format(
-                card=card_name(target["card"]), flag=target["flag"])
-        if target:
-            return _("Play {tactic}: take {card} from flag {flag} to flag {to}").format(
-                tactic=name, card=card_name(target["card"]), flag=target["flag"], to=step["to_flag"])
-        return _("Play {card} at flag {flag}").format(card=name, flag=step["flag"])
-    if kind == "claim":
-        if not step["flags"]:
-            return _("Claim nothing")
-        return ngettext("Claim flag {flags}", "Claim flags {flags}", len(step["flags"])).format(
-            flags=listed([str(f) for f in step["flags"]]))
-    if kind in ("draw", "scout_draw"):
-        return _("Draw from the troop deck") if step["deck"] == "troop" else _("Draw from the tactics deck")
-    if kind == "scout_return":
-        return _("Put back {cards} (the last one ends on top)").format(
-            cards=listed([card_name(c) for c in step["cards"]]))
-    if kind == "mud_discard":
-        return _("Discard {card} from flag {flag} (Mud)").format(card=card_name(step["card"]), flag=step["flag"])
-    if kind == "pass":
-        return _("Pass")
-    if kind == "resign":
-        return _("Resign")
-    return PRESENTERS["battleline"].describe_step(step)
+
+def _named(value: object, named: dict[str, str]) -> object:
+    if type(value) is str:
+        return named.get(value, value)
+    if isinstance(value, list):
+        return [named.get(item, item) if type(item) is str else item for item in value]
+    return value
 
 
 # ---------------------------------------------------------------- the seat's moves, grouped
@@ -397,17 +310,16 @@ def can_resign(view: dict) -> bool:
     return any(s["type"] == "resign" for s in view["legal_steps"])
 
 
-def _on_a_flag(step: dict) -> bool:
-    return step["type"] == "play" and "flag" in step and "target" not in step
+def _on_a_spot(view: dict, step: dict) -> bool:
+    """A play of a card onto a place of the table (Battle Line: a flag), for the card x place grid."""
+    return PRESENTERS[view["game"]].on_a_spot(step)
 
 
 def grid(view: dict, url: StepUrl) -> dict | None:
-    """Battle Line's card x flag grid: one row per card that can be played on a flag, one column
+    """The card x flag grid (Battle Line's): one row per card that can be played on a flag, one column
     per flag where some card can go, a link in each cell where that card can go. None when the
-    seat has no such play."""
-    if view["game"] != "battleline":
-        return None
-    plays = [s for s in my_steps(view) if _on_a_flag(s)]
+    seat has no such play (a game with no such plays: always)."""
+    plays = [s for s in my_steps(view) if _on_a_spot(view, s)]
     if not plays:
         return None
     flags = sorted({s["flag"] for s in plays})
@@ -421,14 +333,14 @@ def grid(view: dict, url: StepUrl) -> dict | None:
         for flag in flags:
             step = by_card[code].get(flag)
             cells.append({"flag": flag, "url": url(step), "label": describe(view, step)} if step else None)
-        rows.append({"card": card(code), "cells": cells})
+        rows.append({"card": face(view, code), "cells": cells})
     return {"flags": flags, "rows": rows}
 
 
 def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
     """The seat's other steps as links, grouped by kind (a kind with too many left out), and what
     was left out, in words ('60 deployments'): those are for the board page or a reply."""
-    steps = [s for s in my_steps(view) if not (view["game"] == "battleline" and _on_a_flag(s))]
+    steps = [s for s in my_steps(view) if not _on_a_spot(view, s)]
     bulky = PRESENTERS[view["game"]].bulky_steps
     kinds: dict[str, list[dict]] = {}
     for step in steps:
@@ -450,11 +362,10 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
 
 
 def _kind_name(view: dict, key: str) -> str:
-    """A kind of step by its name: a Battle Line tactic's play by the card ("Traitor"), else the step."""
-    if key.startswith("play ") and view["game"] == "battleline":
-        from ..games.battleline.story import card_name
-
-        return card_name(key.split(" ", 1)[1])
+    """A kind of step by its name: a card's play by the card ("Traitor"), else the step."""
+    if key.startswith("play "):
+        code = key.split(" ", 1)[1]
+        return PRESENTERS[view["game"]].card_names(view).get(code, code)
     return key.replace("_", " ").capitalize()
 
 
@@ -463,28 +374,13 @@ def example(view: dict) -> list[str]:
     it has them (so the example names only its own cards)."""
     presenter = PRESENTERS[view["game"]]
     steps = my_steps(view)
-    if view["game"] == "battleline":
-        play = next((s for s in steps if _on_a_flag(s)), None)
-        if play is not None:
-            return [presenter.say_step(play), presenter.steps.say("claim none"), presenter.steps.say("draw troop")]
+    play = next((s for s in steps if _on_a_spot(view, s)), None)
+    if play is not None:  # a card onto the table, then the rest of the game's example turn
+        return [presenter.say_step(play), *[presenter.steps.say(line.strip('"'))
+                                            for line in presenter.example.split(", ")[1:]]]
     if steps:
         return [presenter.say_step(steps[0])]
     return [presenter.steps.say(line.strip('"')) for line in presenter.example.split(", ")]
-
-
-# Battle Line's commands told in the reader's language (the help of a reply that could not be read):
-# each an example step, told as show.describe tells a link.
-HELP_STEPS = (
-    {"type": "play", "card": "7R", "flag": 3}, {"type": "play", "card": "SCOUT"},
-    {"type": "play", "card": "DESERTER", "target": {"flag": 3, "card": "9B"}},
-    {"type": "play", "card": "TRAITOR", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
-    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "to_flag": 5},
-    {"type": "play", "card": "REDEPLOY", "target": {"flag": 3, "card": "9B"}, "discard": True},
-    {"type": "claim", "flags": [3, 5]}, {"type": "claim", "flags": []},
-    {"type": "draw", "deck": "troop"}, {"type": "draw", "deck": "tactics"},
-    {"type": "scout_draw", "deck": "tactics"}, {"type": "scout_return", "cards": ["7R", "8R"]},
-    {"type": "mud_discard", "flag": 4, "card": "2G"}, {"type": "pass"}, {"type": "resign"},
-)
 
 
 def _width(text: str) -> int:
@@ -498,12 +394,12 @@ def help_text(view: dict) -> str:
     """The commands a reply may hold, in the reader's words, each with what it does; English ones
     are read too (and English readers get the step table's own help)."""
     presenter = PRESENTERS[view["game"]]
-    if view["game"] != "battleline" or presenter.steps.words() is None:
+    if not presenter.help_steps or presenter.steps.words() is None:
         text = presenter.help
-        for aside in getattr(import_module(f"chalicelib.games.{view['game']}.steps"), "HELP_ASIDES", ()):
+        for aside in presenter.help_asides:
             text = text.replace(f"({aside})", bracketed(_(aside)))  # its asides in the reader's words
         return text
-    said = [(presenter.say_step(step), describe(view, step)) for step in HELP_STEPS]
+    said = [(presenter.say_step(step), describe(view, step)) for step in presenter.help_steps]
     width = max(_width(command) for command, _what in said)
     lines = [f"    {command}{' ' * (width - _width(command))}   {what}" for command, what in said]
     return "\n".join([*lines, "", english_too(view, fixed=True)])
@@ -525,19 +421,12 @@ def english_too(view: dict, fixed: bool = False) -> str:
 
 def grid_intro(view: dict) -> str:
     """The line above the text part's grid: how its cells are written as commands, in the reader's words."""
-    say = PRESENTERS["battleline"].steps.say
-    return _("Where each card can go ({play} CARD FLAG; then {claim} FLAGS or {none}; then {troop} or "
-             "{tactics}):").format(play=say("play"), claim=say("claim"), none=say("claim none"),
-                                   troop=say("draw troop"), tactics=say("draw tactics"))
+    return PRESENTERS[view["game"]].grid_intro()
 
 
 def hand(view: dict) -> list[dict]:
     """The seat's hand as the templates draw it."""
-    cards = view["state"].get("hand") or []
-    if view["game"] == "battleline":
-        return [card(c) for c in cards]
-    return [{"code": c, "name": n, "tactic": True, "value": n, "letter": "", "colour": "#ffffff",
-             "ink": "#37474f", "title": n} for c, n in zip(cards, card_names(view["game"], cards, view))]
+    return [face(view, c) for c in view["state"].get("hand") or []]
 
 
 # ---------------------------------------------------------------- all of it, for a template
@@ -549,7 +438,8 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
     replaces the first line (an answer to a reply says what it played); ``moves``: link the
     seat's moves, if it is its decision."""
     seat, game_id, presenter = view["you"], view["game_id"], PRESENTERS[view["game"]]
-    battleline = view["game"] == "battleline"
+    rows = table(view)
+    drawn_whole = not rows  # a game whose board is drawn whole (Khan & General's), not as rows of a table
 
     def url(step: dict) -> str:
         return links.step_url(game_id, seat, view["version"], step)
@@ -557,7 +447,6 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
     mine = moves and bool(my_steps(view))
     linked = grid(view, url) if mine else None
     found, left = groups(view, url) if mine else ([], [])
-    rows = table(view) if battleline else []
     cards = hand(view)
     return {
         "subject": subject(view),
@@ -570,12 +459,12 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
             turn=turn_label(view)),
         "status": whose_move(view),
         "clock": clock_line(view),
-        "battleline": battleline,
+        "table_rows": not drawn_whole,
         "table": rows,
-        "table_text": table_text(rows) if battleline else [],
-        "two_sides": battleline and len(view["seats"]) == 2,
-        "board_html": None if battleline else presenter.html_board(view["state"], seat, names(view)),
-        "board_text": None if battleline else presenter.text_board(view["state"], seat, names(view), hand=False),
+        "table_text": table_text(rows),
+        "two_sides": not drawn_whole and len(view["seats"]) == 2,
+        "board_html": presenter.html_board(view["state"], seat, names(view)) if drawn_whole else None,
+        "board_text": presenter.text_board(view["state"], seat, names(view), hand=False) if drawn_whole else None,
         "hand": cards,
         "hand_text": joined([c["name"] for c in cards]),
         "counts": presenter.counts(view),
