@@ -209,6 +209,14 @@ class GameStore(Protocol):
         clock last (an index: eventually consistent)."""
 
 
+class ChangeTail(Protocol):
+    """A reader of the outbox with its own place (``OutboxStore.tail``)."""
+
+    def each(self, handle: Callable[[Change], T]) -> list[T]:
+        """Hand ``handle`` every change reported since this reader's last call (at first: since the
+        oldest), in order, each acknowledged once ``handle`` returns; returns what it returned."""
+
+
 class OutboxStore(Protocol):
     """The outbox: what follows a write, from the table's stream."""
 
@@ -223,6 +231,10 @@ class OutboxStore(Protocol):
     def change_of(self, event_name: str, image: dict) -> Change | None:
         """What the outbox consumer makes of one stream record (its event name and new image, as
         DynamoDB types it), or None when it has nothing to do with it."""
+
+    def tail(self) -> ChangeTail:
+        """A reader of the changes with its own place, from the oldest: the tests' view of the outbox
+        (tests/outbox.py), which leaves :meth:`changes`'s place where it was."""
 
     def project(self, committed: Committed) -> None:
         """Bring the game's head (and its index entries) to the committed version unless a later one
