@@ -1,4 +1,5 @@
-"""What the services need from storage: the ``Store`` protocol (``DynamoStore`` implements it).
+"""What the services need from storage: the ``Store`` protocol (``DynamoStore`` and the in-memory
+``MemoryStore`` implement it).
 
 Every method may raise :class:`StoreUnavailable` (DynamoDB down, timed out or failing) or
 :class:`Throttled` (refused for now): a write is one request or one transaction, applied whole
@@ -8,7 +9,8 @@ item or of a partition are strongly consistent unless said otherwise; reads of a
 the item. What follows a write (a game's head and index entries, its players' lists, every
 notification) is done by the outbox consumer from the table's stream (:meth:`changes`,
 :meth:`project`), a moment later.
-A test (tests/store/test_store_protocol.py) keeps the members' parameters the same as DynamoStore's.
+A test (tests/store/test_store_protocol.py) keeps the members' parameters the same as DynamoStore's
+and MemoryStore's.
 """
 
 from __future__ import annotations
