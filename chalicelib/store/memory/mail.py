@@ -9,8 +9,9 @@ from .table import MemoryTable
 
 class MemoryMailAnswers(MemoryTable):
     def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
-        count, expires = self._mail.get((email_hash, "ANSWERS#" + window), (0, expires_at))
-        if count >= most:
+        found = self._mail.get((email_hash, "ANSWERS#" + window))
+        count, expires = found or (0, expires_at)
+        if found is not None and count >= most:  # a first answer is counted whatever ``most`` (as DynamoDB's ADD)
             return False
         self._mail[(email_hash, "ANSWERS#" + window)] = (count + 1, expires)
         return True

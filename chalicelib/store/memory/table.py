@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
+from dataclasses import replace
 import time
 from typing import Any, Callable, TypeVar
 
@@ -80,4 +81,5 @@ class MemoryTable:
         return found is None or found[1] < self._now_epoch()
 
     def _put_idempotency(self, record) -> None:
-        self._idempotency[(record.scope, record.key)] = (kept(record), self._now_epoch() + IDEMPOTENCY_TTL_SECONDS)
+        stored = replace(kept(record), body=as_json(record.body))  # as JSON gives it back
+        self._idempotency[(record.scope, record.key)] = (stored, self._now_epoch() + IDEMPOTENCY_TTL_SECONDS)
