@@ -26,6 +26,7 @@ from chalicelib.records import (
     TournamentRecord,
 )
 from chalicelib.store.errors import DuplicateItem, IdempotencyRace, LimitReached, VersionConflict
+from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.memory.store import MemoryStore
 
 pytestmark = pytest.mark.contract
@@ -258,9 +259,10 @@ def test_a_ladder_challenge_is_opened_and_settled_once(store):
 
 
 def test_an_idempotency_record_is_gone_after_a_day(store):
-    players(store, "p1", "p2")
     now = [1_800_000_000]
-    store._now_epoch = lambda: now[0]
+    store = MemoryStore(now_epoch=lambda: now[0]) if isinstance(store, MemoryStore) else \
+        DynamoStore(store.client, store.table, now_epoch=lambda: now[0])  # the store on the test's clock
+    players(store, "p1", "p2")
     store.create_game(a_game("g1"), [], key("once"))
     assert store.get_idempotency("p1", "once") is not None
     now[0] += 24 * 3600 + 1
@@ -305,3 +307,22 @@ def test_the_same_writes_make_the_same_changes_on_memory_and_on_dynamodb(store):
     again = []
     store.tail().each(again.append)  # a reader of its own starts from the oldest
     assert again == found
+
+
+def test_my_moves_soonest_deadline_first_and_open_games_newest_first(store):
+    players(store, "p1", "p2")
+    store.create_game(a_game("g1", deadline="2026-01-09T00:00:00Z"), [], None)
+    store.create_game(a_game("g2"), [], None)  # no clock: last
+    store.create_game(a_game("g3", deadline="2026-01-03T00:00:00Z"), [], None)
+    assert [(m.game_id, m.deadline) for m in store.list_my_moves("p1")] == [
+        ("g3", "2026-01-03T00:00:00Z"), ("g1", "2026-01-09T00:00:00Z"), ("g2", None)]
+    for n, made in enumerate(["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"]):
+        waiting = a_game(f"w{n}", status="waiting", to_move=None)
+        waiting.created_at = made
+        waiting.seats[1] = SeatRecord(2, None, "", open=True)
+        store.create_game(waiting, [], None)
+    assert store.open_games("battleline", 5) == ["w1", "w0"] and store.open_games("khan", 5) == []
+    asked = a_game("g4")
+    asked.seats[1].accepted = False
+    store.create_game(asked, [], None)
+    assert store.count_unfinished_games("p2") == 3 and store.count_unfinished_games("p1") == 6
