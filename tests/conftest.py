@@ -1,4 +1,4 @@
-"""Shared fixtures: the store on moto (fast) or on DynamoDB Local (the real engine), the app
+"""Shared fixtures: the store in memory (the unit tests), on moto or on DynamoDB Local (the real engine), the app
 through chalice.test.Client, and a live server for tests that need real HTTP."""
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from chalicelib.notify.dispatcher import Dispatcher  # noqa: E402
 from chalicelib.presenting.links import Links  # noqa: E402
 from chalicelib.config import build_services  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
+from chalicelib.store.memory.store import MemoryStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402
 from tests.outbox import Projector  # noqa: E402
 from devtools.dynamodb_local import ROOT, DynamoDBLocal, free_port, server_environment, wait_for_port  # noqa: E402
@@ -64,9 +65,39 @@ def fresh_table(client) -> str:
 KEEP_BOTO3_SESSION = {"core": {**default_user_config["core"], "reset_boto3_session": False}}
 
 
-@pytest.fixture(params=["moto", pytest.param("dynamodb_local", marks=pytest.mark.integration)])
+# Which store each test runs on (docs/storage.md): the unit tests on the in-memory store (fast); the
+# tests of the store's contract (marked ``contract``) on it, moto and DynamoDB Local alike; the tests that
+# reach DynamoDB itself (marked ``dynamodb``) on moto and DynamoDB Local; races (``concurrent``) on
+# DynamoDB Local only; whole games (``long_play``) on memory and on DynamoDB Local.
+MEMORY = "memory"
+MOTO = "moto"
+DYNAMODB_LOCAL = pytest.param("dynamodb_local", marks=pytest.mark.integration)
+
+
+def store_kinds(metafunc) -> list:
+    """The stores a test that uses ``store`` runs on."""
+    if "concurrent" in metafunc.fixturenames:
+        return [DYNAMODB_LOCAL]
+    if metafunc.definition.get_closest_marker("contract"):
+        return [MEMORY, MOTO, DYNAMODB_LOCAL]
+    if metafunc.definition.get_closest_marker("dynamodb"):
+        return [MOTO, DYNAMODB_LOCAL]
+    if "long_play" in metafunc.fixturenames:
+        return [MEMORY, DYNAMODB_LOCAL]
+    return [MEMORY]
+
+
+def pytest_generate_tests(metafunc):
+    chosen = any(m.args and m.args[0] == "store" for m in metafunc.definition.iter_markers("parametrize"))
+    if "store" in metafunc.fixturenames and not chosen:
+        metafunc.parametrize("store", store_kinds(metafunc), indirect=True)
+
+
+@pytest.fixture
 def store(request):
-    if request.param == "moto":
+    if request.param == MEMORY:
+        yield MemoryStore()
+    elif request.param == MOTO:
         with mock_aws(config=KEEP_BOTO3_SESSION):
             client = boto3.client("dynamodb", region_name="us-east-1")
             yield DynamoStore(client, fresh_table(client))
@@ -77,17 +108,18 @@ def store(request):
 
 @pytest.fixture
 def concurrent(request):
-    """Races need the real engine: moto's conditional writes are not atomic across threads."""
-    if request.node.callspec.params.get("store") == "moto":
+    """Races need the real engine: moto's conditional writes are not atomic across threads, and the
+    in-memory store serialises every call."""
+    if request.node.callspec.params.get("store") != "dynamodb_local":
         pytest.skip("races run on DynamoDB Local (the integration tier)")
 
 
 @pytest.fixture
 def long_play(request):
     """A whole game writes hundreds of items; moto copies the whole table in every transaction,
-    so a game played to its end runs on DynamoDB Local only."""
+    so a game played to its end runs on the in-memory store and on DynamoDB Local, never on moto."""
     if request.node.callspec.params.get("store") == "moto":
-        pytest.skip("long games run on DynamoDB Local (the integration tier)")
+        pytest.skip("long games run on memory and DynamoDB Local")
 
 
 LINKS = Links("test-link-secret", "http://testserver")

@@ -1,8 +1,8 @@
 """The outbox as a test reads it: every message the table's stream holds, without dispatching any.
 
 The table's stream is the outbox (docs/storage.md): a game version implies its messages
-(``messages.for_committed``) and other items carry theirs. Each call reads the whole stream
-afresh, from its oldest record, so it lists what was written whether or not a consumer has
+(``messages.for_committed``) and other items carry theirs. Each call reads the whole feed
+(``OutboxStore.tail``) afresh, from its oldest record, so it lists what was written whether or not a consumer has
 handled it yet.
 """
 
@@ -11,21 +11,18 @@ from __future__ import annotations
 from chalicelib.notify.messages import for_committed
 from chalicelib.records import Message
 from chalicelib.store.errors import StoreError
-from chalicelib.store.stream import StreamTail
 
 
 def written(store) -> list[Message]:
     """Every message written so far, oldest first (the same message twice if it was written twice)."""
     found: list[Message] = []
 
-    def each(record: dict) -> None:
-        change = store.change_of(record["eventName"], record["dynamodb"].get("NewImage") or {})
-        if change is not None:
-            found.extend(change.messages)
-            if change.committed is not None:
-                found.extend(for_committed(change.committed))
+    def each(change) -> None:
+        found.extend(change.messages)
+        if change.committed is not None:
+            found.extend(for_committed(change.committed))
 
-    StreamTail(store.client, store.table).each(each)
+    store.tail().each(each)
     return found
 
 
@@ -36,12 +33,11 @@ class Projector:
 
     def __init__(self, store) -> None:
         self.store = store
-        self.tail = StreamTail(store.client, store.table)
+        self.tail = store.tail()
 
     def __call__(self) -> None:
-        def each(record: dict) -> None:
-            change = self.store.change_of(record["eventName"], record["dynamodb"].get("NewImage") or {})
-            if change is not None and change.committed is not None:
+        def each(change) -> None:
+            if change.committed is not None:
                 self.store.project(change.committed)
 
         try:

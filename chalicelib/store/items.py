@@ -10,7 +10,7 @@ from typing import Any, Iterable
 
 from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 
-from ..records import (EventRecord, GameRecord, IdempotencyRecord, LadderBoard, LadderChallenge, LadderRecord, Membership,
+from ..records import (Change, Committed, EventRecord, GameRecord, IdempotencyRecord, LadderBoard, LadderChallenge, LadderRecord, Membership,
                        Message, RungRecord, SeatRecord)
 from ..ids import idempotency_mark
 from . import codec, keys
@@ -176,6 +176,26 @@ def committed_game(item: dict) -> GameRecord:
         created_by="", created_at=item["at"], updated_at=item["at"], event_count=item["ec"],
         to_move=item.get("tm"), deadline=item.get("dl"), due_at=item.get("da"), rated=item.get("rt", False),
         tournament_id=item.get("tn"), ladder_id=item.get("ld"), revision=item.get("r", 0))
+
+
+def message_from(item: dict) -> Message:
+    """A message as an item's ``outbox`` attribute lists it."""
+    return Message(item["msg_id"], item["type"], item["player_id"], item["data"], item["created_at"])
+
+
+def change_of(event_name: str, image: dict) -> Change | None:
+    """What the outbox consumer makes of one stream record (its event name and new image, as DynamoDB
+    types it): a game version committed (``new`` unless rewritten in place) and the messages the
+    item carries; None when it has nothing to do with it. The in-memory store's feed is made by it
+    too, so both stores report the same changes."""
+    if event_name not in ("INSERT", "MODIFY") or "SK" not in image:
+        return None
+    item = plain(image)
+    change = Change(messages=[message_from(m) for m in codec.unpack(item["outbox"])] if "outbox" in item else [])
+    if keys.version_of(item["SK"]) is not None:
+        game = committed_game(item)
+        change.committed = Committed(game, events_from(item), item.get("pm"), new=event_name == "INSERT")
+    return change if change.committed or change.messages else None
 
 
 # ---------------------------------------------------------------------- players' memberships

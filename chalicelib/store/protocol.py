@@ -1,4 +1,5 @@
-"""What the services need from storage: the ``Store`` protocol (``DynamoStore`` implements it).
+"""What the services need from storage: the ``Store`` protocol (``DynamoStore`` and the in-memory
+``MemoryStore`` implement it).
 
 Every method may raise :class:`StoreUnavailable` (DynamoDB down, timed out or failing) or
 :class:`Throttled` (refused for now): a write is one request or one transaction, applied whole
@@ -8,7 +9,8 @@ item or of a partition are strongly consistent unless said otherwise; reads of a
 the item. What follows a write (a game's head and index entries, its players' lists, every
 notification) is done by the outbox consumer from the table's stream (:meth:`changes`,
 :meth:`project`), a moment later.
-A test (tests/store/test_store_protocol.py) keeps the members' parameters the same as DynamoStore's.
+A test (tests/store/test_store_protocol.py) keeps the members' parameters the same as DynamoStore's
+and MemoryStore's.
 """
 
 from __future__ import annotations
@@ -209,6 +211,14 @@ class GameStore(Protocol):
         clock last (an index: eventually consistent)."""
 
 
+class ChangeTail(Protocol):
+    """A reader of the outbox with its own place (``OutboxStore.tail``)."""
+
+    def each(self, handle: Callable[[Change], T]) -> list[T]:
+        """Hand ``handle`` every change reported since this reader's last call (at first: since the
+        oldest), in order, each acknowledged once ``handle`` returns; returns what it returned."""
+
+
 class OutboxStore(Protocol):
     """The outbox: what follows a write, from the table's stream."""
 
@@ -223,6 +233,10 @@ class OutboxStore(Protocol):
     def change_of(self, event_name: str, image: dict) -> Change | None:
         """What the outbox consumer makes of one stream record (its event name and new image, as
         DynamoDB types it), or None when it has nothing to do with it."""
+
+    def tail(self) -> ChangeTail:
+        """A reader of the changes with its own place, from the oldest: the tests' view of the outbox
+        (tests/outbox.py), which leaves :meth:`changes`'s place where it was."""
 
     def project(self, committed: Committed) -> None:
         """Bring the game's head (and its index entries) to the committed version unless a later one

@@ -204,6 +204,7 @@ def test_find_players_marks_bot_accounts(api):
         [(ann["id"], None), (robo["id"], True), (bob["id"], True)])
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_find_players_reads_the_pages_profiles_in_one_batch(api, services, monkeypatch):
     """The read cost docs/storage.md gives: one BatchGetItem of at most the page's profiles."""
     ann = api.signup("Ann")
@@ -234,6 +235,7 @@ def test_a_bot_account_is_marked_on_its_ladder_rung(api):
         True, None)
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_a_rung_made_before_bot_marks_shows_no_mark(api, services):
     """The mark is stored on the rung when the player joins: a rung made before (no ``bot`` on its
     item) reads without it, and nothing breaks."""

@@ -27,6 +27,7 @@ def test_create_player_shows_the_key_once_and_get_me_uses_it(api, store):
     assert "api_key" not in me.body
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_api_keys_are_stored_only_hashed(api, store):
     ann = api.signup("Ann")
     scan = store.client.scan(TableName=store.table)["Items"]

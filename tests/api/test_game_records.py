@@ -220,6 +220,7 @@ def test_list_game_records_gives_finished_games_newest_first_in_pages_and_as_ndj
     assert bad.status == 400 and bad.body["code"] == "invalid_cursor"
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_a_game_stored_before_rules_versions_were_recorded_is_version_1(api, store):
     from chalicelib.store import keys
     from chalicelib.store.items import typed_key

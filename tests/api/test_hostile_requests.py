@@ -13,7 +13,7 @@ from chalicelib.web import MAX_BODY_BYTES, MAX_JSON_DEPTH, resolve
 
 from .test_contract import problem_of
 
-pytestmark = pytest.mark.parametrize("store", ["moto"], indirect=True)  # the HTTP edge: one store is enough
+pytestmark = pytest.mark.parametrize("store", ["memory"], indirect=True)  # the HTTP edge: one store is enough
 
 OPERATIONS = {op.operation_id: op for op in routes.operations}
 WITH_BODY = sorted(op for op, spec in OPERATIONS.items() if spec.body is not None)

@@ -53,6 +53,7 @@ def test_a_replayed_move_is_the_first_answer_byte_for_byte_after_the_game_moved_
     assert api.view(ann, game["game_id"])["version"] == 2  # applied once
 
 
+@pytest.mark.dynamodb
 def test_a_move_whose_key_record_was_lost_is_answered_once_from_its_version(request, api, store):
     """The request stopped after the version was written and before the key's record was: the retry
     (same key, same body) finds the key on the version and is answered from it, not applied again;

@@ -90,6 +90,7 @@ def test_revoking_stops_the_key_at_once(api):
     assert public.status == 200 and public.body["name"] == "Ann"  # the player remains
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_keys_are_never_stored_or_logged_in_clear(api, store, caplog):
     caplog.set_level(logging.DEBUG)
     ann = api.signup("Ann")

@@ -267,6 +267,7 @@ def rung_keys(store, ladder_id):
     return {item["SK"]["S"]: item["player_id"]["S"] for item in items}
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_winner_takes_the_losers_place_and_everyone_between_moves_down_one_rung_item_changed(world):
     org = signup(world, "Org")
     ladder_id = make_ladder(world, org, max_places_above=3)
@@ -291,6 +292,7 @@ def ladder_items(store, ladder_id):
                               ExpressionAttributeValues={":pk": {"S": keys.ladder_pk(ladder_id)}})["Items"]
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_a_move_never_writes_a_ladder_item(world):
     org = signup(world, "Org")
     ladder_id = make_ladder(world, org, options={"first_seat": 2})

@@ -7,6 +7,8 @@ import hashlib
 import re
 from dataclasses import replace
 
+import pytest
+
 from chalicelib.store import keys
 from chalicelib.store.items import typed_key
 
@@ -70,6 +72,7 @@ def test_every_game_draws_its_own_salt(api):
     assert len(salts) == 2
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_a_game_stored_before_deals_were_committed_to_shows_no_commitment(api, store):
     """Its settings item has no salt: the view says null for the commitment and the salt, before
     and after the end (the seed is still shown once it ends, as before)."""

@@ -208,6 +208,7 @@ def test_over_the_source_address_limit_it_is_429_with_retry_after(world):
     assert int(limited.headers["retry-after"]) > 0
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_no_secret_is_stored_in_clear(world, store):
     ann = sign_up(world, recovery_code=CODE)
     world.api.post("/v1/players/recover", {"email": "ann@example.org"})
@@ -230,6 +231,7 @@ def test_players_sharing_an_address_each_get_their_own_link(world):
     assert sorted(m["Subject"] for m in mails) == ["A new API key for Ann", "A new API key for Annie"]
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_a_recovery_code_is_not_in_a_sign_ups_idempotency_fingerprint(world, store):
     """A fingerprint is a fast SHA-256 of the body: with a guessable code in it, a copy of the
     table could test guesses offline. Replaying the sign-up still answers the first response."""

@@ -59,6 +59,7 @@ def mailed(store, monkeypatch):
         yield ApiClient(client, store), services, outbox
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_signup_replay_never_reveals_the_api_key(api, store):
     body = {"name": "Victim"}
     first = api.post("/v1/players", body, headers={"Idempotency-Key": "signup-1"})
@@ -71,6 +72,7 @@ def test_signup_replay_never_reveals_the_api_key(api, store):
     assert_not_stored(store, first.body["api_key"], "the API key of a sign-up with an Idempotency-Key")
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_no_stored_item_holds_a_secret(mailed, store):
     api, services, outbox = mailed
     ann = api.post("/v1/players", {"name": "Ann", "email": "ann@example.org"},

@@ -34,6 +34,8 @@ from ..notify.test_stream import outbox as outbox_image
 from ..notify.test_stream import record
 from .test_tournaments import create, join, start
 
+pytestmark = pytest.mark.dynamodb  # failures injected under the store, or its items read: DynamoDB itself
+
 URL = "http://dynamodb.test"
 
 

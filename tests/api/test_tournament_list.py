@@ -3,8 +3,28 @@ over 16 partitions a status, merged)."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from ..conftest import api_on
+from ..fakes import FakeClock
 from .test_contract import problem_of
 from .test_tournaments import create, join, start
+
+
+class Ticking(FakeClock):
+    """A clock a millisecond on at each read: on the in-memory store two tournaments can be made within
+    one millisecond, and the list orders those by id (as DynamoDB's index would)."""
+
+    def now(self) -> datetime:
+        self.advance(timedelta(milliseconds=1))
+        return self.moment
+
+
+@pytest.fixture
+def api(store, monkeypatch):
+    yield from api_on(store, Ticking(datetime.now(timezone.utc)), monkeypatch)
 
 
 def ids_of(reply):

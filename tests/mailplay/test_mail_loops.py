@@ -170,6 +170,7 @@ def test_issue34_item7_no_answer_after_two_unreadable_messages_in_a_row(game_by_
     assert inbound.handle(raw("ann@example.org", address(game), "blah", "<u9@example.org>")).reply is not None
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_issue34_item7_the_caps_keep_no_address_in_clear(game_by_mail, store):
     services, inbound, outbox, game, ann, bob = game_by_mail
     for i in range(3):

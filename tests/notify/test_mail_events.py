@@ -151,6 +151,7 @@ def test_an_invitation_to_a_bounced_address_is_not_sent(store, monkeypatch):
     assert [m for m in outbox.sent if m["To"].lower() == "cat@example.org"] == []
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
 def test_no_stored_item_holds_the_plain_address(world, monkeypatch):
     """The stops and the address lookups hold none (nor does any key); the profile is where the
     player's address is kept."""

@@ -12,6 +12,8 @@ from chalicelib.store.items import typed_key
 from devtools import backfill_player_emails
 from devtools.backfill_player_emails import backfill
 
+pytestmark = pytest.mark.dynamodb  # players made as DynamoDB held them before the migration
+
 
 def old_player(store, player_id: str, email: str | None) -> None:
     """A player as sign-up made them before the address lookup item existed."""

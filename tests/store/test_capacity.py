@@ -23,6 +23,8 @@ from chalicelib.store.schema import table_definition
 from ..conftest import LINKS
 from ..fakes import start_game
 
+pytestmark = pytest.mark.dynamodb  # capacity units and item sizes: DynamoDB itself
+
 CLOCK = {"per_move_days": 3}
 
 

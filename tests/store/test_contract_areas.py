@@ -1,7 +1,7 @@
 """The same contract for each area's storage in memory and on DynamoDB (moto, DynamoDB Local): the
 in-memory storage of an area passes exactly the tests its DynamoDB storage passes (conditional
-writes, ordering, what a read hands back). Areas with an in-memory storage so far: notes and
-notifications."""
+writes, ordering, what a read hands back): here each area's class by itself; the whole store is
+held to tests/store/test_contract_store.py."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from chalicelib.notify.dispatcher import Dispatcher
 from ..fakes import start_game
 
 
+@pytest.mark.dynamodb
 def test_a_table_of_another_layout_is_refused_with_what_to_do(store):
     check_layout(store.client, store.table)  # a table this version made
     other = dict(table_definition(store.table + "-old"))
@@ -44,6 +45,7 @@ def game_of(services, moves: int = 0):
     return view, callers
 
 
+@pytest.mark.contract
 def test_the_head_follows_the_latest_version_and_never_goes_back(services, store):
     view, (ann, bob) = game_of(services, moves=3)  # Ann's whole turn: it is Bob's move at version 3
     changes = []
@@ -58,6 +60,7 @@ def test_the_head_follows_the_latest_version_and_never_goes_back(services, store
     assert [m.version for m in store.list_memberships(bob.id)] == [3]
 
 
+@pytest.mark.contract
 def test_a_finished_game_leaves_its_players_lists_as_finished(services, store):
     view, (ann, bob) = game_of(services)
     services.games.post_action(ann, view["game_id"], ActionRequest(expected_version=0, steps=[{"type": "resign"}]),
@@ -69,6 +72,7 @@ def test_a_finished_game_leaves_its_players_lists_as_finished(services, store):
     assert store.list_my_moves(bob.id) == []
 
 
+@pytest.mark.contract
 def test_a_change_that_fails_is_handed_out_again(services, store):
     game_of(services, moves=1)
     seen = []
@@ -85,6 +89,7 @@ def test_a_change_that_fails_is_handed_out_again(services, store):
     assert [c.committed.game.version for c in again if c.committed] == [1]
 
 
+@pytest.mark.dynamodb
 def test_a_poll_for_new_events_reads_only_the_latest_versions(store):
     meter = Meter(store.client.wrapped, table_definition(store.table))
     services = build_services(DynamoStore(meter, store.table), dispatcher=Dispatcher(store, links=LINKS))

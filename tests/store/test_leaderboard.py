@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from itertools import count
 
+import pytest
+
 from chalicelib.records import RatingRecord
 from chalicelib.store import keys
+
+pytestmark = pytest.mark.contract  # the same on memory, moto and DynamoDB Local
 
 
 def first_ids_in_shard(shard: str, how_many: int) -> list[str]:

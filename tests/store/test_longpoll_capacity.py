@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from benchmarks.meter import Meter
 from chalicelib.config import build_services
 from chalicelib.models import CreateGameRequest, CreatePlayerRequest, ListGamesQuery, PlayerSeat
@@ -18,6 +20,8 @@ from chalicelib.store.schema import table_definition
 from tests.fakes import FakeClock
 
 from ..conftest import LINKS
+
+pytestmark = pytest.mark.dynamodb  # capacity units and item sizes: DynamoDB itself
 
 LOOKS = len(gaps(20))  # looks in a 20 s wait that finds nothing
 

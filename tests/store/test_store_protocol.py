@@ -1,5 +1,5 @@
-"""DynamoStore is a Store: the protocol the services depend on names each of its methods with
-the same parameters, so the two cannot drift apart unnoticed."""
+"""DynamoStore and MemoryStore are each a Store: the protocol the services depend on names each of
+their methods with the same parameters, so they cannot drift apart unnoticed."""
 
 import inspect
 
@@ -7,6 +7,7 @@ import pytest
 
 from chalicelib.store import Store
 from chalicelib.store.dynamodb import DynamoStore
+from chalicelib.store.memory.store import MemoryStore
 
 
 def members(cls) -> dict[str, object]:
@@ -38,6 +39,15 @@ def test_dynamo_store_has_the_protocol_member_with_its_parameters(name):
     assert inspect.signature(getattr(DynamoStore, name)) == inspect.signature(getattr(Store, name))
 
 
-def test_every_public_method_of_dynamo_store_is_in_the_protocol():
+@pytest.mark.parametrize("name", sorted(PROTOCOL))
+def test_memory_store_has_the_protocol_member_with_its_parameters(name):
+    assert name in members(MemoryStore), f"MemoryStore has no {name}"
+    wanted, found = inspect.getattr_static(Store, name), inspect.getattr_static(MemoryStore, name)
+    assert isinstance(found, staticmethod) == isinstance(wanted, staticmethod)
+    assert inspect.signature(getattr(MemoryStore, name)) == inspect.signature(getattr(Store, name))
+
+
+@pytest.mark.parametrize("implementation", [DynamoStore, MemoryStore])
+def test_every_public_method_of_each_store_is_in_the_protocol(implementation):
     """A method the services may call is in the protocol, where its guarantee is written."""
-    assert set(members(DynamoStore)) - set(PROTOCOL) == set()
+    assert set(members(implementation)) - set(PROTOCOL) == set()

@@ -9,17 +9,19 @@ from ...records import (
     Committed,
     Message,
 )
-from .. import codec, keys
+from .. import keys
 from ..items import (
     HEAD_FIELDS,
-    committed_game,
-    events_from,
+    change_of,
     head_item,
+    message_from,
     memberships,
     plain,
     typed,
     typed_key,
 )
+from ..protocol import ChangeTail
+from ..stream import StreamTail
 from .table import T, Table
 
 
@@ -27,21 +29,14 @@ class DynamoOutbox(Table):
     """The outbox: the table's stream, and what the consumer makes of each record."""
 
     def changes(self, handle: Callable[[Change], T]) -> list[T]:
-        def each(record: dict) -> T | None:
-            change = self.change_of(record["eventName"], record["dynamodb"].get("NewImage") or {})
-            return handle(change) if change is not None else None
-
-        return [found for found in self._tail.each(each) if found is not None]
+        return StreamChanges(self._tail, self.change_of).each(handle)
 
     def change_of(self, event_name: str, image: dict) -> Change | None:
-        if event_name not in ("INSERT", "MODIFY") or "SK" not in image:
-            return None
-        item = plain(image)
-        change = Change(messages=[self.message_from(m) for m in codec.unpack(item["outbox"])] if "outbox" in item else [])
-        if keys.version_of(item["SK"]) is not None:
-            game = committed_game(item)
-            change.committed = Committed(game, events_from(item), item.get("pm"), new=event_name == "INSERT")
-        return change if change.committed or change.messages else None
+        return change_of(event_name, image)
+
+    def tail(self) -> ChangeTail:
+        """A reader of the stream with its own place, from its oldest record."""
+        return StreamChanges(StreamTail(self.client, self.table), self.change_of)
 
     def project(self, committed: Committed) -> None:
         """The head follows the version (unless a later one is there already), and when the game's
@@ -70,4 +65,19 @@ class DynamoOutbox(Table):
 
     @staticmethod
     def message_from(item: dict) -> Message:
-        return Message(item["msg_id"], item["type"], item["player_id"], item["data"], item["created_at"])
+        return message_from(item)
+
+
+class StreamChanges:
+    """The changes of the table's stream, read by a tail of its own (``OutboxStore.tail``)."""
+
+    def __init__(self, tail: StreamTail, change_of: Callable[[str, dict], Change | None]) -> None:
+        self._tail = tail
+        self._change_of = change_of
+
+    def each(self, handle: Callable[[Change], T]) -> list[T]:
+        def each(record: dict) -> T | None:
+            change = self._change_of(record["eventName"], record["dynamodb"].get("NewImage") or {})
+            return handle(change) if change is not None else None
+
+        return [found for found in self._tail.each(each) if found is not None]

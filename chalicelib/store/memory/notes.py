@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...records import NotesRecord
+from .table import MemoryTable
 
 
-class MemoryNotes:
+class MemoryNotes(MemoryTable):
     """A seat's private notes, a dict by (game, seat); each read hands out a copy, as a store does."""
-
-    def __init__(self) -> None:
-        self._notes: dict[tuple[str, int], NotesRecord] = {}
 
     def get_notes(self, game_id: str, seat: int) -> NotesRecord | None:
         found = self._notes.get((game_id, seat))

@@ -7,12 +7,11 @@ from __future__ import annotations
 import copy
 
 from ...records import Delivery, WebhookEndpoint
+from .. import keys
+from .table import MemoryTable
 
 
-class MemoryNotifications:
-    def __init__(self) -> None:
-        self._webhooks: dict[tuple[str, str], WebhookEndpoint] = {}
-        self._deliveries: dict[tuple[str, str], Delivery] = {}
+class MemoryNotifications(MemoryTable):
 
     def put_webhook(self, endpoint: WebhookEndpoint) -> None:
         self._webhooks[(endpoint.player_id, endpoint.id)] = copy.deepcopy(endpoint)
@@ -52,5 +51,6 @@ class MemoryNotifications:
     def due_deliveries(self, now: str, limit: int = 100) -> list[Delivery]:
         due = sorted((d for d in self._deliveries.values()
                       if d.status == "pending" and d.next_attempt_at and d.next_attempt_at <= now),
-                     key=lambda d: d.next_attempt_at)
+                     key=lambda d: (keys.delivery_due(d.webhook_id, d.msg_id, d.next_attempt_at)["due"],
+                                    d.next_attempt_at))  # shard by shard, as the ``due`` index is read
         return [copy.deepcopy(d) for d in due[:limit]]
