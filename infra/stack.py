@@ -9,6 +9,7 @@ edits; docs/deploy.md lists them all.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import re
 from dataclasses import dataclass
@@ -198,8 +199,15 @@ class PrecompiledChalice(Chalice):
     (infra/package.py says why: a cold start then loads bytecode instead of compiling)."""
 
     def _package_app(self) -> None:
-        super()._package_app()
-        precompile(Path(self._sam_package_dir) / "deployment.zip")
+        # Chalice builds the package through a cache in the project's .chalice/deployments: two
+        # syntheses of one checkout at once (the infra tests on two workers) would write the same
+        # file, so each waits for the other.
+        lock = Path(__file__).resolve().parent.parent / ".chalice" / "package.lock"
+        lock.parent.mkdir(exist_ok=True)
+        with lock.open("w") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            super()._package_app()
+            precompile(Path(self._sam_package_dir) / "deployment.zip")
 
 
 class SettingsError(ValueError):

@@ -296,7 +296,7 @@ def _read_deploy(words: list[str]) -> dict:
 DEPLOY = StepType(
     DeployStep, "deploy", read=_read_deploy,
     write=lambda step: f"deploy {step['unit']} {_xy(step['at'])} {step['facing']}",
-    describe=lambda step: Words(N_("deploy {unit} at {at} facing {facing}"), unit=step["unit"],
+    describe=lambda step: Words(N_("deploy {unit} face down at {at}, facing {facing}"), unit=step["unit"],
                                   at=_told(step["at"]), facing=step["facing"]),
     recorded=lambda data: {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]})
 
