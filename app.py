@@ -192,7 +192,7 @@ def get_leaderboard(call: Call):
                        "unsupported_seat", "player_not_found", "rated_conflict", "blocked", "bot_refuses",
                        "too_many_games", "too_many_invitations"))
 def create_game(call: Call):
-    return call.services.games.create_game(call.player, call.body, call.idempotency)
+    return call.services.creation.create_game(call.player, call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/games", "listGames",

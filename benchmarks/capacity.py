@@ -108,7 +108,7 @@ def play(meter: Meter, services, scenario: Scenario, moves: int, seed: int) -> N
     services.dispatcher.drain_outbox()
     options = {"first_seat": 1, **({"time_control": scenario.clock} if scenario.clock else {})}
     while len(scenario.moves) < moves:
-        game = services.games.create_game(players[0][1], CreateGameRequest(
+        game = services.creation.create_game(players[0][1], CreateGameRequest(
             game=scenario.game, options=options, seats=[PlayerSeat(player_id=c.id) for _, c in players]), None).body
         services.dispatcher.drain_outbox()
         view = game

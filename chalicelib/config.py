@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.bots import Bots
     from .services.clocks import Clocks
     from .services.digests import Digests
+    from .services.creation import GameCreation
     from .services.games import Games
     from .services.gamerecords import GameRecords
     from .services.life import GameLife
@@ -218,7 +219,8 @@ class Services:
     dispatcher: "Dispatcher"
     players: "Players"
     moves: "GameLife"  # a game's life (load, clock, apply, save): the name the tests know it by
-    games: "Games"
+    creation: "GameCreation"  # making a game (createGame)
+    games: "Games"  # reading games and events (long-polls too), moves, a seat's view
     clocks: "Clocks"
     vacations: "Vacations"
     lobby: "Lobby"
@@ -275,7 +277,7 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
                                             base_url=links.base_url if links is not None else public_url())
     told = wiring.notifications_area(store, clock, core, played, competitions, dispatcher=dispatcher)
     return Services(store=store, dispatcher=told.dispatcher, players=people.players, moves=core.life,
-                    games=played.games, clocks=core.clocks, vacations=people.vacations, lobby=lobby,
+                    creation=played.creation, games=played.games, clocks=core.clocks, vacations=people.vacations, lobby=lobby,
                     boards=played.boards, notes=played.notes, blocks=people.blocks, game_limit=people.game_limit,
                     records=played.records, bots=played.bots, ratings=people.ratings, finished=competitions.finished,
                     webhooks=told.webhooks, tournaments=competitions.tournaments, ladders=competitions.ladders,

@@ -7,7 +7,7 @@ needing only those before it:
    the clocks' sweeper, idempotency, long-polls and the duplicate boards' rule;
 2. :func:`players_area`: players and their keys, account recovery, rate limits, ratings, vacations,
    and the consent asked before a game seats someone (blocks, limits, invitations);
-3. :func:`games_area`: games and moves, bots, game records, notes, boards;
+3. :func:`games_area`: making a game, games read and moves, bots, game records, notes, boards;
 4. :func:`lobby_area`: consent answered, open seats, rematches;
 5. :func:`competitions_area`: tournaments, ladders, and what a finished game leads to;
 6. :func:`notifications_area`: webhooks, digests, and the dispatcher served whole (a seat's view,
@@ -30,6 +30,7 @@ from .ratelimit import Rate, RateLimits
 from .services.blocks import Blocks
 from .services.boards import Boards
 from .services.bots import Bots
+from .services.creation import GameCreation
 from .services.clocks import Clocks
 from .services.consent import Consent
 from .services.digests import Digests
@@ -97,6 +98,7 @@ def players_area(store: Store, clock: Clock, core: GameLifeArea, *, links: Links
 
 @dataclass(frozen=True)
 class GamesArea:
+    creation: GameCreation
     games: Games
     bots: Bots
     records: GameRecords
@@ -107,9 +109,11 @@ class GamesArea:
 def games_area(store: Store, clock: Clock, core: GameLifeArea, people: PlayersArea, *,
                links: Links | None) -> GamesArea:
     games = Games(store, life=core.life, idempotent=core.idempotent, duplicates=core.duplicates,
-                  consent=people.consent, waiter=core.waiter, keys=people.players, sends_email=links is not None)
+                  consent=people.consent, waiter=core.waiter, keys=people.players)
+    creation = GameCreation(store, life=core.life, games=games, idempotent=core.idempotent, consent=people.consent,
+                            sends_email=links is not None)
     notes = Notes(store, clock, life=core.life)
-    return GamesArea(games=games, bots=Bots(life=core.life),
+    return GamesArea(creation=creation, games=games, bots=Bots(life=core.life),
                      records=GameRecords(store, duplicates=core.duplicates, engines=core.life.engines), notes=notes,
                      boards=Boards(store, life=core.life, games=games, duplicates=core.duplicates, notes=notes,
                                    links=links))

@@ -55,7 +55,7 @@ def rendered() -> dict[str, str]:
         ann, bob = (services.players.authenticate(services.players.create_player(
             CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
             for name in ("Ann", "Bob"))
-        game_id = services.games.create_game(ann, CreateGameRequest(
+        game_id = services.creation.create_game(ann, CreateGameRequest(
             game="battleline", rated=True, options={"first_seat": 1, "time_control": {"per_move_days": 3}},
             seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body["game_id"]
         services.dispatcher.drain_outbox()

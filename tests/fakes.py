@@ -66,4 +66,4 @@ def start_game(services, creator, request, callers=()) -> dict:
     for caller in callers:
         if caller.id != creator.id:
             services.players.set_preferences(caller, Preferences(challenges="accept"))
-    return services.games.create_game(creator, request, None).body
+    return services.creation.create_game(creator, request, None).body

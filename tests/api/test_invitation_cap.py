@@ -114,7 +114,7 @@ def test_a_refused_game_leaves_no_game_and_counts_nothing(capped):
 
 def test_one_game_inviting_more_than_a_day_allows_is_refused_at_once(capped):
     api, services, clock, outbox = capped
-    services.games.invitations.most = 1
+    services.creation.invitations.most = 1
     ann = api.signup("Ann")
     body = problem_of(invite(api, ann, "a@example.org", "b@example.org"), 429, "too_many_invitations")
     assert body["limit"] == 1

@@ -275,7 +275,7 @@ def test_store_outage_fails_the_stream_record_so_it_is_retried(fake_errors, stor
 
 def test_store_outage_fails_the_sweeper_retries_and_inbound_mail(fake_errors, store, services):
     ann = services.players.create_player(CreatePlayerRequest(name="Ann"), None).body
-    services.games.create_game(services.players.authenticate(ann["api_key"]), CreateGameRequest(
+    services.creation.create_game(services.players.authenticate(ann["api_key"]), CreateGameRequest(
         game="battleline", seats=[PlayerSeat(player_id=ann["id"]), BotSeat(bot="random")]), None)  # in the stream
     outage(store).fail(client_error("ProvisionedThroughputExceededException"))
     with pytest.raises(Throttled):

@@ -129,7 +129,7 @@ def mail_world():
         ann, bob = (services.players.authenticate(services.players.create_player(
             CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
             for name in ("Ann", "Bob"))
-        game = services.games.create_game(ann, CreateGameRequest(
+        game = services.creation.create_game(ann, CreateGameRequest(
             game="battleline", seed=5, options={"first_seat": 1},
             seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
         gid = game["game_id"]
@@ -156,7 +156,7 @@ def mail_world():
         services.dispatcher.drain_outbox()
         finished = next(m for m in outbox.sent if m["To"] == "ann@example.org" and kind_of(m) == "finished")
         htmls["email: game finished"] = html_of(finished)
-        invited = services.games.create_game(ann, CreateGameRequest(
+        invited = services.creation.create_game(ann, CreateGameRequest(
             game="khan", options={"first_seat": 2},
             seats=[PlayerSeat(player_id=ann.id), EmailSeat(email="cat@example.org")]), None).body
         services.dispatcher.drain_outbox()

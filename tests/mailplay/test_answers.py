@@ -28,7 +28,7 @@ def asked(store):
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))
-    game = services.games.create_game(ann, CreateGameRequest(
+    game = services.creation.create_game(ann, CreateGameRequest(
         game="battleline", rated=True, options={"first_seat": 2, "time_control": {"per_move_days": 3}},
         seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
     assert game["status"] == "waiting"
@@ -121,7 +121,7 @@ def test_the_creator_moving_first_is_told_by_the_your_move_email(store):
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))
-    game_id = services.games.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 1}, seats=[
+    game_id = services.creation.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 1}, seats=[
         PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body["game_id"]
     services.dispatcher.drain_outbox()
     outbox.sent.clear()

@@ -21,7 +21,7 @@ def invited(store):
     services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
     ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
     ann = services.players.authenticate(ann["api_key"])
-    game = services.games.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 2},
+    game = services.creation.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 2},
                                                       seats=[PlayerSeat(player_id=ann.id), EmailSeat(email="Cat@Example.org")]),
                                None).body
     return services, outbox, ann, game
@@ -77,7 +77,7 @@ def test_an_invitation_names_who_invites_and_the_other_players(store):
     services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"]) for name in ("Ann", "Bob"))
-    game = services.games.create_game(ann, CreateGameRequest(game="battleline", options={"players": 3}, seats=[
+    game = services.creation.create_game(ann, CreateGameRequest(game="battleline", options={"players": 3}, seats=[
         PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id), EmailSeat(email="cat@example.org")]), None).body
     services.dispatcher.drain_outbox()
     invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org")
@@ -96,7 +96,7 @@ def test_an_invitation_page_says_which_card_set_and_side_the_friend_would_play(s
     services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
     ann = services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body["api_key"])
-    services.games.create_game(ann, CreateGameRequest(game="khan", options={"first_seat": 1}, seats=[
+    services.creation.create_game(ann, CreateGameRequest(game="khan", options={"first_seat": 1}, seats=[
         PlayerSeat(player_id=ann.id), EmailSeat(email="cat@example.org")]), None)
     services.dispatcher.drain_outbox()
     invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org")

@@ -380,7 +380,7 @@ def test_a_player_asked_to_play_answers_by_reply_in_their_language(store, langua
     ann, bob = (services.players.authenticate(services.players.create_player(CreatePlayerRequest(
         name=name, email=f"{name.lower()}@example.org", language=language), None).body["api_key"])
         for name in ("Ann", "Bob"))
-    game = services.games.create_game(ann, CreateGameRequest(game="battleline", seats=[
+    game = services.creation.create_game(ann, CreateGameRequest(game="battleline", seats=[
         PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
     services.dispatcher.drain_outbox()
     asked = next(m for m in outbox.sent if m["To"] == "bob@example.org")
@@ -421,7 +421,7 @@ def test_an_invitation_to_an_address_is_written_in_the_inviters_language(store, 
     services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
     inviter = services.players.authenticate(services.players.create_player(CreatePlayerRequest(
         name=NAMES[language][0], email="p1@example.org", language=language), None).body["api_key"])
-    services.games.create_game(inviter, CreateGameRequest(game="battleline", seats=[
+    services.creation.create_game(inviter, CreateGameRequest(game="battleline", seats=[
         PlayerSeat(player_id=inviter.id), EmailSeat(email="new@example.org")]), None)
     services.dispatcher.drain_outbox()
     invitation = next(m for m in outbox.sent if m["To"] == "new@example.org")

@@ -200,7 +200,7 @@ def test_issue34_item11_a_refused_reply_delivered_again_is_answered_once(game_by
 
 def test_issue34_item12_an_invitation_to_an_address_has_the_headers_of_every_email(game_by_mail, store):
     services, inbound, outbox, game, ann, bob = game_by_mail
-    services.games.create_game(ann, CreateGameRequest(game="battleline", seats=[
+    services.creation.create_game(ann, CreateGameRequest(game="battleline", seats=[
         PlayerSeat(player_id=ann.id), EmailSeat(email="cat@example.org")]), None)
     services.dispatcher.drain_outbox()
     [invitation] = [m for m in outbox.sent if m["To"] == "cat@example.org"]
@@ -214,7 +214,7 @@ def test_issue34_item12_an_invitation_to_an_address_has_the_headers_of_every_ema
     assert pages.unsubscribe(services.mailplay, token).status == 200
     assert store.email_stop(hash_email("cat@example.org")).reason == "unsubscribed"
     sent = len(outbox.sent)
-    services.games.create_game(ann, CreateGameRequest(game="battleline", seats=[
+    services.creation.create_game(ann, CreateGameRequest(game="battleline", seats=[
         PlayerSeat(player_id=ann.id), EmailSeat(email="cat@example.org")]), None)
     services.dispatcher.drain_outbox()
     assert [m for m in outbox.sent[sent:] if m["To"] == "cat@example.org"] == []

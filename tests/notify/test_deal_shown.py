@@ -21,7 +21,7 @@ def started(store):
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))
     services.players.set_preferences(bob, Preferences(challenges="accept"))
-    game = services.games.create_game(ann, CreateGameRequest(
+    game = services.creation.create_game(ann, CreateGameRequest(
         game="battleline", options={"first_seat": 1},
         seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
     services.dispatcher.drain_outbox()

@@ -144,7 +144,7 @@ def test_an_invitation_to_a_bounced_address_is_not_sent(store, monkeypatch):
     ann = services.players.authenticate(ann["api_key"])
     events = MailEvents(store, FakeClock(datetime(2026, 11, 21, tzinfo=timezone.utc)))
     assert delivered([bounce("cat@example.org")], monkeypatch, events) == ["stopped"]  # no player has it
-    services.games.create_game(ann, CreateGameRequest(
+    services.creation.create_game(ann, CreateGameRequest(
         game="battleline", options={"first_seat": 2},
         seats=[PlayerSeat(player_id=ann.id), EmailSeat(email="Cat@Example.org")]), None)
     services.dispatcher.drain_outbox()

@@ -34,7 +34,7 @@ def waiting_services(store):
                               sleep=lambda seconds: clock.advance(timedelta(seconds=seconds)), long_poll_max=20)
     keys = [services.players.create_player(CreatePlayerRequest(name=n), None).body["api_key"] for n in ("Ann", "Bob")]
     callers = [services.players.authenticate(k) for k in keys]
-    game = services.games.create_game(callers[0], CreateGameRequest(
+    game = services.creation.create_game(callers[0], CreateGameRequest(
         game="battleline", options={"first_seat": 1}, seats=[PlayerSeat(player_id=c.id) for c in callers]), None).body
     services.dispatcher.drain_outbox()
     return meter, services, keys[1], game
