@@ -32,19 +32,12 @@ def test_the_protocol_names_every_method_the_services_call():
 
 
 @pytest.mark.parametrize("name", sorted(PROTOCOL))
-def test_dynamo_store_has_the_protocol_member_with_its_parameters(name):
-    assert name in members(DynamoStore), f"DynamoStore has no {name}"
-    wanted, found = inspect.getattr_static(Store, name), inspect.getattr_static(DynamoStore, name)
+@pytest.mark.parametrize("implementation", [DynamoStore, MemoryStore])
+def test_each_store_has_the_protocol_member_with_its_parameters(implementation, name):
+    assert name in members(implementation), f"{implementation.__name__} has no {name}"
+    wanted, found = inspect.getattr_static(Store, name), inspect.getattr_static(implementation, name)
     assert isinstance(found, staticmethod) == isinstance(wanted, staticmethod)
-    assert inspect.signature(getattr(DynamoStore, name)) == inspect.signature(getattr(Store, name))
-
-
-@pytest.mark.parametrize("name", sorted(PROTOCOL))
-def test_memory_store_has_the_protocol_member_with_its_parameters(name):
-    assert name in members(MemoryStore), f"MemoryStore has no {name}"
-    wanted, found = inspect.getattr_static(Store, name), inspect.getattr_static(MemoryStore, name)
-    assert isinstance(found, staticmethod) == isinstance(wanted, staticmethod)
-    assert inspect.signature(getattr(MemoryStore, name)) == inspect.signature(getattr(Store, name))
+    assert inspect.signature(getattr(implementation, name)) == inspect.signature(getattr(Store, name))
 
 
 @pytest.mark.parametrize("implementation", [DynamoStore, MemoryStore])
