@@ -4,7 +4,7 @@ the templates and code speak the language set around them."""
 import io
 
 from chalicelib import i18n
-from chalicelib.pages.templates import environment
+from chalicelib.presenting.templates import environment
 from devtools import messages
 
 

@@ -32,12 +32,12 @@ from ..models import ActionRequest
 from ..calls import Idempotency
 from .. import i18n
 from ..i18n import _, say, speaking
-from ..notify.email import thread_root, threaded
-from ..notify.mail import Mailer, automatic, mail_from, unsubscribable
+from ..notify.email import automatic, mail_from, thread_root, threaded, unsubscribable
+from ..notify.mail import Mailer
 from ..ids import hash_email
 from ..presenting.links import bare_address
 from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, message_hash, never_answer
-from ..pages.templates import render
+from ..presenting.templates import render
 from ..talk import MAX_LENGTH
 from . import mailtext
 from ..presenting import show

@@ -46,7 +46,9 @@ logger = logging.getLogger("battleline.notify")
 LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this long
 
 Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
-Viewer = Callable[[str, int], dict | None]  # (game_id, seat) -> that seat's view, or None
+# (game_id, seat) -> that seat's view with ``recent``, what happened since its last move, or None:
+# services/games.py's Games.story (wiring.notifications_area serves it).
+Viewer = Callable[[str, int], dict | None]
 EMAIL_CHANNEL = "email-"  # an email delivery's endpoint id is "email-<player_id>"
 INVITATION_CHANNEL = "invitation-"  # an invitation by email, to an address that is no player yet: "invitation-<game_id>"
 RECOVERY_CHANNEL = "recovery-"  # an account recovery link by email: "recovery-<player_id>"

@@ -16,6 +16,7 @@ answer. One-click unsubscribe headers (RFC 8058), and ``Auto-Submitted: auto-gen
 
 from __future__ import annotations
 
+import os
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
@@ -25,11 +26,37 @@ from .. import ladder as ladders
 from ..i18n import _, ngettext
 from ..presenting import show
 from ..presenting.links import Links, bare_address
-from ..pages.templates import render
+from ..presenting.templates import render
 from ..records import Message, Player
-from .mail import automatic, mail_from, unsubscribable
 
 TURN_MESSAGES = ("game.your_turn", "game.reminder")
+
+
+# ---------------------------------------------------------------- headers
+
+AUTO_SUBMITTED = "auto-generated"  # what every email we send says (RFC 3834)
+
+
+def automatic(message: EmailMessage) -> EmailMessage:
+    """Mark ``message`` as a machine's (RFC 3834 ``Auto-Submitted: auto-generated``), once: the
+    composers mark every email they make, and each transport makes sure, whatever path made it."""
+    if message["Auto-Submitted"] is None:
+        message["Auto-Submitted"] = AUTO_SUBMITTED
+    return message
+
+
+def unsubscribable(message: EmailMessage, url: str) -> EmailMessage:
+    """Give ``message`` its one-click unsubscribe (RFC 2369 ``List-Unsubscribe`` and RFC 8058
+    ``List-Unsubscribe-Post``) to ``url``."""
+    message["List-Unsubscribe"] = f"<{url}>"
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return message
+
+
+def mail_from() -> str:
+    return os.environ.get("MAIL_FROM", "Battle Line <play@battleline.localhost>")
+
+
 # ---------------------------------------------------------------- threads
 
 

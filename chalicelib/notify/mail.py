@@ -1,4 +1,6 @@
-"""Sending email: SES v2 in AWS, SMTP when SMTP_URL is set, else a file mailbox (var/mail)."""
+"""Sending email: SES v2 in AWS, SMTP when SMTP_URL is set, else a file mailbox (var/mail). What an
+email is (its headers, words and templates) is built in :mod:`.email`; a transport only makes sure
+it says it is a machine's (``automatic``) and sends it."""
 
 from __future__ import annotations
 
@@ -10,28 +12,11 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
-
-AUTO_SUBMITTED = "auto-generated"  # what every email we send says (RFC 3834)
+from .email import automatic
 
 
 class Mailer(Protocol):
     def send(self, message: EmailMessage) -> None: ...
-
-
-def automatic(message: EmailMessage) -> EmailMessage:
-    """Mark ``message`` as a machine's (RFC 3834 ``Auto-Submitted: auto-generated``), once: the
-    composers mark every email they make, and each transport makes sure, whatever path made it."""
-    if message["Auto-Submitted"] is None:
-        message["Auto-Submitted"] = AUTO_SUBMITTED
-    return message
-
-
-def unsubscribable(message: EmailMessage, url: str) -> EmailMessage:
-    """Give ``message`` its one-click unsubscribe (RFC 2369 ``List-Unsubscribe`` and RFC 8058
-    ``List-Unsubscribe-Post``) to ``url``."""
-    message["List-Unsubscribe"] = f"<{url}>"
-    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    return message
 
 
 class FileMailbox:
@@ -74,10 +59,6 @@ class SesMailer:
     def send(self, message: EmailMessage) -> None:
         extra = {"ConfigurationSetName": self.configuration_set} if self.configuration_set else {}
         self.client.send_email(Content={"Raw": {"Data": bytes(automatic(message))}}, **extra)
-
-
-def mail_from() -> str:
-    return os.environ.get("MAIL_FROM", "Battle Line <play@battleline.localhost>")
 
 
 def mailer_from_environment(root: Path) -> Mailer | None:

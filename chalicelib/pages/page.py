@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..i18n import _, font_family, in_language, language
-from .templates import render
+from ..presenting.templates import render
 
 
 @dataclass

@@ -110,7 +110,7 @@ def test_a_reply_without_commands_first_is_refused(text):
 
 def test_a_link_page_shows_the_opponents_message_and_sends_one_with_the_turn(game_by_mail):
     from chalicelib.mailplay import pages
-    from chalicelib.pages.templates import render
+    from chalicelib.presenting.templates import render
 
     services, inbound, outbox, game, ann, bob = game_by_mail
     gid = game["game_id"]
