@@ -319,7 +319,7 @@ def test_a_seat_plays_its_first_khan_turns_by_clicks(live_server, browser, size)
         assert_readable_on_a_phone(page)
     chooser.locator('.picker button[data-x="-1"][data-y="0"]').click()
     chooser.get_by_role("button", name="north").click()
-    expect(chooser.locator(".sentence")).to_have_text("Deploy Light cavalry face down at (-1, 0), facing N")
+    expect(chooser.locator(".sentence")).to_have_text("Deploy Light cavalry face down at (-1, 0), facing north")
     chooser.get_by_role("button", name="Confirm", exact=True).click()
     expect(page.locator("#info")).to_contain_text("Cards this turn: 1 of 2")
     # Pay a command into the command zone, and end the action phase with it.

@@ -20,6 +20,7 @@ from ..base import Event, IllegalStep, State, Step, event
 from .cardset import keyword_words
 from .combat import attack_mode
 from .grid import FACINGS, path, reachable
+from .steps import facing_told
 from .table import as_json, card_set, occupied, other, square_of, to_square, unit_at, unit_by_key, unit_key, units_of
 
 
@@ -94,7 +95,7 @@ def check_turn(state: State, seat: int, step: Step) -> tuple[dict, dict]:
     _next(entry, "turn")
     unit = unit_by_key(state, entry["unit"])
     if step["facing"] == unit["facing"]:
-        raise IllegalStep(N_('the unit faces {facing} already; skip the keyword instead'), facing=unit['facing'])
+        raise IllegalStep(N_('the unit faces {facing} already; skip the keyword instead'), facing=facing_told(unit['facing']))
     return entry, unit
 
 

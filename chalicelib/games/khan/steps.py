@@ -204,6 +204,13 @@ class ResignStep(_Step):
 # ---------------------------------------------------------------- the words of a command
 
 FACINGS = ("N", "E", "S", "W")
+# A facing in a step's sentence, the story of a game and the board: the direction in full ("facing north").
+FACING_WORDS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
+
+
+def facing_told(code: str) -> Words | str:
+    """A facing in words, said in the reader's language ("north", "北", "北向き"...)."""
+    return Words(FACING_WORDS[code]) if code in FACING_WORDS else code
 
 
 def _number(word: str) -> int:
@@ -297,7 +304,7 @@ DEPLOY = StepType(
     DeployStep, "deploy", read=_read_deploy,
     write=lambda step: f"deploy {step['unit']} {_xy(step['at'])} {step['facing']}",
     describe=lambda step: Words(N_("deploy {unit} face down at {at}, facing {facing}"), unit=step["unit"],
-                                  at=_told(step["at"]), facing=step["facing"]),
+                                  at=_told(step["at"]), facing=facing_told(step["facing"])),
     recorded=lambda data: {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]})
 
 
@@ -346,7 +353,7 @@ MOVE = StepType(
     MoveStep, "move", read=_read_move,
     write=lambda step: f"move {_xy(step['at'])} to {_xy(step['to'])} {step['facing']}",
     describe=lambda step: Words(N_("move the unit at {at} to {to} facing {facing}"), at=_told(step["at"]),
-                                  to=_told(step["to"]), facing=step["facing"]),
+                                  to=_told(step["to"]), facing=facing_told(step["facing"])),
     recorded=lambda data: {"type": "move", "at": data["from"], "to": data["to"], "facing": data["facing"]})
 
 TURN = StepType(
@@ -354,7 +361,7 @@ TURN = StepType(
     read=lambda words: {"type": "turn", "at": _square(_count(words, 3)[0:2]), "facing": _facing(words[2])},
     write=lambda step: f"turn {_xy(step['at'])} {step['facing']}",
     describe=lambda step: Words(N_("turn the unit at {at} to face {facing}"), at=_told(step["at"]),
-                                  facing=step["facing"]),
+                                  facing=facing_told(step["facing"])),
     recorded=lambda data: {"type": "turn", "at": data["at"], "facing": data["facing"]})
 
 SKIP = _on_square(SkipStep, "skip", lambda step: Words(N_("skip the waiting keyword of the unit at {at}"), at=_told(step["at"])))

@@ -18,6 +18,7 @@ from ... import i18n
 from ...i18n import N_, _, language, ngettext, sentences, series
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
+from .steps import FACING_WORDS
 from .cardset import REGISTRY, CardSet, CardSetChanged, Command, UnitType, UnknownCardSet
 
 
@@ -99,7 +100,7 @@ def _squares(found: list[dict]) -> str:
     return i18n.listed([square(at) for at in found])
 
 
-FACINGS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
+FACINGS = FACING_WORDS  # said as a step says them (steps.py)
 REASONS = {"annihilation": N_("every unit destroyed"), "routed": N_("no unit left on the field"),
            "max_rounds": N_("the last round ended"), "draw_agreed": N_("a draw agreed"),
            "resign": N_("resignation"), "timeout": N_("time ran out"), "withdrawn": N_("withdrawal"),

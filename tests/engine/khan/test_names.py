@@ -147,3 +147,38 @@ def test_check_card_set_says_which_entries_have_no_name_in_a_language(tmp_path, 
 def test_every_entry_of_the_default_set_is_named_in_every_language():
     assert not any(card_set_tool.names_missing(DEFAULT).values())
     assert set(card_set_tool.names_missing(DEFAULT)) == {"zh-Hans", "ja", "vi"}
+
+
+# Each language's word for north, as a step's sentence says a facing (issue 35: "facing north", not "facing N").
+NORTH = {"en": "facing north", "zh-Hans": "朝向北", "ja": "北向きで", "vi": "quay mặt về bắc"}
+
+
+@pytest.mark.parametrize("language", list(NORTH))
+def test_khan_step_words_say_facing_north_in_full(language):
+    """A deploy, a move and a turn say their facing as a direction in the reader's words, in the
+    step table's one sentence (emails, link pages, the board page, replies' help), and a refusal
+    says it too: "facing north", as the story of the game does, never "facing N"."""
+    from chalicelib.i18n import _, say
+
+    from .helpers import act, at, battle, put, refused
+
+    presenter = PRESENTERS["khan"]
+    with speaking(language):
+        deploy = presenter.describe_step({"type": "deploy", "unit": "light_cavalry", "at": at(-1, 0), "facing": "N"})
+        turn = presenter.describe_step({"type": "turn", "at": at(0, 0), "facing": "W"})
+        move = presenter.describe_step({"type": "move", "at": at(0, 0), "to": at(0, 1), "facing": "E"})
+        west, east = _(story.FACINGS["W"]), _(story.FACINGS["E"])
+    assert NORTH[language] in deploy and west in turn and east in move
+    for sentence in (deploy, turn, move):
+        assert not any(f"{word} {code}" in sentence for word in ("facing", "face") for code in "NESW")
+    if language == "en":
+        assert deploy == "deploy light_cavalry face down at (-1, 0), facing north"
+        assert turn == "turn the unit at (0, 0) to face west"
+        assert move == "move the unit at (0, 0) to (0, 1) facing east"
+    state = battle(active=2)
+    put(state, 2, "swordsmen", 0, 0, "S")
+    act(state, 2, {"type": "command", "card": "about_face", "at": at(0, 0)})
+    reason = refused(state, 2, {"type": "turn", "at": at(0, 0), "facing": "S"})
+    with speaking(language):
+        told, south = say(reason), _(story.FACINGS["S"])
+    assert south in told and (language != "en" or told == "the unit faces south already; skip the keyword instead")
