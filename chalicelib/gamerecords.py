@@ -16,7 +16,6 @@ from typing import Any
 
 from . import ids, timecontrol
 from .games.base import GameEngine
-from .games.battleline import notation as battleline_notation
 from .games.replay import FORFEITS
 from .records import EventRecord, GameRecord
 from .talk import MESSAGE  # talk is no part of a game's record
@@ -68,20 +67,22 @@ def build(versions: list[tuple[GameRecord, list[EventRecord]]], engine: GameEngi
         # sees a hand before the game begins).
         "start": start.state if full else engine.view(start.state, None if start.status == "waiting" else seat),
         "moves": moves,
-        "notation": notation(latest, moves, players, result),
+        "notation": notation(latest, engine, moves, players, result),
     }
 
 
-def notation(game: GameRecord, moves: list[dict], players: list[dict], result: dict | None) -> str | None:
-    """A Battle Line game's moves in its compact notation (docs/notation.md; None for another game):
-    the moves of kind ``steps``, as the reader sees them (another seat's Scout return, while the game
-    runs, is ``return:?``); a timeout, a withdrawal or a forfeit is no step: the ``Result`` tag tells
-    how the game ended (``*`` while it runs)."""
-    if game.game != "battleline":
+def notation(game: GameRecord, engine: GameEngine, moves: list[dict], players: list[dict],
+             result: dict | None) -> str | None:
+    """The game's moves in its game's compact notation, if it has one (the engine's ``notation``;
+    Battle Line's, docs/notation.md; None for another game): the moves of kind ``steps``, as the
+    reader sees them (another seat's Scout return, while the game runs, is ``return:?``); a timeout,
+    a withdrawal or a forfeit is no step: the ``Result`` tag tells how the game ended (``*`` while it
+    runs)."""
+    write = getattr(engine, "notation", None)
+    if write is None:
         return None
     told = [{"seat": m["seat"], "steps": m["steps"]} for m in moves if m["kind"] == STEPS and m["seat"] is not None]
-    return battleline_notation.write(told, battleline_notation.tags_for(
-        game.id, players, result if game.status == "finished" else None))
+    return write(game.id, told, players, result if game.status == "finished" else None)
 
 
 def _move(before: GameRecord, game: GameRecord, events: list[EventRecord], engine: GameEngine,

@@ -267,3 +267,24 @@ def test_issue35_item5_the_layers_that_must_stay_apart_do():
             if (package_of(module), package_of(target)) in NEVER_IMPORTS:
                 found.append(f"{module} imports {target}")
     assert not found, "\n".join(sorted(found))
+
+
+GAME_FREE = ("notify", "mailplay", "pages", "presenting", "services")  # they reach a game through its presenter
+GAME_NAMES = ("battleline", "khan")
+
+
+def test_issue35_item2_no_game_is_named_outside_games_and_its_presenters():
+    """Notifications, mail play, the pages, presenting and the services name no game: no "battleline"
+    or "khan" as a string, no Battle Line step (``mud_discard``). What one game does differently is
+    asked of its engine or presenter (``Presenter.then``: what follows a link's step in its turn;
+    ``notation``: a game record's notation), so a new game touches none of them."""
+    found = []
+    for package in GAME_FREE:
+        for path in sorted((PACKAGE / package).rglob("*.py")):
+            where, source = path.relative_to(ROOT), path.read_text()
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.Constant) and node.value in GAME_NAMES:
+                    found.append(f"{where}:{node.lineno} {node.value!r}")
+            found += [f"{where}:{number} mud_discard" for number, line in enumerate(source.splitlines(), 1)
+                      if "mud_discard" in line]
+    assert not found, "\n".join(found)

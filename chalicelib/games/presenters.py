@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
+from typing import Any
 
 from . import OnFirstUse
 from .base import Step
@@ -53,6 +54,10 @@ class Presenter:
     table_rows: Callable[[dict, dict[int, str]], list[dict]] | None = None  # (view, each seat's name)
     on_a_spot: Callable[[Step], bool] = lambda step: False
     grid_intro: Callable[[], str] = lambda: ""  # the asides in ``help``'s brackets, said in the reader's language
+    # What follows a link's step in the same turn, offered on its page and chosen there (Battle Line:
+    # the claim and the draw after a play): (the seat's view now, the phase, the page's choices or
+    # None for what it offers first) -> (what was offered, the step taken), or None: nothing follows.
+    then: Callable[[dict, str, Any], tuple[dict, dict] | None] = lambda view, phase, choices: None
     english_title: str = field(init=False, default="")
 
     def __post_init__(self, title: str) -> None:

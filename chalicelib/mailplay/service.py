@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from ..errors import ServiceError, describe_validation
 from ..games import IllegalStep, apply_steps
+from ..games.presenters import PRESENTERS
 from ..models import ActionRequest
 from ..records import EmailStop, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
@@ -74,7 +75,7 @@ class Choices:
         return json.dumps({**chosen, "message": self.message} if self.message else chosen)
 
 
-TURN_PHASES = ("claim", "draw")  # what follows a Battle Line play in the same turn, chosen on its page
+FOLLOWING = 2  # at most this many steps follow a link's step in its turn (Battle Line: the claim, the draw)
 
 
 @dataclass(frozen=True)
@@ -224,29 +225,23 @@ class MailPlay:
 
     def _turn(self, game: GameRecord, seat: int, first: dict,
               choices: Choices | None) -> tuple[list[dict], list[dict]]:
-        """The steps of the seat's turn that start with ``first``: in Battle Line the claim and the
-        draw that follow a play in the same turn (in the order of the game's claim timing; none
-        after a Scout, with both decks empty, or with auto-claim), as ``choices`` chooses them (None:
-        every flag it could claim, a troop card). Worked out on a copy of the state on the server:
+        """The steps of the seat's turn that start with ``first``: those its game has follow it in the
+        same turn (``Presenter.then``; Battle Line: the claim and the draw after a play, in the order
+        of the game's claim timing; none after a Scout, with both decks empty, or with auto-claim), as
+        ``choices`` chooses them (None: what the page offers first; Battle Line: every flag it could
+        claim, a troop card). Worked out on a copy of the state on the server:
         the page is shown only the seat's own view of it (claimable flags, deck sizes), never a
         drawn card. Returns (the steps, what was offered at each)."""
         engine = self.engines[game.game]
         state, _ = apply_steps(engine, game.state, seat, [first])
         steps, offered = [first], []
-        while (game.game == "battleline" and engine.result(state) is None and engine.to_move(state) == seat
-               and engine.phase(state) in TURN_PHASES and len(steps) <= len(TURN_PHASES)):
-            seen = engine.view(state, seat)
-            if engine.phase(state) == "claim":
-                provable = list(seen.get("claimable") or [])
-                offered.append({"type": "claim", "flags": provable})
-                wanted = provable if choices is None or choices.claims is None else \
-                    [flag for flag in provable if flag in choices.claims]
-                step = {"type": "claim", "flags": wanted}
-            else:
-                decks = {deck: size for deck, size in seen["decks"].items() if size}
-                offered.append({"type": "draw", "decks": decks})
-                chosen = choices.deck if choices is not None and choices.deck in decks else None
-                step = {"type": "draw", "deck": chosen or ("troop" if "troop" in decks else next(iter(decks)))}
+        follows = PRESENTERS[game.game].then  # what the game has follow a link's step in the same turn
+        while engine.result(state) is None and engine.to_move(state) == seat and len(offered) < FOLLOWING:
+            found = follows(engine.view(state, seat), engine.phase(state), choices)
+            if found is None:
+                break
+            offer, step = found
+            offered.append(offer)
             state, _ = apply_steps(engine, state, seat, [step])
             steps.append(step)
         return steps, offered

@@ -178,7 +178,7 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
 def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None = None) -> EmailMessage:
     """An invitation to a seat, for an address that is not a player yet: who invites, and who
     else plays (``view``: the invited seat's view of the game, for its players' names)."""
-    name = PRESENTERS[data.get("game", "battleline")].title
+    name = PRESENTERS[data["game"]].title
     title = _(name)
     url = links.invitation_url(data["game_id"], data["seat"], data["invite_email"])
     players = [name for seat, name in show.people(view).items() if seat != data["seat"]] if view else [inviter]

@@ -18,7 +18,7 @@ from ..i18n import N_, _
 
 COLOURS = render.COLOUR_WORDS
 # A shape for each colour besides its hue, so that no two colours are told apart by hue alone.
-GAME = "battleline"  # the game whose table this is (pages/board.py)
+GAME = __name__.rpartition(".board_")[2]  # the game whose table this is, by its module's name (pages/board.py)
 SYMBOLS = {colour: face[2] for colour, face in render.CARD_FACES.items()}
 TACTIC_RULES = {
     "ALEXANDER": N_("Leader: any colour, any value. One Leader a player."),

@@ -17,7 +17,7 @@ from ..i18n import N_, _, listed, ngettext, series
 
 KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
 
-GAME = "khan"  # the game whose table this is (pages/board.py)
+GAME = __name__.rpartition(".board_")[2]  # the game whose table this is, by its module's name (pages/board.py)
 
 
 def card_set(view: dict) -> CardSet | None:

@@ -65,7 +65,8 @@ def test_issue34_item7_every_email_we_send_says_auto_submitted(game_by_mail):
     answer = inbound.handle(raw("ann@example.org", address(game), "hello", "<a1@example.org>")).reply
     how_to = inbound.handle(raw("ann@example.org", "play@mail.example", "hello", "<a2@example.org>")).reply
     player = Player("p_1", "Ann", "ann@example.org", "2026-11-28T00:00:00.000Z")
-    invitation = compose_invitation({"game_id": "g_1", "seat": 2, "invite_email": "cat@example.org"}, "Ann", LINKS)
+    invitation = compose_invitation({"game_id": "g_1", "game": "battleline", "seat": 2,
+                                     "invite_email": "cat@example.org"}, "Ann", LINKS)
     recovery = compose_recovery(player, "http://play.example/v1/recover/x", 30, "mail.example")
     digest = compose_digest(Message("m_1", "digest", player.id, {"games": []}, "2026-11-28T00:00:00.000Z"),
                             player, LINKS)

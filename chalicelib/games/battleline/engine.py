@@ -26,6 +26,13 @@ class BattleLine(TurnState):
     def seat_count(self, options: dict) -> int:
         return options.get("players", 2)
 
+    def notation(self, game_id: str, moves: list[dict], seats: list[dict], result: dict | None) -> str:
+        """A game's moves (each a seat's steps) in Battle Line's compact notation, with its tags
+        (docs/notation.md): a game record's ``notation`` (``result``: None while the game runs)."""
+        from . import notation  # (loaded when a record is written)
+
+        return notation.write(moves, notation.tags_for(game_id, seats, result))
+
     def new_game(self, options: dict, rng: random.Random) -> State:
         return setup.new_game(options, rng)
 
