@@ -5,8 +5,10 @@ templates (Battle Line: each flag's two sides, cards with colour and value, Fog 
 flag, claimed flags by the winner's name), and the seat's moves grouped: Battle Line's card x
 flag grid of links, the other steps by kind, resign apart.
 
-Pure: views in, words and plain data out (the templates draw them). Every sentence goes through
-gettext (chalicelib/i18n.py)."""
+Pure: views in, words and plain data out (the templates draw them, through :mod:`.templates`).
+Every sentence goes through gettext (chalicelib/i18n.py). What is a game's own (its table, its
+cards, its story, each step's sentence) is asked of its presenter, ``PRESENTERS[view["game"]]``:
+``games/<game>/presenter.py``."""
 
 from __future__ import annotations
 
