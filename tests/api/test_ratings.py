@@ -198,14 +198,3 @@ def test_issue36_item9_the_leaderboard_of_a_card_set(api, services, playtest_set
     none = api.get("/v1/leaderboards/battleline?card_set=steppe-playtest")
     assert none.status == 422 and none.body["code"] == "invalid_request"
 
-
-def test_issue36_item9_a_card_sets_ratings_keep_the_write_budget_and_the_leaderboard_shards(services, playtest_set):
-    """One rating item per player and the game's mark, as before; the set's leaderboard entries are
-    spread over the 16 shards of its own pool (docs/storage.md, "no hot key")."""
-    from chalicelib.store import keys
-
-    pool = f"khan:{playtest_set}"
-    assert services.ratings.pool("khan", playtest_set) == pool
-    assert keys.rating("p1", pool)["SK"] == f"RATING#{pool}"
-    shards = {keys.leaderboard(pool, f"p{n}", 1600)["lb"] for n in range(400)}
-    assert len(shards) == keys.SHARDS == 16 and all(s.startswith(pool + "#") for s in shards)
