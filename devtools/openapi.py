@@ -392,7 +392,7 @@ TAGS = {
     "board": "The board in a browser, reached by a signed link (a seat's or a spectator's).",
     "tournaments": "Round-robin, Swiss and duplicate tournaments: make, join, start, standings.",
     "ladders": "Ladders: join one and challenge the players near you.",
-    "ratings": "Ratings by game.",
+    "ratings": "Ratings by game (each Khan & General card set rated apart).",
     "webhooks": "Endpoints of yours that the server calls when something happens in your games.",
     "email": "Pages reached from an email's links (answer, unsubscribe, recover a key).",
     "webhook payloads": "What a webhook endpoint receives (`webhooks`).",
