@@ -120,11 +120,12 @@ def list_tournaments(call: Call):
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}", "getTournament",
-               summary="A tournament: players, rounds, pairings and their games; `?format=trf` answers it as "
-                       "FIDE's Tournament Report File (TRF-16)", query=m.TournamentQuery, response=r.TournamentView,
-               files=("text/plain",), auth=False, errors=("tournament_not_found",), tag="tournaments")
+               summary="A tournament: players, rounds, pairings and their games; `?format=trf` (or `Accept: "
+                       "text/plain`) answers it as FIDE's Tournament Report File (TRF-16)", query=m.TournamentQuery,
+               response=r.TournamentView, files=("text/plain",), auth=False, errors=("tournament_not_found",),
+               tag="tournaments")
 def get_tournament(call: Call):
-    if call.query.format == "trf":
+    if call.query.format == "trf" or call.media == "text/plain":
         from chalicelib.pages.page import Download
 
         text, tid = call.services.tournaments.trf(call.params["tournament_id"])
@@ -158,12 +159,12 @@ def start_tournament(call: Call):
 
 
 @api.operation("GET", "/v1/tournaments/{tournament_id}/standings", "getStandings",
-               summary="Standings with every tie-break, and the crosstable; `?format=csv` answers them as a CSV "
-                       "file", query=m.StandingsQuery, response=r.Standings, files=("text/csv",), auth=False,
-               errors=("tournament_not_found",), tag="tournaments")
+               summary="Standings with every tie-break, and the crosstable; `?format=csv` (or `Accept: text/csv`) "
+                       "answers them as a CSV file", query=m.StandingsQuery, response=r.Standings,
+               files=("text/csv",), auth=False, errors=("tournament_not_found",), tag="tournaments")
 def get_standings(call: Call):
     standings = call.services.tournaments.standings(call.params["tournament_id"])
-    if call.query.format == "csv":
+    if call.query.format == "csv" or call.media == "text/csv":
         from chalicelib.pages import standings as standings_pages
 
         return standings_pages.csv_file(standings)
@@ -180,10 +181,11 @@ def get_standings_page(call: Call):
 
 
 @api.operation("GET", "/v1/leaderboards/{game}", "getLeaderboard",
-               summary="The best established Glicko-2 ratings of a game type", query=m.LeaderboardQuery,
-               response=r.Leaderboard, auth=False, errors=("unknown_game_type",), tag="ratings")
+               summary="The best established Glicko-2 ratings of a game type (of a Khan & General card set with "
+                       "`card_set`: each set is rated apart)", query=m.LeaderboardQuery,
+               response=r.Leaderboard, auth=False, errors=("unknown_game_type", "card_set_not_found"), tag="ratings")
 def get_leaderboard(call: Call):
-    return call.services.ratings.leaderboard(call.params["game"], call.query.limit)
+    return call.services.ratings.leaderboard(call.params["game"], call.query.limit, call.query.card_set)
 
 
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",

@@ -25,6 +25,7 @@ class ErrorKind:
 ERRORS: dict[str, ErrorKind] = {
     "invalid_json": ErrorKind(400, "The request body is not valid JSON"),
     "unsupported_media_type": ErrorKind(415, "The body must be application/json"),
+    "not_acceptable": ErrorKind(406, "No answer in a media type the request accepts"),
     "invalid_request": ErrorKind(422, "The request does not match the schema"),
     "invalid_card": ErrorKind(422, "Not a card of this game"),
     "invalid_step": ErrorKind(422, "The step does not match the schema of this game"),

@@ -101,6 +101,9 @@ class TakeVacationRequest(Request):
 class LeaderboardQuery(Shape):
     model_config = ConfigDict(extra="ignore", defer_build=True)
     limit: int = Field(50, ge=1, le=200)
+    card_set: str | None = Field(None, max_length=40, description="Khan & General: the leaderboard of this card "
+                                                                  "set (each set is rated apart); left out, the "
+                                                                  "default set's.")
 
 
 class OpenGamesQuery(Shape):

@@ -300,10 +300,12 @@ class Membership:
 
 @dataclass
 class RatingRecord:
-    """A player's Glicko-2 rating for one game type."""
+    """A player's Glicko-2 rating in one pool: a game type ("battleline", "khan": the default card
+    set's), or a variant rated apart, "<game type>:<variant>" (a Khan & General card set's own:
+    ``GameEngine.rating_pool``)."""
 
     player_id: str
-    game: str
+    game: str  # the pool
     rating: float = 1500.0
     rd: float = 350.0
     volatility: float = 0.06
@@ -320,7 +322,9 @@ class RatingRecord:
         return self.rd >= PROVISIONAL_RD
 
     def as_json(self) -> dict:
-        return {"game": self.game, "rating": round(self.rating), "rd": round(self.rd, 1),
+        game, _colon, card_set = self.game.partition(":")
+        return {"game": game, "pool": self.game, "card_set": card_set or None,
+                "rating": round(self.rating), "rd": round(self.rd, 1),
                 "volatility": round(self.volatility, 6), "provisional": self.provisional,
                 "games": self.games, "wins": self.wins, "losses": self.losses, "draws": self.draws}
 

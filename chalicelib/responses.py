@@ -106,6 +106,11 @@ class VacationView(Shape):
 
 class RatingView(Shape):
     game: str
+    pool: str = Field(description="The ratings this is one of: the game type (`battleline`; `khan`, Khan & "
+                                  "General's default card set), or `khan:<card set id>`: each other card set is "
+                                  "rated apart, with its own leaderboard (`getLeaderboard?card_set=`).")
+    card_set: str | None = Field(description="The Khan & General card set rated apart (`pool`'s part after the "
+                                             "colon); null for the game type's own pool.")
     rating: int
     rd: float = Field(description="Rating deviation as of now: it grows by one empty Glicko-2 rating period "
                                   "for every 30 days without a rated game (up to 350); provisional while it is 110 "
@@ -121,15 +126,19 @@ class RatingView(Shape):
     draws: int
 
 
+RATINGS = ("Glicko-2 rating per pool played rated, by `pool`: `battleline`, `khan` (the default card set), and "
+           "`khan:<card set id>` for each other Khan & General card set, rated apart.")
+
+
 class PublicPlayer(PlayerSummary):
     """What anyone with a key may see of a player: never their email, keys or preferences."""
 
-    ratings: dict[str, RatingView] = Field(description="Glicko-2 rating per game type played rated.")
+    ratings: dict[str, RatingView] = Field(description=RATINGS)
 
 
 class Me(PlayerView):
     vacation: VacationView
-    ratings: dict[str, RatingView] = Field(description="Glicko-2 rating per game type played rated.")
+    ratings: dict[str, RatingView] = Field(description=RATINGS)
 
 
 BOT_ACCOUNT = ("Present (true) when the player is a bot account (made with `bot: true`): a program playing through "
@@ -145,6 +154,9 @@ class LeaderboardRow(RatingView):
 
 class Leaderboard(Shape):
     game: str
+    pool: str = Field(description="The game type, or `khan:<card set id>` for a card set rated apart.")
+    card_set: str | None = Field(description="The card set asked for (null: the game type's own pool, Khan & "
+                                             "General's default set).")
     players: list[LeaderboardRow] = Field(description="Established ratings (RD below 110), best first.")
 
 
@@ -475,6 +487,7 @@ class TournamentStop(Shape):
 
 class TournamentView(Shape):
     id: str
+    tournament_id: str = Field(description="The same as `id` (as `createGame` answers `game_id`).")
     name: str
     game: str
     format: TournamentFormat
@@ -597,6 +610,8 @@ class CrosstableEntry(Shape):
     outcome: Literal["win", "draw", "loss", "bye", "pending"]
     forfeit: bool = Field(description="Not played out: a side withdrew (the game lost by withdrawing too).")
     annulled: bool = Field(description="Counts for no one: a side's games are annulled.")
+    game_ids: list[str] = Field(description="The pairing's games (a match's in order; none for a bye or a "
+                                            "forfeit without play).")
 
 
 class CrosstableRow(Shape):
@@ -625,10 +640,13 @@ class Standings(Shape):
                     "`wins`, `sonneborn_berger`; Swiss `buchholz_cut_1`, `buchholz`, `sonneborn_berger`, `wins`; "
                     "Battle Line adds `flags_won` to both; elimination `round_reached` (FIDE C.07: "
                     "docs/correspondence.md).")
-    standings: list[StandingRow] = Field(description="Best first (in entry order before the start).")
+    standings: list[StandingRow] = Field(description="Best first (in entry order before the start); players "
+                                                     "tied on points and on every tie-break are ordered by seed.")
     crosstable: list[CrosstableRow] = Field(description="The players in rank order with their results "
                                                         "(empty before the start).")
     html_url: str = Field(description="The standings and crosstable as a page for a browser (public).")
+    csv_url: str = Field(description="The standings and crosstable as a CSV file (public; `Accept: text/csv` "
+                                     "on getStandings answers the same).")
     trf_url: str = Field(description="The tournament as FIDE's Tournament Report File (TRF-16), which any "
                                      "FIDE-endorsed pairing program can check round by round (public).")
 

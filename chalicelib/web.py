@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 logger = logging.getLogger("battleline.web")
 
 PROBLEM_JSON = "application/problem+json"
+JSON = "application/json"
 MAX_IDEMPOTENCY_KEY = 255
 # Limits on what a request may bring (docs/architecture.md, openapi.yaml). The largest body a
 # client needs is a designer's card-set file for checkKhanCardSet (the default one is 5 KB).
@@ -88,7 +89,7 @@ class Operation:
     rate: str | None = None  # the rate limit of a request without a key, per client address ("signup")
     etag: bool = False  # a view: answered with an ETag, and 304 to a request whose If-None-Match has it
     speaks: bool = False  # its answer holds sentences in the request's language (Content-Language, Vary)
-    files: tuple[str, ...] = ()  # other media types its success may answer, as a file (a query asks for them)
+    files: tuple[str, ...] = ()  # other media types its success may answer, as a file (a query or Accept asks)
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -104,6 +105,8 @@ class Operation:
             codes.append("rate_limited")
         if self.idempotent:
             codes += ["idempotency_key_invalid", "idempotency_key_reused"]
+        if self.files:
+            codes.append("not_acceptable")
         codes += ["internal_error", "service_unavailable"]
         return tuple(dict.fromkeys(codes))
 
@@ -120,6 +123,39 @@ class Call:
     idempotency: Idempotency | None = None
     form: dict[str, list[str]] = field(default_factory=dict)  # a page's form (an HTML operation's POST)
     accept: str = ""  # the request's Accept header (an operation that may answer another media type)
+    media: str = JSON  # what an operation with ``files`` answers when its query does not say: Accept's choice
+
+
+def chosen_media(accept: str, offered: tuple[str, ...]) -> str | None:
+    """The offered media type the Accept header prefers (RFC 9110 12.5.1: q-values, ``type/*`` and
+    ``*/*``, the most specific range deciding each type's q; a tie goes to the first offered), the
+    first offered with no Accept; None when every offered type is refused (406)."""
+    if not accept.strip():
+        return offered[0]
+    ranges: list[tuple[str, float]] = []
+    for part in accept.split(","):
+        kind, *params = [p.strip() for p in part.split(";")]
+        q = 1.0
+        for param in params:
+            name, _eq, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if kind:
+            ranges.append((kind.lower(), q))
+
+    def quality(media: str) -> float:
+        main = media.split("/")[0] + "/*"
+        for wanted in (media, main, "*/*"):  # the most specific range that names it
+            found = [q for kind, q in ranges if kind == wanted]
+            if found:
+                return max(found)
+        return 0.0
+
+    best = max(offered, key=quality)  # max keeps the first of equals: the offered order breaks a tie
+    return best if quality(best) > 0 else None
 
 
 def problem(code: str, detail: str, *, status: int | None = None, title: str | None = None,
@@ -434,6 +470,13 @@ class Api:
             services = self.services()
             call = Call(services=services, player=None, params=params,
                         accept=(request.headers or {}).get("accept") or "")
+            if op.files and "format" not in (request.query_params or {}):  # a query's ?format= says it itself
+                offered = (JSON, *op.files)
+                media = chosen_media(call.accept, offered)
+                if media is None:
+                    raise ServiceError("not_acceptable", _("this answers {types}; the request's Accept takes none "
+                                                           "of them").format(types=", ".join(offered)))
+                call.media = media
             if op.idempotent:
                 call.idempotency = _idempotency(request.headers, op.method, op.path.format(**params), raw)
             if op.auth:

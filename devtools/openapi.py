@@ -307,7 +307,7 @@ def _responses(op) -> dict[str, Any]:
     ok: dict[str, Any] = {"description": op.summary}
     if op.response is not None:
         ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}
-    if op.files:  # the same answer as a file, asked for by the query (getStandings' ?format=csv)
+    if op.files:  # the same answer as a file, asked for by the query (getStandings' ?format=csv) or Accept
         ok["content"] = {**ok.get("content", {}), **{kind: {"schema": {"type": "string"}} for kind in op.files}}
         ok["headers"] = {"Content-Disposition": {
             "description": "With a file (not JSON): `attachment` and the file's name.", "schema": {"type": "string"}}}
@@ -392,7 +392,7 @@ TAGS = {
     "board": "The board in a browser, reached by a signed link (a seat's or a spectator's).",
     "tournaments": "Round-robin, Swiss and duplicate tournaments: make, join, start, standings.",
     "ladders": "Ladders: join one and challenge the players near you.",
-    "ratings": "Ratings by game.",
+    "ratings": "Ratings by game (each Khan & General card set rated apart).",
     "webhooks": "Endpoints of yours that the server calls when something happens in your games.",
     "email": "Pages reached from an email's links (answer, unsubscribe, recover a key).",
     "webhook payloads": "What a webhook endpoint receives (`webhooks`).",
@@ -414,7 +414,9 @@ def _description(op) -> str:
     if op.etag:
         lines.append("Answers an `ETag`: `If-None-Match` with it gets 304 while the view is the same.")
     if op.files:
-        lines.append("Also answers as " + ", ".join(f"`{kind}`" for kind in op.files) + " when the query asks.")
+        lines.append("Also answers as " + ", ".join(f"`{kind}`" for kind in op.files) + " when the query or "
+                     "`Accept` asks for it (JSON when Accept prefers none of them; 406 `not_acceptable` when it "
+                     "refuses them all).")
     if op.error_codes:
         lines.append("May refuse with " + ", ".join(f"`{code}` ({ERRORS[code].status})" for code in op.error_codes)
                      + ".")

@@ -165,6 +165,12 @@ class GameEngine(Protocol):
         """Tournament points of a pairing won without play."""
         ...
 
+    def rating_pool(self, options: dict) -> str:
+        """The ratings (and the leaderboard) a rated game of these options moves: the game type's
+        name, or ``<name>:<variant>`` for a variant rated apart (Khan & General's card sets; issue 36,
+        item 9). Raises LookupError for a variant the engine does not know."""
+        ...
+
 
 # ---------------------------------------------------------------- phases and their moves
 #
@@ -230,6 +236,10 @@ class TurnState:
 
     def result(self, state: State) -> dict | None:
         return state["result"]
+
+    def rating_pool(self, options: dict) -> str:
+        """One pool of ratings for the game type (``GameEngine.rating_pool``)."""
+        return self.name  # type: ignore[attr-defined]
 
 
 def apply_steps(engine: GameEngine, state: State, seat: int, steps: list[Step]) -> tuple[State, list[Event]]:

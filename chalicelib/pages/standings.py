@@ -6,7 +6,9 @@ One cell text for both (docs/correspondence.md): a pairing's points ("5", "2.5")
 forfeit's ("5F", "0F"); an annulled one in parentheses ("(5)"); empty while it is played. A round
 robin has a column for each opponent, by rank (a double round robin's two results in one cell,
 "5 2"); a Swiss or elimination table a column for each round, the points then the opponent's rank
-and the player's seat ("5 v3 s1"), or "bye"."""
+and the player's seat ("5 v3 s1"), or "bye"; the file splits a round into three columns that say it
+("R1 points", "R1 opponent rank", "R1 seat"). Players tied on everything are in seed order: both say
+so. The page links each finished game's replay."""
 
 from __future__ import annotations
 
@@ -92,20 +94,50 @@ def cells(standings: dict, row: dict, bye: str = "bye") -> list[dict]:
     return found
 
 
+SEED_COLUMN = "seed (last tie-break)"  # the CSV's seed column: players tied on everything else are in seed order
+
+
+def csv_columns(standings: dict) -> list[str]:
+    """The CSV's crosstable titles, saying what their cells hold (the page has a legend, a file has
+    none): a round robin's column per opponent ("vs rank 2"); a Swiss or elimination table's three
+    per round ("R1 points", "R1 opponent rank": "bye" for a bye, "R1 seat")."""
+    if standings["format"] in ROUND_ROBINS:
+        return [f"vs rank {title}" for title in columns(standings)]
+    return [f"{title} {part}" for title in columns(standings) for part in ("points", "opponent rank", "seat")]
+
+
+def csv_cells(standings: dict, row: dict) -> list[str]:
+    """A crosstable row's cells under ``csv_columns``."""
+    if standings["format"] in ROUND_ROBINS:
+        return [cell["text"] for cell in cells(standings, row)]
+    by_round = {e["round"]: e for e in row["results"]}
+    found: list[str] = []
+    for title in columns(standings):
+        entry = by_round.get(int(title[1:]))
+        if entry is None:
+            found += ["", "", ""]
+        elif entry["outcome"] == "bye":
+            found += [number(entry["points"]) if entry["points"] else "", "bye", ""]
+        else:
+            found += [result_text(entry), str(entry["opponent_rank"] or ""), str(entry["seat"])]
+    return found
+
+
 def csv_file(standings: dict) -> Download:
     """RFC 4180: CRLF line ends, fields with a comma, quote or line end in double quotes (a quote
     doubled), UTF-8. A header row, then a row per player in rank order."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     order = standings["tie_break_order"]
-    writer.writerow(["rank", "seed", "name", "points", *order, "withdrawn", "annulled", *columns(standings)])
+    writer.writerow(["rank", SEED_COLUMN, "name", "points", *order, "withdrawn", "annulled",
+                     *csv_columns(standings)])
     by_seed = {row["seed"]: row for row in standings["crosstable"]}
     for row in standings["standings"]:
         crossed = by_seed.get(row["seed"])
         writer.writerow([row["rank"] if row["rank"] is not None else "", row["seed"] if row["seed"] else "",
                          row["name"], number(row["points"]), *(number(row["tie_breaks"][name]) for name in order),
                          "yes" if row["withdrawn"] else "", "yes" if row.get("annulled") else "",
-                         *(cell["text"] for cell in (cells(standings, crossed) if crossed else []))])
+                         *(csv_cells(standings, crossed) if crossed else [])])
     return Download(out.getvalue(), "text/csv", f"standings-{standings['tournament_id']}.csv",
                     parameters="header=present")
 
@@ -127,6 +159,13 @@ def _describe(entry: dict, names: dict[int, str]) -> str:
     return text
 
 
+def game_links(entries: list[dict]) -> list[str]:
+    """The replay pages of a cell's finished games (anyone may replay a finished tournament game;
+    one still played is its seats' own)."""
+    return [f"/v1/games/{game_id}/board/replay" for e in entries if e["outcome"] not in ("pending", "bye")
+            for game_id in e.get("game_ids", [])]
+
+
 def standings_page(standings: dict) -> Page:
     """The standings and the crosstable, for a phone or a desktop."""
     names = {row["seed"]: seat_name(row) for row in standings["crosstable"]}
@@ -134,7 +173,8 @@ def standings_page(standings: dict) -> Page:
     by_seed = {row["seed"]: row for row in standings["crosstable"]}
     for row in standings["standings"]:
         crossed = by_seed.get(row["seed"])
-        rows.append({**row, "name": seat_name(row), "cells": [{**cell, "title": " · ".join(_describe(e, names) for e in cell["entries"])}
+        rows.append({**row, "name": seat_name(row), "cells": [{**cell, "title": " · ".join(_describe(e, names) for e in cell["entries"]),
+                                       "links": game_links(cell["entries"])}
                                       for cell in (cells(standings, crossed, _("bye")) if crossed else [])]})
     status = {"open": _("Open for entries"), "running": _("Round {round} of {rounds}").format(
         round=standings["round"], rounds=standings["rounds"]), "finished": _("Finished")}[standings["status"]]

@@ -54,6 +54,15 @@ class Boards:
                                                key_generation=profile.key_generation if profile else 0),
                 "seat": seat}
 
+    def _replay_seat(self, game: GameRecord, token: str | None) -> tuple[int | None, Player | None]:
+        """As ``_board_seat``, but a finished tournament game's replay is anyone's (issue 36, item 8:
+        the standings page's crosstable links its games; any key reads their views and records
+        already, and a finished game hides nothing), a duplicate round's board once its round is over."""
+        if token is None and not game.public and game.tournament_id and game.status == "finished":
+            self.duplicates.hide_board_in_play(game, None)
+            return None, None
+        return self._board_seat(game, token)
+
     def _board_seat(self, game: GameRecord, token: str | None) -> tuple[int | None, Player | None]:
         seat, player, _generation = self._board_link(game, token)
         return seat, player
@@ -136,7 +145,7 @@ class Boards:
         for a seat its player (one item), and for a finished duplicate board whether its round is
         scored."""
         game, engine = self.life.load(game_id)
-        seat, player = self._board_seat(game, token)
+        seat, player = self._replay_seat(game, token)
         latest = game.version
         shown = latest if version is None else min(max(version, 0), latest)
         history = self.store.game_history(game_id)

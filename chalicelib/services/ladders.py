@@ -307,7 +307,8 @@ class Ladders:
 
     def _view(self, board: LadderBoard) -> dict:
         """Rank, player, rating and open challenges (the ratings: one BatchGetItem of the players')."""
-        ratings = self.store.get_ratings([r.player_id for r in board.rungs], board.ladder.game) if board.rungs else {}
+        pool = self.engines[board.ladder.game].rating_pool(board.ladder.options)  # a card set's own ratings
+        ratings = self.store.get_ratings([r.player_id for r in board.rungs], pool) if board.rungs else {}
         rungs = [{"rank": rank, "player_id": r.player_id, "name": r.name,
                   "rating": round(ratings[r.player_id].rating), "provisional": ratings[r.player_id].provisional,
                   "open_challenges": r.open_challenges, "joined_at": r.joined_at, "last_active_at": r.active_at,

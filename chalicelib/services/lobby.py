@@ -105,7 +105,7 @@ class Lobby:
                 self.limit.refuse_if_full(caller.id)
             if self.blocks is not None:  # the game's maker or a seated player blocked the caller, or the other way
                 self.blocks.refuse_if_blocked(caller.id, [game.created_by, *(s.player_id for s in game.seats)])
-            rating = round(self.store.get_rating(caller.id, game.game).rating)
+            rating = round(self.store.get_rating(caller.id, engine.rating_pool(game.options)).rating)
             if (seat.rating_min is not None and rating < seat.rating_min) or \
                     (seat.rating_max is not None and rating > seat.rating_max):
                 raise ServiceError("rating_out_of_range", _("the seat is for ratings {low}–{high}; yours at "
@@ -135,13 +135,17 @@ class Lobby:
         """The newest games of ``game_type`` with a seat open to anyone, each in brief, and whether
         the caller may take it (their rating at this game within the seat's range; not seated yet)."""
         engine = self.engines[game_type]
-        rating = round(self.store.get_rating(caller.id, game_type).rating)
+        ratings: dict[str, int] = {}  # by pool (a Khan & General card set's own): each read once
         listed = []
         for game_id in self.store.open_games(game_type, limit):
             game = self.store.load_game(game_id)
             seat = next((s for s in game.seats if s.open), None) if game and game.status == "waiting" else None
             if seat is None:
                 continue  # taken or called off since the index was written
+            pool = engine.rating_pool(game.options)
+            if pool not in ratings:
+                ratings[pool] = round(self.store.get_rating(caller.id, pool).rating)
+            rating = ratings[pool]
             fits = (seat.rating_min is None or rating >= seat.rating_min) and \
                 (seat.rating_max is None or rating <= seat.rating_max)
             creator = next((s for s in game.seats if s.player_id == game.created_by), None)

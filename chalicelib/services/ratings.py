@@ -30,12 +30,14 @@ class Ratings:
         self._rate(game, self.engines[game.game].result(game.state))
 
     def _rate(self, game: GameRecord, result: dict) -> None:
-        """Glicko-2, each game its own rating period; an idle rating's RD grows first."""
+        """Glicko-2, each game its own rating period; an idle rating's RD grows first. The ratings of
+        the game's pool move (``GameEngine.rating_pool``: a Khan & General card set's own)."""
         first, second = (s.player_id for s in game.seats)
         score = 1.0 if result["winner"] == 1 else 0.0 if result["winner"] == 2 else 0.5
         now = self.clock.now()
+        pool = self.engines[game.game].rating_pool(game.options)
         for _attempt in range(5):
-            a, b = self.store.get_rating(first, game.game), self.store.get_rating(second, game.game)
+            a, b = self.store.get_rating(first, pool), self.store.get_rating(second, pool)
             ra, rb = aged(a, now), aged(b, now)
             new_a = glicko2.update(ra, [(rb, score)])
             new_b = glicko2.update(rb, [(ra, 1.0 - score)])
@@ -48,24 +50,41 @@ class Ratings:
         raise RuntimeError(f"could not rate game {game.id}; the outbox will try again")
 
     def player_ratings(self, player: Player) -> dict:
-        """The player's ratings as of now (getMe, getPlayer): RD grown by the idle periods."""
+        """The player's ratings as of now (getMe, getPlayer), by pool ("khan", "khan:<card set>"): RD
+        grown by the idle periods."""
         now = self.clock.now()
         return {r.game: shown(r, now) for r in self.store.list_ratings(player.id)}
 
-    def leaderboard(self, game: str, limit: int) -> dict:
-        """The best ratings established as of now, highest first. The index holds every rating that
+    def pool(self, game: str, card_set: str | None = None) -> str:
+        """The rating pool of ``game`` (with ``card_set``: that set's own), or a refusal: an unknown
+        game type, a card set of a game that has none, an unknown set."""
+        engine = self.engines.get(game)
+        if engine is None:
+            raise ServiceError("unknown_game_type", _("there are no {game!r} games on this server").format(game=game))
+        if card_set is None:
+            return engine.rating_pool({})
+        if "card_set" not in engine.options_model.model_fields:
+            raise ServiceError("invalid_request", _("{game} games have no card sets: leave out card_set").format(
+                game=game))
+        try:
+            return engine.rating_pool({"card_set": card_set})
+        except LookupError as error:
+            raise ServiceError("card_set_not_found", str(error)) from None
+
+    def leaderboard(self, game: str, limit: int, card_set: str | None = None) -> dict:
+        """The best ratings of the game's pool (a card set's own with ``card_set``) established as of
+        now, highest first. The index holds every rating that
         was established when it was saved; those that have aged into provisional since are read and
         dropped (``Store.leaderboard`` pages on past them) and taken out of the index as they are
         found, so each costs a read once (docs/correspondence.md, Ratings)."""
-        if game not in self.engines:
-            raise ServiceError("unknown_game_type", _("there are no {game!r} games on this server").format(game=game))
+        pool = self.pool(game, card_set)
         now = self.clock.now()
-        rows, lapsed = self.store.leaderboard(game, limit, lambda r: not as_of(r, now).provisional)
+        rows, lapsed = self.store.leaderboard(pool, limit, lambda r: not as_of(r, now).provisional)
         for record in lapsed:
             self.store.drop_from_leaderboard(record)
         profiles = self.store.get_players([r.player_id for r in rows]) if rows else {}  # names, and bot accounts
         names = {r.player_id: profiles.get(r.player_id) for r in rows}
-        return {"game": game, "players": [
+        return {"game": game, "pool": pool, "card_set": card_set if pool != game else None, "players": [
             {"rank": rank, "player_id": r.player_id, "name": names[r.player_id].name if names[r.player_id] else "?",
              **shown(r, now), **({"bot_account": True} if names[r.player_id] and names[r.player_id].bot else {})}
             for rank, r in enumerate(rows, start=1)]}

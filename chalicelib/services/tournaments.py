@@ -97,6 +97,7 @@ class Tournaments:
                 "status": data["status"], "round": data["round"], "rounds": data["rounds"],
                 "tie_break": order[0], "tie_break_order": order, "standings": rows,
                 "crosstable": director.crosstable(data, rows), "html_url": self.base_url + page,
+                "csv_url": f"{self.base_url}/v1/tournaments/{data['id']}/standings?format=csv",
                 "trf_url": f"{self.base_url}/v1/tournaments/{data['id']}?format=trf"}
 
     def trf(self, tournament_id: str) -> tuple[str, str]:
@@ -113,7 +114,8 @@ class Tournaments:
         def begin(t: dict) -> list[dict]:
             if t["organiser"] != player.id:
                 raise ServiceError("not_organiser", _("only the tournament's organiser may start it"))
-            ratings = {p["player_id"]: self.store.get_rating(p["player_id"], t["game"]).rating for p in t["players"]}
+            pool = self.engines[t["game"]].rating_pool(t["options"])  # a Khan & General card set's own ratings
+            ratings = {p["player_id"]: self.store.get_rating(p["player_id"], pool).rating for p in t["players"]}
             _name_games(t, director.start(t, ratings))
 
         return self.view(self._games_now(self._update(tournament_id, begin)))
@@ -311,7 +313,7 @@ class Tournaments:
                     **director.bot_mark(by_seed[seed])}
 
         return {
-            "id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
+            "id": t["id"], "tournament_id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
             "options": t["options"], "match_games": t.get("match_games", t["options"].get("match_games", 1)),
             "duplicate": t["duplicate"], "rated": t["rated"], "withdraw_on_timeout": t.get("withdraw_on_timeout", True),
             "time_policy": timecontrol.policy(t["options"]["time_control"]) if t["options"].get("time_control")

@@ -187,7 +187,7 @@ def rated(game_id: str) -> Key:
 
 
 def rating(player_id: str, game_type: str) -> Key:
-    """The player's rating at one game type."""
+    """The player's rating in one pool (a game type, or ``khan:<card set>``: ``GameEngine.rating_pool``)."""
     return {"PK": player_pk(player_id), "SK": f"{RATING_PREFIX}{game_type}"}
 
 
@@ -260,7 +260,7 @@ def my_move(player_id: str, deadline: str | None) -> dict[str, str]:
 
 def leaderboard(game_type: str, player_id: str, rating_value: Any) -> dict[str, Any]:
     """A rating's entry in the ``leaderboard`` index (``rating_value`` as the store writes numbers),
-    in one of the game type's ``SHARDS`` partitions."""
+    in one of the pool's ``SHARDS`` partitions."""
     return {"lb": f"{game_type}#{shard(player_id)}", "lb_rating": rating_value}
 
 

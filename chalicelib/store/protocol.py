@@ -326,10 +326,11 @@ class RatingStore(Protocol):
     # ------------------------------------------------------------------ ratings
 
     def get_rating(self, player_id: str, game: str) -> RatingRecord:
-        """The player's rating at ``game``; a new player's default rating (version 0) if none."""
+        """The player's rating in the pool ``game``; a new player's default rating (version 0) if none."""
 
     def list_ratings(self, player_id: str) -> list[RatingRecord]:
-        """Every rating the player has, one per game type."""
+        """Every rating the player has, one per pool (``RatingRecord.game``: a game type, or a Khan &
+        General card set rated apart)."""
 
     def get_ratings(self, player_ids: list[str], game: str) -> dict[str, RatingRecord]:
         """Each player's rating at ``game`` (the default for one who has none), eventually consistent."""

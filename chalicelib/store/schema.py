@@ -14,7 +14,7 @@ built by one function of ``keys.py`` (last column).
 | idempotency   | IDEMPOTENCY#<scope>#<sha256>    | IDEMPOTENCY          | ``keys.idempotency`` |
 | webhook       | PLAYER#<player_id>              | WEBHOOK#<webhook_id> | ``keys.webhook`` |
 | delivery      | WEBHOOK#<webhook_id>            | DELIVERY#<msg_id>    | ``keys.delivery`` |
-| rating        | PLAYER#<player_id>              | RATING#<game type>   | ``keys.rating`` |
+| rating        | PLAYER#<player_id>              | RATING#<pool>        | ``keys.rating`` |
 | tournament    | TOURNAMENT#<tournament_id>      | TOURNAMENT           | ``keys.tournament`` |
 | ladder        | LADDER#<ladder_id>              | LADDER               | ``keys.ladder`` |
 | rung          | LADDER#<ladder_id>              | RUNG#<position>      | ``keys.rung`` |
@@ -37,8 +37,9 @@ GSI ``open_games`` (sparse, keys only): a waiting game's head while a seat of it
 anyone, keyed ``lobby = "OPEN#<game type>#<00-15>"``, ``lobby_at = <created_at>#<game_id>``
 (``keys.open_game``); listOpenGames queries the 16 shards and reads each game listed.
 
-GSI ``leaderboard`` (sparse): ratings no longer provisional, keyed ``lb = <game type>#<00-15>``,
-``lb_rating = <rating>`` (a number; ``keys.leaderboard``), with the rating's fields.
+GSI ``leaderboard`` (sparse): ratings no longer provisional, keyed ``lb = <pool>#<00-15>``,
+``lb_rating = <rating>`` (a number; ``keys.leaderboard``), with the rating's fields. A pool is a game
+type, or ``khan:<card set>``: each Khan & General card set is rated apart (``GameEngine.rating_pool``).
 
 GSI ``player_name`` (sparse): players' profiles, keyed ``pname = <the name as a search matches it>``
 (``keys.player_name``: one partition per name), with id, name and creation time (findPlayers).

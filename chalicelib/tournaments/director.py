@@ -321,7 +321,7 @@ def standing_rows(t: Tournament) -> list[dict]:
 def crosstable(t: Tournament, rows: list[dict]) -> list[dict]:
     """Each player in rank order with every pairing of theirs, round by round: the opponent (by
     rank and seed; none for a bye), the seat they took in the pairing's first game, both sides'
-    points (None while it is played), and whether it was a forfeit or is annulled."""
+    points (None while it is played), whether it was a forfeit or is annulled, and its games."""
     if t["status"] == "open":
         return []
     rank_of = {r["seed"]: r["rank"] for r in rows}
@@ -343,6 +343,7 @@ def crosstable(t: Tournament, rows: list[dict]) -> list[dict]:
                 "opponent_points": theirs if opponent is not None else None,
                 "outcome": _outcome(mine, theirs, opponent), "forfeit": p["forfeit"],
                 "annulled": opponent is not None and bool({seed, opponent} & gone),
+                "game_ids": list(p["games"]),
             })
         table.append({"rank": row["rank"], "seed": seed, "player_id": row["player_id"], "name": row["name"],
                       "results": entries, **bot_mark(row)})

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+import json
 from datetime import datetime, timezone
 
+import pytest
+
+from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY
 from chalicelib.notify import messages
 from chalicelib.records import RatingRecord
 from chalicelib.services.ratings import aged
@@ -128,3 +133,68 @@ def test_rated_true_with_a_bot_or_three_seats_is_refused_too(api, services):
     assert api.post("/v1/games", three, key=ann["api_key"]).body["code"] == "rated_conflict"
     two = {"game": "battleline", "rated": True, "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}
     assert api.post("/v1/games", two, key=ann["api_key"]).body["rated"] is True
+
+
+# ------------------------------------------------------------------ issue 36, item 9: card sets rated apart
+
+
+@pytest.fixture
+def playtest_set(tmp_path):
+    """A designer's playtest card set, loaded as the server loads an extra folder; removed after."""
+    data = copy.deepcopy(REGISTRY.get(DEFAULT_CARD_SET, 1).data)
+    data.update(id="steppe-playtest", name="A designer's playtest set", version=1)
+    (tmp_path / "steppe-playtest.v1.json").write_text(json.dumps(data))
+    before = dict(REGISTRY.sets)
+    REGISTRY.load_dir(tmp_path)
+    yield "steppe-playtest"
+    REGISTRY.sets.clear()
+    REGISTRY.sets.update(before)
+
+
+def khan_game(api, ann, bob, **options):
+    return api.new_game(ann, [ann, bob], game="khan", options={"first_seat": 1, **options})
+
+
+def test_issue36_item9_a_game_on_a_playtest_set_leaves_the_default_rating_unchanged_and_moves_the_sets_own(
+        api, services, playtest_set):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    finish_by_resignation(api, bob, khan_game(api, ann, bob))  # the default set: rated as before
+    services.dispatcher.drain_outbox()
+    default_before = ratings(api, ann)["khan"]
+    assert default_before["pool"] == "khan" and default_before["card_set"] is None and default_before["games"] == 1
+    playtest = khan_game(api, ann, bob, card_set=playtest_set)
+    assert playtest["rated"] is True
+    finish_by_resignation(api, bob, playtest)
+    services.dispatcher.drain_outbox()
+    after = ratings(api, ann)
+    assert after["khan"] == default_before  # the default set's rating did not move
+    own = after[f"khan:{playtest_set}"]
+    assert own["game"] == "khan" and own["card_set"] == playtest_set and own["pool"] == f"khan:{playtest_set}"
+    assert (own["games"], own["wins"]) == (1, 1) and own["rating"] > 1500
+    assert ratings(api, bob)[f"khan:{playtest_set}"]["losses"] == 1
+    # The public profile shows the same ratings, per pool.
+    profile = api.get(f"/v1/players/{ann['id']}", key=bob["api_key"]).body["ratings"]
+    assert set(profile) == {"khan", f"khan:{playtest_set}"}
+
+
+def test_issue36_item9_the_leaderboard_of_a_card_set(api, services, playtest_set):
+    players = [api.signup(name) for name in ("Ann", "Bob", "Cat")]
+    pool = f"khan:{playtest_set}"
+    for player, (on_set, on_default) in zip(players, [(1700, 1550), (1650, 1800), (None, 1600)]):
+        saved = [RatingRecord(player["id"], "khan", on_default, 80, 0.06, games=30)]
+        if on_set is not None:
+            saved.append(RatingRecord(player["id"], pool, on_set, 80, 0.06, games=30))
+        services.store.save_ratings(f"g-{player['id']}", saved)
+    board = api.get(f"/v1/leaderboards/khan?card_set={playtest_set}").body
+    assert board["pool"] == pool and board["card_set"] == playtest_set
+    assert [(p["name"], p["rating"], p["card_set"]) for p in board["players"]] == [
+        ("Ann", 1700, playtest_set), ("Bob", 1650, playtest_set)]
+    default = api.get("/v1/leaderboards/khan").body  # the default set's, as before
+    assert default["pool"] == "khan" and default["card_set"] is None
+    assert [(p["name"], p["rating"]) for p in default["players"]] == [("Bob", 1800), ("Cat", 1600), ("Ann", 1550)]
+    assert api.get("/v1/leaderboards/khan?card_set=khan-default").body["players"] == default["players"]
+    unknown = api.get("/v1/leaderboards/khan?card_set=no-such-set")
+    assert unknown.status == 404 and unknown.body["code"] == "card_set_not_found"
+    none = api.get("/v1/leaderboards/battleline?card_set=steppe-playtest")
+    assert none.status == 422 and none.body["code"] == "invalid_request"
+

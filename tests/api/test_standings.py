@@ -54,7 +54,7 @@ def test_double_round_robin_crosstable_has_two_results_per_opponent(api, service
     against_ann = [e for e in bob["results"] if e["opponent_rank"] == 1]
     assert len(against_ann) == 2 and sorted(e["seat"] for e in against_ann) == [1, 2]
     rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
-    assert rows[0][-3:] == ["1", "2", "3"] and rows[2][-3:] == ["0 0", "", "5 5"]  # Bob: lost to Ann twice
+    assert rows[0][-3:] == ["vs rank 1", "vs rank 2", "vs rank 3"] and rows[2][-3:] == ["0 0", "", "5 5"]  # Bob: lost to Ann twice
 
 
 def test_standings_csv_is_rfc_4180_with_a_file_name(api, services):
@@ -68,7 +68,8 @@ def test_standings_csv_is_rfc_4180_with_a_file_name(api, services):
     assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
     rows = list(csv.reader(io.StringIO(text)))
     order = ["direct_encounter", "wins", "sonneborn_berger", "flags_won"]
-    assert rows[0] == ["rank", "seed", "name", "points", *order, "withdrawn", "annulled", "1", "2", "3"]
+    assert rows[0] == ["rank", "seed (last tie-break)", "name", "points", *order, "withdrawn", "annulled",
+                       "vs rank 1", "vs rank 2", "vs rank 3"]
     assert [r[2] for r in rows[1:]] == [ODD_NAME, "王芳", "Bob"]
     assert rows[1][3] == "10" and rows[1][4:8] == ["0", "2", "5", "0"]  # ten points, two wins, SB: 王芳's 5
     assert rows[1][-3:] == ["", "5", "5"] and rows[3][-3:] == ["0", "0", ""]
@@ -87,11 +88,12 @@ def test_standings_csv_of_a_swiss_has_a_column_per_round(api, services):
     body = api.get(f"/v1/tournaments/{t['id']}/standings").body
     assert body["tie_break_order"] == ["buchholz_cut_1", "buchholz", "sonneborn_berger", "wins", "flags_won"]
     rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
-    assert rows[0][-2:] == ["R1", "R2"]
-    cells = [cell for row in rows[1:] for cell in row[-2:]]
-    assert sum(cell.endswith("bye") for cell in cells) == 2  # three players: a bye each round
-    played = [cell for cell in cells if "v" in cell]
-    assert len(played) == 4 and all(c.split()[0] in ("5", "0") and c.split()[2] in ("s1", "s2") for c in played)
+    assert rows[0][-6:] == ["R1 points", "R1 opponent rank", "R1 seat", "R2 points", "R2 opponent rank", "R2 seat"]
+    rounds = [row[-6:][n:n + 3] for row in rows[1:] for n in (0, 3)]
+    assert sum(opponent == "bye" for _points, opponent, _seat in rounds) == 2  # three players: a bye each round
+    played = [cells for cells in rounds if cells[1] != "bye"]
+    assert len(played) == 4 and all(points in ("5", "0") and opponent in ("1", "2", "3") and seat in ("1", "2")
+                                    for points, opponent, seat in played)
 
 
 def test_standings_page_shows_the_crosstable_from_the_link(api, services):
@@ -142,7 +144,8 @@ def test_elimination_standings_rank_by_the_round_reached(api, services):
     assert [(r["seed"], r["tie_breaks"]) for r in body["standings"]] == [
         (1, {"round_reached": 3.0}), (2, {"round_reached": 2.0}), (3, {"round_reached": 1.0})]
     rows = list(csv.reader(io.StringIO(api.get(f"/v1/tournaments/{t['id']}/standings?format=csv").body)))
-    assert rows[0][-2:] == ["R1", "R2"] and rows[1][-2:] == ["bye", "5 v2 s2"]  # 2 had seat 2 in round 1, so seat 1 now
+    # 2 had seat 2 in round 1, so seat 1 now
+    assert rows[0][-6:-3] == ["R1 points", "R1 opponent rank", "R1 seat"] and rows[1][-6:] == ["", "bye", "", "5", "2", "2"]
 
 
 def test_get_tournament_as_trf_is_linked_from_the_standings_and_re_pairs_each_round(api, services):
@@ -170,3 +173,89 @@ def test_get_tournament_as_trf_is_linked_from_the_standings_and_re_pairs_each_ro
                   for p in t["pairings"] if p["round"] == number]
         assert trf.pair(reply.body, number) == played
     assert api.get(f"/v1/tournaments/{t['id']}?format=pdf").body["code"] == "invalid_request"
+
+
+# ------------------------------------------------------------------ issue 36, item 8: organisers
+
+
+def swiss_after_two_rounds(api, services, rounds=3):
+    """A four-player Swiss of ``rounds`` with its first two rounds played (seat 2 resigns each game)."""
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    by_id = {p["id"]: p for p in players}
+    t = create(api, players[0], format="swiss", rounds=rounds)
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    while t["status"] == "running" and t["round"] <= 2:
+        for p in [p for p in t["pairings"] if p["round"] == t["round"] and p["points"] is None]:
+            resign(api, services, by_id[p["second"]["player_id"]], p["game_ids"][0])
+        t = get(api, t)
+    return t, players
+
+
+def test_issue36_item8_create_tournament_answers_tournament_id_as_well_as_id(api):
+    ann = api.signup("Ann")
+    t = create(api, ann)
+    assert t["tournament_id"] == t["id"] and t["id"].startswith("t_")
+    assert get(api, t)["tournament_id"] == t["id"]
+
+
+def test_issue36_item8_the_csv_names_what_its_columns_hold_and_is_linked_beside_the_page(api, services):
+    t, _players = swiss_after_two_rounds(api, services)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    assert urlsplit(body["csv_url"]).path == f"/v1/tournaments/{t['id']}/standings"
+    assert urlsplit(body["csv_url"]).query == "format=csv"
+    assert urlsplit(body["html_url"]).path.endswith("/standings/page") and body["trf_url"].endswith("?format=trf")
+    rows = list(csv.reader(io.StringIO(api.get(urlsplit(body["csv_url"]).path + "?format=csv").body)))
+    assert rows[0][:2] == ["rank", "seed (last tie-break)"]  # ties on everything are broken by seed: it says so
+    assert rows[0][-9:] == [f"R{n} {part}" for n in (1, 2, 3) for part in ("points", "opponent rank", "seat")]
+    by_name = {row[2]: dict(zip(rows[0], row)) for row in rows[1:]}
+    for row in body["crosstable"]:
+        for entry in row["results"]:
+            cells, n = by_name[row["name"]], entry["round"]
+            points = "" if entry["points"] is None else f"{entry['points']:g}"  # round 3: being played
+            assert cells[f"R{n} points"] == points and cells[f"R{n} seat"] == str(entry["seat"])
+            assert cells[f"R{n} opponent rank"] == str(entry["opponent_rank"])
+
+
+def test_issue36_item8_accept_text_csv_is_honoured_and_an_accept_it_cannot_serve_is_406(api, services):
+    t, _players = swiss_after_two_rounds(api, services)
+    path = f"/v1/tournaments/{t['id']}/standings"
+    as_file = api.get(path, headers={"Accept": "text/csv"})
+    assert as_file.status == 200 and as_file.headers["content-type"].startswith("text/csv")
+    assert as_file.body == api.get(path + "?format=csv").body
+    # A browser's Accept (HTML first, anything at a lower q) and no Accept at all get JSON, as before.
+    browser = api.get(path, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert browser.headers["content-type"] == "application/json" and browser.body["tournament_id"] == t["id"]
+    assert api.get(path, headers={"Accept": "text/csv;q=0.5, application/json"}).body["tournament_id"] == t["id"]
+    assert api.get(path, headers={"Accept": "text/*"}).headers["content-type"].startswith("text/csv")
+    refused = api.get(path, headers={"Accept": "application/xml"})
+    assert refused.status == 406 and refused.headers["content-type"] == "application/problem+json"
+    assert refused.body["code"] == "not_acceptable" and "text/csv" in refused.body["detail"]
+    assert api.get(path, headers={"Accept": "text/csv;q=0, application/json;q=0"}).status == 406
+    assert api.get(path + "?format=json", headers={"Accept": "text/csv"}).body["tournament_id"] == t["id"]  # the query says
+    # getTournament: its TRF file by Accept too (text/plain), JSON otherwise; text/csv it cannot serve.
+    tournament = f"/v1/tournaments/{t['id']}"
+    trf = api.get(tournament, headers={"Accept": "text/plain"})
+    assert trf.status == 200 and trf.body == api.get(tournament + "?format=trf").body
+    assert api.get(tournament, headers={"Accept": "text/csv"}).body["code"] == "not_acceptable"
+
+
+def test_issue36_item8_the_crosstable_links_each_finished_game_and_says_ties_go_by_seed(api, services):
+    t, _players = swiss_after_two_rounds(api, services)
+    body = api.get(f"/v1/tournaments/{t['id']}/standings").body
+    played = {g for row in body["crosstable"] for e in row["results"] if e["outcome"] != "pending"
+              for g in e["game_ids"]}
+    assert len(played) == 4  # two rounds of two games
+    html = api.get(f"/v1/tournaments/{t['id']}/standings/page", headers={"Accept": "text/html"}).body
+    for game_id in played:
+        assert f'href="/v1/games/{game_id}/board/replay"' in html
+    assert "ordered by seed" in html
+    # The link opens for anyone (no seat's link): a finished tournament game hides nothing.
+    game_id = sorted(played)[0]
+    replay = api.get(f"/v1/games/{game_id}/board/replay", headers={"Accept": "text/html"})
+    assert replay.status == 200 and replay.headers["content-type"].startswith("text/html")
+    # A game still in play is its seats' own: no link, and no spectator's board.
+    playing = [g for row in body["crosstable"] for e in row["results"] if e["outcome"] == "pending"
+               for g in e["game_ids"]]
+    assert playing and not any(f"/v1/games/{g}/board/replay" in html for g in playing)
+    assert api.get(f"/v1/games/{playing[0]}/board/replay").body["code"] == "game_not_public"

@@ -44,3 +44,22 @@ def test_a_rating_saved_since_it_was_read_keeps_its_place(store):
     store.save_ratings("g-2", [RatingRecord(player, "battleline", 1710, 79, 0.06, games=31, version=read.version)])
     assert store.drop_from_leaderboard(read) is False
     assert [r.rating for r in store.leaderboard("battleline", 5, lambda r: True)[0]] == [1710]
+
+
+def test_issue36_item9_a_card_sets_pool_keeps_its_own_ratings_and_leaderboard(store):
+    """A Khan & General card set rated apart (pool ``khan:<set>``): the same players' ratings in the
+    default pool and the set's are separate items, each pool's leaderboard lists its own, and the
+    set's index entries are spread over the 16 shards of its own key (docs/storage.md: no hot key)."""
+    pool = "khan:steppe-playtest"
+    players = [f"p{n}" for n in range(40)]
+    for n, player in enumerate(players):
+        store.save_ratings(f"g-{player}", [RatingRecord(player, "khan", 1500 + n, 80, 0.06, games=30),
+                                           RatingRecord(player, pool, 1900 - n, 80, 0.06, games=30)])
+    assert store.get_rating("p0", "khan").rating == 1500 and store.get_rating("p0", pool).rating == 1900
+    assert {r.game for r in store.list_ratings("p0")} == {"khan", pool}
+    on_set, _ = store.leaderboard(pool, 3, lambda r: True)
+    on_default, _ = store.leaderboard("khan", 3, lambda r: True)
+    assert [(r.player_id, r.game) for r in on_set] == [("p0", pool), ("p1", pool), ("p2", pool)]
+    assert [(r.player_id, r.game) for r in on_default] == [("p39", "khan"), ("p38", "khan"), ("p37", "khan")]
+    assert {keys.leaderboard(pool, p, 1)["lb"] for p in players} <= {f"{pool}#{shard:02}" for shard in range(16)}
+    assert len(keys.shards(pool)) == keys.SHARDS == 16

@@ -8,6 +8,7 @@ import random
 from ...i18n import N_
 from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
+from .cardset import DEFAULT_CARD_SET, REGISTRY
 from .setup import KhanOptions
 
 # The rules this engine plays, as a game records them (docs/records.md): a change that would replay a
@@ -58,6 +59,16 @@ class Khan(TurnState):
 
     def forfeit_points(self, options: dict) -> float:
         return 1.0
+
+    def rating_pool(self, options: dict) -> str:
+        """Each card set is rated apart, as Lichess rates variants apart (docs/khan.md, Ratings): the
+        default set's games keep the game type's pool ("khan"), another set's have their own
+        ("khan:<set id>", whatever its version). An unknown set raises UnknownCardSet (a LookupError)."""
+        card_set = options.get("card_set") or DEFAULT_CARD_SET
+        if card_set == DEFAULT_CARD_SET:
+            return self.name
+        REGISTRY.latest(card_set)
+        return f"{self.name}:{card_set}"
 
 
 ENGINE = Khan()
