@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from chalicelib.tournaments import director
 from chalicelib.tournaments.pairings import perfect_matching
+from tests.examples import examples
 
 from .test_pairings import assert_seats_balance
 
@@ -107,7 +108,7 @@ def seats_of(t, before=None):
     return seats
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(40, 80), deadline=None)
 @given(n=st.integers(2, 14), rounds=st.integers(1, 8), results=st.randoms(use_true_random=False),
        leaves=st.none() | st.tuples(st.integers(1, 14), st.integers(1, 7)))
 def test_swiss_over_random_results_never_repeats_and_keeps_seats_balanced(n, rounds, results, leaves):
