@@ -78,6 +78,7 @@ bench: $(INSTALLED)
 	$(PY) -m benchmarks.load
 	$(PY) -m benchmarks.fuzz
 	$(PY) -m benchmarks.properties
+	$(PY) -m benchmarks.swiss
 
 # The bots' strength: hundreds of games each (about 95 minutes on two cores, most of it for the mcts bots).
 bench-bots: $(INSTALLED)

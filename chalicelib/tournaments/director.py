@@ -170,8 +170,8 @@ def _pairs_for(t: Tournament, number: int) -> list[tuple[int, int | None]] | Non
             pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
         return pairing_rules.allocate_seats(pairs, seat_history(t), {p["seed"]: p["seed"] for p in t["players"]})
     try:
-        return pairing_rules.swiss_round(swiss_entrants(t), rounds_left=t["rounds"] - number + 1,
-                                         final=number == t["rounds"], max_score=t["forfeit_points"] * (number - 1))
+        return pairing_rules.swiss_round(swiss_entrants(t), final=number == t["rounds"],
+                                         max_score=t["forfeit_points"] * (number - 1))
     except pairing_rules.NoLegalPairing:
         # Every pairing would break an absolute criterion (a repeat, a second bye, two players who
         # must both have one seat): the event ends here and says so, rather than break one silently.

@@ -71,8 +71,7 @@ class NoLegalPairing(ValueError):
     C.3 no two non-topscorers who must both have the same seat): the organiser must decide."""
 
 
-def swiss_round(entrants: list[Entrant], rounds_left: int = 1, *, final: bool = False,
-                max_score: float = 0.0) -> list[Pairing]:
+def swiss_round(entrants: list[Entrant], *, final: bool = False, max_score: float = 0.0) -> list[Pairing]:
     """One Swiss round by FIDE's Dutch system (C.04.3; docs/correspondence.md says how and where it
     still differs). ``entrants`` in any order: they are ranked by score, then seed (pairing number).
     Pairings come with their seats allocated (first = seat 1) by C.04.3's colour rules, boards
@@ -80,94 +79,12 @@ def swiss_round(entrants: list[Entrant], rounds_left: int = 1, *, final: bool = 
     above half of ``max_score``, the most points anyone could have by now) are exempt from C.3.
     Raises NoLegalPairing when no pairing meets every absolute criterion.
 
-    ``rounds_left`` (this one included): in a small field (at most ``LOOKAHEAD_PLAYERS``) a
-    pairing after which the remaining rounds could not all be paired is passed over for the
-    first one, among those that meet every absolute criterion, after which they can."""
+    The completion criterion (C.4) is the round's: everyone (but the bye) is paired. As
+    FIDE-endorsed engines apply it, it looks no further: a pairing after which a later round
+    cannot be paired is not passed over; that round raises NoLegalPairing, and the director
+    tells the organiser (the tournament's ``stopped``)."""
     field = sorted(entrants, key=lambda e: (-e.score, e.seed))
-    dutch = _Dutch(field, final, max_score)
-    pairs = dutch.pair()
-    if rounds_left <= 1 or len(field) > LOOKAHEAD_PLAYERS:
-        return pairs
-    future = _Future(field)
-    if future.completes(pairs, rounds_left - 1) and _next_round_pairable(field, pairs):
-        return pairs
-    for candidate in future.pairings():
-        if all(dutch.legal(a, b or 0, lowest_bye=False) for a, b in candidate) and future.completes(candidate, rounds_left - 1):
-            placed = dutch.boards([(a, b) for a, b in candidate if b is not None],
-                                  next((a for a, b in candidate if b is None), None))
-            if _next_round_pairable(field, placed):
-                return placed
-    return pairs  # the event cannot play every round whatever this one does: pair it by the rules
-
-
-def _next_round_pairable(field: list[Entrant], pairs: list[Pairing]) -> bool:
-    """Whether, after ``pairs`` (seats allocated), the next round has a pairing meeting C.1-C.3
-    (C.3, two players who must both have the same seat, taken without the last round's topscorer
-    exception: the scores are not known yet)."""
-    seats = {e.seed: list(e.seats) for e in field}
-    met = {e.seed: set(e.opponents) for e in field}
-    byes = {e.seed for e in field if e.had_bye}
-    for a, b in pairs:
-        if b is None:
-            byes.add(a)
-            continue
-        seats[a].append(1)
-        seats[b].append(2)
-        met[a].add(b)
-        met[b].add(a)
-    after = _Dutch([Entrant(e.seed, 0.0, tuple(seats[e.seed]), frozenset(met[e.seed]), e.seed in byes)
-                    for e in field], False, 0.0)
-    players = [e.seed for e in field] + ([BYE] if len(field) % 2 else [])
-    neighbours = [[q for q in players if q != p and after.legal(p, q, lowest_bye=False)] for p in players]
-    return perfect_matching(neighbours, players) is not None
-
-
-
-LOOKAHEAD_PLAYERS = 12  # larger fields rarely play more rounds than half their size, which always complete
-LOOKAHEAD_BUDGET = 20000  # pairings looked at before a round is taken as completable
-
-
-class _Future:
-    """Whether the rounds after this one can all be paired without a repeat (and without a second
-    bye): each a perfect matching of who has not met, the bye a vertex (0) that meets each
-    player once."""
-
-    def __init__(self, entrants: list[Entrant]) -> None:
-        self.order = [e.seed for e in entrants] + ([0] if len(entrants) % 2 else [])
-        self.met = {e.seed: set(e.opponents) | ({0} if e.had_bye else set()) for e in entrants}
-        self.met[0] = {e.seed for e in entrants if e.had_bye}
-        self.spent = 0
-
-    def pairings(self, met: dict[int, set[int]] | None = None):
-        """Every pairing of the round, top-ranked player first, each meeting the bottom half first."""
-        met = met or self.met
-
-        def extend(players: list[int]):
-            if not players:
-                yield []
-                return
-            x = players[0]
-            half = len(players) // 2
-            for y in players[half:] + players[1:half]:
-                if y not in met[x]:
-                    for rest in extend([p for p in players[1:] if p != y]):
-                        yield [(x, y)] + rest
-
-        for pairs in extend(self.order):
-            yield [(b, None) if a == 0 else (a, None if b == 0 else b) for a, b in pairs]
-
-    def completes(self, pairs: list[Pairing], rounds: int, met: dict[int, set[int]] | None = None) -> bool:
-        met = {p: set(o) for p, o in (met or self.met).items()}
-        for a, b in pairs:
-            met[a].add(b or 0)
-            met[b or 0].add(a)
-        if rounds == 0:
-            return True
-        for later in self.pairings(met):
-            self.spent += 1
-            if self.spent > LOOKAHEAD_BUDGET or self.completes(later, rounds - 1, met):
-                return True
-        return False
+    return _Dutch(field, final, max_score).pair()
 
 
 # ---------------------------------------------------------------------------- seats
@@ -308,12 +225,12 @@ class _Dutch:
     def score(self, p: int) -> float:
         return self.by_seed[p].score if p != BYE else float("-inf")
 
-    def legal(self, a: int, b: int, lowest_bye: bool = True) -> bool:
-        """C.1, C.2 and C.3: the pairs (and byes) that may be made at all; with ``lowest_bye``,
-        the bye only to a player with the lowest score it can go to."""
+    def legal(self, a: int, b: int) -> bool:
+        """C.1, C.2 and C.3: the pairs (and byes) that may be made at all, the bye only to a
+        player with the lowest score it can go to."""
         if b == BYE or a == BYE:
             bye = self.by_seed[a or b]
-            return not bye.had_bye and (bye.score <= self.bye_score or not lowest_bye)
+            return not bye.had_bye and bye.score <= self.bye_score
         if b in self.by_seed[a].opponents or a == b:
             return False
         (strength_a, want_a), (strength_b, want_b) = self.preference[a], self.preference[b]

@@ -177,7 +177,7 @@ def pair(text: str, number: int | None = None) -> list[Pairing]:
     if event.rounds is not None and number > event.rounds:
         raise TrfError(f"all {event.rounds} rounds are played")
     total = event.rounds or number
-    return swiss_round(entrants(event, number), total - number + 1, final=number == total, max_score=number - 1)
+    return swiss_round(entrants(event, number), final=number == total, max_score=number - 1)
 
 
 def pairs_text(pairs: list[Pairing]) -> str:

@@ -188,16 +188,19 @@ def test_round_robin_withdrawal_after_half_keeps_their_games_and_forfeits_the_re
     assert sum(r["points"] for r in rows.values()) == 29.0
 
 
-def test_swiss_pairs_a_round_so_that_the_later_rounds_can_be_paired():
-    """Six players, four rounds, seat 1 always winning: the Dutch order's third round (5-3, 1-2,
-    6-4) would leave two triangles of players who have all met, and no fourth round."""
+def test_swiss_completion_criterion_is_the_rounds_own_and_a_dead_end_stops_the_event_saying_so():
+    """C.04.3 C.4 as endorsed engines apply it (the round is paired whole; no look further).
+    Six players, four rounds, seat 1 always winning: round 3 is the Dutch order's 5-3, 1-2, 6-4
+    (bbpPairings prints the same), which leaves two triangles of players who have all met: no
+    round 4 meets C.1, so the event stops there and tells the organiser, breaking nothing."""
     t = tournament("swiss", 6, rounds=4)
     director.start(t, {})
     while t["status"] == "running":
         play_round(t, lambda a, b: [5.0, 0.0])
-    assert t["round"] == 4
+    assert [(p["first"], p["second"]) for p in t["pairings"] if p["round"] == 3] == [(5, 3), (1, 2), (6, 4)]
+    assert t["round"] == 3 and t["stopped"] == {"round": 4, "reason": "no_legal_pairing"}
     met = [frozenset((p["first"], p["second"])) for p in t["pairings"]]
-    assert len(met) == len(set(met)) == 12
+    assert len(met) == len(set(met)) == 9
 
 
 def test_elimination_seats_alternate_like_fide_colours():

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from chalicelib.tournaments import trf
 from chalicelib.tournaments.pairings import ABSOLUTE, Entrant, NoLegalPairing, seat_preference, swiss_round
+from tests.examples import examples
 
 
 def trf_file(*players):
@@ -96,7 +97,7 @@ def some_legal_pairing(players, by_seed, top):
                for other in rest)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(60, 150), deadline=None)
 @given(fields())
 def test_no_absolute_criterion_is_broken_while_a_legal_pairing_exists(case):
     entrants, final, played = case

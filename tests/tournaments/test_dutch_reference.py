@@ -187,6 +187,57 @@ CASES = {
         '001   22      P22                                                                3.0   13    11 b =     5 w =     1 b =    10 w 1     7 b =    19 w 0',
         '001   23      P23                                                                3.0    6  0000 - U     7 w =     3 - -     4 b 0    10 - +    16 b =',
     ]), '11\n19 12\n7 13\n20 3\n18 4\n16 2\n23 5\n22 6\n8 11\n17 9\n10 14\n21 0\n'),
+    # C.4 (completion) is the round's: pair everyone now, looking no further. Six players, round 3
+    # of 5: the Dutch order's 1-2 3-4 5-6 leaves two triangles of players who have all met (no round 4
+    # meets C.1), and it is what the reference prints; our old look-ahead paired 1-3 4-2 5-6 instead.
+    "completion_c4_is_the_rounds_own_even_if_a_later_round_cannot_be_paired": ("\r\n".join([
+        '012 H',
+        '062 6',
+        '092 Swiss',
+        'XXR 5',
+        'XXC white1',
+        '001    1      P1                                                                 2.0    1     4 w 1     6 b 1',
+        '001    2      P2                                                                 1.5    2     5 b =     3 w 1',
+        '001    3      P3                                                                 0.0    3     6 w 0     2 b 0',
+        '001    4      P4                                                                 0.5    4     1 b 0     5 w =',
+        '001    5      P5                                                                 1.0    5     2 w =     4 b =',
+        '001    6      P6                                                                 1.0    6     3 b 1     1 w 0',
+    ]), '3\n1 2\n5 6\n3 4\n'),
+    # C.2/C.9: the bye goes where the rules send it (3, of the lowest score it can go to), though
+    # with 7 players and 7 rounds no later round can then be paired without a repeat; our old
+    # look-ahead gave it to 2 instead (2-0 3-5 4-6 7-1).
+    "bye_by_the_rules_even_if_the_event_cannot_then_be_completed": ("\r\n".join([
+        '012 H',
+        '062 7',
+        '092 Swiss',
+        'XXR 7',
+        'XXC white1',
+        '001    1      P1                                                                 3.0    1     4 w 0     6 b 1     5 w 1     3 w 1',
+        '001    2      P2                                                                 3.0    2     5 b 1     7 w 1     3 b 0     6 w 1',
+        '001    3      P3                                                                 3.0    3     6 w 1     4 b 1     2 w 1     1 b 0',
+        '001    4      P4                                                                 3.0    4     1 b 1     3 w 0     7 b 1  0000 - U',
+        '001    5      P5                                                                 1.0    5     2 w 0  0000 - U     1 b 0     7 w 0',
+        '001    6      P6                                                                 1.0    6     3 b 0     1 w 0  0000 - U     2 b 0',
+        '001    7      P7                                                                 2.0    7  0000 - U     2 b 0     4 w 0     5 b 1',
+    ]), '4\n4 2\n7 1\n6 5\n3 0\n'),
+    # C.3 is the round's own too: round 6 of 7 (8 players) is paired by the rules, though round 7
+    # would have no pairing meeting C.3 were the last round's topscorers not exempt; our old
+    # look-ahead checked round 7 without that exception and paired 3-5 4-2 6-1 7-8.
+    "c3_is_not_checked_ahead_for_the_last_round_whose_topscorers_are_exempt": ("\r\n".join([
+        '012 H',
+        '062 8',
+        '092 Swiss',
+        'XXR 7',
+        'XXC white1',
+        '001    1      P1                                                                 4.0    1     5 w 1     8 b 1     2 w 1     4 b 1     3 w 0',
+        '001    2      P2                                                                 2.5    2     6 b =     3 w 1     1 b 0     7 w 1     5 w 0',
+        '001    3      P3                                                                 3.5    3     7 w =     2 b 0     8 w 1     6 b 1     1 b 1',
+        '001    4      P4                                                                 3.0    4     8 b 0     5 w 1     6 b 1     1 w 0     7 b 1',
+        '001    5      P5                                                                 1.5    5     1 b 0     4 b 0     7 w 0     8 w =     2 b 1',
+        '001    6      P6                                                                 2.0    6     2 w =     7 b 1     4 w 0     3 w 0     8 b =',
+        '001    7      P7                                                                 1.5    7     3 b =     6 w 0     5 b 1     2 b 0     4 w 0',
+        '001    8      P8                                                                 2.0    8     4 w 1     1 w 0     3 b 0     5 b =     6 w =',
+    ]), '4\n7 1\n3 4\n8 2\n5 6\n'),
 }
 
 

@@ -3,6 +3,7 @@
 from hypothesis import given, settings, strategies as st
 
 from chalicelib.tournaments.matching import max_weight_matching
+from tests.examples import examples
 
 
 def brute_force_best(edges):
@@ -20,7 +21,7 @@ def brute_force_best(edges):
     return best
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(150, 400), deadline=None)
 @given(size=st.integers(1, 9), data=st.data())
 def test_the_matching_weighs_as_much_as_the_best_one_brute_force_finds(size, data):
     pairs = [(a, b) for a in range(size) for b in range(a + 1, size)]
