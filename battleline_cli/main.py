@@ -1,7 +1,8 @@
 """``battleline``: play from a terminal, over the HTTP API.
 
 The server and the API key come from flags or the environment (``BATTLELINE_SERVER``,
-``BATTLELINE_KEY``). Boards, hands and moves are shown as text, and moves are typed as the
+``BATTLELINE_KEY``); without either, the key ``battleline signup`` saved in the config file for the
+server (settings.py). Boards, hands and moves are shown as text, and moves are typed as the
 same commands an email reply takes (``play 7R 3``, ``deploy light_cavalry -1 0 N``), or by
 their number in ``battleline show``. Errors are one line, never a traceback.
 """
@@ -76,7 +77,7 @@ def main(ctx: typer.Context,
              None, "--language", envvar="BATTLELINE_LANGUAGE",
              help=N_("Speak this language this time: en, zh-Hans, ja or vi (by default your preference: "
                   "battleline language)."))) -> None:
-    state.client = Client(server, key)
+    state.client = Client(server, key or settings.saved_key(server))
     state.chosen, state.language = None, i18n.DEFAULT
     ctx.call_on_close(state.speaking.close)
     if language:
@@ -95,14 +96,22 @@ def out(text: str = "") -> None:
 
 # ---------------------------------------------------------------- players
 
-@app.command(help=N_("Make a player: its API key is shown once (its language is --language's, or English)."))
+@app.command(help=N_("Make a player: its API key is shown once and saved in the config file for this server "
+                     "(its language is --language's, or English)."))
 def signup(name: str, email: Optional[str] = typer.Option(None, help=N_("For emails and play by email."))) -> None:
     body = {"name": name, **({"email": email} if email else {}), **({"language": state.chosen} if state.chosen else {})}
     made = state.client.call("POST", "/v1/players", body, auth=False)
     settings.cache_language(state.client.server, made["api_key"], state.chosen or i18n.DEFAULT)
     out(_("player {id} ({name})").format(id=made["id"], name=made["name"]))
     out(_("your API key, shown only now: {key}").format(key=made["api_key"]))
-    out(f"export BATTLELINE_KEY={made['api_key']}")
+    try:
+        path = settings.save_key(state.client.server, made["api_key"])
+    except OSError as error:
+        out(_("it could not be saved ({error}): set it for the next commands with").format(error=error))
+        out(f"export BATTLELINE_KEY={made['api_key']}")
+        return
+    out(_("Saved in {path} (readable by you only): the next commands use it. --key or BATTLELINE_KEY "
+          "overrides it.").format(path=path))
 
 
 @app.command(help=N_("Who you are, your ratings and your vacation days."))
@@ -431,8 +440,9 @@ def early_language(args: list[str]) -> str:
     asked = option("--language", "BATTLELINE_LANGUAGE")
     if asked:
         return settings.language_code(asked) or i18n.DEFAULT
-    return settings.cached_language(option("--server", "BATTLELINE_SERVER") or DEFAULT_SERVER,
-                                    option("--key", "BATTLELINE_KEY")) or i18n.DEFAULT
+    server = option("--server", "BATTLELINE_SERVER") or DEFAULT_SERVER
+    return settings.cached_language(server, option("--key", "BATTLELINE_KEY") or settings.saved_key(server)) \
+        or i18n.DEFAULT
 
 
 def translate_help(command: click.Command) -> None:

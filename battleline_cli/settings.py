@@ -7,6 +7,10 @@ entry). ``battleline language`` reads the preference from the server again and `
 language CODE`` sets it there; both refresh the copy. ``--language`` or ``BATTLELINE_LANGUAGE``
 overrides it for one run.
 
+It keeps the API key ``battleline signup`` made too, per server, so that the next command works
+without an export line; ``--key`` or ``BATTLELINE_KEY`` overrides it. Holding a key, the file is
+written readable by its owner only (mode 0600).
+
 The file is ``$BATTLELINE_CONFIG``, else ``$XDG_CONFIG_HOME/battleline/config.json`` (by default
 ``~/.config/battleline/config.json``).
 """
@@ -56,12 +60,38 @@ def cache_language(server: str, key: str | None, language: str) -> None:
         return
     config = _read()
     config.setdefault("languages", {})[_entry(server, key)] = language
-    path = config_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        _write(config)
     except OSError:
         pass
+
+
+def _write(config: dict) -> Path:
+    """The config file written whole, readable and writable by its owner only (it may hold an API key):
+    a new file is made with mode 0600 (never readable by others, not even for a moment), an old one
+    is set to it."""
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(config, indent=2, sort_keys=True) + "\n"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
+    return path
+
+
+def saved_key(server: str) -> str | None:
+    """The API key ``battleline signup`` kept for this server, or None."""
+    found = (_read().get("keys") or {}).get(server.rstrip("/"))
+    return found if isinstance(found, str) and found else None
+
+
+def save_key(server: str, key: str) -> Path:
+    """Keep ``key`` as this server's key for the next runs; the file's path (OSError if it cannot be
+    written)."""
+    config = _read()
+    config.setdefault("keys", {})[server.rstrip("/")] = key
+    return _write(config)
 
 
 def language_code(asked: str) -> str | None:
