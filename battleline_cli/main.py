@@ -22,6 +22,7 @@ import typer
 
 from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
+from chalicelib.games.terminal import TERMINALS
 from chalicelib import i18n
 from chalicelib.i18n import N_, _, say
 
@@ -258,17 +259,21 @@ def join(tournament_id: str) -> None:
 
 
 def lines(text: list[str], game: str | None = None) -> None:
+    """Lines out, coloured as the game colours its text (``game``: none, plain)."""
     for line in text:
-        out(screens.coloured(line) if game == "battleline" else line)
+        out(screens.coloured(line, game) if game else line)
 
 
 def card_set_of(view: dict) -> dict | None:
-    """A Khan & General game's card set as the server has it (unit powers, command costs), or None."""
-    found = view["state"].get("card_set") if view["game"] == "khan" else None
-    if not found:
+    """The card set the game was dealt from, as the server has it (unit powers, command costs), for a
+    game that has one; else None."""
+    shown = TERMINALS[view["game"]]
+    found = shown.card_set_ref(view)
+    path = shown.card_set_path(found) if found else None
+    if not path:
         return None
     try:
-        return state.client.call("GET", f"/v1/khan/card-sets/{found['id']}?version={found['version']}", auth=False)
+        return state.client.call("GET", path, auth=False)
     except Failure:
         return None
 
@@ -386,7 +391,7 @@ def verify(game_id: Optional[str] = typer.Argument(None, help=N_("The game (its 
         except checking.MissingCardSet as missing:
             ref = missing.ref
             out(_("Fetching card set {id} version {version} from the server…").format(**ref))
-            fetched = state.client.call("GET", f"/v1/khan/card-sets/{ref['id']}?version={ref['version']}", auth=False)
+            fetched = state.client.call("GET", TERMINALS[record["game"]].card_set_path(ref), auth=False)
             try:
                 checking.add_card_set(fetched, ref)
             except checking.Refused as refused:

@@ -24,13 +24,14 @@ import unicodedata
 from pathlib import Path
 
 from chalicelib import i18n
+from chalicelib.games.terminal import aside, columns, pad, row  # noqa: F401 - the CLI's, shared with the games' parts
 
 
 def config_path() -> Path:
     if os.environ.get("BATTLELINE_CONFIG"):
         return Path(os.environ["BATTLELINE_CONFIG"])
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "battleline" / "config.json"
+    return Path(base) / "battleline/config.json"  # the program's own folder
 
 
 def _read() -> dict:
@@ -109,18 +110,6 @@ def language_code(asked: str) -> str | None:
 
 # ---------------------------------------------------------------- terminal columns
 
-def columns(text: str) -> int:
-    """How many terminal columns ``text`` takes: a wide East Asian character (漢字, かな, full-width
-    punctuation) takes two, a combining mark (Vietnamese tones written apart) none."""
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-               for ch in text)
-
-
-def pad(text: str, width: int) -> str:
-    """``text`` left-aligned in ``width`` terminal columns (as ``f"{text:<{width}}"`` for ASCII)."""
-    return text + " " * max(0, width - columns(text))
-
-
 def _pieces(text: str) -> list[str]:
     """``text`` cut where a line may break: at spaces (kept with the word before them) and before or
     after a wide character (Chinese and Japanese are written without spaces)."""
@@ -158,19 +147,3 @@ def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list
     if line.strip():
         lines.append(line.rstrip())
     return lines
-
-
-# ---------------------------------------------------------------- punctuation of the language spoken
-
-_wide = i18n.full_width
-
-
-def row(items) -> str:
-    """Items one after another with no "and": "a, b, c", "a、b、c" in Chinese and Japanese."""
-    return ("、" if _wide() else ", ").join(str(item) for item in items)
-
-
-def aside(text: str) -> str:
-    """``text`` in parentheses after a word: " (text)", "（text）" (full width, no space) in Chinese and
-    Japanese."""
-    return f"（{text}）" if _wide() else f" ({text})"
