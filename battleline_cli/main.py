@@ -258,6 +258,64 @@ def join(tournament_id: str) -> None:
     out(_("you are in {name} ({count} players)").format(name=found["name"], count=len(found["players"])))
 
 
+# ---------------------------------------------------------------- ladders
+
+ladder_app = typer.Typer(no_args_is_help=True, help=N_("Ladders: a ranking you climb by beating the players above "
+                                                       "you (battleline ladder show, join, challenge)."))
+app.add_typer(ladder_app, name="ladder")
+
+
+def _my_id() -> str | None:
+    """Your player id, when a key is given (a ladder is shown to anyone)."""
+    if not state.client.key:
+        return None
+    try:
+        return state.client.call("GET", "/v1/players/me")["id"]
+    except Failure:
+        return None
+
+
+@ladder_app.command("show", help=N_("A ladder: each player's place, rating and open challenges, and the challenges "
+                                    "waiting for an answer."))
+def ladder_show(ladder_id: str = typer.Argument("battleline", help=N_("The ladder's id (a game's own ladder: the "
+                                                                       "game's name).")),
+                ) -> None:
+    found = state.client.call("GET", f"/v1/ladders/{ladder_id}", auth=False)
+    lines(screens.ladder(found, _my_id()))
+
+
+@ladder_app.command("join", help=N_("Enter a ladder, at the bottom."))
+def ladder_join(ladder_id: str = typer.Argument("battleline", help=N_("The ladder's id (a game's own ladder: the "
+                                                                       "game's name)."))) -> None:
+    found = state.client.call("POST", f"/v1/ladders/{ladder_id}/join")
+    me_ = state.client.call("GET", "/v1/players/me")["id"]
+    rank = next((p["rank"] for p in found["players"] if p["player_id"] == me_), len(found["players"]))
+    out(_("You are on {ladder}: number {rank} of {count}.").format(ladder=found["name"], rank=rank,
+                                                                    count=len(found["players"])))
+    out(_("Challenge a player above you with: battleline ladder challenge PLAYER --ladder {ladder}").format(
+        ladder=found["id"]))
+
+
+@ladder_app.command("challenge", help=N_("Challenge a player at most N places above you: the game is made at once and "
+                                         "waits for their answer."))
+def ladder_challenge(player: str = typer.Argument(..., help=N_("The player's id, or their place on the ladder "
+                                                                 "(battleline ladder show).")),
+                     ladder_id: str = typer.Option("battleline", "--ladder", help=N_("The ladder's id (a game's own "
+                                                                                     "ladder: the game's name)."))
+                     ) -> None:
+    player_id = player
+    if player.isdigit():  # a place on the ladder
+        found = state.client.call("GET", f"/v1/ladders/{ladder_id}", auth=False)
+        player_id = next((p["player_id"] for p in found["players"] if p["rank"] == int(player)), None)
+        if player_id is None:
+            raise Failure(_("nobody is number {rank} on {ladder}").format(rank=player, ladder=found["name"]))
+    made = state.client.call("POST", f"/v1/ladders/{ladder_id}/challenges", {"player_id": player_id})
+    out(_("You challenged {name} (number {rank}): game {game}. They accept by {by}; declining or not answering "
+          "counts as a loss for them.").format(name=made["challenged"]["name"], rank=made["challenged"]["rank"],
+                                               game=made["game_id"], by=screens.when(made["respond_by"])))
+    lines(screens.summary(made["game"]))
+
+
 def lines(text: list[str], game: str | None = None) -> None:
     """Lines out, coloured as the game colours its text (``game``: none, plain)."""
     for line in text:

@@ -15,7 +15,7 @@ from chalicelib.games.terminal import TERMINALS, name_of, seat_name, yours  # no
 from chalicelib.i18n import _, ngettext
 
 from .moves import Moves, your_moves
-from .settings import columns, wrap
+from .settings import aside, columns, pad, row, wrap
 
 class _Title(str):
     """A game's name that pads by the columns a terminal gives it (汗王与大将军 takes 12), so that
@@ -311,4 +311,37 @@ def log(view: dict, events: list[dict]) -> list[str]:
         lines.append(_("Nothing has happened yet."))
     if view["status"] != "finished":
         lines += ["", whose_move(view)]
+    return lines
+
+
+def ladder(found: dict, you: str | None = None) -> list[str]:
+    """``battleline ladder show``: its rules, its players top first (you marked), the open challenges."""
+    lines = [_("{ladder} ({game}): challenge up to {places} places above you, {challenges} open challenges at "
+               "most, {days} days to accept.").format(
+        ladder=found["name"], game=TITLES.get(found["game"], found["game"]), places=found["max_places_above"],
+        challenges=found["max_open_challenges"], days=found["response_days"]), ""]
+    players = found["players"]
+    if not players:
+        return lines + [_("Nobody is on it yet: be the first with battleline ladder join {ladder}").format(
+            ladder=found["id"])]
+    named = [yours(p["name"]) if p["player_id"] == you else p["name"] for p in players]
+    width = max(columns(name) for name in named)
+    for player, name in zip(players, named):
+        notes = [_("provisional")] if player["provisional"] else []
+        if player["open_challenges"]:
+            notes.append(ngettext("{count} open challenge", "{count} open challenges", player["open_challenges"]).format(
+                count=player["open_challenges"]))
+        rating = i18n.number(player["rating"], 0) + (aside(row(notes)) if notes else "")
+        lines.append(f"{player['rank']:>4}. {pad(name, width)}  {player['player_id']}  {rating}")
+    if found["challenges"]:
+        lines += ["", _("Open challenges:")]
+        for challenge in found["challenges"]:
+            lines.append("  " + _("{challenger} challenges {challenged}: game {game}, to be accepted by {by}").format(
+                challenger=challenge["challenger"]["name"], challenged=challenge["challenged"]["name"],
+                game=challenge["game_id"], by=when(challenge["respond_by"])))
+    if you is not None and not any(p["player_id"] == you for p in players):
+        lines += ["", _("You are not on it: battleline ladder join {ladder}").format(ladder=found["id"])]
+    elif you is not None:
+        lines += ["", _("Challenge a player above you with: battleline ladder challenge PLAYER --ladder {ladder}").format(
+            ladder=found["id"])]
     return lines
