@@ -1,7 +1,8 @@
 """``battleline``: play from a terminal, over the HTTP API.
 
 The server and the API key come from flags or the environment (``BATTLELINE_SERVER``,
-``BATTLELINE_KEY``). Boards, hands and moves are shown as text, and moves are typed as the
+``BATTLELINE_KEY``); without either, the key ``battleline signup`` saved in the config file for the
+server (settings.py). Boards, hands and moves are shown as text, and moves are typed as the
 same commands an email reply takes (``play 7R 3``, ``deploy light_cavalry -1 0 N``), or by
 their number in ``battleline show``. Errors are one line, never a traceback.
 """
@@ -21,6 +22,7 @@ import typer
 
 from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
+from chalicelib.games.terminal import TERMINALS
 from chalicelib import i18n
 from chalicelib.i18n import N_, _, say
 
@@ -76,7 +78,7 @@ def main(ctx: typer.Context,
              None, "--language", envvar="BATTLELINE_LANGUAGE",
              help=N_("Speak this language this time: en, zh-Hans, ja or vi (by default your preference: "
                   "battleline language)."))) -> None:
-    state.client = Client(server, key)
+    state.client = Client(server, key or settings.saved_key(server))
     state.chosen, state.language = None, i18n.DEFAULT
     ctx.call_on_close(state.speaking.close)
     if language:
@@ -95,14 +97,22 @@ def out(text: str = "") -> None:
 
 # ---------------------------------------------------------------- players
 
-@app.command(help=N_("Make a player: its API key is shown once (its language is --language's, or English)."))
+@app.command(help=N_("Make a player: its API key is shown once and saved in the config file for this server "
+                     "(its language is --language's, or English)."))
 def signup(name: str, email: Optional[str] = typer.Option(None, help=N_("For emails and play by email."))) -> None:
     body = {"name": name, **({"email": email} if email else {}), **({"language": state.chosen} if state.chosen else {})}
     made = state.client.call("POST", "/v1/players", body, auth=False)
     settings.cache_language(state.client.server, made["api_key"], state.chosen or i18n.DEFAULT)
     out(_("player {id} ({name})").format(id=made["id"], name=made["name"]))
     out(_("your API key, shown only now: {key}").format(key=made["api_key"]))
-    out(f"export BATTLELINE_KEY={made['api_key']}")
+    try:
+        path = settings.save_key(state.client.server, made["api_key"])
+    except OSError as error:
+        out(_("it could not be saved ({error}): set it for the next commands with").format(error=error))
+        out(f"export BATTLELINE_KEY={made['api_key']}")
+        return
+    out(_("Saved in {path} (readable by you only): the next commands use it. --key or BATTLELINE_KEY "
+          "overrides it.").format(path=path))
 
 
 @app.command(help=N_("Who you are, your ratings and your vacation days."))
@@ -248,18 +258,80 @@ def join(tournament_id: str) -> None:
     out(_("you are in {name} ({count} players)").format(name=found["name"], count=len(found["players"])))
 
 
+# ---------------------------------------------------------------- ladders
+
+ladder_app = typer.Typer(no_args_is_help=True, help=N_("Ladders: a ranking you climb by beating the players above "
+                                                       "you (battleline ladder show, join, challenge)."))
+app.add_typer(ladder_app, name="ladder")
+
+
+def _my_id() -> str | None:
+    """Your player id, when a key is given (a ladder is shown to anyone)."""
+    if not state.client.key:
+        return None
+    try:
+        return state.client.call("GET", "/v1/players/me")["id"]
+    except Failure:
+        return None
+
+
+@ladder_app.command("show", help=N_("A ladder: each player's place, rating and open challenges, and the challenges "
+                                    "waiting for an answer."))
+def ladder_show(ladder_id: str = typer.Argument("battleline", help=N_("The ladder's id (a game's own ladder: the "
+                                                                       "game's name).")),
+                ) -> None:
+    found = state.client.call("GET", f"/v1/ladders/{ladder_id}", auth=False)
+    lines(screens.ladder(found, _my_id()))
+
+
+@ladder_app.command("join", help=N_("Enter a ladder, at the bottom."))
+def ladder_join(ladder_id: str = typer.Argument("battleline", help=N_("The ladder's id (a game's own ladder: the "
+                                                                       "game's name)."))) -> None:
+    found = state.client.call("POST", f"/v1/ladders/{ladder_id}/join")
+    me_ = state.client.call("GET", "/v1/players/me")["id"]
+    rank = next((p["rank"] for p in found["players"] if p["player_id"] == me_), len(found["players"]))
+    out(_("You are on {ladder}: number {rank} of {count}.").format(ladder=found["name"], rank=rank,
+                                                                    count=len(found["players"])))
+    out(_("Challenge a player above you with: battleline ladder challenge PLAYER --ladder {ladder}").format(
+        ladder=found["id"]))
+
+
+@ladder_app.command("challenge", help=N_("Challenge a player at most N places above you: the game is made at once and "
+                                         "waits for their answer."))
+def ladder_challenge(player: str = typer.Argument(..., help=N_("The player's id, or their place on the ladder "
+                                                                 "(battleline ladder show).")),
+                     ladder_id: str = typer.Option("battleline", "--ladder", help=N_("The ladder's id (a game's own "
+                                                                                     "ladder: the game's name)."))
+                     ) -> None:
+    player_id = player
+    if player.isdigit():  # a place on the ladder
+        found = state.client.call("GET", f"/v1/ladders/{ladder_id}", auth=False)
+        player_id = next((p["player_id"] for p in found["players"] if p["rank"] == int(player)), None)
+        if player_id is None:
+            raise Failure(_("nobody is number {rank} on {ladder}").format(rank=player, ladder=found["name"]))
+    made = state.client.call("POST", f"/v1/ladders/{ladder_id}/challenges", {"player_id": player_id})
+    out(_("You challenged {name} (number {rank}): game {game}. They accept by {by}; declining or not answering "
+          "counts as a loss for them.").format(name=made["challenged"]["name"], rank=made["challenged"]["rank"],
+                                               game=made["game_id"], by=screens.when(made["respond_by"])))
+    lines(screens.summary(made["game"]))
+
+
 def lines(text: list[str], game: str | None = None) -> None:
+    """Lines out, coloured as the game colours its text (``game``: none, plain)."""
     for line in text:
-        out(screens.coloured(line) if game == "battleline" else line)
+        out(screens.coloured(line, game) if game else line)
 
 
 def card_set_of(view: dict) -> dict | None:
-    """A Khan & General game's card set as the server has it (unit powers, command costs), or None."""
-    found = view["state"].get("card_set") if view["game"] == "khan" else None
-    if not found:
+    """The card set the game was dealt from, as the server has it (unit powers, command costs), for a
+    game that has one; else None."""
+    shown = TERMINALS[view["game"]]
+    found = shown.card_set_ref(view)
+    path = shown.card_set_path(found) if found else None
+    if not path:
         return None
     try:
-        return state.client.call("GET", f"/v1/khan/card-sets/{found['id']}?version={found['version']}", auth=False)
+        return state.client.call("GET", path, auth=False)
     except Failure:
         return None
 
@@ -377,7 +449,7 @@ def verify(game_id: Optional[str] = typer.Argument(None, help=N_("The game (its 
         except checking.MissingCardSet as missing:
             ref = missing.ref
             out(_("Fetching card set {id} version {version} from the server…").format(**ref))
-            fetched = state.client.call("GET", f"/v1/khan/card-sets/{ref['id']}?version={ref['version']}", auth=False)
+            fetched = state.client.call("GET", TERMINALS[record["game"]].card_set_path(ref), auth=False)
             try:
                 checking.add_card_set(fetched, ref)
             except checking.Refused as refused:
@@ -431,8 +503,9 @@ def early_language(args: list[str]) -> str:
     asked = option("--language", "BATTLELINE_LANGUAGE")
     if asked:
         return settings.language_code(asked) or i18n.DEFAULT
-    return settings.cached_language(option("--server", "BATTLELINE_SERVER") or DEFAULT_SERVER,
-                                    option("--key", "BATTLELINE_KEY")) or i18n.DEFAULT
+    server = option("--server", "BATTLELINE_SERVER") or DEFAULT_SERVER
+    return settings.cached_language(server, option("--key", "BATTLELINE_KEY") or settings.saved_key(server)) \
+        or i18n.DEFAULT
 
 
 def translate_help(command: click.Command) -> None:

@@ -5,18 +5,14 @@ your moves grouped (``moves.py``). Every sentence goes through gettext."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections import Counter
 from collections.abc import Mapping
 
-import click
-
-from chalicelib.games.battleline.story import card_name
-from chalicelib.games.khan.story import KINDS as KHAN_KINDS
 from chalicelib import i18n, talk
+from chalicelib.games import GAMES
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
-from chalicelib.i18n import N_, _, ngettext
+from chalicelib.games.terminal import TERMINALS, name_of, seat_name, yours  # noqa: F401 - this module's too
+from chalicelib.i18n import _, ngettext
 
 from .moves import Moves, your_moves
 from .settings import aside, columns, pad, row, wrap
@@ -38,57 +34,28 @@ class _Title(str):
 
 
 class _Titles(Mapping):
-    """Each game's name by its code, in the language spoken when read ("战线", "Khan & General")."""
-
-    _ENGLISH = {"battleline": N_("Battle Line"), "khan": N_("Khan & General")}
+    """Each game's name by its code, in the language spoken when read ("战线", "Khan & General"): its
+    presenter's title."""
 
     def __getitem__(self, game: str) -> str:
-        return _Title(_(self._ENGLISH[game]))
+        return _Title(PRESENTERS[game].title)
 
     def __iter__(self):
-        return iter(self._ENGLISH)
+        return iter(GAMES)
 
     def __len__(self) -> int:
-        return len(self._ENGLISH)
+        return len(GAMES)
 
 
 TITLES = _Titles()
-# Battle Line's colours on a terminal (click leaves them out when the output is not one): orange is
-# the 256-colour palette's, so that 4O never reads as 40.
-COLOURS = {"R": "red", "O": 208, "Y": "yellow", "G": "green", "B": "bright_blue", "P": "magenta"}
-TROOP = re.compile(r"(?<![\w(])(10|[1-9])([ROYGBP])(?![\w)])")
-
-
-def coloured(line: str) -> str:
-    """A Battle Line line with each troop card in its colour (none with NO_COLOR set)."""
-    if os.environ.get("NO_COLOR"):
-        return line
-    return TROOP.sub(lambda m: click.style(m.group(0), fg=COLOURS[m.group(2)], bold=True), line)
-
-
 def presenter_of(view: dict) -> Presenter:
     return PRESENTERS[view["game"]]
 
 
-def name_of(view: dict, seat: int | None) -> str:
-    """A seat as people read it: "you", or the player's (or bot's) name."""
-    if seat is not None and seat == view["you"]:
-        return _("you")
-    return names(view).get(seat, "?")
-
-
-def seat_name(view: dict, seat: int) -> str:
-    """A seat's name over its side of the table (an invited seat's name is not told)."""
-    found = next((s for s in view["seats"] if s["seat"] == seat), None)
-    if found and found.get("invited"):
-        return _("invited player")
-    return names(view).get(seat, "?")
-
-
-def yours(name: str) -> str:
-    """A name marked as yours: "Ann (you)", "安（你）" (no space before a full-width parenthesis)."""
-    mark = _("(you)")
-    return name + (mark if mark.startswith("（") else " " + mark)
+def coloured(line: str, game: str) -> str:
+    """A line of the game's text coloured for a terminal, as its game colours it (Battle Line's troops
+    in their colours; none with NO_COLOR set)."""
+    return TERMINALS[game].colour(line) if game in TERMINALS else line
 
 
 def sentence_name(view: dict, seat: int | None) -> str:
@@ -199,7 +166,7 @@ def story(view: dict, events: list[dict], *, own: bool = True) -> list[str]:
     if view["status"] == "finished":
         runs = [told for run in turns([e for e in events if e["type"] != "game_finished"])
                 if (told := shown.told(view, run))][-2:]
-        lines = [sentences(told) for told in runs] if view["game"] == "battleline" else \
+        lines = [sentences(told) for told in runs] if TERMINALS[view["game"]].turn_a_line else \
             [line for told in runs for line in told]
         return [_("How it ended:")] + [f"  {line}" for line in lines] if lines else []
     if you is None:
@@ -231,147 +198,17 @@ def this_turn(events: list[dict], seat: int) -> list[dict]:
 
 # ---------------------------------------------------------------- the table
 
-def battleline_board(view: dict) -> list[str]:
-    """The nine flags, a line each: the opponent's side, then yours, under their names; Fog and Mud
-    by name; a claimed flag with its winner's name; a flag you can claim now marked."""
-    state, you = view["state"], view["you"]
-    claimable = set(state.get("claimable") or [])
-
-    def sides(flag: dict) -> tuple[int, int]:
-        """(the seat on the left, the seat on the right): yours on the right; a spectator sees seat 1's."""
-        seats = flag["seats"]
-        right = you if you in seats else (1 if 1 in seats else seats[0])
-        return next(s for s in seats if s != right), right
-
-    def cards(flag: dict, seat: int) -> str:
-        return " ".join(flag["cards"][flag["seats"].index(seat)]) or "-"
-
-    rows = []
-    for flag in state["flags"]:
-        left, right = sides(flag)
-        label = _("flag {number}").format(number=flag["flag"])
-        ground = " ".join(card_name(e) for e in flag["environment"])
-        note = ""
-        if flag["claimed_by"]:
-            note = _("won by {name}").format(name=name_of(view, flag["claimed_by"]))
-        elif flag["flag"] in claimable:
-            note = _("you can claim it")
-        rows.append((label, ground, left, cards(flag, left), right, cards(flag, right), note))
-    two = len({s for row in rows for s in (row[2], row[4])}) == 2
-    # Widths in terminal columns: 地区 1 and フラッグ1 take more than their characters.
-    label_w = max(columns(r[0]) + (columns(r[1]) + 1 if r[1] else 0) for r in rows)
-    if two:
-        left_seat, right_seat = rows[0][2], rows[0][4]
-        left_name = seat_name(view, left_seat)
-        right_name = yours(names(view).get(right_seat, "?")) if right_seat == you else names(view).get(right_seat, "?")
-        left_w = max([columns(left_name)] + [columns(r[3]) for r in rows])
-        lines = [f"{pad('', label_w)}  {pad(left_name, left_w)}   {right_name}"]
-        for label, ground, _l, theirs, _r, mine, note in rows:
-            where = f"{label} {ground}" if ground else label
-            lines.append(f"{pad(where, label_w)}  {pad(theirs, left_w)} | {pad(mine, 12)}  {note}".rstrip())
-        return lines
-    lines = []
-    for label, ground, left, theirs, right, mine, note in rows:  # three players: each flag names its two sides
-        where = f"{label} {ground}" if ground else label
-        lines.append((pad(where, label_w) + "  " + _("{name}: {cards}").format(name=name_of(view, left), cards=theirs)
-                      + " | " + _("{name}: {cards}").format(name=name_of(view, right), cards=mine)
-                      + f"  {note}").rstrip())
-    return lines
-
-
-def khan_board(view: dict, card_set: dict | None) -> list[str]:
-    """The presenter's text field, after who is who: its seat numbers named."""
-    factions = {f["id"]: (f.get("names") or {}).get(i18n.language()) or f["name"]
-                for f in (card_set or {}).get("factions", [])}
-    legend = []
-    for seat in view["seats"]:
-        faction = view["state"].get("factions", {}).get(str(seat["seat"]))
-        who = yours(seat["name"]) if seat["seat"] == view["you"] else seat["name"]
-        legend.append(_("seat {seat} is {who}, {faction}").format(seat=seat["seat"], who=who,
-                                                                  faction=_faction(view, faction, factions)))
-    sentence = in_turn(legend)
-    return [i18n.sentences(sentence[:1].upper() + sentence[1:]), ""] + \
-        presenter_of(view).text_board(view["state"], view["you"], names(view), hand=False).rstrip().split("\n")
-
-
-def _faction(view: dict, faction: str | None, factions: dict) -> str:
-    """A faction as the server's card set names it (in English, or its name in the language spoken),
-    else in the language spoken as the card set the game's rules know names it ("汗王（骑兵）"), else its id."""
-    from chalicelib.games.khan import story as khan_story
-
-    try:
-        known = khan_story.card_set_of(view["state"])
-    except Exception:  # a card set this client's rules do not know
-        known = None
-    if faction in factions and (i18n.language() == "en" or not known):
-        return factions[faction]
-    return khan_story.faction_name(known, faction or "") if known else factions.get(faction, faction)
-
-
-def _named(view: dict, card: str) -> list[str]:
-    """Outside English, a card's name in the language spoken beside the id typed for it ([] in
-    English, where the id is the name)."""
-    if i18n.language() == "en":
-        return []
-    from chalicelib.games.khan import story as khan_story
-
-    try:
-        known = khan_story.card_set_of(view["state"])
-    except Exception:  # a card set this client's rules do not know
-        return []
-    return [khan_story.name_of(known, card, short=False)] if known else []
-
-
-def _keyword(text: str) -> str:
-    """A keyword as the card set writes it ("power +2") in the language spoken ("战斗力+2")."""
-    from chalicelib.games.khan.cardset import keyword_words, parse_keyword
-
-    try:
-        found = parse_keyword(text)
-    except ValueError:
-        return text
-    return i18n.say(keyword_words(found.name, found.value))
-
-
 def board(view: dict, card_set: dict | None = None) -> list[str]:
-    return battleline_board(view) if view["game"] == "battleline" else khan_board(view, card_set)
+    """The table, its sides named, as its game draws it on a terminal."""
+    return TERMINALS[view["game"]].board(view, card_set)
 
 
 def hand(view: dict, card_set: dict | None = None) -> list[str]:
-    cards = view["state"].get("hand") or []
-    if view["you"] is None:
-        return []
-    if view["game"] != "khan" or not card_set or not cards:
-        return [_("Your hand: {cards}").format(cards=" ".join(cards) or _("empty"))]
-    units = {u["id"]: u for u in card_set.get("units", [])}
-    commands = {c["id"]: c for c in card_set.get("commands", [])}
-    held = Counter(cards)
-
-    def times(card: str) -> str:
-        return f"{card} ×{held[card]}" if held[card] > 1 else card
-
-    lines = [ngettext("Your hand ({count} card):", "Your hand ({count} cards):", len(cards)).format(count=len(cards))]
-    unit_words = []
-    for card in (c for c in held if c in units):
-        unit = units[card]
-        power = _named(view, card) + [_("power {power}").format(power=unit["base"])] + ([_keyword("ranged")] if unit.get("ranged") else [])
-        unit_words.append(times(card) + aside(row(power)))
-    if unit_words:
-        lines.append("  " + _("units: {units}").format(units=row(unit_words)))
-    held_commands = [c for c in held if c in commands]
-    if held_commands:
-        lines.append("  " + _("commands:"))
-    for card in held_commands:
-        command = commands[card]
-        lines.append("    " + _("{card}: {kind} command, cost {cost}: {keywords}").format(
-            card=times(card) + "".join(aside(name) for name in _named(view, card)), kind=_(KHAN_KINDS.get(command["kind"], command["kind"])), cost=command["cost"],
-            keywords=row([_keyword(k) for k in command["keywords"]])))
-    other = [times(c) for c in held if c not in units and c not in commands]
-    if other:
-        lines.append("  " + " ".join(other))
-    return lines
+    """Your hand, as your game tells it (none for a spectator)."""
+    return TERMINALS[view["game"]].hand(view, card_set)
 
 
+# ---------------------------------------------------------------- the clock
 # ---------------------------------------------------------------- the clock
 
 duration = i18n.duration  # "2 days, 3 hours", in the player's language (CLDR)
@@ -412,45 +249,17 @@ def clock(view: dict) -> list[str]:
 
 def example_turn(view: dict, moves: Moves) -> list[str]:
     """How to type a move: the commands of an email reply, a whole turn at once."""
-    shown = presenter_of(view)
     game = view["game_id"]
     steps = moves.numbered or [c.steps[0] for c in moves.choices if c.steps]
     if not steps:
         return []
-    written = [shown.write_step(steps[0])]
-    if view["game"] == "battleline" and view["phase"] in ("play", "claim"):
-        state = view["state"]
-        order = {"start": ("claim", "play", "draw"), "end": ("play", "draw", "claim")}.get(
-            state.get("claim_timing"), ("play", "claim", "draw"))
-        for phase in order[order.index(view["phase"]) + 1:]:
-            if phase == "claim":
-                written.append("claim none")
-            elif phase == "draw" and any(state["decks"].values()):
-                written.append("draw troop" if state["decks"].get("troop") else "draw tactics")
-            elif phase == "play":
-                written.append(next((shown.write_step(s) for s in view["legal_steps"] if s["type"] == "play"),
-                                    "play 7R 3"))
-    if view["game"] == "khan" and not moves.numbered and any(s["type"] == "end_action" for s in view["legal_steps"]):
-        written = _khan_actions(view)
+    written = TERMINALS[view["game"]].example(view, steps[0], bool(moves.numbered))
     quoted = " ".join(f'"{w}"' for w in written)
     lines = [_("Type your move as in an email reply, e.g. battleline play {game} {commands}").format(
         game=game, commands=quoted)]
     if moves.numbered:
         lines.append(_("or by its number: battleline play {game} 1").format(game=game))
     return lines
-
-
-def _khan_actions(view: dict) -> list[str]:
-    """A Khan & General action phase to type at once: a deployment and a card paid if the turn's
-    card limit allows, then the end of the actions (the reaction window is the opponent's)."""
-    shown, state = presenter_of(view), view["state"]
-    room = state["limits"].get(str(view["you"]), 0) - state.get("played", 0)
-    written = []
-    for kind in ("deploy", "pay"):
-        step = next((s for s in view["legal_steps"] if s["type"] == kind), None)
-        if step and len(written) < room:
-            written.append(shown.write_step(step))
-    return written + ["end action"]
 
 
 # ---------------------------------------------------------------- the whole screen
@@ -468,9 +277,7 @@ def screen(view: dict, events: list[dict], card_set: dict | None = None, *, own:
     lines += hand(view, card_set)
     if view["status"] != "waiting":  # no game yet to count
         lines += presenter_of(view).counts(view)
-    if view["game"] == "battleline" and view["status"] == "active" and view["you"] is not None \
-            and not view["state"].get("claimable"):
-        lines.append(_("You cannot claim a flag now."))
+    lines += TERMINALS[view["game"]].notes(view)
     lines += clock(view)
     if view["status"] == "active" and view["you"] is not None and view["to_move"] == view["you"]:
         moves = your_moves(view)
@@ -497,11 +304,44 @@ def log(view: dict, events: list[dict]) -> list[str]:
     shown = presenter_of(view)
     runs = [told for run in turns(events) if (told := shown.told(view, run))]
     for number, told in enumerate(runs, start=1):
-        paragraphs = [sentences(told)] if view["game"] == "battleline" else [i18n.sentences(line) for line in told]
+        paragraphs = [sentences(told)] if TERMINALS[view["game"]].turn_a_line else [i18n.sentences(line) for line in told]
         for index, paragraph in enumerate(paragraphs):
             lines += wrap(paragraph, 100, f"{number:>4}. " if index == 0 else " " * 6, " " * 6)
     if not runs:
         lines.append(_("Nothing has happened yet."))
     if view["status"] != "finished":
         lines += ["", whose_move(view)]
+    return lines
+
+
+def ladder(found: dict, you: str | None = None) -> list[str]:
+    """``battleline ladder show``: its rules, its players top first (you marked), the open challenges."""
+    lines = [_("{ladder} ({game}): challenge up to {places} places above you, {challenges} open challenges at "
+               "most, {days} days to accept.").format(
+        ladder=found["name"], game=TITLES.get(found["game"], found["game"]), places=found["max_places_above"],
+        challenges=found["max_open_challenges"], days=found["response_days"]), ""]
+    players = found["players"]
+    if not players:
+        return lines + [_("Nobody is on it yet: be the first with battleline ladder join {ladder}").format(
+            ladder=found["id"])]
+    named = [yours(p["name"]) if p["player_id"] == you else p["name"] for p in players]
+    width = max(columns(name) for name in named)
+    for player, name in zip(players, named):
+        notes = [_("provisional")] if player["provisional"] else []
+        if player["open_challenges"]:
+            notes.append(ngettext("{count} open challenge", "{count} open challenges", player["open_challenges"]).format(
+                count=player["open_challenges"]))
+        rating = i18n.number(player["rating"], 0) + (aside(row(notes)) if notes else "")
+        lines.append(f"{player['rank']:>4}. {pad(name, width)}  {player['player_id']}  {rating}")
+    if found["challenges"]:
+        lines += ["", _("Open challenges:")]
+        for challenge in found["challenges"]:
+            lines.append("  " + _("{challenger} challenges {challenged}: game {game}, to be accepted by {by}").format(
+                challenger=challenge["challenger"]["name"], challenged=challenge["challenged"]["name"],
+                game=challenge["game_id"], by=when(challenge["respond_by"])))
+    if you is not None and not any(p["player_id"] == you for p in players):
+        lines += ["", _("You are not on it: battleline ladder join {ladder}").format(ladder=found["id"])]
+    elif you is not None:
+        lines += ["", _("Challenge a player above you with: battleline ladder challenge PLAYER --ladder {ladder}").format(
+            ladder=found["id"])]
     return lines

@@ -7,6 +7,10 @@ entry). ``battleline language`` reads the preference from the server again and `
 language CODE`` sets it there; both refresh the copy. ``--language`` or ``BATTLELINE_LANGUAGE``
 overrides it for one run.
 
+It keeps the API key ``battleline signup`` made too, per server, so that the next command works
+without an export line; ``--key`` or ``BATTLELINE_KEY`` overrides it. Holding a key, the file is
+written readable by its owner only (mode 0600).
+
 The file is ``$BATTLELINE_CONFIG``, else ``$XDG_CONFIG_HOME/battleline/config.json`` (by default
 ``~/.config/battleline/config.json``).
 """
@@ -20,13 +24,14 @@ import unicodedata
 from pathlib import Path
 
 from chalicelib import i18n
+from chalicelib.games.terminal import aside, columns, pad, row  # noqa: F401 - the CLI's, shared with the games' parts
 
 
 def config_path() -> Path:
     if os.environ.get("BATTLELINE_CONFIG"):
         return Path(os.environ["BATTLELINE_CONFIG"])
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "battleline" / "config.json"
+    return Path(base) / "battleline/config.json"  # the program's own folder
 
 
 def _read() -> dict:
@@ -56,12 +61,38 @@ def cache_language(server: str, key: str | None, language: str) -> None:
         return
     config = _read()
     config.setdefault("languages", {})[_entry(server, key)] = language
-    path = config_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        _write(config)
     except OSError:
         pass
+
+
+def _write(config: dict) -> Path:
+    """The config file written whole, readable and writable by its owner only (it may hold an API key):
+    a new file is made with mode 0600 (never readable by others, not even for a moment), an old one
+    is set to it."""
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(config, indent=2, sort_keys=True) + "\n"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
+    return path
+
+
+def saved_key(server: str) -> str | None:
+    """The API key ``battleline signup`` kept for this server, or None."""
+    found = (_read().get("keys") or {}).get(server.rstrip("/"))
+    return found if isinstance(found, str) and found else None
+
+
+def save_key(server: str, key: str) -> Path:
+    """Keep ``key`` as this server's key for the next runs; the file's path (OSError if it cannot be
+    written)."""
+    config = _read()
+    config.setdefault("keys", {})[server.rstrip("/")] = key
+    return _write(config)
 
 
 def language_code(asked: str) -> str | None:
@@ -78,18 +109,6 @@ def language_code(asked: str) -> str | None:
 
 
 # ---------------------------------------------------------------- terminal columns
-
-def columns(text: str) -> int:
-    """How many terminal columns ``text`` takes: a wide East Asian character (漢字, かな, full-width
-    punctuation) takes two, a combining mark (Vietnamese tones written apart) none."""
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-               for ch in text)
-
-
-def pad(text: str, width: int) -> str:
-    """``text`` left-aligned in ``width`` terminal columns (as ``f"{text:<{width}}"`` for ASCII)."""
-    return text + " " * max(0, width - columns(text))
-
 
 def _pieces(text: str) -> list[str]:
     """``text`` cut where a line may break: at spaces (kept with the word before them) and before or
@@ -128,19 +147,3 @@ def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list
     if line.strip():
         lines.append(line.rstrip())
     return lines
-
-
-# ---------------------------------------------------------------- punctuation of the language spoken
-
-_wide = i18n.full_width
-
-
-def row(items) -> str:
-    """Items one after another with no "and": "a, b, c", "a、b、c" in Chinese and Japanese."""
-    return ("、" if _wide() else ", ").join(str(item) for item in items)
-
-
-def aside(text: str) -> str:
-    """``text`` in parentheses after a word: " (text)", "（text）" (full width, no space) in Chinese and
-    Japanese."""
-    return f"（{text}）" if _wide() else f" ({text})"

@@ -104,7 +104,7 @@ def _plain_imports(path: Path) -> set[str]:
     return names
 
 
-DRAWN = ("render", "presenter", "presenters", "story")  # how a game is shown and told to people
+DRAWN = ("render", "presenter", "presenters", "story", "terminal")  # how a game is shown and told to people
 
 
 def test_the_engines_are_pure_and_their_rules_know_no_presentation():

@@ -262,7 +262,7 @@ def table_text(rows: list[dict]) -> list[str]:
         elif row["claimable"]:
             notes.append(_("you can claim it"))
         head = noted(row["label"], notes)
-        sides = " | ".join(f"{side['name']} {joined([c['name'] for c in side['cards']]) or '-'}"
+        sides = " | ".join(f"{side['name']} {joined([c.get('described', c['name']) for c in side['cards']]) or '-'}"
                            for side in row["sides"])
         lines.append(f"{head}{'：' if _close() else ': '}{sides}")
     return lines
@@ -468,7 +468,7 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
         "board_html": presenter.html_board(view["state"], seat, names(view)) if drawn_whole else None,
         "board_text": presenter.text_board(view["state"], seat, names(view), hand=False) if drawn_whole else None,
         "hand": cards,
-        "hand_text": joined([c["name"] for c in cards]),
+        "hand_text": joined([c.get("described", c["name"]) for c in cards]),  # a tactic with what it stands for
         "counts": presenter.counts(view),
         "your_move": mine,
         "grid": linked,

@@ -24,10 +24,10 @@ CONFIG = Path(tempfile.mkdtemp(prefix="battleline-cli-"))
 
 
 def run(live_server, *args: str, key: str | None = None, server: str | None = None,
-        stdin: str = "") -> subprocess.CompletedProcess:
+        stdin: str = "", config: Path = CONFIG) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BATTLELINE_")}
     env["BATTLELINE_SERVER"] = server or live_server.url
-    env["BATTLELINE_CONFIG"] = str(CONFIG / "config.json")  # the languages it keeps: not the user's own file
+    env["BATTLELINE_CONFIG"] = str(config / "config.json")  # the languages and key it keeps: not the user's own
     if key:
         env["BATTLELINE_KEY"] = key
     done = subprocess.run([COMMAND, *args], env=env, capture_output=True, text=True, timeout=120, input=stdin)
@@ -39,7 +39,7 @@ def signup(live_server, name: str) -> tuple[str, str]:
     done = run(live_server, "signup", name)
     assert done.returncode == 0, done.stderr
     player = re.search(r"player (p_\w+)", done.stdout).group(1)
-    key = re.search(r"export BATTLELINE_KEY=(\S+)", done.stdout).group(1)
+    key = re.search(r"(bl_\S+)", done.stdout).group(1)
     return player, key
 
 
@@ -204,7 +204,7 @@ def test_an_unreadable_move_is_one_line_with_an_example(live_server):
 
 
 def test_a_missing_key_a_wrong_key_and_no_server_are_explained(live_server):
-    assert "no API key" in run(live_server, "games").stderr
+    assert "no API key" in run(live_server, "games", config=Path(tempfile.mkdtemp(prefix="battleline-cli-"))).stderr
     wrong = run(live_server, "games", key="bl_live_wrong")
     assert wrong.returncode == 1 and "(unauthorized)" in wrong.stderr
     away = run(live_server, "games", key="bl_live_wrong", server=f"http://127.0.0.1:{free_port()}")
@@ -231,9 +231,9 @@ def test_players_who_chose_chinese_and_japanese_read_the_terminal_and_the_server
     screens, the board's columns aligned, and the server's refusal of a bad move (Accept-Language)."""
     done = run(live_server, "--language", "zh-Hans", "signup", "安")
     assert done.returncode == 0 and done.stdout.startswith("玩家p_")
-    ann_key = re.search(r"export BATTLELINE_KEY=(\S+)", done.stdout).group(1)
+    ann_key = re.search(r"(bl_\S+)", done.stdout).group(1)
     done = run(live_server, "--language", "ja", "signup", "花子")
-    hanako, hanako_key = re.search(r"(p_\w+)", done.stdout).group(1), re.search(r"BATTLELINE_KEY=(\S+)", done.stdout).group(1)
+    hanako, hanako_key = re.search(r"(p_\w+)", done.stdout).group(1), re.search(r"(bl_\S+)", done.stdout).group(1)
     assert ok(live_server, "language", key=hanako_key).strip() == "あなたの言語：日本語（ja）。"
     made = ok(live_server, "new", "battleline", "--against", hanako, "--seed", "7", "-o", "first_seat=1", key=ann_key)
     game = re.search(r"(g_\w+)", made).group(1)

@@ -194,12 +194,15 @@ CARD_COLOURS = {  # colour letter -> (card colour, text colour): readable in mai
 
 def card(code: str) -> dict:
     """A card for the templates of emails and link pages (presenting.show): a troop by its value on
-    its colour, a tactic by its full name."""
+    its colour, a tactic by its full name; ``described``, a tactic as the text part says it: its name
+    and what it stands for ("Companion Cavalry (an 8 of any colour)"), also the card's title."""
     troop = parse_troop(code)
     if troop is None:
+        from .story import described  # (as tactic_name)
+
         name = tactic_name(code)
-        return {"code": code, "name": name, "tactic": True, "value": name,
-                "letter": "", "colour": "#ffffff", "ink": "#37474f", "title": name}
+        return {"code": code, "name": name, "tactic": True, "value": name, "described": described(code),
+                "letter": "", "colour": "#ffffff", "ink": "#37474f", "title": described(code)}
     fill, ink = CARD_COLOURS[troop.colour]
     return {"code": code, "name": code, "tactic": False, "value": str(troop.value), "letter": troop.colour,
             "colour": fill, "ink": ink,

@@ -22,6 +22,36 @@ def card_name(card: str) -> str:
     return card if parse_troop(card) else _(TACTIC_NAMES.get(card, card))
 
 
+# What each tactics card stands for, as the board page says it (pages/board_battleline.py's rules).
+TACTIC_RULES = {
+    "ALEXANDER": N_("a leader, any colour and value; one leader each"),
+    "DARIUS": N_("a leader, any colour and value; one leader each"),
+    "COMPANION": N_("an 8 of any colour"),
+    "SHIELD": N_("a 1, 2 or 3 of any colour"),
+    "FOG": N_("the higher total wins the flag, formations do not count"),
+    "MUD": N_("four cards a side at the flag"),
+    "SCOUT": N_("draw three cards, then put two back"),
+    "REDEPLOY": N_("move a card of yours to another flag, or discard it"),
+    "DESERTER": N_("discard a card of your opponent's"),
+    "TRAITOR": N_("take a troop of your opponent's to your side"),
+}
+
+
+def tactic_rule(card: str) -> str:
+    """What a tactics card stands for or does, in the language spoken ("an 8 of any colour"); "" for
+    a troop."""
+    return _(TACTIC_RULES[card]) if card in TACTIC_RULES else ""
+
+
+def described(card: str) -> str:
+    """A card for a newcomer: a tactic by its name and what it stands for or does ("Companion Cavalry
+    (an 8 of any colour)", "攻击卡（任意颜色的8）"), as the board page tells it; a troop by its
+    notation (``8G``). The hand and the table in emails and on the command line say it so."""
+    if card not in TACTIC_RULES:
+        return card_name(card)
+    return card_name(card) + ("" if i18n.full_width() else " ") + i18n.bracketed(tactic_rule(card))
+
+
 def card_names(view: dict) -> dict[str, str]:
     """Each tactic by its full name in the language spoken (a troop reads as its notation)."""
     return {card: card_name(card) for card in TACTIC_NAMES}
