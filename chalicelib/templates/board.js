@@ -640,15 +640,18 @@ function renderKhanField() {
   fitField(box);
 }
 
-// The field as large as the page allows (up to half as large again); never scaled below its own
-// size, so that its words stay readable: a wide field scrolls in its box on a narrow screen.
+// The field as large as its box allows (up to half as large again): whole on a phone's 390 px,
+// where its 460 units are drawn at about 0.8 (its smallest words, 15 units, still 12 px). Never
+// below that scale, so that its words stay readable: a wider field scrolls in its box instead.
+const FIELD_MIN_SCALE = 0.8;
 function fitField(box) {
   const svg = box.querySelector("svg");
   if (!svg) return;
   const natural = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
   if (!natural) return;
-  const room = box.clientWidth - 8;
-  svg.style.width = `${Math.max(natural, Math.min(room, natural * 1.5))}px`;
+  const style = getComputedStyle(box);
+  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  svg.style.width = `${Math.max(natural * FIELD_MIN_SCALE, Math.min(room, natural * 1.5))}px`;
   svg.style.maxWidth = "none";
 }
 window.addEventListener("resize", () => { const box = document.querySelector("#table .field"); if (box) fitField(box); });
