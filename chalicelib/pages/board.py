@@ -247,6 +247,7 @@ def words() -> dict:
         "kind_flip": _("Turn a unit face up"), "kind_discard_defence": _("Discard a defence command"),
         "kind_engage": _("Attack"), "kind_advance": _("Advance"),
         "and_end_action": _("Confirm and end the action phase"),
+        "and_end_turn": _("Confirm and end the turn"),
         "round": _("Round {round} of {rounds}"), "limit": _("Cards this turn: {played} of {limit}"),
         "command_zone": _("Command zone"), "empty": _("empty"),
         "units_left": _("Units left: {count}"), "in_hand": _("In hand: {count}"),

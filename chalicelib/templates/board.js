@@ -793,6 +793,12 @@ function renderKhanAction() {
       if (["deploy", "command", "pay"].includes(chosen.step.type) && stepsOf("end_action").length) {
         buttons.push(button(W.and_end_action, () => send([chosen.step, {type: "end_action"}])));
       }
+      // Ending the engagements then the turn: one confirmation (the after-combat keywords, if any,
+      // left unused, as "End the turn" leaves them); "Confirm" alone keeps them to use.
+      if (chosen.step.type === "end_engagements" && stepsOf("end_turn").length) {
+        buttons.unshift(button(W.and_end_turn, () => send([chosen.step, {type: "end_turn"}]), {class: "primary"}));
+        buttons[1].className = "secondary";
+      }
       buttons.push(cancelButton());
       parts.push(h("div", {class: "buttons"}, buttons));
     } else {
