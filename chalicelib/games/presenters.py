@@ -99,9 +99,17 @@ TITLES = (N_("Battle Line"), N_("Khan & General"))
 Presenter.title = property(_title, doc=_title.__doc__)  # type: ignore[assignment,method-assign]
 
 
+# The server's bots by name, as a seat they play is called ("greedy bot"), in the reader's language.
+BOT_NAMES = {"random": N_("random bot"), "greedy": N_("greedy bot"), "mcts": N_("MCTS bot")}
+
+
 def seat_name(seat: dict) -> str:
     """A seat's player's name as people read it: a bot account's (``bot_account``) says so, "Robo
-    (bot)", wherever the name is shown (pages, emails, the story of the game)."""
+    (bot)", wherever the name is shown (pages, emails, the story of the game); a seat the server's
+    bot plays (``bot``) is that bot, "greedy bot", in the reader's language."""
+    bot = BOT_NAMES.get(seat.get("bot") or "") if not seat.get("player_id") else None
+    if bot:
+        return _(bot)
     return _("{name} (bot)").format(name=seat["name"]) if seat.get("bot_account") else seat["name"]
 
 
@@ -130,8 +138,15 @@ def since_own_move(events: list[dict], seat: int | None) -> list[dict]:
         event = events[index]
         return event["seat"] == seat and event["type"] not in QUIET and turn_of[index] in (None, seat)
 
+    def mine(index: int) -> bool:
+        """The seat's own step, or what followed from it alone (the game's end, of no seat, after
+        the seat resigned): not the others' move."""
+        while index > 0 and events[index]["seat"] is None and events[index]["type"] not in QUIET:
+            index -= 1
+        return own(index)
+
     end = len(events)
-    while end > 0 and (own(end - 1) or events[end - 1]["type"] in QUIET):
+    while end > 0 and (mine(end - 1) or events[end - 1]["type"] in QUIET):
         end -= 1
     start = end
     while start > 0 and not own(start - 1):

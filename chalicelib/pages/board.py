@@ -171,7 +171,7 @@ def _board_view(view: dict) -> dict:
             "messages": None if recent is None else talk.from_others(
                 talk.messages(since_own_move(recent, seat), people), seat),
             "log": log, "log_seq": max([e["seq"] for e in events], default=view.get("after", 0)),
-            "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
+            "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat, people),
             "hand": view["state"].get("hand", []),
             "table": tables.table(view, steps),
             "steps": steps,
