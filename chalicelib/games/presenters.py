@@ -138,15 +138,8 @@ def since_own_move(events: list[dict], seat: int | None) -> list[dict]:
         event = events[index]
         return event["seat"] == seat and event["type"] not in QUIET and turn_of[index] in (None, seat)
 
-    def mine(index: int) -> bool:
-        """The seat's own step, or what followed from it alone (the game's end, of no seat, after
-        the seat resigned): not the others' move."""
-        while index > 0 and events[index]["seat"] is None and events[index]["type"] not in QUIET:
-            index -= 1
-        return own(index)
-
     end = len(events)
-    while end > 0 and (mine(end - 1) or events[end - 1]["type"] in QUIET):
+    while end > 0 and (own(end - 1) or events[end - 1]["type"] in QUIET):
         end -= 1
     start = end
     while start > 0 and not own(start - 1):

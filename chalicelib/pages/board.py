@@ -116,8 +116,15 @@ def _drawn(view: dict, events: list[dict]) -> list[str]:
 
 def _told_only(shown, view: dict, events: list[dict]) -> list[dict]:
     """The events worth a sentence: a seat's own steps that tell nothing (closing a reaction window,
-    claiming nothing) are not the move the recap goes back to."""
-    return [e for e in events if shown.tell(e, view) is not None]
+    claiming nothing) are not the move the recap goes back to; nor is the end of the game the seat's
+    own step brought (its resignation), which is not the others' move (the headline gives the result)."""
+    told = [e for e in events if shown.tell(e, view) is not None]
+    end = len(told)
+    while end > 0 and told[end - 1]["seat"] is None:
+        end -= 1
+    if 0 < end < len(told) and view["you"] is not None and told[end - 1]["seat"] == view["you"]:
+        return told[:end]
+    return told
 
 
 def waiting(view: dict) -> dict | None:
