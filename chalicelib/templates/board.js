@@ -640,8 +640,8 @@ function renderKhanField() {
   fitField(box);
 }
 
-// The field as large as its box allows (up to half as large again): whole on a phone's 390 px,
-// where its 460 units are drawn at about 0.8 (its smallest words, 15 units, still 12 px). Never
+// The field as large as its box allows (up to half as large again, and half the window's height):
+// whole on a phone's 390 px, where its 460 units are drawn at about 0.8 (its smallest words, 15 units, still 12 px). Never
 // below that scale, so that its words stay readable: a wider field scrolls in its box instead.
 const FIELD_MIN_SCALE = 0.8;
 function fitField(box) {
@@ -651,10 +651,18 @@ function fitField(box) {
   if (!natural) return;
   const style = getComputedStyle(box);
   const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  svg.style.width = `${Math.max(natural * FIELD_MIN_SCALE, Math.min(room, natural * 1.5))}px`;
+  // No taller than half the window, so that the hand and the turn's panel under it stay in sight.
+  const tall = svg.viewBox.baseVal.height ? window.innerHeight * 0.5 / svg.viewBox.baseVal.height : 1.5;
+  svg.style.width = `${Math.max(natural * FIELD_MIN_SCALE, Math.min(room, natural * Math.min(1.5, tall)))}px`;
   svg.style.maxWidth = "none";
 }
-window.addEventListener("resize", () => { const box = document.querySelector("#table .field"); if (box) fitField(box); });
+let fittedTo = window.innerWidth;  // refit when the width changes (not the height: a phone's bars come and go)
+window.addEventListener("resize", () => {
+  if (window.innerWidth === fittedTo) return;
+  fittedTo = window.innerWidth;
+  const box = document.querySelector("#table .field");
+  if (box) fitField(box);
+});
 
 function renderKhanInfo() {
   const T = view.table;
