@@ -75,9 +75,14 @@ def main() -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=QUIET)
         for width, size in SIZES.items():
-            for name, html in shots.items():
+            for name, html in shots.items():  # noqa: B023 (each page routed while it is shown)
                 page = browser.new_page(viewport=size)
-                page.set_content(html, wait_until="load")
+                # Shown at the server's address, so that the board's own calls (its notes) reach
+                # somewhere: answered here as a server with no notes yet would answer them.
+                page.route("https://play.example/**", lambda route: route.fulfill(
+                    content_type="application/json", body='{"text": ""}') if "/notes" in route.request.url
+                    else route.fulfill(content_type="text/html; charset=utf-8", body=html))
+                page.goto("https://play.example/page", wait_until="load")
                 path = OUT / f"{name}-{width}.png"
                 page.screenshot(path=str(path), full_page=True)
                 print(f"wrote {path.relative_to(ROOT)}")

@@ -331,6 +331,16 @@ th:first-child, td:first-child { text-align: left; }
 table.settings td { text-align: left; white-space: normal; }
 code { font-family: ui-monospace, monospace; font-size: 0.92em; background: #f0f2f5; padding: 0 3px; }
 svg.chart { width: 100%; height: auto; max-width: 900px; display: block; margin: 0.4em 0 0.8em; }
+/* A phone (390 px): the page never scrolls sideways; a table wider than the screen scrolls in its
+   own box, its first column kept in sight. */
+.wide { overflow-x: auto; max-width: 100%; }
+@media (max-width: 40rem) {
+  main { padding: 12px 10px 32px; }
+  th, td { padding: 3px 6px; }
+  .wide th:first-child, .wide td:first-child { position: sticky; left: 0; background: white; }
+  .wide th:first-child { background: #eef1f5; }
+  table.settings td { overflow-wrap: anywhere; }
+}
 """
 
 
@@ -343,16 +353,16 @@ def page(run: Run) -> str:
     parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>Playtest: {html.escape(run.card_set.name)}</title><style>{STYLE}</style></head><body><main>",
-             f"<h1>Playtest: {html.escape(run.card_set.name)}</h1>", "<table class=\"settings\">"]
+             f"<h1>Playtest: {html.escape(run.card_set.name)}</h1>", "<div class=\"wide\"><table class=\"settings\">"]
     parts += [f"<tr><th>{html.escape(a)}</th><td>{_cell(b)}</td></tr>" for a, b in settings_rows(run)]
-    parts.append("</table>")
+    parts.append("</table></div>")
     for section in sections(run):
         parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p class=\"meaning\">{_cell(section.meaning)}</p>"]
         if section.chart is not None:
             parts.append(section.chart())
-        parts.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in section.headers) + "</tr>")
+        parts.append("<div class=\"wide\"><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in section.headers) + "</tr>")
         parts += ["<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
-        parts.append("</table>")
+        parts.append("</table></div>")
         parts += [f"<p>{_cell(note)}</p>" for note in section.notes]
     parts.append("</main></body></html>\n")
     return "\n".join(parts)

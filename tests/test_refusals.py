@@ -32,12 +32,13 @@ from tests.notify.helpers import LINKS, Outbox, kind_of, text_of
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES_DIR = ROOT / "chalicelib" / "games"
 
-# The same refusal (a draw when a card must be played first), as each language says it.
+# The same refusal (a draw when a card must be played first), as each language says it: the steps
+# by their names in the reader's language (issue 36, item 4: no English step name in a Japanese refusal).
 DRAW_REFUSED = {
-    "en": "a 'draw' step is not allowed now: this is the play step (expected pass or play)",
-    "zh-Hans": "现在不能执行“draw”步骤：现在是play步骤（可执行pass或play）",
-    "ja": "今は「draw」のステップはできません：今はplayのステップです（できるのはpassまたはplay）",
-    "vi": "bây giờ không được thực hiện bước “draw”: đây là bước play (được phép: pass hoặc play)",
+    "en": "a draw step is not allowed now: this is the play step (expected pass or play)",
+    "zh-Hans": "现在不能抓牌：现在是出牌阶段（可以略过或出牌）",
+    "ja": "今は「引く」はできません：今は「プレイ」の段階です（できるのはパスまたはプレイ）",
+    "vi": "bây giờ không được rút bài: đây là bước đánh bài (được phép: bỏ lượt hoặc đánh bài)",
 }
 ENGLISH_WORDS = re.compile(r"\b(?:is not allowed|expected|step|cannot|flag|the unit at|command the|end the|offer a)\b")
 

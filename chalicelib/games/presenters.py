@@ -104,9 +104,17 @@ TITLES = (N_("Battle Line"), N_("Khan & General"))
 Presenter.title = property(_title, doc=_title.__doc__)  # type: ignore[assignment,method-assign]
 
 
+# The server's bots by name, as a seat they play is called ("greedy bot"), in the reader's language.
+BOT_NAMES = {"random": N_("random bot"), "greedy": N_("greedy bot"), "mcts": N_("MCTS bot")}
+
+
 def seat_name(seat: dict) -> str:
     """A seat's player's name as people read it: a bot account's (``bot_account``) says so, "Robo
-    (bot)", wherever the name is shown (pages, emails, the story of the game)."""
+    (bot)", wherever the name is shown (pages, emails, the story of the game); a seat the server's
+    bot plays (``bot``) is that bot, "greedy bot", in the reader's language."""
+    bot = BOT_NAMES.get(seat.get("bot") or "") if not seat.get("player_id") else None
+    if bot:
+        return _(bot)
     return _("{name} (bot)").format(name=seat["name"]) if seat.get("bot_account") else seat["name"]
 
 

@@ -204,8 +204,10 @@ class InboundMail:
         headline = i18n.sentences(headline, _unread_note())
         context = show.letter(view, self.links, first=headline)
         told = presenter.told(view, events or [])
-        context["intro"] = i18n.sentences(*told, show.whose_move(view) if view["status"] == "active"
-                                          or view.get("result") else "")
+        status = show.whose_move(view) if view["status"] == "active" or view.get("result") else ""
+        if status.rstrip(".。") in (line.rstrip(".。") for line in told):
+            status = ""  # the result, told already by the step that ended the game (a resignation)
+        context["intro"] = i18n.sentences(*told, status)
         context["help"] = show.help_text(view) if help_text or context["left"] else ""
         context["reply_works"] = context["your_move"]
         context["unsubscribe_url"] = self.links.unsubscribe_url(player.id)

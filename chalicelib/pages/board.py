@@ -116,8 +116,15 @@ def _drawn(view: dict, events: list[dict]) -> list[str]:
 
 def _told_only(shown, view: dict, events: list[dict]) -> list[dict]:
     """The events worth a sentence: a seat's own steps that tell nothing (closing a reaction window,
-    claiming nothing) are not the move the recap goes back to."""
-    return [e for e in events if shown.tell(e, view) is not None]
+    claiming nothing) are not the move the recap goes back to; nor is the end of the game the seat's
+    own step brought (its resignation), which is not the others' move (the headline gives the result)."""
+    told = [e for e in events if shown.tell(e, view) is not None]
+    end = len(told)
+    while end > 0 and told[end - 1]["seat"] is None:
+        end -= 1
+    if 0 < end < len(told) and view["you"] is not None and told[end - 1]["seat"] == view["you"]:
+        return told[:end]
+    return told
 
 
 def waiting(view: dict) -> dict | None:
@@ -171,7 +178,7 @@ def _board_view(view: dict) -> dict:
             "messages": None if recent is None else talk.from_others(
                 talk.messages(since_own_move(recent, seat), people), seat),
             "log": log, "log_seq": max([e["seq"] for e in events], default=view.get("after", 0)),
-            "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat),
+            "svg": tables.svg(view) if hasattr(tables, "svg") else shown.svg_board(view["state"], seat), "text": shown.text_board(view["state"], seat, people),
             "hand": view["state"].get("hand", []),
             "table": tables.table(view, steps),
             "steps": steps,
@@ -247,6 +254,7 @@ def words() -> dict:
         "kind_flip": _("Turn a unit face up"), "kind_discard_defence": _("Discard a defence command"),
         "kind_engage": _("Attack"), "kind_advance": _("Advance"),
         "and_end_action": _("Confirm and end the action phase"),
+        "and_end_turn": _("Confirm and end the turn"),
         "round": _("Round {round} of {rounds}"), "limit": _("Cards this turn: {played} of {limit}"),
         "command_zone": _("Command zone"), "empty": _("empty"),
         "units_left": _("Units left: {count}"), "in_hand": _("In hand: {count}"),

@@ -640,18 +640,29 @@ function renderKhanField() {
   fitField(box);
 }
 
-// The field as large as the page allows (up to half as large again); never scaled below its own
-// size, so that its words stay readable: a wide field scrolls in its box on a narrow screen.
+// The field as large as its box allows (up to half as large again, and half the window's height):
+// whole on a phone's 390 px, where its 460 units are drawn at about 0.8 (its smallest words, 15 units, still 12 px). Never
+// below that scale, so that its words stay readable: a wider field scrolls in its box instead.
+const FIELD_MIN_SCALE = 0.8;
 function fitField(box) {
   const svg = box.querySelector("svg");
   if (!svg) return;
   const natural = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
   if (!natural) return;
-  const room = box.clientWidth - 8;
-  svg.style.width = `${Math.max(natural, Math.min(room, natural * 1.5))}px`;
+  const style = getComputedStyle(box);
+  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  // No taller than half the window, so that the hand and the turn's panel under it stay in sight.
+  const tall = svg.viewBox.baseVal.height ? window.innerHeight * 0.5 / svg.viewBox.baseVal.height : 1.5;
+  svg.style.width = `${Math.max(natural * FIELD_MIN_SCALE, Math.min(room, natural * Math.min(1.5, tall)))}px`;
   svg.style.maxWidth = "none";
 }
-window.addEventListener("resize", () => { const box = document.querySelector("#table .field"); if (box) fitField(box); });
+let fittedTo = window.innerWidth;  // refit when the width changes (not the height: a phone's bars come and go)
+window.addEventListener("resize", () => {
+  if (window.innerWidth === fittedTo) return;
+  fittedTo = window.innerWidth;
+  const box = document.querySelector("#table .field");
+  if (box) fitField(box);
+});
 
 function renderKhanInfo() {
   const T = view.table;
@@ -789,6 +800,12 @@ function renderKhanAction() {
       const buttons = [button(W.confirm, () => send([chosen.step]), {class: "primary"})];
       if (["deploy", "command", "pay"].includes(chosen.step.type) && stepsOf("end_action").length) {
         buttons.push(button(W.and_end_action, () => send([chosen.step, {type: "end_action"}])));
+      }
+      // Ending the engagements then the turn: one confirmation (the after-combat keywords, if any,
+      // left unused, as "End the turn" leaves them); "Confirm" alone keeps them to use.
+      if (chosen.step.type === "end_engagements" && stepsOf("end_turn").length) {
+        buttons.unshift(button(W.and_end_turn, () => send([chosen.step, {type: "end_turn"}]), {class: "primary"}));
+        buttons[1].className = "secondary";
       }
       buttons.push(cancelButton());
       parts.push(h("div", {class: "buttons"}, buttons));

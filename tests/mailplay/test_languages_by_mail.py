@@ -199,7 +199,7 @@ def test_a_whole_game_by_email_between_two_players_of_a_language(store, language
     if language == "zh-Hans":
         assert "战线" in outbox.sent[-1]["Subject"] and "对局" in outbox.sent[-1]["Subject"]
     else:
-        assert "とのBattle Line" in outbox.sent[-1]["Subject"] and "ゲーム" in outbox.sent[-1]["Subject"]
+        assert "とのバトルライン" in outbox.sent[-1]["Subject"] and "ゲーム" in outbox.sent[-1]["Subject"]
 
 
 # ---------------------------------------------------------------- each word of the tables
@@ -411,7 +411,7 @@ def test_what_a_player_wrote_is_quoted_as_their_language_quotes_it(store):
 
 
 @pytest.mark.parametrize("language, subject, english", [
-    ("ja", "佐藤さんからBattle Lineのゲームへの招待", "invites you"), ("zh-Hans", "王芳邀请你玩一局战线", "invites you")])
+    ("ja", "佐藤さんからバトルラインのゲームへの招待", "invites you"), ("zh-Hans", "王芳邀请你玩一局战线", "invites you")])
 def test_an_invitation_to_an_address_is_written_in_the_inviters_language(store, language, subject, english):
     """The address has no language yet: its invitation speaks the inviter's; the inviter's own
     email names the seat kept for it in their words, never the stored "(invited)"."""

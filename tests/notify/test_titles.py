@@ -16,7 +16,7 @@ from .test_email import mailed  # noqa: F401 - a fixture
 SUBJECTS = {  # (game, reader's language): the subject, the game id put in
     ("battleline", "en"): "Battle Line with Ann (game {gid})",
     ("battleline", "zh-Hans"): "战线：对手Ann（对局{gid}）",
-    ("battleline", "ja"): "AnnとのBattle Line（ゲーム{gid}）",
+    ("battleline", "ja"): "Annとのバトルライン（ゲーム{gid}）",
     ("battleline", "vi"): "Battle Line với Ann (ván {gid})",
     ("khan", "en"): "Khan & General with Ann (game {gid})",
     ("khan", "zh-Hans"): "汗王与大将军：对手Ann（对局{gid}）",

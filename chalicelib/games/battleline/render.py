@@ -22,9 +22,11 @@ def _sides(flag: dict, seat: int | None) -> tuple[list[str], list[str]]:
     return flag["cards"][1 - mine], flag["cards"][mine]
 
 
-def text_board(view: dict, seat: int | None) -> str:
+def text_board(view: dict, seat: int | None, names: dict[int, str] | None = None) -> str:
     """One line a flag, in the language spoken: the flag (Fog, Mud, who won it), the opponent's
-    side, then yours ("Flag 3 Fog: Seat 2 3R 4R | You 5B"; a spectator's: both by seat)."""
+    side, then yours ("Flag 3 Fog: Bob 3R 4R | You 5B"; a spectator's: both by name). ``names``:
+    each seat's player's name (without one, "Seat 2")."""
+    names = names or {}
     lines = []
     for flag in view["flags"]:
         theirs, mine = _sides(flag, seat)
@@ -33,11 +35,10 @@ def text_board(view: dict, seat: int | None) -> str:
         marks = [_(ENVIRONMENT_WORDS[e]) for e in flag["environment"] if e in ENVIRONMENT_WORDS]
         claimed = flag["claimed_by"]
         if claimed:
-            marks.append(_("Won by you") if claimed == seat else
-                         _("Won by {name}").format(name=_("Seat {seat}").format(seat=claimed)))
+            marks.append(_won_by(claimed, seat, names))
         label = " ".join([_("Flag {flag}").format(flag=flag["flag"]), *marks])
-        you = _("You") if seat is not None else _("Seat {seat}").format(seat=me)
-        lines.append((_("{label}: {value}").format(label=label, value=_("Seat {seat}").format(seat=other)),
+        them, you = _labels(names, me, other, seat)
+        lines.append((_("{label}: {value}").format(label=label, value=them),
                       f"{_side(theirs)}", f"| {you} {_side(mine)}"))
     widths = [max((_width(line[i]) for line in lines), default=0) for i in (0, 1)]
     return "\n".join(f"{_pad(left, widths[0])} {_pad(theirs, widths[1])} {right}" for left, theirs, right in lines)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import N_, Nn_
-from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, event, seat_key
+from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, Words, event, seat_key
 from . import claims, tactics
 from .cards import is_card, is_troop
 from .claims import ClaimCheck, pool_mask, side_size, visible_cards
@@ -290,6 +290,17 @@ def _next_pending(state: State) -> None:
 
 # ---------------------------------------------------------------- the phases
 
+# Each step (and phase) by its name in words, as a refusal says it in the reader's language.
+STEP_NAMES = {"play": N_("play"), "pass": N_("pass"), "claim": N_("claim"), "draw": N_("draw"),
+              "scout_draw": N_("Scout's draws"), "scout_return": N_("Scout's return"),
+              "mud_discard": N_("Mud's discard")}
+
+
+def _step_name(kind: Any) -> Words | Quoted:
+    """A step type's name in words; anything else quoted as the player wrote it."""
+    return Words(STEP_NAMES[kind]) if isinstance(kind, str) and kind in STEP_NAMES else Quoted(kind)
+
+
 PHASES: dict[str, Phase] = {phase.name: phase for phase in (
     # play a card, or pass when no troop may be played
     Phase("play", {"play": Move(check_play, apply_play), "pass": Move(check_pass, apply_pass)}, play_candidates),
@@ -335,7 +346,8 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     move = phase.moves.get(kind)
     if move is None:
         raise IllegalStep(N_('a {kind} step is not allowed now: this is the {phase} step (expected {expected})'),
-                          kind=Quoted(kind), phase=state['phase'], expected=tuple(sorted(phase.moves)))
+                          kind=_step_name(kind), phase=_step_name(state['phase']),
+                          expected=tuple(_step_name(name) for name in sorted(phase.moves)))
     move.check(state, seat, step)
     before = (state["phase"], _game_number(state))
     events = move.apply(state, seat, step)
