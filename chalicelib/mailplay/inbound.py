@@ -32,6 +32,7 @@ from ..models import ActionRequest
 from ..calls import Idempotency
 from .. import i18n
 from ..i18n import _, say, speaking
+from ..notify import confirmations
 from ..notify.email import thread_root, threaded
 from ..notify.mail import Mailer, automatic, mail_from, unsubscribable
 from ..ids import hash_email
@@ -87,6 +88,7 @@ class InboundMail:
         store = getattr(games, "store", None)
         clock = getattr(getattr(games, "moves", None), "clock", None)
         self.store = store
+        self.clock = clock
         self.caps = AnswerCaps(store, clock) if store is not None and clock is not None else None
 
     def handle(self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None,
@@ -122,7 +124,7 @@ class InboundMail:
             return self._ignore("delivered again: played and answered already")
         with speaking(getattr(player, "language", None)):  # read in the player's words, answered in them
             result = self._play(player, reply_to, message)
-        if self.caps is not None and result.reply is not None:
+        if self.caps is not None and (result.reply is not None or result.outcome == "applied"):
             self.caps.mark_answered(player.email, seen)
         return result
 
@@ -199,9 +201,15 @@ class InboundMail:
                 return self._ignore(f"not answered: the last {UNREAD_IN_A_ROW} messages could not be read either")
             if outcome == "refused" and not self.caps.may_answer(player.email):
                 return self._ignore(f"not answered: {PER_HOUR} refusals to this address this hour already")
+        headline = i18n.sentences(headline, _unread_note())
+        if outcome == "applied" and self.store is not None and self.clock is not None:
+            # Said first in the next email of the game to this seat, or alone if none follows soon
+            # (notify/confirmations.py): at most one email per opponent turn.
+            version = self.games.view_for_seat(reply_to.game_id, reply_to.seat)["version"]
+            confirmations.hold(self.store, self.clock, player.id, reply_to.game_id, reply_to.seat, version, headline)
+            return Inbound(outcome, headline)
         view = self.games.story(reply_to.game_id, reply_to.seat)
         presenter = PRESENTERS[view["game"]]
-        headline = i18n.sentences(headline, _unread_note())
         context = show.letter(view, self.links, first=headline)
         told = presenter.told(view, events or [])
         context["intro"] = i18n.sentences(*told, show.whose_move(view) if view["status"] == "active"

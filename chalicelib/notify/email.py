@@ -59,8 +59,8 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     the seat's move, and how long it has."""
     line = show.first_line(view)
     game, players = show.title(view), show.listed(show.others(view))
-    if message.type == "game.invited":
-        creator = message.data.get("created_by")
+    if message.type == "game.invited" or starts(message):
+        creator = message.data.get("created_by") or view.get("created_by")
         inviter = next((seat_name(s) for s in view["seats"] if creator and s.get("player_id") == creator), None)
         ladder = message.data.get("ladder")
         if creator and creator == player.id:
@@ -93,6 +93,12 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     return line
 
 
+def starts(message: Message) -> bool:
+    """A game that starts on the seat's move: its your-move email is its invitation too (one email,
+    the thread's first; messages.by_email sends no invitation email beside it)."""
+    return message.type == "game.your_turn" and message.data.get("version") == 0
+
+
 def reminder_line(kind: str | None) -> str:
     """Which reminder of the time policy this is (chalicelib.timecontrol.REMINDERS), in one sentence."""
     rule = next((r for r in timecontrol.REMINDERS if r.kind == kind), None)
@@ -110,14 +116,17 @@ def reminder_line(kind: str | None) -> str:
                     rule.hours_left).format(count=rule.hours_left)
 
 
-def compose(message: Message, player: Player, view: dict, links: Links) -> EmailMessage:
-    context = show.letter(view, links, first=first_line(message, player, view), moves=message.type in TURN_MESSAGES)
+def compose(message: Message, player: Player, view: dict, links: Links, confirmed: str | None = None) -> EmailMessage:
+    """``confirmed``: what the player's own reply did, held for this email (notify/confirmations.py)."""
+    first = first_line(message, player, view)
+    context = show.letter(view, links, first=i18n.sentences(confirmed, first) if confirmed else first,
+                          moves=message.type in TURN_MESSAGES or (bool(confirmed) and view.get("to_move") == view["you"]))
     if message.type == "game.reminder":
         context["clock"] = ""  # its first line tells the time left already: not twice
     unsubscribe = links.unsubscribe_url(player.id)
     context["unsubscribe_url"] = unsubscribe
     # The game's start (asked, or told it began) and its end say the deal's commitment (issue 23).
-    context["deal"] = show.deal(view) if message.type in ("game.invited", "game.finished") else None
+    context["deal"] = show.deal(view) if message.type in ("game.invited", "game.finished") or starts(message) else None
     replies = context["your_move"]
     context["reply_works"] = replies
     asked = message.type == "game.invited" and show.waits_for(view)
@@ -133,7 +142,7 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
     email["Subject"] = context["subject"]
     email["Date"] = formatdate(usegmt=True)
     root = thread_root(view["game_id"], player.id, links.mail_domain)
-    if message.type == "game.invited":
+    if message.type == "game.invited" or starts(message):
         email["Message-ID"] = root  # the thread's first email
     else:
         email["Message-ID"] = message_id(message.id, links.mail_domain)

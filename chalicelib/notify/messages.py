@@ -38,6 +38,7 @@ def for_new_game(game: GameRecord, ladder: dict | None = None) -> list[Message]:
     messages = [_message("game.invited", game, s.seat, s.player_id or INVITATION,
                          {"created_by": game.created_by, "consent": s.invited,
                           **({"ladder": ladder} if ladder else {}),
+                          **({"your_move": True} if game.status == "active" and game.to_move == s.seat else {}),
                           **({"invite_email": s.email} if s.email and s.player_id is None else {})})
                 for s in game.seats if not s.bot and not s.open]
     return messages + _your_turn(game)
@@ -91,6 +92,8 @@ def by_email(player: Player, message: Message) -> bool:
         return player.digest
     if player.digest and message.type in PER_MOVE:
         return False  # gathered into their daily digest
+    if message.type == "game.invited" and message.data.get("your_move") and player.wants("email", "game.your_turn"):
+        return False  # a game that starts on the seat's move: its your-move email says so (one email, not two)
     if player.wants("email", message.type):
         return True
     data = message.data
@@ -115,7 +118,9 @@ def _your_turn(game: GameRecord) -> list[Message]:
             found.append(Message(f"msg_{game.id}_{game.version}_bot_{s.seat}", BOT_TURN, "",
                                  {"game_id": game.id, "seat": s.seat, "version": game.version}, game.updated_at))
         else:
-            found.append(_message("game.your_turn", game, s.seat, s.player_id, {}))
+            # (a game starting on this move: who made it, for the email that is its invitation too)
+            found.append(_message("game.your_turn", game, s.seat, s.player_id,
+                                  {"created_by": game.created_by} if game.version == 0 else {}))
     return found
 
 
