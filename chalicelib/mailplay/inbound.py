@@ -202,6 +202,8 @@ class InboundMail:
             if outcome == "refused" and not self.caps.may_answer(player.email):
                 return self._ignore(f"not answered: {PER_HOUR} refusals to this address this hour already")
         headline = i18n.sentences(headline, _unread_note())
+        if outcome == "applied" and getattr(player, "digest", False):
+            return Inbound(outcome, headline)  # a digest player gets their digest only (issue 36)
         if outcome == "applied" and self.store is not None and self.clock is not None:
             # Said first in the next email of the game to this seat, or alone if none follows soon
             # (notify/confirmations.py): at most one email per opponent turn.

@@ -18,7 +18,7 @@ from chalicelib.config import build_services
 from chalicelib.games.presenters import PRESENTERS
 from chalicelib.mailplay import pages
 from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat, Preferences
 from chalicelib.notify.dispatcher import Dispatcher
 from tests.fakes import FakeClock
 from tests.mailplay.test_hidden_information import form_for, links_for
@@ -28,7 +28,7 @@ from tests.notify.helpers import LINKS, Outbox, kind_of, text_of, token_of
 MINUTE = timedelta(minutes=1)
 
 
-def challenge(store, first_seat: int):
+def challenge(store, first_seat: int, digest: bool = False):
     """Ann challenges Bob (he is asked); the clock is the test's, the sweeper run by hand."""
     clock = FakeClock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
     outbox = Outbox()
@@ -37,6 +37,8 @@ def challenge(store, first_seat: int):
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))
+    if digest:
+        services.players.set_preferences(bob, Preferences(digest={"enabled": True, "time": "08:00"}))
     game = services.creation.create_game(ann, CreateGameRequest(
         game="battleline", seed=11, options={"first_seat": first_seat},
         seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
@@ -62,8 +64,8 @@ def reply(services, inbound, outbox, player, address_of, text: str, n: int):
     return result
 
 
-def play_whole_game(store, how: str, first_seat: int):
-    services, outbox, clock, people, game_id = challenge(store, first_seat)
+def play_whole_game(store, how: str, first_seat: int, digest: bool = False):
+    services, outbox, clock, people, game_id = challenge(store, first_seat, digest)
     inbound = InboundMail(services.games, outbox, LINKS, services.lobby)
     address_of = {p.id: f"{p.name.lower()}@example.org" for p in people.values()}
     address = lambda p: address_of[p.id]  # noqa: E731
@@ -162,3 +164,16 @@ def test_issue36_item1_a_refused_reply_is_answered_at_once(store):
     message.set_content("perhaps tomorrow")
     assert inbound.handle(bytes(message)).outcome == "refused"
     assert "could not read your answer" in text_of(outbox.sent[-1])
+
+
+def test_issue36_item1_a_digest_player_gets_no_email_a_move_nor_a_confirmation(store):
+    services, outbox, people, turns, ended_by = play_whole_game(store, "api", 2, digest=True)
+    kinds = [kind_of(m) for m in emails_to(outbox, "bob@example.org")]
+    assert kinds == ["invited", "finished"], kinds  # asked, then the end: his moves are in his daily digest
+    # His answer by reply is confirmed by no email either, at once or later.
+    services, outbox, clock, people, game_id = challenge(store, 1, digest=True)
+    deliver(services, clock)
+    reply(services, InboundMail(services.games, outbox, LINKS, services.lobby), outbox, people[2],
+          lambda p: f"{p.name.lower()}@example.org", "accept", 0)
+    deliver(services, clock, minutes=30)
+    assert [kind_of(m) for m in emails_to(outbox, "bob@example.org")] == ["invited"]
