@@ -93,6 +93,18 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     return line
 
 
+def never_began(message: Message, player: Player, view: dict) -> bool:
+    """An email about a game that never began, or about no move of it: the creator told the game
+    waits for the others, a game declined or called off before its first move, a ladder's rank
+    change (the game's own emails showed its board). Such an email is short: no table, no hand."""
+    if message.type == "game.invited":
+        return message.data.get("created_by") == player.id and view.get("status") == "waiting"
+    if message.type == "ladder.rank_changed":
+        return True
+    result = view.get("result") or {}
+    return message.type == "game.finished" and result.get("reason") in ("declined", "aborted")
+
+
 def starts(message: Message) -> bool:
     """A game that starts on the seat's move: its your-move email is its invitation too (one email,
     the thread's first; messages.by_email sends no invitation email beside it)."""
@@ -127,6 +139,10 @@ def compose(message: Message, player: Player, view: dict, links: Links, confirme
     context["unsubscribe_url"] = unsubscribe
     # The game's start (asked, or told it began) and its end say the deal's commitment (issue 23).
     context["deal"] = show.deal(view) if message.type in ("game.invited", "game.finished") or starts(message) else None
+    if never_began(message, player, view):  # issue 36 item 5: no table, no hand (nothing was played)
+        context["short"] = {"summary": show.summary(view) if message.type == "game.invited" else []}
+        if message.type != "game.invited":
+            context["deal"] = None
     replies = context["your_move"]
     context["reply_works"] = replies
     asked = message.type == "game.invited" and show.waits_for(view)
