@@ -34,7 +34,7 @@ from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
 from . import confirmations, messages
-from .email import compose, compose_digest, compose_invitation, compose_recovery
+from .email import compose, compose_digest, compose_tournament, compose_invitation, compose_recovery
 from ..presenting.links import Links
 from .mail import Mailer
 from ..records import Message
@@ -226,6 +226,13 @@ class Dispatcher:
                 return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
             return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_digest(
                 message, player, self.links)), first)
+        if message.type in messages.TOURNAMENT_NEWS:  # no one game: a tournament's round or end
+            if player is None or not player.email:
+                return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
+            with speaking(player.language):
+                views = [self.viewer(g["game_id"], g["seat"]) for g in message.data.get("games", [])]
+            return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_tournament(
+                message, player, [v for v in views if v is not None], self.links)), first)
         with speaking(player.language if player else None):  # the view's sentences too (its recap)
             view = self.viewer(message.data["game_id"], message.data["seat"])
         if player is None or not player.email or view is None:

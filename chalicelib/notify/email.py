@@ -219,6 +219,68 @@ def compose_recovery(player: Player, url: str, minutes: int, domain: str) -> Ema
     return email
 
 
+# ---------------------------------------------------------------- a tournament's news (issue 36)
+
+
+def points(value: float) -> str:
+    """Tournament points as players write them: 2, 1.5."""
+    return i18n.number(value, 0 if float(value).is_integer() else 1)
+
+
+def compose_tournament(message: Message, player: Player, views: list[dict], links: Links) -> EmailMessage:
+    """A tournament's news to one player, in their language, in a thread of the tournament's own: a
+    round paired (each of their games: the opponent, who moves first, the time control, its board
+    link; it replaces those games' start emails), a bye, or the event's end (their place, the final
+    standings, the standings page and its CSV). ``views``: the player's view of each game paired."""
+    data = message.data
+    tournament, rounds, number = data["name"], data["rounds"], data["round"]
+    standings_url = f"{links.base_url}/v1/tournaments/{data['tournament_id']}/standings/page"
+    games, table = [], []
+    if message.type == "tournament.round_paired":
+        subject = _("{tournament}: round {round} of {rounds} is paired").format(
+            tournament=tournament, round=number, rounds=rounds)
+        first = _("Round {round} of {rounds}: you play {opponent}.").format(round=number, rounds=rounds,
+                                                                          opponent=data["opponent"])
+        intro = ngettext("Your game has begun: open its board to play when it is your move; an email follows "
+                         "each move of your opponent.",
+                         "Your {count} games have begun: open a board to play when it is your move; an email "
+                         "follows each move of your opponent.", len(views)).format(count=len(views))
+        for view in views:
+            games.append({"line": _("{game} with {players} (game {game_id})").format(
+                game=show.title(view), players=show.listed(show.others(view)), game_id=view["game_id"]),
+                "summary": [*show.summary(view), show.whose_move(view)],
+                "board_url": links.board_url(view["game_id"], view["you"])})
+    elif message.type == "tournament.bye":
+        subject = _("{tournament}: a bye in round {round}").format(tournament=tournament, round=number)
+        first = _("Round {round} of {rounds}: you have a bye (no game this round).").format(round=number,
+                                                                                           rounds=rounds)
+        intro = _("It scores {points} points; you are paired again next round.").format(
+            points=points(data["points"]))
+    else:
+        subject = _("{tournament} has ended").format(tournament=tournament)
+        first = _("{tournament} has ended: you placed {rank} of {players}, with {points} points.").format(
+            tournament=tournament, rank=data["rank"] or "-", players=data["players"], points=points(data["points"]))
+        intro = _("The final standings:")
+        table = [f"{row['rank'] or '-'}. {row['name']} ({points(row['points'])})" for row in data["standings"]]
+    unsubscribe = links.unsubscribe_url(player.id)
+    context = {"subject": subject, "first_line": first, "intro": intro, "games": games, "table": table,
+               "standings_url": standings_url, "csv_url": f"{links.base_url}/v1/tournaments/"
+               f"{data['tournament_id']}/standings?format=csv" if message.type == "tournament.finished" else None,
+               "unsubscribe_url": unsubscribe}
+    email = EmailMessage()
+    email["From"] = mail_from()
+    email["To"] = player.email
+    email["Subject"] = subject
+    email["Date"] = formatdate(usegmt=True)
+    email["Message-ID"] = message_id(message.id, links.mail_domain)
+    email["X-Battleline-Message"] = message.id
+    unsubscribable(email, unsubscribe)
+    automatic(email)
+    email.set_content(render("tournament.txt", **context))
+    email.add_alternative(render("tournament.html", **context), subtype="html")
+    return email
+
+
 # ---------------------------------------------------------------- the daily digest
 
 

@@ -20,6 +20,11 @@ TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself:
 RECOVERY = "player.recovery"  # an account recovery link, by email (data: request_id; never the link itself)
 DIGEST = "player.digest"  # a player's daily digest: by email only (never a webhook event)
 PER_MOVE = ("game.your_turn", "game.action", "game.reminder")  # the emails a daily digest replaces
+TOURNAMENT_FINISHED = "server.tournament_finished"  # for the server itself: tell a finished tournament's players
+# A tournament's news to one player, by email only (never a webhook event): a round paired (its
+# email replaces the game-start emails of that round's games), a bye, the event's end.
+ROUND_PAIRED, BYE, EVENT_ENDED = "tournament.round_paired", "tournament.bye", "tournament.finished"
+TOURNAMENT_NEWS = (ROUND_PAIRED, BYE, EVENT_ENDED)
 
 
 def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict) -> Message:
@@ -37,6 +42,7 @@ def for_new_game(game: GameRecord, ladder: dict | None = None) -> list[Message]:
     invitation names its ``ladder`` (id, name, and when the answer is due)."""
     messages = [_message("game.invited", game, s.seat, s.player_id or INVITATION,
                          {"created_by": game.created_by, "consent": s.invited,
+                          **({"tournament_id": game.tournament_id} if game.tournament_id else {}),
                           **({"ladder": ladder} if ladder else {}),
                           **({"your_move": True} if game.status == "active" and game.to_move == s.seat else {}),
                           **({"invite_email": s.email} if s.email and s.player_id is None else {})})
@@ -90,6 +96,11 @@ def by_email(player: Player, message: Message) -> bool:
     daily digest on, the per-move emails (``PER_MOVE``) are not sent: the digest lists those games."""
     if message.type == DIGEST:
         return player.digest
+    if message.type in TOURNAMENT_NEWS:  # (they replace its games' start: sent to whom those would go)
+        return player.wants("email", "game.invited")
+    if message.type in ("game.invited", "game.your_turn") and message.data.get("tournament_id") \
+            and message.data.get("version") == 0:
+        return False  # a tournament game's start: the round's email told it (issue 36)
     if player.digest and message.type in PER_MOVE:
         return False  # gathered into their daily digest
     if message.type == "game.invited" and message.data.get("your_move") and player.wants("email", "game.your_turn"):
@@ -120,7 +131,9 @@ def _your_turn(game: GameRecord) -> list[Message]:
         else:
             # (a game starting on this move: who made it, for the email that is its invitation too)
             found.append(_message("game.your_turn", game, s.seat, s.player_id,
-                                  {"created_by": game.created_by} if game.version == 0 else {}))
+                                  {"created_by": game.created_by,
+                                   **({"tournament_id": game.tournament_id} if game.tournament_id else {})}
+                                  if game.version == 0 else {}))
     return found
 
 
@@ -165,3 +178,15 @@ def digest(player_id: str, local_date: str, games: list[dict], now: str) -> Mess
     its id names both, so a rerun is the same message."""
     return Message(f"msg_digest_{player_id}_{local_date}", DIGEST, player_id, {"date": local_date, "games": games},
                    now)
+
+
+def tournament_news(kind: str, tournament_id: str, round_number: int, player_id: str, data: dict,
+                    now: str) -> Message:
+    """One player's news of a tournament (``TOURNAMENT_NEWS``): one a kind, round and player."""
+    return Message(f"msg_{tournament_id}_r{round_number}_{kind.removeprefix('tournament.')}_{player_id}", kind,
+                   player_id, {"tournament_id": tournament_id, "round": round_number, **data}, now)
+
+
+def tournament_finished(tournament_id: str, now: str) -> Message:
+    """A tournament ended: its players are told their final standing (once)."""
+    return Message(f"msg_{tournament_id}_finished", TOURNAMENT_FINISHED, "", {"tournament_id": tournament_id}, now)
