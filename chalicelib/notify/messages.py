@@ -19,7 +19,7 @@ TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a to
 TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself: a withdrawn player's games lost
 RECOVERY = "player.recovery"  # an account recovery link, by email (data: request_id; never the link itself)
 DIGEST = "player.digest"  # a player's daily digest: by email only (never a webhook event)
-PER_MOVE = ("game.your_turn", "game.action", "game.reminder")  # the emails a daily digest replaces
+PER_MOVE = ("game.your_turn", "game.action")  # the emails a daily digest replaces (a deadline's reminder still comes)
 TOURNAMENT_FINISHED = "server.tournament_finished"  # for the server itself: tell a finished tournament's players
 # A tournament's news to one player, by email only (never a webhook event): a round paired (its
 # email replaces the game-start emails of that round's games), a bye, the event's end.
