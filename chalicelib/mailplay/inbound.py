@@ -185,14 +185,15 @@ class InboundMail:
         except ServiceError as error:
             return self._answer(player, reply_to, message, "refused", _("Not answered: {why}").format(why=error.detail))
         headline = _("You accepted: the game starts.") if word == "accept" else _("Declined.")
-        return self._answer(player, reply_to, message, "applied", headline)
+        return self._answer(player, reply_to, message, "applied", headline, answering=True)
 
     def _ignore(self, reason: str) -> Inbound:
         logger.info("inbound mail ignored: %s", reason)
         return Inbound("ignored", reason)
 
     def _answer(self, player, reply_to, original: EmailMessage, outcome: str, headline: str,
-                help_text: bool = False, events: list[dict] | None = None, unreadable: bool = False) -> Inbound:
+                help_text: bool = False, events: list[dict] | None = None, unreadable: bool = False,
+                answering: bool = False) -> Inbound:
         """The answer to a reply, in the game's thread: what was played (the drawn card too) or why
         not, then the game as the seat sees it now, with its moves if it is its decision. A refusal
         is not sent beyond the address's caps (:class:`.answering.AnswerCaps`)."""
@@ -204,11 +205,16 @@ class InboundMail:
         headline = i18n.sentences(headline, _unread_note())
         if outcome == "applied" and getattr(player, "digest", False):
             return Inbound(outcome, headline)  # a digest player gets their digest only (issue 36)
-        if outcome == "applied" and self.store is not None and self.clock is not None:
+        now = self.games.view_for_seat(reply_to.game_id, reply_to.seat) if outcome == "applied" else None
+        # A turn played in parts (Khan & General's steps) needs this answer now: its reply address
+        # plays the rest. An answer to an invitation is followed by the game's own email.
+        goes_on = now is not None and now["status"] == "active" and now.get("to_move") == reply_to.seat \
+            and not answering
+        if outcome == "applied" and not goes_on and self.store is not None and self.clock is not None:
             # Said first in the next email of the game to this seat, or alone if none follows soon
             # (notify/confirmations.py): at most one email per opponent turn.
-            version = self.games.view_for_seat(reply_to.game_id, reply_to.seat)["version"]
-            confirmations.hold(self.store, self.clock, player.id, reply_to.game_id, reply_to.seat, version, headline)
+            confirmations.hold(self.store, self.clock, player.id, reply_to.game_id, reply_to.seat, now["version"],
+                               headline)
             return Inbound(outcome, headline)
         view = self.games.story(reply_to.game_id, reply_to.seat)
         presenter = PRESENTERS[view["game"]]

@@ -5,7 +5,8 @@ A reply that was played (or answered an invitation) is not answered at once: wha
 pending in the ``due`` index :data:`WINDOW` from now), and the next email of that game to that seat
 (its move again, the game's end, a reminder) says it first. Only when no email of the game follows
 within :data:`WINDOW` does the sweeper (``Dispatcher.run_due``; the worker under ``make serve``)
-send it alone. A refused or unreadable reply is still answered at once (mailplay/inbound.py).
+send it alone. A refused or unreadable reply is still answered at once (mailplay/inbound.py), and
+so is one after which the turn is still the seat's (its answer's reply address plays the rest).
 
 The held text is what the reply played, which the game's events make public once played: never
 a card drawn, nor anything else of the seat's hand.

@@ -78,8 +78,8 @@ def play_whole_game(store, how: str, first_seat: int, digest: bool = False):
         reply(services, inbound, outbox, people[2], address, "accept", 0)
     else:
         asked = next(m for m in outbox.sent if m["To"] == "bob@example.org")
-        accept = token_of(LINKS.answer_url(game_id, 2, people[2].id, "accept"))
-        assert f"/v1/answers/{accept}" in text_of(asked).replace("%3D", "=") or accept in text_of(asked)
+        lines = text_of(asked).splitlines()
+        accept = token_of(lines[lines.index("To accept (a page asks you to confirm):") + 1])  # the email's own link
         assert pages.answer_game(services.mailplay, accept).status == 200
     deliver(services, clock)
     turns = {1: 0, 2: 1}  # Bob's answer counts as his for Ann
@@ -118,7 +118,7 @@ def emails_to(outbox, address: str) -> list:
 
 @pytest.mark.parametrize("first_seat", [1, 2])
 @pytest.mark.parametrize("how", ["api", "reply", "link"])
-def test_issue36_item1_at_most_one_email_per_opponent_turn_over_a_whole_game(store, how, first_seat):
+def test_issue36_item1_at_most_one_email_per_opponent_turn_over_a_whole_game(store, how, first_seat, long_play):
     services, outbox, people, turns, ended_by = play_whole_game(store, how, first_seat)
     for seat, player in people.items():
         other = 3 - seat
