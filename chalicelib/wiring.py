@@ -150,10 +150,18 @@ def notifications_area(store: Store, clock: Clock, core: GameLifeArea, played: G
                        competitions: CompetitionsArea, *, dispatcher: Dispatcher) -> NotificationsArea:
     """The dispatcher's server side, whole: emails show each seat its own view (with what happened
     since it last moved), and the server's own outbox messages go to their handlers by type."""
+    def tell(message, first=None) -> None:
+        """A tournament's round (its games made first) or end, told to each player (issue 36)."""
+        if first is not None:
+            first(message)
+        for news in competitions.tournaments.news(message):
+            dispatcher.dispatch(news)
+
     dispatcher.serve(played.games.story, {
         messages.GAME_FINISHED: competitions.finished.settle,  # its ladder, its rating, its tournament's pairing
         messages.BOT_TURN: played.bots.play_bot,
-        messages.TOURNAMENT_GAMES: competitions.tournaments.make_games,
+        messages.TOURNAMENT_GAMES: lambda message: tell(message, competitions.tournaments.make_games),
+        messages.TOURNAMENT_FINISHED: tell,
         messages.TOURNAMENT_WITHDRAWAL: competitions.tournaments.finish_withdrawal,
     })
     return NotificationsArea(dispatcher=dispatcher, webhooks=Webhooks(store, clock, dispatcher=dispatcher),

@@ -32,6 +32,7 @@ from ..models import ActionRequest
 from ..calls import Idempotency
 from .. import i18n
 from ..i18n import _, say, speaking
+from ..notify import confirmations
 from ..notify.email import automatic, mail_from, thread_root, threaded, unsubscribable
 from ..notify.mail import Mailer
 from ..ids import hash_email
@@ -87,6 +88,7 @@ class InboundMail:
         store = getattr(games, "store", None)
         clock = getattr(getattr(games, "moves", None), "clock", None)
         self.store = store
+        self.clock = clock
         self.caps = AnswerCaps(store, clock) if store is not None and clock is not None else None
 
     def handle(self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None,
@@ -122,7 +124,7 @@ class InboundMail:
             return self._ignore("delivered again: played and answered already")
         with speaking(getattr(player, "language", None)):  # read in the player's words, answered in them
             result = self._play(player, reply_to, message)
-        if self.caps is not None and result.reply is not None:
+        if self.caps is not None and (result.reply is not None or result.outcome == "applied"):
             self.caps.mark_answered(player.email, seen)
         return result
 
@@ -183,14 +185,15 @@ class InboundMail:
         except ServiceError as error:
             return self._answer(player, reply_to, message, "refused", _("Not answered: {why}").format(why=error.detail))
         headline = _("You accepted: the game starts.") if word == "accept" else _("Declined.")
-        return self._answer(player, reply_to, message, "applied", headline)
+        return self._answer(player, reply_to, message, "applied", headline, answering=True)
 
     def _ignore(self, reason: str) -> Inbound:
         logger.info("inbound mail ignored: %s", reason)
         return Inbound("ignored", reason)
 
     def _answer(self, player, reply_to, original: EmailMessage, outcome: str, headline: str,
-                help_text: bool = False, events: list[dict] | None = None, unreadable: bool = False) -> Inbound:
+                help_text: bool = False, events: list[dict] | None = None, unreadable: bool = False,
+                answering: bool = False) -> Inbound:
         """The answer to a reply, in the game's thread: what was played (the drawn card too) or why
         not, then the game as the seat sees it now, with its moves if it is its decision. A refusal
         is not sent beyond the address's caps (:class:`.answering.AnswerCaps`)."""
@@ -199,9 +202,22 @@ class InboundMail:
                 return self._ignore(f"not answered: the last {UNREAD_IN_A_ROW} messages could not be read either")
             if outcome == "refused" and not self.caps.may_answer(player.email):
                 return self._ignore(f"not answered: {PER_HOUR} refusals to this address this hour already")
+        headline = i18n.sentences(headline, _unread_note())
+        if outcome == "applied" and getattr(player, "digest", False):
+            return Inbound(outcome, headline)  # a digest player gets their digest only (issue 36)
+        now = self.games.view_for_seat(reply_to.game_id, reply_to.seat) if outcome == "applied" else None
+        # A turn played in parts (Khan & General's steps) needs this answer now: its reply address
+        # plays the rest. An answer to an invitation is followed by the game's own email.
+        goes_on = now is not None and now["status"] == "active" and now.get("to_move") == reply_to.seat \
+            and not answering
+        if outcome == "applied" and not goes_on and self.store is not None and self.clock is not None:
+            # Said first in the next email of the game to this seat, or alone if none follows soon
+            # (notify/confirmations.py): at most one email per opponent turn.
+            confirmations.hold(self.store, self.clock, player.id, reply_to.game_id, reply_to.seat, now["version"],
+                               headline)
+            return Inbound(outcome, headline)
         view = self.games.story(reply_to.game_id, reply_to.seat)
         presenter = PRESENTERS[view["game"]]
-        headline = i18n.sentences(headline, _unread_note())
         context = show.letter(view, self.links, first=headline)
         told = presenter.told(view, events or [])
         status = show.whose_move(view) if view["status"] == "active" or view.get("result") else ""

@@ -33,8 +33,8 @@ from ..i18n import in_language, speaking
 from ..clock import Clock, SystemClock, iso
 from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
-from . import messages
-from .email import compose, compose_digest, compose_invitation, compose_recovery
+from . import confirmations, messages
+from .email import compose, compose_digest, compose_tournament, compose_invitation, compose_recovery
 from ..presenting.links import Links
 from .mail import Mailer
 from ..records import Message
@@ -167,6 +167,8 @@ class Dispatcher:
         for delivery in self.store.due_deliveries(iso(self.now())):
             if delivery.webhook_id.startswith(RECOVERY_CHANNEL):
                 self.attempt_recovery(delivery)
+            elif confirmations.is_confirmation(delivery.webhook_id):
+                self.attempt_confirmation(delivery)
             elif delivery.webhook_id.startswith(INVITATION_CHANNEL):
                 self.attempt_invitation(delivery)
             elif delivery.webhook_id.startswith(EMAIL_CHANNEL):
@@ -226,6 +228,13 @@ class Dispatcher:
                 return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
             return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_digest(
                 message, player, self.links)), first)
+        if message.type in messages.TOURNAMENT_NEWS:  # no one game: a tournament's round or end
+            if player is None or not player.email:
+                return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
+            with speaking(player.language):
+                views = [self.viewer(g["game_id"], g["seat"]) for g in message.data.get("games", [])]
+            return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_tournament(
+                message, player, [v for v in views if v is not None], self.links)), first)
         with speaking(player.language if player else None):  # the view's sentences too (its recap)
             view = self.viewer(message.data["game_id"], message.data["seat"])
         if player is None or not player.email or view is None:
@@ -233,8 +242,33 @@ class Dispatcher:
         if message.type in ("game.your_turn", "game.reminder") and view["to_move"] != message.data["seat"]:
             return self._settle(leased, "delivered", None, Attempt(iso(now), None, "skipped: no longer your move"),
                                 first)
-        return self._mail(leased, now, lambda: in_language(player.language, lambda: compose(message, player, view,
-                                                                                       self.links)), first)
+        # A reply's confirmation still held for this seat goes first in this email (and not alone).
+        held = confirmations.held(self.store, player.id, message.data["game_id"], message.data["seat"])
+        said = confirmations.headline(held) if held is not None else None
+        settled = self._mail(leased, now, lambda: in_language(player.language, lambda: compose(
+            message, player, view, self.links, confirmed=said)), first)
+        if held is not None and settled is not None and settled.status == "delivered":
+            self.store.update_delivery(replace(held, status="delivered", next_attempt_at=None,
+                                               attempts=[Attempt(iso(now), 250, f"in {message.id}")],
+                                               version=held.version + 1), held.version)
+        return settled
+
+    def attempt_confirmation(self, delivery: Delivery) -> Delivery | None:
+        """A reply's confirmation that no email of its game followed within its window: sent alone
+        (notify/confirmations.py), with the game as the seat sees it now."""
+        leased, now = self._lease_to_mail(delivery, False, needs_viewer=True)
+        if leased is None:
+            return None
+        data = json.loads(delivery.body)
+        player = self.store.get_player(delivery.player_id)
+        with speaking(player.language if player else None):
+            view = self.viewer(data["game_id"], data["seat"])
+        if player is None or not player.email or view is None:
+            return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"))
+        message = Message(f"msg_{data['game_id']}_{data['version']}_confirmed_{data['seat']}", confirmations.CONFIRMED,
+                          player.id, {"game_id": data["game_id"], "seat": data["seat"]}, delivery.created_at)
+        return self._mail(leased, now, lambda: in_language(player.language, lambda: compose(
+            message, player, view, self.links, confirmed=data["headline"])))
 
     def _lease_to_mail(self, delivery: Delivery, first: bool, *,
                        needs_viewer: bool = False) -> tuple[Delivery | None, datetime]:

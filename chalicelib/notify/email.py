@@ -86,8 +86,8 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     the seat's move, and how long it has."""
     line = show.first_line(view)
     game, players = show.title(view), show.listed(show.others(view))
-    if message.type == "game.invited":
-        creator = message.data.get("created_by")
+    if message.type == "game.invited" or starts(message):
+        creator = message.data.get("created_by") or view.get("created_by")
         inviter = next((seat_name(s) for s in view["seats"] if creator and s.get("player_id") == creator), None)
         ladder = message.data.get("ladder")
         if creator and creator == player.id:
@@ -120,6 +120,24 @@ def first_line(message: Message, player: Player, view: dict) -> str:
     return line
 
 
+def never_began(message: Message, player: Player, view: dict) -> bool:
+    """An email about a game that never began, or about no move of it: the creator told the game
+    waits for the others, a game declined or called off before its first move, a ladder's rank
+    change (the game's own emails showed its board). Such an email is short: no table, no hand."""
+    if message.type == "game.invited":
+        return message.data.get("created_by") == player.id and view.get("status") == "waiting"
+    if message.type == "ladder.rank_changed":
+        return True
+    result = view.get("result") or {}
+    return message.type == "game.finished" and result.get("reason") in ("declined", "aborted")
+
+
+def starts(message: Message) -> bool:
+    """A game that starts on the seat's move: its your-move email is its invitation too (one email,
+    the thread's first; messages.by_email sends no invitation email beside it)."""
+    return message.type == "game.your_turn" and message.data.get("version") == 0
+
+
 def reminder_line(kind: str | None) -> str:
     """Which reminder of the time policy this is (chalicelib.timecontrol.REMINDERS), in one sentence."""
     rule = next((r for r in timecontrol.REMINDERS if r.kind == kind), None)
@@ -137,14 +155,21 @@ def reminder_line(kind: str | None) -> str:
                     rule.hours_left).format(count=rule.hours_left)
 
 
-def compose(message: Message, player: Player, view: dict, links: Links) -> EmailMessage:
-    context = show.letter(view, links, first=first_line(message, player, view), moves=message.type in TURN_MESSAGES)
+def compose(message: Message, player: Player, view: dict, links: Links, confirmed: str | None = None) -> EmailMessage:
+    """``confirmed``: what the player's own reply did, held for this email (notify/confirmations.py)."""
+    first = first_line(message, player, view)
+    context = show.letter(view, links, first=i18n.sentences(confirmed, first) if confirmed else first,
+                          moves=message.type in TURN_MESSAGES or (bool(confirmed) and view.get("to_move") == view["you"]))
     if message.type == "game.reminder":
         context["clock"] = ""  # its first line tells the time left already: not twice
     unsubscribe = links.unsubscribe_url(player.id)
     context["unsubscribe_url"] = unsubscribe
     # The game's start (asked, or told it began) and its end say the deal's commitment (issue 23).
-    context["deal"] = show.deal(view) if message.type in ("game.invited", "game.finished") else None
+    context["deal"] = show.deal(view) if message.type in ("game.invited", "game.finished") or starts(message) else None
+    if never_began(message, player, view):  # issue 36 item 5: no table, no hand (nothing was played)
+        context["short"] = {"summary": show.summary(view) if message.type == "game.invited" else []}
+        if message.type != "game.invited":
+            context["deal"] = None
     replies = context["your_move"]
     context["reply_works"] = replies
     asked = message.type == "game.invited" and show.waits_for(view)
@@ -160,7 +185,7 @@ def compose(message: Message, player: Player, view: dict, links: Links) -> Email
     email["Subject"] = context["subject"]
     email["Date"] = formatdate(usegmt=True)
     root = thread_root(view["game_id"], player.id, links.mail_domain)
-    if message.type == "game.invited":
+    if message.type == "game.invited" or starts(message):
         email["Message-ID"] = root  # the thread's first email
     else:
         email["Message-ID"] = message_id(message.id, links.mail_domain)
@@ -218,6 +243,68 @@ def compose_recovery(player: Player, url: str, minutes: int, domain: str) -> Ema
                    name=player.name, player_id=player.id)}
     email.set_content(render("recovery.txt", **context))
     email.add_alternative(render("recovery.html", **context), subtype="html")
+    return email
+
+
+# ---------------------------------------------------------------- a tournament's news (issue 36)
+
+
+def points(value: float) -> str:
+    """Tournament points as players write them: 2, 1.5."""
+    return i18n.number(value, 0 if float(value).is_integer() else 1)
+
+
+def compose_tournament(message: Message, player: Player, views: list[dict], links: Links) -> EmailMessage:
+    """A tournament's news to one player, in their language, in a thread of the tournament's own: a
+    round paired (each of their games: the opponent, who moves first, the time control, its board
+    link; it replaces those games' start emails), a bye, or the event's end (their place, the final
+    standings, the standings page and its CSV). ``views``: the player's view of each game paired."""
+    data = message.data
+    tournament, rounds, number = data["name"], data["rounds"], data["round"]
+    standings_url = f"{links.base_url}/v1/tournaments/{data['tournament_id']}/standings/page"
+    games, table = [], []
+    if message.type == "tournament.round_paired":
+        subject = _("{tournament}: round {round} of {rounds} is paired").format(
+            tournament=tournament, round=number, rounds=rounds)
+        first = _("Round {round} of {rounds}: you play {opponent}.").format(round=number, rounds=rounds,
+                                                                          opponent=data["opponent"])
+        intro = ngettext("Your game has begun: open its board to play when it is your move; an email follows "
+                         "each move of your opponent.",
+                         "Your {count} games have begun: open a board to play when it is your move; an email "
+                         "follows each move of your opponent.", len(views)).format(count=len(views))
+        for view in views:
+            games.append({"line": _("{game} with {players} (game {game_id})").format(
+                game=show.title(view), players=show.listed(show.others(view)), game_id=view["game_id"]),
+                "summary": [*show.summary(view), show.whose_move(view)],
+                "board_url": links.board_url(view["game_id"], view["you"])})
+    elif message.type == "tournament.bye":
+        subject = _("{tournament}: a bye in round {round}").format(tournament=tournament, round=number)
+        first = _("Round {round} of {rounds}: you have a bye (no game this round).").format(round=number,
+                                                                                           rounds=rounds)
+        intro = _("It scores {points} points; you are paired again next round.").format(
+            points=points(data["points"]))
+    else:
+        subject = _("{tournament} has ended").format(tournament=tournament)
+        first = _("{tournament} has ended: you placed {rank} of {players}, with {points} points.").format(
+            tournament=tournament, rank=data["rank"] or "-", players=data["players"], points=points(data["points"]))
+        intro = _("The final standings:")
+        table = [f"{row['rank'] or '-'}. {row['name']} ({points(row['points'])})" for row in data["standings"]]
+    unsubscribe = links.unsubscribe_url(player.id)
+    context = {"subject": subject, "first_line": first, "intro": intro, "games": games, "table": table,
+               "standings_url": standings_url, "csv_url": f"{links.base_url}/v1/tournaments/"
+               f"{data['tournament_id']}/standings?format=csv" if message.type == "tournament.finished" else None,
+               "unsubscribe_url": unsubscribe}
+    email = EmailMessage()
+    email["From"] = mail_from()
+    email["To"] = player.email
+    email["Subject"] = subject
+    email["Date"] = formatdate(usegmt=True)
+    email["Message-ID"] = message_id(message.id, links.mail_domain)
+    email["X-Battleline-Message"] = message.id
+    unsubscribable(email, unsubscribe)
+    automatic(email)
+    email.set_content(render("tournament.txt", **context))
+    email.add_alternative(render("tournament.html", **context), subtype="html")
     return email
 
 

@@ -19,7 +19,12 @@ TOURNAMENT_GAMES = "server.tournament_games"  # for the server itself: make a to
 TOURNAMENT_WITHDRAWAL = "server.tournament_withdrawal"  # for the server itself: a withdrawn player's games lost
 RECOVERY = "player.recovery"  # an account recovery link, by email (data: request_id; never the link itself)
 DIGEST = "player.digest"  # a player's daily digest: by email only (never a webhook event)
-PER_MOVE = ("game.your_turn", "game.action")  # the emails a daily digest replaces
+PER_MOVE = ("game.your_turn", "game.action")  # the emails a daily digest replaces (a deadline's reminder still comes)
+TOURNAMENT_FINISHED = "server.tournament_finished"  # for the server itself: tell a finished tournament's players
+# A tournament's news to one player, by email only (never a webhook event): a round paired (its
+# email replaces the game-start emails of that round's games), a bye, the event's end.
+ROUND_PAIRED, BYE, EVENT_ENDED = "tournament.round_paired", "tournament.bye", "tournament.finished"
+TOURNAMENT_NEWS = (ROUND_PAIRED, BYE, EVENT_ENDED)
 
 
 def _message(kind: str, game: GameRecord, seat: int, player_id: str, data: dict) -> Message:
@@ -37,7 +42,9 @@ def for_new_game(game: GameRecord, ladder: dict | None = None) -> list[Message]:
     invitation names its ``ladder`` (id, name, and when the answer is due)."""
     messages = [_message("game.invited", game, s.seat, s.player_id or INVITATION,
                          {"created_by": game.created_by, "consent": s.invited,
+                          **({"tournament_id": game.tournament_id} if game.tournament_id else {}),
                           **({"ladder": ladder} if ladder else {}),
+                          **({"your_move": True} if game.status == "active" and game.to_move == s.seat else {}),
                           **({"invite_email": s.email} if s.email and s.player_id is None else {})})
                 for s in game.seats if not s.bot and not s.open]
     return messages + _your_turn(game)
@@ -89,8 +96,15 @@ def by_email(player: Player, message: Message) -> bool:
     daily digest on, the per-move emails (``PER_MOVE``) are not sent: the digest lists those games."""
     if message.type == DIGEST:
         return player.digest
+    if message.type in TOURNAMENT_NEWS:  # (they replace its games' start: sent to whom those would go)
+        return player.wants("email", "game.invited")
+    if message.type in ("game.invited", "game.your_turn") and message.data.get("tournament_id") \
+            and message.data.get("version") == 0:
+        return False  # a tournament game's start: the round's email told it (issue 36)
     if player.digest and message.type in PER_MOVE:
         return False  # gathered into their daily digest
+    if message.type == "game.invited" and message.data.get("your_move") and player.wants("email", "game.your_turn"):
+        return False  # a game that starts on the seat's move: its your-move email says so (one email, not two)
     if player.wants("email", message.type):
         return True
     data = message.data
@@ -115,7 +129,11 @@ def _your_turn(game: GameRecord) -> list[Message]:
             found.append(Message(f"msg_{game.id}_{game.version}_bot_{s.seat}", BOT_TURN, "",
                                  {"game_id": game.id, "seat": s.seat, "version": game.version}, game.updated_at))
         else:
-            found.append(_message("game.your_turn", game, s.seat, s.player_id, {}))
+            # (a game starting on this move: who made it, for the email that is its invitation too)
+            found.append(_message("game.your_turn", game, s.seat, s.player_id,
+                                  {"created_by": game.created_by,
+                                   **({"tournament_id": game.tournament_id} if game.tournament_id else {})}
+                                  if game.version == 0 else {}))
     return found
 
 
@@ -160,3 +178,15 @@ def digest(player_id: str, local_date: str, games: list[dict], now: str) -> Mess
     its id names both, so a rerun is the same message."""
     return Message(f"msg_digest_{player_id}_{local_date}", DIGEST, player_id, {"date": local_date, "games": games},
                    now)
+
+
+def tournament_news(kind: str, tournament_id: str, round_number: int, player_id: str, data: dict,
+                    now: str) -> Message:
+    """One player's news of a tournament (``TOURNAMENT_NEWS``): one a kind, round and player."""
+    return Message(f"msg_{tournament_id}_r{round_number}_{kind.removeprefix('tournament.')}_{player_id}", kind,
+                   player_id, {"tournament_id": tournament_id, "round": round_number, **data}, now)
+
+
+def tournament_finished(tournament_id: str, now: str) -> Message:
+    """A tournament ended: its players are told their final standing (once)."""
+    return Message(f"msg_{tournament_id}_finished", TOURNAMENT_FINISHED, "", {"tournament_id": tournament_id}, now)

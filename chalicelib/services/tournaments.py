@@ -278,6 +278,8 @@ class Tournaments:
             paired = data["round"] != record.data["round"] and director.current_pairings(data)
             sent = [messages.tournament_games(data["id"], data["round"], self.now())] if paired else []
             sent += outbox(data) if outbox else []
+            if data["status"] == "finished" and record.data["status"] != "finished":
+                sent.append(messages.tournament_finished(data["id"], self.now()))
             try:
                 self.store.put_tournament(TournamentRecord(record.id, data, record.version + 1), record.version,
                                           sent)
@@ -291,6 +293,41 @@ class Tournaments:
         found = self.store.load_tournament(message.data["tournament_id"])
         if found is not None and found.data["round"] == message.data["round"]:
             self._create_games(found.data)
+
+    def news(self, message: messages.Message) -> list[messages.Message]:
+        """What each player is told by email of a paired round (``server.tournament_games``: their
+        games and opponents, or their bye) or of the event's end (``server.tournament_finished``:
+        the final standings); from the tournament as it stands, with only what every player may see."""
+        found = self.store.load_tournament(message.data["tournament_id"])
+        if found is None:
+            return []
+        t, now = found.data, self.now()
+        head = {"name": t["name"], "rounds": t["rounds"], "game": t["game"]}
+        by_seed = {p["seed"]: p for p in t["players"]}
+        if message.type == messages.TOURNAMENT_FINISHED:
+            if t["status"] != "finished":
+                return []
+            standings = self.standings(t["id"])
+            top = [{"rank": r["rank"], "name": r["name"], "points": r["points"]} for r in standings["standings"]]
+            return [messages.tournament_news(messages.EVENT_ENDED, t["id"], t["round"], r["player_id"], {
+                **head, "rank": r["rank"], "points": r["points"], "standings": top[:10], "players": len(top)}, now)
+                for r in standings["standings"] if not director.bot_mark(by_seed.get(r["seed"]) or {})]
+        if message.data.get("round") != t["round"]:
+            return []
+        told = []
+        for pairing in director.current_pairings(t):
+            first = by_seed[pairing["first"]]
+            if pairing["second"] is None:
+                told.append(messages.tournament_news(messages.BYE, t["id"], t["round"], first["player_id"], {
+                    **head, "points": director.bye_points(t)}, now))
+                continue
+            second = by_seed[pairing["second"]]
+            for me, other in ((first, second), (second, first)):
+                games = [{"game_id": game_id, "seat": 1 if (index % 2 == 0) == (me is first) else 2}
+                         for index, game_id in enumerate(pairing["games"])]  # (a pairing's games alternate seats)
+                told.append(messages.tournament_news(messages.ROUND_PAIRED, t["id"], t["round"], me["player_id"], {
+                    **head, "opponent": other["name"], "games": games}, now))
+        return told
 
     def list_tournaments(self, query: ListTournamentsQuery) -> dict:
         """Tournaments newest first, of one status or all three, a page at a time (an index spread

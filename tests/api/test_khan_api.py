@@ -13,7 +13,7 @@ from chalicelib.notify.email import compose
 from chalicelib.notify.messages import Message
 
 from ..engine.khan.test_rules import KHAN_PLUS
-from ..notify.helpers import LINKS, game_by_mail
+from ..notify.helpers import LINKS, confirmations_alone, game_by_mail
 from ..mailplay.test_inbound import reply
 
 parse_line, parse_commands, write_step = STEPS.read_line, STEPS.read_commands, STEPS.write
@@ -169,6 +169,7 @@ def test_a_khan_reply_is_played_as_commands(khan_by_mail):
     address = LINKS.reply_address(game["game_id"], 1, 0)
     result = inbound.handle(reply("Ann <ann@example.org>", address, "place heavy_cavalry\n"))
     assert result.outcome == "applied", result.reason
+    confirmations_alone(services)  # (her turn passed: held for her next email, alone if none follows)
     assert "Played: place heavy_cavalry" in outbox.sent[-1].get_body(("plain",)).get_content()
     address = LINKS.reply_address(game["game_id"], 2, 1)
     result = inbound.handle(reply("Bob <bob@example.org>", address, "place spearmen", "<r2@example.org>"))

@@ -548,3 +548,24 @@ def test_a_player_who_accepts_every_game_starts_a_challenge_at_once(world):
     world.clock.advance(2 * DAY)
     assert world.services.ladders.sweep()["lapsed"] == 0
     assert len(ladder_of(world, ladder_id)["challenges"]) == 1
+
+
+def test_issue36_item5_a_declined_ladder_challenge_sends_short_emails_without_a_board(world):
+    org = signup(world, "Org")
+    ladder_id = make_ladder(world, org)
+    ann, bob = joined(world, ladder_id, "Ann", "Bob")
+    game_id = challenged(world, ladder_id, bob, ann)
+    settle(world)
+    world.post(f"/v1/games/{game_id}/decline", key=ann["api_key"])
+    settle(world)
+    ids = {f"msg_{game_id}_ladder_1", f"msg_{game_id}_ladder_2"}
+    about = [m for m in world.mail.sent if m["X-Battleline-Message"] in ids or "_finished_" in
+             (m["X-Battleline-Message"] or "")]
+    assert len(about) == 4  # each: the game declined, the rank changed
+    for mail in about:
+        text = mail.get_body(("plain",)).get_content()
+        html = mail.get_body(("html",)).get_content()
+        assert "Your hand" not in text + html and "Flag 1:" not in text and "(empty)" not in text, text
+        assert "/board?seat=" in text  # the board page is a link away
+    rank = next(m for m in about if m["X-Battleline-Message"] == f"msg_{game_id}_ladder_2")
+    assert rank.get_body(("plain",)).get_content().startswith("Club ladder: you are now number 1 (you were number 2).")

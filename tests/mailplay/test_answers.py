@@ -183,8 +183,10 @@ def test_a_reply_accept_starts_the_game(asked):
     result = inbound.handle(reply("Bob <bob@example.org>", address, "Accept.\n\nOn Mon, Ann wrote:\n> decline"))
     assert result.outcome == "applied"
     assert services.store.load_game(game_id).status == "active"
-    [answer] = outbox.sent
-    assert text_of(answer).startswith("You accepted: the game starts.\n\nYour move.")
+    assert outbox.sent == []  # held for the next email: his move's
+    services.dispatcher.drain_outbox()
+    [answer] = [m for m in outbox.sent if m["To"] == "bob@example.org"]  # one email, never two alike
+    assert text_of(answer).startswith("You accepted: the game starts. Your move.")
     assert answer["Reply-To"]  # his move: a reply plays
     # Sent again (or "decline" after it), the game is settled: told so, nothing changes.
     again = inbound.handle(reply("bob@example.org", address, "decline"))

@@ -62,7 +62,7 @@ def test_a_reply_quoted_by_a_chinese_mail_client_plays_its_turn(store):
     """The whole path of an email (UTF-8, quoted-printable or base64 as the client sends it): Ann's
     turn, written above QQ Mail's quote of her your-move email, is played; nothing quoted is."""
     from tests.mailplay.test_inbound import reply
-    from tests.notify.helpers import LINKS, text_of
+    from tests.notify.helpers import LINKS, confirmations_alone, text_of
     from tests.notify.helpers import game_by_mail as mail_game
 
     services, inbound, outbox, game, ann, bob = mail_game(store, "battleline")
@@ -74,5 +74,6 @@ def test_a_reply_quoted_by_a_chinese_mail_client_plays_its_turn(store):
     assert result.outcome == "applied", result.reason
     view = services.games.view_for_seat(game["game_id"], 1)
     assert view["version"] == 1 and view["state"]["flags"][4]["cards"][0] == [card]
+    confirmations_alone(services)  # (no other email of the game followed)
     assert text_of(outbox.sent[-1]).startswith(f"Played: play {card} 5; claim none; draw troop")
     assert services.games.get_game(bob, game["game_id"])["messages"][0]["text"] == "祝好！"

@@ -17,7 +17,7 @@ from chalicelib.games.battleline.steps import STEPS
 from chalicelib.games.commandwords import ANSWERS, BATTLELINE, KHAN, TRADITIONAL, answer
 from chalicelib.mailplay import mailtext
 from tests.mailplay.test_languages_by_mail import game_in
-from tests.notify.helpers import LINKS, text_of
+from tests.notify.helpers import LINKS, confirmations_alone, text_of
 from tests.notify.helpers import game_by_mail as mail_game
 
 
@@ -105,6 +105,7 @@ def test_item_6_a_part_read_lossily_plays_its_commands_but_no_message_goes_and_t
     result = inbound.handle(raw("ann@example.org", LINKS.reply_address(game_id, 1, version), body, charset="utf-8"))
     assert result.outcome == "applied", result.reason
     assert said_to(services, people, game_id) == []
+    confirmations_alone(services)  # (no other email of the game followed)
     first = text_of(outbox.sent[-1]).splitlines()[0]
     assert first.startswith(f"Played: play {card} 3") and "Part text/plain (utf-8) of your email could not be " \
         "read in full" in first and "no message of yours went to the other players" in first

@@ -96,3 +96,13 @@ def grid_cells(html: str) -> list[tuple[str, str, int]]:
 
 def step_links(html: str) -> list[str]:
     return re.findall(r'href="(http://[^"]+/v1/links/[^"]+)"', html)
+
+
+def confirmations_alone(services) -> list:
+    """What the sweeper does once a held reply confirmation's window passed with no other email of
+    its game (notify/confirmations.py): each is sent alone, now. Returns the deliveries it settled."""
+    from chalicelib.notify import confirmations
+
+    dispatcher = services.dispatcher
+    return [dispatcher.attempt_confirmation(d) for d in services.store.due_deliveries("9999-12-31T00:00:00.000Z")
+            if confirmations.is_confirmation(d.webhook_id)]

@@ -152,15 +152,15 @@ def test_every_email_of_a_game_to_a_player_has_one_subject_and_one_thread(store)
                                None)
     services.dispatcher.drain_outbox()
     anns = [m for m in outbox.sent if m["To"] == "ann@example.org"]
-    assert [kind_of(m) for m in anns if m["X-Battleline-Message"]] == ["invited", "your_turn", "your_turn", "finished"]
-    assert {m["Subject"] for m in anns} == {f"Battle Line with Bob (game {gid})"}  # the answer to the reply too
-    root = next(m for m in anns if kind_of(m) == "invited")["Message-ID"]
+    # Her move from the start: the invitation says so; her reply's confirmation goes first in her next email.
+    assert [kind_of(m) for m in anns] == ["your_turn", "your_turn", "finished"]
+    assert {m["Subject"] for m in anns} == {f"Battle Line with Bob (game {gid})"}
+    root = anns[0]["Message-ID"]  # the game began on her move: that email is the thread's first
     assert root == f"<game.{gid}.{ann.id}@{MAIL_LINKS.mail_domain}>"
     for mail in anns:
         if mail["Message-ID"] != root:
             assert mail["References"].split()[0] == root and mail["In-Reply-To"]
-    answer = next(m for m in anns if not m["X-Battleline-Message"])
-    assert answer["In-Reply-To"] == "<r1@example.org>" and answer["References"] == f"{root} <r1@example.org>"
+    assert text_of(anns[1]).startswith(f"Played: play {game['state']['hand'][0]} 4; claim none; draw troop. Bob played ")
     assert len({m["Message-ID"] for m in anns}) == len(anns)
     last = first_line(text_of(anns[-1]))  # all Bob did since Ann's turn: his turn, then resigning
     assert last.startswith("Bob played ") and last.endswith(". Bob drew from the troop deck. Bob resigned. "
@@ -174,7 +174,9 @@ def test_the_creator_is_told_she_started_the_game_and_the_other_who_invited_him(
     ann, bob = players(services)
     game = new_game(services, ann, bob)
     dispatcher.drain_outbox()
-    invited = {m["To"]: m for m in map(parsed, sent) if kind_of(m) == "invited"}
+    # The game begins on Ann's move: her your-move email is her invitation too (one email, not two).
+    invited = {m["To"]: m for m in map(parsed, sent) if kind_of(m) in ("invited", "your_turn")}
+    assert len(list(sent)) == 2
     assert first_line(text_of(invited["ann@example.org"])) == "You started a game of Battle Line against Bob. Your move: you play first."
     assert first_line(text_of(invited["bob@example.org"])) == (
         "Ann invited you to a game of Battle Line: you play against Ann. Ann is to move.")
@@ -411,7 +413,7 @@ def test_file_mailbox_writes_eml_files(store, tmp_path):
     new_game(services, ann, bob)
     dispatcher.drain_outbox()
     files = sorted(tmp_path.glob("*.eml"))
-    assert len(files) == 3  # invited x2, your move (Ann)
+    assert len(files) == 2  # invited (Bob), your move (Ann: her invitation too)
     kinds = {kind_of(email.message_from_bytes(f.read_bytes(), policy=policy.default)) for f in files}
     assert kinds == {"invited", "your_turn"}
 
