@@ -8,7 +8,7 @@ from chalicelib.games.battleline.steps import STEPS
 from chalicelib.games.steptypes import CommandError
 from chalicelib.models import Preferences
 
-from tests.notify.helpers import LINKS, html_of, kind_of, text_of
+from tests.notify.helpers import LINKS, confirmations_alone, html_of, kind_of, text_of
 from tests.notify.helpers import game_by_mail as mail_game
 
 from .test_inbound import reply
@@ -37,6 +37,7 @@ def test_a_whole_exchange_by_email(game_by_mail):
     text = f"{moves}\n\nGood luck <b>Bob</b> & have fun!\nSecond line.\n\n-- \nAnn\n\nOn Mon, Bob wrote:\n> old"
     result = inbound.handle(reply("Ann <ann@example.org>", LINKS.reply_address(gid, 1, version), text))
     assert result.outcome == "applied", result.reason
+    confirmations_alone(services)  # (the window passed with no other email of the game to Ann)
     assert "Your message went with it." in text_of(outbox.sent[-1])
     assert "Good luck" not in text_of(outbox.sent[-1])  # her own message is not told back to her
     services.dispatcher.drain_outbox()
