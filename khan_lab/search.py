@@ -416,6 +416,9 @@ def unplayed_cards(card_set: CardSet) -> dict[str, list[str]]:
     return found
 
 
+_VARIANTS = itertools.count(1)
+
+
 class Search:
     def __init__(self, card_set: CardSet, search: SearchFile, seed: int = 0, minutes: float = 30.0,
                  workers: int | None = None, decks: dict[str, list[str]] | None = None,
@@ -430,6 +433,7 @@ class Search:
         self.variants: list[Variant] = []
         self.started = 0.0
         self.game_seconds: list[float] = []  # wall seconds a game, measured
+        self.confirm_batch: dict[str, float] = {}  # wall seconds of the last batch of confirmation games, by kind
 
     # the games
     def plan(self, variant: Variant, games: int, bot: str, rival: str | None = None,
@@ -441,7 +445,9 @@ class Search:
 
     def make(self, number: int, edits: tuple[Edit, ...]) -> Variant:
         data, max_rounds = apply(self.base.data, edits, self.search.max_rounds)
-        data["version"] = self.latest + 100 + number  # apart from every version searched and published
+        # Under an id of its own and a version no other variant of this process had: the registry's sets of the
+        # designer's id (the default set, say) stay as they are, and two searches never clash.
+        data["id"], data["version"] = f"{self.base.id[:32]}-search", next(_VARIANTS)
         path = self.folder / f"v{number}.json"
         path.write_text(json.dumps(data), encoding="utf-8")
         variant = Variant(number=number, edits=edits, data=data, max_rounds=max_rounds)
@@ -503,10 +509,11 @@ class Search:
         """The most promising single changes (the best on each target first, then the best overall; one
         value a field), combined two by two, three by three... up to all of them."""
         original = self.variants[0]
-        better = [v for v in singles if v.checks and v.status != "invalid" and score(v) < score(original)]
+        played = [v for v in singles if v.checks and v.status != "invalid"]
+        better = [v for v in played if score(v) < score(original)]
         picked: list[Variant] = []
-        for target in original.checks:  # the change that comes nearest to each target
-            ranked = sorted((v for v in better if target in v.checks and
+        for target in original.checks:  # the change that comes nearest to each target, even if it strays on another
+            ranked = sorted((v for v in played if target in v.checks and
                              v.checks[target]["distance"] < original.checks[target]["distance"]),
                             key=lambda v: (v.checks[target]["distance"], score(v)))
             if ranked and all(ranked[0].edits[0].field != p.edits[0].field for p in picked):
@@ -530,10 +537,12 @@ class Search:
                 on_stage(variant)
             for key, rival in runs:
                 records: list[dict] = []
-                while len(records) < confirm.games and self.left() > 0:
+                while len(records) < confirm.games and self.left() > self.confirm_batch.get(key, 0.0):
+                    begun = time.perf_counter()
                     plan = self.plan(variant, min(confirm.games, len(records) + 4), confirm.bot, rival=rival,
                                      budget_ms=confirm.budget_ms)
                     records = play.run(plan, {r["game"]: r for r in records})
+                    self.confirm_batch[key] = time.perf_counter() - begun  # the next batch's likely time
                 variant.confirmed[key] = records
 
     def run(self, on_confirm: Callable[[Variant], None] | None = None) -> Result:
