@@ -98,7 +98,7 @@ def rates_chart(result: searching.Result) -> str:
     labels = [_("original")] + [_("candidate {rank}").format(rank=rank) for rank in range(1, len(shown))]
     card_set = result.base
     cjk_fallback()
-    figure_ = report._figure(7.5, 0.5 * len(shown) * len(card_set.faction_ids) + 1.2)
+    figure_ = report.new_figure(7.5, 0.5 * len(shown) * len(card_set.faction_ids) + 1.2)
     axes = figure_.subplots()
     colours = [report.BLUE, report.ORANGE]
     for index, faction in enumerate(card_set.faction_ids):
@@ -121,7 +121,7 @@ def rates_chart(result: searching.Result) -> str:
     axes.xaxis.set_major_formatter(lambda x, _p: f"{100 * x:.0f} %")
     axes.set_xlabel(_("win rate (bars: 95 % Wilson interval; shaded: the target)"))
     axes.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
-    return report._svg(figure_)
+    return report.svg(figure_)
 
 
 # ---------------------------------------------------------------- the report
@@ -280,18 +280,18 @@ def page(result: searching.Result, search_file: str, machine: str, date: str) ->
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>{title}</title><style>{report.STYLE}</style></head><body><main>", f"<h1>{title}</h1>",
              "<table class=\"settings\">"]
-    parts += [f"<tr><th>{html.escape(a)}</th><td>{report._cell(b)}</td></tr>"
+    parts += [f"<tr><th>{html.escape(a)}</th><td>{report.html_cell(b)}</td></tr>"
               for a, b in settings_rows(result, search_file, machine, date)]
     parts.append("</table>")
     for section in sections(result):
-        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p class=\"meaning\">{report._cell(section.meaning)}</p>"]
+        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p class=\"meaning\">{report.html_cell(section.meaning)}</p>"]
         if section.chart is not None:
             parts.append(section.chart())
         if section.rows:
             parts.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in section.headers) + "</tr>")
-            parts += ["<tr>" + "".join(f"<td>{report._cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
+            parts += ["<tr>" + "".join(f"<td>{report.html_cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
             parts.append("</table>")
-        parts += [f"<p>{report._cell(note)}</p>" for note in section.notes]
+        parts += [f"<p>{report.html_cell(note)}</p>" for note in section.notes]
     parts.append("</main></body></html>\n")
     return "\n".join(parts)
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from chalicelib.games.khan.cardset import REGISTRY, CardId, CardSet, CardSetError, _where, deck_problems, parse
+from chalicelib.games.khan.cardset import REGISTRY, CardId, CardSet, CardSetError, field_path, deck_problems, parse
 
 from . import figures, play
 
@@ -158,7 +158,7 @@ def check_search(data: Any, card_set: CardSet, source: str = "search file") -> S
     try:
         search = SearchFile.model_validate(data)
     except ValidationError as error:
-        raise SearchFileError(source, [f"{_where(data, p['loc'])}: {p['msg'].removeprefix('Value error, ')}"
+        raise SearchFileError(source, [f"{field_path(data, p['loc'])}: {p['msg'].removeprefix('Value error, ')}"
                                        for p in error.errors()]) from None
     problems = []
     if search.card_set is not None and search.card_set != card_set.id:
