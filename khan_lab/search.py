@@ -417,6 +417,7 @@ def unplayed_cards(card_set: CardSet) -> dict[str, list[str]]:
 
 
 _VARIANTS = itertools.count(1)
+SLOWDOWN = 6  # an mcts game's time ÷ (decisions × budget): 35 s for 618 decisions at 10 ms, measured on a busy machine
 
 
 class Search:
@@ -505,6 +506,13 @@ class Search:
             return 0.0
         return confirm.share * self.minutes * 60
 
+    def first_batch(self) -> float:
+        """The likely time of a first batch of 4 confirmation games: the decisions of a search game, each at the
+        bot's budget times ``SLOWDOWN`` (the engine's work beyond the bot's steps, and a machine shared)."""
+        decisions = [r["decisions"] for v in self.variants for r in v.records] or [600]
+        seconds = sum(decisions) / len(decisions) * self.search.confirm.budget_ms / 1000 * SLOWDOWN
+        return seconds * 4 / self.workers
+
     def combinations(self, singles: list[Variant]) -> list[tuple[Edit, ...]]:
         """The most promising single changes (the best on each target first, then the best overall; one
         value a field), combined two by two, three by three... up to all of them."""
@@ -537,7 +545,7 @@ class Search:
                 on_stage(variant)
             for key, rival in runs:
                 records: list[dict] = []
-                while len(records) < confirm.games and self.left() > self.confirm_batch.get(key, 0.0):
+                while len(records) < confirm.games and self.left() > self.confirm_batch.get(key, self.first_batch()):
                     begun = time.perf_counter()
                     plan = self.plan(variant, min(confirm.games, len(records) + 4), confirm.bot, rival=rival,
                                      budget_ms=confirm.budget_ms)
