@@ -257,7 +257,8 @@ def sections(result: searching.Result) -> list[Section]:
         [_("variant"), _("changes"), _("stage"), _("games"), _("state"), *words.values()],
         [[str(v.number), changes(result, v), stages.get(v.number) or (_("one change") if len(v.edits) == 1
                                                                     else _("combined")),
-          str(v.games), state(v.status), *target_cells(v, search, card_set)] for v in result.variants]))
+          str(v.games), state(v.status) if v.games or v.status == "invalid" else _("not played: no time left"),
+          *target_cells(v, search, card_set)] for v in result.variants]))
     return found
 
 
@@ -345,8 +346,9 @@ def read_decks(path: Path, card_set: CardSet) -> dict[str, list[str]]:
 
 
 def balance(file: Path, search_file: Path, out: Path | None = None, minutes: float = 30.0, seed: int = 0,
-            decks: Path | None = None, workers: int | None = None, say: Callable[[str], None] = print) -> int:
+            decks: Path | None = None, workers: int | None = None, say: Callable[[str], None] | None = None) -> int:
     """The whole command: check, search, confirm, write; 0 when done, 1 when a file is refused."""
+    say = say or (lambda line: print(line, flush=True))  # progress shows at once, in a log file too
     try:
         card_set = play.load(file)
         chosen = read_decks(decks, card_set) if decks else {}

@@ -6,6 +6,10 @@ is odd; seat 1 moves first in games 0, 1, 4, 5, 8, 9..., seat 2 in games 2, 3, 6
 faction sits in each seat and moves first in a quarter of the games each (for a multiple of 4).
 Its rng (the set-up's and the bots') is ``random.Random(f"{seed}:{i}")``: a game's record depends
 on the seed and its number only, never on the worker that played it nor on when it finished.
+
+A plan may give a faction a deck other than its recommended one (``decks``: the balance search's
+``--decks``), and seat 2 another bot (``rival``: how strong mcts is against greedy, the bot of seat 1
+holding each faction and moving first in half the games).
 """
 
 from __future__ import annotations
