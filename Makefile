@@ -19,7 +19,7 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard chalicelib/locale/*/LC_MESSAGES/mess
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test test-unit pair openapi messages bench bench-bots mail-in check-card-set playtest synth package deploy destroy install clean
+.PHONY: serve test test-unit pair openapi messages bench bench-bots mail-in check-card-set playtest balance synth package deploy destroy install clean
 
 serve: $(SERVE_INSTALLED) $(NODE_SERVE_INSTALLED) $(CATALOGS)
 	@$(PY) -m devtools.serve
@@ -60,6 +60,13 @@ BOT ?= greedy
 playtest: $(INSTALLED)
 	@$(PY) -m khan_lab $(FILE) --games $(GAMES) --bot $(BOT) $(if $(SEED),--seed $(SEED)) \
 		$(if $(BUDGET_MS),--budget-ms $(BUDGET_MS)) $(if $(COMPARE),--compare) $(if $(OUT),--out $(OUT))
+
+# A balance search proposes card-set changes that meet the designer's targets (docs/khan.md, "Find what to
+# change"): make balance FILE=mine.json SEARCH=search.json [OUT=dir] [MINUTES=30] [SEED=0] [DECKS=decks.json]
+MINUTES ?= 30
+balance: $(INSTALLED)
+	@$(PY) -m khan_lab.balance $(FILE) --search $(SEARCH) --minutes $(MINUTES) $(if $(SEED),--seed $(SEED)) \
+		$(if $(OUT),--out $(OUT)) $(if $(DECKS),--decks $(DECKS))
 
 openapi: $(INSTALLED)
 	$(PY) -m devtools.openapi

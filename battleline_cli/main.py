@@ -67,7 +67,7 @@ def speak(code: str) -> None:
     state.language = state.client.language = code
 
 
-OFFLINE = {"playtest"}  # (verify --file asks the server only for a card set it lacks)  # commands that need no server and no key
+OFFLINE = {"playtest", "balance"}  # (verify --file asks the server only for a card set it lacks)  # commands that need no server and no key
 
 
 @app.callback()
@@ -487,6 +487,28 @@ def playtest(
         max_rounds: int = typer.Option(40, "--max-rounds", min=1, max=500,
                                        help=N_("The games' last round (the rules: 40)."))) -> None:
     lab.playtest(file, games, bot, seed, budget_ms, compare, out, workers, max_rounds)
+
+
+@app.command(help=N_("Search for changes to a Khan & General card set that meet your targets: bots play its variants "
+                     "on this machine, and the best are written as card-set files beside a report."))
+def balance(
+        file: Path = typer.Argument(..., exists=True, dir_okay=False, help=N_("The card-set file (JSON).")),
+        search: Path = typer.Option(..., exists=True, dir_okay=False,
+                                    help=N_("The search file (JSON): what may change, and the targets.")),
+        out: Optional[Path] = typer.Option(None, help=N_("The report's folder (default: var/balance/ and the card set's id).")),
+        minutes: float = typer.Option(30.0, min=0.1, help=N_("The time budget, in minutes.")),
+        seed: int = typer.Option(0, help=N_("The same seed gives the same candidates.")),
+        decks: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
+                                             help=N_("Custom decks (JSON: each faction's 15 card ids), so that cards "
+                                                     "outside the recommended decks are played.")),
+        workers: Optional[int] = typer.Option(None, min=1, help=N_("Processes playing at once (default: one a core)."))) -> None:
+    from khan_lab import balance as balancing, report
+
+    if report.matplotlib_missing():
+        raise Failure(_("the report's charts need matplotlib, which is not installed: {command}").format(
+            command=report.INSTALL_HINT))
+    if balancing.balance(file, search, out, minutes, seed, decks, workers, say=typer.echo):
+        raise typer.Exit(1)
 
 
 def early_language(args: list[str]) -> str:

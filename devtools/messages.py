@@ -21,7 +21,7 @@ from devtools.dynamodb_local import ROOT
 
 TEMPLATE = ROOT / "chalicelib" / "locale" / "messages.pot"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Nn_": (1, 2)}
-METHODS = [("chalicelib/**.py", "python"), ("battleline_cli/**.py", "python"),
+METHODS = [("chalicelib/**.py", "python"), ("battleline_cli/**.py", "python"), ("khan_lab/**.py", "python"),
            ("chalicelib/templates/**", "jinja2")]
 OPTIONS = {"chalicelib/templates/**": {"extensions": "jinja2.ext.i18n"}}
 FIXED = datetime(2026, 11, 24, tzinfo=timezone.utc)  # no date in the file: it changes only with the words

@@ -6,7 +6,11 @@ how they went (``make playtest FILE=mine.json``, ``battleline playtest mine.json
 - ``figures.py``: the statistics of a run (win rates with Wilson intervals, endings, lengths,
   cards, first mover), from the games' records alone.
 - ``report.py``: report.md and a self-contained report.html with matplotlib's charts (inline SVG).
+- ``search.py`` and ``balance.py``: the balance search (``make balance``, ``battleline balance``): variants
+  of the set played until their intervals meet or miss the designer's targets, the best written as
+  card-set files, and a report in the designer's language.
 
 Not part of the Lambda package (``chalicelib``): it plays through the same engine and bots, from
-each seat's own view as the server's bot runner does. Its reports are written in English.
+each seat's own view as the server's bot runner does. The lab's reports are written in English; the
+balance search's report speaks the designer's language (gettext, as the CLI).
 """

@@ -6,6 +6,10 @@ is odd; seat 1 moves first in games 0, 1, 4, 5, 8, 9..., seat 2 in games 2, 3, 6
 faction sits in each seat and moves first in a quarter of the games each (for a multiple of 4).
 Its rng (the set-up's and the bots') is ``random.Random(f"{seed}:{i}")``: a game's record depends
 on the seed and its number only, never on the worker that played it nor on when it finished.
+
+A plan may give a faction a deck other than its recommended one (``decks``: the balance search's
+``--decks``), and seat 2 another bot (``rival``: how strong mcts is against greedy, the bot of seat 1
+holding each faction and moving first in half the games).
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ class Plan:
     budget_ms: float = DEFAULT_BUDGET_MS  # the mcts bot's time a decision
     max_rounds: int = 40
     path: str | None = None  # the designer's file, registered in each worker (None: a set the server ships)
+    decks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (faction, its 15 cards): decks other than the recommended
+    rival: str | None = None  # the bot in seat 2 when it is not ``bot`` (seat 1): how strong one bot is against another
 
 
 def load(path: Path) -> CardSet:
@@ -92,12 +98,14 @@ def play_game(plan: Plan, game: int) -> dict:
     started = time.perf_counter()
     cards = REGISTRY.get(plan.card_set, plan.version, plan.digest)
     factions, first = seating(plan, game, cards.faction_ids)
+    decks = dict(plan.decks)
     options = ENGINE.options_model.model_validate({
         "card_set": plan.card_set, "card_set_version": plan.version, "factions": factions, "first_seat": first,
-        "max_rounds": plan.max_rounds}).model_dump(mode="json")
+        "max_rounds": plan.max_rounds, "decks": {seat: list(decks[faction]) for seat, faction in factions.items()
+                                                 if faction in decks}}).model_dump(mode="json")
     rng = random.Random(f"{plan.seed}:{game}")
     state = ENGINE.new_game(options, rng)
-    players = {seat: make_bot(plan.bot, plan.budget_ms) for seat in (1, 2)}
+    players = {1: make_bot(plan.bot, plan.budget_ms), 2: make_bot(plan.rival or plan.bot, plan.budget_ms)}
     played: dict[str, Counter] = {"1": Counter(), "2": Counter()}
     paid: dict[str, Counter] = {"1": Counter(), "2": Counter()}
     decisions = 0

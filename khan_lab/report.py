@@ -102,7 +102,7 @@ def faction_name(card_set: CardSet, faction: str) -> str:
 
 # ---------------------------------------------------------------- charts
 
-def _figure(width: float, height: float):
+def new_figure(width: float, height: float):
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
@@ -111,7 +111,7 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _svg(figure) -> str:
+def svg(figure) -> str:
     out = io.StringIO()
     figure.savefig(out, format="svg", metadata={"Date": None})
     text = out.getvalue()
@@ -123,7 +123,7 @@ def rates_chart(run: Run) -> str:
     """Each faction's win rate and the first mover's, with their intervals, against 50 %."""
     figures = run.figures
     bars = [(f["name"], f) for f in figures["factions"]] + [("first mover", figures["first"])]
-    figure = _figure(7.5, 0.55 * len(bars) + 1.0)
+    figure = new_figure(7.5, 0.55 * len(bars) + 1.0)
     axes = figure.subplots()
     labels = [name for name, _ in bars][::-1]
     values = [(f["rate"] or 0) for _, f in bars][::-1]
@@ -137,12 +137,12 @@ def rates_chart(run: Run) -> str:
     axes.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1])
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
     axes.set_xlabel("win rate (bars: 95 % Wilson interval; dashed: 50 %)")
-    return _svg(figure)
+    return svg(figure)
 
 
 def endings_chart(run: Run) -> str:
     endings = run.figures["endings"]
-    figure = _figure(7.5, 0.45 * len(endings) + 1.0)
+    figure = new_figure(7.5, 0.45 * len(endings) + 1.0)
     axes = figure.subplots()
     labels = [e["ending"] for e in endings][::-1]
     shares = [e["share"] for e in endings][::-1]
@@ -153,12 +153,12 @@ def endings_chart(run: Run) -> str:
     axes.set_xticks([0, 0.25, 0.5, 0.75, 1])
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
     axes.set_xlabel("share of the games")
-    return _svg(figure)
+    return svg(figure)
 
 
 def length_chart(run: Run) -> str:
     from matplotlib.ticker import MaxNLocator
-    figure = _figure(9, 3.4)
+    figure = new_figure(9, 3.4)
     for axes, key in zip(figure.subplots(1, 2), ("rounds", "decisions")):
         spread = run.figures[key]
         values = spread["values"]
@@ -176,13 +176,13 @@ def length_chart(run: Run) -> str:
         axes.set_xlabel(f"{key} a game")
         axes.set_ylabel("games")
         axes.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
-    return _svg(figure)
+    return svg(figure)
 
 
 def cards_chart(run: Run, faction: str) -> str:
     """The faction's win rate in games where it played each card of its deck and where it did not."""
     rows = [r for r in run.figures["cards"][faction] if r["in_deck"]][::-1]
-    figure = _figure(7.5, 0.42 * len(rows) + 1.2)
+    figure = new_figure(7.5, 0.42 * len(rows) + 1.2)
     axes = figure.subplots()
     ys = range(len(rows))
     axes.barh([y + 0.2 for y in ys], [r["when_played"]["rate"] or 0 for r in rows], height=0.4, color=BLUE,
@@ -201,7 +201,7 @@ def cards_chart(run: Run, faction: str) -> str:
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
     axes.set_xlabel(f"{faction_name(run.card_set, faction)}: win rate")
     axes.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
-    return _svg(figure)
+    return svg(figure)
 
 
 # ---------------------------------------------------------------- the sections
@@ -344,7 +344,7 @@ svg.chart { width: 100%; height: auto; max-width: 900px; display: block; margin:
 """
 
 
-def _cell(text: str) -> str:
+def html_cell(text: str) -> str:
     """A table cell's text in HTML: `code` as <code>."""
     return re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text))
 
@@ -354,16 +354,16 @@ def page(run: Run) -> str:
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>Playtest: {html.escape(run.card_set.name)}</title><style>{STYLE}</style></head><body><main>",
              f"<h1>Playtest: {html.escape(run.card_set.name)}</h1>", "<div class=\"wide\"><table class=\"settings\">"]
-    parts += [f"<tr><th>{html.escape(a)}</th><td>{_cell(b)}</td></tr>" for a, b in settings_rows(run)]
+    parts += [f"<tr><th>{html.escape(a)}</th><td>{html_cell(b)}</td></tr>" for a, b in settings_rows(run)]
     parts.append("</table></div>")
     for section in sections(run):
-        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p class=\"meaning\">{_cell(section.meaning)}</p>"]
+        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p class=\"meaning\">{html_cell(section.meaning)}</p>"]
         if section.chart is not None:
             parts.append(section.chart())
         parts.append("<div class=\"wide\"><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in section.headers) + "</tr>")
-        parts += ["<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
+        parts += ["<tr>" + "".join(f"<td>{html_cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
         parts.append("</table></div>")
-        parts += [f"<p>{_cell(note)}</p>" for note in section.notes]
+        parts += [f"<p>{html_cell(note)}</p>" for note in section.notes]
     parts.append("</main></body></html>\n")
     return "\n".join(parts)
 

@@ -305,7 +305,7 @@ def deck_problems(deck: list[str], faction: str, units: dict[str, UnitType], com
     return problems
 
 
-def _where(data: Any, loc: tuple) -> str:
+def field_path(data: Any, loc: tuple) -> str:
     """A pydantic error location as a path a designer can find: ``commands[charge].keywords[1]``."""
     parts: list[str] = []
     node = data
@@ -439,7 +439,7 @@ def parse(data: Any, source: str = "card set") -> CardSet:
         problems = []
         for problem in error.errors():
             message = problem["msg"].removeprefix("Value error, ")
-            problems.append(f"{_where(data, problem['loc'])}: {message}")
+            problems.append(f"{field_path(data, problem['loc'])}: {message}")
         raise CardSetError(source, problems) from None
     problems = _cross_checks(model)
     if problems:
