@@ -12,7 +12,7 @@ NODE_INSTALLED := node_modules/.installed
 # battleline command's (tests/integration/test_generated_clients.py makes it too, when missing).
 GEN_VENV := .venv-gen
 GEN_INSTALLED := $(GEN_VENV)/.installed
-# The translations gettext reads (chalicelib/i18n.py), compiled from their .po sources (not committed;
+# The translations gettext reads (chalicelib/kernel/i18n.py), compiled from their .po sources (not committed;
 # the Lambda package compiles its own: infra/package.py).
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard chalicelib/locale/*/LC_MESSAGES/messages.po))
 # Debian's Chromium, for the board's browser test (driven by Playwright: no browser is downloaded).
@@ -71,7 +71,7 @@ balance: $(INSTALLED)
 openapi: $(INSTALLED)
 	$(PY) -m devtools.openapi
 
-# The words people read, for translators: chalicelib/locale/messages.pot (chalicelib/i18n.py)
+# The words people read, for translators: chalicelib/locale/messages.pot (chalicelib/kernel/i18n.py)
 messages: $(INSTALLED)
 	$(PY) -m devtools.messages
 

@@ -7,11 +7,12 @@ import json
 
 from chalice import Chalice, Rate
 
-from chalicelib import config, observability
-from chalicelib import models as m
-from chalicelib.web import NDJSON, Api, Call, Models, ndjson
+from chalicelib import config
+from chalicelib.kernel import observability
+from chalicelib.http import models as m
+from chalicelib.http.web import NDJSON, Api, Call, Models, ndjson
 
-r = Models("chalicelib.responses")  # what each route answers: documented in openapi.yaml, never loaded here
+r = Models("chalicelib.http.responses")  # what each route answers: documented in openapi.yaml, never loaded here
 positions = Models("chalicelib.games.battleline.positions")  # analyzeBattleLine's bodies, loaded when first used
 app = Chalice(app_name="battleline-server")
 app.register_middleware(observability.middleware, "all")

@@ -7,7 +7,7 @@ from typing import Any
 
 import urllib3
 
-from chalicelib.i18n import _
+from chalicelib.kernel.i18n import _
 
 
 class Failure(Exception):

@@ -23,8 +23,8 @@ import typer
 from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
 from chalicelib.games.terminal import TERMINALS
-from chalicelib import i18n
-from chalicelib.i18n import N_, _, say
+from chalicelib.kernel import i18n
+from chalicelib.kernel.i18n import N_, _, say
 
 from . import playtest as lab, screens, settings
 from .client import Client, Failure
@@ -431,7 +431,7 @@ def board(game_id: str) -> None:
 def verify(game_id: Optional[str] = typer.Argument(None, help=N_("The game (its record is fetched).")),
            file: Optional[Path] = typer.Option(None, "--file", exists=True, dir_okay=False,
                                                help=N_("A record saved before (getGameRecord's JSON) instead."))) -> None:
-    from chalicelib import verify as checking
+    from chalicelib.gamerecord import verify as checking
 
     if (game_id is None) == (file is None):
         raise Failure(_("give a game id or --file, not both"), status=2)

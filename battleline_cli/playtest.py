@@ -9,9 +9,9 @@ from pathlib import Path
 
 import typer
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.games.khan.cardset import CardSetError, warnings
-from chalicelib.i18n import _
+from chalicelib.kernel.i18n import _
 
 from .client import Failure
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from chalicelib import i18n, talk
+from chalicelib.kernel import i18n, talk
 from chalicelib.games import GAMES
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
 from chalicelib.games.terminal import TERMINALS, name_of, seat_name, yours  # noqa: F401 - this module's too
-from chalicelib.i18n import _, ngettext
+from chalicelib.kernel.i18n import _, ngettext
 
 from .moves import Moves, your_moves
 from .settings import aside, columns, pad, row, wrap

@@ -23,7 +23,7 @@ import os
 import unicodedata
 from pathlib import Path
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.games.terminal import aside, columns, pad, row  # noqa: F401 - the CLI's, shared with the games' parts
 
 

@@ -16,7 +16,7 @@ import re
 
 from chalicelib.games.presenters import Presenter
 from chalicelib.games.steptypes import CommandError
-from chalicelib.i18n import _
+from chalicelib.kernel.i18n import _
 
 from .moves import your_moves
 

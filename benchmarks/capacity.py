@@ -30,16 +30,16 @@ from datetime import date
 from benchmarks.meter import Charge, Meter
 from chalicelib.config import build_services
 from chalicelib.presenting.links import Links
-from chalicelib.models import (
+from chalicelib.http.models import (
     ActionRequest,
     CreateGameRequest,
     CreatePlayerRequest,
     CreateWebhookRequest,
     PlayerSeat,
 )
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.webhooks import SendResult
-from chalicelib.calls import Idempotency
+from chalicelib.kernel.calls import Idempotency
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing, table_definition
 from devtools.dynamodb_local import LOCAL_CREDENTIALS, DynamoDBLocal
@@ -147,9 +147,7 @@ def main() -> int:
         create_table_if_missing(raw, "capacity")
         meter = Meter(raw, table_definition("capacity"))
         store = DynamoStore(meter, "capacity")
-        services = build_services(store, dispatcher=Dispatcher(
-            store, send=accept, mailer=Mailbox(), links=Links("benchmark", "http://127.0.0.1:8000"),
-            allow_private=True))
+        services = build_services(store, outlets=Outlets(send=accept, mailer=Mailbox(), links=Links("benchmark", "http://127.0.0.1:8000"), allow_private=True))
         for number, scenario in enumerate(SCENARIOS):
             play(meter, services, scenario, arguments.moves, seed=number + 1)
         report(arguments.moves)

@@ -14,9 +14,9 @@ import random
 import statistics
 
 from benchmarks.meter import item_size
-from chalicelib import timecontrol
+from chalicelib.clocks import timecontrol
 from chalicelib.games import ENGINES
-from chalicelib.records import EventRecord, GameRecord, IdempotencyRecord, SeatRecord
+from chalicelib.store.records import EventRecord, GameRecord, IdempotencyRecord, SeatRecord
 from chalicelib.store.items import settings_item, version_item
 
 GAME_ID = "g_0123456789abcdef"

@@ -1,5 +1,5 @@
 """Random whole games of both games, kept as their versions would be stored, turned into records
-(``chalicelib.gamerecords``) and verified (``chalicelib.verify``): the property test of
+(``chalicelib.gamerecord.format``) and verified (``chalicelib.gamerecord.verify``): the property test of
 tests/records/test_verify.py at a larger count, with the time a record takes to build and check.
 
 Run: python -m benchmarks.records [--battleline N] [--khan N]
@@ -14,11 +14,12 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Callable
 
-from chalicelib import gamerecords, ids, verify
-from chalicelib.clock import iso
+from chalicelib.gamerecord import format as gamerecords, verify
+from chalicelib.kernel import ids
+from chalicelib.kernel.clock import iso
 from chalicelib.games import ENGINES
 from chalicelib.games.replay import FORFEITS
-from chalicelib.records import EventRecord, GameRecord, SeatRecord
+from chalicelib.store.records import EventRecord, GameRecord, SeatRecord
 
 START = datetime(2026, 1, 5, 9, tzinfo=timezone.utc)
 MAX_STEPS = 20_000

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Callable
 import boto3
 from botocore.config import Config
 
-from . import ids
+from .kernel import ids
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .clock import Clock
+    from .kernel.clock import Clock
     from .games import GameEngine
     from .mailplay.inbound import InboundMail
     from .presenting.links import Links
@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .services.webhooks import Webhooks
     from .store.protocol import Store
     from .services.tournaments import Tournaments
-    from .ratelimit import Rate, RateLimits
+    from .http.ratelimit import Rate, RateLimits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -199,7 +199,7 @@ RATE_LIMIT_RECOVERY_CODE = "5/3600"  # recovery code tries per player id
 
 def rate_limits() -> dict[str, "Rate"]:
     """The rates (``<requests>/<seconds>``) from RATE_LIMIT_PER_KEY and RATE_LIMIT_SIGNUPS (docs/clients.md)."""
-    from .ratelimit import Rate
+    from .http.ratelimit import Rate
 
     return {"key": Rate.parse(os.environ.get("RATE_LIMIT_PER_KEY") or RATE_LIMIT_PER_KEY),
             "signup": Rate.parse(os.environ.get("RATE_LIMIT_SIGNUPS") or RATE_LIMIT_SIGNUPS),
@@ -256,8 +256,9 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     by email a player may send a day (:func:`invitations_per_day` unless given)."""
     import time
 
-    from . import vacation, wiring
-    from .clock import SystemClock
+    from .clocks import vacation
+    from . import wiring
+    from .kernel.clock import SystemClock
     from .games import ENGINES
     from .notify.dispatcher import Dispatcher
     from .services.waiting import Waiter
@@ -302,7 +303,7 @@ def inbound() -> "InboundMail":
 
 def mail_events() -> "MailEvents":
     """SES's bounce and complaint events (the mail_events function)."""
-    from .clock import SystemClock
+    from .kernel.clock import SystemClock
     from .services.mailevents import MailEvents
 
     return MailEvents(store(), SystemClock())

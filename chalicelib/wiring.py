@@ -20,13 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .clock import Clock
+from .kernel.clock import Clock
 from .games import GameEngine
 from .presenting.links import Links
 from .mailplay.service import MailPlay
 from .notify import messages
 from .notify.dispatcher import Dispatcher
-from .ratelimit import Rate, RateLimits
+from .http.ratelimit import Rate, RateLimits
 from .services.blocks import Blocks
 from .services.boards import Boards
 from .services.bots import Bots

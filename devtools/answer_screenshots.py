@@ -26,8 +26,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from chalicelib.config import build_services  # noqa: E402
 from chalicelib.mailplay import pages  # noqa: E402
 from chalicelib.presenting.links import Links  # noqa: E402
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat  # noqa: E402
-from chalicelib.notify.dispatcher import Dispatcher  # noqa: E402
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat  # noqa: E402
+from chalicelib.notify.dispatcher import Outlets  # noqa: E402
 from chalicelib.pages import board as board_page  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402
@@ -51,7 +51,7 @@ def rendered() -> dict[str, str]:
         client = boto3.client("dynamodb", region_name="us-east-1")
         create_table_if_missing(client, "screens")
         store, outbox = DynamoStore(client, "screens"), Outbox()
-        services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+        services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
         ann, bob = (services.players.authenticate(services.players.create_player(
             CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
             for name in ("Ann", "Bob"))

@@ -103,7 +103,7 @@ POSITIVE_DATA_MODEL_RULES = {
 
 def model_rules_broken(body) -> list[str]:
     """The POSITIVE_DATA_MODEL_RULES a request body breaks."""
-    from chalicelib.timecontrol import valid_zone  # noqa: PLC0415 - the server's own check
+    from chalicelib.clocks.timecontrol import valid_zone  # noqa: PLC0415 - the server's own check
 
     def floats(value) -> bool:
         if isinstance(value, float):
@@ -121,7 +121,7 @@ def model_rules_broken(body) -> list[str]:
 
 def refusal_statuses() -> list[str]:
     """The statuses of POSITIVE_DATA_REFUSALS' codes, for schemathesis' positive_data_acceptance."""
-    from chalicelib.errors import ERRORS  # noqa: PLC0415 - the server's table of codes
+    from chalicelib.kernel.errors import ERRORS  # noqa: PLC0415 - the server's table of codes
 
     return sorted({str(ERRORS[code].status) for code in POSITIVE_DATA_REFUSALS})
 

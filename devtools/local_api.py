@@ -20,8 +20,8 @@ from chalice.local import (
     ThreadedHTTPServer,
 )
 
-from chalicelib.errors import EDGE_CODES
-from chalicelib.web import problem
+from chalicelib.kernel.errors import EDGE_CODES
+from chalicelib.http.web import problem
 from devtools.dynamodb_local import ROOT
 
 # What http.server and Chalice's local gateway answer by themselves, as the API's problem codes

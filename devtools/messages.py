@@ -1,5 +1,5 @@
 """``make messages``: every sentence the server and the CLI say to people, extracted by Babel into
-``chalicelib/locale/messages.pot`` (chalicelib/i18n.py), and each language's catalog
+``chalicelib/locale/messages.pot`` (chalicelib/kernel/i18n.py), and each language's catalog
 (``chalicelib/locale/<language>/LC_MESSAGES/messages.po``) brought up to it: new sentences appear
 there untranslated (or as fuzzy guesses), gone ones are dropped. Tests fail while the template is out
 of date or a catalog leaves a sentence untranslated. Deterministic: the same code gives the same files.

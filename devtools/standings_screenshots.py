@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from chalicelib.i18n import speaking
+from chalicelib.kernel.i18n import speaking
 from chalicelib.pages.standings import standings_page
 from chalicelib.tournaments import director
 from devtools.dynamodb_local import ROOT

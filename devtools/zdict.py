@@ -16,7 +16,7 @@ import random
 import sys
 from pathlib import Path
 
-from chalicelib import timecontrol
+from chalicelib.clocks import timecontrol
 from chalicelib.games import ENGINES
 
 WINDOW = 32 * 1024 - 262  # what DEFLATE can refer back to

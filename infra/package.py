@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # as Chalice writes its zips: the same input gives the same bytes
 
 
-# The CLDR files Babel reads for our languages (chalicelib/i18n.py LANGUAGES) and what they inherit from;
+# The CLDR files Babel reads for our languages (chalicelib/kernel/i18n.py LANGUAGES) and what they inherit from;
 # the other ~1,000 locales (30 MB) stay out of the package.
 CLDR_KEPT = {"root.dat", "en.dat", "zh.dat", "zh_Hans.dat", "ja.dat", "vi.dat"}
 

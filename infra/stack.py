@@ -33,8 +33,8 @@ from aws_cdk import aws_wafv2 as wafv2
 from chalice.cdk import Chalice
 from constructs import Construct
 
-from chalicelib.errors import ERRORS
-from chalicelib.web import PROBLEM_JSON
+from chalicelib.kernel.errors import ERRORS
+from chalicelib.http.web import PROBLEM_JSON
 from chalicelib.store import keys
 from chalicelib.store.schema import TTL_ATTRIBUTE, table_definition
 from infra.package import precompile
@@ -91,7 +91,7 @@ ASYNC_FUNCTIONS = ("InboundMail", "ClockSweeper", "WebhookRetries", "MailEvents"
 # The SNS topics that invoke a function: their subscription's redrive policy sends what SNS could not
 # deliver to the function (Lambda throttled, the function gone) to that function's failure queue.
 SUBSCRIPTIONS = {"InboundMail": ("InboundMailTopic", "Replies"), "MailEvents": ("MailEventsTopic", "Bounces")}
-# API Gateway's own answers, each as a problem of chalicelib/errors.py (its status and title come
+# API Gateway's own answers, each as a problem of chalicelib/kernel/errors.py (its status and title come
 # from ERRORS, so they cannot drift from what the app answers): response type -> (code, detail,
 # extra headers). Every type not named here falls to DEFAULT_4XX or DEFAULT_5XX, which take
 # their code's status. Without an authorizer, API keys or IAM auth, an unknown path or method is
@@ -549,7 +549,7 @@ class BattlelineStack(cdk.Stack):
 
     def _gateway_problems(self) -> None:
         """API Gateway's own refusals (an unknown route, a body too large, throttling, a timeout) as
-        problem+json with a code of chalicelib/errors.py, as the app answers. They live in the API's
+        problem+json with a code of chalicelib/kernel/errors.py, as the app answers. They live in the API's
         OpenAPI body, so the API is whole in one definition (cfn-lint W3660)."""
         responses = {}
         for kind, (code, detail, headers) in GATEWAY_PROBLEMS.items():

@@ -19,9 +19,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.games.khan.cardset import CardSet, CardSetError, warnings
-from chalicelib.i18n import _
+from chalicelib.kernel.i18n import _
 
 from . import figures, lab, play, report, search as searching
 from .report import Run, Section, duration, pct

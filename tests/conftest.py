@@ -33,7 +33,7 @@ from moto import mock_aws  # noqa: E402
 from moto.core.config import default_user_config  # noqa: E402
 
 import app as app_module  # noqa: E402
-from chalicelib.notify.dispatcher import Dispatcher  # noqa: E402
+from chalicelib.notify.dispatcher import Outlets  # noqa: E402
 from chalicelib.presenting.links import Links  # noqa: E402
 from chalicelib.config import build_services  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
@@ -135,7 +135,7 @@ def signed_link(path: str) -> str:
 
 @pytest.fixture
 def services(store):
-    return build_services(store, dispatcher=Dispatcher(store, links=LINKS))
+    return build_services(store, outlets=Outlets(links=LINKS))
 
 
 @dataclass
@@ -212,7 +212,7 @@ class ApiClient:
 
 def api_on(store, clock, monkeypatch):
     """The HTTP API on ``store`` with services on ``clock`` (a generator: a fixture yields from it)."""
-    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
+    services = build_services(store, clock=clock, outlets=Outlets(links=LINKS))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         yield ApiClient(client, store)

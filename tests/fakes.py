@@ -61,7 +61,7 @@ def start_game(services, creator, request, callers=()) -> dict:
     """A game ``creator`` makes by ``request`` (createGame, through the services), the other players
     among ``callers`` having said beforehand that they accept games made for them (preference
     ``challenges``), so it starts at once, version 0; the creator's view of it."""
-    from chalicelib.models import Preferences
+    from chalicelib.http.models import Preferences
 
     for caller in callers:
         if caller.id != creator.id:

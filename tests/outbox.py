@@ -9,7 +9,7 @@ handled it yet.
 from __future__ import annotations
 
 from chalicelib.notify.messages import for_committed
-from chalicelib.records import Message
+from chalicelib.store.records import Message
 from chalicelib.store.errors import StoreError
 
 

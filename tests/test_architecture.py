@@ -69,7 +69,7 @@ def test_no_code_uses_another_modules_private_names():
                                                   "battleline_cli") for p in (ROOT / d).rglob("*.py")]]:
         where = str(path.relative_to(ROOT))
         for node in ast.walk(ast.parse(path.read_text())):
-            # ``_`` alone is gettext's conventional name (chalicelib/i18n.py), not a private one.
+            # ``_`` alone is gettext's conventional name (chalicelib/kernel/i18n.py), not a private one.
             if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__") \
                     and node.attr != "_":
                 if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
@@ -88,7 +88,7 @@ def test_the_services_know_no_http_and_no_html():
     for path in (PACKAGE / "services").rglob("*.py"):
         names = imports_of(path) | {n for n in _plain_imports(path)}
         bad = sorted(n for n in names if n == "chalice" or n.startswith(
-            ("chalice.", "chalicelib.web", "chalicelib.pages", "chalicelib.mailplay.pages", "jinja2")))
+            ("chalice.", "chalicelib.http.web", "chalicelib.pages", "chalicelib.mailplay.pages", "jinja2")))
         if bad:
             leaks[path.name] = bad
     assert not leaks, leaks
@@ -112,7 +112,7 @@ def test_the_engines_are_pure_and_their_rules_know_no_presentation():
     clock of its own; a game's rules never import how it is drawn or told (render.py, story.py,
     presenter.py)."""
     server = ("chalicelib.store", "chalicelib.services", "chalicelib.notify", "chalicelib.mailplay", "chalicelib.presenting",
-              "chalicelib.pages", "chalicelib.web", "chalicelib.config", "chalicelib.clock", "boto3", "botocore",
+              "chalicelib.pages", "chalicelib.http.web", "chalicelib.config", "chalicelib.kernel.clock", "boto3", "botocore",
               "time", "datetime")
     impure, drawn = {}, {}
     for path in (PACKAGE / "games").rglob("*.py"):
@@ -126,7 +126,7 @@ def test_the_engines_are_pure_and_their_rules_know_no_presentation():
 
 
 def test_the_rules_mark_their_words_for_translation_but_speak_no_language():
-    """A game's rules take only the no-op markers ``N_``/``Nn_`` from chalicelib.i18n (their
+    """A game's rules take only the no-op markers ``N_``/``Nn_`` from chalicelib.kernel.i18n (their
     refusals and step words are ``Words``, said in the reader's language where they are shown);
     ``_``, ``say`` or ``speaking`` belong to how a game is drawn or told (render, story, presenter) and
     to the text-command reader (``steptypes``: it reads a reply in the words of the language spoken).
@@ -136,11 +136,11 @@ def test_the_rules_mark_their_words_for_translation_but_speak_no_language():
         if path.stem in DRAWN or path.stem == "steptypes":
             continue
         names = imports_of(path)
-        if bad := sorted(n for n in names if n.startswith("chalicelib.i18n.")
+        if bad := sorted(n for n in names if n.startswith("chalicelib.kernel.i18n.")
                          and n.rsplit(".", 1)[-1] not in ("N_", "Nn_", "LANGUAGES")):
             speaking[str(path.relative_to(PACKAGE))] = bad
-        if "chalicelib.i18n" in _plain_imports(path):
-            speaking[str(path.relative_to(PACKAGE))] = ["import chalicelib.i18n"]
+        if "chalicelib.kernel.i18n" in _plain_imports(path):
+            speaking[str(path.relative_to(PACKAGE))] = ["import chalicelib.kernel.i18n"]
     assert not speaking, speaking
 
 
@@ -218,7 +218,7 @@ def test_services_are_handed_collaborators_never_another_services_bound_methods(
 
 def package_of(module: str) -> str:
     """A module's package under chalicelib (``chalicelib.notify``), or the module itself for one
-    loose at chalicelib's top (``chalicelib.talk``)."""
+    loose at chalicelib's top (``chalicelib.kernel.talk``)."""
     parts = module.split(".")
     return ".".join(parts[:2])
 

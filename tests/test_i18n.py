@@ -3,7 +3,7 @@ one after another, moments, durations, numbers; and which of our languages a bro
 
 import pytest
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 
 
 def said(language, make):

@@ -1,9 +1,9 @@
-"""A ladder's gapped positions (chalicelib/ladder.py): a result moves one rung, so a new position
+"""A ladder's gapped positions (chalicelib/ladders/positions.py): a result moves one rung, so a new position
 must always fit between two others, and its text must sort as the ladder's order."""
 
 import random
 
-from chalicelib import ladder
+from chalicelib.ladders import positions as ladder
 
 
 def test_positions_never_run_out_and_keep_their_order():

@@ -1,9 +1,9 @@
-"""The words people read are gettext's (chalicelib/i18n.py): the extracted template is current, and
+"""The words people read are gettext's (chalicelib/kernel/i18n.py): the extracted template is current, and
 the templates and code speak the language set around them."""
 
 import io
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.presenting.templates import environment
 from devtools import messages
 

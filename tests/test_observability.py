@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from chalicelib import observability
+from chalicelib.kernel import observability
 
 
 def counted(name: str) -> float:
@@ -69,7 +69,7 @@ def test_deliveries_and_failed_attempts_are_counted(store):
     from chalicelib.notify.dispatcher import Dispatcher
     from chalicelib.notify.messages import Message
     from chalicelib.notify.webhooks import SendResult
-    from chalicelib.records import Player, WebhookEndpoint, WebhookSecret
+    from chalicelib.store.records import Player, WebhookEndpoint, WebhookSecret
 
     answers = iter([SendResult(200), SendResult(503)])
     dispatcher = Dispatcher(store, send=lambda target, body, headers: next(answers), allow_private=True)

@@ -34,7 +34,7 @@ def test_item5_every_refusal_allowed_to_schema_valid_requests_says_why():
     """schemathesis' allowance for schema-valid requests refused (devtools/fuzz.py): only rules no
     schema can state, a problem code each, with the rule behind it; the statuses given to
     positive_data_acceptance are those codes' and no other."""
-    from chalicelib.errors import ERRORS
+    from chalicelib.kernel.errors import ERRORS
     from devtools import fuzz
 
     assert set(fuzz.POSITIVE_DATA_REFUSALS) <= set(ERRORS)

@@ -14,17 +14,16 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.config import build_services
 from chalicelib.games import ENGINES, IllegalStep
 from chalicelib.games.base import Words
 from chalicelib.games.presenters import PRESENTERS
 from chalicelib.games.steptypes import CommandError
-from chalicelib.i18n import N_, say
-from chalicelib.mailplay.inbound import InboundMail
+from chalicelib.kernel.i18n import N_, say
 from chalicelib.presenting.show import describe
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 
 from tests.fakes import start_game
 from tests.notify.helpers import LINKS, Outbox, kind_of, text_of
@@ -104,7 +103,7 @@ def test_the_api_refuses_an_illegal_move_in_the_language_spoken_with_the_same_co
 
 def mail_game(store, game: str, language: str):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     made = [services.players.create_player(CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org",
                                                                language=speaks), None).body
             for name, speaks in (("Ann", language), ("Bob", "en"))]
@@ -112,7 +111,7 @@ def mail_game(store, game: str, language: str):
     view = start_game(services, ann, CreateGameRequest(game=game, options={"first_seat": 1}, seed=5,
                                                        seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
                       [ann, bob])
-    return services, InboundMail(services.games, outbox, LINKS), outbox, view
+    return services, services.inbound, outbox, view
 
 
 def a_reply(to: str, text: str) -> bytes:

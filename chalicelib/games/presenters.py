@@ -9,7 +9,7 @@ from typing import Any
 
 from . import OnFirstUse
 from .base import Step
-from ..i18n import N_, _, say
+from ..kernel.i18n import N_, _, say
 from .steptypes import CommandError, StepTable
 
 __all__ = ["PRESENTERS", "CommandError", "Presenter"]

@@ -26,9 +26,9 @@ from typing import Annotated, Any, Union, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from .. import i18n  # the text-command reader reads and writes people's words in the language spoken
-from ..i18n import N_, _
-from ..shapes import DEFERRED
+from ..kernel import i18n  # the text-command reader reads and writes people's words in the language spoken
+from ..kernel.i18n import N_, _
+from ..kernel.shapes import DEFERRED
 from .base import Quoted, Words
 from .commandwords import Words as Vocabulary
 from .commandwords import plain

@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .. import i18n
-from ..i18n import _
+from ..kernel import i18n
+from ..kernel.i18n import _
 from . import OnFirstUse
 from .presenters import PRESENTERS, names
 

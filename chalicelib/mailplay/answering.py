@@ -22,8 +22,8 @@ from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
 
-from ..clock import Clock
-from ..ids import hash_email
+from ..kernel.clock import Clock
+from ..kernel.ids import hash_email
 
 PER_HOUR = 5  # refusals and how-to-play answers to one address in an hour
 UNREAD_IN_A_ROW = 2  # after this many unreadable messages in a row, the next are not answered

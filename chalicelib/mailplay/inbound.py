@@ -24,22 +24,22 @@ from email.utils import formatdate, getaddresses, make_msgid, parseaddr
 
 from pydantic import ValidationError
 
-from ..errors import ServiceError, describe_validation
+from ..kernel.errors import ServiceError, describe_validation
 from ..games.commandwords import answer
 from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
-from ..models import ActionRequest
-from ..calls import Idempotency
-from .. import i18n
-from ..i18n import _, say, speaking
+from ..http.models import ActionRequest
+from ..kernel.calls import Idempotency
+from ..kernel import i18n
+from ..kernel.i18n import _, say, speaking
 from ..notify import confirmations
 from ..notify.email import automatic, mail_from, thread_root, threaded, unsubscribable
 from ..notify.mail import Mailer
-from ..ids import hash_email
+from ..kernel.ids import hash_email
 from ..presenting.links import bare_address
 from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, message_hash, never_answer
 from ..presenting.templates import render
-from ..talk import MAX_LENGTH
+from ..kernel.talk import MAX_LENGTH
 from . import mailtext
 from ..presenting import show
 from ..presenting.links import LinkError, Links

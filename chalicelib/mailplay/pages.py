@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from functools import wraps
 
-from ..i18n import N_, _, full_width, sentences, speaking
+from ..kernel.i18n import N_, _, full_width, sentences, speaking
 from ..pages.page import Page
 from ..presenting import show
 from ..presenting.links import LinkError
-from ..talk import MAX_LENGTH
+from ..kernel.talk import MAX_LENGTH
 from .service import Answering, Choices, LinkedStep, LinkRefused, MailPlay, StepRefused, Used
 
 TEMPLATE = "link.html"

@@ -16,16 +16,16 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from .. import ids
-from ..calls import Idempotency
-from ..clock import Clock, iso
+from ..kernel import ids
+from ..kernel.calls import Idempotency
+from ..kernel.clock import Clock, iso
 from pydantic import ValidationError
 
-from ..errors import ServiceError, describe_validation
+from ..kernel.errors import ServiceError, describe_validation
 from ..games import IllegalStep, apply_steps
 from ..games.presenters import PRESENTERS
-from ..models import ActionRequest
-from ..records import EmailStop, EventRecord, GameRecord, Player, SeatRecord
+from ..http.models import ActionRequest
+from ..store.records import EmailStop, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from ..services.games import Games
@@ -33,7 +33,7 @@ from ..services.life import GameLife
 from ..services.lobby import Lobby
 from ..presenting.links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
 from ..presenting.show import waits_for
-from ..i18n import _
+from ..kernel.i18n import _
 
 
 class LinkRefused(ServiceError):

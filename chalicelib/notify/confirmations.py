@@ -18,9 +18,9 @@ import json
 from dataclasses import replace
 from datetime import timedelta
 
-from .. import i18n
-from ..clock import Clock, iso
-from ..records import Delivery
+from ..kernel import i18n
+from ..kernel.clock import Clock, iso
+from ..store.records import Delivery
 
 CONFIRM_CHANNEL = "confirm-"  # a held confirmation's channel: "confirm-<player_id>"
 CONFIRMED = "game.confirmed"  # a confirmation sent alone, no other email of the game having followed

@@ -27,17 +27,17 @@ from datetime import datetime, timedelta, timezone
 from random import Random
 from typing import Callable
 
-from .. import observability
-from ..ids import hash_email
-from ..i18n import in_language, speaking
-from ..clock import Clock, SystemClock, iso
-from ..records import Attempt, Change, Delivery, Player, WebhookEndpoint
+from ..kernel import observability
+from ..kernel.ids import hash_email
+from ..kernel.i18n import in_language, speaking
+from ..kernel.clock import Clock, SystemClock, iso
+from ..store.records import Attempt, Change, Delivery, Player, WebhookEndpoint
 from ..store.protocol import Store
 from . import confirmations, messages
 from .email import compose, compose_digest, compose_tournament, compose_invitation, compose_recovery
 from ..presenting.links import Links
 from .mail import Mailer
-from ..records import Message
+from ..store.records import Message
 from .ssrf import Target, UnsafeUrl, check_url
 from .webhooks import SendResult, SigningKeys, http_send, next_wait, retry_after, signature_header
 

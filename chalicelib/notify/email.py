@@ -21,13 +21,14 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
 from ..games.presenters import PRESENTERS, seat_name
-from .. import i18n, timecontrol
-from .. import ladder as ladders
-from ..i18n import _, ngettext
+from ..kernel import i18n
+from ..clocks import timecontrol
+from ..ladders import positions as ladders
+from ..kernel.i18n import _, ngettext
 from ..presenting import show
 from ..presenting.links import Links, bare_address
 from ..presenting.templates import render
-from ..records import Message, Player
+from ..store.records import Message, Player
 
 TURN_MESSAGES = ("game.your_turn", "game.reminder")
 
@@ -139,7 +140,7 @@ def starts(message: Message) -> bool:
 
 
 def reminder_line(kind: str | None) -> str:
-    """Which reminder of the time policy this is (chalicelib.timecontrol.REMINDERS), in one sentence."""
+    """Which reminder of the time policy this is (chalicelib.clocks.timecontrol.REMINDERS), in one sentence."""
     rule = next((r for r in timecontrol.REMINDERS if r.kind == kind), None)
     if rule is None:
         return _("Reminder: it is still your move.")

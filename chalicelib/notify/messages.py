@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..records import Committed, EventRecord, GameRecord, Message, Player
-from ..talk import MESSAGE
+from ..store.records import Committed, EventRecord, GameRecord, Message, Player
+from ..kernel.talk import MESSAGE
 
 EVENT_TYPES = ("game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished", "ladder.rank_changed")
 GAME_FINISHED = "server.game_finished"  # for the server itself: rate the game, advance its tournament or ladder
@@ -71,7 +71,7 @@ STARTING = ("seat_accepted", "seat_joined")  # the lobby's events that may begin
 
 
 def for_action(before: GameRecord, after: GameRecord, events: list[EventRecord]) -> list[Message]:
-    # A message's text is no public data (chalicelib/talk.py): a seat reads it with listEvents or getGame.
+    # A message's text is no public data (chalicelib/kernel/talk.py): a seat reads it with listEvents or getGame.
     public = [{"seq": e.seq, "type": e.type, "seat": e.seat, "data": e.data} for e in events if e.type != MESSAGE]
     players = [s for s in after.seats if s.player_id]  # not the bots, nor invitations still open
     started = after.status == "active" and any(e.type in STARTING for e in events)  # the last seat settled
@@ -139,7 +139,7 @@ def _your_turn(game: GameRecord) -> list[Message]:
 
 def reminder(game: GameRecord, seat: int, player_id: str, kind: str, deadline: str, time_left: int,
              now: str) -> Message:
-    """The seat to move is reminded (``kind``: one of the policy's, chalicelib.timecontrol.REMINDERS:
+    """The seat to move is reminded (``kind``: one of the policy's, chalicelib.clocks.timecontrol.REMINDERS:
     reminder_80 when 80 % of its time is used, reminder_24h when 24 hours are left, reminder_14d
     after 14 days without a move...). The message names the deadline: a deadline a vacation moved
     gets its own reminders at the same version."""

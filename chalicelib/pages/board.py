@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from .. import talk
+from ..kernel import talk
 from ..games.presenters import PRESENTERS, since_own_move
 from ..games.presenters import names as names_of
 from ..games.presenters import seat_name
-from .. import i18n
-from ..i18n import _, language, speaking
+from ..kernel import i18n
+from ..kernel.i18n import _, language, speaking
 from ..presenting.show import deal, describe
 from . import board_battleline, board_khan
 from .page import Page

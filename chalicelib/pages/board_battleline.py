@@ -14,7 +14,7 @@ from ..games.battleline.cards import ENVIRONMENT_TACTICS, GUILE_TACTICS, LEADERS
 from ..games.battleline.setup import PHASE_ORDER
 from ..games.battleline.story import card_name as tactic_or_troop
 from ..games.presenters import names as names_of
-from ..i18n import N_, _
+from ..kernel.i18n import N_, _
 
 COLOURS = render.COLOUR_WORDS
 # A shape for each colour besides its hue, so that no two colours are told apart by hue alone.

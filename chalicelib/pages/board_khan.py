@@ -12,8 +12,8 @@ from ..games.khan import render
 from ..games.khan.cardset import REGISTRY, CardSet, UnknownCardSet
 from ..games.khan.story import FACINGS, faction_name, full_name
 from ..games.presenters import names as names_of
-from .. import i18n
-from ..i18n import N_, _, listed, ngettext, series
+from ..kernel import i18n
+from ..kernel.i18n import N_, _, listed, ngettext, series
 
 KINDS = {"move": N_("move command"), "attack": N_("attack command"), "defend": N_("defence command")}
 

@@ -10,12 +10,12 @@ from datetime import timezone
 from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
-from .. import i18n
+from ..kernel import i18n
 from ..games.presenters import PRESENTERS
 from ..games.presenters import names as names_of
 from ..games.presenters import seat_name
-from ..i18n import N_, _, language, speaking
-from ..timecontrol import parse_time, valid_zone
+from ..kernel.i18n import N_, _, language, speaking
+from ..clocks.timecontrol import parse_time, valid_zone
 from .board import game_title, headline, reader, table_module
 from .page import Page
 

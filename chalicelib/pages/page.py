@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..i18n import _, font_family, in_language, language
+from ..kernel.i18n import _, font_family, in_language, language
 from ..presenting.templates import render
 
 

@@ -16,7 +16,7 @@ import csv
 import io
 
 from ..games.presenters import seat_name
-from ..i18n import N_, _
+from ..kernel.i18n import N_, _
 from .page import Download, Page
 
 ROUND_ROBINS = ("round_robin", "double_round_robin")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 from urllib.parse import quote
 
-from ..ids import hash_email
+from ..kernel.ids import hash_email
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 REREAD_SECONDS = 60  # a link no key reads makes the keys be read again (a rotation?), at most this often

@@ -6,7 +6,7 @@ flag, claimed flags by the winner's name), and the seat's moves grouped: Battle 
 flag grid of links, the other steps by kind, resign apart.
 
 Pure: views in, words and plain data out (the templates draw them, through :mod:`.templates`).
-Every sentence goes through gettext (chalicelib/i18n.py). What is a game's own (its table, its
+Every sentence goes through gettext (chalicelib/kernel/i18n.py). What is a game's own (its table, its
 cards, its story, each step's sentence) is asked of its presenter, ``PRESENTERS[view["game"]]``:
 ``games/<game>/presenter.py``."""
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import i18n, talk
+from ..kernel import i18n, talk
 from ..games.base import Words
 from ..games.presenters import PRESENTERS, names, seat_name
-from ..i18n import N_, _, ngettext
+from ..kernel.i18n import N_, _, ngettext
 from .links import Links
 
 StepUrl = Callable[[dict], str]  # a legal step -> its signed link

@@ -12,7 +12,7 @@ def environment():
     words are ``{% trans %}`` blocks and ``_()`` calls (jinja2's i18n extension, new style)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    from ..i18n import gettext, ngettext
+    from ..kernel.i18n import gettext, ngettext
 
     env = Environment(loader=PackageLoader("chalicelib", "templates"),
                       autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
@@ -37,7 +37,7 @@ FONT_STACKS = {
 
 def language() -> str:
     """The language spoken now: the ``lang`` of an email's HTML."""
-    from ..i18n import language as spoken
+    from ..kernel.i18n import language as spoken
 
     return spoken()
 
@@ -49,28 +49,28 @@ def spaced(label: str) -> str:
 
 def bracketed(text: str) -> str:
     """An aside in the language's brackets (``i18n.bracketed``)."""
-    from ..i18n import bracketed as in_brackets
+    from ..kernel.i18n import bracketed as in_brackets
 
     return in_brackets(text)
 
 
 def listed(items) -> str:
     """Items as the language lists them (``i18n.listed``)."""
-    from ..i18n import listed as cldr_listed
+    from ..kernel.i18n import listed as cldr_listed
 
     return cldr_listed(list(items))
 
 
 def gap() -> str:
     """The space between two sentences or pieces set side by side: none in Chinese and Japanese."""
-    from ..i18n import full_width
+    from ..kernel.i18n import full_width
 
     return "" if full_width() else " "
 
 
 def stop() -> str:
     """The full stop of the language spoken now."""
-    from ..i18n import full_width
+    from ..kernel.i18n import full_width
 
     return "。" if full_width() else "."
 

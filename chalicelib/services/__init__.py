@@ -1,7 +1,7 @@
 """The services: load → authorize → validate → apply → save → respond, one concern each.
 
 They know games, players and the store, and nothing of HTTP or HTML: they take validated
-request models, return plain dicts (or records), and refuse with :class:`~chalicelib.errors.ServiceError`
+request models, return plain dicts (or records), and refuse with :class:`~chalicelib.kernel.errors.ServiceError`
 codes. Each is a class built with the services it needs (objects, never their bound methods);
 they are built area by area in :mod:`chalicelib.wiring`, in order, by :func:`chalicelib.config.build_services`:
 
@@ -21,7 +21,7 @@ they are built area by area in :mod:`chalicelib.wiring`, in order, by :func:`cha
   :mod:`chalicelib.tournaments`: director, pairings, standings, Glicko-2);
 - ``ladders``: ladders (standing and organised), joining, challenges, the results that move
   rungs, and the sweep of unanswered challenges and idle players (positions: the pure
-  :mod:`chalicelib.ladder`);
+  :mod:`chalicelib.ladders.positions`);
 - ``idempotency``: a write done once per Idempotency-Key;
 - ``analysis`` and ``card_sets``: stateless functions their routes call directly (Battle Line's
   position analysis; Khan & General's card sets).

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import ServiceError
-from ..i18n import say
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import say
 from ..games.battleline.analysis import InvalidPosition, analyze
 from ..games.battleline.positions import AnalyzeRequest
 

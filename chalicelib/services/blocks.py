@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .. import ids
-from ..clock import Clock, iso
-from ..errors import ServiceError
-from ..i18n import _
-from ..records import BlockRecord, Caller
+from ..kernel import ids
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import _
+from ..store.records import BlockRecord, Caller
 from ..store.protocol import Store
 
 

@@ -7,12 +7,13 @@ headline and labelled steps)."""
 
 from __future__ import annotations
 
-from .. import gamerecords, talk
-from ..errors import ServiceError
+from ..gamerecord import format as gamerecords
+from ..kernel import talk
+from ..kernel.errors import ServiceError
 from ..presenting.links import LinkError, Links
-from ..models import ActionRequest
-from ..records import EventRecord, GameRecord, Player
-from ..i18n import _
+from ..http.models import ActionRequest
+from ..store.records import EventRecord, GameRecord, Player
+from ..kernel.i18n import _
 from ..store.protocol import Store
 from .duplicates import DuplicateBoards
 from .games import Games
@@ -141,7 +142,7 @@ class Boards:
 
         Reads: the game (one query), every version with its events (one query, paged by 1 MB, and
         the settings: the version shown is among them, and ``clock_used``, each version's time on
-        its mover's clock, from the record's :func:`chalicelib.gamerecords.clock_used_by_version`),
+        its mover's clock, from the record's :func:`chalicelib.gamerecord.format.clock_used_by_version`),
         for a seat its player (one item), and for a finished duplicate board whether its round is
         scored."""
         game, engine = self.life.load(game_id)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 import random
 
-from .. import bots, observability
+from .. import bots
+from ..kernel import observability
 from ..bots import runner
-from ..errors import ServiceError
+from ..kernel.errors import ServiceError
 from ..notify import messages
-from ..records import GameRecord
+from ..store.records import GameRecord
 from ..store.errors import VersionConflict
 from .life import GameLife
 

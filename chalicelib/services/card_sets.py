@@ -3,7 +3,7 @@ checked as the server would load it. Stateless, no service needed."""
 
 from __future__ import annotations
 
-from ..errors import ServiceError
+from ..kernel.errors import ServiceError
 from ..games.khan import cardset
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .. import timecontrol
-from ..clock import Clock, iso
+from ..clocks import timecontrol
+from ..kernel.clock import Clock, iso
 from ..notify import messages
-from ..records import GameRecord
+from ..store.records import GameRecord
 from ..store.protocol import Store
 from .life import GameLife
 from .turnclock import never_moved  # noqa: F401  (tests import it from here, where it lived)

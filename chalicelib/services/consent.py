@@ -12,10 +12,10 @@ Tournaments and ladders pair players without asking (entering is consent) and do
 
 from __future__ import annotations
 
-from .. import botpolicy
-from ..errors import ServiceError
-from ..i18n import _
-from ..records import InvitationCount, Player, SeatRecord
+from ..bots import policy as botpolicy
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import _
+from ..store.records import InvitationCount, Player, SeatRecord
 from .blocks import Blocks
 from .limits import GameLimit, InvitationLimit
 

@@ -5,14 +5,16 @@ invitations. The answer is the creator's view (:meth:`.games.Games.view`)."""
 
 from __future__ import annotations
 
-from .. import bots, ids, timecontrol
-from ..calls import Idempotency, Outcome
-from ..errors import ServiceError
-from ..i18n import _
+from .. import bots
+from ..kernel import ids
+from ..clocks import timecontrol
+from ..kernel.calls import Idempotency, Outcome
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import _
 from ..games import GameEngine
-from ..models import BotSeat, CreateGameRequest, EmailSeat, OpenSeat
+from ..http.models import BotSeat, CreateGameRequest, EmailSeat, OpenSeat
 from ..notify import messages
-from ..records import Caller, Player, SeatRecord
+from ..store.records import Caller, Player, SeatRecord
 from ..store.errors import LimitReached
 from ..store.protocol import Store
 from .consent import Consent

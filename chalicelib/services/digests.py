@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import digest
-from ..clock import Clock, iso
+from ..clocks import digest
+from ..kernel.clock import Clock, iso
 from ..notify import messages
-from ..records import GameRecord, Player
+from ..store.records import GameRecord, Player
 from ..store.protocol import Store
 from .life import GameLife
-from ..timecontrol import parse_time
+from ..clocks.timecontrol import parse_time
 
 Finder = Callable[[str], GameRecord | None]
 

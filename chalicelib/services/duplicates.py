@@ -4,9 +4,9 @@ round's last board has finished. The one rule of views, records, replays and boa
 
 from __future__ import annotations
 
-from ..errors import ServiceError
-from ..i18n import _
-from ..records import GameRecord
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import _
+from ..store.records import GameRecord
 from ..store.protocol import Store
 from .life import GameLife
 

@@ -5,12 +5,14 @@ the versions every move writes anyway (no write of its own, no item more per mov
 from __future__ import annotations
 
 
-from .. import cursors, gamerecords, ids
-from ..errors import ServiceError
+from ..http import cursors
+from ..gamerecord import format as gamerecords
+from ..kernel import ids
+from ..kernel.errors import ServiceError
 from ..games import ENGINES, GameEngine
-from ..i18n import _
-from ..models import ListRecordsQuery
-from ..records import Caller
+from ..kernel.i18n import _
+from ..http.models import ListRecordsQuery
+from ..store.records import Caller
 from ..store.protocol import Store
 from .duplicates import DuplicateBoards
 

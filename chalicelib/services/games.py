@@ -9,15 +9,16 @@ from typing import Callable, Protocol
 
 from pydantic import ValidationError
 
-from .. import cursors, ids, observability, talk
-from ..calls import Idempotency, Outcome
-from ..errors import ServiceError, describe_validation, is_card_error
-from ..i18n import _, say
+from ..http import cursors
+from ..kernel import ids, observability, talk
+from ..kernel.calls import Idempotency, Outcome
+from ..kernel.errors import ServiceError, describe_validation, is_card_error
+from ..kernel.i18n import _, say
 from ..games import GameEngine, IllegalStep
 from ..games.presenters import since_own_move
 from ..games.replay import replay
-from ..models import ActionRequest, ListGamesQuery
-from ..records import Caller, EventRecord, GameRecord, Player
+from ..http.models import ActionRequest, ListGamesQuery
+from ..store.records import Caller, EventRecord, GameRecord, Player
 from ..store.errors import VersionConflict
 from ..store.keys import NO_DEADLINE
 from ..store.protocol import Store

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..calls import Idempotency, Outcome, withheld
-from ..clock import Clock, iso
-from ..errors import ServiceError
-from ..records import IdempotencyRecord
+from ..kernel.calls import Idempotency, Outcome, withheld
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
+from ..store.records import IdempotencyRecord
 from ..store.errors import IdempotencyRace
 from ..store.protocol import Store
-from ..i18n import _
+from ..kernel.i18n import _
 
 Recorder = Callable[[dict], IdempotencyRecord | None]  # the response body -> the record saved with the write
 Rebuild = Callable[[str, int], dict]  # (game id, version) -> the answer of the move that made that version

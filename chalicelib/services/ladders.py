@@ -9,7 +9,7 @@ nothing. A player with no ladder game started or finished for ``idle_days`` leav
 
 No hot key (docs/storage.md): a move writes nothing of a ladder. A challenge is written when it is
 made and once more when its game's ``GAME_FINISHED`` message settles it (:meth:`Ladders.settle`),
-and the only rung a result writes is the winner's (gapped positions: :mod:`chalicelib.ladder`).
+and the only rung a result writes is the winner's (gapped positions: :mod:`chalicelib.ladders.positions`).
 The sweeper (:meth:`Ladders.sweep`) finds unanswered challenges and idle players through the
 sparse ``due`` index, never a scan.
 """
@@ -21,14 +21,17 @@ import logging
 from dataclasses import replace
 from datetime import timedelta
 
-from .. import cursors, ids, ladder as positions, timecontrol
-from ..calls import Idempotency, Outcome
-from ..clock import Clock, iso
-from ..errors import ServiceError
+from ..http import cursors
+from ..kernel import ids
+from ..ladders import positions
+from ..clocks import timecontrol
+from ..kernel.calls import Idempotency, Outcome
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
 from ..games import GameEngine
-from ..i18n import _
+from ..kernel.i18n import _
 from ..notify import messages
-from ..records import (Caller, EventRecord, GameRecord, LadderBoard, LadderChallenge, LadderRecord, Player,
+from ..store.records import (Caller, EventRecord, GameRecord, LadderBoard, LadderChallenge, LadderRecord, Player,
                        RungRecord, SeatRecord)
 from ..store.protocol import Store
 from .games import Games

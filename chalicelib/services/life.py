@@ -3,7 +3,7 @@ applied, the clock passed, the next version saved (what it tells follows from th
 by the outbox); and what ends it early: a timeout, a forfeit, an abandonment, a decline or an
 abort. Every service that changes a game goes through :class:`GameLife`, so a version always has
 its events and its clock. The clock (:class:`~.turnclock.TurnClock`, over the pure
-:mod:`chalicelib.timecontrol`) is a collaborator it calls; nothing it calls calls back."""
+:mod:`chalicelib.clocks.timecontrol`) is a collaborator it calls; nothing it calls calls back."""
 
 from __future__ import annotations
 
@@ -14,16 +14,17 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Callable
 
-from .. import ids, timecontrol
-from ..clock import Clock, iso
-from ..errors import ServiceError
+from ..kernel import ids
+from ..clocks import timecontrol
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
 from ..games import ENGINES, GameEngine, apply_steps
 from ..games.replay import FORFEITS
-from ..records import EventRecord, GameRecord, IdempotencyRecord, SeatRecord
+from ..store.records import EventRecord, GameRecord, IdempotencyRecord, SeatRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
-from ..talk import MESSAGE
-from ..i18n import _
+from ..kernel.talk import MESSAGE
+from ..kernel.i18n import _
 from .moves import engine_options, game_options
 from .turnclock import TurnClock, never_moved
 

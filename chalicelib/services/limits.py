@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 from datetime import datetime, time, timedelta, timezone
 
-from ..clock import Clock
-from ..errors import Retryable, ServiceError
-from ..i18n import _
-from ..records import InvitationCount
+from ..kernel.clock import Clock
+from ..kernel.errors import Retryable, ServiceError
+from ..kernel.i18n import _
+from ..store.records import InvitationCount
 from ..store.protocol import Store
 
 MAX_UNFINISHED_GAMES = 100  # games a player may have waiting or active at once (tournaments and ladders count)

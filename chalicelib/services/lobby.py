@@ -16,12 +16,13 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from .. import ids, timecontrol
-from ..calls import Idempotency, Outcome
-from ..errors import ServiceError
+from ..kernel import ids
+from ..clocks import timecontrol
+from ..kernel.calls import Idempotency, Outcome
+from ..kernel.errors import ServiceError
 from ..games import GameEngine
 from ..notify import messages
-from ..records import Caller, EventRecord, GameRecord, Player, SeatRecord
+from ..store.records import Caller, EventRecord, GameRecord, Player, SeatRecord
 from ..store.errors import DuplicateItem, LimitReached, VersionConflict
 from ..store.protocol import Store
 from .games import Games
@@ -29,7 +30,7 @@ from .life import GameLife
 from .idempotency import Idempotent, Recorder
 from .moves import SERVICE_EVENTS
 from .consent import Consent
-from ..i18n import _
+from ..kernel.i18n import _
 
 ATTEMPTS = 4  # a join that lost its race tries again while a seat is still open
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from .. import ids
-from ..clock import Clock, iso
-from ..i18n import _
-from ..records import EmailStop
+from ..kernel import ids
+from ..kernel.clock import Clock, iso
+from ..kernel.i18n import _
+from ..store.records import EmailStop
 from ..store.protocol import Store
 
 logger = logging.getLogger("battleline.mailevents")

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from pydantic import TypeAdapter, ValidationError
 
-from .. import timecontrol
-from ..errors import ServiceError, describe_validation
-from ..gamerecords import SERVICE_KINDS
+from ..clocks import timecontrol
+from ..kernel.errors import ServiceError, describe_validation
+from ..gamerecord.format import SERVICE_KINDS
 from ..games import GameEngine
-from ..shapes import DEFERRED
-from ..talk import MESSAGE
+from ..kernel.shapes import DEFERRED
+from ..kernel.talk import MESSAGE
 
 
 TIME_CONTROL = TypeAdapter(timecontrol.TimeControl, config=DEFERRED)
 # The service's own events (every other one is the engine's, and replays): a game made, a seat taken
 # by an invitation's answer, accepted or joined, a game declined or aborted before its rules began.
-SERVICE_EVENTS = (*SERVICE_KINDS, MESSAGE)  # (SERVICE_KINDS: chalicelib/gamerecords.py; a message: talk.py)
+SERVICE_EVENTS = (*SERVICE_KINDS, MESSAGE)  # (SERVICE_KINDS: chalicelib/gamerecord/format.py; a message: talk.py)
 
 
 def engine_options(options: dict) -> dict:

@@ -5,11 +5,11 @@ game's version, clock and events do not change."""
 from __future__ import annotations
 
 
-from ..clock import Clock, iso
-from ..errors import ServiceError
-from ..i18n import _
-from ..records import Caller, NotesRecord
-from ..talk import NOTES_MAX_LENGTH
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import _
+from ..store.records import Caller, NotesRecord
+from ..kernel.talk import NOTES_MAX_LENGTH
 from ..store.protocol import Store
 from .life import GameLife
 

@@ -6,18 +6,20 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Protocol
 
-from .. import cursors, digest, ids
-from ..calls import Idempotency, Outcome
-from ..clock import Clock, iso
-from ..errors import ServiceError
-from ..models import CreatePlayerRequest, FindPlayersQuery
-from ..records import Caller, Player, preferences_with_defaults
+from ..http import cursors
+from ..clocks import digest
+from ..kernel import ids
+from ..kernel.calls import Idempotency, Outcome
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
+from ..http.models import CreatePlayerRequest, FindPlayersQuery
+from ..store.records import Caller, Player, preferences_with_defaults
 from ..store.protocol import Store
 from .ratings import Ratings
-from ..text import name_key
+from ..kernel.text import name_key
 from .idempotency import Idempotent, Recorder
 from .mailevents import email_status
-from ..i18n import _
+from ..kernel.i18n import _
 
 KEY_OVERLAP = timedelta(hours=24)  # how long a rotated-out key works at most while the new one is unused
 ANONYMOUS = "anonymous"  # the idempotency scope of a request made before there is a player

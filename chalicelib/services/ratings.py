@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from .. import timecontrol
-from ..clock import Clock, iso
-from ..errors import ServiceError
+from ..clocks import timecontrol
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
 from ..games import ENGINES, GameEngine
-from ..records import GameRecord, Player, RatingRecord
+from ..store.records import GameRecord, Player, RatingRecord
 from ..store.errors import VersionConflict
 from ..store.protocol import Store
 from ..tournaments import glicko2
-from ..i18n import _
+from ..kernel.i18n import _
 
 RATING_PERIOD_DAYS = glicko2.RATING_PERIOD_DAYS  # a rating's RD grows for each such period without a rated game
 

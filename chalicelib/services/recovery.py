@@ -24,15 +24,15 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
-from .. import ids
-from ..clock import Clock, iso
-from ..errors import ServiceError
-from ..i18n import _
+from ..kernel import ids
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import _
 from ..presenting.links import LinkError, Links, RecoveryLink
-from ..models import RecoverAccountRequest
+from ..http.models import RecoverAccountRequest
 from ..notify.messages import RECOVERY
-from ..ratelimit import RateLimited, RateLimits
-from ..records import Message, Player, RecoveryRequest
+from ..http.ratelimit import RateLimited, RateLimits
+from ..store.records import Message, Player, RecoveryRequest
 from ..store.protocol import Store
 
 LINK_MINUTES = 30

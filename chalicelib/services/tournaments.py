@@ -18,17 +18,19 @@ import copy
 import logging
 from typing import Callable
 
-from .. import cursors, ids, timecontrol
-from ..clock import Clock, iso
-from ..errors import ServiceError
-from ..models import ListTournamentsQuery
+from ..http import cursors
+from ..kernel import ids
+from ..clocks import timecontrol
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
+from ..http.models import ListTournamentsQuery
 from ..notify import messages
-from ..records import GameRecord, Player, SeatRecord, TournamentRecord
+from ..store.records import GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
 from .life import GameLife
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
 from ..tournaments import director, trf
-from ..i18n import _
+from ..kernel.i18n import _
 
 logger = logging.getLogger("battleline.tournaments")
 

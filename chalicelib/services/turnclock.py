@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from .. import timecontrol, vacation
-from ..clock import Clock, iso
-from ..records import GameRecord
+from ..clocks import timecontrol, vacation
+from ..kernel.clock import Clock, iso
+from ..store.records import GameRecord
 from ..store.protocol import Store
 
 

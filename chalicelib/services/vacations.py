@@ -1,14 +1,14 @@
-"""Vacations: whole days off that stop all a player's clocks (the rules: :mod:`chalicelib.vacation`)."""
+"""Vacations: whole days off that stop all a player's clocks (the rules: :mod:`chalicelib.clocks.vacation`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
 
-from .. import timecontrol, vacation
-from ..clock import Clock
-from ..errors import ServiceError
-from ..records import Caller, Player
+from ..clocks import timecontrol, vacation
+from ..kernel.clock import Clock
+from ..kernel.errors import ServiceError
+from ..store.records import Caller, Player
 from ..store.protocol import Store
 from .life import GameLife
 from .players import profile

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Callable, TypeVar
 
-from ..clock import Clock
+from ..kernel.clock import Clock
 
 T = TypeVar("T")
 

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import cursors, ids
-from ..clock import Clock, iso
-from ..errors import ServiceError
-from ..models import PageQuery
+from ..http import cursors
+from ..kernel import ids
+from ..kernel.clock import Clock, iso
+from ..kernel.errors import ServiceError
+from ..http.models import PageQuery
 from ..notify.dispatcher import Dispatcher
 from ..notify.ssrf import UnsafeUrl, check_url
 from ..notify.webhooks import ROTATION_OVERLAP, SigningKeys
-from ..records import Player, WebhookEndpoint, WebhookSecret
+from ..store.records import Player, WebhookEndpoint, WebhookSecret
 from ..store.protocol import Store
-from ..i18n import _
+from ..kernel.i18n import _
 
 
 class Webhooks:

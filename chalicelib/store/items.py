@@ -10,9 +10,9 @@ from typing import Any, Iterable
 
 from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 
-from ..records import (Change, Committed, EventRecord, GameRecord, IdempotencyRecord, LadderBoard, LadderChallenge, LadderRecord, Membership,
+from .records import (Change, Committed, EventRecord, GameRecord, IdempotencyRecord, LadderBoard, LadderChallenge, LadderRecord, Membership,
                        Message, RungRecord, SeatRecord)
-from ..ids import idempotency_mark
+from ..kernel.ids import idempotency_mark
 from . import codec, keys
 
 _serializer = TypeSerializer()

@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..ids import digest
-from ..text import name_key
+from ..kernel.ids import digest
+from ..kernel.text import name_key
 
 Key = dict[str, str]
 
@@ -279,7 +279,7 @@ def tournament_list(tournament_id: str, status: str, created_at: str) -> dict[st
 # ---------------------------------------------------------------------- ladders
 
 LADDER_SK = "LADDER"  # a ladder's settings, in the ladder's partition
-RUNG_PREFIX = "RUNG#"  # a ladder's rungs by position (``chalicelib.ladder``'s gapped keys): rank order
+RUNG_PREFIX = "RUNG#"  # a ladder's rungs by position (``chalicelib.ladders.positions``'s gapped keys): rank order
 MEMBER_PREFIX = "MEMBER#"  # a ladder's players by id: their rung's position and open challenges
 CHALLENGE_PREFIX = "CHALLENGE#"  # a ladder's open challenges, one per pair of players
 LADDER_DUE = "LADDER"  # the ``due`` index's partitions of ladders with work at a time: LADDER#00 .. LADDER#15
@@ -302,7 +302,7 @@ def ladder(ladder_id: str) -> Key:
 
 
 def rung(ladder_id: str, position: str) -> Key:
-    """The rung at ``position`` (a gapped key, ``chalicelib.ladder``): who stands there. Rank is the
+    """The rung at ``position`` (a gapped key, ``chalicelib.ladders.positions``): who stands there. Rank is the
     rungs' order; a result moves one rung (a delete and a put), never the others."""
     return {"PK": ladder_pk(ladder_id), "SK": f"{RUNG_PREFIX}{position}"}
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol, TypeVar
 
 if TYPE_CHECKING:  # kept out of the import: web.py loads store.errors at a cold start
-    from ..records import (
+    from .records import (
         EmailStop,
         ApiKeyRecord,
         Change,

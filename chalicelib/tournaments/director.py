@@ -25,7 +25,7 @@ from typing import Any
 from . import pairings as pairing_rules
 from . import standings as standings_rules
 from .standings import Result
-from ..i18n import _
+from ..kernel.i18n import _
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "single_elimination")
 Tournament = dict[str, Any]

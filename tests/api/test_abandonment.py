@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timezone
 
-from chalicelib import timecontrol
+from chalicelib.clocks import timecontrol
 from chalicelib.notify import messages
-from chalicelib.records import SeatRecord
+from chalicelib.store.records import SeatRecord
 from chalicelib.services.clocks import never_moved
 
 from .test_clocks import DAY, clock, end_turn, new_timed_game, timed  # noqa: F401 (fixtures)

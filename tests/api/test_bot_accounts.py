@@ -9,8 +9,8 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.config import build_services
-from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.records import RatingRecord
+from chalicelib.notify.dispatcher import Outlets
+from chalicelib.store.records import RatingRecord
 from chalicelib.store import keys
 from chalicelib.store.items import typed_key
 from tests.conftest import LINKS, ApiClient
@@ -108,7 +108,7 @@ def test_a_bot_accounts_name_says_bot_on_the_board_page_and_in_emails(store, mon
     """Issue 23, "shown as a bot everywhere": where people read a seat's name (the board page, the
     game's emails), a bot account's is "Robo (bot)"; a person's reads as before."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         api = ApiClient(client, store)

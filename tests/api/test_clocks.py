@@ -13,7 +13,7 @@ import app as app_module
 from battleline_cli import screens
 from chalicelib.presenting import show
 from chalicelib.pages import board
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.config import build_services
 
 from ..conftest import LINKS, ApiClient
@@ -32,7 +32,7 @@ def clock():
 
 @pytest.fixture
 def timed(store, clock, monkeypatch):
-    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS))
+    services = build_services(store, clock=clock, outlets=Outlets(links=LINKS))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         api = ApiClient(client, store)

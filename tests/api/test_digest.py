@@ -12,7 +12,7 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.config import build_services
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 
 from ..conftest import ApiClient
 from ..fakes import FakeClock
@@ -35,7 +35,7 @@ def mail():
 
 @pytest.fixture
 def api(store, clock, mail, monkeypatch):
-    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, mailer=mail, links=LINKS))
+    services = build_services(store, clock=clock, outlets=Outlets(mailer=mail, links=LINKS))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         api = ApiClient(client, store)
@@ -209,7 +209,7 @@ def test_decision_reminders_of_a_deadline_still_come_at_once_with_the_digest_on(
 
 def test_decision_webhooks_are_unchanged_by_the_digest(api, players):
     from chalicelib.notify import messages
-    from chalicelib.records import Message
+    from chalicelib.store.records import Message
 
     ann, _ = players
     player = api.services.store.get_player(ann["id"])

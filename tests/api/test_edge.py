@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from chalicelib.web import MAX_BODY_BYTES, MAX_JSON_DEPTH
+from chalicelib.http.web import MAX_BODY_BYTES, MAX_JSON_DEPTH
 
 from .test_contract import problem_of
 
@@ -120,7 +120,7 @@ def test_a_method_a_path_does_not_take_is_a_405_problem_with_allow(api, method, 
 
 def test_every_operations_error_codes_are_documented_problems(api):
     from app import api as routes
-    from chalicelib.errors import ERRORS
+    from chalicelib.kernel.errors import ERRORS
 
     for op in routes.operations:
         assert set(op.error_codes) <= set(ERRORS), op.operation_id

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from chalicelib.web import entity_tag
+from chalicelib.http.web import entity_tag
 
 
 def started(api, **extra) -> tuple[dict, dict, dict]:

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from battleline_cli import main
 from battleline_cli.client import Client, Failure
-from chalicelib import verify
+from chalicelib.gamerecord import verify
 from chalicelib.games.battleline import notation
 from tests.mailplay.test_hidden_information import STEP_WORDS, cards_named, ids_in
 

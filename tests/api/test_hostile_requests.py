@@ -9,7 +9,7 @@ import typing
 import pytest
 
 from app import api as routes
-from chalicelib.web import MAX_BODY_BYTES, MAX_JSON_DEPTH, resolve
+from chalicelib.http.web import MAX_BODY_BYTES, MAX_JSON_DEPTH, resolve
 
 from .test_contract import problem_of
 

@@ -13,7 +13,7 @@ from chalice.test import Client
 import app as app_module
 from chalicelib import config
 from chalicelib.config import build_services
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.services.limits import INVITATIONS_PER_DAY
 from tests.api.test_contract import problem_of
 from tests.conftest import ApiClient
@@ -28,7 +28,7 @@ START = datetime(2026, 3, 2, 21, 30, tzinfo=timezone.utc)  # 2.5 hours before a 
 @pytest.fixture
 def capped(store, monkeypatch):
     clock, outbox = FakeClock(START), Outbox()
-    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, mailer=outbox, links=LINKS),
+    services = build_services(store, clock=clock, outlets=Outlets(mailer=outbox, links=LINKS),
                               invitation_cap=CAP)
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:

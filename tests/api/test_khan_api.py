@@ -139,7 +139,7 @@ def khan_by_mail(store):
 
 
 def test_a_khan_your_move_email_draws_the_field_and_shows_nothing_hidden(khan_by_mail):
-    from chalicelib.models import ActionRequest
+    from chalicelib.http.models import ActionRequest
 
     services, _, _, game, ann, bob = khan_by_mail
     gid = game["game_id"]

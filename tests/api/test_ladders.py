@@ -17,8 +17,8 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.config import build_services
-from chalicelib.models import ChallengeRequest, CreatePlayerRequest
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import ChallengeRequest, CreatePlayerRequest
+from chalicelib.notify.dispatcher import Dispatcher, Outlets
 from chalicelib.notify.webhooks import SendResult
 from chalicelib.store import keys
 
@@ -438,7 +438,7 @@ def test_challenge_and_rank_change_are_told_by_email_and_webhook(world, monkeypa
 # ---------------------------------------------------------------- races (DynamoDB Local)
 
 def race_world(store):
-    services = build_services(store, clock=FakeClock(START), dispatcher=Dispatcher(store, links=LINKS))
+    services = build_services(store, clock=FakeClock(START), outlets=Outlets(links=LINKS))
     return services
 
 

@@ -12,8 +12,8 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.config import build_services
-from chalicelib.models import ActionRequest
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import ActionRequest
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.services.waiting import gaps
 from tests.conftest import LINKS, ApiClient
 from tests.fakes import FakeClock
@@ -27,7 +27,7 @@ class Waiting:
         self.clock = FakeClock(datetime(2026, 3, 1, 12, tzinfo=timezone.utc))
         self.slept: list[float] = []
         self.during: dict[int, callable] = {}
-        self.services = build_services(store, clock=self.clock, dispatcher=Dispatcher(store, self.clock, links=LINKS),
+        self.services = build_services(store, clock=self.clock, outlets=Outlets(links=LINKS),
                                        sleep=self.sleep, long_poll_max=20)
         self.project = Projector(store)
 

@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from chalicelib.records import NotesRecord
+from chalicelib.store.records import NotesRecord
 from chalicelib.services.notes import MAX_LENGTH
 
 from .test_contract import problem_of

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from chalicelib.records import Delivery
+from chalicelib.store.records import Delivery
 from .test_contract import problem_of
 
 

@@ -10,8 +10,8 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.config import build_services
-from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.ratelimit import Rate
+from chalicelib.notify.dispatcher import Outlets
+from chalicelib.http.ratelimit import Rate
 
 from ..conftest import LINKS, ApiClient
 from ..fakes import FakeClock
@@ -25,7 +25,7 @@ def clock():
 
 @pytest.fixture
 def api(store, clock, monkeypatch):
-    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, clock, links=LINKS),
+    services = build_services(store, clock=clock, outlets=Outlets(links=LINKS),
                               rates={"key": Rate(5, 10), "signup": Rate(3, 60)})
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from chalicelib.clock import iso
-from chalicelib.records import RatingRecord
+from chalicelib.kernel.clock import iso
+from chalicelib.store.records import RatingRecord
 
 from .test_clocks import DAY, START, clock, timed  # noqa: F401 (fixtures)
 

@@ -10,7 +10,7 @@ import pytest
 
 from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY
 from chalicelib.notify import messages
-from chalicelib.records import RatingRecord
+from chalicelib.store.records import RatingRecord
 from chalicelib.services.ratings import aged
 from chalicelib.tournaments import glicko2
 

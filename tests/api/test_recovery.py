@@ -13,8 +13,8 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.config import build_services
-from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.ratelimit import Rate
+from chalicelib.notify.dispatcher import Outlets
+from chalicelib.http.ratelimit import Rate
 from tests.conftest import LINKS, ApiClient
 from tests.fakes import FakeClock
 from tests.notify.helpers import Outbox, html_of, text_of
@@ -36,7 +36,7 @@ def world(store, monkeypatch):
 
     world = World()
     services = build_services(store, clock=world.clock, rates=world.rates,
-                              dispatcher=Dispatcher(store, world.clock, mailer=world.outbox, links=LINKS))
+                              outlets=Outlets(mailer=world.outbox, links=LINKS))
     world.services = services
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:

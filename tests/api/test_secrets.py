@@ -14,7 +14,7 @@ from chalicelib.store import codec
 from chalice.test import Client
 
 import app as app_module
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.config import build_services
 from tests.conftest import ApiClient
 from tests.notify.helpers import LINKS, Outbox
@@ -52,7 +52,7 @@ def assert_not_stored(store, secret: str, what: str) -> None:
 def mailed(store, monkeypatch):
     """The API on services that sends email (to an Outbox) and signs links."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS, allow_private=True))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS, allow_private=True))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
     with Client(app_module.app) as client:

@@ -21,8 +21,7 @@ from botocore.exceptions import (
 )
 
 from chalicelib import config
-from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.models import BotSeat, CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.http.models import BotSeat, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.notify.stream import handle_batch
 from chalicelib.store import keys
 from chalicelib.store.dynamodb import DynamoStore, StoreUnavailable, Throttled, VersionConflict, store_error
@@ -287,4 +286,4 @@ def test_store_outage_fails_the_sweeper_retries_and_inbound_mail(fake_errors, st
     mail = (f"From: ann@example.org\r\nTo: {LINKS.reply_address('g_1', 1, 0)}\r\nSubject: Re\r\n"
             "Message-ID: <m1@example.org>\r\n\r\nplay 1R on 1\r\n").encode()
     with pytest.raises(Throttled):  # the Lambda fails, and SNS delivers the mail again
-        InboundMail(services.games, Outbox(), LINKS).handle(mail)
+        services.inbound.handle(mail)

@@ -10,7 +10,7 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib.config import build_services
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from tests.conftest import ApiClient
 from tests.notify.helpers import LINKS, Outbox, html_of, text_of
 
@@ -18,7 +18,7 @@ from tests.notify.helpers import LINKS, Outbox, html_of, text_of
 @pytest.fixture
 def mailed(store, monkeypatch):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         api = ApiClient(client, services.store)

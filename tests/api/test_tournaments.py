@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from chalicelib import verify
+from chalicelib.gamerecord import verify
 
 from .test_board_replay import at, hands_listed, replay_path
 

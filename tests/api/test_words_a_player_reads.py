@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.games.battleline import render
 from chalicelib.games.battleline.story import turn_label
 from tests.mailplay.test_languages_by_mail import LINKS, game_in, text_of

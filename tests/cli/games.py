@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 
 from chalicelib.games import ENGINES
-from chalicelib.records import EventRecord
+from chalicelib.store.records import EventRecord
 
 SEATS = [{"seat": 1, "player_id": "p_ann", "name": "Ann", "invited": False, "bot": None},
          {"seat": 2, "player_id": "p_bob", "name": "Bob", "invited": False, "bot": None}]

@@ -4,7 +4,7 @@ lined up when a title is written in wide characters."""
 from __future__ import annotations
 
 from battleline_cli import screens
-from chalicelib.i18n import speaking
+from chalicelib.kernel.i18n import speaking
 
 
 def test_the_titles_follow_the_language_and_pad_by_terminal_columns():

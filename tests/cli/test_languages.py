@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from battleline_cli import main, screens
 from battleline_cli.client import Client, Failure
 from battleline_cli.settings import columns, wrap
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 
 from .games import positions
 from .test_screens import later_position

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from battleline_cli import screens
 from battleline_cli.screens import duration, screen
 

@@ -9,7 +9,7 @@ import copy
 import pytest
 
 from battleline_cli import screens
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.games.battleline.story import described
 from chalicelib.presenting import show
 from chalicelib.presenting.links import Links

@@ -1,4 +1,4 @@
-"""The daily digest's schedule (chalicelib/digest.py): the next local HH:MM in a zone, day by day,
+"""The daily digest's schedule (chalicelib/clocks/digest.py): the next local HH:MM in a zone, day by day,
 across the changes to and from summer time (pure; no clock)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from chalicelib import digest
+from chalicelib.clocks import digest
 
 UTC = timezone.utc
 

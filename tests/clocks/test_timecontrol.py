@@ -4,8 +4,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from chalicelib import timecontrol as tc
-from chalicelib import vacation as vac
+from chalicelib.clocks import timecontrol as tc
+from chalicelib.clocks import vacation as vac
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 DAY = timedelta(days=1)

@@ -12,7 +12,7 @@ import pytest
 from chalicelib.games import ENGINES
 from chalicelib.games.battleline.story import card_name
 from chalicelib.games.presenters import PRESENTERS, since_own_move
-from chalicelib.records import EventRecord
+from chalicelib.store.records import EventRecord
 
 NAMES = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bob"}]
 
@@ -219,7 +219,7 @@ def test_khan_counts_name_each_side_with_its_hand_limit_command_zone_discards_an
 
 def test_khan_card_names_come_from_the_card_set_and_bilingual_names_are_shortened_in_sentences():
     from chalicelib.games.khan import story
-    from chalicelib.i18n import speaking
+    from chalicelib.kernel.i18n import speaking
     assert story.short_name("Heavy cavalry 重骑兵") == "Heavy cavalry" and story.short_name("Spearmen") == "Spearmen"
     with speaking("zh"):
         assert story.short_name("Heavy cavalry 重骑兵") == "重骑兵"

@@ -17,7 +17,7 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Match, Template
 
-from chalicelib.errors import ERRORS
+from chalicelib.kernel.errors import ERRORS
 from chalicelib.store.schema import table_definition
 from infra import checks
 from infra.stack import BattlelineStack, Settings, SettingsError, common_rule_set_override, link_secret

@@ -238,7 +238,7 @@ def test_api_gateway_answers_no_error_of_its_own_outside_the_problem_responses(t
 
 @pytest.mark.parametrize("kind", GATEWAY_PROBLEMS)
 def test_api_gateways_own_errors_are_problem_json_with_the_apps_codes(template, kind):
-    from chalicelib.errors import ERRORS
+    from chalicelib.kernel.errors import ERRORS
 
     status, code = GATEWAY_PROBLEMS[kind]
     response = gateway_responses(template)[kind]

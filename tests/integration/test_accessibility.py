@@ -19,11 +19,11 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from chalicelib.config import build_services
 from chalicelib.mailplay import pages
-from chalicelib.models import (ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat,
+from chalicelib.http.models import (ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat,
                                RecoverAccountRequest)
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.email import compose_digest
-from chalicelib.records import Message
+from chalicelib.store.records import Message
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing
 from tests.integration.test_board_browser import (CHROMIUM, DESKTOP, QUIET, act, board_link, new_game, signup,
@@ -125,7 +125,7 @@ def mail_world():
         create_table_if_missing(client, "t")
         store = DynamoStore(client, "t")
         outbox = Outbox()
-        services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+        services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
         ann, bob = (services.players.authenticate(services.players.create_player(
             CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
             for name in ("Ann", "Bob"))

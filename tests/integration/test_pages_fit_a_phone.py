@@ -73,7 +73,7 @@ def test_every_board_and_replay_fits_a_phone_with_no_sideways_scroll(live_server
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_standings_and_emails_fit_a_phone_with_no_sideways_scroll(browser, language):  # noqa: F811
-    from chalicelib.i18n import speaking
+    from chalicelib.kernel.i18n import speaking
     from chalicelib.pages.standings import standings_page
     from devtools.standings_screenshots import played
 
@@ -93,8 +93,8 @@ def test_standings_and_emails_fit_a_phone_with_no_sideways_scroll(browser, langu
 def sent_emails(language: str) -> list[tuple[str, str]]:
     """(subject, HTML) of the emails both games send their players: the one asking, the first move."""
     from chalicelib.config import build_services
-    from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
-    from chalicelib.notify.dispatcher import Dispatcher
+    from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+    from chalicelib.notify.dispatcher import Outlets
     from chalicelib.presenting.links import Links
     from chalicelib.store.memory.store import MemoryStore
 
@@ -106,7 +106,7 @@ def sent_emails(language: str) -> list[tuple[str, str]]:
             self.sent.append(message)
 
     store, outbox = MemoryStore(), Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=Links("s", "https://play.example")))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=Links("s", "https://play.example")))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org", language=language), None).body["api_key"])
         for name in ("Ann", "Bob"))

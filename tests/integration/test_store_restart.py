@@ -10,7 +10,7 @@ from chalice.test import Client
 
 import app as app_module
 from chalicelib import config
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.config import build_services
 from chalicelib.store.dynamodb import DynamoStore
 from devtools.dynamodb_local import DynamoDBLocal
@@ -49,7 +49,7 @@ def test_store_down_answers_503_with_retry_after_and_the_game_goes_on_after_rest
         monkeypatch.setenv("DYNAMODB_ENDPOINT", ddb.endpoint)
         client = config.dynamodb_client()  # the server's own client: its timeouts and retries
         store = DynamoStore(client, fresh_table(client))
-        services = build_services(store, dispatcher=Dispatcher(store, links=LINKS))
+        services = build_services(store, outlets=Outlets(links=LINKS))
         monkeypatch.setattr(app_module.api, "services", lambda: services)
         with Client(app_module.app) as http:
             api = ApiClient(http)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from khan_lab import balance, play, search as searching
 from khan_lab.figures import wilson
 

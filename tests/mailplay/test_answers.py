@@ -12,10 +12,9 @@ import pytest
 
 from chalicelib.config import build_services
 from chalicelib.mailplay import pages
-from chalicelib.mailplay.inbound import InboundMail
 from chalicelib.presenting.links import Links
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
 
 
@@ -24,7 +23,7 @@ def asked(store):
     """Ann makes a rated game seating Bob, who is asked (nobody accepts on his behalf); the
     invitations are mailed. Returns (services, outbox, inbound handler, Ann, Bob, the game id)."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))
@@ -33,7 +32,7 @@ def asked(store):
         seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
     assert game["status"] == "waiting"
     services.dispatcher.drain_outbox()
-    return services, outbox, InboundMail(services.games, outbox, LINKS, services.lobby), ann, bob, game["game_id"]
+    return services, outbox, services.inbound, ann, bob, game["game_id"]
 
 
 def mails_to(outbox, address, kind=None):
@@ -117,7 +116,7 @@ def test_opening_a_link_changes_nothing_and_accepting_starts_the_game(asked):
 
 def test_the_creator_moving_first_is_told_by_the_your_move_email(store):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))

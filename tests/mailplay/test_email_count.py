@@ -17,8 +17,7 @@ import pytest
 from chalicelib.config import build_services
 from chalicelib.games.presenters import PRESENTERS
 from chalicelib.mailplay import pages
-from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat, Preferences
+from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat, Preferences
 from chalicelib.notify.dispatcher import Dispatcher
 from tests.fakes import FakeClock
 from tests.mailplay.test_hidden_information import form_for, links_for
@@ -66,7 +65,7 @@ def reply(services, inbound, outbox, player, address_of, text: str, n: int):
 
 def play_whole_game(store, how: str, first_seat: int, digest: bool = False):
     services, outbox, clock, people, game_id = challenge(store, first_seat, digest)
-    inbound = InboundMail(services.games, outbox, LINKS, services.lobby)
+    inbound = services.inbound
     address_of = {p.id: f"{p.name.lower()}@example.org" for p in people.values()}
     address = lambda p: address_of[p.id]  # noqa: E731
     rng = random.Random(5)
@@ -138,7 +137,7 @@ def test_issue36_item1_at_most_one_email_per_opponent_turn_over_a_whole_game(sto
 
 def test_issue36_item1_a_confirmation_goes_alone_only_when_no_email_follows_within_ten_minutes(store):
     services, outbox, clock, people, game_id = challenge(store, 1)
-    inbound = InboundMail(services.games, outbox, LINKS, services.lobby)
+    inbound = services.inbound
     address = lambda p: f"{p.name.lower()}@example.org"  # noqa: E731
     deliver(services, clock)
     reply(services, inbound, outbox, people[2], address, "accept", 0)  # Ann moves first: no email for Bob now
@@ -155,7 +154,7 @@ def test_issue36_item1_a_confirmation_goes_alone_only_when_no_email_follows_with
 
 def test_issue36_item1_a_refused_reply_is_answered_at_once(store):
     services, outbox, clock, people, game_id = challenge(store, 2)
-    inbound = InboundMail(services.games, outbox, LINKS, services.lobby)
+    inbound = services.inbound
     deliver(services, clock)
     asked = emails_to(outbox, "bob@example.org")[-1]
     message = EmailMessage()
@@ -173,7 +172,7 @@ def test_issue36_item1_a_digest_player_gets_no_email_a_move_nor_a_confirmation(s
     # His answer by reply is confirmed by no email either, at once or later.
     services, outbox, clock, people, game_id = challenge(store, 1, digest=True)
     deliver(services, clock)
-    reply(services, InboundMail(services.games, outbox, LINKS, services.lobby), outbox, people[2],
+    reply(services, services.inbound, outbox, people[2],
           lambda p: f"{p.name.lower()}@example.org", "accept", 0)
     deliver(services, clock, minutes=30)
     assert [kind_of(m) for m in emails_to(outbox, "bob@example.org")] == ["invited"]

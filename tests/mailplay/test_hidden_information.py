@@ -15,7 +15,7 @@ from email.message import EmailMessage
 import pytest
 from markupsafe import escape
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.config import build_services
 from chalicelib.games.battleline.cards import TACTICS, TROOPS, parse_troop
 from chalicelib.games.battleline.story import card_name
@@ -24,9 +24,8 @@ from chalicelib.games.presenters import PRESENTERS
 from chalicelib.mailplay import pages
 from chalicelib.games.battleline import render
 from chalicelib.presenting import show
-from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from tests.notify.helpers import LINKS, Outbox, html_of, text_of, token_of
 from ..fakes import start_game
 
@@ -116,7 +115,7 @@ def a_game(store, game: str, language: str = "en"):
     named (its message gives the seed)."""
     outbox = Outbox()
     chosen = os.environ.get("HIDDEN_INFO_SEED")
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS),
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS),
                               **({"new_seed": lambda: int(chosen)} if chosen else {}))
     people = {}
     for seat, name in ((1, "Ann"), (2, "Bob")):
@@ -157,7 +156,7 @@ def test_no_email_or_link_page_of_a_whole_game_shows_what_the_seat_may_not_see(s
     whole = not local and language in ("en", "zh-Hans")
     part = 10 if language == "en" or local else 6
     services, outbox, people, game_id = a_game(store, game, language)
-    inbound = InboundMail(services.games, outbox, LINKS)
+    inbound = services.inbound
     scanner, rng, seen = Scanner(services, game_id, game, language), random.Random(17), 0
     by_address = {f"{p.name.lower()}@example.org": seat for seat, p in people.items()}
     for action in range(1500 if whole else part):

@@ -10,7 +10,7 @@ from chalicelib.games.battleline.steps import STEPS
 from chalicelib.games.steptypes import CommandError
 
 parse_line, parse_commands, write_step, describe_step = STEPS.read_line, STEPS.read_commands, STEPS.write, STEPS.describe
-from chalicelib.models import ActionRequest
+from chalicelib.http.models import ActionRequest
 from chalicelib.presenting.links import Links
 
 from tests.notify.helpers import LINKS, confirmations_alone, kind_of, text_of

@@ -6,9 +6,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from chalicelib.mailplay import pages
-from chalicelib.errors import ServiceError
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.kernel.errors import ServiceError
+from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.presenting.links import Links
 from chalicelib.config import build_services
 
@@ -18,7 +18,7 @@ from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
 @pytest.fixture
 def invited(store):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
     ann = services.players.authenticate(ann["api_key"])
     game = services.creation.create_game(ann, CreateGameRequest(game="battleline", options={"first_seat": 2},
@@ -74,7 +74,7 @@ def test_a_forged_invitation_is_refused(invited):
 
 def test_an_invitation_names_who_invites_and_the_other_players(store):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"]) for name in ("Ann", "Bob"))
     game = services.creation.create_game(ann, CreateGameRequest(game="battleline", options={"players": 3}, seats=[
@@ -93,7 +93,7 @@ def test_an_invitation_names_who_invites_and_the_other_players(store):
 def test_an_invitation_page_says_which_card_set_and_side_the_friend_would_play(store):
     """A designer invites friends to play a card set of their own: the page they join from names it."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann = services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body["api_key"])
     services.creation.create_game(ann, CreateGameRequest(game="khan", options={"first_seat": 1}, seats=[

@@ -16,7 +16,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.config import build_services
 from chalicelib.games.battleline.engine import ENGINE
 from chalicelib.games.battleline.steps import STEPS
@@ -24,9 +24,8 @@ from chalicelib.games.commandwords import BATTLELINE
 from chalicelib.games.steptypes import CommandError
 from chalicelib.games.battleline import render
 from chalicelib.presenting import show
-from chalicelib.mailplay.inbound import InboundMail
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from tests.fakes import start_game
 from tests.notify.helpers import LINKS, Outbox, confirmations_alone, html_of, text_of
 
@@ -36,7 +35,7 @@ NAMES = {"zh-Hans": ("王芳", "李雷"), "ja": ("佐藤", "鈴木"), "vi": ("La
 def game_in(store, language: str, seed: int = 11):
     """Two players of ``language`` in a seeded Battle Line game; mail goes to an Outbox."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     people = {}
     for seat, name in enumerate(NAMES[language], start=1):
         made = services.players.create_player(CreatePlayerRequest(
@@ -46,7 +45,7 @@ def game_in(store, language: str, seed: int = 11):
         game="battleline", options={"first_seat": 1}, seed=seed,
         seats=[PlayerSeat(player_id=people[1].id), PlayerSeat(player_id=people[2].id)]), list(people.values()))
     services.dispatcher.drain_outbox()
-    return services, InboundMail(services.games, outbox, LINKS), outbox, people, view["game_id"]
+    return services, services.inbound, outbox, people, view["game_id"]
 
 
 def full_width(text: str) -> str:
@@ -375,7 +374,7 @@ def test_a_khan_command_in_chinese_reads_as_its_english_step(line, english):
 ])
 def test_a_player_asked_to_play_answers_by_reply_in_their_language(store, language, word, answer):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(CreatePlayerRequest(
         name=name, email=f"{name.lower()}@example.org", language=language), None).body["api_key"])
         for name in ("Ann", "Bob"))
@@ -389,7 +388,7 @@ def test_a_player_asked_to_play_answers_by_reply_in_their_language(store, langua
     message["From"], message["To"], message["Subject"], message["Message-ID"] = (
         "bob@example.org", asked["Reply-To"], "Re", "<a@example.org>")
     message.set_content(word)
-    result = InboundMail(services.games, outbox, LINKS, services.lobby).handle(bytes(message))
+    result = services.inbound.handle(bytes(message))
     assert result.outcome == "applied", result.reason
     assert services.store.load_game(game["game_id"]).status == ("active" if answer == "accept" else "finished")
     sent = len(outbox.sent)
@@ -418,10 +417,10 @@ def test_what_a_player_wrote_is_quoted_as_their_language_quotes_it(store):
 def test_an_invitation_to_an_address_is_written_in_the_inviters_language(store, language, subject, english):
     """The address has no language yet: its invitation speaks the inviter's; the inviter's own
     email names the seat kept for it in their words, never the stored "(invited)"."""
-    from chalicelib.models import EmailSeat
+    from chalicelib.http.models import EmailSeat
 
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     inviter = services.players.authenticate(services.players.create_player(CreatePlayerRequest(
         name=NAMES[language][0], email="p1@example.org", language=language), None).body["api_key"])
     services.creation.create_game(inviter, CreateGameRequest(game="battleline", seats=[
@@ -440,7 +439,7 @@ def test_a_reminder_tells_the_time_left_once(store):
     from chalicelib.notify import messages
     from chalicelib.notify.email import compose
 
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=Outbox(), links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=Outbox(), links=LINKS))
     people = [services.players.authenticate(services.players.create_player(CreatePlayerRequest(
         name=name, email=f"p{seat}@example.org", language="ja"), None).body["api_key"])
         for seat, name in enumerate(NAMES["ja"], start=1)]

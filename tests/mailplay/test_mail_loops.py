@@ -11,14 +11,13 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from chalicelib.config import build_services
-from chalicelib.ids import hash_email
-from chalicelib.mailplay.inbound import InboundMail
+from chalicelib.kernel.ids import hash_email
 from chalicelib.mailplay import pages
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.email import compose_digest, compose_invitation, compose_recovery
 from chalicelib.notify.mail import FileMailbox
-from chalicelib.records import Message, Player
+from chalicelib.store.records import Message, Player
 
 from tests.fakes import FakeClock, start_game
 from tests.notify.helpers import LINKS, Outbox, text_of
@@ -29,13 +28,13 @@ def game_by_mail(store):
     """As tests.notify.helpers.game_by_mail, on a clock the test moves (the caps count by the hour and day)."""
     clock = FakeClock(datetime(2026, 11, 28, 3, 0, tzinfo=timezone.utc))
     outbox = Outbox()
-    services = build_services(store, clock=clock, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, clock=clock, outlets=Outlets(mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"]) for name in ("Ann", "Bob"))
     view = start_game(services, ann, CreateGameRequest(game="battleline", options={"first_seat": 1}, seed=5,
                                                        seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
                       [ann, bob])
-    return services, InboundMail(services.games, outbox, LINKS), outbox, view, ann, bob
+    return services, services.inbound, outbox, view, ann, bob
 
 
 def raw(sender: str, to: str, text: str, message_id: str, *headers: str) -> bytes:

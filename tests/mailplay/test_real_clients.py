@@ -12,7 +12,7 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from chalicelib import i18n
+from chalicelib.kernel import i18n
 from chalicelib.games.battleline.steps import STEPS
 from chalicelib.games.commandwords import ANSWERS, BATTLELINE, KHAN, TRADITIONAL, answer
 from chalicelib.mailplay import mailtext

@@ -6,7 +6,7 @@ import pytest
 
 from chalicelib.games.battleline.steps import STEPS
 from chalicelib.games.steptypes import CommandError
-from chalicelib.models import Preferences
+from chalicelib.http.models import Preferences
 
 from tests.notify.helpers import LINKS, confirmations_alone, html_of, kind_of, text_of
 from tests.notify.helpers import game_by_mail as mail_game

@@ -6,9 +6,8 @@ import socket
 from email import policy
 from urllib.parse import unquote, urlsplit
 
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
-from chalicelib.mailplay.inbound import InboundMail
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.presenting.links import Links
 from chalicelib.config import build_services
 from ..fakes import start_game
@@ -30,14 +29,14 @@ def game_by_mail(store, game: str):
     """Ann (seat 1, first) and Bob with email addresses in a seeded game; mail goes to an Outbox.
     Returns (services, inbound mail handler, outbox, Ann's view of the game, Ann, Bob)."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
     bob = services.players.create_player(CreatePlayerRequest(name="Bob", email="bob@example.org"), None).body
     ann, bob = services.players.authenticate(ann["api_key"]), services.players.authenticate(bob["api_key"])
     view = start_game(services, ann, CreateGameRequest(game=game, options={"first_seat": 1}, seed=5,
                                                        seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
                       [ann, bob])
-    return services, InboundMail(services.games, outbox, LINKS), outbox, view, ann, bob
+    return services, services.inbound, outbox, view, ann, bob
 
 
 class FakeDns:

@@ -7,8 +7,8 @@ import hashlib
 
 from chalicelib.config import build_services
 from chalicelib.presenting.show import deal
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, Preferences, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, Preferences, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.pages.board import board_page, board_view
 from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
 
@@ -16,7 +16,7 @@ from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
 def started(store):
     """Ann and Bob (who accepts games made for him) in a game Ann made: its emails go to an Outbox."""
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))

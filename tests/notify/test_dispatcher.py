@@ -6,8 +6,8 @@ from random import Random
 
 import pytest
 
-from chalicelib.clock import iso
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
+from chalicelib.kernel.clock import iso
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
 from chalicelib.notify.dispatcher import Dispatcher
 from chalicelib.notify.webhooks import RETRY_SCHEDULE, SendResult, http_send
 from chalicelib.config import build_services
@@ -62,7 +62,7 @@ def test_signed_deliveries_reach_the_receiver_once_per_message(world, receiver):
 
 
 def test_your_turn_and_action_messages_never_carry_hidden_cards(world, receiver):
-    from chalicelib.models import ActionRequest
+    from chalicelib.http.models import ActionRequest
 
     services, dispatcher, ann, bob = world
     services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))

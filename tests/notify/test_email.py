@@ -16,8 +16,8 @@ from moto.ses.models import ses_backends
 from chalicelib.config import build_services
 from chalicelib.mailplay import pages
 from chalicelib.presenting.links import Links
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Dispatcher, Outlets
 from chalicelib.notify.mail import FileMailbox, SesMailer
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing
@@ -45,7 +45,7 @@ def ses_world(monkeypatch):
 @pytest.fixture
 def mailed(store):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     return services, outbox
 
 
@@ -186,7 +186,7 @@ def test_the_creator_is_told_she_started_the_game_and_the_other_who_invited_him(
 
 def test_a_reminder_keeps_the_subject_and_says_how_long_is_left(mailed):
     from chalicelib.notify.email import compose
-    from chalicelib.records import Message
+    from chalicelib.store.records import Message
 
     services, outbox = mailed
     ann, bob = players(services)
@@ -211,7 +211,7 @@ def test_a_reminder_keeps_the_subject_and_says_how_long_is_left(mailed):
 ])
 def test_a_reminder_says_which_reminder_it_is(mailed, kind, opening):
     from chalicelib.notify.email import compose
-    from chalicelib.records import Message
+    from chalicelib.store.records import Message
 
     services, outbox = mailed
     ann, bob = players(services)

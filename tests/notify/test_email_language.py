@@ -5,8 +5,8 @@ they are built from) are written with."""
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from chalicelib import i18n
-from chalicelib.models import CreatePlayerRequest
+from chalicelib.kernel import i18n
+from chalicelib.http.models import CreatePlayerRequest
 
 from .test_email import kind_of, mailed, new_game, text_of, turn  # noqa: F401 - mailed is a fixture
 

@@ -9,11 +9,12 @@ from email.message import EmailMessage
 import pytest
 
 import app as app_module
-from chalicelib import config, ids
-from chalicelib.clock import iso
+from chalicelib import config
+from chalicelib.kernel import ids
+from chalicelib.kernel.clock import iso
 from chalicelib.config import build_services
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat, Preferences
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, EmailSeat, PlayerSeat, Preferences
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.mail import SesMailer
 from chalicelib.services.mailevents import MailEvents
 
@@ -139,7 +140,7 @@ def test_a_new_address_moves_the_lookup_and_the_old_ones_stop_stays(world, monke
 
 def test_an_invitation_to_a_bounced_address_is_not_sent(store, monkeypatch):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann = services.players.create_player(CreatePlayerRequest(name="Ann", email="ann@example.org"), None).body
     ann = services.players.authenticate(ann["api_key"])
     events = MailEvents(store, FakeClock(datetime(2026, 11, 21, tzinfo=timezone.utc)))
@@ -199,7 +200,7 @@ def store_items(services) -> list[dict]:
 
 def reminder(game, player):
     """Another your-move message for the player (seat 1, to move), as the outbox would carry it."""
-    from chalicelib.records import Message
+    from chalicelib.store.records import Message
 
     return Message(f"msg_test_{player.id}", "game.your_turn", player.id, {"game_id": game["game_id"], "seat": 1},
                    "2026-11-21T09:00:00.000Z")

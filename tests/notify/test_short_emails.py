@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from chalicelib.config import build_services
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
 
 
 def asked_game(store):
     outbox = Outbox()
-    services = build_services(store, dispatcher=Dispatcher(store, mailer=outbox, links=LINKS))
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.games.presenters import PRESENTERS
-from chalicelib.i18n import speaking
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.kernel.i18n import speaking
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
 
 from ..fakes import start_game
 from .test_email import mailed  # noqa: F401 - a fixture

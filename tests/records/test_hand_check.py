@@ -9,7 +9,7 @@ import random
 import re
 from pathlib import Path
 
-from chalicelib import ids
+from chalicelib.kernel import ids
 from chalicelib.games import ENGINES
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"

@@ -1,4 +1,4 @@
-"""Issue 23: ``battleline verify``'s pure part, ``chalicelib.verify``: a finished game's record checks
+"""Issue 23: ``battleline verify``'s pure part, ``chalicelib.gamerecord.verify``: a finished game's record checks
 out (its deal's commitment, and the whole game replayed from the revealed seed to its result) for
 hundreds of random games of both games; a record whose deal, steps, draws or result were altered
 fails, naming the first version that differs and why; a record it cannot check is refused."""
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from chalicelib import verify
+from chalicelib.gamerecord import verify
 from chalicelib.games import ENGINES
 from chalicelib.services import card_sets
 from tests.examples import examples

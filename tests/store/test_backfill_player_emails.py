@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib import ids
-from chalicelib.records import Player
+from chalicelib.kernel import ids
+from chalicelib.store.records import Player
 from chalicelib.store import keys
 from chalicelib.store.items import typed_key
 from devtools import backfill_player_emails

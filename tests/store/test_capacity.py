@@ -11,10 +11,10 @@ import pytest
 
 from benchmarks.item_size import version_sizes
 from benchmarks.meter import Charge, Meter, item_size
-from chalicelib.calls import Idempotency
+from chalicelib.kernel.calls import Idempotency
 from chalicelib.config import build_services
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.webhooks import SendResult
 from chalicelib.store import keys
 from chalicelib.store.dynamodb import DynamoStore
@@ -45,8 +45,7 @@ def metered(store, monkeypatch):
     meter = Meter(store.client.wrapped, table_definition(store.table))
     on_meter = DynamoStore(meter, store.table)
     receiver = Receiver()
-    services = build_services(on_meter, dispatcher=Dispatcher(on_meter, links=LINKS, send=receiver,
-                                                              allow_private=True))
+    services = build_services(on_meter, outlets=Outlets(links=LINKS, send=receiver, allow_private=True))
     return meter, services, receiver
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.records import Attempt, Delivery, NotesRecord, WebhookEndpoint, WebhookSecret
+from chalicelib.store.records import Attempt, Delivery, NotesRecord, WebhookEndpoint, WebhookSecret
 from chalicelib.store.memory.notes import MemoryNotes
 from chalicelib.store.memory.notifications import MemoryNotifications
 

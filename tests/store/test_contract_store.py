@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from chalicelib.records import (
+from chalicelib.store.records import (
     EmailStop,
     EventRecord,
     GameRecord,
@@ -180,7 +180,7 @@ def test_players_keys_and_recovery(store):
     assert store.replace_api_keys("p1", "p1", "hash-back", T0, recovery_id="r1")
     assert store.replace_api_keys("p1", "p1", "hash-again", T0, recovery_id="r1") is False
     assert store.recovery("r1").used == ("p1",) and store.api_key("hash-new") is None
-    assert store.players_with_email(__import__("chalicelib.ids").ids.hash_email("p1@example.org")) == ["p1"]
+    assert store.players_with_email(__import__("chalicelib.kernel.ids").kernel.ids.hash_email("p1@example.org")) == ["p1"]
 
 
 def test_a_stopped_address_stays_stopped_until_set_again(store):
@@ -290,7 +290,7 @@ def a_history(store) -> None:
     store.put_tournament(replace(tournament(1), version=1), 0)
     store.set_preferences("p2", {}, "2026-01-01T08:00:00Z")
     store.send_digest("p2", "2026-01-01", [message(6)], "2026-01-01T08:00:00Z", None)
-    store.put_notes(__import__("chalicelib.records").records.NotesRecord("g1", 1, "p1", "hm", T0))
+    store.put_notes(__import__("chalicelib.store.records").store.records.NotesRecord("g1", 1, "p1", "hm", T0))
 
 
 def test_the_same_writes_make_the_same_changes_on_memory_and_on_dynamodb(store):

@@ -9,12 +9,12 @@ import pytest
 
 from benchmarks.meter import Meter
 from chalicelib.config import build_services
-from chalicelib.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import LayoutMismatch, check_layout, table_definition
 
 from ..conftest import LINKS
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from ..fakes import start_game
 
 
@@ -92,7 +92,7 @@ def test_a_change_that_fails_is_handed_out_again(services, store):
 @pytest.mark.dynamodb
 def test_a_poll_for_new_events_reads_only_the_latest_versions(store):
     meter = Meter(store.client.wrapped, table_definition(store.table))
-    services = build_services(DynamoStore(meter, store.table), dispatcher=Dispatcher(store, links=LINKS))
+    services = build_services(DynamoStore(meter, store.table), outlets=Outlets(links=LINKS))
     view, (ann, _) = game_of(services, moves=30)
     last = services.games.list_events(ann, view["game_id"], 0)["events"]
     meter.take()

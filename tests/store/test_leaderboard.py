@@ -7,7 +7,7 @@ from itertools import count
 
 import pytest
 
-from chalicelib.records import RatingRecord
+from chalicelib.store.records import RatingRecord
 from chalicelib.store import keys
 
 pytestmark = pytest.mark.contract  # the same on memory, moto and DynamoDB Local

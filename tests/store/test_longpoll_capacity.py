@@ -12,8 +12,8 @@ import pytest
 
 from benchmarks.meter import Meter
 from chalicelib.config import build_services
-from chalicelib.models import CreateGameRequest, CreatePlayerRequest, ListGamesQuery, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, ListGamesQuery, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.services.waiting import gaps
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import table_definition
@@ -30,7 +30,7 @@ def waiting_services(store):
     meter = Meter(store.client.wrapped, table_definition(store.table))
     on_meter = DynamoStore(meter, store.table)
     clock = FakeClock(datetime(2026, 3, 1, tzinfo=timezone.utc))
-    services = build_services(on_meter, clock=clock, dispatcher=Dispatcher(on_meter, clock, links=LINKS),
+    services = build_services(on_meter, clock=clock, outlets=Outlets(links=LINKS),
                               sleep=lambda seconds: clock.advance(timedelta(seconds=seconds)), long_poll_max=20)
     keys = [services.players.create_player(CreatePlayerRequest(name=n), None).body["api_key"] for n in ("Ann", "Bob")]
     callers = [services.players.authenticate(k) for k in keys]

@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import combinations, permutations, product
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Words
 from .cards import COLOURS, LEADERS, TROOPS, VALUES, Troop, parse_troop
 from .formations import Formation, Strength, strength_of_troops

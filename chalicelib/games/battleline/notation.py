@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Quoted, Words
 from .cards import is_card
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ...shapes import STRICT, OneOf, Shape
+from ...kernel.shapes import STRICT, OneOf, Shape
 from .cards import Card
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..presenters import Presenter
 from . import render, story
 from .steps import HELP, HELP_STEPS, STEPS

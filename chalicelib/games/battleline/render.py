@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from html import escape
 
-from ...i18n import N_, _, svg_font_family
+from ...kernel.i18n import N_, _, svg_font_family
 from .cards import parse_troop
 
 COLOUR_NAMES = {"R": "#c62828", "O": "#ef6c00", "Y": "#b59b00", "G": "#2e7d32", "B": "#1565c0", "P": "#6a1b9a"}

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ...shapes import STRICT, OneOf, Shape
+from ...kernel.shapes import STRICT, OneOf, Shape
 
 from .cards import TACTICS, TROOPS
 

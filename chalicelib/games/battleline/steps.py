@@ -23,9 +23,9 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from ...i18n import N_, Nn_
+from ...kernel.i18n import N_, Nn_
 from ..base import Quoted, Words
-from ...shapes import STRICT, Shape
+from ...kernel.shapes import STRICT, Shape
 from ..steptypes import CommandError, StepTable, StepType, Unreadable
 from .cards import Card
 

@@ -4,8 +4,8 @@ the events as that seat sees them (API shapes): nothing hidden from the seat can
 
 from __future__ import annotations
 
-from ... import i18n
-from ...i18n import N_, _, ngettext, series
+from ...kernel import i18n
+from ...kernel.i18n import N_, _, ngettext, series
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
 from .cards import parse_troop

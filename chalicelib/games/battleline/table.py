@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import IllegalStep, State, seat_key
 from .claims import side_size
 

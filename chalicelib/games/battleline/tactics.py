@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
 from .cards import ENVIRONMENT_TACTICS, is_troop, sort_hand
 from .table import (

@@ -10,8 +10,8 @@ import re
 
 import click
 
-from ... import i18n
-from ...i18n import N_, _, ngettext
+from ...kernel import i18n
+from ...kernel.i18n import N_, _, ngettext
 from ..presenters import PRESENTERS, names
 from ..terminal import Choice, Terminal, columns, in_order, name_of, others, pad, plain_hand, seat_name, yours
 from .story import TACTIC_RULES, card_name, described, tactic_rule

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import N_, Nn_
+from ...kernel.i18n import N_, Nn_
 from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, Words, event, seat_key
 from . import claims, tactics
 from .cards import is_card, is_troop

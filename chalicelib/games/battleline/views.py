@@ -60,7 +60,7 @@ def view(state: State, seat: int | None) -> dict:
 
 from pydantic import Field  # noqa: E402
 
-from ...shapes import Shape  # noqa: E402
+from ...kernel.shapes import Shape  # noqa: E402
 
 from .cards import Card  # noqa: E402
 

@@ -9,7 +9,7 @@ business (``turns.PHASES``).
 
 from __future__ import annotations
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, Quoted, Words, State, Step, event, seat_key
 from .cardset import CardSet, Command
 from .grid import FACINGS, Square, adjacent, around

@@ -35,9 +35,9 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from ...i18n import LANGUAGES
+from ...kernel.i18n import LANGUAGES
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Words
 
 logger = logging.getLogger("battleline.khan.cardsets")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
 from .cardset import CardSet
 from .grid import Square, area

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
 from .cardset import DEFAULT_CARD_SET, REGISTRY

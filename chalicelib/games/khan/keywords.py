@@ -15,7 +15,7 @@ facing) or skipped (``skip``), in the card's order.
 
 from __future__ import annotations
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, State, Step, event
 from .cardset import keyword_words
 from .combat import attack_mode

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..presenters import Presenter
 from . import render, story
 from .steps import HELP, HELP_ASIDES, STEPS

@@ -28,8 +28,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
-from ... import i18n
-from ...i18n import N_, _, ngettext, say, series, svg_font_family
+from ...kernel import i18n
+from ...kernel.i18n import N_, _, ngettext, say, series, svg_font_family
 from . import story
 from .cardset import CardSet, Command, UnitType, keyword_words
 

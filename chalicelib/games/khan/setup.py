@@ -8,7 +8,7 @@ from typing import Literal, Union
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from ...shapes import STRICT, OneOf, Shape
+from ...kernel.shapes import STRICT, OneOf, Shape
 from ..base import State, seat_key
 from .cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetChanged, UnknownCardSet
 from .table import SEATS

@@ -28,8 +28,8 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 
-from ...shapes import STRICT, Shape
-from ...i18n import N_
+from ...kernel.shapes import STRICT, Shape
+from ...kernel.i18n import N_
 from ..base import Quoted, Words
 from ..steptypes import CommandError, StepTable, StepType, Unreadable, words_of
 

@@ -14,8 +14,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ... import i18n
-from ...i18n import N_, _, language, ngettext, sentences, series
+from ...kernel import i18n
+from ...kernel.i18n import N_, _, language, ngettext, sentences, series
 from ..presenters import names as names_of
 from ..presenters import tell_lobby, unplayed_line
 from .steps import FACING_WORDS

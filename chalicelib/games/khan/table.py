@@ -8,7 +8,7 @@ A unit on the field is known by its key ``"<seat>:<card number>"``.
 
 from __future__ import annotations
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import IllegalStep, State, seat_key
 from .cardset import REGISTRY, CardSet, Command, UnitType
 from .grid import Square, front

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ... import i18n
-from ...i18n import N_, _, ngettext
+from ...kernel import i18n
+from ...kernel.i18n import N_, _, ngettext
 from ..presenters import PRESENTERS, names
 from ..terminal import Choice, Terminal, aside, in_order, listed, others, plain_hand, row, yours
 from . import story

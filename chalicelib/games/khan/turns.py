@@ -10,7 +10,7 @@ not the phases' business.
 
 from __future__ import annotations
 
-from ...i18n import N_
+from ...kernel.i18n import N_
 from ..base import (
     Candidates, Event, IllegalStep, Move, Phase, Quoted, State, Step, Words, allows, event, no_check, seat_key,
 )

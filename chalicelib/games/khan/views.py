@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ...shapes import Shape
+from ...kernel.shapes import Shape
 from ..base import State, seat_key
 from .cardset import CardSet
 from .combat import activations, card_power

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...records import (
+from ..records import (
     GameRecord,
     Message,
 )

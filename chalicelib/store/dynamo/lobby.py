@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ...records import (
+from ..records import (
     BlockRecord,
 )
 from .. import keys

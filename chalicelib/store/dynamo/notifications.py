@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ...records import (
+from ..records import (
     Attempt,
     Delivery,
     WebhookEndpoint,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...records import (
+from ..records import (
     Change,
     Committed,
     Message,

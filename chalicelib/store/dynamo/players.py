@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from ... import ids
-from ...records import (
+from ...kernel import ids
+from ..records import (
     ApiKeyRecord,
     EmailStop,
     IdempotencyRecord,

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import botocore.exceptions
 
-from ...records import (
+from ..records import (
     IdempotencyRecord,
 )
 from .. import keys

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...records import GameRecord, Message
+from ..records import GameRecord, Message
 from .. import keys
 from ..items import outbox, typed, version_item
 from .table import MemoryTable, as_json

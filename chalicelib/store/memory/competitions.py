@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...records import (
+from ..records import (
     EventRecord,
     GameRecord,
     IdempotencyRecord,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
-from ...records import (
+from ..records import (
     EventRecord,
     GameRecord,
     IdempotencyRecord,
@@ -17,7 +17,7 @@ from ...records import (
     Player,
     SeatRecord,
 )
-from ...ids import idempotency_mark
+from ...kernel.ids import idempotency_mark
 from .. import keys
 from ..errors import DuplicateItem, IdempotencyRace, LimitReached, VersionConflict
 from ..items import head_item, memberships, plain, version_item

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...records import IdempotencyRecord
+from ..records import IdempotencyRecord
 from .table import MemoryTable, kept
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...records import BlockRecord
+from ..records import BlockRecord
 from .table import MemoryTable, kept
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...records import NotesRecord
+from ..records import NotesRecord
 from .table import MemoryTable
 
 

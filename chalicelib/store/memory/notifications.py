@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 
-from ...records import Delivery, WebhookEndpoint
+from ..records import Delivery, WebhookEndpoint
 from .. import keys
 from .table import MemoryTable
 

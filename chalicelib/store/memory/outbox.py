@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...records import Change, Committed, Message
+from ..records import Change, Committed, Message
 from ..items import change_of, memberships, message_from
 from ..protocol import ChangeTail
 from .table import MemoryTable, T, kept

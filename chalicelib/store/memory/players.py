@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ... import ids
-from ...text import name_key as key_of_name
-from ...records import (
+from ...kernel import ids
+from ...kernel.text import name_key as key_of_name
+from ..records import (
     ApiKeyRecord,
     EmailStop,
     IdempotencyRecord,

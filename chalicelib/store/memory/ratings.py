@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from ...records import RatingRecord
+from ..records import RatingRecord
 from .. import keys
 from ..errors import VersionConflict
 from .table import MemoryTable

@@ -12,7 +12,7 @@ from dataclasses import replace
 import time
 from typing import Any, Callable, TypeVar
 
-from ...records import Change
+from ..records import Change
 from ..dynamo.table import (  # noqa: F401 - the same lifetimes as DynamoDB's items
     DIGEST_TTL_SECONDS,
     IDEMPOTENCY_TTL_SECONDS,

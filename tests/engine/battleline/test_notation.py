@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from chalicelib.games.battleline.notation import NotationError, parse, read, tags_for, write
 from chalicelib.games.replay import FORFEITS, full_data
-from chalicelib.i18n import say, speaking
+from chalicelib.kernel.i18n import say, speaking
 
 from ..test_replay import BATTLELINE, battleline_choice, battleline_options, random_play
 

@@ -13,7 +13,7 @@ import pytest
 from chalicelib.games.khan import story
 from chalicelib.games.khan.cardset import REGISTRY, CardSetError, parse
 from chalicelib.games.presenters import PRESENTERS
-from chalicelib.i18n import speaking
+from chalicelib.kernel.i18n import speaking
 from chalicelib.services.card_sets import check_khan_card_set
 from devtools import card_set as card_set_tool
 
@@ -158,7 +158,7 @@ def test_khan_step_words_say_facing_north_in_full(language):
     """A deploy, a move and a turn say their facing as a direction in the reader's words, in the
     step table's one sentence (emails, link pages, the board page, replies' help), and a refusal
     says it too: "facing north", as the story of the game does, never "facing N"."""
-    from chalicelib.i18n import _, say
+    from chalicelib.kernel.i18n import _, say
 
     from .helpers import act, at, battle, put, refused
 

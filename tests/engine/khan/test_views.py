@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chalicelib.games.base import UNSEEN
-from chalicelib.records import EventRecord
+from chalicelib.store.records import EventRecord
 
 from .helpers import ENGINE, act, at, battle, charged, cost, put
 

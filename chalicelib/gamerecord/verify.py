@@ -1,4 +1,4 @@
-"""Checking a finished game's record (``game-record/1``, chalicelib/gamerecords.py) with the local
+"""Checking a finished game's record (``game-record/1``, chalicelib/gamerecord/format.py) with the local
 engine: the deal's commitment, then the whole game replayed from the revealed seed, step by step,
 to its result. Pure (no I/O): ``battleline verify`` fetches the record (and a card set it lacks)
 and calls :func:`verify`; the tests call it directly.
@@ -18,10 +18,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .gamerecords import FORMAT, SERVICE_KINDS
-from .games import ENGINES, GameEngine, IllegalStep
-from .games.replay import FORFEITS
-from .i18n import _, say
+from .format import FORMAT, SERVICE_KINDS
+from ..games import ENGINES, GameEngine, IllegalStep
+from ..games.replay import FORFEITS
+from ..kernel.i18n import _, say
 
 ENDED_BEFORE_RULES = ("declined", "aborted")  # results a service event gives (services/moves.py ``ended``)
 
@@ -63,7 +63,7 @@ def commitment(game_id: str, seed: int, salt: str) -> str:
 def add_card_set(data: dict, ref: dict) -> None:
     """Add a card set fetched from the server (getKhanCardSet's answer) to the local registry, once
     its digest is the one the record names; Refused if it is not."""
-    from .games.khan import cardset
+    from ..games.khan import cardset
 
     source = {k: data[k] for k in ("id", "version", "name", "factions", "units", "commands", "recommended")
               if k in data}
@@ -98,7 +98,7 @@ def check_verifiable(record: Any, engines: dict[str, GameEngine] | None = None) 
                             known=", ".join(sorted(by_rules))))
     ref = record.get("card_set")
     if ref:
-        from .games.khan import cardset
+        from ..games.khan import cardset
 
         try:
             cardset.REGISTRY.get(ref["id"], ref["version"], ref["digest"])

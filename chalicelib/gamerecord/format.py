@@ -7,18 +7,19 @@ sees (a spectator: the public part): its own hand at the start, its own draws, n
 seat's hand, draw or returned card, nor the seed and the salt; the steps of another seat lose the
 fields that seat alone sees (the cards Scout returns, a deployed unit, a payment). Once the game is
 over, everything: the whole deal, every event with every private part, the seed and the salt, so
-that anyone can replay it (``chalicelib.verify``, ``battleline verify``).
+that anyone can replay it (``chalicelib.gamerecord.verify``, ``battleline verify``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import ids, timecontrol
-from .games.base import GameEngine
-from .games.replay import FORFEITS
-from .records import EventRecord, GameRecord
-from .talk import MESSAGE  # talk is no part of a game's record
+from ..kernel import ids
+from ..clocks import timecontrol
+from ..games.base import GameEngine
+from ..games.replay import FORFEITS
+from ..store.records import EventRecord, GameRecord
+from ..kernel.talk import MESSAGE  # talk is no part of a game's record
 
 FORMAT = "game-record/1"
 STEPS = "steps"  # a move's kind: steps a seat took (postAction, a bot's turn, the board, email)

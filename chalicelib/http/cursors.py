@@ -17,8 +17,8 @@ import binascii
 import json
 from typing import Any, Callable, Iterable, TypeVar
 
-from .errors import ServiceError
-from .i18n import _
+from ..kernel.errors import ServiceError
+from ..kernel.i18n import _
 
 T = TypeVar("T")
 MAX_CURSOR = 1024  # characters; ours are far shorter

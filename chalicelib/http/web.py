@@ -18,15 +18,14 @@ from urllib.parse import parse_qs
 from chalice import Chalice, Response
 from pydantic import BaseModel, ValidationError
 
-from .calls import Idempotency, Outcome
-from .errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
-from .i18n import N_, _, language, negotiate, speaking
-from .pages.page import Download, Page
-from .store.errors import Conflict, StoreUnavailable
+from ..kernel.calls import Idempotency, Outcome
+from ..kernel.errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
+from ..kernel.i18n import N_, _, language, negotiate, speaking
+from ..pages.page import Download, Page
+from ..store.errors import Conflict, StoreUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .config import Services
-    from .records import Player
+    from ..store.records import Player
 
 logger = logging.getLogger("battleline.web")
 
@@ -58,7 +57,7 @@ class ModelRef:
 
 
 class Models:
-    """``Models("chalicelib.responses").GameView`` names a model without importing it."""
+    """``Models("chalicelib.http.responses").GameView`` names a model without importing it."""
 
     def __init__(self, module: str) -> None:
         self.module = module
@@ -115,7 +114,7 @@ class Operation:
 class Call:
     """What a route handler gets: the services, the caller and the validated inputs."""
 
-    services: "Services"
+    services: Any  # config.Services, handed to the adapter (it imports no composition root)
     player: "Player | None"
     params: dict[str, str]
     body: Any = None
@@ -358,7 +357,7 @@ def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None 
 
 
 class Api:
-    def __init__(self, app: Chalice, services: Callable[[], "Services"], allowed_origins: str = "") -> None:
+    def __init__(self, app: Chalice, services: Callable[[], Any], allowed_origins: str = "") -> None:
         self.app = app
         self.services = services
         self.operations: list[Operation] = []

@@ -50,7 +50,7 @@ def plain_text(text: str) -> str:
 Name = Annotated[str, Field(min_length=1, max_length=64, json_schema_extra={"pattern": PLAIN_TEXT_PATTERN}),
                  AfterValidator(plain_text)]
 Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")]
-# A message to the other seats (chalicelib/talk.py): one line, like a name, of up to 500 characters.
+# A message to the other seats (chalicelib/kernel/talk.py): one line, like a name, of up to 500 characters.
 MessageText = Annotated[str, Field(min_length=1, max_length=500, json_schema_extra={"pattern": PLAIN_TEXT_PATTERN}),
                         AfterValidator(plain_text)]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
-from .i18n import N_, _
+from ..kernel.i18n import N_, _
 
 # The standing ladders, one per game, by id (the game type), and their names (in the reader's language).
 STANDING_NAMES = {"battleline": N_("Battle Line ladder"), "khan": N_("Khan & General ladder")}

@@ -5,23 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .tournaments.glicko2 import PROVISIONAL_RD
+from ..tournaments.glicko2 import PROVISIONAL_RD
 
 
 DEFAULT_PREFERENCES = {
     "email": ["game.invited", "game.your_turn", "game.reminder", "game.finished", "ladder.rank_changed"],
     "webhook": ["game.invited", "game.your_turn", "game.reminder", "game.action", "game.finished",
                 "ladder.rank_changed"],
-    "messages": True,  # the other seats' messages are shown (chalicelib/talk.py)
+    "messages": True,  # the other seats' messages are shown (chalicelib/kernel/talk.py)
     # A game someone else seats the player in: "ask" them (it waits until they accept), "accept" it at
     # once (consent given in advance, as a bot's owner may), or "refuse" it (only open seats and
     # tournaments then).
     "challenges": "ask",
-    "language": "en",  # what the player reads: en, zh-Hans, ja, vi (chalicelib/i18n.py)
+    "language": "en",  # what the player reads: en, zh-Hans, ja, vi (chalicelib/kernel/i18n.py)
     "time_zone": "UTC",  # an IANA zone: a weekend pause stops the player's clocks on their weekend
     "weekend_pause": False,  # the games the player creates with a time control pause on weekends unless it says
     # One email a day at ``time`` (local, on the quarter hour) listing the games awaiting the player's
-    # move, instead of an email per move (chalicelib/digest.py)
+    # move, instead of an email per move (chalicelib/clocks/digest.py)
     "digest": {"enabled": False, "time": "08:00"},
 }
 
@@ -120,7 +120,7 @@ class Player(Caller):
     email: str | None
     created_at: str
     preferences: dict[str, Any] = field(default_factory=lambda: preferences_with_defaults({}))
-    vacation: dict | None = None  # see chalicelib.vacation
+    vacation: dict | None = None  # see chalicelib.clocks.vacation
     recovery_code: str | None = field(default=None, repr=False)  # its slow hash (services/recovery.py), never the code
     digest_at: str | None = None  # when their daily digest is next sent (ISO, UTC), while it is on
     bot: bool = False  # a bot account (made with ``bot: true``): shown as a bot everywhere
@@ -167,7 +167,7 @@ class SeatRecord:
     # Its player can be told nothing (no email, no webhook) as far as the game knows: the outbox
     # consumer then looks nothing up for them. Registering a webhook clears it in every game.
     quiet: bool = False
-    # The player's vacations as the game last heard of them (chalicelib.vacation): a clock passed to
+    # The player's vacations as the game last heard of them (chalicelib.clocks.vacation): a clock passed to
     # this seat stops for them. Taking a vacation tells every unfinished game; a timeout re-reads
     # the player's own record first.
     vacation: dict | None = None
@@ -178,7 +178,7 @@ class SeatRecord:
     rating_min: int | None = None
     rating_max: int | None = None
     # The player's time zone (the ``time_zone`` preference) when they took the seat: under a weekend
-    # pause their clock stands still on Saturday and Sunday there (chalicelib.timecontrol).
+    # pause their clock stands still on Saturday and Sunday there (chalicelib.clocks.timecontrol).
     time_zone: str | None = None
     bot_account: bool = False  # the seat's player is a bot account (Player.bot)
 
@@ -220,7 +220,7 @@ class GameRecord:
     updated_at: str
     event_count: int = 0
     to_move: int | None = None
-    clock: dict | None = None  # see chalicelib.timecontrol; None: no time control
+    clock: dict | None = None  # see chalicelib.clocks.timecontrol; None: no time control
     deadline: str | None = None  # when the seat to move runs out of time
     due_at: str | None = None  # when the clock sweeper must next look at this game
     rated: bool = False
@@ -247,7 +247,7 @@ class GameRecord:
     def result(self, engine_result: dict | None) -> dict | None:
         """The game's result: its rules', or how it ended before them."""
         return engine_result or self.ended
-    # The seq of the game's latest message event (chalicelib/talk.py), carried from version to
+    # The seq of the game's latest message event (chalicelib/kernel/talk.py), carried from version to
     # version: a view reads the latest events for its messages only when one is recent.
     last_message: int | None = None
 

@@ -16,10 +16,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import Retryable
+from ..kernel.errors import Retryable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .clock import Clock
+    from ..kernel.clock import Clock
 
 MAX_SUBJECTS = 50_000  # buckets kept in memory; the least recently used go first (a full bucket)
 

@@ -21,7 +21,7 @@ from typing import Callable, Iterator, TypeVar
 
 T = TypeVar("T")
 
-LOCALE_DIR = Path(__file__).parent / "locale"
+LOCALE_DIR = Path(__file__).parents[1] / "locale"
 DOMAIN = "messages"
 DEFAULT = "en"
 

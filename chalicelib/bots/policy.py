@@ -9,8 +9,8 @@ ladders pair a bot whatever its policy says, since it entered them itself.
 
 from __future__ import annotations
 
-from . import timecontrol
-from .i18n import _
+from ..clocks import timecontrol
+from ..kernel.i18n import _
 
 KINDS = ("none", "per_move", "bank", "fischer")
 

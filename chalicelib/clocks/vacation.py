@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
-from .clock import iso
+from ..kernel.clock import iso
 from .timecontrol import Interval, parse_time
-from .i18n import _
+from ..kernel.i18n import _
 
 DAYS_PER_YEAR = 14
 KEPT_PERIODS = 20  # older periods cannot touch a running clock any more

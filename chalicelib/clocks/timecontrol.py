@@ -43,7 +43,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from .clock import iso
+from ..kernel.clock import iso
 
 DAY = 86400.0
 HOUR = 3600.0

@@ -20,7 +20,7 @@ import re
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from .clock import iso
+from ..kernel.clock import iso
 
 TIME = re.compile(r"([01][0-9]|2[0-3]):(00|15|30|45)")  # HH:MM on the quarter hour
 TIME_PATTERN = "^([01][0-9]|2[0-3]):(00|15|30|45)$"  # the same, as the API's schema writes it

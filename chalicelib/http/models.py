@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from . import digest, timecontrol
-from .shapes import STRICT, Shape
-from .text import NO_CONTROLS, PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
+from ..clocks import digest, timecontrol
+from ..kernel.shapes import STRICT, Shape
+from ..kernel.text import NO_CONTROLS, PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
 
 GAME_TYPES = ("battleline", "khan")
 

@@ -11,8 +11,8 @@ from pydantic import ConfigDict, Field, WithJsonSchema
 from .models import STEP_REF, TournamentFormat
 from .models import WebhookEvent
 from .models import BotPolicy
-from .shapes import Shape
-from .timecontrol import REMINDER_KINDS
+from ..kernel.shapes import Shape
+from ..clocks.timecontrol import REMINDER_KINDS
 
 Step = Annotated[dict[str, Any], WithJsonSchema({"allOf": [STEP_REF]})]
 GameState = Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": "#/components/schemas/GameState"}]})]
