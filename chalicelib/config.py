@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .mailplay.inbound import InboundMail
     from .presenting.links import Links
     from .mailplay.service import MailPlay
-    from .notify.dispatcher import Dispatcher
+    from .notify.dispatcher import Dispatcher, Outlets
     from .services.boards import Boards
     from .services.mailevents import MailEvents
     from .services.bots import Bots
@@ -239,17 +239,18 @@ class Services:
     mailplay: "MailPlay"
     limits: "RateLimits"
     recovery: "Recovery"
+    inbound: "InboundMail | None"  # replies read as commands (None: no links, so no email at all)
 
 
-def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Dispatcher | None" = None,
+def build_services(store: "Store", clock: "Clock | None" = None, outlets: "Outlets | None" = None,
                    new_seed: Callable[[], int] = ids.new_seed, vacation_days: int | None = None,
                    engines: "dict[str, GameEngine] | None" = None, sleep: Callable[[float], None] | None = None,
                    long_poll_max: float | None = None, rates: "dict[str, Rate] | None" = None,
                    invitation_cap: int | None = None) -> Services:
     """Every service on one store and clock, wired area by area (:mod:`chalicelib.wiring`: each
-    area builds its own services from those of the areas before it), and the dispatcher served
-    whole by the notifications area. Email links are the dispatcher's (none: this server sends no
-    email); ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given);
+    area builds its own services from those of the areas before it), the dispatcher built whole
+    by the notifications area on ``outlets`` (what it delivers through: its sender, mailer and
+    links; a test's own). Email links are the outlets' (none: this server sends no email); ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given);
     long-polls pause with ``sleep`` (``time.sleep`` unless given: a test's moves its fake clock on)
     and wait at most ``long_poll_max`` seconds (:func:`long_poll_max_seconds` unless given);
     ``rates`` the rate limits (:func:`rate_limits` unless given); ``invitation_cap`` the invitations
@@ -260,12 +261,12 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     from . import wiring
     from .kernel.clock import SystemClock
     from .games import ENGINES
-    from .notify.dispatcher import Dispatcher
+    from .notify.dispatcher import Outlets
     from .services.waiting import Waiter
 
     clock = clock or SystemClock()
-    dispatcher = dispatcher or Dispatcher(store, clock)
-    links = dispatcher.links
+    outlets = outlets or Outlets()
+    links = outlets.links
     waiter = Waiter(clock, sleep or time.sleep, long_poll_max_seconds() if long_poll_max is None else long_poll_max,
                     long_poll_gap_seconds())
     core = wiring.game_life(store, clock, engines=engines or ENGINES, new_seed=new_seed, waiter=waiter)
@@ -276,29 +277,27 @@ def build_services(store: "Store", clock: "Clock | None" = None, dispatcher: "Di
     lobby = wiring.lobby_area(store, core, people, played)
     competitions = wiring.competitions_area(store, clock, core, people, played, lobby,
                                             base_url=links.base_url if links is not None else public_url())
-    told = wiring.notifications_area(store, clock, core, played, competitions, dispatcher=dispatcher)
+    told = wiring.notifications_area(store, clock, core, played, competitions, outlets=outlets)
+    mail = wiring.mail_area(store, clock, core, people, played, lobby, outlets=outlets)
     return Services(store=store, dispatcher=told.dispatcher, players=people.players, moves=core.life,
                     creation=played.creation, games=played.games, clocks=core.clocks, vacations=people.vacations, lobby=lobby,
                     boards=played.boards, notes=played.notes, blocks=people.blocks, game_limit=people.game_limit,
                     records=played.records, bots=played.bots, ratings=people.ratings, finished=competitions.finished,
                     webhooks=told.webhooks, tournaments=competitions.tournaments, ladders=competitions.ladders,
-                    digests=told.digests, mailplay=wiring.mail_area(store, clock, core, played, lobby, links=links),
-                    limits=people.limits, recovery=people.recovery)
+                    digests=told.digests, mailplay=mail.mailplay,
+                    limits=people.limits, recovery=people.recovery, inbound=mail.inbound)
 
 
 @lru_cache(maxsize=1)
 def services() -> Services:
-    from .notify.dispatcher import Dispatcher
+    from .notify.dispatcher import Outlets
 
-    return build_services(store(), dispatcher=Dispatcher(store(), mailer=mailer(), links=links()),
+    return build_services(store(), outlets=Outlets(mailer=mailer(), links=links()),
                           vacation_days=int(os.environ.get("VACATION_DAYS", "14")))
 
 
 def inbound() -> "InboundMail":
-    from .mailplay.inbound import InboundMail
-
-    built = services()
-    return InboundMail(built.games, mailer(), links(), built.lobby)
+    return services().inbound
 
 
 def mail_events() -> "MailEvents":

@@ -10,9 +10,10 @@ needing only those before it:
 3. :func:`games_area`: making a game, games read and moves, bots, game records, notes, boards;
 4. :func:`lobby_area`: consent answered, open seats, rematches;
 5. :func:`competitions_area`: tournaments, ladders, and what a finished game leads to;
-6. :func:`notifications_area`: webhooks, digests, and the dispatcher served whole (a seat's view,
-   the handler of each of the server's own outbox messages);
-7. :func:`mail_area`: play by email.
+6. :func:`notifications_area`: the dispatcher, built whole on the outlets it was given (a seat's
+   view, the handler of each of the server's own outbox messages), webhooks, digests;
+7. :func:`mail_area`: play by email: following a link, and replies read as commands (given the
+   players service and the caps on answers).
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from typing import Callable
 from .kernel.clock import Clock
 from .games import GameEngine
 from .presenting.links import Links
+from .mailplay.answering import AnswerCaps
+from .mailplay.inbound import InboundMail
 from .mailplay.service import MailPlay
 from .notify import messages
-from .notify.dispatcher import Dispatcher
+from .notify.dispatcher import Dispatcher, Outlets
 from .http.ratelimit import Rate, RateLimits
 from .services.blocks import Blocks
 from .services.boards import Boards
@@ -147,9 +150,9 @@ class NotificationsArea:
 
 
 def notifications_area(store: Store, clock: Clock, core: GameLifeArea, played: GamesArea,
-                       competitions: CompetitionsArea, *, dispatcher: Dispatcher) -> NotificationsArea:
-    """The dispatcher's server side, whole: emails show each seat its own view (with what happened
-    since it last moved), and the server's own outbox messages go to their handlers by type."""
+                       competitions: CompetitionsArea, *, outlets: Outlets) -> NotificationsArea:
+    """The dispatcher, whole: emails show each seat its own view (with what happened since it last
+    moved), and the server's own outbox messages go to their handlers by type."""
     def tell(message, first=None) -> None:
         """A tournament's round (its games made first) or end, told to each player (issue 36)."""
         if first is not None:
@@ -157,7 +160,7 @@ def notifications_area(store: Store, clock: Clock, core: GameLifeArea, played: G
         for news in competitions.tournaments.news(message):
             dispatcher.dispatch(news)
 
-    dispatcher.serve(played.games.story, {
+    dispatcher = Dispatcher.through(store, clock, outlets, viewer=played.games.story, handlers={
         messages.GAME_FINISHED: competitions.finished.settle,  # its ladder, its rating, its tournament's pairing
         messages.BOT_TURN: played.bots.play_bot,
         messages.TOURNAMENT_GAMES: lambda message: tell(message, competitions.tournaments.make_games),
@@ -168,6 +171,17 @@ def notifications_area(store: Store, clock: Clock, core: GameLifeArea, played: G
                              digests=Digests(store, clock, life=core.life))
 
 
-def mail_area(store: Store, clock: Clock, core: GameLifeArea, played: GamesArea, lobby: Lobby, *,
-              links: Links | None) -> MailPlay:
-    return MailPlay(store, clock, links=links, life=core.life, games=played.games, lobby=lobby)
+@dataclass(frozen=True)
+class MailArea:
+    mailplay: MailPlay
+    inbound: InboundMail | None  # None without links (no email at all)
+
+
+def mail_area(store: Store, clock: Clock, core: GameLifeArea, people: PlayersArea, played: GamesArea, lobby: Lobby,
+              *, outlets: Outlets) -> MailArea:
+    links, mailer = outlets.links, outlets.mailer
+    inbound = (InboundMail(played.games, mailer, links, lobby, players=people.players, caps=AnswerCaps(store, clock),
+                            store=store, clock=clock)
+               if links is not None else None)
+    return MailArea(mailplay=MailPlay(store, clock, links=links, life=core.life, games=played.games, lobby=lobby),
+                    inbound=inbound)

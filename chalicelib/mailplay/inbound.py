@@ -30,12 +30,12 @@ from ..games.steptypes import CommandError, command_lines
 from ..games.presenters import PRESENTERS
 from ..http.models import ActionRequest
 from ..kernel.calls import Idempotency
+from ..kernel.clock import Clock
 from ..kernel import i18n
 from ..kernel.i18n import _, say, speaking
 from ..notify import confirmations
 from ..notify.email import automatic, mail_from, thread_root, threaded, unsubscribable
 from ..notify.mail import Mailer
-from ..kernel.ids import hash_email
 from ..presenting.links import bare_address
 from .answering import PER_HOUR, UNREAD_IN_A_ROW, AnswerCaps, message_hash, never_answer
 from ..presenting.templates import render
@@ -80,16 +80,16 @@ def _answer_word(text: str) -> str:
 
 
 class InboundMail:
-    def __init__(self, games, mailer: Mailer, links: Links, lobby=None) -> None:
+    def __init__(self, games, mailer: Mailer, links: Links, lobby=None, *, players=None,
+                 caps: AnswerCaps | None = None, store=None, clock: Clock | None = None) -> None:
         self.games = games  # the games service: seat_player, view_for_seat, post_action
         self.mailer = mailer
         self.links = links
         self.lobby = lobby  # the lobby service: accept, decline (a reply that answers a game)
-        store = getattr(games, "store", None)
-        clock = getattr(getattr(games, "moves", None), "clock", None)
-        self.store = store
+        self.players = players  # the players service: who has an address (the bare address's answer)
+        self.caps = caps  # the caps on answers per address (chalicelib.wiring's mail area gives them)
+        self.store = store  # where a played reply's confirmation waits for the next email (notify/confirmations.py)
         self.clock = clock
-        self.caps = AnswerCaps(store, clock) if store is not None and clock is not None else None
 
     def handle(self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None,
                envelope_from: str | None = None) -> Inbound:
@@ -258,8 +258,7 @@ class InboundMail:
             return self._ignore("to the bare address, from no address")
         if self.caps is not None and not (self.caps.first_today(sender) and self.caps.may_answer(sender)):
             return self._ignore("to the bare address: answered once today already")
-        players = self.store.get_players(self.store.players_with_email(hash_email(sender))[:1]) if self.store else {}
-        player = next(iter(players.values()), None)
+        player = self.players.with_email(sender) if self.players is not None else None
         with speaking(player.language if player is not None else None):
             reply = EmailMessage()
             reply["From"] = mail_from()

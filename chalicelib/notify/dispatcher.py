@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import parseaddr
 from datetime import datetime, timedelta, timezone
@@ -61,11 +61,26 @@ def envelope(message: Message) -> str:
                       separators=(",", ":"))
 
 
+@dataclass(frozen=True)
+class Outlets:
+    """What the dispatcher delivers through, chosen before the services are built (a test's own:
+    a fake sender, a mailbox, its links); ``chalicelib.wiring``'s notifications area builds the
+    dispatcher whole from them, with the server's side (a seat's view, the handlers)."""
+
+    send: Sender = http_send
+    rng: Random | None = None
+    allow_private: bool | None = None
+    mailer: Mailer | None = None
+    links: Links | None = None
+    signing: SigningKeys | None = None
+
+
 class Dispatcher:
     def __init__(self, store: Store, clock: Clock | None = None, send: Sender = http_send,
                  rng: Random | None = None, allow_private: bool | None = None,
                  mailer: Mailer | None = None, links: Links | None = None,
-                 signing: SigningKeys | None = None) -> None:
+                 signing: SigningKeys | None = None, *, viewer: Viewer | None = None,
+                 handlers: dict[str, Callable[[Message], None]] | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.send = send
@@ -76,17 +91,19 @@ class Dispatcher:
         # The key that derives webhook signing secrets: the links' webhook key (Links.key), which a
         # rotation of the link keys never changes.
         self.signing = signing or SigningKeys(links.key if links else secrets.token_urlsafe(32))
-        self.viewer: Viewer | None = None  # the games' view of a seat (serve)
+        self.viewer = viewer  # the games' view of a seat, for emails (None: no email needs one)
         # Messages for the server itself (a finished game to settle, a bot's turn, a tournament's
-        # games), by type (serve). They ride the outbox so that none is lost.
-        self.handlers: dict[str, Callable[[Message], None]] = {}
+        # games), by type (``config.build_services``' notifications area says which). They ride the
+        # outbox so that none is lost.
+        self.handlers: dict[str, Callable[[Message], None]] = dict(handlers or {})
 
-    def serve(self, viewer: Viewer, handlers: dict[str, Callable[[Message], None]]) -> "Dispatcher":
-        """The server's side, whole and at once: a seat's view for emails, and who handles each of
-        the server's own messages (``config.build_services``' notifications area says which)."""
-        self.viewer = viewer
-        self.handlers = {**self.handlers, **handlers}  # (a test may have added one of its own)
-        return self
+    @classmethod
+    def through(cls, store: Store, clock: Clock | None, outlets: Outlets, *, viewer: Viewer | None = None,
+                handlers: dict[str, Callable[[Message], None]] | None = None) -> "Dispatcher":
+        """The dispatcher on ``outlets``, whole: its server side given at once."""
+        return cls(store, clock, send=outlets.send, rng=outlets.rng, allow_private=outlets.allow_private,
+                   mailer=outlets.mailer, links=outlets.links, signing=outlets.signing, viewer=viewer,
+                   handlers=handlers)
 
     def now(self) -> datetime:
         return self.clock.now().astimezone(timezone.utc)

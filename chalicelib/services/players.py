@@ -107,6 +107,12 @@ class Players:
         return {"id": player.id, "name": player.name, "created_at": player.created_at, **bot_mark(player),
                 "ratings": self.ratings.player_ratings(player)}
 
+    def with_email(self, address: str) -> Player | None:
+        """The player who has this address, if any (the first the store lists: an address is
+        meant to be one player's), looked up by its hash."""
+        found = self.store.get_players(self.store.players_with_email(ids.hash_email(address))[:1])
+        return next(iter(found.values()), None)
+
     def find_players(self, query: FindPlayersQuery) -> dict:
         """Players by name (names are not unique): the whole name, matched as ``text.name_key`` folds it."""
         wanted = name_key(query.name)

@@ -18,7 +18,7 @@ from chalice.test import Client
 import app as app_module
 from chalicelib.config import build_services
 from chalicelib.http.models import ChallengeRequest, CreatePlayerRequest
-from chalicelib.notify.dispatcher import Dispatcher, Outlets
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.webhooks import SendResult
 from chalicelib.store import keys
 
@@ -48,8 +48,8 @@ def world(store, monkeypatch):
         posts.append(json.loads(body))
         return SendResult(200)
 
-    dispatcher = Dispatcher(store, clock, links=LINKS, mailer=mail, send=send, allow_private=True)
-    services = build_services(store, clock=clock, dispatcher=dispatcher)
+    services = build_services(store, clock=clock,
+                              outlets=Outlets(links=LINKS, mailer=mail, send=send, allow_private=True))
     monkeypatch.setattr(app_module.api, "services", lambda: services)
     with Client(app_module.app) as client:
         api = ApiClient(client, store)

@@ -8,7 +8,7 @@ import pytest
 
 from chalicelib.kernel.clock import iso
 from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, CreateWebhookRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Dispatcher, Outlets
 from chalicelib.notify.webhooks import RETRY_SCHEDULE, SendResult, http_send
 from chalicelib.config import build_services
 
@@ -33,11 +33,10 @@ def clock():
 @pytest.fixture
 def world(store, clock, monkeypatch):
     monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
-    dispatcher = Dispatcher(store, clock, rng=Random(1), allow_private=True)
-    services = build_services(store, clock, dispatcher=dispatcher)
+    services = build_services(store, clock, outlets=Outlets(rng=Random(1), allow_private=True))
     ann = services.players.create_player(CreatePlayerRequest(name="Ann"), None).body
     bob = services.players.create_player(CreatePlayerRequest(name="Bob"), None).body
-    return services, dispatcher, services.players.authenticate(ann["api_key"]), services.players.authenticate(bob["api_key"])
+    return services, services.dispatcher, services.players.authenticate(ann["api_key"]), services.players.authenticate(bob["api_key"])
 
 
 def start_game(services, ann, bob):

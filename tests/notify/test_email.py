@@ -17,7 +17,7 @@ from chalicelib.config import build_services
 from chalicelib.mailplay import pages
 from chalicelib.presenting.links import Links
 from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat
-from chalicelib.notify.dispatcher import Dispatcher, Outlets
+from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.mail import FileMailbox, SesMailer
 from chalicelib.store.dynamodb import DynamoStore
 from chalicelib.store.schema import create_table_if_missing
@@ -37,9 +37,8 @@ def ses_world(monkeypatch):
         sesv2 = boto3.client("sesv2", region_name="us-east-1")
         sesv2.create_email_identity(EmailIdentity="battleline.example")
         store = DynamoStore(client, "t")
-        dispatcher = Dispatcher(store, mailer=SesMailer(sesv2), links=LINKS)
-        services = build_services(store, dispatcher=dispatcher)
-        yield services, dispatcher, ses_backends[DEFAULT_ACCOUNT_ID]["us-east-1"].sent_messages
+        services = build_services(store, outlets=Outlets(mailer=SesMailer(sesv2), links=LINKS))
+        yield services, services.dispatcher, ses_backends[DEFAULT_ACCOUNT_ID]["us-east-1"].sent_messages
 
 
 @pytest.fixture
@@ -407,11 +406,10 @@ def test_a_link_plays_only_for_the_seat_it_was_made_for(ses_world):
 
 
 def test_file_mailbox_writes_eml_files(store, tmp_path):
-    dispatcher = Dispatcher(store, mailer=FileMailbox(tmp_path), links=LINKS)
-    services = build_services(store, dispatcher=dispatcher)
+    services = build_services(store, outlets=Outlets(mailer=FileMailbox(tmp_path), links=LINKS))
     ann, bob = players(services)
     new_game(services, ann, bob)
-    dispatcher.drain_outbox()
+    services.dispatcher.drain_outbox()
     files = sorted(tmp_path.glob("*.eml"))
     assert len(files) == 2  # invited (Bob), your move (Ann: her invitation too)
     kinds = {kind_of(email.message_from_bytes(f.read_bytes(), policy=policy.default)) for f in files}

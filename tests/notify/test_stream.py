@@ -32,9 +32,8 @@ def outbox(msg_id: str, kind: str = "server.test", player_id: str = "") -> dict:
 
 
 def test_a_batch_with_one_bad_record_reports_only_that_record(store):
-    dispatcher = Dispatcher(store)
     handled = []
-    dispatcher.handlers["server.test"] = lambda message: handled.append(message.id)
+    dispatcher = Dispatcher(store, handlers={"server.test": lambda message: handled.append(message.id)})
     event = {"Records": [
         record("100", outbox("msg_good")),
         record("200", {**outbox("msg_bad"), "outbox": b"\x01not deflate"}),
