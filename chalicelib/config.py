@@ -250,7 +250,8 @@ def build_services(store: "Store", clock: "Clock | None" = None, outlets: "Outle
     """Every service on one store and clock, wired area by area (:mod:`chalicelib.wiring`: each
     area builds its own services from those of the areas before it), the dispatcher built whole
     by the notifications area on ``outlets`` (what it delivers through: its sender, mailer and
-    links; a test's own). Email links are the outlets' (none: this server sends no email); ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given);
+    links; a test's own). Email links are the outlets' (none: this server sends no email);
+    ``vacation_days`` a player's per year (``vacation.DAYS_PER_YEAR`` unless given);
     long-polls pause with ``sleep`` (``time.sleep`` unless given: a test's moves its fake clock on)
     and wait at most ``long_poll_max`` seconds (:func:`long_poll_max_seconds` unless given);
     ``rates`` the rate limits (:func:`rate_limits` unless given); ``invitation_cap`` the invitations
