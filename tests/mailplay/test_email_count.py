@@ -18,7 +18,7 @@ from chalicelib.config import build_services
 from chalicelib.games.presenters import PRESENTERS
 from chalicelib.mailplay import pages
 from chalicelib.http.models import ActionRequest, CreateGameRequest, CreatePlayerRequest, PlayerSeat, Preferences
-from chalicelib.notify.dispatcher import Dispatcher
+from chalicelib.notify.dispatcher import Outlets
 from tests.fakes import FakeClock
 from tests.mailplay.test_hidden_information import form_for, links_for
 from tests.mailplay.test_languages_by_mail import a_turn
@@ -31,8 +31,7 @@ def challenge(store, first_seat: int, digest: bool = False):
     """Ann challenges Bob (he is asked); the clock is the test's, the sweeper run by hand."""
     clock = FakeClock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
     outbox = Outbox()
-    dispatcher = Dispatcher(store, clock=clock, mailer=outbox, links=LINKS)
-    services = build_services(store, clock=clock, dispatcher=dispatcher)
+    services = build_services(store, clock=clock, outlets=Outlets(links=LINKS, mailer=outbox))
     ann, bob = (services.players.authenticate(services.players.create_player(
         CreatePlayerRequest(name=name, email=f"{name.lower()}@example.org"), None).body["api_key"])
         for name in ("Ann", "Bob"))
