@@ -98,7 +98,8 @@ def test_your_move_email_through_ses_has_both_parts_the_grid_and_no_hidden_cards
     your_move = next(m for m in messages if kind_of(m) == "your_turn")
     assert your_move["To"] == "ann@example.org" and your_move.get_content_type() == "multipart/alternative"
     text, html = text_of(your_move), html_of(your_move)
-    assert first_line(text) == "Your move: you play first."
+    # the game starts on Ann's move: one email, her invitation's first line and her move (issue 36 item 1)
+    assert first_line(text) == "You started a game of Battle Line against Bob. Your move: you play first."
     assert "Flag 1: Bob - | You -" in text and "<table" in html and "seat 1" not in text + html
     hand = game["state"]["hand"]
     assert all(card in text and card in visible(html) for card in hand)
