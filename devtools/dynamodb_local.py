@@ -69,7 +69,7 @@ START_TIMEOUT = float(os.environ.get("DYNAMODB_LOCAL_START_TIMEOUT", "300"))
 # test's or a local game's few thousand requests, never long enough for C2's optimising to pay back
 # what it costs. Measured (900 writes, queries and transactions, 2 cores): half the CPU to start
 # (8 s -> 4 s) and to answer (17 s -> 7 s), so make test's workers and make serve share the cores
-# with less (docs/testing.md, "The 10-minute budget").
+# with less (docs/architecture.md, "make test's 10 minutes").
 JVM_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 
 
