@@ -93,6 +93,45 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("store", store_kinds(metafunc), indirect=True)
 
 
+# make test's workers take whole files (--dist loadfile) in the order collected (pyproject.toml's
+# --no-loadscope-reorder: pytest-xdist would otherwise hand out the files with most tests first and
+# leave the long single-test files, schemathesis's 150 s, for the end, one worker finishing alone).
+# The longest files go first, longest to shortest, then the rest of tests/integration and tests/infra
+# (live servers, subprocesses, synths), then everything else as collected: the two workers end
+# within a short file of each other. Seconds from a --durations run (28 November, loaded 2-core
+# machine); a file that takes more than some 20 s belongs here (docs/architecture.md, "make test's 10 minutes").
+LONGEST_FIRST = (
+    "tests/integration/test_schemathesis.py",  # 156 s
+    "tests/integration/test_cli.py",  # 119 s
+    "tests/integration/test_board_browser.py",  # 99 s
+    "tests/integration/test_serve.py",  # 97 s
+    "tests/integration/test_generated_clients.py",  # 84 s
+    "tests/mailplay/test_hidden_information.py",  # 67 s
+    "tests/integration/test_longpoll_live.py",  # 55 s
+    "tests/infra/test_stack.py",  # 42 s, make synth's stack for test_nag.py too (tests/infra/conftest.py)
+    "tests/infra/test_launch.py",  # 29 s
+    "tests/api/test_contract.py",  # 26 s
+    "tests/infra/test_mail_events_stack.py",  # 25 s
+    "tests/infra/test_nag.py",  # 33 s with the synth, 12 s without: after test_stack.py
+    "tests/integration/test_accessibility.py",  # 23 s
+    "tests/api/test_game_records.py",  # 23 s
+)
+
+
+def pytest_collection_modifyitems(items):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # one process: the order does not matter
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+
+    def key(item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        if path in rank:
+            return rank[path]
+        return len(rank) + (0 if path.startswith(("tests/integration/", "tests/infra/")) else 1)
+
+    items.sort(key=key)  # stable: a file's tests keep their order
+
+
 @pytest.fixture
 def store(request):
     if request.param == MEMORY:

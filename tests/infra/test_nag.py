@@ -1,7 +1,8 @@
 """Item 9 of issue 24: cdk-nag (AwsSolutions and Serverless packs) and cfn-lint on the stack as
 CloudFormation deploys it, Chalice's SAM resources expanded (infra/checks.py). A finding fails
 here unless infra/stack.py fixes it or infra/checks.py acknowledges it with a written reason.
-One synth for the module (in-process; it packages the app with Chalice, as a deploy does)."""
+The stack is make synth's (it packages the app with Chalice, as a deploy does), made once for the run
+and shared with test_stack.py (tests/infra/conftest.py)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def folder(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def template(folder) -> dict:
-    return checks.synthesize(folder / "cdk.out")
+def template(make_synth) -> dict:
+    return json.loads((make_synth / f"{checks.STACK}.template.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +88,7 @@ def test_the_check_can_fail_and_every_acknowledgment_has_a_reason_and_a_finding(
         assert len(reason.split()) >= 5, f"cfn-lint {rule}: say why it is ignored"
 
 
-def test_dev_only_tools_stay_out_of_the_lambda_package(folder, template):
+def test_dev_only_tools_stay_out_of_the_lambda_package(make_synth):
     """The checks' tools (and every other dev extra) are not in the deployment package."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     dev = {re.split(r"[\[=<>~ ]", d, maxsplit=1)[0].lower() for d in project["project"]["optional-dependencies"]["dev"]}
@@ -96,7 +97,7 @@ def test_dev_only_tools_stay_out_of_the_lambda_package(folder, template):
     modules = {module for module, dists in packages_distributions().items()
                if any(d.lower() in dev for d in dists)}
     assert {"cdk_nag", "samtranslator", "cfnlint", "aws_cdk"} <= modules
-    package = next((folder / "cdk.out").glob("asset.*.zip"))
+    package = next(make_synth.glob("asset.*.zip"))
     top = {name.split("/", 1)[0].removesuffix(".py") for name in zipfile.ZipFile(package).namelist()}
     assert "app" in top and "chalicelib" in top
     assert not top & modules, f"dev tools in the Lambda package: {sorted(top & modules)}"

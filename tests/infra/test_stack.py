@@ -4,7 +4,6 @@ Lambda package. One synth for the module (it packages the app with Chalice, as a
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -27,15 +26,9 @@ FUNCTIONS = {"APIHandler": "battleline-api", "OutboxConsumer": "battleline-outbo
 
 
 @pytest.fixture(scope="module")
-def synthesized(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("cdk.out")
-    env = {**os.environ, "CDK_OUTDIR": str(out), "AWS_DEFAULT_REGION": "us-east-1",
-           "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"}
-    run = subprocess.run([sys.executable, "infra/app.py", f"mail_domain={MAIL_DOMAIN}", "alarm_email=ops@example.com",
-                          "public_url=https://games.example.com"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    return out
+def synthesized(make_synth) -> Path:
+    """make synth's folder (tests/infra/conftest.py: made once for the run, shared with test_nag.py)."""
+    return make_synth
 
 
 @pytest.fixture(scope="module")
