@@ -60,3 +60,18 @@ def test_item_4_the_command_lines_hand_says_what_a_tactic_stands_for(language):
         shown = screens.screen(view, events)
         at = next(i for i, line in enumerate(shown) if "COMPANION" in line)  # the hand, before the moves
         assert shown[at + 1].strip().startswith("COMPANION") and shown[at + 1].endswith(SAID[language][0])
+
+
+@pytest.mark.parametrize("language", sorted(SAID))
+def test_item_4_the_html_emails_hand_shows_what_a_tactic_stands_for_in_words(language):
+    """Not only as a hover title: a reader of the HTML part sees it under the hand's cards."""
+    import re
+
+    from chalicelib.presenting.templates import render
+
+    view, _events = _with_tactics()
+    with i18n.speaking(language):
+        letter = show.letter(view, Links("k" * 32, "https://play.example"))
+        html = render("notification.html", **letter, unsubscribe_url="https://play.example/u")
+        shown = re.sub(r'title="[^"]*"', "", html)  # the words on the page, hover titles left out
+        assert SAID[language][0] in shown
