@@ -64,7 +64,8 @@ class Ratings:
         if card_set is None:
             return engine.rating_pool({})
         if "card_set" not in engine.options_model.model_fields:
-            raise ServiceError("invalid_request", _("{game} games have no card sets: leave out card_set").format(
+            # no card set of that id exists for this game: the same answer as an unknown set (404)
+            raise ServiceError("card_set_not_found", _("{game} games have no card sets: leave out card_set").format(
                 game=game))
         try:
             return engine.rating_pool({"card_set": card_set})
