@@ -255,6 +255,23 @@ def points(value: float) -> str:
     return i18n.number(value, 0 if float(value).is_integer() else 1)
 
 
+def _on_its_own(message: Message, player: Player, links: Links, template: str, context: dict) -> EmailMessage:
+    """An email in a thread of its own (a digest, a tournament's news): ``template``'s text and HTML
+    parts, with one-click unsubscribe (``context["unsubscribe_url"]``) and marked automatic."""
+    email = EmailMessage()
+    email["From"] = mail_from()
+    email["To"] = player.email
+    email["Subject"] = context["subject"]
+    email["Date"] = formatdate(usegmt=True)
+    email["Message-ID"] = message_id(message.id, links.mail_domain)
+    email["X-Battleline-Message"] = message.id
+    unsubscribable(email, context["unsubscribe_url"])
+    automatic(email)
+    email.set_content(render(f"{template}.txt", **context))
+    email.add_alternative(render(f"{template}.html", **context), subtype="html")
+    return email
+
+
 def compose_tournament(message: Message, player: Player, views: list[dict], links: Links) -> EmailMessage:
     """A tournament's news to one player, in their language, in a thread of the tournament's own: a
     round paired (each of their games: the opponent, who moves first, the time control, its board
@@ -295,18 +312,7 @@ def compose_tournament(message: Message, player: Player, views: list[dict], link
                "standings_url": standings_url, "csv_url": f"{links.base_url}/v1/tournaments/"
                f"{data['tournament_id']}/standings?format=csv" if message.type == "tournament.finished" else None,
                "unsubscribe_url": unsubscribe}
-    email = EmailMessage()
-    email["From"] = mail_from()
-    email["To"] = player.email
-    email["Subject"] = subject
-    email["Date"] = formatdate(usegmt=True)
-    email["Message-ID"] = message_id(message.id, links.mail_domain)
-    email["X-Battleline-Message"] = message.id
-    unsubscribable(email, unsubscribe)
-    automatic(email)
-    email.set_content(render("tournament.txt", **context))
-    email.add_alternative(render("tournament.html", **context), subtype="html")
-    return email
+    return _on_its_own(message, player, links, "tournament", context)
 
 
 # ---------------------------------------------------------------- the daily digest
@@ -346,15 +352,4 @@ def compose_digest(message: Message, player: Player, links: Links) -> EmailMessa
                           "({zone}).").format(zone=player.preferences.get("time_zone") or "UTC"),
                "why": _("You get this daily digest instead of an email for each move. To have an email for each "
                         "move again, turn the digest off in your preferences (digest, enabled: false).")}
-    email = EmailMessage()
-    email["From"] = mail_from()
-    email["To"] = player.email
-    email["Subject"] = subject
-    email["Date"] = formatdate(usegmt=True)
-    email["Message-ID"] = message_id(message.id, links.mail_domain)
-    email["X-Battleline-Message"] = message.id
-    unsubscribable(email, unsubscribe)
-    automatic(email)
-    email.set_content(render("digest.txt", **context))
-    email.add_alternative(render("digest.html", **context), subtype="html")
-    return email
+    return _on_its_own(message, player, links, "digest", context)
