@@ -54,7 +54,7 @@ check-card-set: $(SERVE_INSTALLED)
 
 # Bots play a designer's card set against each other, and a report tells how the games went (docs/khan.md,
 # "Playtest lab"): make playtest FILE=mine.json [GAMES=500] [BOT=greedy|mcts] [SEED=0] [BUDGET_MS=50] [COMPARE=1]
-# [OUT=var/playtest/<card set id>]
+# [OUT=var/playtest/<card set id>] [BATTLELINE_LANGUAGE=en|zh-Hans|ja|vi] (the report's language, as for make balance)
 GAMES ?= 500
 BOT ?= greedy
 playtest: $(INSTALLED)

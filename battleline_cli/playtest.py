@@ -1,6 +1,6 @@
 """``battleline playtest FILE``: the Khan & General playtest lab (``khan_lab``) on a designer's card-set
 file, on this machine: no server and no API key. It says what it will play and how long that should
-take, shows a progress bar, and tells where the report is (the report itself is in English)."""
+take, shows a progress bar, and tells where the report is, all in the language spoken (``--language``), the report too."""
 
 from __future__ import annotations
 

@@ -20,13 +20,14 @@ from collections import Counter
 from typing import Any
 
 from chalicelib.games.khan.cardset import CardSet
+from chalicelib.kernel.i18n import N_
 
 # The engine's endings (turns.finish, turns.forfeit), max_rounds split by whether someone won.
-ENDINGS = [("annihilation", "annihilation: all five enemy units destroyed"),
-           ("routed", "routed: no unit left on the field"),
-           ("max_rounds won", "max_rounds, won: more enemy units destroyed (then wounded)"),
-           ("max_rounds drawn", "max_rounds, drawn: level on destroyed and wounded"),
-           ("draw_agreed", "draw_agreed: a draw offered and accepted"),
+ENDINGS = [("annihilation", N_("annihilation: all five enemy units destroyed")),  # translated where shown
+           ("routed", N_("routed: no unit left on the field")),
+           ("max_rounds won", N_("max_rounds, won: more enemy units destroyed (then wounded)")),
+           ("max_rounds drawn", N_("max_rounds, drawn: level on destroyed and wounded")),
+           ("draw_agreed", N_("draw_agreed: a draw offered and accepted")),
            ("resign", "resign")]
 
 

@@ -1,7 +1,8 @@
 """The playtest's report: ``report.md`` and ``report.html`` (self-contained: the charts are inline
 SVG drawn by matplotlib, with text as paths), plus ``games.json`` (every game's record, to check a
 figure or redo a chart). Both documents are built from the same sections (a title, what the figure
-means, a table, a chart for the page); they are written in English.
+means, a table, a chart for the page); they are written in the language spoken (chalicelib/kernel/i18n.py:
+``with speaking("ja"): write(...)``), the page's ``<html lang>`` with it.
 
 matplotlib (a dev extra, never in the Lambda package) is imported here only, with the Agg backend.
 """
@@ -17,11 +18,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from chalicelib.games.khan.cardset import CardSet, warnings
+from chalicelib.kernel import i18n
+from chalicelib.kernel.i18n import N_, _
 
 from .play import MCTS, Plan
 
 INSTALL_HINT = "pip install 'matplotlib==3.11.2' (or the dev extras: pip install -e '.[dev]')"
 BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#8a8f98"
+KINDS = {"unit": N_("unit"), "command": N_("command")}
+LENGTHS = {"rounds": N_("rounds"), "decisions": N_("decisions")}
 
 
 def matplotlib_missing() -> bool:
@@ -71,7 +76,7 @@ def pct(value: float | None) -> str:
 
 def interval(figure: dict) -> str:
     if not figure["games"]:
-        return "– (no games)"
+        return _("– (no games)")
     return f"{pct(figure['rate'])} ({pct(figure['low'])} – {pct(figure['high'])})"
 
 
@@ -96,8 +101,16 @@ def duration(seconds: float) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
+def translated(row: dict, key: str) -> str:
+    """A row's words marked with N_ where they were written, in the language spoken."""
+    words = row.get(key)
+    return _(words) if words else key
+
+
 def faction_name(card_set: CardSet, faction: str) -> str:
-    return next(f.name for f in card_set.factions if f.id == faction)
+    """The faction's name in the language spoken (its ``names``), else its ``name``."""
+    entry = next(f for f in card_set.factions if f.id == faction)
+    return entry.named(i18n.language()) or entry.name
 
 
 # ---------------------------------------------------------------- charts
@@ -106,6 +119,9 @@ def new_figure(width: float, height: float):
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
+
+    from .balance import cjk_fallback
+    cjk_fallback()  # labels in Chinese and Japanese too
     matplotlib.rcParams.update({"svg.hashsalt": "khan-lab", "font.size": 10, "axes.spines.top": False,
                                 "axes.spines.right": False})
     return Figure(figsize=(width, height), layout="constrained")
@@ -122,21 +138,21 @@ def svg(figure) -> str:
 def rates_chart(run: Run) -> str:
     """Each faction's win rate and the first mover's, with their intervals, against 50 %."""
     figures = run.figures
-    bars = [(f["name"], f) for f in figures["factions"]] + [("first mover", figures["first"])]
+    bars = [(faction_name(run.card_set, f["id"]), f) for f in figures["factions"]] + [(_("first mover"), figures["first"])]
     figure = new_figure(7.5, 0.55 * len(bars) + 1.0)
     axes = figure.subplots()
-    labels = [name for name, _ in bars][::-1]
-    values = [(f["rate"] or 0) for _, f in bars][::-1]
-    errors = [[(f["rate"] or 0) - f["low"] for _, f in bars][::-1], [f["high"] - (f["rate"] or 0) for _, f in bars][::-1]]
+    labels = [name for name, _f in bars][::-1]
+    values = [(f["rate"] or 0) for _n, f in bars][::-1]
+    errors = [[(f["rate"] or 0) - f["low"] for _n, f in bars][::-1], [f["high"] - (f["rate"] or 0) for _n, f in bars][::-1]]
     colours = [GREY] + [BLUE] * (len(bars) - 1)
     axes.barh(labels, values, xerr=errors, color=colours, capsize=4, height=0.6)
     axes.axvline(0.5, color="#444", linewidth=1, linestyle="--")
-    for y, (value, high) in enumerate(zip(values, [f["high"] for _, f in bars][::-1])):
+    for y, (value, high) in enumerate(zip(values, [f["high"] for _n, f in bars][::-1])):
         axes.text(high + 0.015, y, pct(value), va="center", ha="left", fontweight="bold")
     axes.set_xlim(0, 1.1)
     axes.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1])
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
-    axes.set_xlabel("win rate (bars: 95 % Wilson interval; dashed: 50 %)")
+    axes.set_xlabel(_("win rate (bars: 95 % Wilson interval; dashed: 50 %)"))
     return svg(figure)
 
 
@@ -152,7 +168,7 @@ def endings_chart(run: Run) -> str:
     axes.set_xlim(0, 1.15)
     axes.set_xticks([0, 0.25, 0.5, 0.75, 1])
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
-    axes.set_xlabel("share of the games")
+    axes.set_xlabel(_("share of the games"))
     return svg(figure)
 
 
@@ -168,13 +184,14 @@ def length_chart(run: Run) -> str:
             axes.set_xlim(low - 1.5, high + 1.5)
         else:
             axes.hist(values, bins=30, color=BLUE, edgecolor="white")
-        axes.axvline(spread["mean"], color=ORANGE, linewidth=1.5, label=f"mean {number(spread['mean'])}")
+        axes.axvline(spread["mean"], color=ORANGE, linewidth=1.5,
+                     label=_("mean {value}").format(value=number(spread["mean"])))
         axes.axvline(spread["median"], color="#444", linewidth=1, linestyle="--",
-                     label=f"median {number(spread['median'])}")
+                     label=_("median {value}").format(value=number(spread["median"])))
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-        axes.set_xlabel(f"{key} a game")
-        axes.set_ylabel("games")
+        axes.set_xlabel(_("{what} a game").format(what=_(LENGTHS[key])))
+        axes.set_ylabel(_("games"))
         axes.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
     return svg(figure)
 
@@ -186,9 +203,9 @@ def cards_chart(run: Run, faction: str) -> str:
     axes = figure.subplots()
     ys = range(len(rows))
     axes.barh([y + 0.2 for y in ys], [r["when_played"]["rate"] or 0 for r in rows], height=0.4, color=BLUE,
-              label="games where it was played")
+              label=_("games where it was played"))
     axes.barh([y - 0.2 for y in ys], [r["when_not"]["rate"] or 0 for r in rows], height=0.4, color=GREY,
-              label="games where it was not")
+              label=_("games where it was not"))
     for y, r in zip(ys, rows):
         for offset, figure_ in ((0.2, r["when_played"]), (-0.2, r["when_not"])):
             if figure_["games"]:
@@ -199,7 +216,7 @@ def cards_chart(run: Run, faction: str) -> str:
     axes.set_xlim(0, 1.12)
     axes.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1])
     axes.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
-    axes.set_xlabel(f"{faction_name(run.card_set, faction)}: win rate")
+    axes.set_xlabel(_("{faction}: win rate").format(faction=faction_name(run.card_set, faction)))
     axes.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
     return svg(figure)
 
@@ -208,73 +225,81 @@ def cards_chart(run: Run, faction: str) -> str:
 
 def settings_rows(run: Run) -> list[list[str]]:
     plan, card_set = run.plan, run.card_set
-    budget = f"{number(plan.budget_ms)} ms a decision" if plan.bot == MCTS else "– (only mcts has one)"
-    return [["card set", f"{card_set.name}: `{card_set.id}` version {card_set.version}, digest `{card_set.digest}`"
-             + (f" (file {card_set.source})" if plan.path else "")],
-            ["bot", f"{plan.bot} against {plan.bot}"], ["time budget", budget], ["seed", str(plan.seed)],
-            ["games", f"{plan.games} (at most {plan.max_rounds} rounds each)"],
-            ["workers", f"{plan.workers} on a machine with {run.cores} cores ({run.machine})"],
-            ["run time", f"{duration(run.seconds)} (expected before it started: {duration(run.estimate)}); "
-                         f"{run.per_decision_ms:.1f} ms a decision"],
-            ["date", run.date],
-            ["checks", "; ".join(f"warning: {w}" for w in warnings(card_set)) or "valid, no warnings"]]
+    budget = _("{ms} ms a decision").format(ms=number(plan.budget_ms)) if plan.bot == MCTS \
+        else _("– (only mcts has one)")
+    named = card_set.named(i18n.language()) or card_set.name
+    return [[_("card set"), _("{name}: `{id}` version {version}, digest `{digest}`").format(
+                name=named, id=card_set.id, version=card_set.version, digest=card_set.digest)
+             + (_(" (file {file})").format(file=card_set.source) if plan.path else "")],
+            [_("bot"), _("{bot} against {bot}").format(bot=plan.bot)], [_("time budget"), budget],
+            [_("seed"), str(plan.seed)],
+            [_("games"), _("{games} (at most {rounds} rounds each)").format(games=plan.games, rounds=plan.max_rounds)],
+            [_("workers"), _("{workers} on a machine with {cores} cores ({machine})").format(
+                workers=plan.workers, cores=run.cores, machine=run.machine)],
+            [_("run time"), _("{time} (expected before it started: {expected}); {ms} ms a decision").format(
+                time=duration(run.seconds), expected=duration(run.estimate), ms=f"{run.per_decision_ms:.1f}")],
+            [_("date"), run.date],
+            [_("checks"), "; ".join(_("warning: {warning}").format(warning=w) for w in warnings(card_set))
+             or _("valid, no warnings")]]
 
 
 def sections(run: Run) -> list[Section]:
     figures, card_set = run.figures, run.card_set
     found = [Section(
-        "Win rate per faction",
-        "Each faction's share of the games won; draws count as not won. The interval is Wilson's at 95 %: with "
-        "this many games the true rate lies in it 19 times in 20. Two factions whose intervals both hold 50 % "
-        "are not shown to differ; a faction whose interval lies above 50 % is stronger in the hands of this bot.",
-        ["faction", "games", "won", "lost", "drawn", "win rate (95 % interval)", "enemy units destroyed a game",
-         "wounded a game"],
-        [[f["name"], str(f["games"]), str(f["wins"]), str(f["losses"]), str(f["draws"]), interval(f),
+        _("Win rate per faction"),
+        _("Each faction's share of the games won; draws count as not won. The interval is Wilson's at 95 %: with "
+          "this many games the true rate lies in it 19 times in 20. When both factions' intervals hold 50 %, "
+          "they are not shown to differ; when a faction's interval lies above 50 %, it is stronger in the hands of "
+          "this bot."),
+        [_("faction"), _("games"), _("won"), _("lost"), _("drawn"), _("win rate (interval at 95 %)"),
+         _("enemy units destroyed a game"), _("wounded a game")],
+        [[faction_name(card_set, f["id"]), str(f["games"]), str(f["wins"]), str(f["losses"]), str(f["draws"]), interval(f),
           number(f["destroyed"], 2), number(f["wounded"], 2)] for f in figures["factions"]], lambda: rates_chart(run))]
     first = figures["first"]
     found.append(Section(
-        "First-player advantage",
-        "The seat that places first and plays first each round. The seats alternate so that each faction moves "
-        "first in half of its games: a first mover's win rate above 50 % (its interval above 50 %) is an "
-        "advantage of moving first, whatever the faction.",
-        ["who moved first", "games", "won", "win rate (95 % interval)"],
-        [["either faction", str(first["games"]), str(first["wins"]), interval(first)]]
+        _("First-player advantage"),
+        _("The seat that places first and plays first each round. The seats alternate so that each faction moves "
+          "first in half of its games: a first mover's win rate above 50 % (its interval above 50 %) is an "
+          "advantage of moving first, whatever the faction."),
+        [_("who moved first"), _("games"), _("won"), _("win rate (interval at 95 %)")],
+        [[_("either faction"), str(first["games"]), str(first["wins"]), interval(first)]]
         + [[faction_name(card_set, f), str(r["games"]), str(r["wins"]), interval(r)]
            for f, r in figures["first_by_faction"].items()]))
     found.append(Section(
-        "How games end",
-        "The engine's endings: annihilation (a side destroyed all five enemy units), routed (a side had no unit "
-        "left on the field), max_rounds (the last round was played: more enemy units destroyed wins, then more "
-        "wounded, else a draw), draw_agreed and resign (bots never offer draws nor resign). Many max_rounds games "
-        "mean that the cards rarely let one side finish the other.",
-        ["ending", "games", "share"],
-        [[e["label"], str(e["games"]), pct(e["share"])] for e in figures["endings"]], lambda: endings_chart(run)))
+        _("How games end"),
+        _("The engine's endings: annihilation (a side destroyed all five enemy units), routed (a side had no unit "
+          "left on the field), max_rounds (the last round was played: more enemy units destroyed wins, then more "
+          "wounded, else a draw), draw_agreed and resign (bots never offer draws nor resign). Many max_rounds games "
+          "mean that the cards rarely let one side finish the other."),
+        [_("ending"), _("games"), _("share")],
+        [[translated(e, "label"), str(e["games"]), pct(e["share"])] for e in figures["endings"]], lambda: endings_chart(run)))
     rounds, decisions = figures["rounds"], figures["decisions"]
     found.append(Section(
-        "Length of the games",
-        "Rounds played (a round: each side's turn) and decisions taken (every step either side chose: "
-        "placing, deploying, commanding, paying, moving, engaging, ending a phase...).",
-        ["", "mean", "median", "shortest", "longest"],
-        [[name, number(s["mean"]), number(s["median"]), number(s["min"]), number(s["max"])]
+        _("Length of the games"),
+        _("Rounds played (a round: each side's turn) and decisions taken (every step either side chose: "
+          "placing, deploying, commanding, paying, moving, engaging, ending a phase...)."),
+        ["", _("mean"), _("median"), _("shortest"), _("longest")],
+        [[_(LENGTHS[name]), number(s["mean"]), number(s["median"]), number(s["min"]), number(s["max"])]
          for name, s in (("rounds", rounds), ("decisions", decisions))], lambda: length_chart(run)))
     for index, (faction, rows) in enumerate(figures["cards"].items()):
         found.append(Section(
-            f"Cards: {faction_name(card_set, faction)}",
-            "As for the cards above." if index else "Played: a unit entered the field (placed or deployed); a command was laid face up on a unit as its "
-            "command. Paid: laid face down into a sequence to pay for another command (spent, not played). Cards "
-            "return to the hand, so a command can be played many times a game. Then the faction's win rate in the "
-            "games where it played the card at least once, and in those where it did not (with the number of "
-            "games): a card whose games are won much more often when it is played may be strong, one never "
-            "played may be weak or unaffordable. A card always played has no games without it (–).",
-            ["card", "kind", "copies in the deck", "played (a game)", "paid (a game)", "won when played (games)",
-             "won when not played (games)"],
-            [[r["card"], r["kind"], str(r["in_deck"]), per_game(r["played"], r["played_a_game"]),
+            _("Cards: {faction}").format(faction=faction_name(card_set, faction)),
+            _("As for the cards above.") if index else _(
+                "Played: a unit entered the field (placed or deployed); a command was laid face up on a unit as its "
+                "command. Paid: laid face down into a sequence to pay for another command (spent, not played). Cards "
+                "return to the hand, so a command can be played many times a game. Then the faction's win rate in "
+                "the games where it played the card at least once, and in those where it did not (with the number "
+                "of games): a card whose games are won much more often when it is played may be strong, one never "
+                "played may be weak or unaffordable. A card always played has no games without it (–)."),
+            [_("card"), _("kind"), _("copies in the deck"), _("played (a game)"), _("paid (a game)"),
+             _("won when played (games)"), _("won when not played (games)")],
+            [[r["card"], translated(KINDS, r["kind"]), str(r["in_deck"]), per_game(r["played"], r["played_a_game"]),
               per_game(r["paid"], r["paid_a_game"]),
               f"{pct(r['when_played']['rate'])} ({r['when_played']['games']})",
               f"{pct(r['when_not']['rate'])} ({r['when_not']['games']})"] for r in rows],
             chart=lambda faction=faction: cards_chart(run, faction),
-            notes=[f"{', '.join(r['card'] for r in rows if not r['in_deck'])}: not in the recommended deck, "
-                   f"never played."] if any(not r["in_deck"] for r in rows) else []))
+            notes=[_("{cards}: not in the recommended deck, never played.").format(
+                cards=", ".join(r["card"] for r in rows if not r["in_deck"]))] if any(not r["in_deck"] for r in rows) else []))
     if run.compared is not None:
         found.append(comparison(run, run.compared))
     return found
@@ -285,30 +310,36 @@ def comparison(run: Run, other: Run) -> Section:
     mine, theirs = run.figures, other.figures
     rows = []
     pairs = list(zip(mine["factions"], theirs["factions"]))
-    names = [a["name"] if a["name"] == b["name"] else f"{a['name']} / {b['name']}" for a, b in pairs]
+    names = [faction_name(run.card_set, a["id"]) if a["name"] == b["name"]
+             else f"{faction_name(run.card_set, a['id'])} / {faction_name(other.card_set, b['id'])}" for a, b in pairs]
     for name, (a, b) in zip(names, pairs):
-        rows.append([f"{name} wins", interval(a), interval(b)])
+        rows.append([_("{faction} wins").format(faction=name), interval(a), interval(b)])
     for name, (a, b) in zip(names, pairs):
-        rows.append([f"{name}: enemy units destroyed a game", number(a["destroyed"], 2), number(b["destroyed"], 2)])
-    rows.append(["first mover wins", interval(mine["first"]), interval(theirs["first"])])
+        rows.append([_("{faction}: enemy units destroyed a game").format(faction=name), number(a["destroyed"], 2), number(b["destroyed"], 2)])
+    rows.append([_("first mover wins"), interval(mine["first"]), interval(theirs["first"])])
     for a, b in zip(mine["endings"], theirs["endings"]):
-        rows.append([f"ends by {a['ending']}", pct(a["share"]), pct(b["share"])])
+        rows.append([_("ends by {ending}").format(ending=a["ending"]), pct(a["share"]), pct(b["share"])])
     for key in ("rounds", "decisions"):
-        rows.append([f"{key} a game (mean / median)", f"{number(mine[key]['mean'])} / {number(mine[key]['median'])}",
+        rows.append([_("{what} a game (mean / median)").format(what=_(LENGTHS[key])), f"{number(mine[key]['mean'])} / {number(mine[key]['median'])}",
                      f"{number(theirs[key]['mean'])} / {number(theirs[key]['median'])}"])
     return Section(
-        "Beside the default set",
-        f"The same games (seeds {run.plan.seed}:0 to {run.plan.seed}:{run.plan.games - 1}, the same bot, "
-        f"{run.plan.games} games, at most {run.plan.max_rounds} rounds) played with `{other.card_set.id}` "
-        f"version {other.card_set.version}. Factions are matched by their order in the files.",
-        ["figure", f"{run.card_set.id} v{run.card_set.version}", f"{other.card_set.id} v{other.card_set.version}"],
+        _("Beside the default set"),
+        _("The same games (seeds {seed}:0 to {seed}:{last}, the same bot, {games} games, at most {rounds} rounds) "
+          "played with `{id}` version {version}. Factions are matched by their order in the files.").format(
+            seed=run.plan.seed, last=run.plan.games - 1, games=run.plan.games, rounds=run.plan.max_rounds,
+            id=other.card_set.id, version=other.card_set.version),
+        [_("figure"), f"{run.card_set.id} v{run.card_set.version}", f"{other.card_set.id} v{other.card_set.version}"],
         rows)
 
 
 # ---------------------------------------------------------------- the documents
 
+def title(run: Run) -> str:
+    return _("Playtest: {name}").format(name=run.card_set.named(i18n.language()) or run.card_set.name)
+
+
 def markdown(run: Run) -> str:
-    lines = [f"# Playtest: {run.card_set.name}", "", "| | |", "|---|---|"]
+    lines = [f"# {title(run)}", "", "| | |", "|---|---|"]
     lines += [f"| {a} | {b} |" for a, b in settings_rows(run)]
     for section in sections(run):
         lines += ["", f"## {section.title}", "", section.meaning, "",
@@ -350,10 +381,10 @@ def html_cell(text: str) -> str:
 
 
 def page(run: Run) -> str:
-    parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    parts = [f"<!doctype html>\n<html lang=\"{i18n.language()}\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-             f"<title>Playtest: {html.escape(run.card_set.name)}</title><style>{STYLE}</style></head><body><main>",
-             f"<h1>Playtest: {html.escape(run.card_set.name)}</h1>", "<div class=\"wide\"><table class=\"settings\">"]
+             f"<title>{html.escape(title(run))}</title><style>{STYLE}</style></head><body><main>",
+             f"<h1>{html.escape(title(run))}</h1>", "<div class=\"wide\"><table class=\"settings\">"]
     parts += [f"<tr><th>{html.escape(a)}</th><td>{html_cell(b)}</td></tr>" for a, b in settings_rows(run)]
     parts.append("</table></div>")
     for section in sections(run):
@@ -369,7 +400,7 @@ def page(run: Run) -> str:
 
 
 def write(run: Run, folder: Path) -> dict[str, Path]:
-    """report.md, report.html and games.json in ``folder`` (made when missing)."""
+    """report.md, report.html (in the language spoken) and games.json in ``folder`` (made when missing)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"markdown": folder / "report.md", "html": folder / "report.html", "games": folder / "games.json"}
     paths["markdown"].write_text(markdown(run), encoding="utf-8")

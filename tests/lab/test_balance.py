@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,7 @@ def test_the_balance_report_speaks_each_of_the_four_languages(result, tmp_path, 
     with i18n.speaking(language):
         paths = balance.write(result, tmp_path, "search.json")
         target = i18n._("Targets")
+        win_rates = i18n._("Win rate per faction")
     page, text = paths["html"].read_text(), paths["markdown"].read_text()
     assert f"<html lang=\"{language}\">" in page and f"<h1>{title}" in page and "<svg" in page  # the chart, inline
     assert text.startswith(f"# {title}") and f"## {target}" in text
@@ -170,7 +172,52 @@ def test_the_balance_report_speaks_each_of_the_four_languages(result, tmp_path, 
         assert target != "Targets"
     # each candidate's folder: its card-set file and the lab's report of its games (win rates, endings, cards)
     lab = (tmp_path / "candidate-1" / "report.md").read_text()
-    assert (tmp_path / "candidate-1" / "khan-default.v2.json").exists() and "## Win rate per faction" in lab
+    assert (tmp_path / "candidate-1" / "khan-default.v2.json").exists() and f"## {win_rates}" in lab
+
+
+LAB_TITLES = ["Playtest:", "Win rate per faction", "First-player advantage", "How games end", "Length of the games",
+              "Cards:", "Beside the default set"]  # the lab report's section titles in English
+LAB_WORDS = {"en": "Playtest", "zh-Hans": "试玩", "ja": "テストプレイ", "vi": "Chơi thử"}
+
+
+def english_titles_left(text: str) -> list[str]:
+    return [title for title in LAB_TITLES if re.search(rf"^#+ {re.escape(title)}", text, re.MULTILINE)
+            or f">{title}" in text]
+
+
+def assert_the_lab_report_speaks(folder: Path, language: str) -> None:
+    page, text = (folder / "report.html").read_text(), (folder / "report.md").read_text()
+    assert f"<html lang=\"{language}\">" in page and f"<h1>{LAB_WORDS[language]}" in page
+    assert text.startswith(f"# {LAB_WORDS[language]}")
+    with i18n.speaking(language):
+        win_rates, games = i18n._("Win rate per faction"), i18n._("won when played (games)")
+    assert f"## {win_rates}" in text and f"<h2>{win_rates}</h2>" in page and games in text
+    if language == "en":
+        assert english_titles_left(text) and english_titles_left(page)  # the check below finds them when there
+    else:
+        assert english_titles_left(text) == [] and english_titles_left(page) == []
+        assert "won when played" not in text + page and "not in the recommended deck" not in text
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "ja", "vi"])
+def test_the_labs_report_speaks_each_of_the_four_languages_for_make_playtest_and_a_balance_candidate(
+        result, tmp_path, monkeypatch, language):
+    from battleline_cli import main
+    from khan_lab.__main__ import arguments
+    monkeypatch.setenv("BATTLELINE_CONFIG", str(tmp_path / "config.json"))
+    for name in ("BATTLELINE_LANGUAGE", "BATTLELINE_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    # make playtest: python -m khan_lab FILE ... --language X (the CLI's own option, moved before "playtest")
+    argv = arguments([str(DEFAULT_FILE), "--games", "2", "--bot", "random", "--max-rounds", "3", "--workers", "1",
+                      "--compare", "--out", str(tmp_path / "playtest"), "--language", language])
+    assert argv[:3] == ["--language", language, "playtest"]
+    outcome = CliRunner().invoke(main.app, argv)
+    assert outcome.exit_code == 0, outcome.output
+    assert_the_lab_report_speaks(tmp_path / "playtest", language)
+    # a balance candidate's own lab report, written by make balance in the designer's language
+    with i18n.speaking(language):
+        balance.write(result, tmp_path / "balance", "search.json")
+    assert_the_lab_report_speaks(tmp_path / "balance" / "candidate-1", language)
 
 
 def test_the_report_compares_the_bots_and_calls_nothing_balanced_on_too_few_games(result, tmp_path):
