@@ -12,7 +12,6 @@ card's part, first mover; the lab writes it in English).
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
 import sys
@@ -262,39 +261,16 @@ def sections(result: searching.Result) -> list[Section]:
     return found
 
 
+def heading(result: searching.Result) -> str:
+    return _("Balance search: {name}").format(name=result.base.named(i18n.language()) or result.base.name)
+
+
 def markdown(result: searching.Result, search_file: str, machine: str, date: str) -> str:
-    title = _("Balance search: {name}").format(name=result.base.named(i18n.language()) or result.base.name)
-    lines = [f"# {title}", "", "| | |", "|---|---|"]
-    lines += [f"| {a} | {b} |" for a, b in settings_rows(result, search_file, machine, date)]
-    for section in sections(result):
-        lines += ["", f"## {section.title}", "", section.meaning, ""]
-        if section.rows:
-            lines += ["| " + " | ".join(section.headers) + " |", "|" + "---|" * len(section.headers)]
-            lines += ["| " + " | ".join(row) + " |" for row in section.rows]
-        lines += [""] + section.notes if section.notes else []
-    return "\n".join(lines) + "\n"
+    return report.markdown_document(heading(result), settings_rows(result, search_file, machine, date), sections(result))
 
 
 def page(result: searching.Result, search_file: str, machine: str, date: str) -> str:
-    title = html.escape(_("Balance search: {name}").format(name=result.base.named(i18n.language()) or result.base.name))
-    parts = [f"<!doctype html>\n<html lang=\"{i18n.language()}\"><head><meta charset=\"utf-8\">"
-             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-             f"<title>{title}</title><style>{report.STYLE}</style></head><body><main>", f"<h1>{title}</h1>",
-             "<table class=\"settings\">"]
-    parts += [f"<tr><th>{html.escape(a)}</th><td>{report.html_cell(b)}</td></tr>"
-              for a, b in settings_rows(result, search_file, machine, date)]
-    parts.append("</table>")
-    for section in sections(result):
-        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p class=\"meaning\">{report.html_cell(section.meaning)}</p>"]
-        if section.chart is not None:
-            parts.append(section.chart())
-        if section.rows:
-            parts.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in section.headers) + "</tr>")
-            parts += ["<tr>" + "".join(f"<td>{report.html_cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
-            parts.append("</table>")
-        parts += [f"<p>{report.html_cell(note)}</p>" for note in section.notes]
-    parts.append("</main></body></html>\n")
-    return "\n".join(parts)
+    return report.html_document(heading(result), settings_rows(result, search_file, machine, date), sections(result))
 
 
 def write(result: searching.Result, folder: Path, search_file: str) -> dict[str, Path]:

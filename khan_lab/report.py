@@ -339,12 +339,18 @@ def title(run: Run) -> str:
 
 
 def markdown(run: Run) -> str:
-    lines = [f"# {title(run)}", "", "| | |", "|---|---|"]
-    lines += [f"| {a} | {b} |" for a, b in settings_rows(run)]
-    for section in sections(run):
-        lines += ["", f"## {section.title}", "", section.meaning, "",
-                  "| " + " | ".join(section.headers) + " |", "|" + "---|" * len(section.headers)]
-        lines += ["| " + " | ".join(row) + " |" for row in section.rows]
+    return markdown_document(title(run), settings_rows(run), sections(run))
+
+
+def markdown_document(heading: str, settings: list[list[str]], found: list[Section]) -> str:
+    """A lab document in Markdown: its settings table, then each section (the playtest's and a balance search's)."""
+    lines = [f"# {heading}", "", "| | |", "|---|---|"]
+    lines += [f"| {a} | {b} |" for a, b in settings]
+    for section in found:
+        lines += ["", f"## {section.title}", "", section.meaning, ""]
+        if section.rows:
+            lines += ["| " + " | ".join(section.headers) + " |", "|" + "---|" * len(section.headers)]
+            lines += ["| " + " | ".join(row) + " |" for row in section.rows]
         lines += [""] + section.notes if section.notes else []
     return "\n".join(lines) + "\n"
 
@@ -381,19 +387,27 @@ def html_cell(text: str) -> str:
 
 
 def page(run: Run) -> str:
+    return html_document(title(run), settings_rows(run), sections(run))
+
+
+def html_document(heading: str, settings: list[list[str]], found: list[Section]) -> str:
+    """A lab document as one HTML page; each table in a `wide` box, so a phone scrolls the table, never the page."""
+    heading = html.escape(heading)
     parts = [f"<!doctype html>\n<html lang=\"{i18n.language()}\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-             f"<title>{html.escape(title(run))}</title><style>{STYLE}</style></head><body><main>",
-             f"<h1>{html.escape(title(run))}</h1>", "<div class=\"wide\"><table class=\"settings\">"]
-    parts += [f"<tr><th>{html.escape(a)}</th><td>{html_cell(b)}</td></tr>" for a, b in settings_rows(run)]
+             f"<title>{heading}</title><style>{STYLE}</style></head><body><main>",
+             f"<h1>{heading}</h1>", "<div class=\"wide\"><table class=\"settings\">"]
+    parts += [f"<tr><th>{html.escape(a)}</th><td>{html_cell(b)}</td></tr>" for a, b in settings]
     parts.append("</table></div>")
-    for section in sections(run):
+    for section in found:
         parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p class=\"meaning\">{html_cell(section.meaning)}</p>"]
         if section.chart is not None:
             parts.append(section.chart())
-        parts.append("<div class=\"wide\"><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in section.headers) + "</tr>")
-        parts += ["<tr>" + "".join(f"<td>{html_cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
-        parts.append("</table></div>")
+        if section.rows:
+            parts.append("<div class=\"wide\"><table><tr>"
+                         + "".join(f"<th>{html.escape(h)}</th>" for h in section.headers) + "</tr>")
+            parts += ["<tr>" + "".join(f"<td>{html_cell(c)}</td>" for c in row) + "</tr>" for row in section.rows]
+            parts.append("</table></div>")
         parts += [f"<p>{html_cell(note)}</p>" for note in section.notes]
     parts.append("</main></body></html>\n")
     return "\n".join(parts)

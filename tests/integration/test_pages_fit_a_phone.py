@@ -135,3 +135,21 @@ def test_the_playtest_report_fits_a_phone_with_no_sideways_scroll(browser, tmp_p
     page.goto(paths["html"].as_uri())
     assert_fits(page, "the playtest report")
     page.close()
+
+
+def test_the_balance_report_fits_a_phone_with_no_sideways_scroll(browser, tmp_path):  # noqa: F811
+    """Issue 40's report shares the playtest report's page (khan_lab/report.html_document), so its wide
+    tables of variants and targets scroll in their own boxes on a phone, not the page."""
+    from khan_lab import balance, play, search as searching
+
+    card_set = play.default_set()
+    spec = {"bot": "random", "max_rounds": 6, "games": {"batch": 4, "most": 4}, "combine": 1, "candidates": 1,
+            "confirm": {"bot": "random", "games": 4, "candidates": 1},
+            "changes": [{"field": "commands[lance].cost", "min": 1, "max": 2}],
+            "targets": {"win_rate": {"low": 0.3, "high": 0.7}, "cards_played": 0.05}}
+    result = searching.Search(card_set, searching.check_search(spec, card_set), seed=0, minutes=5, workers=1).run()
+    paths = balance.write(result, tmp_path, "search.json")
+    page = browser.new_page(viewport=PHONE)
+    page.goto(paths["html"].as_uri())
+    assert_fits(page, "the balance report")
+    page.close()
