@@ -148,7 +148,11 @@ def test_each_candidate_is_the_sets_next_version_with_its_diff_in_the_files_word
                                                              for line in searching.diff(result, v)]
 
 
-def test_a_candidate_is_accepted_by_the_servers_check_and_plays_a_game(result, tmp_path, api):
+def test_a_candidate_is_accepted_by_the_servers_check_and_plays_a_game(result, tmp_path, api, monkeypatch):
+    from chalicelib.games.khan.cardset import REGISTRY
+
+    # play.load registers the candidate process-wide; the worker's later tests must not see khan-default v2
+    monkeypatch.setattr(REGISTRY, "_sets", dict(REGISTRY.sets))
     path = searching.write_candidate(result, result.candidates[0], tmp_path)
     checked = api.post("/v1/khan/card-sets/check", json.loads(path.read_text())).body
     assert checked["valid"] is True and checked["problems"] == [] and checked["warnings"] == []

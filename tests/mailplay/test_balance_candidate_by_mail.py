@@ -56,9 +56,9 @@ def test_a_balance_candidate_is_accepted_by_the_server_and_played_by_email(store
     assert game["status"] == "waiting" and game["state"]["card_set"] == {"id": "khan-default", "version": 2}
     services.dispatcher.drain_outbox()
     invitation = next(m for m in outbox.sent if m["To"] == "cat@example.org" and kind_of(m) == "invited")
-    # the email asking Cat to play names the candidate's card set (its name; the game holds its version 2)
-    assert f"Card set: {candidate.name}; at most 40 rounds." in text_of(invitation)
-    assert f"Card set: {escape(candidate.name)}; at most 40 rounds." in html_of(invitation)
+    # the email asking Cat to play names the candidate's card set and its version, told apart from the original
+    assert f"Card set: {candidate.name}, version 2; at most 40 rounds." in text_of(invitation)
+    assert f"Card set: {escape(candidate.name)}, version 2; at most 40 rounds." in html_of(invitation)
     answers = [unquote(urlsplit(url).path.rsplit("/", 1)[1])
                for url in re.findall(r"http://play\.example/v1/answers/[^\s\"<]+", text_of(invitation))]
     accept = next(token for token in answers if LINKS.read_answer(token).answer == "accept")

@@ -50,6 +50,14 @@ def set_name(cards: CardSet) -> str:
     return cards.named(language()) or cards.name
 
 
+def set_with_version(cards: CardSet) -> str:
+    """The card set's name, with its version when it is not the first: a balance candidate (the set's
+    next version) is told apart from the set it came from."""
+    if cards.version == 1:
+        return set_name(cards)
+    return _("{name}, version {version}").format(name=set_name(cards), version=cards.version)
+
+
 _SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC")
 _CJK_LANGUAGES = ("zh", "ja", "ko")
 
@@ -422,7 +430,7 @@ def options_told(view: dict) -> list[str]:
     seat's side), in sentences."""
     options, state, lines = view.get("options") or {}, view.get("state") or {}, []
     lines.append(_("Card set: {card_set}; at most {rounds} rounds{advanced}.").format(
-        card_set=set_name(cards) if (cards := card_set_of(state)) else str(options.get("card_set", "?")),
+        card_set=set_with_version(cards) if (cards := card_set_of(state)) else str(options.get("card_set", "?")),
         rounds=options.get("max_rounds", 40),
         advanced=_(", advanced rules") if options.get("advanced") else ""))
     factions = options.get("factions") or state.get("factions") or {}
