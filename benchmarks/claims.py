@@ -12,9 +12,11 @@ Run: make bench (or python -m benchmarks.claims [--positions N] [--brute N])
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
+from pathlib import Path
 
 from chalicelib.games.battleline import claims
 from chalicelib.games.battleline.cards import TROOPS
@@ -80,6 +82,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10_000)
     parser.add_argument("--brute", type=int, default=200, help="positions of the suite also run by brute force")
     parser.add_argument("--worst", type=int, default=200, help="worst-case positions (Mud, empty opposing side, wildcards)")
+    parser.add_argument("--json", help="also write the figures here (benchmarks.compare)")
     args = parser.parse_args()
     rng = random.Random(20261121)
     suite = [random_position(rng) for _ in range(args.positions)]
@@ -110,6 +113,12 @@ def main() -> None:
     print(f"  worst case (Mud, empty opposing side, wildcards), {len(worst)} positions: fast median "
           f"{statistics.median(worst_us):.1f} us, max {max(worst_us):.1f} us; brute force "
           f"{statistics.median(t for t, _ in worst_brute) / 1000:.0f} ms each; agree: {worst_agree}")
+    if args.json:
+        worst_q = statistics.quantiles(worst_us, n=100)
+        Path(args.json).write_text(json.dumps({
+            "median_us": statistics.median(fast_us), "p99_us": q[98],
+            "worst_median_us": statistics.median(worst_us), "worst_p99_us": worst_q[98],
+            "check_disagreements": disagreements + (not worst_agree)}))
     if disagreements or not worst_agree:
         raise SystemExit("the fast proof disagreed with the brute force")
 
