@@ -26,7 +26,7 @@ from ..clocks import timecontrol
 from ..ladders import positions as ladders
 from ..kernel.i18n import _, ngettext
 from ..presenting import show
-from ..presenting.links import Links, bare_address
+from ..presenting.links import Links, bare_address, standings_csv_path, standings_page_path
 from ..presenting.templates import render
 from ..store.records import Message, Player
 
@@ -279,7 +279,7 @@ def compose_tournament(message: Message, player: Player, views: list[dict], link
     standings, the standings page and its CSV). ``views``: the player's view of each game paired."""
     data = message.data
     tournament, rounds, number = data["name"], data["rounds"], data["round"]
-    standings_url = f"{links.base_url}/v1/tournaments/{data['tournament_id']}/standings/page"
+    standings_url = links.base_url + standings_page_path(data["tournament_id"])
     games, table = [], []
     if message.type == "tournament.round_paired":
         subject = _("{tournament}: round {round} of {rounds} is paired").format(
@@ -309,8 +309,8 @@ def compose_tournament(message: Message, player: Player, views: list[dict], link
         table = [f"{row['rank'] or '-'}. {row['name']} ({points(row['points'])})" for row in data["standings"]]
     unsubscribe = links.unsubscribe_url(player.id)
     context = {"subject": subject, "first_line": first, "intro": intro, "games": games, "table": table,
-               "standings_url": standings_url, "csv_url": f"{links.base_url}/v1/tournaments/"
-               f"{data['tournament_id']}/standings?format=csv" if message.type == "tournament.finished" else None,
+               "standings_url": standings_url, "csv_url": links.base_url + standings_csv_path(data["tournament_id"])
+               if message.type == "tournament.finished" else None,
                "unsubscribe_url": unsubscribe}
     return _on_its_own(message, player, links, "tournament", context)
 

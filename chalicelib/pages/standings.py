@@ -17,6 +17,7 @@ import io
 
 from ..games.presenters import seat_name
 from ..kernel.i18n import N_, _
+from ..presenting.links import standings_csv_path
 from .page import Download, Page
 
 ROUND_ROBINS = ("round_robin", "double_round_robin")
@@ -185,4 +186,4 @@ def standings_page(standings: dict) -> Page:
                 template="standings.html",
         data={"rows": rows, "order": order, "columns": columns(standings),
               "round_robin": standings["format"] in ROUND_ROBINS, "number": number, "short": short,
-              "csv_url": f"/v1/tournaments/{standings['tournament_id']}/standings?format=csv"})
+              "csv_url": standings_csv_path(standings["tournament_id"])})

@@ -26,6 +26,21 @@ REREAD_SECONDS = 60  # a link no key reads makes the keys be read again (a rotat
 STEP_LINK_MAX_AGE = 7 * 24 * 3600  # a week: correspondence moves are slow, stale versions are refused anyway
 
 
+def standings_page_path(tournament_id: str) -> str:
+    """A tournament's standings page (getStandingsPage): public, unsigned, the same for everyone."""
+    return f"/v1/tournaments/{quote(tournament_id)}/standings/page"
+
+
+def standings_csv_path(tournament_id: str) -> str:
+    """A tournament's standings as a CSV file (getStandings?format=csv): public, unsigned."""
+    return f"/v1/tournaments/{quote(tournament_id)}/standings?format=csv"
+
+
+def tournament_trf_path(tournament_id: str) -> str:
+    """A tournament as a TRF-16 file (getTournament?format=trf): public, unsigned."""
+    return f"/v1/tournaments/{quote(tournament_id)}?format=trf"
+
+
 ADDRESS = "email:"  # an unsubscribe token for an address (its hash follows), not a player id
 
 class LinkError(ValueError):

@@ -25,6 +25,7 @@ from ..kernel.clock import Clock, iso
 from ..kernel.errors import ServiceError
 from ..http.models import ListTournamentsQuery
 from ..notify import messages
+from ..presenting.links import standings_csv_path, standings_page_path, tournament_trf_path
 from ..store.records import GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
 from .life import GameLife
@@ -94,13 +95,12 @@ class Tournaments:
         data = self.scored(self._load(tournament_id).data)
         rows = director.standing_rows(data)
         order = director.tie_break_order(data)
-        page = f"/v1/tournaments/{data['id']}/standings/page"
         return {"tournament_id": data["id"], "name": data["name"], "game": data["game"], "format": data["format"],
                 "status": data["status"], "round": data["round"], "rounds": data["rounds"],
                 "tie_break": order[0], "tie_break_order": order, "standings": rows,
-                "crosstable": director.crosstable(data, rows), "html_url": self.base_url + page,
-                "csv_url": f"{self.base_url}/v1/tournaments/{data['id']}/standings?format=csv",
-                "trf_url": f"{self.base_url}/v1/tournaments/{data['id']}?format=trf"}
+                "crosstable": director.crosstable(data, rows), "html_url": self.base_url + standings_page_path(data["id"]),
+                "csv_url": self.base_url + standings_csv_path(data["id"]),
+                "trf_url": self.base_url + tournament_trf_path(data["id"])}
 
     def trf(self, tournament_id: str) -> tuple[str, str]:
         """The tournament as a TRF-16 file (chalicelib/tournaments/trf.py): its text and the id."""
