@@ -21,13 +21,20 @@ def main() -> int:
     # WORKER_INTERVAL_SECONDS: the pause between two rounds (0.25 s; the live long-poll test lowers it,
     # so that the "my move" lists follow each move sooner)
     interval = float(os.environ.get("WORKER_INTERVAL_SECONDS") or 0.25)
+    # WORKER_SWEEP_SECONDS: how often the schedules' work runs (due retries, the clocks' and the ladders'
+    # sweeps; 2 s). In AWS they run once a minute; each round queries every shard of their index, so
+    # running them at the outbox's pace kept an idle `make serve` and its DynamoDB Local busy.
+    sweep_every = float(os.environ.get("WORKER_SWEEP_SECONDS") or 2.0)
+    swept = float("-inf")
     try:
         while True:
             try:
                 dispatcher.drain_outbox()
-                dispatcher.run_due()
-                services.clocks.sweep_clocks()
-                services.ladders.sweep()
+                if time.monotonic() - swept >= sweep_every:
+                    swept = time.monotonic()
+                    dispatcher.run_due()
+                    services.clocks.sweep_clocks()
+                    services.ladders.sweep()
             except Exception:  # keep serving; the outbox keeps what was not done
                 logging.exception("dispatch failed; retrying")
             time.sleep(interval)
