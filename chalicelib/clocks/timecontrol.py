@@ -32,11 +32,11 @@ The clock::
                         "zone"?: "Europe/Paris", "moved"?: iso}}
 """
 
-from __future__ import annotations
-
 import heapq
 from dataclasses import dataclass
 from functools import cache
+# No `from __future__ import annotations` here: pydantic would compile every field's annotation from its
+# string when app.py is imported, a fifth of this module's import (issue 39 item 5, a cold start).
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Iterable, Iterator, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
