@@ -140,19 +140,21 @@ def unpack(zip_path: Path, into: Path, *, bytecode: bool) -> Path:
 
 @contextlib.contextmanager
 def dynamodb_local():
-    """DynamoDB Local, by the tree's devtools; its jar from node_modules (the tree's, else the checkout's
-    whose virtual environment runs this: a baseline unpacked by benchmarks.compare has none). Java runs
+    """DynamoDB Local, by the tree's devtools; its jar ``DYNAMODB_LOCAL_JAR`` or from node_modules (the
+    tree's, else the checkout's whose virtual environment runs this: a baseline unpacked by
+    benchmarks.compare has none). Java runs
     on every core, not on the one benchmarks.compare pins the samples to."""
     from devtools import dynamodb_local as local
 
-    found = local.find_jar
-    for root in (local.ROOT, Path(sys.prefix).resolve().parent):
+    found, jar = local.find_jar, os.environ.get("DYNAMODB_LOCAL_JAR")  # the jar given, else node_modules'
+    for root in (local.ROOT, Path(sys.prefix).resolve().parent) if jar is None else ():
         try:
             jar = found(root)
         except FileNotFoundError:
             continue
-        local.find_jar = lambda root=None, jar=jar: jar
         break
+    if jar is not None:
+        local.find_jar = lambda root=None, jar=Path(jar): jar
     server = local.DynamoDBLocal()
     pinned = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     try:
