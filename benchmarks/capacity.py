@@ -36,6 +36,7 @@ from chalicelib.http.models import (
     CreatePlayerRequest,
     CreateWebhookRequest,
     PlayerSeat,
+    Preferences,
 )
 from chalicelib.notify.dispatcher import Outlets
 from chalicelib.notify.webhooks import SendResult
@@ -102,6 +103,8 @@ def play(meter: Meter, services, scenario: Scenario, moves: int, seed: int) -> N
         email = f"{name.lower()}{seed}@example.org" if scenario.email else None
         created = services.players.create_player(CreatePlayerRequest(name=name, email=email), None).body
         caller = services.players.authenticate(created["api_key"])
+        # games made for them start at once (issue 34: otherwise a game waits for its invitation's answer)
+        services.players.set_preferences(caller, Preferences(challenges="accept"))
         if scenario.webhook:
             services.webhooks.create_webhook(caller, CreateWebhookRequest(url="http://127.0.0.1/hook"))
         players.append((created["api_key"], caller))

@@ -30,6 +30,28 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # as Chalice writes its zips: the same input
 # the other ~1,000 locales (30 MB) stay out of the package.
 CLDR_KEPT = {"root.dat", "en.dat", "zh.dat", "zh_Hans.dat", "ja.dat", "vi.dat"}
 
+# Parts of the runtime dependencies that no function can reach (issue 39: the package <= 8 MiB zipped). Each was
+# checked: nothing the package imports imports it, eagerly or lazily, on a path our code takes;
+# tests/infra/test_stack.py imports every module of chalicelib and the stream's batch processor from the package.
+LEFT_OUT = (
+    # Powertools' own REST router (the API is Chalice's); it is reached only by Logger's log_event of a
+    # pydantic event and by the utilities below, which we do not use.
+    "aws_lambda_powertools/event_handler",
+    # Powertools utilities we do not use (we use batch, data_classes, parser, which batch loads beside
+    # pydantic, and jmespath_utils, which Logger loads).
+    *(f"aws_lambda_powertools/utilities/{name}" for name in (
+        "auth_alpha", "circuit_breaker", "data_masking", "feature_flags", "idempotency", "kafka", "parameters",
+        "streaming", "validation")),
+    "pydantic/v1",  # pydantic 1's API, loaded only for a type with __get_validators__ (none in the package)
+    "pydantic/mypy.py",  # the mypy plugin
+    "babel/messages",  # catalog tools (extract, compile): the package has its catalogs compiled
+    "charset_normalizer/cli", "charset_normalizer/__main__.py",  # the normalizer command
+    "urllib3/contrib/emscripten",  # urllib3 in a browser (Pyodide)
+    "chalicelib/locale/messages.pot",  # the translators' template
+    # the games on a terminal: the battleline command's (battleline_cli), with click, which the package has not
+    "chalicelib/games/terminal.py", "chalicelib/games/battleline/terminal.py", "chalicelib/games/khan/terminal.py",
+)
+
 
 def languages(tree: Path) -> None:
     """Compile every translation catalog (``.po``) of the unpacked package into what gettext reads
@@ -46,6 +68,19 @@ def languages(tree: Path) -> None:
             data.unlink()
 
 
+def prune(tree: Path) -> None:
+    """Leave ``LEFT_OUT``, the type stubs (``.pyi``) and pip's installation records (``RECORD``: what
+    ``pip uninstall`` would remove, no longer true of a pruned package) out of the unpacked package."""
+    for name in LEFT_OUT:
+        path = tree / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+    for path in [*tree.rglob("*.pyi"), *tree.glob("*.dist-info/RECORD")]:
+        path.unlink()
+
+
 def precompile(package: Path) -> None:
     """Add a compiled module beside every Python file of the zip, and compiled catalogs, in place."""
     with tempfile.TemporaryDirectory() as folder:
@@ -53,6 +88,7 @@ def precompile(package: Path) -> None:
         with zipfile.ZipFile(package) as archive:
             archive.extractall(tree)
         languages(tree)
+        prune(tree)
         compileall.compile_dir(tree, quiet=1, workers=1,
                                invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
         rebuilt = package.with_suffix(".tmp")
@@ -61,7 +97,7 @@ def precompile(package: Path) -> None:
                 info = zipfile.ZipInfo(str(path.relative_to(tree)), date_time=FIXED_TIME)
                 info.external_attr = (0o755 if os.access(path, os.X_OK) else 0o644) << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(info, path.read_bytes())
+                archive.writestr(info, path.read_bytes(), compresslevel=9)  # DEFLATE's smallest: Lambda unzips once
         rebuilt.replace(package)
 
 

@@ -32,11 +32,11 @@ The clock::
                         "zone"?: "Europe/Paris", "moved"?: iso}}
 """
 
-from __future__ import annotations
-
 import heapq
 from dataclasses import dataclass
 from functools import cache
+# No `from __future__ import annotations` here: pydantic would compile every field's annotation from its
+# string when app.py is imported, a fifth of this module's import (issue 39 item 5, a cold start).
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Iterable, Iterator, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -96,7 +96,8 @@ REMINDER_KINDS = tuple(r.kind for r in REMINDERS)
 class Policy(BaseModel):
     """What every time control may add: a weekend pause, and whether vacations stop the clock."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    # built when first used, not on import: most requests never read a time control (issue 39 item 5)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
     weekend_pause: bool = Field(False, description="The seat's clock stands still on Saturday and Sunday in its "
                                                    "player's time zone (the `time_zone` preference).")
     vacations_allowed: bool = Field(True, description="Its players' vacations stop the clock (false: they do not).")

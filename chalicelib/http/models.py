@@ -1,8 +1,8 @@
 """What the API takes, as pydantic models: request bodies and queries are validated with them,
 and openapi.yaml documents them. What it answers is in ``responses.py``."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: pydantic would compile every field's annotation from its
+# string when app.py is imported, a fifth of this module's import (issue 39 item 5, a cold start).
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_validator

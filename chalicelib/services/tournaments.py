@@ -30,8 +30,12 @@ from ..store.records import GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
 from .life import GameLife
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
-from ..tournaments import director, trf
+from ..kernel import lazy
 from ..kernel.i18n import _
+
+# The pairing rules and the TRF writer: loaded by the first tournament call, not by every cold start (issue 39 item 5)
+director = lazy.module("chalicelib.tournaments.director")
+trf = lazy.module("chalicelib.tournaments.trf")
 
 logger = logging.getLogger("battleline.tournaments")
 

@@ -485,6 +485,34 @@ def test_the_store_runs_on_the_meter():
         assert (call.operation, call.read_units) == ("GetItem", 1)
 
 
+def test_issue39_item6_an_index_entry_whose_sort_key_changes_is_a_delete_and_a_put():
+    """AWS's rule on the table's own indexes, as a game's head meets them: its ``due`` entry (keys
+    only) whose sort key ``due_at`` changes is a delete and a put; its ``my_move`` entry whose keys
+    stay but whose projected version changes is one write; an entry that appears or goes is one."""
+    with mock_aws():
+        raw = boto3.client("dynamodb", region_name="us-east-1")
+        name = f"due-{uuid.uuid4().hex[:8]}"
+        create_table_if_missing(raw, name)
+        meter = Meter(raw, table_definition(name))
+        head = {"PK": {"S": "GAME#g_1"}, "SK": {"S": "HEAD"}, "game": {"S": "battleline"}, "v": {"N": "4"},
+                "tm": {"N": "1"}, "at": {"S": "2026-11-28T12:00:00Z"}, "mover": {"S": "p_1"},
+                "move_due": {"S": "2026-12-01T12:00:00Z"}}
+        raw.put_item(TableName=name, Item=head)
+
+        def writes(expression: str, values: dict | None = None) -> list[tuple[str, str]]:
+            meter.update_item(TableName=name, Key={"PK": head["PK"], "SK": head["SK"]}, UpdateExpression=expression,
+                              **({"ExpressionAttributeValues": values} if values else {}))
+            call, = meter.take().calls
+            return sorted((w.index, w.kind) for w in call.items[0].index_writes)
+
+        clock = {":d": {"S": "CLOCK#03"}, ":at": {"S": "2026-12-01T12:00:00Z"}}
+        assert writes("SET due = :d, due_at = :at", clock) == [("due", "put")]  # the clock starts: one
+        assert writes("SET due_at = :at, v = :v", {":at": {"S": "2026-12-04T12:00:00Z"}, ":v": {"N": "5"}}) == [
+            ("due", "delete"), ("due", "put"), ("my_move", "update")]  # its sort key moves: two; my_move's stays: one
+        assert writes("SET v = :v", {":v": {"N": "6"}}) == [("my_move", "update")]  # due's entry unchanged: none
+        assert writes("REMOVE due, due_at") == [("due", "delete")]  # the clock stops: one
+
+
 # ------------------------------------------------------------------ the would-be item of a failed update
 
 

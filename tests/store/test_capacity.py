@@ -114,6 +114,28 @@ def test_a_move_with_a_clock_costs_at_most_six_write_units(metered, clock):
         assert charge.total_write_units <= 6, charge.table()
 
 
+def test_issue39_item6_a_clocked_move_moves_its_due_entry_when_the_turn_passes(metered):
+    """The head's ``due`` entry is keyed by the clock's next look (``due_at``): a step that passes the
+    turn moves it, a delete and a put by AWS's rule, and stays within the six write units; a step
+    within the turn (the same deadline) leaves it where it is."""
+    meter, services, _ = metered
+    view, players = new_game(services, clock=CLOCK)
+    rng = random.Random(7)
+    passed = within = 0
+    for _ in range(9):
+        mover = view["to_move"]
+        view, charge = one_move(meter, services, view, players, rng)
+        due = [w.kind for call in charge.calls for i in call.items for w in i.index_writes if w.index == "due"]
+        if view["to_move"] != mover:
+            passed += 1
+            assert due == ["delete", "put"], charge.table()
+        else:
+            within += 1
+            assert due == [], charge.table()
+        assert charge.total_write_units <= 6, charge.table()
+    assert passed and within
+
+
 def test_an_idempotency_key_adds_at_most_two_units(metered):
     meter, services, _ = metered
     for charge in moves(meter, services, 8, idempotency=True):
