@@ -36,6 +36,7 @@ import app as app_module  # noqa: E402
 from chalicelib.notify.dispatcher import Outlets  # noqa: E402
 from chalicelib.presenting.links import Links  # noqa: E402
 from chalicelib.config import build_services  # noqa: E402
+from chalicelib.store.dynamo.wire import LeanDynamoDB  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
 from chalicelib.store.memory.store import MemoryStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402
@@ -141,8 +142,9 @@ def store(request):
             client = boto3.client("dynamodb", region_name="us-east-1")
             yield DynamoStore(client, fresh_table(client))
     else:
+        # The deployed store's own client: its item calls sent lean (store/dynamo/wire.py, config.store).
         client = request.getfixturevalue("dynamodb_local").client()
-        yield DynamoStore(client, fresh_table(client))
+        yield DynamoStore(LeanDynamoDB(client), fresh_table(client))
 
 
 @pytest.fixture
