@@ -163,8 +163,8 @@ class Play:
         headers = {"Content-Type": "application/json"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        kwargs = {"body": json.dumps(body)} if body is not None else {}
-        response = getattr(self.client.http, method.lower())(path, headers=headers, **kwargs)
+        kwargs = {"body": json.dumps(body).encode()} if body is not None else {}
+        response = self.client.request(method, path, headers=headers, **kwargs)
         if not 200 <= response.status_code < 300:
             raise RuntimeError(f"{method} {path} -> {response.status_code}: {response.body[:2000]!r}")
         return json.loads(response.body)
@@ -206,7 +206,8 @@ def measure(args: argparse.Namespace) -> dict:
                            "DYNAMODB_READ_TIMEOUT": "30", "LINK_SECRET": "bench-link-secret",
                            "RATE_LIMIT_PER_KEY": "1000000/1", "RATE_LIMIT_SIGNUPS": "1000000/1"})
         os.environ.pop("AWS_PROFILE", None)
-        from chalice.test import Client
+        from chalice.config import Config
+        from chalice.test import TestHTTPClient
 
         from app import app
         from chalicelib.config import dynamodb_client
@@ -215,25 +216,24 @@ def measure(args: argparse.Namespace) -> dict:
         create_table_if_missing(dynamodb_client(), "bench-move")
         timed = Timed(app)
         figures: dict[str, float] = {}
-        with Client(app) as client:
-            client.http._local_gateway._app_object = timed
-            play = Play(client, timed, random.Random(args.seed))
-            with CallCounter(timed) as counter:
-                play.moves("battleline", args.warmup, timing=True)
-            moves = len(timed.cpu)
-            figures["check_dynamodb_calls_per_move"] = counter.count / moves if moves else math.nan
-            for game, count in (("battleline", args.moves), ("khan", args.khan_moves)):
-                if count <= 0:
-                    continue
-                if game != "battleline":
-                    play.moves(game, max(3, args.warmup // 3), timing=False)
-                timed.cpu.clear()
-                timed.wall.clear()
-                play.moves(game, count, timing=True)
-                figures[f"{game}_move_cpu_p50_ms"] = percentile(timed.cpu, 50)
-                figures[f"{game}_move_cpu_p95_ms"] = percentile(timed.cpu, 95)
-                figures[f"{game}_move_cpu_mean_ms"] = statistics.fmean(timed.cpu)
-                figures[f"{game}_move_wall_p50_ms"] = percentile(timed.wall, 50)
+        # Chalice's test client (chalice.test), over the app timed
+        play = Play(TestHTTPClient(timed, Config()), timed, random.Random(args.seed))
+        with CallCounter(timed) as counter:
+            play.moves("battleline", args.warmup, timing=True)
+        moves = len(timed.cpu)
+        figures["check_dynamodb_calls_per_move"] = counter.count / moves if moves else math.nan
+        for game, count in (("battleline", args.moves), ("khan", args.khan_moves)):
+            if count <= 0:
+                continue
+            if game != "battleline":
+                play.moves(game, max(3, args.warmup // 3), timing=False)
+            timed.cpu.clear()
+            timed.wall.clear()
+            play.moves(game, count, timing=True)
+            figures[f"{game}_move_cpu_p50_ms"] = percentile(timed.cpu, 50)
+            figures[f"{game}_move_cpu_p95_ms"] = percentile(timed.cpu, 95)
+            figures[f"{game}_move_cpu_mean_ms"] = statistics.fmean(timed.cpu)
+            figures[f"{game}_move_wall_p50_ms"] = percentile(timed.wall, 50)
         return figures
 
 

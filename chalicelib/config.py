@@ -86,7 +86,8 @@ def store() -> "Store":
 
     checkpoint = os.environ.get("STREAM_CHECKPOINT")  # the local worker's place in the table's stream
     # Built once per process (lru_cache); its item calls sent lean (store/dynamo/wire.py).
-    return DynamoStore(LeanDynamoDB(dynamodb_client()), table_name(),
+    client = dynamodb_client()  # made by boto3's default session: its credentials are the client's
+    return DynamoStore(LeanDynamoDB(client, boto3.DEFAULT_SESSION.get_credentials()), table_name(),
                        stream_checkpoint=Path(checkpoint) if checkpoint else None)
 
 

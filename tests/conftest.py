@@ -28,6 +28,7 @@ for name in ("RATE_LIMIT_RECOVERY", "RATE_LIMIT_RECOVERY_EMAIL", "RATE_LIMIT_REC
 os.environ.setdefault("LONG_POLL_MAX_SECONDS", "1")
 
 import boto3  # noqa: E402
+from botocore.credentials import Credentials  # noqa: E402
 from chalice.test import Client  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.core.config import default_user_config  # noqa: E402
@@ -144,7 +145,7 @@ def store(request):
     else:
         # The deployed store's own client: its item calls sent lean (store/dynamo/wire.py, config.store).
         client = request.getfixturevalue("dynamodb_local").client()
-        yield DynamoStore(LeanDynamoDB(client), fresh_table(client))
+        yield DynamoStore(LeanDynamoDB(client, Credentials("local", "local")), fresh_table(client))
 
 
 @pytest.fixture

@@ -1,47 +1,54 @@
 """The store's lean DynamoDB calls (store/dynamo/wire.py, issue 39 item 3): signed exactly as
 botocore signs, values as botocore gives them, refusals as the client's own exceptions, retried as
-botocore's standard mode retries, and an unreachable DynamoDB still a 503 in seconds. The store's
-contract tests run through it on DynamoDB Local (tests/conftest.py)."""
+botocore's standard mode retries, and an unreachable DynamoDB still a 503 in seconds; items typed
+and read as boto3 types and reads them. The store's contract tests run through it on DynamoDB Local
+(tests/conftest.py)."""
 
 from __future__ import annotations
 
 import datetime
+import http.server
+import threading
 import time
+
+from decimal import Decimal
 
 import boto3
 import pytest
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
+from botocore.exceptions import ConnectionClosedError
 
 from chalicelib import config
 from chalicelib.store.dynamo import wire
 from chalicelib.store.dynamo.wire import LeanDynamoDB, decode, encode
+from chalicelib.store.items import plain, typed
 from chalicelib.store.dynamodb import DynamoStore, StoreUnavailable, Throttled, store_error
 from devtools.dynamodb_local import free_port
 
 NOW = datetime.datetime(2026, 11, 28, 12, 34, 56, tzinfo=datetime.timezone.utc)
 
 
-def client(endpoint: str = "https://dynamodb.eu-west-1.amazonaws.com", **keys):
-    return boto3.client("dynamodb", region_name="eu-west-1", endpoint_url=endpoint,
-                        aws_access_key_id=keys.get("key", "AKIDEXAMPLE"),
-                        aws_secret_access_key="wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-                        aws_session_token=keys.get("token"), config=config.dynamodb_config())
+SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
+
+
+def client(endpoint: str = "https://dynamodb.eu-west-1.amazonaws.com"):
+    return boto3.client("dynamodb", region_name="eu-west-1", endpoint_url=endpoint, aws_access_key_id="AKIDEXAMPLE",
+                        aws_secret_access_key=SECRET, config=config.dynamodb_config())
 
 
 @pytest.mark.parametrize("token", [None, "a-session-token"], ids=["keys", "session"])
 def test_item_3_a_lean_call_is_signed_as_botocore_signs_it(monkeypatch, token):
-    dynamodb = client(token=token)
-    lean = LeanDynamoDB(dynamodb, now=lambda: NOW)
+    lean = LeanDynamoDB(client(), Credentials("AKIDEXAMPLE", SECRET, token), now=lambda: NOW)
     body = encode({"TableName": "battleline", "Key": {"PK": {"S": "g#1"}, "SK": {"S": "settings"}}})
     headers = lean.signed({"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": wire.TARGET + "GetItem"},
                           body)
     monkeypatch.setattr("botocore.auth.get_current_datetime", lambda: NOW.replace(tzinfo=None))
     request = AWSRequest("POST", "https://dynamodb.eu-west-1.amazonaws.com/", data=body, headers={
         "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": wire.TARGET + "GetItem"})
-    SigV4Auth(Credentials("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", token), "dynamodb",
-              "eu-west-1").add_auth(request)
+    SigV4Auth(Credentials("AKIDEXAMPLE", SECRET, token), "dynamodb", "eu-west-1").add_auth(request)
     assert headers["Authorization"] == request.headers["Authorization"]
     assert headers["X-Amz-Date"] == request.headers["X-Amz-Date"]
     assert headers.get("X-Amz-Security-Token") == request.headers.get("X-Amz-Security-Token")
@@ -58,7 +65,7 @@ class Scripted(LeanDynamoDB):
     """Answers from a script instead of the network: (status, body) per attempt."""
 
     def __init__(self, answers, **kwargs) -> None:
-        super().__init__(client(), **kwargs)
+        super().__init__(client(), Credentials("AKIDEXAMPLE", SECRET), **kwargs)
         self.answers = list(answers)
         self.sent = 0
 
@@ -94,18 +101,22 @@ def test_item_3_throttling_is_retried_as_botocore_retries_it_then_is_throttled()
     waits: list[float] = []
     lean = Scripted([throttled, throttled, (200, {"Item": {"n": {"N": "1"}}})], sleep=waits.append)
     assert lean.get_item(TableName="t", Key={}) == {"Item": {"n": {"N": "1"}}}
-    assert lean.sent == 3 and len(waits) == 2 and waits[0] <= 1 and waits[1] <= 2
+    assert lean.sent == 3 and len(waits) == 2 and waits[0] <= 1 and waits[1] <= 2  # from 1 s, as botocore
     lean = Scripted([throttled] * 3, sleep=lambda s: None)
     with pytest.raises(Exception) as failed:
         lean.get_item(TableName="t", Key={})
     assert lean.sent == 3 and isinstance(store_error(failed.value), Throttled)
 
 
-def test_item_3_a_server_error_is_retried_and_then_unavailable():
-    lean = Scripted([(500, {"__type": "InternalServerError"})] * 3, sleep=lambda s: None)
+def test_item_3_a_server_error_or_a_lost_connection_is_retried_soon_and_then_unavailable():
+    waits: list[float] = []
+    lean = Scripted([(500, {"__type": "InternalServerError"})] * 3, sleep=waits.append)
     with pytest.raises(Exception) as failed:
         lean.query(TableName="t")
     assert lean.sent == 3 and isinstance(store_error(failed.value), StoreUnavailable)
+    assert waits[0] <= 0.025 and waits[1] <= 0.05  # from 25 ms, as botocore waits for DynamoDB
+    lean = Scripted([ConnectionClosedError(endpoint_url="x"), (200, {})], sleep=waits.append)
+    assert lean.query(TableName="t") == {} and lean.sent == 2
 
 
 def test_item_3_the_deployed_store_is_lean_and_gives_up_on_an_unreachable_store_in_seconds(monkeypatch):
@@ -124,7 +135,74 @@ def test_item_3_the_deployed_store_is_lean_and_gives_up_on_an_unreachable_store_
 
 def test_item_3_operations_the_store_does_not_make_lean_are_the_clients_own():
     dynamodb = client()
-    lean = LeanDynamoDB(dynamodb)
+    lean = LeanDynamoDB(dynamodb, Credentials("AKIDEXAMPLE", SECRET))
     assert lean.meta is dynamodb.meta and lean.exceptions is dynamodb.exceptions
     assert lean.describe_table == dynamodb.describe_table
     assert isinstance(DynamoStore(lean, "battleline").client.wrapped, LeanDynamoDB)
+
+
+VALUES = ["", "text", "名前", 0, 1, -7, 2**53, 10**37, -(10**37), True, False, b"", b"\x00\xff", 3.5,
+          Decimal("2.50"), {"a": 1, "b": [1, "x"]}, [1, "two", None], {"x", "y"}, {1, 2}, {b"\x01"}]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=[repr(v)[:20] for v in VALUES])
+def test_item_3_items_are_typed_and_read_as_boto3_types_and_reads_them(value):
+    serializer, deserializer = TypeSerializer(), TypeDeserializer()
+
+    def boto3_plain(found):
+        found = deserializer.deserialize(found)
+        if isinstance(found, Decimal):
+            return int(found) if found == found.to_integral_value() else float(found)
+        return found.value if isinstance(found, Binary) else found
+
+    if isinstance(value, float):
+        with pytest.raises(TypeError):  # boto3 refuses floats; so does the store
+            typed({"v": value})
+        return
+    assert typed({"v": value, "none": None}) == {"v": serializer.serialize(value)}
+    attribute = serializer.serialize(value)
+    assert plain({"v": attribute}) == {"v": boto3_plain(attribute)}
+    assert type(plain({"v": attribute})["v"]) is type(boto3_plain(attribute))
+
+
+def test_item_3_numbers_beyond_38_digits_are_refused_as_before():
+    with pytest.raises(Exception) as ours:
+        typed({"n": 10**40})
+    with pytest.raises(Exception) as theirs:
+        TypeSerializer().serialize(10**40)
+    assert type(ours.value) is type(theirs.value)
+
+
+class Gateway(http.server.BaseHTTPRequestHandler):
+    """A load balancer in front of DynamoDB that answers 502 with an HTML page."""
+
+    protocol_version = "HTTP/1.1"
+    seen: list[str] = []
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        Gateway.seen.append(self.headers["X-Amz-Target"])
+        page = b"<html>Bad Gateway</html>"
+        self.send_response(502)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_item_3_a_refusal_that_is_not_dynamodbs_json_is_still_unavailable_after_the_retries():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Gateway)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        lean = LeanDynamoDB(client(f"http://127.0.0.1:{server.server_address[1]}"), Credentials("AKIDEXAMPLE", SECRET),
+                            sleep=lambda s: None)
+        Gateway.seen.clear()
+        with pytest.raises(StoreUnavailable):
+            DynamoStore(lean, "battleline").load_game("g_0123456789abcdef")
+        assert Gateway.seen == ["DynamoDB_20120810.Query"] * 3
+    finally:
+        server.shutdown()
+        server.server_close()

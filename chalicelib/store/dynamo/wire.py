@@ -7,11 +7,11 @@ rules, shape-driven serialising and parsing, its request and response objects. T
 three quarters of a move's CPU in the handler (issue 39: about 2.5 ms a call on DynamoDB Local
 against 1 ms here; docs/benchmarks.md).
 
-The client it wraps still gives what it knows: the endpoint and region, the credentials (frozen
-anew for each call, so refreshed ones are used), the timeouts, the pool size and the number of
+The client it wraps still gives what it knows: the endpoint and region, the timeouts, the pool size and the number of
 attempts. What botocore's standard retry mode does is done here too: at most
 ``total_max_attempts`` tries (config.py: 3), again after a connection error, a 5xx or a throttling
-refusal, each wait random up to 1, 2, 4 ... s (at most 20 s); a connection failure leaves as
+refusal, each wait random up to 1, 2, 4 ... s after throttling, 25, 50 ... ms otherwise (at most
+20 s); a connection failure leaves as
 botocore's own exception, which the store reads as "unavailable". Every other operation (tables,
 waiters) is the wrapped client's own. Proxies are not supported (the server uses none).
 
@@ -42,15 +42,17 @@ from botocore.exceptions import NoCredentialsError, ReadTimeoutError
 from botocore.httpsession import get_cert_path
 
 TARGET = "DynamoDB_20120810."
-# botocore's standard retry mode: the codes it retries (retries/standard.py), the transient ones too.
-RETRIED_CODES = frozenset({
+# botocore's standard retry mode (retries/standard.py): the codes it retries as throttling (waits from
+# 1 s) and as transient (waits from 25 ms for DynamoDB, as 5xx and connection errors do).
+THROTTLING_CODES = frozenset({
     "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottledException",
     "TooManyRequestsException", "ProvisionedThroughputExceededException", "TransactionInProgressException",
     "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "RequestThrottled",
-    "SlowDown", "PriorRequestNotComplete", "EC2ThrottledException", "RequestTimeout", "RequestTimeoutException",
-    "InternalError",
+    "SlowDown", "PriorRequestNotComplete", "EC2ThrottledException",
 })
+TRANSIENT_CODES = frozenset({"RequestTimeout", "RequestTimeoutException", "PriorRequestNotComplete"})
 RETRIED_STATUS = frozenset({500, 502, 503, 504})
+THROTTLING_SCALE, TRANSIENT_SCALE = 1.0, 0.025  # seconds: the first wait's longest
 LONGEST_WAIT = 20.0
 
 OPERATIONS = {
@@ -87,10 +89,11 @@ def decode(body: bytes) -> dict:
 
 
 class LeanDynamoDB:
-    """A botocore DynamoDB client whose item calls (``OPERATIONS``) are made lean; anything else
-    (``meta``, ``exceptions``, tables, waiters) is the client's own."""
+    """A botocore DynamoDB client whose item calls (``OPERATIONS``) are made lean, signed with
+    ``credentials`` (botocore's, as the client's session resolved them); anything else (``meta``,
+    ``exceptions``, tables, waiters) is the client's own."""
 
-    def __init__(self, client, *, sleep=time.sleep, now=None) -> None:
+    def __init__(self, client, credentials, *, sleep=time.sleep, now=None) -> None:
         self._client = client
         self.meta = client.meta
         self.exceptions = client.exceptions
@@ -98,7 +101,7 @@ class LeanDynamoDB:
         self._url = client.meta.endpoint_url.rstrip("/") + "/"
         self._host = urlsplit(self._url).netloc
         self._region = client.meta.region_name
-        self._credentials = client._get_credentials()
+        self._credentials = credentials  # botocore's: frozen anew for each call (refreshed ones too)
         self._tls = ssl.create_default_context(cafile=get_cert_path(True)) if self._url.startswith("https:") else None
         self._timeouts = (config.connect_timeout, config.read_timeout)
         self._local = threading.local()  # each thread's kept-alive connection
@@ -124,6 +127,7 @@ class LeanDynamoDB:
         body = encode(params)
         attempt = 1
         while True:
+            scale = TRANSIENT_SCALE
             try:
                 status, headers, parsed = self._send(operation, body)
             except (BotoConnectionError, HTTPClientError):
@@ -133,10 +137,14 @@ class LeanDynamoDB:
                 if status < 300:
                     return parsed
                 error = self._error(operation, status, headers, parsed, attempt - 1)
-                if attempt >= self._attempts or not (status in RETRIED_STATUS
-                                                     or error.response["Error"]["Code"] in RETRIED_CODES):
+                code = error.response["Error"]["Code"]
+                if code in THROTTLING_CODES:
+                    scale = THROTTLING_SCALE
+                elif status not in RETRIED_STATUS and code not in TRANSIENT_CODES:
                     raise error
-            self._sleep(random.random() * min(LONGEST_WAIT, 2.0 ** (attempt - 1)))
+                if attempt >= self._attempts:
+                    raise error
+            self._sleep(random.random() * min(LONGEST_WAIT, scale * 2.0 ** (attempt - 1)))
             attempt += 1
 
     def _send(self, operation: str, body: bytes) -> tuple[int, Any, dict]:
@@ -155,7 +163,12 @@ class LeanDynamoDB:
             raise ConnectionClosedError(endpoint_url=self._url, error=error) from error
         if response.will_close:
             self._drop(connection)
-        return response.status, response.headers, decode(data)
+        if response.status < 300:
+            return response.status, response.headers, decode(data)
+        try:  # a refusal's body is DynamoDB's JSON; a proxy's or a load balancer's may not be
+            return response.status, response.headers, decode(data)
+        except ValueError:
+            return response.status, response.headers, {}
 
     def _connect(self) -> http.client.HTTPConnection:
         """A new connection for this thread, connected (in the connect timeout), then kept alive with
