@@ -64,9 +64,12 @@ def dynamodb_config() -> Config:
     with the standard mode's backoff (throttling and 5xx included). A DynamoDB request takes
     milliseconds; a hung one gives up after 3 x (2 + 3) s at worst, throttling after at most 3 s
     of backoff. ``DYNAMODB_READ_TIMEOUT`` (seconds) is longer under ``make serve`` and the tests,
-    where DynamoDB Local on a busy machine can take seconds to answer its first requests."""
+    where DynamoDB Local on a busy machine can take seconds to answer its first requests. Parameters
+    are not validated by botocore on the way out (the store builds every call; DynamoDB refuses a
+    bad one itself): that was CPU on every call (issue 39)."""
     read_timeout = float(os.environ.get("DYNAMODB_READ_TIMEOUT") or 3)
-    return Config(connect_timeout=2, read_timeout=read_timeout, retries={"mode": "standard", "total_max_attempts": 3})
+    return Config(connect_timeout=2, read_timeout=read_timeout, retries={"mode": "standard", "total_max_attempts": 3},
+                  parameter_validation=False)
 
 
 def dynamodb_client():
@@ -78,10 +81,14 @@ def dynamodb_client():
 
 @lru_cache(maxsize=1)
 def store() -> "Store":
+    from .store.dynamo.wire import LeanDynamoDB
     from .store.dynamodb import DynamoStore
 
     checkpoint = os.environ.get("STREAM_CHECKPOINT")  # the local worker's place in the table's stream
-    return DynamoStore(dynamodb_client(), table_name(), stream_checkpoint=Path(checkpoint) if checkpoint else None)
+    # Built once per process (lru_cache); its item calls sent lean (store/dynamo/wire.py).
+    client = dynamodb_client()  # made by boto3's default session: its credentials are the client's
+    return DynamoStore(LeanDynamoDB(client, boto3.DEFAULT_SESSION.get_credentials()), table_name(),
+                       stream_checkpoint=Path(checkpoint) if checkpoint else None)
 
 
 def allowed_origins() -> str:

@@ -28,6 +28,7 @@ for name in ("RATE_LIMIT_RECOVERY", "RATE_LIMIT_RECOVERY_EMAIL", "RATE_LIMIT_REC
 os.environ.setdefault("LONG_POLL_MAX_SECONDS", "1")
 
 import boto3  # noqa: E402
+from botocore.credentials import Credentials  # noqa: E402
 from chalice.test import Client  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.core.config import default_user_config  # noqa: E402
@@ -36,6 +37,7 @@ import app as app_module  # noqa: E402
 from chalicelib.notify.dispatcher import Outlets  # noqa: E402
 from chalicelib.presenting.links import Links  # noqa: E402
 from chalicelib.config import build_services  # noqa: E402
+from chalicelib.store.dynamo.wire import LeanDynamoDB  # noqa: E402
 from chalicelib.store.dynamodb import DynamoStore  # noqa: E402
 from chalicelib.store.memory.store import MemoryStore  # noqa: E402
 from chalicelib.store.schema import create_table_if_missing  # noqa: E402
@@ -141,8 +143,9 @@ def store(request):
             client = boto3.client("dynamodb", region_name="us-east-1")
             yield DynamoStore(client, fresh_table(client))
     else:
+        # The deployed store's own client: its item calls sent lean (store/dynamo/wire.py, config.store).
         client = request.getfixturevalue("dynamodb_local").client()
-        yield DynamoStore(client, fresh_table(client))
+        yield DynamoStore(LeanDynamoDB(client, Credentials("local", "local")), fresh_table(client))
 
 
 @pytest.fixture

@@ -20,20 +20,49 @@ _deserializer = TypeDeserializer()
 
 
 def typed(values: dict[str, Any]) -> dict:
-    """Plain values as an item's attribute values (None: no attribute)."""
-    return {k: _serializer.serialize(v) for k, v in values.items() if v is not None}
+    """Plain values as an item's attribute values (None: no attribute). Strings, whole numbers,
+    booleans and bytes (nearly every attribute) are typed here at once; anything else as boto3's
+    TypeSerializer types it (the same values: tests/store/test_wire.py)."""
+    return {k: _typed(v) for k, v in values.items() if v is not None}
+
+
+def _typed(value: Any) -> dict:
+    kind = type(value)
+    if kind is str:
+        return {"S": value}
+    if kind is int and -_LARGEST_N < value < _LARGEST_N:
+        return {"N": str(value)}
+    if kind is bool:
+        return {"BOOL": value}
+    if kind is bytes:
+        return {"B": value}
+    return _serializer.serialize(value)
 
 
 def plain(item: dict) -> dict:
-    """An item's attribute values as plain values (whole numbers as int, binary as bytes)."""
-    def convert(value: Any) -> Any:
-        if isinstance(value, Decimal):
-            return int(value) if value == value.to_integral_value() else float(value)
-        if isinstance(value, Binary):
-            return value.value
-        return value
+    """An item's attribute values as plain values (whole numbers as int, binary as bytes); a map, a
+    list or a set as boto3's TypeDeserializer reads it."""
+    return {k: _plain(v) for k, v in item.items()}
 
-    return {k: convert(_deserializer.deserialize(v)) for k, v in item.items()}
+
+def _plain(value: dict) -> Any:
+    if "S" in value:
+        return value["S"]
+    if "N" in value:
+        number = Decimal(value["N"])
+        return int(number) if number == number.to_integral_value() else float(number)
+    if "B" in value:
+        binary = value["B"]
+        return binary.value if isinstance(binary, Binary) else bytes(binary)
+    if "BOOL" in value:
+        return value["BOOL"]
+    if "NULL" in value:
+        return None
+    found = _deserializer.deserialize(value)
+    return found.value if isinstance(found, Binary) else found
+
+
+_LARGEST_N = 10 ** 38  # DynamoDB's numbers have 38 digits: beyond, TypeSerializer refuses (and says why)
 
 
 def decimal(value: float) -> Decimal:

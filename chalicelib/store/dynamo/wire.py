@@ -1,0 +1,239 @@
+"""The DynamoDB calls the store makes, sent lean: the low-level API's parameters are the request's
+JSON as they stand (binary values base64-encoded), signed (AWS Signature Version 4), posted through
+urllib3's connection pool, and answered as botocore answers (binary values as bytes; a refusal as
+the client's own modelled exception: ``client.exceptions.ConditionalCheckFailedException``, ...),
+without the botocore client's per-call machinery: event hooks, parameter validation, endpoint
+rules, shape-driven serialising and parsing, its request and response objects. That machinery was
+three quarters of a move's CPU in the handler (issue 39: about 2.5 ms a call on DynamoDB Local
+against 1 ms here; docs/benchmarks.md).
+
+The client it wraps still gives what it knows: the endpoint and region, the timeouts, the pool size and the number of
+attempts. What botocore's standard retry mode does is done here too: at most
+``total_max_attempts`` tries (config.py: 3), again after a connection error, a 5xx or a throttling
+refusal, each wait random up to 1, 2, 4 ... s after throttling, 25, 50 ... ms otherwise (at most
+20 s); a connection failure leaves as
+botocore's own exception, which the store reads as "unavailable". Every other operation (tables,
+waiters) is the wrapped client's own. Proxies are not supported (the server uses none).
+
+Only the deployed store uses it (``config.store``) and the tests on DynamoDB Local; moto's tests
+talk to botocore's client, which moto patches.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import hashlib
+import hmac
+import json
+import random
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import http.client
+import socket
+import ssl
+import threading
+
+from botocore.exceptions import ConnectionClosedError, ConnectTimeoutError, EndpointConnectionError, HTTPClientError
+from botocore.exceptions import ConnectionError as BotoConnectionError
+from botocore.exceptions import NoCredentialsError, ReadTimeoutError
+from botocore.httpsession import get_cert_path
+
+TARGET = "DynamoDB_20120810."
+# botocore's standard retry mode (retries/standard.py): the codes it retries as throttling (waits from
+# 1 s) and as transient (waits from 25 ms for DynamoDB, as 5xx and connection errors do).
+THROTTLING_CODES = frozenset({
+    "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottledException",
+    "TooManyRequestsException", "ProvisionedThroughputExceededException", "TransactionInProgressException",
+    "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "RequestThrottled",
+    "SlowDown", "PriorRequestNotComplete", "EC2ThrottledException",
+})
+TRANSIENT_CODES = frozenset({"RequestTimeout", "RequestTimeoutException", "PriorRequestNotComplete"})
+RETRIED_STATUS = frozenset({500, 502, 503, 504})
+THROTTLING_SCALE, TRANSIENT_SCALE = 1.0, 0.025  # seconds: the first wait's longest
+LONGEST_WAIT = 20.0
+
+OPERATIONS = {
+    "get_item": "GetItem", "put_item": "PutItem", "update_item": "UpdateItem", "delete_item": "DeleteItem",
+    "query": "Query", "scan": "Scan", "batch_get_item": "BatchGetItem", "batch_write_item": "BatchWriteItem",
+    "transact_write_items": "TransactWriteItems", "transact_get_items": "TransactGetItems",
+}
+
+
+def _bytes_as_base64(value: Any) -> str:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(value).decode("ascii")
+    raise TypeError(f"{type(value).__name__} is not a DynamoDB value")
+
+
+def _binary_as_bytes(obj: dict) -> dict:
+    """An attribute value ``{"B": base64}`` (or ``{"BS": [...]}``) as botocore gives it: bytes."""
+    if len(obj) == 1:
+        if "B" in obj and isinstance(obj["B"], str):
+            return {"B": base64.b64decode(obj["B"])}
+        if "BS" in obj and isinstance(obj["BS"], list):
+            return {"BS": [base64.b64decode(v) for v in obj["BS"]]}
+    return obj
+
+
+def encode(params: dict) -> bytes:
+    """A call's parameters as the request's JSON (bytes: binary attribute values, base64)."""
+    return json.dumps(params, separators=(",", ":"), default=_bytes_as_base64).encode()
+
+
+def decode(body: bytes) -> dict:
+    """A response's JSON as botocore parses it (binary attribute values as bytes)."""
+    return json.loads(body, object_hook=_binary_as_bytes) if body else {}
+
+
+class LeanDynamoDB:
+    """A botocore DynamoDB client whose item calls (``OPERATIONS``) are made lean, signed with
+    ``credentials`` (botocore's, as the client's session resolved them); anything else (``meta``,
+    ``exceptions``, tables, waiters) is the client's own."""
+
+    def __init__(self, client, credentials, *, sleep=time.sleep, now=None) -> None:
+        self._client = client
+        self.meta = client.meta
+        self.exceptions = client.exceptions
+        config = client.meta.config
+        self._url = client.meta.endpoint_url.rstrip("/") + "/"
+        self._host = urlsplit(self._url).netloc
+        self._region = client.meta.region_name
+        self._credentials = credentials  # botocore's: frozen anew for each call (refreshed ones too)
+        self._tls = ssl.create_default_context(cafile=get_cert_path(True)) if self._url.startswith("https:") else None
+        self._timeouts = (config.connect_timeout, config.read_timeout)
+        self._local = threading.local()  # each thread's kept-alive connection
+        self._attempts = max(1, (config.retries or {}).get("total_max_attempts", 3))
+        self._sleep = sleep
+        self._now = now or (lambda: datetime.datetime.now(datetime.timezone.utc))
+        self._keys: dict[tuple[str, str], bytes] = {}  # (secret key, day) -> the day's signing key
+        for method, operation in OPERATIONS.items():
+            setattr(self, method, self._operation(operation))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    def _operation(self, operation: str):
+        def call(**params: Any) -> dict:
+            return self.call(operation, params)
+
+        call.__name__ = operation
+        return call
+
+    def call(self, operation: str, params: dict) -> dict:
+        """One DynamoDB operation, retried as botocore's standard mode retries it."""
+        body = encode(params)
+        attempt = 1
+        while True:
+            scale = TRANSIENT_SCALE
+            try:
+                status, headers, parsed = self._send(operation, body)
+            except (BotoConnectionError, HTTPClientError):
+                if attempt >= self._attempts:
+                    raise
+            else:
+                if status < 300:
+                    return parsed
+                error = self._error(operation, status, headers, parsed, attempt - 1)
+                code = error.response["Error"]["Code"]
+                if code in THROTTLING_CODES:
+                    scale = THROTTLING_SCALE
+                elif status not in RETRIED_STATUS and code not in TRANSIENT_CODES:
+                    raise error
+                if attempt >= self._attempts:
+                    raise error
+            self._sleep(random.random() * min(LONGEST_WAIT, scale * 2.0 ** (attempt - 1)))
+            attempt += 1
+
+    def _send(self, operation: str, body: bytes) -> tuple[int, Any, dict]:
+        headers = self.signed({"Content-Type": "application/x-amz-json-1.0",
+                               "X-Amz-Target": TARGET + operation}, body)
+        connection = getattr(self._local, "connection", None) or self._connect()
+        try:
+            connection.request("POST", "/", body, headers)
+            response = connection.getresponse()
+            data = response.read()
+        except (TimeoutError, socket.timeout) as error:
+            self._drop(connection)
+            raise ReadTimeoutError(endpoint_url=self._url, error=error) from error
+        except (http.client.HTTPException, OSError) as error:
+            self._drop(connection)
+            raise ConnectionClosedError(endpoint_url=self._url, error=error) from error
+        if response.will_close:
+            self._drop(connection)
+        if response.status < 300:
+            return response.status, response.headers, decode(data)
+        try:  # a refusal's body is DynamoDB's JSON; a proxy's or a load balancer's may not be
+            return response.status, response.headers, decode(data)
+        except ValueError:
+            return response.status, response.headers, {}
+
+    def _connect(self) -> http.client.HTTPConnection:
+        """A new connection for this thread, connected (in the connect timeout), then kept alive with
+        the read timeout."""
+        split = urlsplit(self._url)
+        connect, read = self._timeouts
+        if self._tls is not None:
+            connection = http.client.HTTPSConnection(split.hostname, split.port, timeout=connect, context=self._tls)
+        else:
+            connection = http.client.HTTPConnection(split.hostname, split.port, timeout=connect)
+        try:
+            connection.connect()
+        except (TimeoutError, socket.timeout) as error:
+            connection.close()
+            raise ConnectTimeoutError(endpoint_url=self._url, error=error) from error
+        except OSError as error:
+            connection.close()
+            raise EndpointConnectionError(endpoint_url=self._url, error=error) from error
+        connection.sock.settimeout(read)
+        self._local.connection = connection
+        return connection
+
+    def _drop(self, connection: http.client.HTTPConnection) -> None:
+        connection.close()
+        if getattr(self._local, "connection", None) is connection:
+            self._local.connection = None
+
+    def signed(self, headers: dict, body: bytes) -> dict:
+        """``headers`` with AWS Signature Version 4 for a POST of ``body`` to the endpoint's ``/``
+        (the headers signed: all of them, the host, the date and the session token if any)."""
+        if self._credentials is None:
+            raise NoCredentialsError()
+        credentials = self._credentials.get_frozen_credentials()
+        stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
+        day = stamp[:8]
+        headers = {**headers, "X-Amz-Date": stamp}
+        if credentials.token:
+            headers["X-Amz-Security-Token"] = credentials.token
+        canonical = {"host": self._host, **{k.lower(): " ".join(str(v).split()) for k, v in headers.items()}}
+        names = sorted(canonical)
+        request = "\n".join(["POST", "/", "", "".join(f"{n}:{canonical[n]}\n" for n in names), ";".join(names),
+                             hashlib.sha256(body).hexdigest()])
+        scope = f"{day}/{self._region}/dynamodb/aws4_request"
+        to_sign = "\n".join(["AWS4-HMAC-SHA256", stamp, scope, hashlib.sha256(request.encode()).hexdigest()])
+        signature = hmac.new(self._signing_key(credentials.secret_key, day), to_sign.encode(),
+                             hashlib.sha256).hexdigest()
+        headers["Authorization"] = (f"AWS4-HMAC-SHA256 Credential={credentials.access_key}/{scope}, "
+                                    f"SignedHeaders={';'.join(names)}, Signature={signature}")
+        return headers
+
+    def _signing_key(self, secret: str, day: str) -> bytes:
+        found = self._keys.get((secret, day))
+        if found is None:
+            found = hmac.new(("AWS4" + secret).encode(), day.encode(), hashlib.sha256).digest()
+            for part in (self._region, "dynamodb", "aws4_request"):
+                found = hmac.new(found, part.encode(), hashlib.sha256).digest()
+            self._keys = {(secret, day): found}  # one day's key kept: the secret and the day change
+        return found
+
+    def _error(self, operation: str, status: int, headers, parsed: dict, retries: int) -> Exception:
+        """The client's own exception for a refusal, with the response botocore would have parsed."""
+        code = str(parsed.get("__type", "")).rpartition("#")[2] or str(status)
+        message = parsed.get("message", parsed.get("Message", ""))
+        response = {key: value for key, value in parsed.items() if key not in ("__type", "message", "Message")}
+        response["Error"] = {"Code": code, "Message": message}
+        response["ResponseMetadata"] = {"RequestId": headers.get("x-amzn-RequestId", ""), "HTTPStatusCode": status,
+                                        "HTTPHeaders": dict(headers), "RetryAttempts": retries}
+        return self._client.exceptions.from_code(code)(response, operation)

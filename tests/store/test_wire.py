@@ -1,0 +1,208 @@
+"""The store's lean DynamoDB calls (store/dynamo/wire.py, issue 39 item 3): signed exactly as
+botocore signs, values as botocore gives them, refusals as the client's own exceptions, retried as
+botocore's standard mode retries, and an unreachable DynamoDB still a 503 in seconds; items typed
+and read as boto3 types and reads them. The store's contract tests run through it on DynamoDB Local
+(tests/conftest.py)."""
+
+from __future__ import annotations
+
+import datetime
+import http.server
+import threading
+import time
+
+from decimal import Decimal
+
+import boto3
+import pytest
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+from botocore.exceptions import ConnectionClosedError
+
+from chalicelib import config
+from chalicelib.store.dynamo import wire
+from chalicelib.store.dynamo.wire import LeanDynamoDB, decode, encode
+from chalicelib.store.items import plain, typed
+from chalicelib.store.dynamodb import DynamoStore, StoreUnavailable, Throttled, store_error
+from devtools.dynamodb_local import free_port
+
+NOW = datetime.datetime(2026, 11, 28, 12, 34, 56, tzinfo=datetime.timezone.utc)
+
+
+SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
+
+
+def client(endpoint: str = "https://dynamodb.eu-west-1.amazonaws.com"):
+    return boto3.client("dynamodb", region_name="eu-west-1", endpoint_url=endpoint, aws_access_key_id="AKIDEXAMPLE",
+                        aws_secret_access_key=SECRET, config=config.dynamodb_config())
+
+
+@pytest.mark.parametrize("token", [None, "a-session-token"], ids=["keys", "session"])
+def test_item_3_a_lean_call_is_signed_as_botocore_signs_it(monkeypatch, token):
+    lean = LeanDynamoDB(client(), Credentials("AKIDEXAMPLE", SECRET, token), now=lambda: NOW)
+    body = encode({"TableName": "battleline", "Key": {"PK": {"S": "g#1"}, "SK": {"S": "settings"}}})
+    headers = lean.signed({"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": wire.TARGET + "GetItem"},
+                          body)
+    monkeypatch.setattr("botocore.auth.get_current_datetime", lambda: NOW.replace(tzinfo=None))
+    request = AWSRequest("POST", "https://dynamodb.eu-west-1.amazonaws.com/", data=body, headers={
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": wire.TARGET + "GetItem"})
+    SigV4Auth(Credentials("AKIDEXAMPLE", SECRET, token), "dynamodb", "eu-west-1").add_auth(request)
+    assert headers["Authorization"] == request.headers["Authorization"]
+    assert headers["X-Amz-Date"] == request.headers["X-Amz-Date"]
+    assert headers.get("X-Amz-Security-Token") == request.headers.get("X-Amz-Security-Token")
+
+
+def test_item_3_binary_values_go_as_base64_and_come_back_as_bytes():
+    item = {"body": {"B": b"\x01\xffzz"}, "m": {"M": {"B": {"S": "an attribute named B"}, "x": {"B": b"\x00"}}},
+            "l": {"L": [{"B": b"\x02"}, {"S": "s"}]}, "bs": {"BS": [b"\x03", b"\x04"]}, "n": {"N": "7"}}
+    assert decode(encode({"Item": item})) == {"Item": item}
+    assert b'"body":{"B":"Af96eg=="}' in encode({"Item": item})
+
+
+class Scripted(LeanDynamoDB):
+    """Answers from a script instead of the network: (status, body) per attempt."""
+
+    def __init__(self, answers, **kwargs) -> None:
+        super().__init__(client(), Credentials("AKIDEXAMPLE", SECRET), **kwargs)
+        self.answers = list(answers)
+        self.sent = 0
+
+    def _send(self, operation, body):
+        self.sent += 1
+        answer = self.answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer[0], {"x-amzn-RequestId": "r"}, answer[1]
+
+
+def test_item_3_a_failed_condition_is_the_clients_own_exception_and_never_retried():
+    lean = Scripted([(400, {"__type": "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",
+                            "message": "The conditional request failed"})], sleep=lambda s: None)
+    with pytest.raises(lean.exceptions.ConditionalCheckFailedException) as failed:
+        lean.put_item(TableName="t", Item={})
+    assert failed.value.response["Error"] == {"Code": "ConditionalCheckFailedException",
+                                              "Message": "The conditional request failed"}
+    assert lean.sent == 1 and store_error(failed.value) is None
+
+
+def test_item_3_a_cancelled_transaction_keeps_its_reasons():
+    reasons = [{"Code": "None"}, {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}]
+    lean = Scripted([(400, {"__type": "com.amazonaws.dynamodb.v20120810#TransactionCanceledException",
+                            "Message": "Transaction cancelled", "CancellationReasons": reasons})])
+    with pytest.raises(lean.exceptions.TransactionCanceledException) as failed:
+        lean.transact_write_items(TransactItems=[])
+    assert failed.value.response["CancellationReasons"] == reasons
+
+
+def test_item_3_throttling_is_retried_as_botocore_retries_it_then_is_throttled():
+    throttled = (400, {"__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException"})
+    waits: list[float] = []
+    lean = Scripted([throttled, throttled, (200, {"Item": {"n": {"N": "1"}}})], sleep=waits.append)
+    assert lean.get_item(TableName="t", Key={}) == {"Item": {"n": {"N": "1"}}}
+    assert lean.sent == 3 and len(waits) == 2 and waits[0] <= 1 and waits[1] <= 2  # from 1 s, as botocore
+    lean = Scripted([throttled] * 3, sleep=lambda s: None)
+    with pytest.raises(Exception) as failed:
+        lean.get_item(TableName="t", Key={})
+    assert lean.sent == 3 and isinstance(store_error(failed.value), Throttled)
+
+
+def test_item_3_a_server_error_or_a_lost_connection_is_retried_soon_and_then_unavailable():
+    waits: list[float] = []
+    lean = Scripted([(500, {"__type": "InternalServerError"})] * 3, sleep=waits.append)
+    with pytest.raises(Exception) as failed:
+        lean.query(TableName="t")
+    assert lean.sent == 3 and isinstance(store_error(failed.value), StoreUnavailable)
+    assert waits[0] <= 0.025 and waits[1] <= 0.05  # from 25 ms, as botocore waits for DynamoDB
+    lean = Scripted([ConnectionClosedError(endpoint_url="x"), (200, {})], sleep=waits.append)
+    assert lean.query(TableName="t") == {} and lean.sent == 2
+
+
+def test_item_3_the_deployed_store_is_lean_and_gives_up_on_an_unreachable_store_in_seconds(monkeypatch):
+    monkeypatch.setenv("DYNAMODB_ENDPOINT", f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    config.store.cache_clear()
+    try:
+        store = config.store()
+        assert isinstance(store.client.wrapped, LeanDynamoDB)
+        began = time.monotonic()
+        with pytest.raises(StoreUnavailable):
+            store.load_game("g_nothing")
+        assert time.monotonic() - began < 8
+    finally:
+        config.store.cache_clear()
+
+
+def test_item_3_operations_the_store_does_not_make_lean_are_the_clients_own():
+    dynamodb = client()
+    lean = LeanDynamoDB(dynamodb, Credentials("AKIDEXAMPLE", SECRET))
+    assert lean.meta is dynamodb.meta and lean.exceptions is dynamodb.exceptions
+    assert lean.describe_table == dynamodb.describe_table
+    assert isinstance(DynamoStore(lean, "battleline").client.wrapped, LeanDynamoDB)
+
+
+VALUES = ["", "text", "名前", 0, 1, -7, 2**53, 10**37, -(10**37), True, False, b"", b"\x00\xff", 3.5,
+          Decimal("2.50"), {"a": 1, "b": [1, "x"]}, [1, "two", None], {"x", "y"}, {1, 2}, {b"\x01"}]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=[repr(v)[:20] for v in VALUES])
+def test_item_3_items_are_typed_and_read_as_boto3_types_and_reads_them(value):
+    serializer, deserializer = TypeSerializer(), TypeDeserializer()
+
+    def boto3_plain(found):
+        found = deserializer.deserialize(found)
+        if isinstance(found, Decimal):
+            return int(found) if found == found.to_integral_value() else float(found)
+        return found.value if isinstance(found, Binary) else found
+
+    if isinstance(value, float):
+        with pytest.raises(TypeError):  # boto3 refuses floats; so does the store
+            typed({"v": value})
+        return
+    assert typed({"v": value, "none": None}) == {"v": serializer.serialize(value)}
+    attribute = serializer.serialize(value)
+    assert plain({"v": attribute}) == {"v": boto3_plain(attribute)}
+    assert type(plain({"v": attribute})["v"]) is type(boto3_plain(attribute))
+
+
+def test_item_3_numbers_beyond_38_digits_are_refused_as_before():
+    with pytest.raises(Exception) as ours:
+        typed({"n": 10**40})
+    with pytest.raises(Exception) as theirs:
+        TypeSerializer().serialize(10**40)
+    assert type(ours.value) is type(theirs.value)
+
+
+class Gateway(http.server.BaseHTTPRequestHandler):
+    """A load balancer in front of DynamoDB that answers 502 with an HTML page."""
+
+    protocol_version = "HTTP/1.1"
+    seen: list[str] = []
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        Gateway.seen.append(self.headers["X-Amz-Target"])
+        page = b"<html>Bad Gateway</html>"
+        self.send_response(502)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_item_3_a_refusal_that_is_not_dynamodbs_json_is_still_unavailable_after_the_retries():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Gateway)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        lean = LeanDynamoDB(client(f"http://127.0.0.1:{server.server_address[1]}"), Credentials("AKIDEXAMPLE", SECRET),
+                            sleep=lambda s: None)
+        Gateway.seen.clear()
+        with pytest.raises(StoreUnavailable):
+            DynamoStore(lean, "battleline").load_game("g_0123456789abcdef")
+        assert Gateway.seen == ["DynamoDB_20120810.Query"] * 3
+    finally:
+        server.shutdown()
+        server.server_close()
