@@ -41,11 +41,11 @@ def client(endpoint: str = "https://dynamodb.eu-west-1.amazonaws.com"):
 
 @pytest.mark.parametrize("token", [None, "a-session-token"], ids=["keys", "session"])
 def test_item_3_a_lean_call_is_signed_as_botocore_signs_it(monkeypatch, token):
-    lean = LeanDynamoDB(client(), Credentials("AKIDEXAMPLE", SECRET, token), now=lambda: NOW)
+    monkeypatch.setattr("botocore.auth.get_current_datetime", lambda: NOW.replace(tzinfo=None))
+    lean = LeanDynamoDB(client(), Credentials("AKIDEXAMPLE", SECRET, token))
     body = encode({"TableName": "battleline", "Key": {"PK": {"S": "g#1"}, "SK": {"S": "settings"}}})
     headers = lean.signed({"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": wire.TARGET + "GetItem"},
                           body)
-    monkeypatch.setattr("botocore.auth.get_current_datetime", lambda: NOW.replace(tzinfo=None))
     request = AWSRequest("POST", "https://dynamodb.eu-west-1.amazonaws.com/", data=body, headers={
         "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": wire.TARGET + "GetItem"})
     SigV4Auth(Credentials("AKIDEXAMPLE", SECRET, token), "dynamodb", "eu-west-1").add_auth(request)

@@ -1,6 +1,6 @@
 """The DynamoDB calls the store makes, sent lean: the low-level API's parameters are the request's
-JSON as they stand (binary values base64-encoded), signed (AWS Signature Version 4), posted through
-urllib3's connection pool, and answered as botocore answers (binary values as bytes; a refusal as
+JSON as they stand (binary values base64-encoded), signed (AWS Signature Version 4, by botocore's signer), posted on
+a kept-alive connection of the standard library's http.client, and answered as botocore answers (binary values as bytes; a refusal as
 the client's own modelled exception: ``client.exceptions.ConditionalCheckFailedException``, ...),
 without the botocore client's per-call machinery: event hooks, parameter validation, endpoint
 rules, shape-driven serialising and parsing, its request and response objects. That machinery was
@@ -22,9 +22,6 @@ talk to botocore's client, which moto patches.
 from __future__ import annotations
 
 import base64
-import datetime
-import hashlib
-import hmac
 import json
 import random
 import time
@@ -36,6 +33,8 @@ import socket
 import ssl
 import threading
 
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
 from botocore.exceptions import ConnectionClosedError, ConnectTimeoutError, EndpointConnectionError, HTTPClientError
 from botocore.exceptions import ConnectionError as BotoConnectionError
 from botocore.exceptions import NoCredentialsError, ReadTimeoutError
@@ -93,7 +92,7 @@ class LeanDynamoDB:
     ``credentials`` (botocore's, as the client's session resolved them); anything else (``meta``,
     ``exceptions``, tables, waiters) is the client's own."""
 
-    def __init__(self, client, credentials, *, sleep=time.sleep, now=None) -> None:
+    def __init__(self, client, credentials, *, sleep=time.sleep) -> None:
         self._client = client
         self.meta = client.meta
         self.exceptions = client.exceptions
@@ -107,8 +106,6 @@ class LeanDynamoDB:
         self._local = threading.local()  # each thread's kept-alive connection
         self._attempts = max(1, (config.retries or {}).get("total_max_attempts", 3))
         self._sleep = sleep
-        self._now = now or (lambda: datetime.datetime.now(datetime.timezone.utc))
-        self._keys: dict[tuple[str, str], bytes] = {}  # (secret key, day) -> the day's signing key
         for method, operation in OPERATIONS.items():
             setattr(self, method, self._operation(operation))
 
@@ -197,36 +194,13 @@ class LeanDynamoDB:
             self._local.connection = None
 
     def signed(self, headers: dict, body: bytes) -> dict:
-        """``headers`` with AWS Signature Version 4 for a POST of ``body`` to the endpoint's ``/``
-        (the headers signed: all of them, the host, the date and the session token if any)."""
+        """``headers`` with AWS Signature Version 4 for a POST of ``body`` to the endpoint's ``/``, signed
+        by botocore's own signer (``SigV4Auth``) with the credentials as they are now (refreshed ones too)."""
         if self._credentials is None:
             raise NoCredentialsError()
-        credentials = self._credentials.get_frozen_credentials()
-        stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
-        day = stamp[:8]
-        headers = {**headers, "X-Amz-Date": stamp}
-        if credentials.token:
-            headers["X-Amz-Security-Token"] = credentials.token
-        canonical = {"host": self._host, **{k.lower(): " ".join(str(v).split()) for k, v in headers.items()}}
-        names = sorted(canonical)
-        request = "\n".join(["POST", "/", "", "".join(f"{n}:{canonical[n]}\n" for n in names), ";".join(names),
-                             hashlib.sha256(body).hexdigest()])
-        scope = f"{day}/{self._region}/dynamodb/aws4_request"
-        to_sign = "\n".join(["AWS4-HMAC-SHA256", stamp, scope, hashlib.sha256(request.encode()).hexdigest()])
-        signature = hmac.new(self._signing_key(credentials.secret_key, day), to_sign.encode(),
-                             hashlib.sha256).hexdigest()
-        headers["Authorization"] = (f"AWS4-HMAC-SHA256 Credential={credentials.access_key}/{scope}, "
-                                    f"SignedHeaders={';'.join(names)}, Signature={signature}")
-        return headers
-
-    def _signing_key(self, secret: str, day: str) -> bytes:
-        found = self._keys.get((secret, day))
-        if found is None:
-            found = hmac.new(("AWS4" + secret).encode(), day.encode(), hashlib.sha256).digest()
-            for part in (self._region, "dynamodb", "aws4_request"):
-                found = hmac.new(found, part.encode(), hashlib.sha256).digest()
-            self._keys = {(secret, day): found}  # one day's key kept: the secret and the day change
-        return found
+        request = AWSRequest("POST", self._url, data=body, headers=headers)
+        SigV4Auth(self._credentials.get_frozen_credentials(), "dynamodb", self._region).add_auth(request)
+        return dict(request.headers.items())
 
     def _error(self, operation: str, status: int, headers, parsed: dict, retries: int) -> Exception:
         """The client's own exception for a refusal, with the response botocore would have parsed."""
