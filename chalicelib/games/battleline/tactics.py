@@ -21,7 +21,9 @@ from typing import NamedTuple
 
 from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
-from .cards import ENVIRONMENT_TACTICS, is_troop, sort_hand
+from .cards import ENVIRONMENT_TACTICS, HAND_ORDER, TROOPS, is_troop
+from .claims import SIDE_SIZE, side_size
+from .setup import FLAG_COUNT
 from .table import (
     discard,
     faces,
@@ -38,6 +40,10 @@ from .table import (
 )
 
 _OPTIONAL = ("flag", "target", "to_flag", "discard")
+TROOP_CARDS = frozenset(TROOPS)
+_ALWAYS = frozenset({"type", "card"})
+# Each troop's play into each flag, copied for every listing (a listed step is the caller's own).
+_SLOT_PLAYS = {card: {n: {"type": "play", "card": card, "flag": n} for n in range(1, FLAG_COUNT + 1)} for card in TROOPS}
 
 
 class Openings(NamedTuple):
@@ -61,7 +67,10 @@ class Tactic:
 def canonical(step: Step) -> Step:
     """The play as the rules read it, legal_steps lists it and its event records it: optional
     fields given as null left out (null and absent are one step), and a REDEPLOY with a target
-    but no ``to_flag`` spelled ``"discard": true``."""
+    but no ``to_flag`` spelled ``"discard": true``. A play already in its one spelling (most
+    are) is returned as it is, not copied: the rules only read it."""
+    if None not in step.values() and step.get("card") != "REDEPLOY":
+        return step
     step = {k: v for k, v in step.items() if not (k in _OPTIONAL and v is None)}
     if step.get("card") == "REDEPLOY" and "target" in step and "to_flag" not in step:
         step.setdefault("discard", True)
@@ -82,7 +91,10 @@ def _opponent(state: State, seat: int) -> int:
 
 
 def _check_fields(step: Step, allowed: set[str], what: str) -> None:
-    extra = sorted(set(step) - allowed - {"type", "card"})
+    extra = step.keys() - allowed - _ALWAYS
+    if not extra:
+        return
+    extra = sorted(extra)
     if extra:
         raise IllegalStep(N_('{card} is played without {fields}'), card=what, fields=Words(', '.join(extra)))
 
@@ -396,14 +408,23 @@ def check_play(state: State, seat: int, step: Step) -> None:
 def card_candidates(state: State, seat: int) -> list[Step]:
     """Every play step :func:`check_play` allows, troops first, each card's built by its own
     ``candidates`` (tests check this against check_play over every candidate step)."""
-    cards = list(dict.fromkeys(sort_hand(hand(state, seat))))
-    openings = Openings([f["flag"] for f in state["flags"] if has_free_slot(f, seat)],
-                        [f for f in state["flags"] if is_open(f)])
+    cards = sorted(set(hand(state, seat)), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
+    slots: list[int] = []
+    unclaimed: list[dict] = []
+    for f in state["flags"]:  # (has_free_slot and is_open, in one pass: this runs at every play decision)
+        if f["claimed_by"] is None:
+            unclaimed.append(f)
+            seats_here = f["seats"]
+            # (side_size: only an environment card changes a side's size)
+            if seat in seats_here and len(f["cards"][seats_here.index(seat)]) < (
+                    side_size(f) if f["environment"] else SIDE_SIZE):
+                slots.append(f["flag"])
+    openings = Openings(slots, unclaimed)
     steps: list[Step] = []
     tactics_allowed: bool | None = None
     for card in cards:
-        if is_troop(card):
-            steps += slot_candidates(state, seat, card, openings)
+        if card in TROOP_CARDS:
+            steps += map(dict, map(_SLOT_PLAYS[card].__getitem__, slots))  # slot_candidates, copied in C
             continue
         if tactics_allowed is None:
             tactics_allowed = _tactics_allowed(state, seat)
