@@ -13,13 +13,15 @@ state they are given; callers that need the old state keep a copy (see
 
 from __future__ import annotations
 
-from itertools import chain
+from functools import reduce
+from itertools import chain, repeat
+from operator import or_
 from typing import Any
 
 from ...kernel.i18n import N_, Nn_
 from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, Words, event, seat_key
 from . import claims, tactics, verdicts
-from .cards import TACTICS, is_card, is_troop
+from .cards import is_card, is_troop
 from .claims import ALL_TROOPS, CARD_BIT, SIDE_SIZE, ClaimCheck, side_size
 from .setup import PHASE_ORDER, deal, next_game_rng
 from .table import (
@@ -44,15 +46,11 @@ def can_play_troop(state: State, seat: int) -> bool:
     return any(is_troop(card) for card in hand(state, seat)) and bool(open_flags(state, seat))
 
 
-_BITS = {**CARD_BIT, **{card: 0 for card in TACTICS}}  # a tactics card hides no troop
-
-
 def unseen_pool(state: State) -> int:
     """The unseen troops' mask: ``claims.pool_mask(claims.visible_cards(flags, discards))``, in one pass."""
-    # Each card is on the table once, so the sum of the troops' bits is their union (summed in C).
     cards = chain(chain.from_iterable(chain.from_iterable(flag["cards"] for flag in state["flags"])),
                   chain.from_iterable(state["discards"].values()))
-    return ALL_TROOPS & ~sum(map(_BITS.__getitem__, cards))
+    return ALL_TROOPS & ~reduce(or_, map(CARD_BIT.get, cards, repeat(0)), 0)  # (the loop runs in C)
 
 
 def claim_checks(state: State, seat: int) -> dict[int, ClaimCheck]:
