@@ -16,7 +16,6 @@ out from many deals that agree with what the bot can see.
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 import time
@@ -82,20 +81,25 @@ def judge(state: dict, seat: int) -> float:
 def wins_chance(chances: list[float], run: int = 3, count: int = 5) -> float:
     """The chance that independent flags, won with these chances, give a run of ``run`` adjacent
     ones or ``count`` in all (a small dynamic programme over the flags)."""
-    states = {(0, 0): 1.0}  # (current run, flags won) -> probability, until a win
+    # probs[length * count + total]: the chance of a current run of ``length`` and ``total`` flags
+    # won so far, without a win yet (length < run, total < count, length <= total)
+    probs = [0.0] * (run * count)
+    probs[0] = 1.0
     won = 0.0
+    states = [(length, total, length * count + total) for length in range(run) for total in range(length, count)]
     for p in chances:
-        following: dict[tuple[int, int], float] = {}
-        for (length, total), q in states.items():
+        miss = 1.0 - p
+        following = [0.0] * (run * count)
+        for length, total, index in states:
+            q = probs[index]
             if q == 0.0:
                 continue
-            length_won, total_won = length + 1, total + 1
-            if length_won >= run or total_won >= count:
+            if length + 1 >= run or total + 1 >= count:
                 won += q * p
             else:
-                following[(length_won, total_won)] = following.get((length_won, total_won), 0.0) + q * p
-            following[(0, total)] = following.get((0, total), 0.0) + q * (1 - p)
-        states = following
+                following[index + count + 1] += q * p
+            following[total] += q * miss
+        probs = following
     return won
 
 
@@ -126,7 +130,7 @@ class Mcts:
         for step in steps:
             total = 0.0
             for dealt in deals:
-                state = copy.deepcopy(dealt)
+                state = ENGINE.copy_state(dealt)
                 ENGINE.apply_step(state, seat, step)
                 total += judge(state, seat)
             scored.append((total, rng.random(), step))
@@ -146,7 +150,7 @@ class Mcts:
             # One deal and one stream of chance for every candidate: they are compared on equal terms.
             dealt, chance = determinize(view, rng), rng.getrandbits(64)
             for index, option in enumerate(options):
-                state = copy.deepcopy(dealt)
+                state = ENGINE.copy_state(dealt)
                 ENGINE.apply_step(state, seat, option)
                 won[index] += playout(state, seat, random.Random(chance))
         return options[max(range(len(options)), key=lambda i: won[i])]
