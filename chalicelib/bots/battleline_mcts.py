@@ -27,7 +27,7 @@ from .battleline_greedy import Greedy, Table, decide
 
 CANDIDATES = 4  # the steps judged best one step ahead, which the playouts then compare
 SHORTLIST_DEALS = 3  # deals each step is judged on, one step ahead
-ROUNDS = 200  # at most, per decision: each plays every candidate out once
+ROUNDS = 1000  # at most, per decision: each plays every candidate out once (the time budget binds first)
 SECONDS = 0.85  # at most, per decision (the benchmark measures the time per move)
 HORIZON = 6  # steps a playout plays (about a turn each) before the table is judged
 EPSILON = 0.05  # how often a playout step is random rather than greedy
@@ -81,6 +81,8 @@ def judge(state: dict, seat: int) -> float:
 def wins_chance(chances: list[float], run: int = 3, count: int = 5) -> float:
     """The chance that independent flags, won with these chances, give a run of ``run`` adjacent
     ones or ``count`` in all (a small dynamic programme over the flags)."""
+    if run == 3 and count == 5:
+        return _wins_chance_3_5(chances)
     # probs[length * count + total]: the chance of a current run of ``length`` and ``total`` flags
     # won so far, without a win yet (length < run, total < count, length <= total)
     probs = [0.0] * (run * count)
@@ -100,6 +102,22 @@ def wins_chance(chances: list[float], run: int = 3, count: int = 5) -> float:
                 following[index + count + 1] += q * p
             following[total] += q * miss
         probs = following
+    return won
+
+
+def _wins_chance_3_5(chances: list[float]) -> float:
+    """``wins_chance`` for the rules' numbers (3 adjacent, 5 in all), its twelve states unrolled:
+    ``sLT`` is the chance of a current run of L won flags and T won in all, without a win yet.
+    (A judgement runs it twice, and a playout ends in a judgement.)"""
+    s00, s01 = 1.0, 0.0
+    s02 = s03 = s04 = s11 = s12 = s13 = s14 = s22 = s23 = s24 = 0.0
+    won = 0.0
+    for p in chances:
+        m = 1.0 - p
+        won += p * (s22 + s23 + s24 + s04 + s14)  # a third adjacent flag, or a fifth
+        s00, s01, s02, s03, s04, s11, s12, s13, s14, s22, s23, s24 = (
+            m * s00, m * (s01 + s11), m * (s02 + s12 + s22), m * (s03 + s13 + s23), m * (s04 + s14 + s24),
+            p * s00, p * s01, p * s02, p * s03, p * s11, p * s12, p * s13)
     return won
 
 
