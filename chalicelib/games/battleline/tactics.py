@@ -409,16 +409,11 @@ def card_candidates(state: State, seat: int) -> list[Step]:
     """Every play step :func:`check_play` allows, troops first, each card's built by its own
     ``candidates`` (tests check this against check_play over every candidate step)."""
     cards = sorted(set(hand(state, seat)), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
-    slots: list[int] = []
-    unclaimed: list[dict] = []
-    for f in state["flags"]:  # (has_free_slot and is_open, in one pass: this runs at every play decision)
-        if f["claimed_by"] is None:
-            unclaimed.append(f)
-            seats_here = f["seats"]
-            # (side_size: only an environment card changes a side's size)
-            if seat in seats_here and len(f["cards"][seats_here.index(seat)]) < (
-                    side_size(f) if f["environment"] else SIDE_SIZE):
-                slots.append(f["flag"])
+    # is_open and has_free_slot, spelt out (this runs at every play decision); side_size is asked
+    # only at a flag with an environment card, the only thing that changes a side's size
+    unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
+    slots = [f["flag"] for f in unclaimed if seat in (seats_here := f["seats"]) and len(
+        f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
     openings = Openings(slots, unclaimed)
     steps: list[Step] = []
     tactics_allowed: bool | None = None

@@ -23,10 +23,12 @@ from . import claims
 from .claims import CARD_BIT
 
 _LIMIT = 50_000
+CLAIMABLE, REFUSED, REFUSED_AT = "claimable", "refused", "refused at"
 # (my side's cards, the opponent's, Fog, Mud, mine completed first) ->
-#   (True, pool): claimable with this pool and any inside it;
-#   (False, troops): refused while every one of these troops is unseen.
-_REMEMBERED: dict[tuple, tuple[bool, int]] = {}
+#   (CLAIMABLE, pool): claimable with this pool and any inside it;
+#   (REFUSED, troops): refused while every one of these troops is unseen;
+#   (REFUSED_AT, pool): refused with this pool (its counterexample not yet asked for).
+_REMEMBERED: dict[tuple, tuple[str, int]] = {}
 
 
 def claimable(flag: dict, seat: int, pool: int) -> bool:
@@ -40,25 +42,40 @@ def claimable(flag: dict, seat: int, pool: int) -> bool:
            claims.completed_earlier(flag, side))
     known = _REMEMBERED.get(key)
     if known is not None:
-        ok, mask = known
-        if ok and not pool & ~mask:  # the pool is inside the one proved claimable
+        kind, mask = known
+        if kind is CLAIMABLE and not pool & ~mask:  # the pool is inside the one proved claimable
             return True
-        if not ok and not mask & ~pool:  # the counterexample's troops are all still unseen
+        if kind is REFUSED_AT:  # refused with the pool ``mask``: the same pool, or its counterexample
+            if pool == mask:
+                return False
+            kind, mask = REFUSED, _counterexample(flag, seat, mask)
+            _remember(key, (kind, mask))
+        if kind is REFUSED and not mask & ~pool:  # the counterexample's troops are all still unseen
             return False
     if claims.claimable(flag, seat, pool):
-        _remember(key, (True, pool))
+        _remember(key, (CLAIMABLE, pool))
         return True
-    if len(cards[side]) >= claims.side_size(flag):  # (an incomplete side is refused without a proof)
-        example = claims.check_claim(flag, seat, pool).counterexample
-        if example is not None:
-            troops = 0
-            for card in example["added"]:
-                troops |= CARD_BIT[card]
-            _remember(key, (False, troops))
+    size = claims.side_size(flag)
+    if len(cards[side]) < size:  # an incomplete side is refused without a proof
+        return False
+    # Refused. Its counterexample is asked for only if the flag is judged again with another pool
+    # (many are claimed, or change, first); with both sides complete the pool plays no part.
+    _remember(key, (REFUSED, 0) if len(cards[1 - side]) >= size else (REFUSED_AT, pool))
     return False
 
 
-def _remember(key: tuple, verdict: tuple[bool, int]) -> None:
+def _counterexample(flag: dict, seat: int, pool: int) -> int:
+    """The troops of the refusal's counterexample with this pool (none: a mask no pool holds)."""
+    example = claims.check_claim(flag, seat, pool).counterexample
+    if example is None:
+        return ~0
+    troops = 0
+    for card in example["added"]:
+        troops |= CARD_BIT[card]
+    return troops
+
+
+def _remember(key: tuple, verdict: tuple[str, int]) -> None:
     if len(_REMEMBERED) >= _LIMIT:
         _REMEMBERED.clear()
     _REMEMBERED[key] = verdict
