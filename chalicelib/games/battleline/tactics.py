@@ -111,8 +111,7 @@ def check_tactics_allowed(state: State, seat: int) -> None:
     opponent (so at most one ahead); never in a game played without them."""
     if not state["tactics"]:
         raise IllegalStep(N_("this game is played without tactics cards"))
-    mine = state["tactics_played"][seat_key(seat)]
-    theirs = min(state["tactics_played"][seat_key(o)] for o in opponents(state, seat))
+    mine, theirs = _tactics_counts(state, seat)
     if mine > theirs:
         raise IllegalStep(N_('you have played {mine} tactics cards and your opponent {theirs}: you may not be more than one ahead'), mine=mine, theirs=theirs)
 
@@ -428,12 +427,18 @@ def card_candidates(state: State, seat: int) -> list[Step]:
     return steps
 
 
+def _tactics_counts(state: State, seat: int) -> tuple[int, int]:
+    """Tactics cards played by the seat, and by the opponent who played fewest."""
+    played = state["tactics_played"]
+    return played[seat_key(seat)], min(played[seat_key(o)] for o in opponents(state, seat))
+
+
 def _tactics_allowed(state: State, seat: int) -> bool:
-    try:
-        check_tactics_allowed(state, seat)
-    except IllegalStep:
+    """:func:`check_tactics_allowed` without its refusal (a play decision asks, it is not refused)."""
+    if not state["tactics"]:
         return False
-    return True
+    mine, theirs = _tactics_counts(state, seat)
+    return mine <= theirs
 
 
 def play_superset(state: State, seat: int) -> list[Step]:
