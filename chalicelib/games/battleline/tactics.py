@@ -359,8 +359,9 @@ def check_traitor(state: State, seat: int, step: Step) -> None:
 
 def traitor_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
     opponent = _opponent(state, seat)
-    return [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": c}, "to_flag": n}
-            for f in openings.unclaimed for c in side_cards(f, opponent) if is_troop(c) for n in openings.slots]
+    targets = [{"flag": f["flag"], "card": c} for f in openings.unclaimed for c in side_cards(f, opponent)
+               if is_troop(c)]  # (one target for its moves, as REDEPLOY's)
+    return [{"type": "play", "card": card, "target": target, "to_flag": n} for target in targets for n in openings.slots]
 
 
 def apply_traitor(state: State, seat: int, step: Step) -> None:
