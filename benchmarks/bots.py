@@ -24,6 +24,7 @@ Run: python -m benchmarks.bots [--games 200] [--only khan:mcts:greedy] [--worker
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import random
@@ -33,8 +34,15 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from chalicelib.bots import bot
-from chalicelib.bots.runner import seat_view
 from chalicelib.games import ENGINES
+from chalicelib.games.base import apply_steps
+
+try:
+    from chalicelib.bots.runner import play as play_out
+except ImportError:  # the baseline's tree (benchmarks.compare): its runner plays a whole turn
+    from chalicelib.bots.runner import bot_steps
+
+    play_out = None
 from khan_lab.figures import wilson
 
 # game, first bot, second bot, target win rate of the first, games (None: --games; else at most --games)
@@ -44,15 +52,17 @@ DESTRUCTION = ("annihilation", "routed")
 
 
 def decisions(engine, state: dict, players: dict, options: dict, rng: random.Random):
-    """(seat, seconds) for each decision of a game played out, every step from the mover's own view
-    (``runner.play``; spelt out here too, so that this code also runs on the baseline's tree)."""
+    """(seat, seconds) for each decision of the game played out in place by the runner (``runner.play``).
+    On the baseline's tree, whose runner plays a turn at a time, (seat, seconds) for each turn."""
+    if play_out is not None:
+        for decision in play_out(engine, state, players, options, rng):
+            yield decision.seat, decision.seconds
+        return
     while engine.result(state) is None:
-        seat = engine.to_move(state)
-        view = seat_view(engine, state, seat, options)
-        started = time.perf_counter()
-        step = players[seat].choose(view, rng)
+        seat, started = engine.to_move(state), time.perf_counter()
+        steps = bot_steps(engine, state, seat, options, players[seat], rng)
         yield seat, time.perf_counter() - started
-        engine.apply_step(state, seat, step)
+        state.update(apply_steps(engine, state, seat, steps)[0])
 
 
 class Playouts:
@@ -97,16 +107,24 @@ def measure_rollouts(positions: int) -> dict[str, float]:
     positions (seat 1's play decisions from seeded greedy games, the same on any tree)."""
     engine = ENGINES["battleline"]
     options = engine.options_model.model_validate({}).model_dump(mode="json")
-    views, seed = [], 0
+    views: list[dict] = []
+    greedy = bot("battleline", "greedy")
+
+    class Recording:
+        """Greedy, keeping some of seat 1's play decisions' views."""
+        name = "greedy (recording)"
+
+        def choose(self, view: dict, rng: random.Random) -> dict:
+            if (view["you"] == 1 and view["phase"] == "play" and len(view["legal_steps"]) > 2
+                    and rng.random() < 0.3 and len(views) < positions):
+                views.append(copy.deepcopy(view))  # (the view shares lists with the game, which plays on)
+            return greedy.choose(view, rng)
+
+    seed = 0
     while len(views) < positions:
         rng = random.Random(seed)
-        state, greedy = engine.new_game(options, rng), bot("battleline", "greedy")
-        while engine.result(state) is None and len(views) < positions:
-            seat = engine.to_move(state)
-            view = seat_view(engine, state, seat, options)
-            if seat == 1 and engine.phase(state) == "play" and len(view["legal_steps"]) > 2 and rng.random() < 0.3:
-                views.append(view)
-            engine.apply_step(state, seat, greedy.choose(view, rng))
+        for _ in decisions(engine, engine.new_game(options, rng), {1: Recording(), 2: Recording()}, options, rng):
+            pass
         seed += 1
     counter, searcher, per, seconds = Playouts(), bot("battleline", "mcts"), [], 0.0
     for number, view in enumerate(views):
