@@ -22,7 +22,7 @@ from __future__ import annotations
 from . import claims
 from .claims import CARD_BIT
 
-_LIMIT = 50_000
+_LIMIT = 10_000  # (a game makes some tens of keys; a few MB at most)
 CLAIMABLE, REFUSED, REFUSED_AT = "claimable", "refused", "refused at"
 # (my side's cards, the opponent's, Fog, Mud, mine completed first) ->
 #   (CLAIMABLE, pool): claimable with this pool and any inside it;
