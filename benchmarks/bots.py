@@ -9,22 +9,40 @@ games (``MATCHES``: its own count, at most ``--games``); its interval is wider, 
 The endings column tells how the games ended: by destruction (``annihilation`` or ``routed``)
 or after the last round (``max_rounds``); the draws column counts the drawn ones.
 
-Run: python -m benchmarks.bots [--games 200] [--only khan:mcts:greedy] [--workers 2]
+Battle Line's mcts is also measured by what its time buys: the playouts it runs per searched decision
+(each candidate step played out once per round), counted in the games, and with ``--rollouts N`` on N
+fixed positions from greedy games (no games played; ``battleline_mcts_playouts_per_s`` is their
+playouts per second of decision time, for ``benchmarks.compare``, which runs this code on the
+baseline too). ``--json PATH`` writes the figures: each match's win rate and its 95 % interval as
+``check_`` facts, the playouts per decision, and the playouts per second.
+
+Run: python -m benchmarks.bots [--games 200] [--only khan:mcts:greedy] [--workers 2] [--json PATH]
+     python -m benchmarks.bots --rollouts 20 [--json PATH]   (mcts's playouts, no games)
      python -m benchmarks.bots --rate   (khan_mcts.STEPS_PER_MS on this machine; one process)
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
+import json
 import os
 import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from chalicelib.bots import bot
-from chalicelib.bots.runner import play as play_out
 from chalicelib.games import ENGINES
+from chalicelib.games.base import apply_steps
+
+try:
+    from chalicelib.bots.runner import play as play_out
+except ImportError:  # the baseline's tree (benchmarks.compare): its runner plays a whole turn
+    from chalicelib.bots.runner import bot_steps
+
+    play_out = None
 from khan_lab.figures import wilson
 
 # game, first bot, second bot, target win rate of the first, games (None: --games; else at most --games)
@@ -33,9 +51,38 @@ MATCHES = [("battleline", "greedy", "random", 0.80, None), ("battleline", "mcts"
 DESTRUCTION = ("annihilation", "routed")
 
 
-def play(job: tuple[str, str, str, int]) -> tuple[str | None, list[float], str]:
-    """One game; the winner's name (None: a draw), the first bot's seconds per decision, and
-    how the game ended (the result's reason)."""
+def decisions(engine, state: dict, players: dict, options: dict, rng: random.Random):
+    """(seat, seconds) for each decision of the game played out in place by the runner (``runner.play``).
+    On the baseline's tree, whose runner plays a turn at a time, (seat, seconds) for each turn."""
+    if play_out is not None:
+        for decision in play_out(engine, state, players, options, rng):
+            yield decision.seat, decision.seconds
+        return
+    while engine.result(state) is None:
+        seat, started = engine.to_move(state), time.perf_counter()
+        steps = bot_steps(engine, state, seat, options, players[seat], rng)
+        yield seat, time.perf_counter() - started
+        state.update(apply_steps(engine, state, seat, steps)[0])
+
+
+class Playouts:
+    """Counts Battle Line mcts's playouts (its module's ``playout``, on either tree)."""
+
+    def __init__(self) -> None:
+        from chalicelib.bots import battleline_mcts
+
+        self.module, self.count, self.original = battleline_mcts, 0, battleline_mcts.playout
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return self.original(*args, **kwargs)
+
+        battleline_mcts.playout = counted
+
+
+def play(job: tuple[str, str, str, int]) -> tuple[str | None, list[float], str, list[int]]:
+    """One game; the winner's name (None: a draw), the first bot's seconds per decision, how the
+    game ended (the result's reason), and (Battle Line mcts first) its playouts per searched decision."""
     game, first, second, number = job
     engine = ENGINES[game]
     rng = random.Random(number)
@@ -43,9 +90,55 @@ def play(job: tuple[str, str, str, int]) -> tuple[str | None, list[float], str]:
     players = {seat: bot(game, name) for seat, name in names.items()}
     options = engine.options_model.model_validate({}).model_dump(mode="json")
     state = engine.new_game(options, rng)
-    timings = [d.seconds for d in play_out(engine, state, players, options, rng) if names[d.seat] == first]
+    counter = Playouts() if (game, first) == ("battleline", "mcts") else None
+    timings, playouts, before = [], [], 0
+    for seat, seconds in decisions(engine, state, players, options, rng):
+        if names[seat] == first:
+            timings.append(seconds)
+            if counter is not None and counter.count > before:
+                playouts.append(counter.count - before)
+        before = counter.count if counter is not None else 0
     result = engine.result(state)
-    return (names[result["winner"]] if result["winner"] else None), timings, result.get("reason", "")
+    return (names[result["winner"]] if result["winner"] else None), timings, result.get("reason", ""), playouts
+
+
+def measure_rollouts(positions: int) -> dict[str, float]:
+    """Battle Line mcts's playouts per searched decision at its own budget, over ``positions`` fixed
+    positions (seat 1's play decisions from seeded greedy games, the same on any tree)."""
+    engine = ENGINES["battleline"]
+    options = engine.options_model.model_validate({}).model_dump(mode="json")
+    views: list[dict] = []
+    greedy = bot("battleline", "greedy")
+
+    class Recording:
+        """Greedy, keeping some of seat 1's play decisions' views."""
+        name = "greedy (recording)"
+
+        def choose(self, view: dict, rng: random.Random) -> dict:
+            if (view["you"] == 1 and view["phase"] == "play" and len(view["legal_steps"]) > 2
+                    and rng.random() < 0.3 and len(views) < positions):
+                views.append(copy.deepcopy(view))  # (the view shares lists with the game, which plays on)
+            return greedy.choose(view, rng)
+
+    seed = 0
+    while len(views) < positions:
+        rng = random.Random(seed)
+        for _ in decisions(engine, engine.new_game(options, rng), {1: Recording(), 2: Recording()}, options, rng):
+            pass
+        seed += 1
+    counter, searcher, per, seconds = Playouts(), bot("battleline", "mcts"), [], 0.0
+    for number, view in enumerate(views):
+        before, started = counter.count, time.perf_counter()
+        searcher.choose(view, random.Random(number))
+        seconds += time.perf_counter() - started
+        if counter.count > before:
+            per.append(counter.count - before)
+    figures = {"battleline_mcts_playouts_per_s": sum(per) / seconds,
+               "check_battleline_mcts_playouts_per_decision": statistics.mean(per) if per else 0.0}
+    print(f"Battle Line mcts: {figures['check_battleline_mcts_playouts_per_decision']:.1f} playouts per searched "
+          f"decision ({len(per)} of {positions} positions searched), {figures['battleline_mcts_playouts_per_s']:.1f} "
+          f"playouts a second of decision time", flush=True)
+    return figures
 
 
 def endings(reasons: list[str]) -> str:
@@ -85,7 +178,7 @@ def measure_rate(budget_steps: int = 1000, games: int = 2) -> None:
 
     for _ in range(games):
         state = engine.new_game(options, rng)
-        for _decision in play_out(engine, state, {1: Measured(), 2: Measured()}, options, rng):
+        for _decision in decisions(engine, state, {1: Measured(), 2: Measured()}, options, rng):
             pass
     print(f"{steps / seconds / 1000:.2f} engine steps a millisecond ({steps} steps in {seconds:.1f} s of {searched} "
           f"searched decisions at {budget_steps} steps: {seconds / searched * 1000:.0f} ms each, the slowest "
@@ -98,7 +191,16 @@ def main() -> None:
     parser.add_argument("--only", help="game:first:second")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--rate", action="store_true", help="measure khan_mcts.STEPS_PER_MS and stop")
+    parser.add_argument("--rollouts", type=int, metavar="N",
+                        help="measure Battle Line mcts's playouts per decision on N positions, play no games")
+    parser.add_argument("--json", help="also write the figures here (benchmarks.compare)")
     args = parser.parse_args()
+    figures: dict[str, float] = {}
+    if args.rollouts:
+        figures.update(measure_rollouts(args.rollouts))
+        if args.json:
+            Path(args.json).write_text(json.dumps(figures))
+        return
     if args.rate:
         from chalicelib.bots.khan_mcts import BUDGET_STEPS, for_time_budget
 
@@ -113,14 +215,25 @@ def main() -> None:
         jobs = [(game, first, second, number) for number in range(min(args.games, count or args.games))]
         with ProcessPoolExecutor(args.workers) as pool:
             results = list(pool.map(play, jobs, chunksize=1))
-        wins = sum(1 for winner, _, _ in results if winner == first)
-        draws = sum(1 for winner, _, _ in results if winner is None)
+        wins = sum(1 for winner, *_ in results if winner == first)
+        draws = sum(1 for winner, *_ in results if winner is None)
         low, high = wilson(wins, len(results))
-        timings = [t for _, ts, _ in results for t in ts]
+        timings = [t for _, ts, *_ in results for t in ts]
         rate = wins / len(results)
+        name = f"{game}_{first}_v_{second}"
+        figures.update({f"check_{name}_games": len(results), f"check_{name}_win_rate": rate,
+                        f"check_{name}_win_low": low, f"check_{name}_win_high": high})
+        playouts = [n for *_, counts in results for n in counts]
+        if playouts:
+            figures[f"check_{name}_playouts_per_decision"] = statistics.mean(playouts)
         print(f"| {game} | {first} v {second} | {len(results)} | {wins} | {draws} | {rate:.1%} ({low:.1%}-{high:.1%}) "
               f"| ≥ {target:.0%} {'met' if rate >= target else 'MISSED'} | {statistics.mean(timings) * 1000:.0f} ms / "
-              f"{max(timings) * 1000:.0f} ms | {endings([reason for _, _, reason in results])} |", flush=True)
+              f"{max(timings) * 1000:.0f} ms | {endings([reason for _, _, reason, _ in results])} |", flush=True)
+        if playouts:
+            print(f"({name}: {statistics.mean(playouts):.1f} playouts per searched decision, over {len(playouts)})",
+                  flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures))
 
 
 if __name__ == "__main__":

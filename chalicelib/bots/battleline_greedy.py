@@ -11,10 +11,12 @@ played only when nothing else may be.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import lru_cache, reduce
+from itertools import repeat
+from operator import or_
 
 from ..games.battleline.cards import is_troop, parse_troop
-from ..games.battleline.claims import CARD_BIT, Side, best_completion, pool_mask, side_size, visible_cards
+from ..games.battleline.claims import ALL_TROOPS, CARD_BIT, Side, best_completion, side_size, visible_cards
 from ..games.battleline.formations import Strength
 from . import playing
 
@@ -44,9 +46,12 @@ class Table:
         self.state = table
         self.seat = seat
         self._standings: dict[int, float] = {}  # flag -> standing as it is (many plays share it)
-        visible = visible_cards(table["flags"], table["discards"])
-        self.mine = pool_mask(visible)  # unseen by the bot, its own hand included
-        self.theirs = pool_mask([*visible, *table["hand"]])
+        self._theirs: dict[int, int] = {}  # flag -> the opponent's potential there (every play at it shares it)
+        self.by_number = {f["flag"]: f for f in table["flags"]}
+        # (claims.pool_mask, with its loop in C: a playout reads the table at every step)
+        seen = reduce(or_, map(CARD_BIT.get, visible_cards(table["flags"], table["discards"]), repeat(0)), 0)
+        self.mine = ALL_TROOPS & ~seen  # unseen by the bot, its own hand included
+        self.theirs = self.mine & ~reduce(or_, map(CARD_BIT.get, table["hand"], repeat(0)), 0)
 
     @classmethod
     def of_view(cls, view: dict) -> "Table":
@@ -62,12 +67,14 @@ class Table:
         if flag["claimed_by"] is not None or self.seat not in flag["seats"]:
             return 0.0
         side = flag["seats"].index(self.seat)
-        mine = tuple(sorted([*flag["cards"][side], *([extra] if extra else [])]))
-        theirs = tuple(sorted(flag["cards"][1 - side]))
+        mine = tuple(sorted([*flag["cards"][side], extra] if extra else flag["cards"][side]))
         size, fog = side_size(flag), "FOG" in flag["environment"]
         pool = self.mine & ~CARD_BIT.get(extra, 0) if extra else self.mine
         own = potential(mine, pool, size, fog)
-        other = potential(theirs, self.theirs, size, fog)
+        other = self._theirs.get(flag["flag"])
+        if other is None:
+            other = self._theirs[flag["flag"]] = potential(tuple(sorted(flag["cards"][1 - side])), self.theirs, size,
+                                                           fog)
         return own - other + PROGRESS * len(mine)
 
     def standing_now(self, flag: dict) -> float:
@@ -79,7 +86,7 @@ class Table:
 
 def play_score(table: Table, step: dict) -> float:
     card = step["card"]
-    flag = next((f for f in table.state["flags"] if f["flag"] == step.get("flag")), None)
+    flag = table.by_number.get(step.get("flag"))
     if flag is None or "target" in step or card in ("FOG", "MUD", "SCOUT"):
         return -1000.0  # guile and environment tactics: only when nothing else may be played
     gain = table.standing(flag, card) - table.standing_now(flag)

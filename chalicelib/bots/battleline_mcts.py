@@ -16,7 +16,6 @@ out from many deals that agree with what the bot can see.
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 import time
@@ -28,7 +27,7 @@ from .battleline_greedy import Greedy, Table, decide
 
 CANDIDATES = 4  # the steps judged best one step ahead, which the playouts then compare
 SHORTLIST_DEALS = 3  # deals each step is judged on, one step ahead
-ROUNDS = 200  # at most, per decision: each plays every candidate out once
+ROUNDS = 1000  # at most, per decision: each plays every candidate out once (the time budget binds first)
 SECONDS = 0.85  # at most, per decision (the benchmark measures the time per move)
 HORIZON = 6  # steps a playout plays (about a turn each) before the table is judged
 EPSILON = 0.05  # how often a playout step is random rather than greedy
@@ -82,20 +81,43 @@ def judge(state: dict, seat: int) -> float:
 def wins_chance(chances: list[float], run: int = 3, count: int = 5) -> float:
     """The chance that independent flags, won with these chances, give a run of ``run`` adjacent
     ones or ``count`` in all (a small dynamic programme over the flags)."""
-    states = {(0, 0): 1.0}  # (current run, flags won) -> probability, until a win
+    if run == 3 and count == 5:
+        return _wins_chance_3_5(chances)
+    # probs[length * count + total]: the chance of a current run of ``length`` and ``total`` flags
+    # won so far, without a win yet (length < run, total < count, length <= total)
+    probs = [0.0] * (run * count)
+    probs[0] = 1.0
     won = 0.0
+    states = [(length, total, length * count + total) for length in range(run) for total in range(length, count)]
     for p in chances:
-        following: dict[tuple[int, int], float] = {}
-        for (length, total), q in states.items():
+        miss = 1.0 - p
+        following = [0.0] * (run * count)
+        for length, total, index in states:
+            q = probs[index]
             if q == 0.0:
                 continue
-            length_won, total_won = length + 1, total + 1
-            if length_won >= run or total_won >= count:
+            if length + 1 >= run or total + 1 >= count:
                 won += q * p
             else:
-                following[(length_won, total_won)] = following.get((length_won, total_won), 0.0) + q * p
-            following[(0, total)] = following.get((0, total), 0.0) + q * (1 - p)
-        states = following
+                following[index + count + 1] += q * p
+            following[total] += q * miss
+        probs = following
+    return won
+
+
+def _wins_chance_3_5(chances: list[float]) -> float:
+    """``wins_chance`` for the rules' numbers (3 adjacent, 5 in all), its twelve states unrolled:
+    ``sLT`` is the chance of a current run of L won flags and T won in all, without a win yet.
+    (A judgement runs it twice, and a playout ends in a judgement.)"""
+    s00, s01 = 1.0, 0.0
+    s02 = s03 = s04 = s11 = s12 = s13 = s14 = s22 = s23 = s24 = 0.0
+    won = 0.0
+    for p in chances:
+        m = 1.0 - p
+        won += p * (s22 + s23 + s24 + s04 + s14)  # a third adjacent flag, or a fifth
+        s00, s01, s02, s03, s04, s11, s12, s13, s14, s22, s23, s24 = (
+            m * s00, m * (s01 + s11), m * (s02 + s12 + s22), m * (s03 + s13 + s23), m * (s04 + s14 + s24),
+            p * s00, p * s01, p * s02, p * s03, p * s11, p * s12, p * s13)
     return won
 
 
@@ -126,7 +148,7 @@ class Mcts:
         for step in steps:
             total = 0.0
             for dealt in deals:
-                state = copy.deepcopy(dealt)
+                state = ENGINE.copy_state(dealt)
                 ENGINE.apply_step(state, seat, step)
                 total += judge(state, seat)
             scored.append((total, rng.random(), step))
@@ -146,7 +168,7 @@ class Mcts:
             # One deal and one stream of chance for every candidate: they are compared on equal terms.
             dealt, chance = determinize(view, rng), rng.getrandbits(64)
             for index, option in enumerate(options):
-                state = copy.deepcopy(dealt)
+                state = ENGINE.copy_state(dealt)
                 ENGINE.apply_step(state, seat, option)
                 won[index] += playout(state, seat, random.Random(chance))
         return options[max(range(len(options)), key=lambda i: won[i])]

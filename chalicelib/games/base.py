@@ -243,8 +243,10 @@ class TurnState:
 
 
 def apply_steps(engine: GameEngine, state: State, seat: int, steps: list[Step]) -> tuple[State, list[Event]]:
-    """Apply steps in order, all or nothing: the given state is never changed."""
-    working = copy.deepcopy(state)
+    """Apply steps in order, all or nothing: the given state is never changed. An engine may
+    offer ``copy_state(state)``, a faster ``copy.deepcopy`` of its states; it is used when offered."""
+    copier = getattr(engine, "copy_state", None)
+    working = copier(state) if copier is not None else copy.deepcopy(state)
     events: list[Event] = []
     for index, step in enumerate(steps):
         try:

@@ -36,6 +36,10 @@ class BattleLine(TurnState):
     def new_game(self, options: dict, rng: random.Random) -> State:
         return setup.new_game(options, rng)
 
+    def copy_state(self, state: State) -> State:
+        """``copy.deepcopy(state)``, faster (``games.base.apply_steps``, the bots' playouts)."""
+        return setup.copy_state(state)
+
     def legal_steps(self, state: State, seat: int) -> list[Step]:
         return turns.legal_steps(state, seat)
 

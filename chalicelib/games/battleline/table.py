@@ -70,9 +70,8 @@ def restamp(state: State, flag: dict, acting: int) -> None:
     """Re-track completion after cards or Mud moved. A side below its size loses its stamp; a
     side at its size without one gets a new, later stamp. When both sides complete through
     the same step, the acting seat's side counts as completed last."""
-    order = sorted(range(2), key=lambda side: flag["seats"][side] == acting)
     size = side_size(flag)
-    for side in order:
+    for side in ((1, 0) if flag["seats"][0] == acting else (0, 1)):
         count = len(flag["cards"][side])
         if count < size:
             flag["completed"][side] = None

@@ -21,7 +21,9 @@ from typing import NamedTuple
 
 from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
-from .cards import ENVIRONMENT_TACTICS, is_troop, sort_hand
+from .cards import ENVIRONMENT_TACTICS, HAND_ORDER, TROOPS, is_troop
+from .claims import SIDE_SIZE, side_size
+from .setup import FLAG_COUNT
 from .table import (
     discard,
     faces,
@@ -38,6 +40,10 @@ from .table import (
 )
 
 _OPTIONAL = ("flag", "target", "to_flag", "discard")
+TROOP_CARDS = frozenset(TROOPS)
+_ALWAYS = frozenset({"type", "card"})
+# Each troop's play into each flag, copied for every listing (a listed step is the caller's own).
+_SLOT_PLAYS = {card: {n: {"type": "play", "card": card, "flag": n} for n in range(1, FLAG_COUNT + 1)} for card in TROOPS}
 
 
 class Openings(NamedTuple):
@@ -61,7 +67,10 @@ class Tactic:
 def canonical(step: Step) -> Step:
     """The play as the rules read it, legal_steps lists it and its event records it: optional
     fields given as null left out (null and absent are one step), and a REDEPLOY with a target
-    but no ``to_flag`` spelled ``"discard": true``."""
+    but no ``to_flag`` spelled ``"discard": true``. A play already in its one spelling (most
+    are) is returned as it is, not copied: the rules only read it."""
+    if None not in step.values() and step.get("card") != "REDEPLOY":
+        return step
     step = {k: v for k, v in step.items() if not (k in _OPTIONAL and v is None)}
     if step.get("card") == "REDEPLOY" and "target" in step and "to_flag" not in step:
         step.setdefault("discard", True)
@@ -82,7 +91,10 @@ def _opponent(state: State, seat: int) -> int:
 
 
 def _check_fields(step: Step, allowed: set[str], what: str) -> None:
-    extra = sorted(set(step) - allowed - {"type", "card"})
+    extra = step.keys() - allowed - _ALWAYS
+    if not extra:
+        return
+    extra = sorted(extra)
     if extra:
         raise IllegalStep(N_('{card} is played without {fields}'), card=what, fields=Words(', '.join(extra)))
 
@@ -99,8 +111,7 @@ def check_tactics_allowed(state: State, seat: int) -> None:
     opponent (so at most one ahead); never in a game played without them."""
     if not state["tactics"]:
         raise IllegalStep(N_("this game is played without tactics cards"))
-    mine = state["tactics_played"][seat_key(seat)]
-    theirs = min(state["tactics_played"][seat_key(o)] for o in opponents(state, seat))
+    mine, theirs = _tactics_counts(state, seat)
     if mine > theirs:
         raise IllegalStep(N_('you have played {mine} tactics cards and your opponent {theirs}: you may not be more than one ahead'), mine=mine, theirs=theirs)
 
@@ -348,8 +359,9 @@ def check_traitor(state: State, seat: int, step: Step) -> None:
 
 def traitor_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
     opponent = _opponent(state, seat)
-    return [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": c}, "to_flag": n}
-            for f in openings.unclaimed for c in side_cards(f, opponent) if is_troop(c) for n in openings.slots]
+    targets = [{"flag": f["flag"], "card": c} for f in openings.unclaimed for c in side_cards(f, opponent)
+               if is_troop(c)]  # (one target for its moves, as REDEPLOY's)
+    return [{"type": "play", "card": card, "target": target, "to_flag": n} for target in targets for n in openings.slots]
 
 
 def apply_traitor(state: State, seat: int, step: Step) -> None:
@@ -396,14 +408,18 @@ def check_play(state: State, seat: int, step: Step) -> None:
 def card_candidates(state: State, seat: int) -> list[Step]:
     """Every play step :func:`check_play` allows, troops first, each card's built by its own
     ``candidates`` (tests check this against check_play over every candidate step)."""
-    cards = list(dict.fromkeys(sort_hand(hand(state, seat))))
-    openings = Openings([f["flag"] for f in state["flags"] if has_free_slot(f, seat)],
-                        [f for f in state["flags"] if is_open(f)])
+    cards = sorted(set(hand(state, seat)), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
+    # is_open and has_free_slot, spelt out (this runs at every play decision); side_size is asked
+    # only at a flag with an environment card, the only thing that changes a side's size
+    unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
+    slots = [f["flag"] for f in unclaimed if seat in (seats_here := f["seats"]) and len(
+        f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
+    openings = Openings(slots, unclaimed)
     steps: list[Step] = []
     tactics_allowed: bool | None = None
     for card in cards:
-        if is_troop(card):
-            steps += slot_candidates(state, seat, card, openings)
+        if card in TROOP_CARDS:
+            steps += map(dict, map(_SLOT_PLAYS[card].__getitem__, slots))  # slot_candidates, copied in C
             continue
         if tactics_allowed is None:
             tactics_allowed = _tactics_allowed(state, seat)
@@ -412,12 +428,18 @@ def card_candidates(state: State, seat: int) -> list[Step]:
     return steps
 
 
+def _tactics_counts(state: State, seat: int) -> tuple[int, int]:
+    """Tactics cards played by the seat, and by the opponent who played fewest."""
+    played = state["tactics_played"]
+    return played[seat_key(seat)], min(played[seat_key(o)] for o in opponents(state, seat))
+
+
 def _tactics_allowed(state: State, seat: int) -> bool:
-    try:
-        check_tactics_allowed(state, seat)
-    except IllegalStep:
+    """:func:`check_tactics_allowed` without its refusal (a play decision asks, it is not refused)."""
+    if not state["tactics"]:
         return False
-    return True
+    mine, theirs = _tactics_counts(state, seat)
+    return mine <= theirs
 
 
 def play_superset(state: State, seat: int) -> list[Step]:

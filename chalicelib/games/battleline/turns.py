@@ -13,13 +13,16 @@ state they are given; callers that need the old state keep a copy (see
 
 from __future__ import annotations
 
+from functools import reduce
+from itertools import chain, repeat
+from operator import or_
 from typing import Any
 
 from ...kernel.i18n import N_, Nn_
 from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, Words, event, seat_key
-from . import claims, tactics
+from . import claims, tactics, verdicts
 from .cards import is_card, is_troop
-from .claims import ClaimCheck, pool_mask, side_size, visible_cards
+from .claims import ALL_TROOPS, CARD_BIT, SIDE_SIZE, ClaimCheck, side_size
 from .setup import PHASE_ORDER, deal, next_game_rng
 from .table import (
     active_seats,
@@ -44,7 +47,10 @@ def can_play_troop(state: State, seat: int) -> bool:
 
 
 def unseen_pool(state: State) -> int:
-    return pool_mask(visible_cards(state["flags"], state["discards"]))
+    """The unseen troops' mask: ``claims.pool_mask(claims.visible_cards(flags, discards))``, in one pass."""
+    cards = chain(chain.from_iterable(chain.from_iterable(flag["cards"] for flag in state["flags"])),
+                  chain.from_iterable(state["discards"].values()))
+    return ALL_TROOPS & ~reduce(or_, map(CARD_BIT.get, cards, repeat(0)), 0)  # (the loop runs in C)
 
 
 def claim_checks(state: State, seat: int) -> dict[int, ClaimCheck]:
@@ -56,16 +62,17 @@ def claim_checks(state: State, seat: int) -> dict[int, ClaimCheck]:
 def provable_flags(state: State, seat: int) -> list[int]:
     # Only an unclaimed flag where the seat's side is complete can be claimed: most claim
     # steps have none, and then the unseen pool is never built.
-    candidates = [flag for flag in state["flags"] if flag["claimed_by"] is None and seat in flag["seats"]
-                  and len(flag["cards"][flag["seats"].index(seat)]) >= side_size(flag)]
+    candidates = [flag for flag in state["flags"] if flag["claimed_by"] is None and seat in (seats := flag["seats"])
+                  and len(flag["cards"][seats.index(seat)]) >= (side_size(flag) if flag["environment"] else SIDE_SIZE)]
     if not candidates:
         return []
     pool = unseen_pool(state)
-    return [flag["flag"] for flag in candidates if claims.claimable(flag, seat, pool)]
+    return [flag["flag"] for flag in candidates if verdicts.claimable(flag, seat, pool)]
 
 
 def decks_empty(state: State) -> bool:
-    return not any(state["decks"][deck] for deck in DECKS)
+    decks = state["decks"]
+    return not (decks["troop"] or decks["tactics"])  # (DECKS, spelt out: this runs at every draw step)
 
 
 # ---------------------------------------------------------------- play: a card, or pass
@@ -122,7 +129,7 @@ def check_claim(state: State, seat: int, step: Step) -> None:
     flags = [flag_at(state, number) for number in numbers]
     pool = unseen_pool(state) if flags else 0
     for flag in flags:
-        if not claims.claimable(flag, seat, pool):
+        if not verdicts.claimable(flag, seat, pool):
             check = claims.check_claim(flag, seat, pool)
             raise IllegalStep(N_('flag {flag} cannot be claimed: {reason}'), flag=flag['flag'], reason=check.reason,
                               details={"flag": flag["flag"], "counterexample": check.counterexample})
@@ -349,11 +356,12 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
                           kind=_step_name(kind), phase=_step_name(state['phase']),
                           expected=tuple(_step_name(name) for name in sorted(phase.moves)))
     move.check(state, seat, step)
-    before = (state["phase"], _game_number(state))
+    before, game = state["phase"], _game_number(state)
     events = move.apply(state, seat, step)
     # A turn phase moves on, unless the step opened a decision of its own (Scout, a Mud
     # discard) or ended the game (in a match: dealt the next one, which starts afresh).
-    if _turn_phase(state, before[0]) and (state["phase"], _game_number(state)) == before and state["result"] is None:
+    if state["phase"] == before and state["result"] is None and _turn_phase(state, before) \
+            and _game_number(state) == game:
         events += _advance(state)
     return events
 
@@ -427,8 +435,7 @@ def _enter_phase(state: State) -> list[Event]:
 
 
 def _end_turn(state: State) -> list[Event]:
-    players = active_seats(state)
-    if state["passes_in_a_row"] >= len(players):
+    if state["passes_in_a_row"] and state["passes_in_a_row"] >= len(players := active_seats(state)):
         game = _game_number(state)
         events = _stall_claims(state)
         if state["result"] is not None or _game_number(state) != game:
@@ -462,12 +469,11 @@ def _stall_claims(state: State) -> list[Event]:
 
 
 def _next_turn(state: State) -> list[Event]:
-    players = active_seats(state)
-    ring = seats(state)
+    count, resigned = state["players"], state["resigned"]
     turn_seat = state["turn_seat"]
-    while True:
-        turn_seat = ring[(ring.index(turn_seat) + 1) % len(ring)]
-        if turn_seat in players:
+    while True:  # the next seat round the table still playing
+        turn_seat = turn_seat % count + 1
+        if turn_seat not in resigned:
             break
     state["turn_seat"] = state["to_move"] = turn_seat
     state["turn"] += 1

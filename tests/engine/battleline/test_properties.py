@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from chalicelib.games.base import allows
 from chalicelib.games.battleline.engine import ENGINE
-from chalicelib.games.battleline import tactics
+from chalicelib.games.battleline import claims, tactics, turns, verdicts
 from chalicelib.games.battleline.cards import TACTICS, TROOPS, is_troop
 
 from tests.examples import examples
@@ -110,3 +110,38 @@ def test_legal_plays_are_exactly_the_plays_the_rules_accept(seed, choices):
         assert sorted(map(key, listed)) == sorted(set(key(tactics.canonical(s)) for s in accepted))
 
     play_out(seed, choices, {}, agree)
+
+
+def _shares_nothing_mutable(a, b, path="state") -> None:
+    if isinstance(a, (dict, list)):
+        assert a is not b, f"{path} is shared"
+        for key, value in (a.items() if isinstance(a, dict) else enumerate(a)):
+            _shares_nothing_mutable(value, b[key], f"{path}/{key}")
+
+
+@settings(max_examples=examples(3, 20), deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False), options=variants)
+def test_issue39_copy_state_is_a_deep_copy_sharing_nothing(seed, choices, options):
+    """The engine's fast copy (apply_steps' all-or-nothing copy, the bots' playouts) equals
+    copy.deepcopy at every step of a game, and changing the copy never changes the game."""
+    def copied(state):
+        fast = ENGINE.copy_state(state)
+        assert fast == copy.deepcopy(state)
+        _shares_nothing_mutable(state, fast)
+
+    play_out(seed, choices, options, copied)
+
+
+@settings(max_examples=examples(3, 20), deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False), options=variants)
+def test_issue39_remembered_claim_verdicts_are_the_proofs_verdicts(seed, choices, options):
+    """Every flag's verdict the engine answers from memory (``verdicts``) is the claim proof's own,
+    at every step of games in every variant."""
+    def agree(state):
+        pool = turns.unseen_pool(state)
+        assert pool == claims.pool_mask(claims.visible_cards(state["flags"], state["discards"]))
+        for seat in range(1, state["players"] + 1):
+            for flag in state["flags"]:
+                assert verdicts.claimable(flag, seat, pool) == claims.claimable(flag, seat, pool)
+
+    play_out(seed, choices, options, agree)
