@@ -295,3 +295,12 @@ def pay_candidates(state: State, seat: int) -> list[Step]:
     held = sorted({c for c in hand_ids(state, seat) if c in cards.commands})
     count = len(state["sequences"][seat_key(seat)])
     return [{"type": "pay", "card": c, **({"sequence": n} if n else {})} for c in held for n in [None, *range(1, count + 1)]]
+
+
+def payable_candidates(state: State, seat: int) -> list[Step]:
+    """The pay candidates whose sequence stays within the highest cost (``check_pay``'s last rule; its
+    others are the turn's, asked by the caller)."""
+    longest = highest_cost(state, seat)
+    sizes = [len(s) for s in state["sequences"][seat_key(seat)]]
+    return [step for step in pay_candidates(state, seat)
+            if (1 if step.get("sequence") is None else sizes[step["sequence"] - 1] + 1) <= longest]

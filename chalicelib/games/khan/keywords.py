@@ -135,3 +135,30 @@ def keyword_candidates(state: State, seat: int) -> list[Step]:
                       for sq in ends for f in FACINGS if (sq, f) != (here, unit["facing"])]
         steps.append({"type": "skip", "at": as_json(here)})
     return steps
+
+
+KEYWORD_CHECKS = {"move": check_move, "turn": check_turn, "skip": check_skip}
+
+
+def move_allowed(state: State, seat: int, step: Step, reach: dict) -> bool:
+    """``check_move``'s answer, with the squares each unit reaches found once for all the moves a
+    listing puts (``reach``: a dict the caller keeps for one state) instead of a path a move."""
+    try:
+        entry = pending_for(state, seat, step["at"])
+        steps = _next(entry, "mobility")
+    except IllegalStep:
+        return False
+    unit = unit_by_key(state, entry["unit"])
+    start, goal = square_of(unit), to_square(step["to"])
+    if goal == start and step["facing"] == unit["facing"]:
+        return False
+    if goal != start:
+        if unit["grappled_by"]:
+            return False
+        if (start, steps) not in reach:
+            reach[start, steps] = reachable(start, steps, occupied(state) - {start})
+        if goal not in reach[start, steps]:  # reachable within the steps iff a path of them exists
+            return False
+    if entry["attack"] and state["phase"] != "after":
+        return enemy_in_reach(state, {**unit, "x": goal[0], "y": goal[1], "facing": step["facing"]})
+    return True
