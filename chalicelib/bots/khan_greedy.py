@@ -33,14 +33,25 @@ class Field:
         self.units = {(u["x"], u["y"]): u for u in self.state["field"]}
         self.enemies = [u for u in self.state["field"] if u["seat"] != self.seat]
         self.mine = [u for u in self.state["field"] if u["seat"] == self.seat]
+        self._nearest: dict[tuple[int, int], int] = {}  # a square's answers, asked once a decision
+        self._facing: dict[tuple[int, int], str] = {}
 
     def unit(self, square: dict) -> dict | None:
         return self.units.get((square["x"], square["y"]))
 
     def nearest_enemy(self, square: tuple[int, int]) -> int:
-        return min((distance(square, (e["x"], e["y"])) for e in self.enemies), default=0)
+        found = self._nearest.get(square)
+        if found is None:
+            found = self._nearest[square] = min((distance(square, (e["x"], e["y"])) for e in self.enemies), default=0)
+        return found
 
     def facing_towards(self, square: tuple[int, int]) -> str:
+        found = self._facing.get(square)
+        if found is None:
+            found = self._facing[square] = self._facing_towards(square)
+        return found
+
+    def _facing_towards(self, square: tuple[int, int]) -> str:
         if not self.enemies:
             return "N" if self.seat == self.state["first_seat"] else "S"
         target = min(self.enemies, key=lambda e: distance(square, (e["x"], e["y"])))

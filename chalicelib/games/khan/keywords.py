@@ -142,13 +142,18 @@ KEYWORD_CHECKS = {"move": check_move, "turn": check_turn, "skip": check_skip}
 
 def move_allowed(state: State, seat: int, step: Step, reach: dict) -> bool:
     """``check_move``'s answer, with the squares each unit reaches found once for all the moves a
-    listing puts (``reach``: a dict the caller keeps for one state) instead of a path a move."""
-    try:
-        entry = pending_for(state, seat, step["at"])
-        steps = _next(entry, "mobility")
-    except IllegalStep:
+    listing puts (``reach``: a dict the caller keeps for one state) instead of a path a move, and the
+    keyword waiting for a square's unit found once."""
+    at = step["at"]["x"], step["at"]["y"]
+    if at not in reach:  # the keyword waiting for the unit there, and the unit, as the check finds them
+        try:
+            entry = pending_for(state, seat, step["at"])
+            reach[at] = entry, _next(entry, "mobility"), unit_by_key(state, entry["unit"])
+        except IllegalStep:
+            reach[at] = None
+    if reach[at] is None:
         return False
-    unit = unit_by_key(state, entry["unit"])
+    entry, steps, unit = reach[at]
     start, goal = square_of(unit), to_square(step["to"])
     if goal == start and step["facing"] == unit["facing"]:
         return False
