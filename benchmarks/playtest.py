@@ -4,7 +4,8 @@ on the default card set, at the lab's default budget a decision (issue 39, item 
 Equal work on every tree: the budget is turned into engine steps at the baseline's rate
 (``BASELINE_STEPS_PER_MS``, whatever ``khan_mcts.STEPS_PER_MS`` says today), so each decision
 simulates the same number of engine steps; ``check_steps_per_decision`` and ``check_decisions``
-show it (the same on both trees: the same games are played).
+and ``check_records`` (a digest of the games' records) show it: the same on both trees, the same
+games are played.
 
 The figure is the CPU time a decision (``s_per_decision``); the 500-game playtest's time on one
 core is projected from it and the decisions of a full game (``projected_500_games_s``). The games
@@ -16,6 +17,7 @@ Run: python -m benchmarks.playtest [--games 6] [--max-rounds 4] [--json PATH]
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
 from dataclasses import replace
@@ -47,18 +49,21 @@ def main() -> None:
     khan_mcts.KhanMcts.choose = counted
     plan = replace(play.plan_for(play.default_set(), bot="mcts", games=args.games, budget_ms=args.budget_ms),
                    max_rounds=args.max_rounds)
-    seconds, decisions = 0.0, 0
+    seconds, decisions, records = 0.0, 0, []
     for game in range(args.games):
         start = time.process_time()
         record = play.play_game(plan, game)
         seconds += time.process_time() - start
         decisions += record["decisions"]
+        records.append({k: v for k, v in record.items() if k != "seconds"})
+    digest = hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()
     per_decision = seconds / decisions
     figures = {
         "s_per_decision": per_decision,
         "projected_500_games_s": per_decision * FULL_GAME_DECISIONS * 500,
         "check_decisions": decisions,
         "check_steps_per_decision": sum(simulated) / decisions,
+        "check_records": int(digest[:8], 16),  # the games' records (winners, cards played...): the same games
     }
     print(f"mcts playtest, {args.games} games of at most {args.max_rounds} rounds at {args.budget_ms:g} ms "
           f"({round(args.budget_ms * BASELINE_STEPS_PER_MS)} engine steps) a decision: {decisions} decisions, "

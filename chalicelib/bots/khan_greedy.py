@@ -33,6 +33,7 @@ class Field:
         self.units = {(u["x"], u["y"]): u for u in self.state["field"]}
         self.enemies = [u for u in self.state["field"] if u["seat"] != self.seat]
         self.mine = [u for u in self.state["field"] if u["seat"] == self.seat]
+        self.enemy_squares = {(e["x"], e["y"]) for e in self.enemies}
         self._nearest: dict[tuple[int, int], int] = {}  # a square's answers, asked once a decision
         self._facing: dict[tuple[int, int], str] = {}
 
@@ -115,7 +116,7 @@ def score(field: Field, step: dict) -> float:
         unit = field.unit(step["at"])
         to = step.get("to", step["at"])
         square = (to["x"], to["y"])
-        face_enemy = any((e["x"], e["y"]) == front(square, step["facing"]) for e in field.enemies)
+        face_enemy = front(square, step["facing"]) in field.enemy_squares
         return 10.0 - field.nearest_enemy(square) + (6.0 if face_enemy else 0.0) + \
             (1.0 if step["facing"] == field.facing_towards(square) else 0.0) + (0.0 if unit else -1.0)
     if kind == "skip":

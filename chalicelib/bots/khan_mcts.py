@@ -25,9 +25,8 @@ import random
 import time
 
 from ..games.base import IllegalStep, seat_key
-from ..games.khan.combat import card_power
 from ..games.khan.engine import ENGINE
-from ..games.khan.table import card_set, unit_type
+from ..games.khan.table import card_set
 from ..games.khan.views import by_square
 from . import playing
 from .khan_determinize import determinize
@@ -74,12 +73,17 @@ def greedy_view(state: dict, seat: int) -> dict:
     and ``score``): the card set, the first seat, the field (what the seat may see of each unit, in the
     view's order) and the seat's sequences' sizes; built alone, as a playout asks it at every step."""
     cards = card_set(state)
+    decks = {s: state["seats"][seat_key(s)]["deck"] for s in (1, 2)}
     field = []
     for unit in by_square(state["field"]):
         known = unit["up"] or unit["seat"] == seat
+        deck = decks[unit["seat"]]
+        kind = cards.units[deck[unit["card"]]] if known else None  # as views.view tells it
+        power = None
+        if kind is not None:
+            power = kind.base + (cards.commands[deck[unit["command"]]].power if unit["command"] is not None else 0)
         field.append({"x": unit["x"], "y": unit["y"], "seat": unit["seat"], "facing": unit["facing"],
-                      "wounded": unit["wounded"], "unit": unit_type(state, unit, cards).id if known else None,
-                      "power": card_power(state, cards, unit) if known else None})
+                      "wounded": unit["wounded"], "unit": kind.id if kind else None, "power": power})
     return {"card_set": state["card_set"], "first_seat": state["first"], "field": field,
             "sequences": {seat_key(seat): [{"size": len(s)} for s in state["sequences"][seat_key(seat)]]}}
 
