@@ -84,6 +84,13 @@ class Field:
 
 def score(field: Field, step: dict) -> float:
     kind = step["type"]
+    if kind in ("move", "turn"):  # first: the most numerous steps of a playout
+        unit = field.unit(step["at"])
+        to = step.get("to", step["at"])
+        square = (to["x"], to["y"])
+        face_enemy = front(square, step["facing"]) in field.enemy_squares
+        return 10.0 - field.nearest_enemy(square) + (6.0 if face_enemy else 0.0) + \
+            (1.0 if step["facing"] == field.facing_towards(square) else 0.0) + (0.0 if unit else -1.0)
     if kind == "place":
         return field.cards.units[step["unit"]].base
     if kind == "flip":
@@ -112,13 +119,6 @@ def score(field: Field, step: dict) -> float:
         into = sizes[step["sequence"] - 1] if step.get("sequence") else 0
         # Sequences of 1 and 2 pay most commands; never bury a card in a long one.
         return (8.0 if into < 2 else -2.0) - 0.1 * field.cards.commands[step["card"]].power
-    if kind in ("move", "turn"):
-        unit = field.unit(step["at"])
-        to = step.get("to", step["at"])
-        square = (to["x"], to["y"])
-        face_enemy = front(square, step["facing"]) in field.enemy_squares
-        return 10.0 - field.nearest_enemy(square) + (6.0 if face_enemy else 0.0) + \
-            (1.0 if step["facing"] == field.facing_towards(square) else 0.0) + (0.0 if unit else -1.0)
     if kind == "skip":
         return 0.5
     if kind == "engage":

@@ -572,7 +572,9 @@ class Registry:
     def get(self, card_set_id: str, version: int | None = None, digest: str | None = None) -> CardSet:
         if version is None:
             return self.latest(card_set_id)
-        found = self.sets.get((card_set_id, version))
+        if not self._loaded:
+            self._load()
+        found = self._sets.get((card_set_id, version))  # the engine asks at every step: not through ``sets``
         if found is None:
             raise UnknownCardSet(self._unknown(card_set_id, version))
         if digest is not None and found.digest != digest:

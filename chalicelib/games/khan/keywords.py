@@ -19,9 +19,12 @@ from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, State, Step, event
 from .cardset import keyword_words
 from .combat import attack_mode
-from .grid import FACINGS, path, reachable
+from .grid import FACINGS, Square, area, front, path, reachable
 from .steps import facing_told
-from .table import as_json, card_set, occupied, other, square_of, to_square, unit_at, unit_by_key, unit_key, units_of
+from .table import (
+    as_json, card_set, command_on, occupied, other, square_of, to_square, unit_at, unit_by_key, unit_key, unit_type,
+    units_of,
+)
 
 
 def pending_for(state: State, seat: int, at: dict | None = None) -> dict:
@@ -165,5 +168,21 @@ def move_allowed(state: State, seat: int, step: Step, reach: dict) -> bool:
         if goal not in reach[start, steps]:  # reachable within the steps iff a path of them exists
             return False
     if entry["attack"] and state["phase"] != "after":
-        return enemy_in_reach(state, {**unit, "x": goal[0], "y": goal[1], "facing": step["facing"]})
+        if "enemies" not in reach:
+            reach["enemies"] = {square_of(e) for e in units_of(state, other(seat))}
+        return _reaches_one(state, unit, goal, step["facing"], reach["enemies"])
     return True
+
+
+def _reaches_one(state: State, unit: dict, square: Square, facing: str, enemies: set[Square]) -> bool:
+    """``enemy_in_reach`` of the unit moved to ``square`` facing ``facing`` (``combat.attack_mode``'s
+    rules, asked of the enemies' squares at once)."""
+    cards = card_set(state)
+    command = command_on(state, unit, cards)
+    if command is None or command.kind != "attack":
+        return False
+    kind = unit_type(state, unit, cards)
+    if command.has("melee") and kind.melee and front(square, facing) in enemies:
+        return True
+    return command.has("ranged") and kind.ranged is not None and \
+        not enemies.isdisjoint(area(square, facing, kind.ranged.offsets()))

@@ -363,8 +363,16 @@ def _engagement_steps(state: State, seat: int) -> list[Step]:
 def _keyword_steps(state: State, seat: int) -> list[Step]:
     """The waiting keywords' candidates, each checked; a move's check finds the squares its unit
     reaches once for all its moves (``keywords.move_allowed``), not a path a move."""
+    listed = keywords.keyword_candidates(state, seat)
+    entries = [e for e in state["turn"]["pending"] if e["seat"] == seat]
+    if len({e["unit"] for e in entries}) == len(entries) and \
+            all(e["keywords"][0][0] in ("mobility", "turn") for e in entries) and \
+            (state["phase"] == "after" or not any(e["attack"] for e in entries)):
+        # Each listed step's check finds the keyword it was listed for, and asks nothing the listing
+        # did not: a move ends where its unit reaches, a turn changes the facing, a skip is free.
+        return listed
     steps, reach = [], {}
-    for step in keywords.keyword_candidates(state, seat):
+    for step in listed:
         if step["type"] == "move":
             if keywords.move_allowed(state, seat, step, reach):
                 steps.append(step)
