@@ -213,17 +213,18 @@ def command_candidates(state: State, seat: int, *, reaction: bool = False) -> li
     held = sorted({c for c in hand_ids(state, seat) if c in cards.commands})
     if reaction:
         held = [c for c in held if cards.commands[c].kind == "defend"]
-    targets = [u for u in units_of(state, seat) if u["up"] and u["command"] is None]
+    targets = [(unit_type(state, u, cards), (u["x"], u["y"])) for u in units_of(state, seat)
+               if u["up"] and u["command"] is None]
     sequences = state["sequences"][seat_key(seat)]
     steps = []
     for card in held:
         command = cards.commands[card]
         payments = [None] if command.cost == 0 else [i + 1 for i, s in enumerate(sequences) if len(s) == command.cost]
-        for unit in targets:
-            if not command.executable_by(unit_type(state, unit, cards)):
+        for kind, square in targets:
+            if not command.executable_by(kind):
                 continue
             for number in payments:
-                step = {"type": "command", "card": card, "at": as_json((unit["x"], unit["y"]))}
+                step = {"type": "command", "card": card, "at": as_json(square)}
                 if number is not None:
                     step["sequence"] = number
                 steps.append(step)

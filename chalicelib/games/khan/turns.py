@@ -398,6 +398,12 @@ LEGAL: dict[str, Candidates] = {
 }
 
 
+# The moves whose apply begins with the move's own check (before it changes anything).
+CHECKED_BY_APPLY = {actions.apply_flip, actions.apply_discard_defence, actions.apply_deploy, actions.apply_command,
+                    actions.apply_pay, actions.apply_defence_command, apply_engage, keywords.apply_move,
+                    keywords.apply_turn, keywords.apply_skip, combat.apply_advance}
+
+
 def apply_step(state: State, seat: int, step: Step) -> list[Event]:
     if state["result"] is not None:
         raise IllegalStep(N_("the game is over"))
@@ -412,7 +418,16 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
         check_offer_draw(state, seat, step)
         state["draw_offer"] = seat
         return [event("draw_offered", seat, {})]
-    move = check_step(state, seat, step)
+    if state["draw_offer"] != other(seat) and not (state["phase"] == "maintenance" and kind in PHASES["action"].moves):
+        # Nothing changes before the move's apply, whose own first act is its check: checked once.
+        phase = phase_of(state, seat)
+        move = phase.moves.get(kind)
+        if move is None:
+            raise _out_of_place(state, phase, kind)
+        if move.apply not in CHECKED_BY_APPLY:
+            move.check(state, seat, step)
+    else:
+        move = check_step(state, seat, step)
     events = _play_on(state, seat)
     if state["phase"] == "maintenance" and kind in PHASES["action"].moves:
         state["phase"] = "action"
