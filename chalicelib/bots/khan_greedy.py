@@ -34,32 +34,37 @@ class Field:
         self.enemies = [u for u in self.state["field"] if u["seat"] != self.seat]
         self.mine = [u for u in self.state["field"] if u["seat"] == self.seat]
         self.enemy_squares = {(e["x"], e["y"]) for e in self.enemies}
-        self._nearest: dict[tuple[int, int], int] = {}  # a square's answers, asked once a decision
-        self._facing: dict[tuple[int, int], str] = {}
+        self._read: dict[tuple[int, int], tuple[int, str]] = {}  # a square's answers, asked once a decision
 
     def unit(self, square: dict) -> dict | None:
         return self.units.get((square["x"], square["y"]))
 
     def nearest_enemy(self, square: tuple[int, int]) -> int:
-        found = self._nearest.get(square)
-        if found is None:
-            found = self._nearest[square] = min((distance(square, (e["x"], e["y"])) for e in self.enemies), default=0)
-        return found
+        return self.reading(square)[0]
 
     def facing_towards(self, square: tuple[int, int]) -> str:
-        found = self._facing.get(square)
-        if found is None:
-            found = self._facing[square] = self._facing_towards(square)
-        return found
+        return self.reading(square)[1]
 
-    def _facing_towards(self, square: tuple[int, int]) -> str:
-        if not self.enemies:
-            return "N" if self.seat == self.state["first_seat"] else "S"
-        target = min(self.enemies, key=lambda e: distance(square, (e["x"], e["y"])))
-        dx, dy = target["x"] - square[0], target["y"] - square[1]
-        if abs(dx) >= abs(dy):
-            return "E" if dx > 0 else "W"
-        return "N" if dy > 0 else "S"
+    def reading(self, square: tuple[int, int]) -> tuple[int, str]:
+        """The distance to the nearest enemy (0 with none), and the facing towards it (the first of the
+        nearest, in the field's order): found once a square a decision."""
+        found = self._read.get(square)
+        if found is None:
+            if not self.enemies:
+                found = (0, "N" if self.seat == self.state["first_seat"] else "S")
+            else:
+                best, target = None, None
+                for e in self.enemies:
+                    d = abs(square[0] - e["x"]) + abs(square[1] - e["y"])
+                    if best is None or d < best:
+                        best, target = d, e
+                dx, dy = target["x"] - square[0], target["y"] - square[1]
+                if abs(dx) >= abs(dy):
+                    found = (best, "E" if dx > 0 else "W")
+                else:
+                    found = (best, "N" if dy > 0 else "S")
+            self._read[square] = found
+        return found
 
     def reaches(self, square: tuple[int, int], facing: str, unit_type: str, command: str) -> list[dict]:
         """Enemies a unit of this type would have in range with this attack card."""
@@ -85,12 +90,13 @@ class Field:
 def score(field: Field, step: dict) -> float:
     kind = step["type"]
     if kind in ("move", "turn"):  # first: the most numerous steps of a playout
-        unit = field.unit(step["at"])
-        to = step.get("to", step["at"])
+        at = step["at"]
+        to = step.get("to", at)
         square = (to["x"], to["y"])
+        nearest, towards = field.reading(square)
         face_enemy = front(square, step["facing"]) in field.enemy_squares
-        return 10.0 - field.nearest_enemy(square) + (6.0 if face_enemy else 0.0) + \
-            (1.0 if step["facing"] == field.facing_towards(square) else 0.0) + (0.0 if unit else -1.0)
+        return 10.0 - nearest + (6.0 if face_enemy else 0.0) + \
+            (1.0 if step["facing"] == towards else 0.0) + (0.0 if (at["x"], at["y"]) in field.units else -1.0)
     if kind == "place":
         return field.cards.units[step["unit"]].base
     if kind == "flip":

@@ -56,8 +56,7 @@ def apply_end_action(state: State, seat: int, step: Step) -> list[Event]:
     else the engagements begin."""
     opponent = other(seat)
     ended = [event("action_ended", seat, {})]
-    if any(allows(actions.check_defence_command, state, opponent, s)
-           for s in actions.defence_command_candidates(state, opponent)):
+    if actions.defence_command_candidates(state, opponent):  # each one listed passes its check
         state["phase"] = "reaction"
         state["to_move"] = opponent
         return ended + [event("reaction_window", seat, {"seat": opponent})]
