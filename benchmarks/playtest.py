@@ -11,7 +11,7 @@ The figure is the CPU time a decision (``s_per_decision``); the 500-game playtes
 core is projected from it and the decisions of a full game (``projected_500_games_s``). The games
 played here stop after ``--max-rounds`` (fewer than a real game's 40, to keep the run short).
 
-Run: python -m benchmarks.playtest [--games 6] [--max-rounds 4] [--json PATH]
+Run: python -m benchmarks.playtest [--games 4] [--max-rounds 8] [--json PATH]
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ FULL_GAME_DECISIONS = 550  # an mcts game of the default set at its 40 rounds (g
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=6)
-    parser.add_argument("--max-rounds", type=int, default=4)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--max-rounds", type=int, default=8)
     parser.add_argument("--budget-ms", type=float, default=play.DEFAULT_BUDGET_MS)
     parser.add_argument("--json", help="also write the figures here (benchmarks.compare)")
     args = parser.parse_args()

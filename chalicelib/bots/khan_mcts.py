@@ -27,7 +27,6 @@ import time
 from ..games.base import IllegalStep, seat_key
 from ..games.khan.engine import ENGINE
 from ..games.khan.table import card_set
-from ..games.khan.views import by_square
 from . import playing
 from .khan_determinize import determinize
 from .khan_greedy import Field, Greedy, score
@@ -68,6 +67,10 @@ def greedy_step(state: dict, seat: int, steps: list[dict], rng: random.Random) -
     return GREEDY.choose({"you": seat, "state": greedy_view(state, seat), "legal_steps": steps}, rng)
 
 
+def _top_row_first(unit: dict) -> tuple[int, int]:
+    return -unit["y"], unit["x"]
+
+
 def greedy_view(state: dict, seat: int) -> dict:
     """The part of the seat's view (``ENGINE.view``) that the greedy judgement reads (``khan_greedy.Field``
     and ``score``): the card set, the first seat, the field (what the seat may see of each unit, in the
@@ -75,15 +78,17 @@ def greedy_view(state: dict, seat: int) -> dict:
     cards = card_set(state)
     decks = {s: state["seats"][seat_key(s)]["deck"] for s in (1, 2)}
     field = []
-    for unit in by_square(state["field"]):
-        known = unit["up"] or unit["seat"] == seat
-        deck = decks[unit["seat"]]
-        kind = cards.units[deck[unit["card"]]] if known else None  # as views.view tells it
-        power = None
-        if kind is not None:
-            power = kind.base + (cards.commands[deck[unit["command"]]].power if unit["command"] is not None else 0)
-        field.append({"x": unit["x"], "y": unit["y"], "seat": unit["seat"], "facing": unit["facing"],
-                      "wounded": unit["wounded"], "unit": kind.id if kind else None, "power": power})
+    for unit in sorted(state["field"], key=_top_row_first):  # views.by_square's order
+        if unit["up"] or unit["seat"] == seat:  # as views.view tells it
+            deck = decks[unit["seat"]]
+            kind = cards.units[deck[unit["card"]]]
+            command = unit["command"]
+            field.append({"x": unit["x"], "y": unit["y"], "seat": unit["seat"], "facing": unit["facing"],
+                          "wounded": unit["wounded"], "unit": kind.id,
+                          "power": kind.base + (cards.commands[deck[command]].power if command is not None else 0)})
+        else:
+            field.append({"x": unit["x"], "y": unit["y"], "seat": unit["seat"], "facing": unit["facing"],
+                          "wounded": unit["wounded"], "unit": None, "power": None})
     return {"card_set": state["card_set"], "first_seat": state["first"], "field": field,
             "sequences": {seat_key(seat): [{"size": len(s)} for s in state["sequences"][seat_key(seat)]]}}
 
