@@ -157,5 +157,12 @@ class Greedy:
     def choose(self, view: dict, rng: random.Random) -> dict:
         steps = playing(view["legal_steps"])
         field = Field(view)
-        return max(steps, key=lambda s: (score(field, s), rng.random()))
+        best, best_key = None, None
+        for step in steps:  # max(steps, key=(score, rng.random())), without a call a step
+            key = (score(field, step), rng.random())
+            if best_key is None or key > best_key:
+                best, best_key = step, key
+        if best is None:
+            raise ValueError("no step to choose from")
+        return best
 
