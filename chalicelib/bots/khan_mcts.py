@@ -37,7 +37,9 @@ SECONDS = 0.8  # at most, per decision, for the server's bot (its budget in step
 TURNS_AHEAD = 2  # a playout plays until this many turns have ended (the current one, then the next)
 MAX_PLAYOUT = 120  # steps, at most, in one playout (a turn is never this long)
 EPSILON = 0.05  # how often a playout step is random rather than greedy
-STEPS_PER_MS = 3.8  # engine steps a searched decision simulates a millisecond here (benchmarks.bots --rate, docs/bots.md)
+# Engine steps a searched decision simulates a millisecond here (docs/bots.md): 3.8 before issue 39, times the
+# 4.21x that benchmarks.playtest measured at equal steps against that engine (benchmarks.bots --rate measures it).
+STEPS_PER_MS = 16.0
 
 KILL, WOUND, STANDING, WIN = 100.0, 40.0, 2.0, 2000.0
 ENDINGS = ("end_action", "end_reaction", "end_engagements", "end_turn", "skip", "stay")
