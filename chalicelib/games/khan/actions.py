@@ -140,9 +140,11 @@ def apply_deploy(state: State, seat: int, step: Step) -> list[Event]:
 
 
 def deploy_candidates(state: State, seat: int) -> list[Step]:
-    units = sorted({c for c in hand_ids(state, seat) if card_set(state).is_unit(c)})
+    cards = card_set(state)
+    units = sorted({c for c in hand_ids(state, seat) if cards.is_unit(c)})
+    squares = deploy_squares(state, seat) if units else []  # the same for every unit
     return [{"type": "deploy", "unit": u, "at": as_json(sq), "facing": f}
-            for u in units for sq in deploy_squares(state, seat) for f in FACINGS]
+            for u in units for sq in squares for f in FACINGS]
 
 
 # ---------------------------------------------------------------- commanding
