@@ -47,6 +47,8 @@ def main() -> None:
     figures = {}
     for game, count, label in (("battleline", args.games, "Battle Line, all tactics"),
                                ("khan", args.khan_games, "Khan & General, default card set")):
+        if count <= 0:
+            continue
         rates, steps = [], 0
         for round_ in range(args.rounds):
             start = time.process_time()

@@ -33,21 +33,38 @@ class Field:
         self.units = {(u["x"], u["y"]): u for u in self.state["field"]}
         self.enemies = [u for u in self.state["field"] if u["seat"] != self.seat]
         self.mine = [u for u in self.state["field"] if u["seat"] == self.seat]
+        self.enemy_squares = {(e["x"], e["y"]) for e in self.enemies}
+        self._read: dict[tuple[int, int], tuple[int, str]] = {}  # a square's answers, asked once a decision
 
     def unit(self, square: dict) -> dict | None:
         return self.units.get((square["x"], square["y"]))
 
     def nearest_enemy(self, square: tuple[int, int]) -> int:
-        return min((distance(square, (e["x"], e["y"])) for e in self.enemies), default=0)
+        return self.reading(square)[0]
 
     def facing_towards(self, square: tuple[int, int]) -> str:
-        if not self.enemies:
-            return "N" if self.seat == self.state["first_seat"] else "S"
-        target = min(self.enemies, key=lambda e: distance(square, (e["x"], e["y"])))
-        dx, dy = target["x"] - square[0], target["y"] - square[1]
-        if abs(dx) >= abs(dy):
-            return "E" if dx > 0 else "W"
-        return "N" if dy > 0 else "S"
+        return self.reading(square)[1]
+
+    def reading(self, square: tuple[int, int]) -> tuple[int, str]:
+        """The distance to the nearest enemy (0 with none), and the facing towards it (the first of the
+        nearest, in the field's order): found once a square a decision."""
+        found = self._read.get(square)
+        if found is None:
+            if not self.enemies:
+                found = (0, "N" if self.seat == self.state["first_seat"] else "S")
+            else:
+                best, target = None, None
+                for e in self.enemies:
+                    d = abs(square[0] - e["x"]) + abs(square[1] - e["y"])
+                    if best is None or d < best:
+                        best, target = d, e
+                dx, dy = target["x"] - square[0], target["y"] - square[1]
+                if abs(dx) >= abs(dy):
+                    found = (best, "E" if dx > 0 else "W")
+                else:
+                    found = (best, "N" if dy > 0 else "S")
+            self._read[square] = found
+        return found
 
     def reaches(self, square: tuple[int, int], facing: str, unit_type: str, command: str) -> list[dict]:
         """Enemies a unit of this type would have in range with this attack card."""
@@ -72,6 +89,14 @@ class Field:
 
 def score(field: Field, step: dict) -> float:
     kind = step["type"]
+    if kind in ("move", "turn"):  # first: the most numerous steps of a playout
+        at = step["at"]
+        to = step.get("to", at)
+        square = (to["x"], to["y"])
+        nearest, towards = field.reading(square)
+        face_enemy = front(square, step["facing"]) in field.enemy_squares
+        return 10.0 - nearest + (6.0 if face_enemy else 0.0) + \
+            (1.0 if step["facing"] == towards else 0.0) + (0.0 if (at["x"], at["y"]) in field.units else -1.0)
     if kind == "place":
         return field.cards.units[step["unit"]].base
     if kind == "flip":
@@ -100,13 +125,6 @@ def score(field: Field, step: dict) -> float:
         into = sizes[step["sequence"] - 1] if step.get("sequence") else 0
         # Sequences of 1 and 2 pay most commands; never bury a card in a long one.
         return (8.0 if into < 2 else -2.0) - 0.1 * field.cards.commands[step["card"]].power
-    if kind in ("move", "turn"):
-        unit = field.unit(step["at"])
-        to = step.get("to", step["at"])
-        square = (to["x"], to["y"])
-        face_enemy = any((e["x"], e["y"]) == front(square, step["facing"]) for e in field.enemies)
-        return 10.0 - field.nearest_enemy(square) + (6.0 if face_enemy else 0.0) + \
-            (1.0 if step["facing"] == field.facing_towards(square) else 0.0) + (0.0 if unit else -1.0)
     if kind == "skip":
         return 0.5
     if kind == "engage":
@@ -139,5 +157,12 @@ class Greedy:
     def choose(self, view: dict, rng: random.Random) -> dict:
         steps = playing(view["legal_steps"])
         field = Field(view)
-        return max(steps, key=lambda s: (score(field, s), rng.random()))
+        best, best_key = None, None
+        for step in steps:  # max(steps, key=(score, rng.random())), without a call a step
+            key = (score(field, step), rng.random())
+            if best_key is None or key > best_key:
+                best, best_key = step, key
+        if best is None:
+            raise ValueError("no step to choose from")
+        return best
 

@@ -20,12 +20,13 @@ on deals of what its seat cannot see.
 
 from __future__ import annotations
 
-import copy
+import pickle
 import random
 import time
 
 from ..games.base import IllegalStep, seat_key
 from ..games.khan.engine import ENGINE
+from ..games.khan.table import card_set
 from . import playing
 from .khan_determinize import determinize
 from .khan_greedy import Field, Greedy, score
@@ -36,7 +37,9 @@ SECONDS = 0.8  # at most, per decision, for the server's bot (its budget in step
 TURNS_AHEAD = 2  # a playout plays until this many turns have ended (the current one, then the next)
 MAX_PLAYOUT = 120  # steps, at most, in one playout (a turn is never this long)
 EPSILON = 0.05  # how often a playout step is random rather than greedy
-STEPS_PER_MS = 3.8  # engine steps a searched decision simulates a millisecond here (benchmarks.bots --rate, docs/bots.md)
+# Engine steps a searched decision simulates a millisecond here (docs/bots.md): 3.8 before issue 39, times the
+# 4.21x that benchmarks.playtest measured at equal steps against that engine (benchmarks.bots --rate measures it).
+STEPS_PER_MS = 16.0
 
 KILL, WOUND, STANDING, WIN = 100.0, 40.0, 2.0, 2000.0
 ENDINGS = ("end_action", "end_reaction", "end_engagements", "end_turn", "skip", "stay")
@@ -63,7 +66,33 @@ GREEDY = Greedy()
 
 def greedy_step(state: dict, seat: int, steps: list[dict], rng: random.Random) -> dict:
     """The greedy bot's choice, from the seat's view of this (dealt) state."""
-    return GREEDY.choose({"you": seat, "state": ENGINE.view(state, seat), "legal_steps": steps}, rng)
+    return GREEDY.choose({"you": seat, "state": greedy_view(state, seat), "legal_steps": steps}, rng)
+
+
+def _top_row_first(unit: dict) -> tuple[int, int]:
+    return -unit["y"], unit["x"]
+
+
+def greedy_view(state: dict, seat: int) -> dict:
+    """The part of the seat's view (``ENGINE.view``) that the greedy judgement reads (``khan_greedy.Field``
+    and ``score``): the card set, the first seat, the field (what the seat may see of each unit, in the
+    view's order) and the seat's sequences' sizes; built alone, as a playout asks it at every step."""
+    cards = card_set(state)
+    decks = {s: state["seats"][seat_key(s)]["deck"] for s in (1, 2)}
+    field = []
+    for unit in sorted(state["field"], key=_top_row_first):  # views.by_square's order
+        if unit["up"] or unit["seat"] == seat:  # as views.view tells it
+            deck = decks[unit["seat"]]
+            kind = cards.units[deck[unit["card"]]]
+            command = unit["command"]
+            field.append({"x": unit["x"], "y": unit["y"], "seat": unit["seat"], "facing": unit["facing"],
+                          "wounded": unit["wounded"], "unit": kind.id,
+                          "power": kind.base + (cards.commands[deck[command]].power if command is not None else 0)})
+        else:
+            field.append({"x": unit["x"], "y": unit["y"], "seat": unit["seat"], "facing": unit["facing"],
+                          "wounded": unit["wounded"], "unit": None, "power": None})
+    return {"card_set": state["card_set"], "first_seat": state["first"], "field": field,
+            "sequences": {seat_key(seat): [{"size": len(s)} for s in state["sequences"][seat_key(seat)]]}}
 
 
 def playout(state: dict, seat: int, rng: random.Random, turns: int = TURNS_AHEAD) -> tuple[float, int]:
@@ -116,12 +145,12 @@ class KhanMcts:
         # The first round always; another only if it fits the budget, as the last one cost.
         while used == 0 or used + last <= self.budget_steps:
             # One deal and one stream of chance for every candidate: they are compared on equal terms.
-            dealt, chance = determinize(view, rng), rng.getrandbits(64)
+            dealt, chance = pickle.dumps(determinize(view, rng), pickle.HIGHEST_PROTOCOL), rng.getrandbits(64)
             values, last = [], 0
             for option in options:
                 if deadline is not None and time.perf_counter() > deadline:
                     break  # a round cut short by the clock does not count
-                state = copy.deepcopy(dealt)
+                state = pickle.loads(dealt)  # a copy of the deal, of plain JSON data: as deepcopy's, faster
                 last += 1
                 try:
                     ENGINE.apply_step(state, seat, option)

@@ -140,9 +140,11 @@ def apply_deploy(state: State, seat: int, step: Step) -> list[Event]:
 
 
 def deploy_candidates(state: State, seat: int) -> list[Step]:
-    units = sorted({c for c in hand_ids(state, seat) if card_set(state).is_unit(c)})
+    cards = card_set(state)
+    units = sorted({c for c in hand_ids(state, seat) if cards.is_unit(c)})
+    squares = deploy_squares(state, seat) if units else []  # the same for every unit
     return [{"type": "deploy", "unit": u, "at": as_json(sq), "facing": f}
-            for u in units for sq in deploy_squares(state, seat) for f in FACINGS]
+            for u in units for sq in squares for f in FACINGS]
 
 
 # ---------------------------------------------------------------- commanding
@@ -213,17 +215,18 @@ def command_candidates(state: State, seat: int, *, reaction: bool = False) -> li
     held = sorted({c for c in hand_ids(state, seat) if c in cards.commands})
     if reaction:
         held = [c for c in held if cards.commands[c].kind == "defend"]
-    targets = [u for u in units_of(state, seat) if u["up"] and u["command"] is None]
+    targets = [(unit_type(state, u, cards), (u["x"], u["y"])) for u in units_of(state, seat)
+               if u["up"] and u["command"] is None]
     sequences = state["sequences"][seat_key(seat)]
     steps = []
     for card in held:
         command = cards.commands[card]
         payments = [None] if command.cost == 0 else [i + 1 for i, s in enumerate(sequences) if len(s) == command.cost]
-        for unit in targets:
-            if not command.executable_by(unit_type(state, unit, cards)):
+        for kind, square in targets:
+            if not command.executable_by(kind):
                 continue
             for number in payments:
-                step = {"type": "command", "card": card, "at": as_json((unit["x"], unit["y"]))}
+                step = {"type": "command", "card": card, "at": as_json(square)}
                 if number is not None:
                     step["sequence"] = number
                 steps.append(step)
@@ -295,3 +298,12 @@ def pay_candidates(state: State, seat: int) -> list[Step]:
     held = sorted({c for c in hand_ids(state, seat) if c in cards.commands})
     count = len(state["sequences"][seat_key(seat)])
     return [{"type": "pay", "card": c, **({"sequence": n} if n else {})} for c in held for n in [None, *range(1, count + 1)]]
+
+
+def payable_candidates(state: State, seat: int) -> list[Step]:
+    """The pay candidates whose sequence stays within the highest cost (``check_pay``'s last rule; its
+    others are the turn's, asked by the caller)."""
+    longest = highest_cost(state, seat)
+    sizes = [len(s) for s in state["sequences"][seat_key(seat)]]
+    return [step for step in pay_candidates(state, seat)
+            if (1 if step.get("sequence") is None else sizes[step["sequence"] - 1] + 1) <= longest]

@@ -30,6 +30,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -214,14 +215,22 @@ class Command(_Entry):
     units: Union[Literal["all"], list[CardId]] = Field(description="The unit types that may execute it, or \"all\".")
     keywords: list[KeywordText] = Field(max_length=12, description="In the card's order, e.g. [\"power +2\", \"melee\"].")
 
+    @cached_property
+    def _values(self) -> dict[str, int]:
+        """Each keyword name on the card, with the sum of its numbers (asked by the engine at every step)."""
+        values: dict[str, int] = {}
+        for k in self.keywords:
+            values[k.name] = values.get(k.name, 0) + (k.value or 0)
+        return values
+
     def has(self, name: str) -> bool:
-        return any(k.name == name for k in self.keywords)
+        return name in self._values
 
     def value(self, name: str) -> int:
         """The sum of the card's ``name`` keywords' numbers (0 without one)."""
-        return sum(k.value or 0 for k in self.keywords if k.name == name)
+        return self._values.get(name, 0)
 
-    @property
+    @cached_property
     def power(self) -> int:
         return self.value("power")
 
@@ -563,7 +572,9 @@ class Registry:
     def get(self, card_set_id: str, version: int | None = None, digest: str | None = None) -> CardSet:
         if version is None:
             return self.latest(card_set_id)
-        found = self.sets.get((card_set_id, version))
+        if not self._loaded:
+            self._load()
+        found = self._sets.get((card_set_id, version))  # the engine asks at every step: not through ``sets``
         if found is None:
             raise UnknownCardSet(self._unknown(card_set_id, version))
         if digest is not None and found.digest != digest:

@@ -77,6 +77,17 @@ def why_not_attacker(state: State, cards: CardSet, attacker: dict, defender: dic
     return None
 
 
+def able_attacker(state: State, cards: CardSet, attacker: dict, defender: dict) -> bool:
+    """``why_not_attacker`` is None: the same rules, asked without making the sentence (listings)."""
+    command = command_on(state, attacker, cards)
+    if command is None or command.kind != "attack" or activations(state, cards, attacker) == 0:
+        return False
+    mode = attack_mode(state, cards, attacker, square_of(defender))
+    if mode is None:
+        return False
+    return not attacker["grappled_by"] or (unit_key(defender) in attacker["grappled_by"] and mode == MELEE)
+
+
 def check_engage(state: State, seat: int, step: Step) -> tuple[dict, list[dict]]:
     cards = card_set(state)
     target = to_square(step["target"])
@@ -105,7 +116,7 @@ def engage_candidates(state: State, seat: int) -> list[Step]:
     steps = []
     mine = sorted(units_of(state, seat), key=square_of)
     for defender in sorted(units_of(state, other(seat)), key=square_of):
-        able = [u for u in mine if why_not_attacker(state, cards, u, defender) is None]
+        able = [u for u in mine if able_attacker(state, cards, u, defender)]
         for size in range(1, len(able) + 1):
             for group in combinations(able, size):
                 if size == 1 and command_on(state, group[0], cards).has("grapple"):

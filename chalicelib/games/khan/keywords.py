@@ -19,9 +19,12 @@ from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, State, Step, event
 from .cardset import keyword_words
 from .combat import attack_mode
-from .grid import FACINGS, path, reachable
+from .grid import FACINGS, Square, area, front, path, reachable
 from .steps import facing_told
-from .table import as_json, card_set, occupied, other, square_of, to_square, unit_at, unit_by_key, unit_key, units_of
+from .table import (
+    as_json, card_set, command_on, occupied, other, square_of, to_square, unit_at, unit_by_key, unit_key, unit_type,
+    units_of,
+)
 
 
 def pending_for(state: State, seat: int, at: dict | None = None) -> dict:
@@ -135,3 +138,51 @@ def keyword_candidates(state: State, seat: int) -> list[Step]:
                       for sq in ends for f in FACINGS if (sq, f) != (here, unit["facing"])]
         steps.append({"type": "skip", "at": as_json(here)})
     return steps
+
+
+KEYWORD_CHECKS = {"move": check_move, "turn": check_turn, "skip": check_skip}
+
+
+def move_allowed(state: State, seat: int, step: Step, reach: dict) -> bool:
+    """``check_move``'s answer, with the squares each unit reaches found once for all the moves a
+    listing puts (``reach``: a dict the caller keeps for one state) instead of a path a move, and the
+    keyword waiting for a square's unit found once."""
+    at = step["at"]["x"], step["at"]["y"]
+    if at not in reach:  # the keyword waiting for the unit there, and the unit, as the check finds them
+        try:
+            entry = pending_for(state, seat, step["at"])
+            reach[at] = entry, _next(entry, "mobility"), unit_by_key(state, entry["unit"])
+        except IllegalStep:
+            reach[at] = None
+    if reach[at] is None:
+        return False
+    entry, steps, unit = reach[at]
+    start, goal = square_of(unit), to_square(step["to"])
+    if goal == start and step["facing"] == unit["facing"]:
+        return False
+    if goal != start:
+        if unit["grappled_by"]:
+            return False
+        if (start, steps) not in reach:
+            reach[start, steps] = reachable(start, steps, occupied(state) - {start})
+        if goal not in reach[start, steps]:  # reachable within the steps iff a path of them exists
+            return False
+    if entry["attack"] and state["phase"] != "after":
+        if "enemies" not in reach:
+            reach["enemies"] = {square_of(e) for e in units_of(state, other(seat))}
+        return _reaches_one(state, unit, goal, step["facing"], reach["enemies"])
+    return True
+
+
+def _reaches_one(state: State, unit: dict, square: Square, facing: str, enemies: set[Square]) -> bool:
+    """``enemy_in_reach`` of the unit moved to ``square`` facing ``facing`` (``combat.attack_mode``'s
+    rules, asked of the enemies' squares at once)."""
+    cards = card_set(state)
+    command = command_on(state, unit, cards)
+    if command is None or command.kind != "attack":
+        return False
+    kind = unit_type(state, unit, cards)
+    if command.has("melee") and kind.melee and front(square, facing) in enemies:
+        return True
+    return command.has("ranged") and kind.ranged is not None and \
+        not enemies.isdisjoint(area(square, facing, kind.ranged.offsets()))

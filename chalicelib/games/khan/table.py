@@ -26,11 +26,12 @@ def card_set(state: State) -> CardSet:
 
 
 def card_id(state: State, seat: int, number: int) -> str:
-    return state["seats"][seat_key(seat)]["deck"][number]
+    return state["seats"][str(seat)]["deck"][number]  # str(seat): seat_key's, on the engine's hottest path
 
 
 def hand_ids(state: State, seat: int) -> list[str]:
-    return [card_id(state, seat, n) for n in state["hands"][seat_key(seat)]]
+    deck = state["seats"][str(seat)]["deck"]
+    return [deck[n] for n in state["hands"][str(seat)]]
 
 
 def take_from_hand(state: State, seat: int, card: str) -> int:
