@@ -76,11 +76,15 @@ messages: $(INSTALLED)
 	$(PY) -m devtools.messages
 
 # Benchmarks (not tests): results go into docs/benchmarks.md with the machine and date.
+# The speed figures are ratios against BASE (issue 39: main when it was filed), the same benchmark code
+# run on both trees in one sitting, alternating, one core (benchmarks/compare.py).
+BASE ?= d8daff8
 bench: $(INSTALLED)
-	$(PY) -m benchmarks.claims
-	$(PY) -m benchmarks.games
+	$(PY) -m benchmarks.compare claims games playtest move bots cold_import --base $(BASE) --rounds 3 \
+	  --args "claims=--positions 5000 --brute 50 --games-brute 50 --worst-brute 1" \
+	  --args "games=--games 100 --khan-games 10 --rounds 3" --args "move=--moves 100 --khan-moves 40" \
+	  --args "bots=--rollouts 12" --args "cold_import=--runs 5"
 	$(PY) -m benchmarks.item_size
-	$(PY) -m benchmarks.cold_import
 	$(PY) -m benchmarks.capacity
 	$(PY) -m benchmarks.load
 	$(PY) -m benchmarks.fuzz
