@@ -200,32 +200,52 @@ def _lowest(avail: int, count: int) -> int:
 
 # ---------------------------------------------------------------- the search, one formation at a time
 #
-# A side is a tuple (have, values, n, base, colours, wild, wildcards): its troops' 60-bit mask,
-# their values as a 10-bit mask, how many, their sum, their colours as a 6-bit mask, its
+# A side is a tuple (have, values, n, base, colour, wild, wildcards): its troops' 60-bit mask,
+# their values as a 10-bit mask, how many, their sum, their one colour (-1: no troops, -2: more
+# than one colour), its
 # wildcards' WILD_TABLE entry, and the wildcards. Each formation's search gives the highest sum
 # of a completion with that pattern, and how (for the counterexample), or None. A run is found
 # for every colour at once by AND-ing shifted masks; wildcards that take any value fill its gaps
 # (a window with at most that many gaps), the others (Companion, Shield) are tried at each value.
 
 
+WILD_ORDER = tuple(sorted(WILD_VALUES))
+_BIT = {**CARD_BIT, **{w: 1 << (60 + i) for i, w in enumerate(WILD_ORDER)}}  # wildcards above the troops
+_VALUE_OF = {**{card: info[1] for card, info in _INFO.items()}, **{w: 0 for w in WILD_ORDER}}
+_WILD_BY_BITS = [(WILD_TABLE[key], key) for key in
+                 (tuple(w for i, w in enumerate(WILD_ORDER) if bits >> i & 1) for bits in range(1 << len(WILD_ORDER)))]
+_NO_WILDS = _WILD_BY_BITS[0]
+
+
+_VALUE_SUM = [sum(i + 1 for i in range(10) if m >> i & 1) for m in range(1 << 10)]
+
+
 def _parse(cards: Sequence[str]) -> tuple:
-    have = values = n = base = colours = 0
-    wilds: list[str] = []
-    for card in cards:
-        info = _INFO.get(card)
-        if info is None:
-            if card not in WILD_VALUES:
-                raise ValueError(f"not a troop or morale tactic in {list(cards)}")
-            wilds.append(card)
-            continue
-        b, v, c = info
-        have |= b
-        values |= 1 << (v - 1)
-        n += 1
-        base += v
-        colours |= 1 << c
-    key = tuple(sorted(wilds))
-    return have, values, n, base, colours, WILD_TABLE.get(key) or _wild_table(key), key
+    try:
+        mask = sum(map(_BIT.__getitem__, cards))
+    except KeyError:
+        raise ValueError(f"not a troop or morale tactic in {list(cards)}") from None
+    n = len(cards)
+    if mask.bit_count() != n:
+        raise ValueError(f"a card twice in {list(cards)}")
+    if mask > ALL_TROOPS:
+        wild, wilds = _WILD_BY_BITS[mask >> 60]
+        have = mask & ALL_TROOPS
+        n -= len(wilds)
+    else:
+        wild, wilds = _NO_WILDS
+        have = mask
+    if have:
+        c = ((have & -have).bit_length() - 1) // 10
+        colour = -2 if have >> (10 * c + 10) else c
+    else:
+        colour = -1
+    values = (have | have >> 10 | have >> 20 | have >> 30 | have >> 40 | have >> 50) & CHUNK
+    base = _VALUE_SUM[values] if values.bit_count() == n else sum(map(_VALUE_OF.__getitem__, cards))
+    return have, values, n, base, colour, wild, wilds
+
+
+_EMPTY = _parse([])
 
 
 def _side_tuple(side: "Side") -> tuple:
@@ -233,8 +253,8 @@ def _side_tuple(side: "Side") -> tuple:
 
 
 def _wedge(side: tuple, pool: int, size: int, k: int, floor: int) -> tuple | None:
-    have, values, n, _, colours, wild, _ = side
-    if colours & (colours - 1) or values.bit_count() != n:
+    have, values, n, _, colour, wild, _ = side
+    if colour == -2 or values.bit_count() != n:
         return None
     free = wild[0]
     best = None
@@ -244,20 +264,26 @@ def _wedge(side: tuple, pool: int, size: int, k: int, floor: int) -> tuple | Non
         allowed = STARTS[size][values | fixed]
         if not allowed:
             continue
+        x = pool | have | fixed * REPL
+        if free:
+            starts = _runs(x, size, size - free)
+        elif size == SIDE_SIZE:
+            starts = x & x >> 1 & x >> 2
+        else:
+            starts = x & x >> 1 & x >> 2 & x >> 3
         if n:
-            colour = colours.bit_length() - 1
-            starts = _runs(pool | have | fixed * REPL, size, size - free) & (allowed << 10 * colour)
+            starts &= allowed << 10 * colour
             if not starts:
                 continue
             start = starts.bit_length() - 1 - 10 * colour
         else:
-            starts = _runs(pool | fixed * REPL, size, size - free) & (allowed * REPL)
+            starts &= allowed * REPL
             if not starts:
                 continue
-            start = _fold(starts).bit_length() - 1
-            colour = next(c for c in range(len(COLOURS)) if starts >> (10 * c + start) & 1)
+            start = ((starts | starts >> 10 | starts >> 20 | starts >> 30 | starts >> 40 | starts >> 50) & CHUNK
+                     ).bit_length() - 1
         if best is None or start > best[1]:
-            best = (colour, start, fixed, named)
+            best = (starts, start, fixed, named)
     if best is None:
         return None
     return size * (best[1] + 1) + size * (size - 1) // 2, best
@@ -276,12 +302,12 @@ def _phalanx(side: tuple, pool: int, size: int, k: int, floor: int) -> tuple | N
 
 
 def _battalion(side: tuple, pool: int, size: int, k: int, floor: int) -> tuple | None:
-    colours = side[4]
-    if colours & (colours - 1):
+    colour = side[4]
+    if colour == -2:
         return None
     row = TOP_SUM[k]
     best, best_colour = -1, 0
-    for c in ((colours.bit_length() - 1,) if colours else range(len(COLOURS))):
+    for c in ((colour,) if colour >= 0 else range(len(COLOURS))):
         total = row[pool >> (10 * c) & CHUNK]
         if total > best:
             best, best_colour = total, c
@@ -317,43 +343,94 @@ SEARCHES = ((Formation.WEDGE, _wedge), (Formation.PHALANX, _phalanx), (Formation
             (Formation.SKIRMISH_LINE, _skirmish), (Formation.HOST, _host))
 
 
-def _search(side: tuple, pool: int, size: int, fog: bool, formation: int = -1, total: int = -1,
-            every: list | None = None) -> tuple | None:
+_WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST, _SUM = (
+    int(f) for f in (Formation.WEDGE, Formation.PHALANX, Formation.BATTALION_ORDER, Formation.SKIRMISH_LINE,
+                     Formation.HOST, Formation.SUM_ONLY))
+
+
+def _search(side: tuple, pool: int, size: int, fog: bool, formation: int = -1, total: int = -1) -> tuple | None:
     """The strongest completion of a side (troops from ``pool``) that beats (formation, total)
     strictly, as (formation, total, how), or None. Formations are searched from Wedge down, each
     for its highest sum, so the first one found is the strongest there is; formations below the
-    target's are never searched. ``every``: collect each formation's best down to ``formation``."""
+    target's are never searched."""
+    have, values, n, base, colour, wild, wilds = side
+    k = size - n - len(wilds)
+    if k < 0:
+        raise ValueError("side already has more cards than it needs")
+    pool &= ~have
+    if pool.bit_count() < k:
+        return None
+    if fog:
+        if formation > _SUM:
+            return None
+        found = base + wild[2] + _top_overall(pool, k)
+        return (_SUM, found, None) if formation < _SUM or found > total else None
+    distinct = values.bit_count() == n
+    if colour != -2 and distinct:
+        found = _wedge(side, pool, size, k, -1)
+        if found is not None:
+            return (_WEDGE, *found) if formation < _WEDGE or found[0] > total else None
+    if formation > _PHALANX:
+        return None
+    if not values & (values - 1):
+        found = _phalanx(side, pool, size, k, total if formation == _PHALANX else -1)
+        if found is not None:
+            return (_PHALANX, *found) if formation < _PHALANX or found[0] > total else None
+    if formation > _BATTALION:
+        return None
+    if colour != -2:
+        found = _battalion(side, pool, size, k, -1)
+        if found is not None:
+            return (_BATTALION, *found) if formation < _BATTALION or found[0] > total else None
+    if formation > _SKIRMISH:
+        return None
+    if distinct:
+        found = _skirmish(side, pool, size, k, -1)
+        if found is not None:
+            return (_SKIRMISH, *found) if formation < _SKIRMISH or found[0] > total else None
+    if formation > _HOST:
+        return None
+    found = base + wild[2] + _top_overall(pool, k)
+    return (_HOST, found, None) if formation < _HOST or found > total else None
+
+
+def _every(side: tuple, pool: int, size: int, fog: bool, floor: int) -> list[tuple]:
+    """Each formation's best completion from Wedge down to ``floor`` (formations that have one)."""
     k = size - side[2] - len(side[6])
     if k < 0:
         raise ValueError("side already has more cards than it needs")
     pool &= ~side[0]
     if pool.bit_count() < k:
-        return None
+        return []
     if fog:
-        if formation > Formation.SUM_ONLY:
-            return None
-        found = (Formation.SUM_ONLY, side[3] + side[5][2] + _top_overall(pool, k), None)
-        if every is not None:
-            every.append(found)
-        return found if formation < Formation.SUM_ONLY or found[1] > total else None
+        return [(_SUM, side[3] + side[5][2] + _top_overall(pool, k), None)]
+    found = []
     for f, search in SEARCHES:
-        if f < formation:
-            return None
-        result = search(side, pool, size, k, total if f == formation else -1)
-        if result is None:
-            continue
-        if every is not None:
-            every.append((f, result[0], result[1]))
-        elif f > formation or result[0] > total:
-            return f, result[0], result[1]
-        else:
-            return None
-    return None
+        if f >= floor and (result := search(side, pool, size, k, -1)) is not None:
+            found.append((int(f), *result))
+    return found
+
+
+def _complete(cards: Sequence[str], fog: bool) -> tuple[int, int]:
+    """The (formation, total) of a complete side, its wildcards at their best values."""
+    side = _parse(cards)
+    _, values, n, base, colour, _, wilds = side
+    if wilds or not n:
+        found = _search(side, 0, len(cards), fog)
+        assert found is not None
+        return found[0], found[1]
+    if fog:
+        return _SUM, base
+    if values.bit_count() == n and values >> ((values & -values).bit_length() - 1) == (1 << n) - 1:
+        return (_WEDGE if colour >= 0 else _SKIRMISH), base
+    if not values & (values - 1):
+        return _PHALANX, base
+    return (_BATTALION if colour >= 0 else _HOST), base
 
 
 def _completion(side: tuple, pool: int, size: int, found: tuple) -> "Completion":
     """The cards of a completion the search found: the troops added, the wildcards' values."""
-    have, values, n, _, colours, _, wilds = side
+    have, values, n, _, _, _, wilds = side
     formation, total, how = found
     pool &= ~have
     k = size - n - len(wilds)
@@ -361,7 +438,8 @@ def _completion(side: tuple, pool: int, size: int, found: tuple) -> "Completion"
     wild_as: list[tuple[str, Troop]] = []
     if formation in (Formation.WEDGE, Formation.SKIRMISH_LINE):
         if formation == Formation.WEDGE:
-            colour, start, fixed, named = how
+            starts, start, fixed, named = how
+            colour = next(c for c in range(len(COLOURS)) if starts >> (10 * c + start) & 1)
             present = pool >> (10 * colour) & CHUNK
         else:
             colour = 0
@@ -394,7 +472,7 @@ def _completion(side: tuple, pool: int, size: int, found: tuple) -> "Completion"
     else:
         added = _top_overall_bits(pool, k)
         wild_as = [(w, Troop(max(WILD_VALUES[w]), COLOURS[0])) for w in wilds]
-    return Completion(added, tuple(wild_as), Strength(formation, total))
+    return Completion(added, tuple(wild_as), Strength(Formation(formation), total))
 
 
 # ---------------------------------------------------------------- completions
@@ -446,9 +524,7 @@ def reachable(side: Side, pool: int, size: int, *, fog: bool = False,
     """For each formation from Wedge down to ``floor``, the highest-sum completion of ``side``
     (troops from ``pool``, wildcards at their best) that has the formation's pattern."""
     parsed = _side_tuple(side)
-    every: list[tuple] = []
-    _search(parsed, pool, size, fog, floor, -1, every)
-    for found in every:
+    for found in _every(parsed, pool, size, fog, floor):
         yield _completion(parsed, pool, size, found)
 
 
@@ -461,21 +537,8 @@ def best_completion(side: Side, pool: int, size: int, *, fog: bool = False) -> C
 
 def best_strength(cards: Sequence[str], *, fog: bool = False) -> Strength:
     """The strength of a complete side, its wildcards at their best values."""
-    side = _parse(cards)
-    if not side[6] and side[2]:
-        _, values, n, base, colours, _, _ = side
-        if fog:
-            return Strength(Formation.SUM_ONLY, base)
-        run = values.bit_count() == n and values >> ((values & -values).bit_length() - 1) == (1 << n) - 1
-        one_colour = not colours & (colours - 1)
-        if run:
-            return Strength(Formation.WEDGE if one_colour else Formation.SKIRMISH_LINE, base)
-        if values.bit_count() == 1:
-            return Strength(Formation.PHALANX, base)
-        return Strength(Formation.BATTALION_ORDER if one_colour else Formation.HOST, base)
-    found = _search(side, 0, len(cards), fog)
-    assert found is not None
-    return Strength(found[0], found[1])
+    formation, total = _complete(cards, fog)
+    return Strength(Formation(formation), total)
 
 
 def beating_completion(side: Side, pool: int, size: int, target: Strength, *, fog: bool = False) -> Completion | None:
@@ -556,21 +619,22 @@ def _verdict(flag: dict, seat: int, pool: int) -> tuple[bool, str, Any]:
     if seat not in flag["seats"]:
         return False, "not_facing", None
     side = flag["seats"].index(seat)
-    size = side_size(flag)
+    environment = flag["environment"]
+    size = MUD_SIDE_SIZE if "MUD" in environment else SIDE_SIZE  # side_size(flag), inline: this runs often
     mine = flag["cards"][side]
     if len(mine) < size:
         return False, "incomplete", size
-    fog = "FOG" in flag["environment"]
+    fog = "FOG" in environment
     theirs = flag["cards"][1 - side]
-    my_strength = best_strength(mine, fog=fog)
+    my_strength = _complete(mine, fog)
     if len(theirs) >= size:
-        their_strength = best_strength(theirs, fog=fog)
+        their_strength = _complete(theirs, fog)
         wins = my_strength > their_strength or (my_strength == their_strength and completed_earlier(flag, side))
         return wins, "direct", (my_strength, their_strength)
     if pool.bit_count() < size - len(theirs):
         return True, "cannot_complete", None
-    their_side = _parse(theirs)
-    beating = _search(their_side, pool, size, fog, my_strength.formation, my_strength.total)
+    their_side = _parse(theirs) if theirs else _EMPTY
+    beating = _search(their_side, pool, size, fog, *my_strength)
     return beating is None, "completion", (my_strength, (their_side, pool, size, beating))
 
 
@@ -595,7 +659,8 @@ def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
     if why == "cannot_complete":
         return ClaimCheck(True, Words(N_("the opponent cannot complete flag {flag} from the unseen troops"), flag=number))
     if why == "direct":
-        my_strength, their_strength = details
+        my_strength, their_strength = Strength(Formation(details[0][0]), details[0][1]), Strength(
+            Formation(details[1][0]), details[1][1])
         if ok:
             return ClaimCheck(True, Words(N_("your {mine} beats {theirs}"), mine=describe(my_strength),
                                           theirs=describe(their_strength)))
@@ -605,7 +670,8 @@ def check_claim(flag: dict, seat: int, pool: int) -> ClaimCheck:
                   if my_strength == their_strength else N_("the opponent's {theirs} at flag {flag} is stronger"))
         return ClaimCheck(False, Words(reason, theirs=describe(their_strength), flag=number),
                           their.as_json(theirs) if their else None)
-    my_strength, (their_side, pool, size, found) = details
+    (formation, total), (their_side, pool, size, found) = details
+    my_strength = Strength(Formation(formation), total)
     if ok:
         return ClaimCheck(True, Words(N_("no completion of the opponent's side can beat your {mine}"),
                                       mine=describe(my_strength)))
