@@ -412,20 +412,34 @@ def _every(side: tuple, pool: int, size: int, fog: bool, floor: int) -> list[tup
 
 
 def _complete(cards: Sequence[str], fog: bool) -> tuple[int, int]:
-    """The (formation, total) of a complete side, its wildcards at their best values."""
-    side = _parse(cards)
-    _, values, n, base, colour, _, wilds = side
-    if wilds or not n:
-        found = _search(side, 0, len(cards), fog)
-        assert found is not None
-        return found[0], found[1]
+    """The (formation, total) of a complete side, its wildcards at their best values. Nothing
+    is left to draw, so a run only needs a start whose run holds every troop's value and every
+    fixed wildcard's, the wildcards that take any value filling the rest."""
+    _, values, n, base, colour, wild, wilds = _parse(cards)
+    size = len(cards)
     if fog:
-        return _SUM, base
-    if values.bit_count() == n and values >> ((values & -values).bit_length() - 1) == (1 << n) - 1:
-        return (_WEDGE if colour >= 0 else _SKIRMISH), base
+        return _SUM, base + wild[2]
+    if not size:
+        return _SKIRMISH, 0  # no cards: what the rules' formation test says of nothing
+    start = -1
+    if values.bit_count() == n:
+        if wilds:
+            for fixed, _ in wild[1]:
+                if not fixed & values and (starts := STARTS[size][values | fixed]):
+                    start = max(start, starts.bit_length() - 1)
+        elif values >> ((values & -values).bit_length() - 1) == (1 << n) - 1:
+            start = 0  # troops alone: a run of them; its total is their sum
+    if start >= 0 and colour != -2:
+        return _WEDGE, base + wild[2] if not wilds else size * (start + 1) + size * (size - 1) // 2
     if not values & (values - 1):
-        return _PHALANX, base
-    return (_BATTALION if colour >= 0 else _HOST), base
+        v = values.bit_length() if values else wild[3].bit_length()
+        if v and wild[3] >> (v - 1) & 1:
+            return _PHALANX, v * size
+    if colour != -2:
+        return _BATTALION, base + wild[2]
+    if start >= 0:
+        return _SKIRMISH, base if not wilds else size * (start + 1) + size * (size - 1) // 2
+    return _HOST, base + wild[2]
 
 
 def _completion(side: tuple, pool: int, size: int, found: tuple) -> "Completion":
