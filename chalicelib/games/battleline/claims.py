@@ -5,12 +5,15 @@ flag (either side, claimed flags included) and not face up in a discard area. Ha
 claimer's own included, and the decks are unseen; tactics not yet played are ignored.
 Morale tactics already on a side are wildcards that take their best value.
 
-Rather than trying every completion, :func:`reachable` builds, for each formation from
-Wedge down, the highest-sum completion with that formation's pattern. Formations are tried
-from the strongest and each search is exhaustive within its formation, so the first
-completion found is the strongest reachable. A claim check stops as soon as a completion
-beats the claimer, or once the formations left are weaker than the claimer's. The unseen
-troops are a 60-bit mask, so most checks are a handful of integer operations.
+Rather than trying every completion, the search finds, for each formation from Wedge down,
+the highest-sum completion with that formation's pattern. Formations are tried from the
+strongest and each search is exhaustive within its formation, so the first completion found
+is the strongest reachable. A claim check stops as soon as a completion beats the claimer,
+or once the formations left are weaker than the claimer's. The unseen troops are a 60-bit
+mask (each colour's values a 10-bit field); runs are found for every colour and start at
+once by AND-ing shifted masks, and static tables built at import (run starts holding given
+values, a colour's top k, each set of wildcards' choices) make each formation a few integer
+operations. Nothing is cached per position.
 """
 
 from __future__ import annotations
