@@ -94,8 +94,8 @@ def record_game_positions(games: int = RECORD_GAMES) -> list[tuple[dict, int, in
                 for flag in state["flags"]:
                     if flag["claimed_by"] is None and seat in flag["seats"] and \
                             len(flag["cards"][flag["seats"].index(seat)]) >= claims.side_size(flag):
-                        found.append(({key: flag[key] for key in ("flag", "seats", "cards", "environment",
-                                                                   "claimed_by", "completed")}, pool, seat))
+                        found.append((json.loads(json.dumps({key: flag[key] for key in (  # a copy: play goes on
+                            "flag", "seats", "cards", "environment", "claimed_by", "completed")})), pool, seat))
             ENGINE.apply_step(state, seat, rng.choice(legal))
     return found
 
