@@ -20,7 +20,7 @@ from typing import Any
 
 from ...kernel.i18n import N_, Nn_
 from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, Words, event, seat_key
-from . import claims, tactics, verdicts
+from . import claims, tactics
 from .cards import is_card, is_troop
 from .claims import ALL_TROOPS, CARD_BIT, SIDE_SIZE, ClaimCheck, side_size
 from .setup import PHASE_ORDER, deal, next_game_rng
@@ -67,7 +67,7 @@ def provable_flags(state: State, seat: int) -> list[int]:
     if not candidates:
         return []
     pool = unseen_pool(state)
-    return [flag["flag"] for flag in candidates if verdicts.claimable(flag, seat, pool)]
+    return [flag["flag"] for flag in candidates if claims.claimable(flag, seat, pool)]
 
 
 def decks_empty(state: State) -> bool:
@@ -129,7 +129,7 @@ def check_claim(state: State, seat: int, step: Step) -> None:
     flags = [flag_at(state, number) for number in numbers]
     pool = unseen_pool(state) if flags else 0
     for flag in flags:
-        if not verdicts.claimable(flag, seat, pool):
+        if not claims.claimable(flag, seat, pool):
             check = claims.check_claim(flag, seat, pool)
             raise IllegalStep(N_('flag {flag} cannot be claimed: {reason}'), flag=flag['flag'], reason=check.reason,
                               details={"flag": flag["flag"], "counterexample": check.counterexample})
