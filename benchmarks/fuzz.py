@@ -1,5 +1,6 @@
 """schemathesis's long run: the run of tests/integration/test_schemathesis.py (devtools/fuzz.py)
-with more examples an operation in its fuzzing phase, against the API as the tests start it
+with more examples an operation in its fuzzing phase and the coverage phase's invalid cases too,
+against the API as the tests start it
 (`chalice local` on DynamoDB Local, the suite's rate limits and 1 s long-polls).
 
 Run: make bench (or python -m benchmarks.fuzz [--examples N])
@@ -42,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             wait_for_port(port, process=server)
             started = time.monotonic()
-            done = fuzz.run(f"http://127.0.0.1:{port}", Path(work), args.examples, timeout=3600)
+            done = fuzz.run(f"http://127.0.0.1:{port}", Path(work), args.examples, timeout=3600,
+                            coverage=fuzz.BENCH_COVERAGE)
             seconds = time.monotonic() - started
             found = fuzz.problems(done, Path(work))
             counts = fuzz.statuses(Path(work))

@@ -97,20 +97,22 @@ def pytest_generate_tests(metafunc):
 
 # make test's workers take whole files (--dist loadfile) in the order collected (pyproject.toml's
 # --no-loadscope-reorder: pytest-xdist would otherwise hand out the files with most tests first and
-# leave the long single-test files, schemathesis's 150 s, for the end, one worker finishing alone).
+# leave the long single-test files, schemathesis's, for the end, one worker finishing alone).
 # The longest files go first, longest to shortest, then the rest of tests/integration and tests/infra
 # (live servers, subprocesses, synths), then everything else as collected: the two workers end
 # within a short file of each other. Seconds from a --durations run (28 November, loaded 2-core
-# machine); a file that takes more than some 20 s belongs here (docs/architecture.md, "make test's 10 minutes").
+# machine, before issue 35's last cuts: schemathesis's coverage phase, the CLI in-process, OpenAPI
+# Generator's JVM); a file that takes more than some 20 s belongs here (docs/architecture.md, "make
+# test's 10 minutes").
 LONGEST_FIRST = (
-    "tests/integration/test_schemathesis.py",  # 156 s
-    "tests/integration/test_cli.py",  # 119 s
+    "tests/integration/test_schemathesis.py",  # 156 s before its coverage phase sent valid cases only
     "tests/integration/test_board_browser.py",  # 99 s
     "tests/integration/test_serve.py",  # 97 s
-    "tests/integration/test_generated_clients.py",  # 84 s
     "tests/mailplay/test_hidden_information.py",  # 67 s
+    "tests/integration/test_generated_clients.py",  # 84 s before OpenAPI Generator's lighter JVM
     "tests/integration/test_longpoll_live.py",  # 55 s
     "tests/infra/test_stack.py",  # 42 s, make synth's stack for test_nag.py too (tests/infra/conftest.py)
+    "tests/integration/test_cli.py",  # 119 s before the command ran in-process
     "tests/infra/test_launch.py",  # 29 s
     "tests/api/test_contract.py",  # 26 s
     "tests/infra/test_mail_events_stack.py",  # 25 s

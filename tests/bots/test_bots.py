@@ -1,6 +1,10 @@
 """The bots: every step they choose is legal, over thousands of random positions of both games,
 and they do not peek: a position that differs only in what the bot's seat cannot see (the
-other hand, the decks, face-down enemy units, enemy sequences) gets the same decision."""
+other hand, the decks, face-down enemy units, enemy sequences) gets the same decision.
+
+How many positions each bot is asked about goes through tests/examples.py: a share in ``make test``,
+all of them in ``make bench`` (benchmarks/properties.py); the positions are the same, in the same
+order (the short run asks about the first of them)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from chalicelib.bots.runner import seat_view
 from chalicelib.games.battleline.engine import ENGINE as BATTLELINE
 from chalicelib.games.khan.engine import ENGINE as KHAN
 from chalicelib.games.base import seat_key
+from tests.examples import examples
 from chalicelib.games.khan.table import card_id, card_set
 
 ENGINES = {"battleline": BATTLELINE, "khan": KHAN}
@@ -46,8 +51,9 @@ def positions(game: str, count: int, seed: int = 0, **options):
 
 
 @pytest.mark.parametrize("game, name, count", [
-    ("battleline", "random", 2000), ("battleline", "greedy", 2000), ("battleline", "mcts", 200),
-    ("khan", "random", 2000), ("khan", "greedy", 2000), ("khan", "mcts", 200),
+    ("battleline", "random", examples(500, 2000)), ("battleline", "greedy", examples(500, 2000)),
+    ("battleline", "mcts", examples(60, 200)),
+    ("khan", "random", examples(500, 2000)), ("khan", "greedy", examples(500, 2000)), ("khan", "mcts", examples(60, 200)),
 ])
 def test_a_bot_only_ever_chooses_a_legal_step(game, name, count):
     player, engine = quick(game, name), ENGINES[game]
@@ -104,7 +110,8 @@ def test_a_bots_decision_does_not_change_with_what_its_seat_cannot_see(game, nam
     player, engine = quick(game, name), ENGINES[game]
     rng = random.Random(3)
     differed = 0
-    count = {("battleline", "mcts"): 150, ("khan", "mcts"): 120}.get((game, name), 600)
+    count = {("battleline", "mcts"): examples(50, 150), ("khan", "mcts"): examples(40, 120)}.get((game, name),
+                                                                                              examples(200, 600))
     for state, seat, options in positions(game, count, seed=11):
         twin = TWINS[game](state, seat, rng)
         view, twin_view = seat_view(engine, state, seat, options), seat_view(engine, twin, seat, options)

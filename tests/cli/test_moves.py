@@ -10,6 +10,7 @@ import pytest
 
 from battleline_cli.moves import NUMBERED_AT_MOST, playable, your_moves
 from chalicelib.games.presenters import PRESENTERS
+from tests.examples import examples
 
 from .games import positions
 
@@ -18,7 +19,9 @@ def lines_of(view: dict) -> list[str]:
     return your_moves(view).lines(PRESENTERS[view["game"]].write_step)
 
 
-@pytest.mark.parametrize("game, seeds", [("battleline", range(12)), ("khan", range(4))])
+# Random games' every decision: a third of them (one of the four Khan & General games) in make test, all in make
+# bench (benchmarks/properties.py; tests/examples.py).
+@pytest.mark.parametrize("game, seeds", [("battleline", range(examples(4, 12))), ("khan", range(examples(1, 4)))])
 def test_every_legal_step_is_in_one_choice_and_the_list_stays_short(game, seeds):
     """Over every decision of random games: the choices stand for exactly the legal steps (resign
     apart: it is its own command), each once; a long decision is grouped, a short one numbered."""

@@ -2,7 +2,12 @@
 start games (against a player and a bot) with a short summary, `show` telling the opponent's last
 moves in names before the board (sides named), the hand, the counts, the claimable flags and the
 moves grouped (card → flags; never 64 numbered lines), play a turn typed as an email reply, `log`
-the whole game, the result in names and why; errors are one line, never a traceback."""
+the whole game, the result in names and why; errors are one line, never a traceback.
+
+Each command runs in-process, as the console script's ``run()`` runs it (its argv, environment, stdin,
+stdout, stderr and exit status; the server is real, over HTTP): a new Python process importing the
+whole command line costs a second or two a call, some seventy calls here. One test runs the
+installed ``battleline`` program itself (``in_process=False``)."""
 
 from __future__ import annotations
 
@@ -14,7 +19,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from battleline_cli import main
+from chalicelib.kernel import i18n
 from devtools.dynamodb_local import free_port
 
 pytestmark = pytest.mark.integration
@@ -24,15 +32,39 @@ CONFIG = Path(tempfile.mkdtemp(prefix="battleline-cli-"))
 
 
 def run(live_server, *args: str, key: str | None = None, server: str | None = None,
-        stdin: str = "", config: Path = CONFIG) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BATTLELINE_")}
+        stdin: str = "", config: Path = CONFIG, in_process: bool = True) -> subprocess.CompletedProcess:
+    env = {k: None for k in os.environ if k.startswith("BATTLELINE_")}
     env["BATTLELINE_SERVER"] = server or live_server.url
     env["BATTLELINE_CONFIG"] = str(config / "config.json")  # the languages and key it keeps: not the user's own
     if key:
         env["BATTLELINE_KEY"] = key
-    done = subprocess.run([COMMAND, *args], env=env, capture_output=True, text=True, timeout=120, input=stdin)
+    if in_process:
+        done = run_in_process(list(args), env, stdin)
+    else:
+        done = subprocess.run([COMMAND, *args], capture_output=True, text=True, timeout=120, input=stdin,
+                              env={k: v for k, v in {**os.environ, **env}.items() if v is not None})
     assert "Traceback" not in done.stdout + done.stderr
     return done
+
+
+def run_in_process(args: list[str], env: dict[str, str | None], stdin: str) -> subprocess.CompletedProcess:
+    """``battleline ARGS`` as the console script runs it (battleline_cli.main.run), in this process:
+    click's isolation gives it the environment, stdin, stdout and stderr a process would have."""
+    argv = sys.argv
+    with CliRunner().isolation(input=stdin, env=env) as (stdout, stderr, _output):
+        sys.argv = ["battleline", *args]
+        try:
+            main.run()
+            status = 0
+        except SystemExit as done:
+            status = done.code or 0
+        finally:
+            sys.argv = argv
+            sys.stdout.flush()
+            sys.stderr.flush()
+        out, err = stdout.getvalue().decode(), stderr.getvalue().decode()
+    assert i18n.language() == i18n.DEFAULT  # the command's language ended with it
+    return subprocess.CompletedProcess(["battleline", *args], status, out, err)
 
 
 def signup(live_server, name: str) -> tuple[str, str]:
@@ -204,10 +236,12 @@ def test_an_unreadable_move_is_one_line_with_an_example(live_server):
 
 
 def test_a_missing_key_a_wrong_key_and_no_server_are_explained(live_server):
-    assert "no API key" in run(live_server, "games", config=Path(tempfile.mkdtemp(prefix="battleline-cli-"))).stderr
-    wrong = run(live_server, "games", key="bl_live_wrong")
+    """The installed ``battleline`` program itself, a process of its own: its exit statuses."""
+    assert "no API key" in run(live_server, "games", config=Path(tempfile.mkdtemp(prefix="battleline-cli-")),
+                               in_process=False).stderr
+    wrong = run(live_server, "games", key="bl_live_wrong", in_process=False)
     assert wrong.returncode == 1 and "(unauthorized)" in wrong.stderr
-    away = run(live_server, "games", key="bl_live_wrong", server=f"http://127.0.0.1:{free_port()}")
+    away = run(live_server, "games", key="bl_live_wrong", server=f"http://127.0.0.1:{free_port()}", in_process=False)
     assert away.returncode == 2 and "cannot reach the server" in away.stderr
 
 

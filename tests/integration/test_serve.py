@@ -89,7 +89,8 @@ def test_make_serve_plays_a_full_game_and_keeps_it_across_a_restart(tmp_path):
         for _ in range(800):
             if view["status"] == "finished":
                 break
-            view = requests.get(f"{url}/v1/games/{gid}", headers=auth[view["to_move"]], timeout=10).json()
+            if view["to_move"] != view["you"]:  # the other seat's turn: its own view (a move's answer is the mover's)
+                view = requests.get(f"{url}/v1/games/{gid}", headers=auth[view["to_move"]], timeout=10).json()
             steps = [s for s in view["legal_steps"] if s["type"] != "resign"]
             claims = [s for s in steps if s["type"] == "claim" and s["flags"]]
             reply = requests.post(f"{url}/v1/games/{gid}/actions", headers=auth[view["you"]], timeout=10,

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from chalicelib.games.battleline.notation import NotationError, parse, read, tags_for, write
 from chalicelib.games.replay import FORFEITS, full_data
 from chalicelib.kernel.i18n import say, speaking
+from tests.examples import examples
 
 from ..test_replay import BATTLELINE, battleline_choice, battleline_options, random_play
 
@@ -42,7 +43,7 @@ def moves_of(events: list[dict], rng: random.Random) -> list[dict]:
     return moves
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30, 100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), options=battleline_options, quit_rate=st.sampled_from([0.0, 0.0, 0.005]))
 def test_a_written_game_reads_back_to_the_same_steps(seed, options, quit_rate):
     choices = random.Random(seed)  # (hypothesis's own randoms would take three times as long)
