@@ -90,7 +90,8 @@ def store_kinds(metafunc) -> list:
 
 
 def pytest_generate_tests(metafunc):
-    chosen = any(m.args and m.args[0] == "store" for m in metafunc.definition.iter_markers("parametrize"))
+    chosen = any(m.args and "store" in [name.strip() for name in str(m.args[0]).split(",")]
+                 for m in metafunc.definition.iter_markers("parametrize"))
     if "store" in metafunc.fixturenames and not chosen:
         metafunc.parametrize("store", store_kinds(metafunc), indirect=True)
 
@@ -109,6 +110,7 @@ LONGEST_FIRST = (
     "tests/integration/test_board_browser.py",  # 99 s
     "tests/integration/test_serve.py",  # 97 s
     "tests/mailplay/test_hidden_information.py",  # 67 s
+    "tests/mailplay/test_email_count.py",  # 35 s (127 s with its six whole games all on DynamoDB Local too)
     "tests/integration/test_generated_clients.py",  # 84 s before OpenAPI Generator's lighter JVM
     "tests/integration/test_longpoll_live.py",  # 55 s
     "tests/infra/test_stack.py",  # 42 s, make synth's stack for test_nag.py too (tests/infra/conftest.py)
