@@ -18,7 +18,6 @@ Run: make bench-cold-import (or python -m benchmarks.cold_import [--runs 31] [--
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
 import os
@@ -29,6 +28,8 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from benchmarks.dynamodb import client, dynamodb_local
 
 RUNS = 31
 TARGET_MS = 150
@@ -138,38 +139,6 @@ def unpack(zip_path: Path, into: Path, *, bytecode: bool) -> Path:
     return into
 
 
-@contextlib.contextmanager
-def dynamodb_local():
-    """DynamoDB Local, by the tree's devtools; its jar ``DYNAMODB_LOCAL_JAR`` or from node_modules (the
-    tree's, else the checkout's whose virtual environment runs this: a baseline unpacked by
-    benchmarks.compare has none). Java runs
-    on every core, not on the one benchmarks.compare pins the samples to."""
-    from devtools import dynamodb_local as local
-
-    found, jar = local.find_jar, os.environ.get("DYNAMODB_LOCAL_JAR")  # the jar given, else node_modules'
-    for root in (local.ROOT, Path(sys.prefix).resolve().parent) if jar is None else ():
-        try:
-            jar = found(root)
-        except FileNotFoundError:
-            continue
-        break
-    if jar is not None:
-        local.find_jar = lambda root=None, jar=Path(jar): jar
-    server = local.DynamoDBLocal()
-    pinned = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    try:
-        if pinned is not None:
-            os.sched_setaffinity(0, range(os.cpu_count() or 1))
-        try:
-            server.start()
-        finally:
-            if pinned is not None:
-                os.sched_setaffinity(0, pinned)
-        yield server
-    finally:
-        server.stop()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=RUNS, help="fresh interpreters timed")
@@ -179,17 +148,17 @@ def main(argv: list[str] | None = None) -> int:
     size = built.stat().st_size / 1024 / 1024
     print(f"deployment package: {size:.2f} MiB zipped (no boto3; target <= 8 MiB)")
     figures: dict[str, float] = {"package_mib": size}
-    with tempfile.TemporaryDirectory() as folder, dynamodb_local() as ddb:
+    with tempfile.TemporaryDirectory() as folder, dynamodb_local() as endpoint:
         from chalicelib.store.schema import create_table_if_missing
 
-        create_table_if_missing(ddb.client(), TABLE)
+        create_table_if_missing(client(endpoint), TABLE)
         tmp = Path(folder)
         variants = (("precompiled (as deployed)", True),) + ((("source only", False),) if args.json is None else ())
         try:
             for label, bytecode in variants:
                 where = unpack(built, tmp / label.split()[0], bytecode=bytecode)
-                key = sample(where, "signup", endpoint=ddb.endpoint)["api_key"]
-                found = samples(where, key, args.runs, ddb.endpoint)
+                key = sample(where, "signup", endpoint=endpoint)["api_key"]
+                found = samples(where, key, args.runs, endpoint)
                 medians = {name: statistics.median(values) for name, values in found.items()}
                 imported = sorted(found["import_ms"])
                 verdict = f"target <= {TARGET_MS} ms {'met' if medians['import_ms'] <= TARGET_MS else 'MISSED'}"
