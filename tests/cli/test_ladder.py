@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import io
-import sys
 
 import pytest
 
@@ -12,6 +10,7 @@ from battleline_cli import main
 from battleline_cli.client import Client, Failure
 
 from .test_screens import later_position
+from .command import run
 
 GAME, _EVENTS = later_position("battleline", 4)
 
@@ -70,18 +69,6 @@ def server(monkeypatch):
 
     monkeypatch.setattr(main, "Client", Recorded)
     return calls
-
-
-def run(args: list[str], monkeypatch, capsys) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["battleline", *args])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    try:
-        main.run()
-        status = 0
-    except SystemExit as done:
-        status = done.code or 0
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_item_6_ladder_show_lists_the_players_top_first_and_the_open_challenges(server, monkeypatch, capsys):

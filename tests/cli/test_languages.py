@@ -5,10 +5,8 @@ BATTLELINE_LANGUAGE over the preference kept in the config (read from the server
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -20,6 +18,7 @@ from chalicelib.kernel import i18n
 
 from .games import positions
 from .test_screens import later_position
+from .command import run
 
 
 @pytest.fixture(autouse=True)
@@ -119,22 +118,6 @@ def server(monkeypatch):
 
     monkeypatch.setattr(main, "Client", Recorded)
     return calls
-
-
-def run(args: list[str], monkeypatch, capsys, stdin: str = "", env: dict | None = None) -> tuple[int, str, str]:
-    """`battleline ARGS` as the console script runs it: its exit status, stdout and stderr."""
-    for name, value in (env or {}).items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.setattr(sys, "argv", ["battleline", *args])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        main.run()
-        status = 0
-    except SystemExit as done:
-        status = done.code or 0
-    captured = capsys.readouterr()
-    assert i18n.language() == "en"  # the command's language ended with it
-    return status, captured.out, captured.err
 
 
 def test_the_resign_question_and_its_refusal_in_chinese(server, monkeypatch, capsys):

@@ -4,14 +4,13 @@ override the saved key."""
 
 from __future__ import annotations
 
-import io
 import stat
-import sys
 
 import pytest
 
 from battleline_cli import main
 from battleline_cli.client import Client, Failure
+from .command import run
 
 
 @pytest.fixture(autouse=True)
@@ -43,18 +42,6 @@ def keys_used(monkeypatch):
 
     monkeypatch.setattr(main, "Client", Recorded)
     return used
-
-
-def run(args: list[str], monkeypatch, capsys) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["battleline", *args])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    try:
-        main.run()
-        status = 0
-    except SystemExit as done:
-        status = done.code or 0
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_item_7_signup_keeps_the_key_and_the_next_command_works_without_an_export(keys_used, config, monkeypatch,
