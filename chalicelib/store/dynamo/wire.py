@@ -98,7 +98,6 @@ class LeanDynamoDB:
         self.exceptions = client.exceptions
         config = client.meta.config
         self._url = client.meta.endpoint_url.rstrip("/") + "/"
-        self._host = urlsplit(self._url).netloc
         self._region = client.meta.region_name
         self._credentials = credentials  # botocore's: frozen anew for each call (refreshed ones too)
         self._tls = ssl.create_default_context(cafile=get_cert_path(True)) if self._url.startswith("https:") else None
