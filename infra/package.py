@@ -13,6 +13,7 @@ as the Lambda runtime Chalice packages for.
 from __future__ import annotations
 
 import compileall
+import hashlib
 import os
 import py_compile
 import shutil
@@ -24,6 +25,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # as Chalice writes its zips: the same input gives the same bytes
+# Precompiled packages, each under the hash of the zip it was made from and of these rules (see precompile)
+KEPT = ROOT / ".chalice" / "precompiled"
+KEEP = 4
+LAMBDA_TASK_ROOT = "/var/task"  # where Lambda unpacks a function's package
 
 
 # The CLDR files Babel reads for our languages (chalicelib/kernel/i18n.py LANGUAGES) and what they inherit from;
@@ -82,14 +87,36 @@ def prune(tree: Path) -> None:
 
 
 def precompile(package: Path) -> None:
-    """Add a compiled module beside every Python file of the zip, and compiled catalogs, in place."""
+    """Add a compiled module beside every Python file of the zip, and compiled catalogs, in place.
+
+    The same zip always gives the same bytes (fixed times, unchecked-hash .pyc files, sorted entries),
+    so the result is kept in ``.chalice/precompiled`` under the hash of the zip, of this file and of the
+    Python that compiles: a synthesis of unchanged code (``make synth`` again, or the infra tests, which
+    build the stack four times) copies it instead of compiling some 1,100 modules again."""
+    key = hashlib.sha256(package.read_bytes() + Path(__file__).read_bytes() + sys.version.encode()).hexdigest()
+    kept = KEPT / f"{key}.zip"
+    if kept.exists():
+        shutil.copyfile(kept, package)
+        return
+    _precompile(package)
+    KEPT.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_name(f"{key}.{os.getpid()}.partial")
+    shutil.copyfile(package, partial)
+    partial.replace(kept)  # whole or not at all, should two builds of one checkout meet here
+    for old in sorted(KEPT.glob("*.zip"), key=lambda p: p.stat().st_mtime)[:-KEEP]:
+        old.unlink(missing_ok=True)
+
+
+def _precompile(package: Path) -> None:
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder)
         with zipfile.ZipFile(package) as archive:
             archive.extractall(tree)
         languages(tree)
         prune(tree)
-        compileall.compile_dir(tree, quiet=1, workers=1,
+        # ddir: tracebacks name the files where Lambda unpacks them, not this temporary folder
+        # (which would also make every build's bytes differ)
+        compileall.compile_dir(tree, quiet=1, workers=1, ddir=LAMBDA_TASK_ROOT,
                                invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
         rebuilt = package.with_suffix(".tmp")
         with zipfile.ZipFile(rebuilt, "w", compression=zipfile.ZIP_DEFLATED) as archive:
