@@ -1,7 +1,7 @@
 """What a public launch needs (issue 24), on the stack built in-process with
 ``aws_cdk.assertions.Template``: alarms that can notify, inbound mail SES may publish, limits on
 abuse (throttling, WAF, reserved concurrency), access logs, tracing, alarms, data safety.
-One production stack for the module (it packages the app with Chalice)."""
+The production stack is ``make synth``'s, made once a run (tests/infra/conftest.py)."""
 
 from __future__ import annotations
 
@@ -36,14 +36,10 @@ def cdk_json_context() -> dict:
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory) -> BattlelineStack:
-    app = cdk.App(context={**cdk_json_context(), **PRODUCTION}, outdir=str(tmp_path_factory.mktemp("cdk.out")))
-    return BattlelineStack(app, "Battleline", env=cdk.Environment(region="us-east-1"))
-
-
-@pytest.fixture(scope="module")
-def template(stack) -> Template:
-    return Template.from_stack(stack)
+def template(make_synth) -> Template:
+    """``make synth``'s production stack (tests/infra/conftest.py: made once a run, ``PRODUCTION``'s context)."""
+    assert {key: checks.CONTEXT[key] for key in PRODUCTION} == PRODUCTION
+    return Template.from_json(json.loads((make_synth / f"{checks.STACK}.template.json").read_text()))
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +80,9 @@ def test_cloudwatch_may_publish_to_the_alarms_topic_for_this_accounts_alarms_and
     template.has_resource_properties("AWS::SNS::Subscription", {"Protocol": "email", "Endpoint": "ops@example.com"})
 
 
-def test_every_alarm_notifies_the_alarms_topic(stack, template):
-    topic = stack.resolve(stack.alarm_topic.topic_arn)
+def test_every_alarm_notifies_the_alarms_topic(template):
+    subscription = only(template, "AWS::SNS::Subscription", {"Endpoint": "ops@example.com"})[1]
+    topic = subscription["TopicArn"]  # the topic the alarm email is subscribed to
     alarms = template.find_resources("AWS::CloudWatch::Alarm")
     assert alarms and all(a["Properties"]["AlarmActions"] == [topic] for a in alarms.values())
 
@@ -133,8 +130,9 @@ def test_a_dev_stack_may_have_no_alarm_email_and_no_termination_protection(produ
     assert settings.production is False and settings.alarm_email == ""
 
 
-def test_a_production_stack_has_termination_protection(stack):
-    assert stack.termination_protection is True
+def test_a_production_stack_has_termination_protection(make_synth):
+    manifest = json.loads((make_synth / "manifest.json").read_text())
+    assert manifest["artifacts"][checks.STACK]["properties"]["terminationProtection"] is True
 
 
 def test_reserved_concurrency_must_leave_the_account_100_unreserved():

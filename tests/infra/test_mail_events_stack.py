@@ -1,5 +1,5 @@
-"""Issue 24 items 4 and 5 in the stack (aws_cdk.assertions, the stack built in-process once for the
-module): SES's configuration set and its bounce/complaint events reaching mail-events, the
+"""Issue 24 items 4 and 5 in the stack (aws_cdk.assertions on ``make synth``'s production stack, made once a
+run, and on a development stack built here): SES's configuration set and its bounce/complaint events reaching mail-events, the
 reputation alarms, and the asynchronous functions' failure queues (on-failure destinations,
 the SNS subscriptions' redrive policies, an alarm on each)."""
 
@@ -15,21 +15,21 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 import aws_cdk as cdk  # noqa: E402
 from aws_cdk.assertions import Match, Template  # noqa: E402
 
+from infra import checks  # noqa: E402
 from infra.stack import ASYNC_FUNCTIONS, SENDS_EMAIL, BattlelineStack  # noqa: E402
 
 MAIL_DOMAIN = "games.example.com"
 
 
 @pytest.fixture(scope="module")
-def stacks(tmp_path_factory) -> tuple[Template, Template]:
-    """The stack with a mail domain, and a development one without."""
-    app = cdk.App(outdir=str(tmp_path_factory.mktemp("cdk.out")),
-                  context={"mail_domain": MAIL_DOMAIN, "alarm_email": "ops@example.com",
-                           "public_url": "https://games.example.com"})
-    mailing = BattlelineStack(app, "Mailing", env=cdk.Environment(account="111111111111", region="us-east-1"))
+def stacks(tmp_path_factory, make_synth) -> tuple[Template, Template]:
+    """The stack with a mail domain (``make synth``'s, made once a run: tests/infra/conftest.py), and a
+    development one without."""
+    assert checks.CONTEXT["mail_domain"] == MAIL_DOMAIN
+    mailing = Template.from_json(json.loads((make_synth / f"{checks.STACK}.template.json").read_text()))
     quiet_app = cdk.App(outdir=str(tmp_path_factory.mktemp("cdk.out.quiet")), context={"name": "dev", "production": "false"})
     quiet = BattlelineStack(quiet_app, "Quiet", env=cdk.Environment(account="111111111111", region="us-east-1"))
-    return Template.from_stack(mailing), Template.from_stack(quiet)
+    return mailing, Template.from_stack(quiet)
 
 
 @pytest.fixture(scope="module")
