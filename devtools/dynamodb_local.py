@@ -102,7 +102,7 @@ class DynamoDBLocal:
     def _start(self) -> "DynamoDBLocal":
         jar = find_jar()
         args = ["java", *JVM_OPTIONS, f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}", "-jar", str(jar),
-                "-port", str(self.port), "-sharedDb"]
+                "-port", str(self.port), "-sharedDb", "-disableTelemetry"]
         if self.db_path is None:
             args.append("-inMemory")
         else:

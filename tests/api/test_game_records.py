@@ -48,7 +48,8 @@ def play(api, players: dict, game_id: str, steps: int, rng: random.Random) -> di
     for _ in range(steps):
         if view["status"] != "active":
             break
-        view = api.view(players[view["to_move"]], game_id)
+        if view["to_move"] != view["you"]:  # the turn passed: the next seat's view (a move's answer is the mover's)
+            view = api.view(players[view["to_move"]], game_id)
         choices = [s for s in view["legal_steps"] if s["type"] not in ("resign", "offer_draw")]
         reply = api.act(players[view["you"]], game_id, view["version"], rng.choice(choices))
         assert reply.status == 200, reply.body
