@@ -395,8 +395,8 @@ def test_every_legal_step_can_be_chosen_on_the_page(live_server, browser, game_t
     links = {seat: board_link(url, player, gid).replace("/board?", "/board/view?") for seat, player in players.items()}
     page = open_board(browser, board_link(url, ann, gid), DESKTOP)
     checked, kinds = 0, set()
+    seat = view_of(url, ann, gid)["to_move"]
     for _ in range(120):
-        seat = view_of(url, ann, gid)["to_move"]
         if seat is None:
             break
         board = requests.get(links[seat], timeout=10).json()
@@ -407,7 +407,7 @@ def test_every_legal_step_can_be_chosen_on_the_page(live_server, browser, game_t
         # Play on, preferring steps that move the game (attacks, moves, commands) to ending phases.
         busy = [s for s in legal if s["type"] not in ("end_action", "end_engagements", "end_turn", "end_reaction")]
         step = rng.choice(busy if busy and rng.random() < 0.8 else legal)
-        act(url, players[seat], gid, board["version"], step)
+        seat = act(url, players[seat], gid, board["version"], step)["view"]["to_move"]
     expected = {"battleline": {"play", "claim", "draw"}, "khan": {"place", "deploy", "command", "pay", "move"}}
     assert checked > 1000 and expected[game_type] <= kinds, kinds
     page.close()
