@@ -1,9 +1,10 @@
 """schemathesis against the running app: no 5xx, and every response matches openapi.yaml.
 
 The run is devtools/fuzz.py's, short: its fuzzing phase tries fewer examples an operation than
-``make bench``'s (benchmarks/fuzz.py), and its coverage phase the valid cases only (the invalid ones
-are ``make bench``'s; tests/api/test_hostile_requests.py sends every operation invalid data); the
-examples and stateful phases are whole."""
+``make bench``'s (benchmarks/fuzz.py), and its coverage phase sends the valid cases only, and none
+of playOnBoard's, whose step is postAction's (the rest are ``make bench``'s;
+tests/api/test_hostile_requests.py sends every operation invalid data); the examples and stateful
+phases are whole."""
 
 import pytest
 
