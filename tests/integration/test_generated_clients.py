@@ -145,7 +145,8 @@ class OpcPlayer:
             if view.status != m.GameViewStatus.ACTIVE:
                 return view
             client = self.clients[view.to_move - 1][1]
-            view = self.api.games.get_game.sync(game_id, client=client)
+            if view.you != view.to_move:  # the turn passed: the next seat's own view (an answer is the mover's)
+                view = self.api.games.get_game.sync(game_id, client=client)
             step = _choose(view.legal_steps, lambda s: s, rng)
             result = self.api.games.post_action.sync(
                 game_id, client=client, body=m.ActionRequest(expected_version=view.version, steps=[step]))
@@ -204,7 +205,8 @@ class OagPlayer:
             if view.status != "active":
                 return view
             api = self.games[view.to_move - 1][1]
-            view = api.get_game(game_id)
+            if view.you != view.to_move:  # the turn passed: the next seat's own view (an answer is the mover's)
+                view = api.get_game(game_id)
             step = _choose(view.legal_steps, _oag_step, rng)
             result = api.post_action(game_id, pkg.ActionRequest(expected_version=view.version, steps=[step]))
             view = result.view

@@ -55,15 +55,18 @@ async function main(): Promise<void> {
   const accepted = await bob.api.POST("/v1/games/{game_id}/accept", { params: { path: { game_id: gameId } } });
   if (accepted.data?.status !== "active") throw new Error(`acceptGame: ${JSON.stringify(accepted.error)}`);
 
-  // The turn loop: whoever is to move reads the view and posts one of its legal steps.
+  // The turn loop: whoever is to move posts one of its legal steps, reading its own view when the
+  // turn has passed to it (a move's answer is the mover's view).
   const seats = [ann, bob];
   const next = random(Number(seed));
   let view: View = accepted.data;
   for (let i = 0; i < MAX_STEPS && view.status === "active"; i++) {
     const player = seats[(view.to_move ?? 1) - 1].api;
-    const read = await player.GET("/v1/games/{game_id}", { params: { path: { game_id: gameId } } });
-    if (!read.data) throw new Error(`getGame refused: ${JSON.stringify(read.error)}`);
-    view = read.data;
+    if (i === 0 || view.you !== view.to_move) {
+      const read = await player.GET("/v1/games/{game_id}", { params: { path: { game_id: gameId } } });
+      if (!read.data) throw new Error(`getGame refused: ${JSON.stringify(read.error)}`);
+      view = read.data;
+    }
     const step = choose(view.legal_steps, next);
     const posted = await player.POST("/v1/games/{game_id}/actions", {
       params: { path: { game_id: gameId } },
