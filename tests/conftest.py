@@ -106,19 +106,21 @@ def pytest_generate_tests(metafunc):
 # Generator's JVM); a file that takes more than some 20 s belongs here (docs/architecture.md, "make
 # test's 10 minutes").
 LONGEST_FIRST = (
-    "tests/integration/test_schemathesis.py",  # 156 s before its coverage phase sent valid cases only
+    "tests/integration/test_schemathesis.py",  # 82 s (156 s before its coverage phase sent valid cases only)
+    # make synth's stack (tests/infra/conftest.py), early: test_launch, test_mail_events_stack and test_nag
+    # read it, and a worker that reached one of them first would wait on its lock with a core idle
+    "tests/infra/test_stack.py",  # 45 s with the synth
     "tests/integration/test_board_browser.py",  # 99 s
-    "tests/integration/test_serve.py",  # 97 s
-    "tests/mailplay/test_hidden_information.py",  # 67 s
+    "tests/integration/test_serve.py",  # 46 s
+    "tests/mailplay/test_hidden_information.py",  # 67 s before its scanner's patterns began with their text
+    "tests/integration/test_generated_clients.py",  # 53 s
+    "tests/integration/test_longpoll_live.py",  # 40 s
     "tests/mailplay/test_email_count.py",  # 35 s (127 s with its six whole games all on DynamoDB Local too)
-    "tests/integration/test_generated_clients.py",  # 84 s before OpenAPI Generator's lighter JVM
-    "tests/integration/test_longpoll_live.py",  # 55 s
-    "tests/infra/test_stack.py",  # 42 s, make synth's stack for test_nag.py too (tests/infra/conftest.py)
-    "tests/integration/test_cli.py",  # 119 s before the command ran in-process
-    "tests/infra/test_launch.py",  # 29 s
+    "tests/integration/test_cli.py",  # 21 s (119 s before the command ran in-process)
+    "tests/infra/test_launch.py",  # 29 s when it built its own stack
     "tests/api/test_contract.py",  # 26 s
-    "tests/infra/test_mail_events_stack.py",  # 25 s
-    "tests/infra/test_nag.py",  # 33 s with the synth, 12 s without: after test_stack.py
+    "tests/infra/test_mail_events_stack.py",  # 40 s when it built two stacks, one now
+    "tests/infra/test_nag.py",  # 12 s without the synth
     "tests/integration/test_accessibility.py",  # 23 s
     "tests/api/test_game_records.py",  # 23 s
 )
