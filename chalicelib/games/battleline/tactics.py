@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
+from . import listed
 from .cards import ENVIRONMENT_TACTICS, HAND_ORDER, TROOPS, is_troop
 from .claims import SIDE_SIZE, side_size
 from .setup import FLAG_COUNT
@@ -42,16 +43,30 @@ from .table import (
 _OPTIONAL = ("flag", "target", "to_flag", "discard")
 TROOP_CARDS = frozenset(TROOPS)
 _ALWAYS = frozenset({"type", "card"})
-# Each troop's play into each flag, copied for every listing (a listed step is the caller's own).
-_SLOT_PLAYS = {card: {n: {"type": "play", "card": card, "flag": n} for n in range(1, FLAG_COUNT + 1)} for card in TROOPS}
+_FLAG_NUMBERS = range(1, FLAG_COUNT + 1)
+
+
+def _slot_plays(card: str, slots: int) -> tuple[Step, ...]:
+    """A card's plays into the flags of the mask ``slots`` (bit n - 1: flag n), as listed steps,
+    made once per card and mask (``listed``: shared by every listing, never changed)."""
+    row = _SLOT_ROWS[card]
+    found = row[slots]
+    if found is None:
+        found = row[slots] = tuple(listed.play(card, n) for n in _FLAG_NUMBERS if slots >> (n - 1) & 1)
+    return found
+
+
+_SLOT_ROWS: dict[str, list[tuple[Step, ...] | None]] = {}  # card -> by mask of flags (filled on first use)
 
 
 class Openings(NamedTuple):
     """What every card's candidates read, found once per decision: the flags with a free slot
-    on the seat's side, and the unclaimed flags."""
+    on the seat's side, and the unclaimed flags; ``mask``: the slots' flags as bits (bit n - 1:
+    flag n)."""
 
     slots: list[int]
     unclaimed: list[dict]
+    mask: int = 0
 
 
 @dataclass(frozen=True)
@@ -135,7 +150,7 @@ def check_slot(state: State, seat: int, step: Step) -> None:
 
 
 def slot_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    return [{"type": "play", "card": card, "flag": n} for n in openings.slots]
+    return list(_slot_plays(card, openings.mask))
 
 
 def apply_slot(state: State, seat: int, step: Step) -> None:
@@ -196,7 +211,7 @@ def check_environment(state: State, seat: int, step: Step) -> None:
 
 
 def environment_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    return [{"type": "play", "card": card, "flag": f["flag"]} for f in openings.unclaimed if faces(f, seat)]
+    return [listed.play(card, f["flag"]) for f in openings.unclaimed if faces(f, seat)]
 
 
 def apply_environment(state: State, seat: int, step: Step) -> None:
@@ -231,7 +246,7 @@ def check_scout(state: State, seat: int, step: Step) -> None:
 
 def scout_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
     if state["decks"]["troop"] or state["decks"]["tactics"]:
-        return [{"type": "play", "card": card}]
+        return [listed.play_card(card)]
     return []
 
 
@@ -277,16 +292,12 @@ def redeploy_candidates(state: State, seat: int, card: str, openings: Openings) 
     for f in openings.unclaimed:
         number = f["flag"]
         for own in side_cards(f, seat):
-            target = {"flag": number, "card": own}
-            steps.append({"type": "play", "card": card, "target": target, "discard": True})
-            steps += [{"type": "play", "card": card, "target": target, "to_flag": n}
-                      for n in openings.slots if n != number]
+            steps.append(listed.play_on(card, number, own))  # discarded
+            steps += [listed.play_on(card, number, own, n) for n in openings.slots if n != number]
         for own in f["environment"]:
             if f["environment_seats"].get(own) == seat:
-                target = {"flag": number, "card": own}
-                steps.append({"type": "play", "card": card, "target": target, "discard": True})
-                steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]}
-                          for d in openings.unclaimed if d is not f]
+                steps.append(listed.play_on(card, number, own))
+                steps += [listed.play_on(card, number, own, d["flag"]) for d in openings.unclaimed if d is not f]
     return steps
 
 
@@ -323,7 +334,7 @@ def deserter_candidates(state: State, seat: int, card: str, openings: Openings) 
     steps: list[Step] = []
     for f in openings.unclaimed:
         theirs = side_cards(f, opponent) + [e for e in f["environment"] if f["environment_seats"].get(e) == opponent]
-        steps += [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": c}} for c in theirs]
+        steps += [listed.play_on(card, f["flag"], c) for c in theirs]
     return steps
 
 
@@ -359,9 +370,8 @@ def check_traitor(state: State, seat: int, step: Step) -> None:
 
 def traitor_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
     opponent = _opponent(state, seat)
-    targets = [{"flag": f["flag"], "card": c} for f in openings.unclaimed for c in side_cards(f, opponent)
-               if is_troop(c)]  # (one target for its moves, as REDEPLOY's)
-    return [{"type": "play", "card": card, "target": target, "to_flag": n} for target in targets for n in openings.slots]
+    targets = [(f["flag"], c) for f in openings.unclaimed for c in side_cards(f, opponent) if is_troop(c)]
+    return [listed.play_on(card, number, c, n) for number, c in targets for n in openings.slots]
 
 
 def apply_traitor(state: State, seat: int, step: Step) -> None:
@@ -387,6 +397,7 @@ TACTICS: dict[str, Tactic] = {
     "DESERTER": Tactic(check_deserter, deserter_candidates, apply_deserter),
     "TRAITOR": Tactic(check_traitor, traitor_candidates, apply_traitor),
 }
+_SLOT_ROWS.update((card, [None] * (1 << FLAG_COUNT)) for card in (*TROOPS, *TACTICS))
 
 
 # ---------------------------------------------------------------- a play, whatever the card
@@ -411,20 +422,23 @@ def card_candidates(state: State, seat: int) -> list[Step]:
     cards = sorted(set(hand(state, seat)), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
     # is_open and has_free_slot, spelt out (this runs at every play decision); side_size is asked
     # only at a flag with an environment card, the only thing that changes a side's size
-    unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
-    slots = [f["flag"] for f in unclaimed if seat in (seats_here := f["seats"]) and len(
-        f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
-    openings = Openings(slots, unclaimed)
+    mask = 0
+    for f in state["flags"]:
+        if f["claimed_by"] is None and seat in (seats_here := f["seats"]) and len(
+                f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE):
+            mask |= 1 << (f["flag"] - 1)
     steps: list[Step] = []
-    tactics_allowed: bool | None = None
+    openings: Openings | None = None
     for card in cards:
         if card in TROOP_CARDS:
-            steps += map(dict, map(_SLOT_PLAYS[card].__getitem__, slots))  # slot_candidates, copied in C
+            steps += _SLOT_ROWS[card][mask] or _slot_plays(card, mask)  # slot_candidates, shared steps
             continue
-        if tactics_allowed is None:
-            tactics_allowed = _tactics_allowed(state, seat)
-        if tactics_allowed:
-            steps += TACTICS[card].candidates(state, seat, card, openings)
+        if openings is None:
+            if not _tactics_allowed(state, seat):
+                break  # (tactics cards sort after the troops)
+            unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
+            openings = Openings([n for n in _FLAG_NUMBERS if mask >> (n - 1) & 1], unclaimed, mask)
+        steps += TACTICS[card].candidates(state, seat, card, openings)
     return steps
 
 
@@ -469,6 +483,8 @@ def apply_play(state: State, seat: int, step: Step) -> list[Event]:
     card = step["card"]
     hand(state, seat).remove(card)
     data = {k: step[k] for k in ("card", *_OPTIONAL) if k in step}
+    if "target" in data:
+        data["target"] = dict(data["target"])  # (the event's own, not a listed step's)
     if is_troop(card):
         apply_slot(state, seat, step)
     else:

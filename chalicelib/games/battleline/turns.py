@@ -20,7 +20,7 @@ from typing import Any
 
 from ...kernel.i18n import N_, Nn_
 from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, Words, event, seat_key
-from . import claims, tactics
+from . import claims, listed, tactics
 from .cards import is_card, is_troop
 from .claims import ALL_TROOPS, CARD_BIT, SIDE_SIZE, ClaimCheck, side_size
 from .setup import PHASE_ORDER, deal, next_game_rng
@@ -111,7 +111,7 @@ def play_candidates(state: State, seat: int) -> list[Step]:
     """Every card play the rules allow, then ``pass`` unless a troop may be played."""
     steps = tactics.card_candidates(state, seat)
     if not (steps and is_troop(steps[0]["card"])):  # troop plays, if any, come first
-        steps.append({"type": "pass"})
+        steps.append(listed.PASS)
     return steps
 
 
@@ -142,12 +142,16 @@ def apply_claim(state: State, seat: int, step: Step) -> list[Event]:
 def claim_candidates(state: State, seat: int) -> list[Step]:
     """Every provable flag at once, each alone when there are several, and claiming nothing."""
     provable = provable_flags(state, seat)
-    steps = [{"type": "claim", "flags": provable}]
+    if not provable:
+        return [_CLAIM_NOTHING]
+    steps = [listed.claim(tuple(provable))]
     if len(provable) > 1:
-        steps += [{"type": "claim", "flags": [number]} for number in provable]
-    if provable:
-        steps.append({"type": "claim", "flags": []})
+        steps += [listed.claim((number,)) for number in provable]
+    steps.append(_CLAIM_NOTHING)
     return steps
+
+
+_CLAIM_NOTHING = listed.claim(())
 
 
 def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool, stall: bool = False) -> list[Event]:
@@ -180,7 +184,7 @@ def apply_draw(state: State, seat: int, step: Step) -> list[Event]:
 
 
 def draw_candidates(state: State, seat: int) -> list[Step]:
-    return [{"type": "draw", "deck": deck} for deck in DECKS if state["decks"][deck]]
+    return [listed.with_deck("draw", deck) for deck in DECKS if state["decks"][deck]]
 
 
 def _take_from_deck(state: State, seat: int, deck: str) -> str:
@@ -209,7 +213,7 @@ def apply_scout_draw(state: State, seat: int, step: Step) -> list[Event]:
 
 
 def scout_draw_candidates(state: State, seat: int) -> list[Step]:
-    return [{"type": "scout_draw", "deck": deck} for deck in DECKS if state["decks"][deck]]
+    return [listed.with_deck("scout_draw", deck) for deck in DECKS if state["decks"][deck]]
 
 
 def check_scout_return(state: State, seat: int, step: Step) -> None:
@@ -243,8 +247,8 @@ def scout_return_candidates(state: State, seat: int) -> list[Step]:
     cards = list(dict.fromkeys(hand(state, seat)))
     count = state["scout"]["to_return"]
     if count == 1:
-        return [{"type": "scout_return", "cards": [c]} for c in cards]
-    return [{"type": "scout_return", "cards": [a, b]} for a in cards for b in cards if a != b]
+        return [listed.scout_return((c,)) for c in cards]
+    return [listed.scout_return((a, b)) for a in cards for b in cards if a != b]
 
 
 def _end_scout(state: State) -> list[Event]:
@@ -287,7 +291,7 @@ def apply_mud_discard(state: State, seat: int, step: Step) -> list[Event]:
 def mud_discard_candidates(state: State, seat: int) -> list[Step]:
     pending = state["pending"][0]
     flag = flag_at(state, pending["flag"])
-    return [{"type": "mud_discard", "flag": flag["flag"], "card": card} for card in side_cards(flag, seat)]
+    return [listed.mud_discard(flag["flag"], card) for card in side_cards(flag, seat)]
 
 
 def _next_pending(state: State) -> None:
@@ -333,7 +337,7 @@ def legal_steps(state: State, seat: int) -> list[Step]:
     steps: list[Step] = []
     if seat == state["to_move"]:
         steps = PHASES[state["phase"]].candidates(state, seat)
-    steps.append({"type": "resign"})
+    steps.append(listed.RESIGN)
     return steps
 
 
