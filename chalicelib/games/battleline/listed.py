@@ -99,19 +99,32 @@ def target(flag: int, card: str) -> ListedStep:
     return _MADE.get(key) or _make(key, {"flag": flag, "card": card})
 
 
+def plays_on(card: str, flag: int, on: str) -> list:
+    """A guile tactic's plays on a card at a flag, by destination: [0] names none (DESERTER's, or
+    REDEPLOY's discard, spelt ``"discard": true``), [n] moves the card to flag n. Each is made on
+    first use (``play_on``)."""
+    key = ("on", card, flag, on)
+    found = _MADE.get(key)
+    if found is None:
+        found = [None] * 10
+        if len(_MADE) < _MOST:
+            _MADE[key] = found  # type: ignore[assignment]
+    return found  # type: ignore[return-value]
+
+
 def play_on(card: str, flag: int, on: str, to_flag: int | None = None) -> ListedStep:
     """A guile tactic played on a card at a flag: moved to ``to_flag``, or (REDEPLOY without
     ``to_flag``) discarded, spelt ``"discard": true``; DESERTER names no destination."""
-    key = ("play", card, flag, on, to_flag)
-    found = _MADE.get(key)
-    if found is not None:
-        return found
-    fields: dict[str, Any] = {"type": "play", "card": card, "target": target(flag, on)}
-    if to_flag is not None:
-        fields["to_flag"] = to_flag
-    elif card == "REDEPLOY":
-        fields["discard"] = True
-    return _make(key, fields)
+    row = plays_on(card, flag, on)
+    found = row[to_flag or 0]
+    if found is None:
+        fields: dict[str, Any] = {"type": "play", "card": card, "target": target(flag, on)}
+        if to_flag is not None:
+            fields["to_flag"] = to_flag
+        elif card == "REDEPLOY":
+            fields["discard"] = True
+        found = row[to_flag or 0] = ListedStep(fields)
+    return found
 
 
 def claim(flags: tuple[int, ...]) -> ListedStep:

@@ -46,27 +46,17 @@ _ALWAYS = frozenset({"type", "card"})
 _FLAG_NUMBERS = range(1, FLAG_COUNT + 1)
 
 
-def _slot_plays(card: str, slots: int) -> tuple[Step, ...]:
-    """A card's plays into the flags of the mask ``slots`` (bit n - 1: flag n), as listed steps,
-    made once per card and mask (``listed``: shared by every listing, never changed)."""
-    row = _SLOT_ROWS[card]
-    found = row[slots]
-    if found is None:
-        found = row[slots] = tuple(listed.play(card, n) for n in _FLAG_NUMBERS if slots >> (n - 1) & 1)
-    return found
-
-
-_SLOT_ROWS: dict[str, list[tuple[Step, ...] | None]] = {}  # card -> by mask of flags (filled on first use)
+# Each card's play into each flag (by flag number - 1), as listed steps (``listed``: built once,
+# shared by every listing, never changed).
+_SLOT_PLAYS: dict[str, tuple[Step, ...]] = {}
 
 
 class Openings(NamedTuple):
     """What every card's candidates read, found once per decision: the flags with a free slot
-    on the seat's side, and the unclaimed flags; ``mask``: the slots' flags as bits (bit n - 1:
-    flag n)."""
+    on the seat's side, and the unclaimed flags."""
 
     slots: list[int]
     unclaimed: list[dict]
-    mask: int = 0
 
 
 @dataclass(frozen=True)
@@ -150,7 +140,7 @@ def check_slot(state: State, seat: int, step: Step) -> None:
 
 
 def slot_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    return list(_slot_plays(card, openings.mask))
+    return list(map(_SLOT_PLAYS[card].__getitem__, [n - 1 for n in openings.slots]))
 
 
 def apply_slot(state: State, seat: int, step: Step) -> None:
@@ -397,7 +387,7 @@ TACTICS: dict[str, Tactic] = {
     "DESERTER": Tactic(check_deserter, deserter_candidates, apply_deserter),
     "TRAITOR": Tactic(check_traitor, traitor_candidates, apply_traitor),
 }
-_SLOT_ROWS.update((card, [None] * (1 << FLAG_COUNT)) for card in (*TROOPS, *TACTICS))
+_SLOT_PLAYS.update((card, tuple(listed.play(card, n) for n in _FLAG_NUMBERS)) for card in (*TROOPS, *TACTICS))
 
 
 # ---------------------------------------------------------------- a play, whatever the card
@@ -422,23 +412,21 @@ def card_candidates(state: State, seat: int) -> list[Step]:
     cards = sorted(set(hand(state, seat)), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
     # is_open and has_free_slot, spelt out (this runs at every play decision); side_size is asked
     # only at a flag with an environment card, the only thing that changes a side's size
-    mask = 0
-    for f in state["flags"]:
-        if f["claimed_by"] is None and seat in (seats_here := f["seats"]) and len(
-                f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE):
-            mask |= 1 << (f["flag"] - 1)
+    unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
+    slots = [f["flag"] for f in unclaimed if seat in (seats_here := f["seats"]) and len(
+        f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
+    at = [n - 1 for n in slots]
     steps: list[Step] = []
-    openings: Openings | None = None
     for card in cards:
         if card in TROOP_CARDS:
-            steps += _SLOT_ROWS[card][mask] or _slot_plays(card, mask)  # slot_candidates, shared steps
+            steps += map(_SLOT_PLAYS[card].__getitem__, at)  # slot_candidates, in C
             continue
-        if openings is None:
-            if not _tactics_allowed(state, seat):
-                break  # (tactics cards sort after the troops)
-            unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
-            openings = Openings([n for n in _FLAG_NUMBERS if mask >> (n - 1) & 1], unclaimed, mask)
-        steps += TACTICS[card].candidates(state, seat, card, openings)
+        if not _tactics_allowed(state, seat):
+            break  # (tactics cards sort after the troops)
+        openings = Openings(slots, unclaimed)
+        for tactic in cards[cards.index(card):]:
+            steps += TACTICS[tactic].candidates(state, seat, tactic, openings)
+        break
     return steps
 
 
