@@ -46,8 +46,8 @@ _ALWAYS = frozenset({"type", "card"})
 _FLAG_NUMBERS = range(1, FLAG_COUNT + 1)
 
 
-# Each card's play into each flag (by flag number - 1), as listed steps (``listed``: built once,
-# shared by every listing, never changed).
+# Each card's play into each flag (by flag number; [0] is no step), as listed steps (``listed``:
+# built once, shared by every listing, never changed).
 _SLOT_PLAYS: dict[str, tuple[Step, ...]] = {}
 
 
@@ -140,7 +140,7 @@ def check_slot(state: State, seat: int, step: Step) -> None:
 
 
 def slot_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    return list(map(_SLOT_PLAYS[card].__getitem__, [n - 1 for n in openings.slots]))
+    return list(map(_SLOT_PLAYS[card].__getitem__, openings.slots))
 
 
 def apply_slot(state: State, seat: int, step: Step) -> None:
@@ -159,7 +159,7 @@ def check_leader(state: State, seat: int, step: Step) -> None:
 
 
 def leader_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    if state["leaders_played"][seat_key(seat)]:
+    if state["leaders_played"][str(seat)]:  # (seat_key)
         return []
     return slot_candidates(state, seat, card, openings)
 
@@ -282,8 +282,9 @@ def redeploy_candidates(state: State, seat: int, card: str, openings: Openings) 
     for f in openings.unclaimed:
         number = f["flag"]
         for own in side_cards(f, seat):
-            steps.append(listed.play_on(card, number, own))  # discarded
-            steps += [listed.play_on(card, number, own, n) for n in openings.slots if n != number]
+            row = listed.plays_on(card, number, own)
+            steps.append(row[0] or listed.play_on(card, number, own))  # discarded
+            steps += [row[n] or listed.play_on(card, number, own, n) for n in openings.slots if n != number]
         for own in f["environment"]:
             if f["environment_seats"].get(own) == seat:
                 steps.append(listed.play_on(card, number, own))
@@ -360,8 +361,14 @@ def check_traitor(state: State, seat: int, step: Step) -> None:
 
 def traitor_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
     opponent = _opponent(state, seat)
-    targets = [(f["flag"], c) for f in openings.unclaimed for c in side_cards(f, opponent) if is_troop(c)]
-    return [listed.play_on(card, number, c, n) for number, c in targets for n in openings.slots]
+    steps: list[Step] = []
+    for f in openings.unclaimed:
+        number = f["flag"]
+        for c in side_cards(f, opponent):
+            if c in TROOP_CARDS:
+                row = listed.plays_on(card, number, c)
+                steps += [row[n] or listed.play_on(card, number, c, n) for n in openings.slots]
+    return steps
 
 
 def apply_traitor(state: State, seat: int, step: Step) -> None:
@@ -387,7 +394,7 @@ TACTICS: dict[str, Tactic] = {
     "DESERTER": Tactic(check_deserter, deserter_candidates, apply_deserter),
     "TRAITOR": Tactic(check_traitor, traitor_candidates, apply_traitor),
 }
-_SLOT_PLAYS.update((card, tuple(listed.play(card, n) for n in _FLAG_NUMBERS)) for card in (*TROOPS, *TACTICS))
+_SLOT_PLAYS.update((card, (None, *(listed.play(card, n) for n in _FLAG_NUMBERS))) for card in (*TROOPS, *TACTICS))
 
 
 # ---------------------------------------------------------------- a play, whatever the card
@@ -409,17 +416,16 @@ def check_play(state: State, seat: int, step: Step) -> None:
 def card_candidates(state: State, seat: int) -> list[Step]:
     """Every play step :func:`check_play` allows, troops first, each card's built by its own
     ``candidates`` (tests check this against check_play over every candidate step)."""
-    cards = sorted(set(hand(state, seat)), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
+    cards = sorted(set(state["hands"][str(seat)]), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
     # is_open and has_free_slot, spelt out (this runs at every play decision); side_size is asked
     # only at a flag with an environment card, the only thing that changes a side's size
     unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
     slots = [f["flag"] for f in unclaimed if seat in (seats_here := f["seats"]) and len(
         f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
-    at = [n - 1 for n in slots]
     steps: list[Step] = []
     for card in cards:
         if card in TROOP_CARDS:
-            steps += map(_SLOT_PLAYS[card].__getitem__, at)  # slot_candidates, in C
+            steps += map(_SLOT_PLAYS[card].__getitem__, slots)  # slot_candidates, in C
             continue
         if not _tactics_allowed(state, seat):
             break  # (tactics cards sort after the troops)
@@ -433,6 +439,8 @@ def card_candidates(state: State, seat: int) -> list[Step]:
 def _tactics_counts(state: State, seat: int) -> tuple[int, int]:
     """Tactics cards played by the seat, and by the opponent who played fewest."""
     played = state["tactics_played"]
+    if state["players"] == 2:  # (seat_key, opponents: spelt out, this runs at every play decision)
+        return played[str(seat)], played[str(3 - seat)]
     return played[seat_key(seat)], min(played[seat_key(o)] for o in opponents(state, seat))
 
 

@@ -129,7 +129,7 @@ def apply_pass(state: State, seat: int, step: Step) -> list[Event]:
 def play_candidates(state: State, seat: int) -> list[Step]:
     """Every card play the rules allow, then ``pass`` unless a troop may be played."""
     steps = tactics.card_candidates(state, seat)
-    if not (steps and is_troop(steps[0]["card"])):  # troop plays, if any, come first
+    if not (steps and steps[0]["card"] in tactics.TROOP_CARDS):  # troop plays, if any, come first
         steps.append(listed.PASS)
     return steps
 
@@ -208,7 +208,7 @@ def draw_candidates(state: State, seat: int) -> list[Step]:
 
 def _take_from_deck(state: State, seat: int, deck: str) -> str:
     card = state["decks"][deck].pop()
-    hand(state, seat).append(card)
+    state["hands"][str(seat)].append(card)  # (hand(): this runs at every draw)
     return card
 
 
@@ -405,20 +405,20 @@ def _take_listed_play(state: State, seat: int, step: Step) -> list[Event] | None
     """A troop into a slot (``check_slot``: the card held, a free slot on the seat's side)."""
     if step["type"] != "play" or (card := step["card"]) not in tactics.TROOP_CARDS or state["pending"]:
         return None
-    number, flags, cards = step["flag"], state["flags"], state["hands"][seat_key(seat)]
+    number, flags, cards = step["flag"], state["flags"], state["hands"][str(seat)]
     if number > len(flags) or card not in cards or not has_free_slot(flag := flags[number - 1], seat):
         return None
     cards.remove(card)
     place(state, flag, seat, card)
     state["passes_in_a_row"] = 0
-    return [event("play", seat, {"card": card, "flag": number})] + _advance(state)
+    return [{"type": "play", "seat": seat, "data": {"card": card, "flag": number}}] + _advance(state)  # (event())
 
 
 def _take_listed_claim(state: State, seat: int, step: Step) -> list[Event] | None:
     """Claiming nothing (flags are claimed through ``check_claim``'s proof)."""
     if step["type"] != "claim" or step["flags"]:
         return None
-    return [event("claim", seat, {"flags": []})] + _advance(state)
+    return [{"type": "claim", "seat": seat, "data": {"flags": []}}] + _advance(state)  # (event())
 
 
 def _take_listed_draw(state: State, seat: int, step: Step) -> list[Event] | None:
@@ -500,7 +500,7 @@ def _enter_phase(state: State) -> list[Event]:
     phase = state["phase"]
     if phase == "draw":
         return _advance(state) if state["scouted_this_turn"] or decks_empty(state) else []
-    if phase == "claim" and state["auto_claim"].get(seat_key(seat)):
+    if phase == "claim" and state["auto_claim"].get(str(seat)):  # (seat_key)
         game = _game_number(state)
         events = _claim_flags(state, seat, provable_flags(state, seat), auto=True)
         if state["result"] is None and _game_number(state) == game:
