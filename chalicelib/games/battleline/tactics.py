@@ -325,7 +325,7 @@ def deserter_candidates(state: State, seat: int, card: str, openings: Openings) 
     steps: list[Step] = []
     for f in openings.unclaimed:
         theirs = side_cards(f, opponent) + [e for e in f["environment"] if f["environment_seats"].get(e) == opponent]
-        steps += [listed.play_on(card, f["flag"], c) for c in theirs]
+        steps += [listed.plays_on(card, f["flag"], c)[0] or listed.play_on(card, f["flag"], c) for c in theirs]
     return steps
 
 
@@ -419,9 +419,14 @@ def card_candidates(state: State, seat: int) -> list[Step]:
     cards = sorted(set(state["hands"][str(seat)]), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
     # is_open and has_free_slot, spelt out (this runs at every play decision); side_size is asked
     # only at a flag with an environment card, the only thing that changes a side's size
-    unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
-    slots = [f["flag"] for f in unclaimed if seat in (seats_here := f["seats"]) and len(
-        f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
+    flags = state["flags"]
+    if state["players"] == 2:  # every flag is between seats 1 and 2 (setup.deal): the seat's side is seat - 1
+        side = seat - 1
+        slots = [f["flag"] for f in flags if f["claimed_by"] is None and len(f["cards"][side]) < (
+            side_size(f) if f["environment"] else SIDE_SIZE)]
+    else:
+        slots = [f["flag"] for f in flags if f["claimed_by"] is None and seat in (seats_here := f["seats"]) and len(
+            f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
     steps: list[Step] = []
     for card in cards:
         if card in TROOP_CARDS:
@@ -429,7 +434,7 @@ def card_candidates(state: State, seat: int) -> list[Step]:
             continue
         if not _tactics_allowed(state, seat):
             break  # (tactics cards sort after the troops)
-        openings = Openings(slots, unclaimed)
+        openings = Openings(slots, [f for f in flags if f["claimed_by"] is None])
         for tactic in cards[cards.index(card):]:
             steps += TACTICS[tactic].candidates(state, seat, tactic, openings)
         break

@@ -70,11 +70,19 @@ def provable_flags(state: State, seat: int) -> list[int]:
     # whose opposing side is still open.
     provable: list[int] = []
     pool = -1
+    # (with two players every flag is between seats 1 and 2, setup.deal: the seat's side is seat - 1; a page
+    # proves a table of flags and discards alone, pages.board_battleline)
+    two = state.get("players") == 2
     for flag in state["flags"]:
-        if flag["claimed_by"] is not None or seat not in (seats := flag["seats"]):
+        if flag["claimed_by"] is not None:
+            continue
+        if two:
+            side = seat - 1
+        elif seat in (seats := flag["seats"]):
+            side = seats.index(seat)
+        else:
             continue
         cards = flag["cards"]
-        side = seats.index(seat)
         size = side_size(flag) if flag["environment"] else SIDE_SIZE
         if len(cards[side]) < size:
             continue
@@ -203,7 +211,13 @@ def apply_draw(state: State, seat: int, step: Step) -> list[Event]:
 
 
 def draw_candidates(state: State, seat: int) -> list[Step]:
-    return [listed.with_deck("draw", deck) for deck in DECKS if state["decks"][deck]]
+    decks = state["decks"]  # (DECKS, spelt out: this runs at every draw step)
+    if decks["troop"]:
+        return [_DRAW_TROOP, _DRAW_TACTICS] if decks["tactics"] else [_DRAW_TROOP]
+    return [_DRAW_TACTICS] if decks["tactics"] else []
+
+
+_DRAW_TROOP, _DRAW_TACTICS = (listed.with_deck("draw", deck) for deck in DECKS)
 
 
 def _take_from_deck(state: State, seat: int, deck: str) -> str:
