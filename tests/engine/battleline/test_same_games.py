@@ -112,3 +112,25 @@ def test_issue39_a_listed_step_cannot_be_changed_and_reads_as_a_plain_step():
     with pytest.raises(TypeError):
         claims[0]["flags"].append(2)
     assert ENGINE.parse_step(claims[0]) == {"type": "claim", "flags": [1]}
+
+
+def test_issue39_a_listed_step_no_longer_legal_is_refused_as_its_json_is():
+    """apply_step takes a listed step without its shape checks, but the position still decides:
+    a listed play into a slot filled since, or of a card no longer held, is refused exactly as the
+    client's JSON of it, and the state is left as it was."""
+    import pytest
+
+    from tests.engine.battleline.helpers import build
+
+    for hand, flags in ((["7R", "8R"], {2: (["1R", "2R", "3R"], [])}), (["8R"], {})):
+        listed_state = build(flags={2: (["1R", "2R"], [])}, hands={1: ["7R", "8R"]})
+        stale = next(s for s in ENGINE.legal_steps(listed_state, 1) if s.get("card") == "7R" and s.get("flag") == 2)
+        state = build(flags=flags, hands={1: hand})
+        refusals = []
+        for posted in (stale, json.loads(json.dumps(stale))):
+            before = copy.deepcopy(state)
+            with pytest.raises(IllegalStep) as refused:
+                ENGINE.apply_step(state, 1, posted)
+            refusals.append((refused.value.code, str(refused.value.reason), refused.value.details))
+            assert state == before
+        assert refusals[0] == refusals[1]
