@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from ..base import Event, State, Step, TurnState
 from . import setup, steps, turns, views
@@ -40,11 +41,13 @@ class BattleLine(TurnState):
         """``copy.deepcopy(state)``, faster (``games.base.apply_steps``, the bots' playouts)."""
         return setup.copy_state(state)
 
-    def legal_steps(self, state: State, seat: int) -> list[Step]:
-        return turns.legal_steps(state, seat)
-
-    def apply_step(self, state: State, seat: int, step: Step) -> list[Event]:
-        return turns.apply_step(state, seat, step)
+    # The rules' own functions, called without a method's frame of their own (a bot's playouts and
+    # the benchmarks call these at every decision); the state's keys read by C (TurnState's).
+    legal_steps = staticmethod(turns.legal_steps)
+    apply_step = staticmethod(turns.apply_step)
+    to_move = staticmethod(itemgetter("to_move"))
+    phase = staticmethod(itemgetter("phase"))
+    result = staticmethod(itemgetter("result"))
 
     def step_of(self, event: Event) -> Step | None:
         return steps.STEPS.step_of(event)

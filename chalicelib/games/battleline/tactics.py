@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from ...kernel.i18n import N_
 from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
+from . import listed
 from .cards import ENVIRONMENT_TACTICS, HAND_ORDER, TROOPS, is_troop
 from .claims import SIDE_SIZE, side_size
 from .setup import FLAG_COUNT
@@ -42,8 +43,12 @@ from .table import (
 _OPTIONAL = ("flag", "target", "to_flag", "discard")
 TROOP_CARDS = frozenset(TROOPS)
 _ALWAYS = frozenset({"type", "card"})
-# Each troop's play into each flag, copied for every listing (a listed step is the caller's own).
-_SLOT_PLAYS = {card: {n: {"type": "play", "card": card, "flag": n} for n in range(1, FLAG_COUNT + 1)} for card in TROOPS}
+_FLAG_NUMBERS = range(1, FLAG_COUNT + 1)
+
+
+# Each card's play into each flag (by flag number; [0] is no step), as listed steps (``listed``:
+# built once, shared by every listing, never changed).
+_SLOT_PLAYS: dict[str, tuple[Step, ...]] = {}
 
 
 class Openings(NamedTuple):
@@ -135,7 +140,7 @@ def check_slot(state: State, seat: int, step: Step) -> None:
 
 
 def slot_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    return [{"type": "play", "card": card, "flag": n} for n in openings.slots]
+    return list(map(_SLOT_PLAYS[card].__getitem__, openings.slots))
 
 
 def apply_slot(state: State, seat: int, step: Step) -> None:
@@ -154,7 +159,7 @@ def check_leader(state: State, seat: int, step: Step) -> None:
 
 
 def leader_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    if state["leaders_played"][seat_key(seat)]:
+    if state["leaders_played"][str(seat)]:  # (seat_key)
         return []
     return slot_candidates(state, seat, card, openings)
 
@@ -196,7 +201,7 @@ def check_environment(state: State, seat: int, step: Step) -> None:
 
 
 def environment_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
-    return [{"type": "play", "card": card, "flag": f["flag"]} for f in openings.unclaimed if faces(f, seat)]
+    return [listed.play(card, f["flag"]) for f in openings.unclaimed if faces(f, seat)]
 
 
 def apply_environment(state: State, seat: int, step: Step) -> None:
@@ -231,7 +236,7 @@ def check_scout(state: State, seat: int, step: Step) -> None:
 
 def scout_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
     if state["decks"]["troop"] or state["decks"]["tactics"]:
-        return [{"type": "play", "card": card}]
+        return [listed.play_card(card)]
     return []
 
 
@@ -277,16 +282,13 @@ def redeploy_candidates(state: State, seat: int, card: str, openings: Openings) 
     for f in openings.unclaimed:
         number = f["flag"]
         for own in side_cards(f, seat):
-            target = {"flag": number, "card": own}
-            steps.append({"type": "play", "card": card, "target": target, "discard": True})
-            steps += [{"type": "play", "card": card, "target": target, "to_flag": n}
-                      for n in openings.slots if n != number]
+            row = listed.plays_on(card, number, own)
+            steps.append(row[0] or listed.play_on(card, number, own))  # discarded
+            steps += [row[n] or listed.play_on(card, number, own, n) for n in openings.slots if n != number]
         for own in f["environment"]:
             if f["environment_seats"].get(own) == seat:
-                target = {"flag": number, "card": own}
-                steps.append({"type": "play", "card": card, "target": target, "discard": True})
-                steps += [{"type": "play", "card": card, "target": target, "to_flag": d["flag"]}
-                          for d in openings.unclaimed if d is not f]
+                steps.append(listed.play_on(card, number, own))
+                steps += [listed.play_on(card, number, own, d["flag"]) for d in openings.unclaimed if d is not f]
     return steps
 
 
@@ -323,7 +325,7 @@ def deserter_candidates(state: State, seat: int, card: str, openings: Openings) 
     steps: list[Step] = []
     for f in openings.unclaimed:
         theirs = side_cards(f, opponent) + [e for e in f["environment"] if f["environment_seats"].get(e) == opponent]
-        steps += [{"type": "play", "card": card, "target": {"flag": f["flag"], "card": c}} for c in theirs]
+        steps += [listed.plays_on(card, f["flag"], c)[0] or listed.play_on(card, f["flag"], c) for c in theirs]
     return steps
 
 
@@ -359,9 +361,14 @@ def check_traitor(state: State, seat: int, step: Step) -> None:
 
 def traitor_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
     opponent = _opponent(state, seat)
-    targets = [{"flag": f["flag"], "card": c} for f in openings.unclaimed for c in side_cards(f, opponent)
-               if is_troop(c)]  # (one target for its moves, as REDEPLOY's)
-    return [{"type": "play", "card": card, "target": target, "to_flag": n} for target in targets for n in openings.slots]
+    steps: list[Step] = []
+    for f in openings.unclaimed:
+        number = f["flag"]
+        for c in side_cards(f, opponent):
+            if c in TROOP_CARDS:
+                row = listed.plays_on(card, number, c)
+                steps += [row[n] or listed.play_on(card, number, c, n) for n in openings.slots]
+    return steps
 
 
 def apply_traitor(state: State, seat: int, step: Step) -> None:
@@ -387,6 +394,7 @@ TACTICS: dict[str, Tactic] = {
     "DESERTER": Tactic(check_deserter, deserter_candidates, apply_deserter),
     "TRAITOR": Tactic(check_traitor, traitor_candidates, apply_traitor),
 }
+_SLOT_PLAYS.update((card, (None, *(listed.play(card, n) for n in _FLAG_NUMBERS))) for card in (*TROOPS, *TACTICS))
 
 
 # ---------------------------------------------------------------- a play, whatever the card
@@ -408,29 +416,36 @@ def check_play(state: State, seat: int, step: Step) -> None:
 def card_candidates(state: State, seat: int) -> list[Step]:
     """Every play step :func:`check_play` allows, troops first, each card's built by its own
     ``candidates`` (tests check this against check_play over every candidate step)."""
-    cards = sorted(set(hand(state, seat)), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
+    cards = sorted(set(state["hands"][str(seat)]), key=HAND_ORDER.__getitem__)  # each card once, as a hand is shown
     # is_open and has_free_slot, spelt out (this runs at every play decision); side_size is asked
     # only at a flag with an environment card, the only thing that changes a side's size
-    unclaimed = [f for f in state["flags"] if f["claimed_by"] is None]
-    slots = [f["flag"] for f in unclaimed if seat in (seats_here := f["seats"]) and len(
-        f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
-    openings = Openings(slots, unclaimed)
+    flags = state["flags"]
+    if state["players"] == 2:  # every flag is between seats 1 and 2 (setup.deal): the seat's side is seat - 1
+        side = seat - 1
+        slots = [f["flag"] for f in flags if f["claimed_by"] is None and len(f["cards"][side]) < (
+            side_size(f) if f["environment"] else SIDE_SIZE)]
+    else:
+        slots = [f["flag"] for f in flags if f["claimed_by"] is None and seat in (seats_here := f["seats"]) and len(
+            f["cards"][seats_here.index(seat)]) < (side_size(f) if f["environment"] else SIDE_SIZE)]
     steps: list[Step] = []
-    tactics_allowed: bool | None = None
     for card in cards:
         if card in TROOP_CARDS:
-            steps += map(dict, map(_SLOT_PLAYS[card].__getitem__, slots))  # slot_candidates, copied in C
+            steps += map(_SLOT_PLAYS[card].__getitem__, slots)  # slot_candidates, in C
             continue
-        if tactics_allowed is None:
-            tactics_allowed = _tactics_allowed(state, seat)
-        if tactics_allowed:
-            steps += TACTICS[card].candidates(state, seat, card, openings)
+        if not _tactics_allowed(state, seat):
+            break  # (tactics cards sort after the troops)
+        openings = Openings(slots, [f for f in flags if f["claimed_by"] is None])
+        for tactic in cards[cards.index(card):]:
+            steps += TACTICS[tactic].candidates(state, seat, tactic, openings)
+        break
     return steps
 
 
 def _tactics_counts(state: State, seat: int) -> tuple[int, int]:
     """Tactics cards played by the seat, and by the opponent who played fewest."""
     played = state["tactics_played"]
+    if state["players"] == 2:  # (seat_key, opponents: spelt out, this runs at every play decision)
+        return played[str(seat)], played[str(3 - seat)]
     return played[seat_key(seat)], min(played[seat_key(o)] for o in opponents(state, seat))
 
 
@@ -469,6 +484,8 @@ def apply_play(state: State, seat: int, step: Step) -> list[Event]:
     card = step["card"]
     hand(state, seat).remove(card)
     data = {k: step[k] for k in ("card", *_OPTIONAL) if k in step}
+    if "target" in data:
+        data["target"] = dict(data["target"])  # (the event's own, not a listed step's)
     if is_troop(card):
         apply_slot(state, seat, step)
     else:

@@ -20,17 +20,20 @@ from typing import Any
 
 from ...kernel.i18n import N_, Nn_
 from ..base import Event, IllegalStep, Quoted, Move, Phase, State, Step, Words, event, seat_key
-from . import claims, tactics
+from . import claims, listed, tactics
 from .cards import is_card, is_troop
 from .claims import ALL_TROOPS, CARD_BIT, SIDE_SIZE, ClaimCheck, side_size
 from .setup import PHASE_ORDER, deal, next_game_rng
+from .listed import ListedStep
 from .table import (
     active_seats,
     discard,
     flag_at,
     flags_held,
     hand,
+    has_free_slot,
     open_flags,
+    place,
     restamp,
     seats,
     side_cards,
@@ -60,14 +63,38 @@ def claim_checks(state: State, seat: int) -> dict[int, ClaimCheck]:
 
 
 def provable_flags(state: State, seat: int) -> list[int]:
-    # Only an unclaimed flag where the seat's side is complete can be claimed: most claim
-    # steps have none, and then the unseen pool is never built.
-    candidates = [flag for flag in state["flags"] if flag["claimed_by"] is None and seat in (seats := flag["seats"])
-                  and len(flag["cards"][seats.index(seat)]) >= (side_size(flag) if flag["environment"] else SIDE_SIZE)]
-    if not candidates:
-        return []
-    pool = unseen_pool(state)
-    return [flag["flag"] for flag in candidates if claims.claimable(flag, seat, pool)]
+    """The flags the seat can claim now (``claims.claimable``, the proof, for each)."""
+    # Only an unclaimed flag where the seat's side is complete can be claimed (``_verdict``'s
+    # "incomplete"): most claim steps have none. Where the opponent's side is complete too, the
+    # proof compares the two sides and reads no pool: the unseen pool is built only for a flag
+    # whose opposing side is still open.
+    provable: list[int] = []
+    pool = -1
+    # (with two players every flag is between seats 1 and 2, setup.deal: the seat's side is seat - 1; a page
+    # proves a table of flags and discards alone, pages.board_battleline)
+    two = state.get("players") == 2
+    for flag in state["flags"]:
+        if flag["claimed_by"] is not None:
+            continue
+        if two:
+            side = seat - 1
+        elif seat in (seats := flag["seats"]):
+            side = seats.index(seat)
+        else:
+            continue
+        cards = flag["cards"]
+        size = side_size(flag) if flag["environment"] else SIDE_SIZE
+        if len(cards[side]) < size:
+            continue
+        if len(cards[1 - side]) >= size:
+            if claims.claimable(flag, seat, 0):
+                provable.append(flag["flag"])
+            continue
+        if pool < 0:
+            pool = unseen_pool(state)
+        if claims.claimable(flag, seat, pool):
+            provable.append(flag["flag"])
+    return provable
 
 
 def decks_empty(state: State) -> bool:
@@ -110,8 +137,8 @@ def apply_pass(state: State, seat: int, step: Step) -> list[Event]:
 def play_candidates(state: State, seat: int) -> list[Step]:
     """Every card play the rules allow, then ``pass`` unless a troop may be played."""
     steps = tactics.card_candidates(state, seat)
-    if not (steps and is_troop(steps[0]["card"])):  # troop plays, if any, come first
-        steps.append({"type": "pass"})
+    if not (steps and steps[0]["card"] in tactics.TROOP_CARDS):  # troop plays, if any, come first
+        steps.append(listed.PASS)
     return steps
 
 
@@ -142,12 +169,16 @@ def apply_claim(state: State, seat: int, step: Step) -> list[Event]:
 def claim_candidates(state: State, seat: int) -> list[Step]:
     """Every provable flag at once, each alone when there are several, and claiming nothing."""
     provable = provable_flags(state, seat)
-    steps = [{"type": "claim", "flags": provable}]
+    if not provable:
+        return [_CLAIM_NOTHING]
+    steps = [listed.claim(tuple(provable))]
     if len(provable) > 1:
-        steps += [{"type": "claim", "flags": [number]} for number in provable]
-    if provable:
-        steps.append({"type": "claim", "flags": []})
+        steps += [listed.claim((number,)) for number in provable]
+    steps.append(_CLAIM_NOTHING)
     return steps
+
+
+_CLAIM_NOTHING = listed.claim(())
 
 
 def _claim_flags(state: State, seat: int, numbers: list[int], *, auto: bool, stall: bool = False) -> list[Event]:
@@ -180,12 +211,18 @@ def apply_draw(state: State, seat: int, step: Step) -> list[Event]:
 
 
 def draw_candidates(state: State, seat: int) -> list[Step]:
-    return [{"type": "draw", "deck": deck} for deck in DECKS if state["decks"][deck]]
+    decks = state["decks"]  # (DECKS, spelt out: this runs at every draw step)
+    if decks["troop"]:
+        return [_DRAW_TROOP, _DRAW_TACTICS] if decks["tactics"] else [_DRAW_TROOP]
+    return [_DRAW_TACTICS] if decks["tactics"] else []
+
+
+_DRAW_TROOP, _DRAW_TACTICS = (listed.with_deck("draw", deck) for deck in DECKS)
 
 
 def _take_from_deck(state: State, seat: int, deck: str) -> str:
     card = state["decks"][deck].pop()
-    hand(state, seat).append(card)
+    state["hands"][str(seat)].append(card)  # (hand(): this runs at every draw)
     return card
 
 
@@ -209,7 +246,7 @@ def apply_scout_draw(state: State, seat: int, step: Step) -> list[Event]:
 
 
 def scout_draw_candidates(state: State, seat: int) -> list[Step]:
-    return [{"type": "scout_draw", "deck": deck} for deck in DECKS if state["decks"][deck]]
+    return [listed.with_deck("scout_draw", deck) for deck in DECKS if state["decks"][deck]]
 
 
 def check_scout_return(state: State, seat: int, step: Step) -> None:
@@ -243,8 +280,8 @@ def scout_return_candidates(state: State, seat: int) -> list[Step]:
     cards = list(dict.fromkeys(hand(state, seat)))
     count = state["scout"]["to_return"]
     if count == 1:
-        return [{"type": "scout_return", "cards": [c]} for c in cards]
-    return [{"type": "scout_return", "cards": [a, b]} for a in cards for b in cards if a != b]
+        return [listed.scout_return((c,)) for c in cards]
+    return [listed.scout_return((a, b)) for a in cards for b in cards if a != b]
 
 
 def _end_scout(state: State) -> list[Event]:
@@ -287,7 +324,7 @@ def apply_mud_discard(state: State, seat: int, step: Step) -> list[Event]:
 def mud_discard_candidates(state: State, seat: int) -> list[Step]:
     pending = state["pending"][0]
     flag = flag_at(state, pending["flag"])
-    return [{"type": "mud_discard", "flag": flag["flag"], "card": card} for card in side_cards(flag, seat)]
+    return [listed.mud_discard(flag["flag"], card) for card in side_cards(flag, seat)]
 
 
 def _next_pending(state: State) -> None:
@@ -333,11 +370,16 @@ def legal_steps(state: State, seat: int) -> list[Step]:
     steps: list[Step] = []
     if seat == state["to_move"]:
         steps = PHASES[state["phase"]].candidates(state, seat)
-    steps.append({"type": "resign"})
+    steps.append(listed.RESIGN)
     return steps
 
 
 def apply_step(state: State, seat: int, step: Step) -> list[Event]:
+    if type(step) is ListedStep and state["result"] is None and seat == state["to_move"] \
+            and seat not in state["resigned"] and (taken := _LISTED.get(state["phase"])) is not None:
+        events = taken(state, seat, step)
+        if events is not None:
+            return events
     if state["result"] is not None:
         raise IllegalStep(N_("the game is over"), code="game_finished")
     if not 1 <= seat <= state["players"]:
@@ -364,6 +406,43 @@ def apply_step(state: State, seat: int, step: Step) -> list[Event]:
             and _game_number(state) == game:
         events += _advance(state)
     return events
+
+
+# ---------------------------------------------------------------- a listed step, taken directly
+#
+# A step ``legal_steps`` listed (a ListedStep) is well formed by construction (``listed``): the
+# common ones are taken here without their shape checks, when the position allows them (the same
+# predicates as their rules: the card held, ``has_free_slot``, a deck not empty). Anything else
+# (None) goes the whole way through ``apply_step``'s checks, which refuse it in their words.
+
+def _take_listed_play(state: State, seat: int, step: Step) -> list[Event] | None:
+    """A troop into a slot (``check_slot``: the card held, a free slot on the seat's side)."""
+    if step["type"] != "play" or (card := step["card"]) not in tactics.TROOP_CARDS or state["pending"]:
+        return None
+    number, flags, cards = step["flag"], state["flags"], state["hands"][str(seat)]
+    if number > len(flags) or card not in cards or not has_free_slot(flag := flags[number - 1], seat):
+        return None
+    cards.remove(card)
+    place(state, flag, seat, card)
+    state["passes_in_a_row"] = 0
+    return [{"type": "play", "seat": seat, "data": {"card": card, "flag": number}}] + _advance(state)  # (event())
+
+
+def _take_listed_claim(state: State, seat: int, step: Step) -> list[Event] | None:
+    """Claiming nothing (flags are claimed through ``check_claim``'s proof)."""
+    if step["type"] != "claim" or step["flags"]:
+        return None
+    return [{"type": "claim", "seat": seat, "data": {"flags": []}}] + _advance(state)  # (event())
+
+
+def _take_listed_draw(state: State, seat: int, step: Step) -> list[Event] | None:
+    """A draw from a deck that is not empty (``check_draw``)."""
+    if step["type"] != "draw" or not state["decks"][step["deck"]]:
+        return None
+    return apply_draw(state, seat, step) + _advance(state)
+
+
+_LISTED = {"play": _take_listed_play, "claim": _take_listed_claim, "draw": _take_listed_draw}
 
 
 def _turn_phase(state: State, phase: str) -> bool:
@@ -404,28 +483,38 @@ def _resign(state: State, seat: int, reason: str = "resign") -> list[Event]:
 
 def _advance(state: State) -> list[Event]:
     """Move on to the next phase that needs a decision, ending turns (and the game) on the way."""
-    order = PHASE_ORDER[state["claim_timing"]]
-    index = order.index(state["phase"])
-    if index + 1 < len(order):
-        state["phase"] = order[index + 1]
+    following = _FOLLOWING[state["claim_timing"], state["phase"]]
+    if following is not None:
+        state["phase"] = following
         return _enter_phase(state)
     game = _game_number(state)
     events = _end_turn(state)
     if state["result"] is None and _game_number(state) == game:  # (a match's next game began by itself)
-        state["phase"] = order[0]
+        state["phase"] = PHASE_ORDER[state["claim_timing"]][0]
         events += _enter_phase(state)
     return events
+
+
+# The phase after each turn phase in each claim timing (None: the turn ends); ValueError for a
+# phase that is not a turn phase, as ``order.index`` raised.
+class _Following(dict):
+    def __missing__(self, key: tuple[str, str]) -> None:
+        raise ValueError(f"{key[1]!r} is not in list")
+
+
+_FOLLOWING = _Following({(timing, phase): (order[i + 1] if i + 1 < len(order) else None)
+                         for timing, order in PHASE_ORDER.items() for i, phase in enumerate(order)})
 
 
 def _enter_phase(state: State) -> list[Event]:
     """Skip phases with nothing to decide: no draw after a Scout or with both decks empty; the
     claim is made for a seat that has auto-claim on. Decision (claim after a pass): a seat that
     passed still takes its claim step and its draw."""
-    seat = state["turn_seat"]
-    state["to_move"] = seat
-    if state["phase"] == "draw" and (state["scouted_this_turn"] or decks_empty(state)):
-        return _advance(state)
-    if state["phase"] == "claim" and state["auto_claim"].get(seat_key(seat)):
+    seat = state["to_move"] = state["turn_seat"]
+    phase = state["phase"]
+    if phase == "draw":
+        return _advance(state) if state["scouted_this_turn"] or decks_empty(state) else []
+    if phase == "claim" and state["auto_claim"].get(str(seat)):  # (seat_key)
         game = _game_number(state)
         events = _claim_flags(state, seat, provable_flags(state, seat), auto=True)
         if state["result"] is None and _game_number(state) == game:
