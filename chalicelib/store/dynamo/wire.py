@@ -100,6 +100,15 @@ def decode(body: bytes) -> dict:
     return json.loads(body, object_hook=_binary_as_bytes) if body else {}
 
 
+class _Request(AWSRequest):
+    """botocore's request as its signer reads it. Its body is the bytes sent, as ``AWSRequest.body``
+    gives bytes, without preparing a whole request to read them (a sixth of a signature's time)."""
+
+    @property
+    def body(self) -> bytes:
+        return self.data
+
+
 class LeanDynamoDB:
     """A botocore DynamoDB client whose item calls (``OPERATIONS``) are made lean, signed with
     ``credentials`` (botocore's, as the client's session resolved them); anything else (``meta``,
@@ -215,7 +224,7 @@ class LeanDynamoDB:
         A ``Host`` among them is signed as it is (the one sent); without it, the signer derives it."""
         if self._credentials is None:
             raise NoCredentialsError()
-        request = AWSRequest("POST", self._url, data=body, headers=headers)
+        request = _Request("POST", self._url, data=body, headers=headers)
         SigV4Auth(self._credentials.get_frozen_credentials(), "dynamodb", self._region).add_auth(request)
         return dict(request.headers.items())
 
