@@ -12,7 +12,6 @@ import io
 import http.server
 import threading
 import time
-import zlib
 
 from decimal import Decimal
 
@@ -296,15 +295,3 @@ def test_item_3_the_host_sent_and_signed_is_the_one_botocore_derives(url, host):
 
     assert wire.host_of(url) == _host_from_url(url) == host
 
-
-@pytest.mark.parametrize("value", [
-    {"state": {"hands": [["r1", "b10"], []], "flags": [None] * 9}, "events": [["play", 1, {"flag": 3}, {}]]},
-    {"running": {"seat": 2, "since": "2026-11-28T12:00:00Z"}, "banks": [86400, 3600]}, [], "名前" * 300,
-], ids=["body", "clock", "empty", "long"])
-def test_item_3_a_body_is_stored_in_the_same_bytes_as_a_fresh_compressor_makes(value):
-    from chalicelib.store import codec
-
-    fresh = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zdict=codec._dictionary(codec.CURRENT))
-    expected = bytes([codec.CURRENT]) + fresh.compress(codec.canonical(value)) + fresh.flush()
-    assert codec.pack(value) == codec.pack(value) == expected
-    assert codec.unpack(expected) == value
