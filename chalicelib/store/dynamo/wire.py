@@ -12,7 +12,7 @@ algorithm off, as botocore's urllib3 pool has it: a request goes out whole in on
 and its JSON), and the answer is read by :func:`read_response`, HTTP/1.1 as RFC 9112 frames it
 (a status line, header fields, a body by Content-Length, chunked, or up to the connection's end).
 The standard library's ``http.client`` did this before at about a quarter of a millisecond of CPU
-a call more, mostly its header parsing through the ``email`` package (a third of what was left of
+a call more, mostly its header parsing through the ``email`` package (a quarter of what was left of
 a move's handler CPU: issue 39, item 3); a C parser (httptools) would have taken the Lambda
 package past its 8 MiB.
 
