@@ -278,7 +278,7 @@ def test_item_3_a_call_is_signed_for_the_host_it_is_sent_to_and_its_connection_k
         assert len(Echo.seen) == 3 and len(waits) == 1
         (cut, _), (port, first), (again, second) = Echo.seen
         assert cut != port == again  # a new connection after the cut one, then kept alive
-        assert first["Host"] == f"127.0.0.1:{server.server_address[1]}" == wire.host_of(lean._url)
+        assert first["Host"] == f"127.0.0.1:{server.server_address[1]}"
         assert "host;" in first["Authorization"] and first["X-Amz-Target"] == wire.TARGET + "GetItem"
     finally:
         server.shutdown()
@@ -290,8 +290,13 @@ def test_item_3_a_call_is_signed_for_the_host_it_is_sent_to_and_its_connection_k
     ("https://DynamoDB.eu-west-1.amazonaws.com:443/", "dynamodb.eu-west-1.amazonaws.com"),
     ("http://localhost:8000/", "localhost:8000"), ("http://[::1]:8000/", "[::1]:8000"), ("http://[::1]/", "[::1]"),
 ])
-def test_item_3_the_host_sent_and_signed_is_the_one_botocore_derives(url, host):
-    from botocore.auth import _host_from_url
+def test_item_3_the_host_sent_and_signed_is_the_one_botocore_derives(monkeypatch, url, host):
+    monkeypatch.setattr("botocore.auth.get_current_datetime", lambda: NOW.replace(tzinfo=None))
+    assert wire.host_of(url) == host
 
-    assert wire.host_of(url) == _host_from_url(url) == host
+    def authorization(headers: dict) -> str:
+        request = AWSRequest("POST", url, data=b"{}", headers=headers)
+        SigV4Auth(Credentials("AKIDEXAMPLE", SECRET), "dynamodb", "eu-west-1").add_auth(request)
+        return request.headers["Authorization"]
 
+    assert authorization({"Host": host}) == authorization({})  # botocore derives the same host from the URL
