@@ -75,29 +75,38 @@ class Timed:
 
 
 class CallCounter:
-    """Counts the HTTP responses read (each DynamoDB call, retries included, whether botocore's
-    urllib3 reads it or not: both read through http.client) while a timed call is under way."""
+    """Counts the HTTP responses read (each DynamoDB call, retries included) while a timed call is
+    under way: those read through http.client (botocore's urllib3, the baseline's lean calls) and
+    those the lean calls read themselves (``wire.read_response``, where the tree has it)."""
 
     def __init__(self, timed: Timed) -> None:
         from http.client import HTTPConnection
 
         self.timed = timed
-        self.endpoint = HTTPConnection
-        self.original = HTTPConnection.getresponse
+        self.patched = [(HTTPConnection, "getresponse", HTTPConnection.getresponse)]
+        try:
+            from chalicelib.store.dynamo import wire
+        except ImportError:
+            wire = None
+        if wire is not None and hasattr(wire, "read_response"):
+            self.patched.append((wire, "read_response", wire.read_response))
         self.count = 0
 
     def __enter__(self) -> "CallCounter":
-        original = self.original
-
-        def counted(endpoint, *args, **kwargs):
-            self.count += self.timed.timing
-            return original(endpoint, *args, **kwargs)
-
-        self.endpoint.getresponse = counted
+        for owner, name, original in self.patched:
+            setattr(owner, name, self._counted(original))
         return self
 
+    def _counted(self, original):
+        def counted(*args, **kwargs):
+            self.count += self.timed.timing
+            return original(*args, **kwargs)
+
+        return counted
+
     def __exit__(self, *exc) -> None:
-        self.endpoint.getresponse = self.original
+        for owner, name, original in self.patched:
+            setattr(owner, name, original)
 
 
 class Play:

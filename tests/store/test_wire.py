@@ -7,6 +7,8 @@ and read as boto3 types and reads them. The store's contract tests run through i
 from __future__ import annotations
 
 import datetime
+import http.client
+import io
 import http.server
 import threading
 import time
@@ -206,3 +208,95 @@ def test_item_3_a_refusal_that_is_not_dynamodbs_json_is_still_unavailable_after_
     finally:
         server.shutdown()
         server.server_close()
+
+
+def answer(raw: bytes):
+    return wire.read_response(io.BufferedReader(io.BytesIO(raw)))
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    (b"HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\nx-amzn-RequestId: r1\r\n"
+     b"Content-Length: 2\r\n\r\n{}next", (200, "r1", b"{}", True)),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nx-amzn-RequestId: r2\r\n\r\n"
+     b"3;ext=1\r\n{\"a\r\n4\r\n\":1}\r\n0\r\nTrailer: x\r\n\r\n", (200, "r2", b'{"a":1}', True)),
+    (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 400 Bad Request\r\nX-Amzn-RequestId: r3\r\nContent-Length: 0\r\n\r\n",
+     (400, "r3", b"", True)),
+    (b"HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nx-amzn-RequestId: r4\r\nContent-Length: 3\r\n\r\nbad",
+     (502, "r4", b"bad", False)),
+    (b"HTTP/1.1 503 Service Unavailable\r\nx-amzn-RequestId: r5\r\n\r\nuntil the end", (503, "r5", b"until the end", False)),
+    (b"HTTP/1.0 200 OK\r\nx-amzn-RequestId: r6\r\nContent-Length: 2\r\n\r\n{}", (200, "r6", b"{}", False)),
+    (b"HTTP/1.1 204 No Content\r\nx-amzn-RequestId: a\r\nX-AMZN-REQUESTID: b\r\n\r\n", (204, "a, b", b"", True)),
+], ids=["length", "chunked", "interim", "close", "to-the-end", "http-1.0", "repeated"])
+def test_item_3_an_answer_is_read_as_http_1_1_frames_it(raw, expected):
+    status, headers, body, keep = answer(raw)
+    assert (status, headers["x-amzn-requestid"], body, keep) == expected
+
+
+@pytest.mark.parametrize("raw", [
+    b"", b"garbage\r\n\r\n", b"HTTP/1.1 2x0 OK\r\n\r\n", b"HTTP/1.1 200 OK\r\nno colon\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}", b"HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n{}",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{}", b"HTTP/1.1 200 OK\r\nX: " + b"x" * 70000 + b"\r\n\r\n",
+], ids=["nothing", "not-http", "status", "header", "cut", "length", "chunk", "long-line"])
+def test_item_3_a_malformed_or_cut_answer_is_refused(raw):
+    with pytest.raises((http.client.HTTPException, ValueError)):
+        answer(raw)
+
+
+class Echo(http.server.BaseHTTPRequestHandler):
+    """DynamoDB as far as the connection goes: an empty JSON answer; the first request's connection
+    is cut before any answer. Records each request's client port and headers."""
+
+    protocol_version = "HTTP/1.1"
+    seen: list[tuple[int, dict]] = []
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        Echo.seen.append((self.client_address[1], dict(self.headers)))
+        if len(Echo.seen) == 1:
+            self.close_connection = True
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-amz-json-1.0")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_item_3_a_call_is_signed_for_the_host_it_is_sent_to_and_its_connection_kept(monkeypatch):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        waits: list[float] = []
+        lean = LeanDynamoDB(client(f"http://127.0.0.1:{server.server_address[1]}"), Credentials("AKIDEXAMPLE", SECRET),
+                            sleep=waits.append)
+        Echo.seen.clear()
+        assert lean.get_item(TableName="t", Key={}) == {}  # the first try's connection is cut: tried again
+        assert lean.query(TableName="t") == {}
+        assert len(Echo.seen) == 3 and len(waits) == 1
+        (cut, _), (port, first), (again, second) = Echo.seen
+        assert cut != port == again  # a new connection after the cut one, then kept alive
+        assert first["Host"] == f"127.0.0.1:{server.server_address[1]}"
+        assert "host;" in first["Authorization"] and first["X-Amz-Target"] == wire.TARGET + "GetItem"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(("url", "host"), [
+    ("https://dynamodb.eu-west-1.amazonaws.com/", "dynamodb.eu-west-1.amazonaws.com"),
+    ("https://DynamoDB.eu-west-1.amazonaws.com:443/", "dynamodb.eu-west-1.amazonaws.com"),
+    ("http://localhost:8000/", "localhost:8000"), ("http://[::1]:8000/", "[::1]:8000"), ("http://[::1]/", "[::1]"),
+])
+def test_item_3_the_host_sent_and_signed_is_the_one_botocore_derives(monkeypatch, url, host):
+    monkeypatch.setattr("botocore.auth.get_current_datetime", lambda: NOW.replace(tzinfo=None))
+    assert wire.host_of(url) == host
+
+    def authorization(headers: dict) -> str:
+        request = AWSRequest("POST", url, data=b"{}", headers=headers)
+        SigV4Auth(Credentials("AKIDEXAMPLE", SECRET), "dynamodb", "eu-west-1").add_auth(request)
+        return request.headers["Authorization"]
+
+    assert authorization({"Host": host}) == authorization({})  # botocore derives the same host from the URL

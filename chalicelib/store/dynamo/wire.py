@@ -1,11 +1,20 @@
 """The DynamoDB calls the store makes, sent lean: the low-level API's parameters are the request's
 JSON as they stand (binary values base64-encoded), signed (AWS Signature Version 4, by botocore's signer), posted on
-a kept-alive connection of the standard library's http.client, and answered as botocore answers (binary values as bytes; a refusal as
+a kept-alive connection, and answered as botocore answers (binary values as bytes; a refusal as
 the client's own modelled exception: ``client.exceptions.ConditionalCheckFailedException``, ...),
 without the botocore client's per-call machinery: event hooks, parameter validation, endpoint
 rules, shape-driven serialising and parsing, its request and response objects. That machinery was
 three quarters of a move's CPU in the handler (issue 39: about 2.5 ms a call on DynamoDB Local
 against 1 ms here; docs/benchmarks.md).
+
+The connection (:class:`Connection`) is a socket (TLS over it for ``https``) with Nagle's
+algorithm off, as botocore's urllib3 pool has it: a request goes out whole in one write (its head
+and its JSON), and the answer is read by :func:`read_response`, HTTP/1.1 as RFC 9112 frames it
+(a status line, header fields, a body by Content-Length, chunked, or up to the connection's end).
+The standard library's ``http.client`` did this before at about a quarter of a millisecond of CPU
+a call more, mostly its header parsing through the ``email`` package (a quarter of what was left of
+a move's handler CPU: issue 39, item 3); a C parser (httptools) would have taken the Lambda
+package past its 8 MiB.
 
 The client it wraps still gives what it knows: the endpoint and region, the timeouts, the pool size and the number of
 attempts. What botocore's standard retry mode does is done here too: at most
@@ -32,6 +41,7 @@ import http.client
 import socket
 import ssl
 import threading
+from io import BufferedReader
 
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
@@ -53,6 +63,9 @@ TRANSIENT_CODES = frozenset({"RequestTimeout", "RequestTimeoutException", "Prior
 RETRIED_STATUS = frozenset({500, 502, 503, 504})
 THROTTLING_SCALE, TRANSIENT_SCALE = 1.0, 0.025  # seconds: the first wait's longest
 LONGEST_WAIT = 20.0
+
+MAX_LINE = 65536  # http.client's limits: a status or header line's length, the number of header fields
+MAX_HEADERS = 100
 
 OPERATIONS = {
     "get_item": "GetItem", "put_item": "PutItem", "update_item": "UpdateItem", "delete_item": "DeleteItem",
@@ -87,6 +100,15 @@ def decode(body: bytes) -> dict:
     return json.loads(body, object_hook=_binary_as_bytes) if body else {}
 
 
+class _Request(AWSRequest):
+    """botocore's request as its signer reads it. Its body is the bytes sent, as ``AWSRequest.body``
+    gives bytes, without preparing a whole request to read them (a sixth of a signature's time)."""
+
+    @property
+    def body(self) -> bytes:
+        return self.data
+
+
 class LeanDynamoDB:
     """A botocore DynamoDB client whose item calls (``OPERATIONS``) are made lean, signed with
     ``credentials`` (botocore's, as the client's session resolved them); anything else (``meta``,
@@ -98,6 +120,7 @@ class LeanDynamoDB:
         self.exceptions = client.exceptions
         config = client.meta.config
         self._url = client.meta.endpoint_url.rstrip("/") + "/"
+        self._host = host_of(self._url)
         self._region = client.meta.region_name
         self._credentials = credentials  # botocore's: frozen anew for each call (refreshed ones too)
         self._tls = ssl.create_default_context(cafile=get_cert_path(True)) if self._url.startswith("https:") else None
@@ -144,60 +167,64 @@ class LeanDynamoDB:
             attempt += 1
 
     def _send(self, operation: str, body: bytes) -> tuple[int, Any, dict]:
-        headers = self.signed({"Content-Type": "application/x-amz-json-1.0",
+        headers = self.signed({"Host": self._host, "Content-Type": "application/x-amz-json-1.0",
                                "X-Amz-Target": TARGET + operation}, body)
         connection = getattr(self._local, "connection", None) or self._connect()
         try:
-            connection.request("POST", "/", body, headers)
-            response = connection.getresponse()
-            data = response.read()
+            status, answer, data, keep = connection.exchange(headers, body)
         except (TimeoutError, socket.timeout) as error:
             self._drop(connection)
             raise ReadTimeoutError(endpoint_url=self._url, error=error) from error
-        except (http.client.HTTPException, OSError) as error:
+        except (http.client.HTTPException, OSError, ValueError) as error:
             self._drop(connection)
             raise ConnectionClosedError(endpoint_url=self._url, error=error) from error
-        if response.will_close:
+        if not keep:
             self._drop(connection)
-        if response.status < 300:
-            return response.status, response.headers, decode(data)
+        if status < 300:
+            return status, answer, decode(data)
         try:  # a refusal's body is DynamoDB's JSON; a proxy's or a load balancer's may not be
-            return response.status, response.headers, decode(data)
+            return status, answer, decode(data)
         except ValueError:
-            return response.status, response.headers, {}
+            return status, answer, {}
 
-    def _connect(self) -> http.client.HTTPConnection:
+    def _connect(self) -> Connection:
         """A new connection for this thread, connected (in the connect timeout), then kept alive with
         the read timeout."""
         split = urlsplit(self._url)
         connect, read = self._timeouts
-        if self._tls is not None:
-            connection = http.client.HTTPSConnection(split.hostname, split.port, timeout=connect, context=self._tls)
-        else:
-            connection = http.client.HTTPConnection(split.hostname, split.port, timeout=connect)
         try:
-            connection.connect()
+            sock = socket.create_connection((split.hostname, split.port or (443 if self._tls else 80)), connect)
         except (TimeoutError, socket.timeout) as error:
-            connection.close()
             raise ConnectTimeoutError(endpoint_url=self._url, error=error) from error
         except OSError as error:
-            connection.close()
             raise EndpointConnectionError(endpoint_url=self._url, error=error) from error
-        connection.sock.settimeout(read)
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self._tls is not None:
+                sock = self._tls.wrap_socket(sock, server_hostname=split.hostname)
+            sock.settimeout(read)
+        except (TimeoutError, socket.timeout) as error:
+            sock.close()
+            raise ConnectTimeoutError(endpoint_url=self._url, error=error) from error
+        except OSError as error:
+            sock.close()
+            raise EndpointConnectionError(endpoint_url=self._url, error=error) from error
+        connection = Connection(sock)
         self._local.connection = connection
         return connection
 
-    def _drop(self, connection: http.client.HTTPConnection) -> None:
+    def _drop(self, connection: Connection) -> None:
         connection.close()
         if getattr(self._local, "connection", None) is connection:
             self._local.connection = None
 
     def signed(self, headers: dict, body: bytes) -> dict:
         """``headers`` with AWS Signature Version 4 for a POST of ``body`` to the endpoint's ``/``, signed
-        by botocore's own signer (``SigV4Auth``) with the credentials as they are now (refreshed ones too)."""
+        by botocore's own signer (``SigV4Auth``) with the credentials as they are now (refreshed ones too).
+        A ``Host`` among them is signed as it is (the one sent); without it, the signer derives it."""
         if self._credentials is None:
             raise NoCredentialsError()
-        request = AWSRequest("POST", self._url, data=body, headers=headers)
+        request = _Request("POST", self._url, data=body, headers=headers)
         SigV4Auth(self._credentials.get_frozen_credentials(), "dynamodb", self._region).add_auth(request)
         return dict(request.headers.items())
 
@@ -210,3 +237,103 @@ class LeanDynamoDB:
         response["ResponseMetadata"] = {"RequestId": headers.get("x-amzn-RequestId", ""), "HTTPStatusCode": status,
                                         "HTTPHeaders": dict(headers), "RetryAttempts": retries}
         return self._client.exceptions.from_code(code)(response, operation)
+
+
+def host_of(url: str) -> str:
+    """The Host header for ``url`` as botocore's signer derives it: the host in lower case (an IPv6
+    address in brackets), with the port unless it is the scheme's default."""
+    split = urlsplit(url)
+    host = split.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    if split.port is not None and split.port != {"http": 80, "https": 443}.get(split.scheme):
+        host = f"{host}:{split.port}"
+    return host
+
+
+class Connection:
+    """One kept-alive HTTP/1.1 connection to DynamoDB: a request written whole, its answer read."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.reader = sock.makefile("rb")
+
+    def exchange(self, headers: dict, body: bytes) -> tuple[int, dict, bytes, bool]:
+        """POST ``body`` to ``/`` with ``headers``: the answer's status, header fields (names in lower
+        case), body, and whether the connection stays open for the next request."""
+        head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        self.sock.sendall(f"POST / HTTP/1.1\r\n{head}Accept-Encoding: identity\r\nContent-Length: {len(body)}"
+                          "\r\n\r\n".encode("latin-1") + body)
+        return read_response(self.reader)
+
+    def close(self) -> None:
+        self.reader.close()
+        self.sock.close()
+
+
+def _line(reader: BufferedReader) -> bytes:
+    line = reader.readline(MAX_LINE + 1)
+    if len(line) > MAX_LINE:
+        raise http.client.LineTooLong("header line")
+    return line
+
+
+def read_response(reader: BufferedReader) -> tuple[int, dict, bytes, bool]:
+    """An HTTP/1.x response read from ``reader``: its status, its header fields (names in lower case;
+    a repeated field's values joined by commas), its body, and whether the connection may carry the
+    next request. Interim (1xx) responses are skipped. A malformed or cut answer raises one of
+    ``http.client``'s exceptions (the caller drops the connection)."""
+    while True:
+        line = _line(reader)
+        if not line:
+            raise http.client.RemoteDisconnected("the connection closed without an answer")
+        version, _, rest = line.partition(b" ")
+        code = rest[:3]
+        if not version.startswith(b"HTTP/1.") or len(code) != 3 or not code.isdigit() or \
+                rest[3:4] not in (b" ", b"\r", b"\n", b""):
+            raise http.client.BadStatusLine(repr(line))
+        status = int(code)
+        headers: dict[str, str] = {}
+        while True:
+            line = _line(reader)
+            if line in (b"\r\n", b"\n", b""):
+                break
+            if len(headers) >= MAX_HEADERS:
+                raise http.client.HTTPException(f"got more than {MAX_HEADERS} headers")
+            name, colon, value = line.partition(b":")
+            if not colon or not name or name != name.strip():
+                raise http.client.HTTPException(f"a malformed header line: {line!r}")
+            key, text = name.decode("latin-1").lower(), value.strip().decode("latin-1")
+            headers[key] = f"{headers[key]}, {text}" if key in headers else text
+        if status >= 200:
+            break
+    connection = headers.get("connection", "").lower()
+    keep = "close" not in connection if version != b"HTTP/1.0" else "keep-alive" in connection
+    if status in (204, 304):
+        return status, headers, b"", keep
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        return status, headers, _chunked(reader), keep
+    if "content-length" in headers:
+        length = int(headers["content-length"])
+        if length < 0:
+            raise ValueError("a negative Content-Length")
+        body = reader.read(length)
+        if len(body) < length:
+            raise http.client.IncompleteRead(body, length - len(body))
+        return status, headers, body, keep
+    return status, headers, reader.read(), False  # the body ends with the connection
+
+
+def _chunked(reader: BufferedReader) -> bytes:
+    chunks = []
+    while True:
+        size = int(_line(reader).split(b";", 1)[0].strip(), 16)
+        if size == 0:
+            break
+        chunk = reader.read(size)
+        if len(chunk) < size or _line(reader) not in (b"\r\n", b"\n"):
+            raise http.client.IncompleteRead(b"".join(chunks) + chunk)
+        chunks.append(chunk)
+    while _line(reader) not in (b"\r\n", b"\n", b""):  # trailer fields, unused
+        pass
+    return b"".join(chunks)
