@@ -12,6 +12,7 @@ import io
 import http.server
 import threading
 import time
+import zlib
 
 from decimal import Decimal
 
@@ -21,7 +22,7 @@ from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
-from botocore.exceptions import ConnectionClosedError
+from botocore.exceptions import ChecksumError, ConnectionClosedError
 
 from chalicelib import config
 from chalicelib.store.dynamo import wire
@@ -300,3 +301,47 @@ def test_item_3_the_host_sent_and_signed_is_the_one_botocore_derives(monkeypatch
         return request.headers["Authorization"]
 
     assert authorization({"Host": host}) == authorization({})  # botocore derives the same host from the URL
+
+
+class Garbled(http.server.BaseHTTPRequestHandler):
+    """DynamoDB whose answer is damaged on the way the first ``bad`` times: its x-amz-crc32 is the
+    checksum of the body DynamoDB sent, not of the one that arrives."""
+
+    protocol_version = "HTTP/1.1"
+    bad = 1
+    seen = 0
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        Garbled.seen += 1
+        sent = b'{"Item": {"pk": {"S": "game#g_0123456789abcdef"}}}'
+        arrived = sent.replace(b"game", b"gamf") if Garbled.seen <= Garbled.bad else sent
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-amz-json-1.0")
+        self.send_header("x-amz-crc32", str(zlib.crc32(sent)))
+        self.send_header("Content-Length", str(len(arrived)))
+        self.end_headers()
+        self.wfile.write(arrived)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("bad", [1, 3])
+def test_item_3_an_answer_whose_crc32_does_not_match_is_retried_as_botocore_does_never_read(bad):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Garbled)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        lean = LeanDynamoDB(client(f"http://127.0.0.1:{server.server_address[1]}"), Credentials("AKIDEXAMPLE", SECRET),
+                            sleep=lambda s: None)
+        Garbled.bad, Garbled.seen = bad, 0
+        if bad < 3:
+            assert lean.get_item(TableName="t", Key={}) == {"Item": {"pk": {"S": "game#g_0123456789abcdef"}}}
+            assert Garbled.seen == bad + 1
+        else:
+            with pytest.raises(ChecksumError):
+                lean.get_item(TableName="t", Key={})
+            assert Garbled.seen == 3  # botocore's standard mode: three attempts
+    finally:
+        server.shutdown()
+        server.server_close()

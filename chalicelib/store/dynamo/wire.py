@@ -41,11 +41,13 @@ import http.client
 import socket
 import ssl
 import threading
+import zlib
 from io import BufferedReader
 
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
-from botocore.exceptions import ConnectionClosedError, ConnectTimeoutError, EndpointConnectionError, HTTPClientError
+from botocore.exceptions import ChecksumError, ConnectionClosedError, ConnectTimeoutError, EndpointConnectionError
+from botocore.exceptions import HTTPClientError
 from botocore.exceptions import ConnectionError as BotoConnectionError
 from botocore.exceptions import NoCredentialsError, ReadTimeoutError
 from botocore.httpsession import get_cert_path
@@ -149,7 +151,7 @@ class LeanDynamoDB:
             scale = TRANSIENT_SCALE
             try:
                 status, headers, parsed = self._send(operation, body)
-            except (BotoConnectionError, HTTPClientError):
+            except (BotoConnectionError, HTTPClientError, ChecksumError):
                 if attempt >= self._attempts:
                     raise
             else:
@@ -180,6 +182,11 @@ class LeanDynamoDB:
             raise ConnectionClosedError(endpoint_url=self._url, error=error) from error
         if not keep:
             self._drop(connection)
+        expected = answer.get("x-amz-crc32")
+        if expected is not None and expected.isdigit() and zlib.crc32(data) != int(expected):
+            # DynamoDB's checksum of the body, checked and retried as botocore's DynamoDB client does
+            self._drop(connection)
+            raise ChecksumError(checksum_type="crc32", expected_checksum=expected, actual_checksum=zlib.crc32(data))
         if status < 300:
             return status, answer, decode(data)
         try:  # a refusal's body is DynamoDB's JSON; a proxy's or a load balancer's may not be
@@ -234,7 +241,7 @@ class LeanDynamoDB:
         message = parsed.get("message", parsed.get("Message", ""))
         response = {key: value for key, value in parsed.items() if key not in ("__type", "message", "Message")}
         response["Error"] = {"Code": code, "Message": message}
-        response["ResponseMetadata"] = {"RequestId": headers.get("x-amzn-RequestId", ""), "HTTPStatusCode": status,
+        response["ResponseMetadata"] = {"RequestId": headers.get("x-amzn-requestid", ""), "HTTPStatusCode": status,
                                         "HTTPHeaders": dict(headers), "RetryAttempts": retries}
         return self._client.exceptions.from_code(code)(response, operation)
 
