@@ -3,14 +3,25 @@ the board, its presentation). Nothing else. What only some routes need (pages, t
 sets, analysis) is imported by them, so a cold start loads the route table alone."""
 
 import base64
+import gc
 import json
+import os
 
-from chalice import Chalice, Rate
+# A cold start's import makes only what the process keeps (modules, classes, the route table): the cyclic
+# garbage collector, which would walk them again and again as they are made, is paused until the end of this
+# module, which then freezes them (gc.freeze: no later collection walks them). Issue 39 item 5, docs/architecture.md.
+gc.disable()
+# No pydantic plugin is used: pydantic would otherwise read the entry points of every installed distribution
+# when it builds its first validator, on the first request that validates a body or a query (a tenth of a cold
+# import). Setting it to anything else (an empty value: every plugin) lets plugins load.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-from chalicelib import config
-from chalicelib.kernel import observability
-from chalicelib.http import models as m
-from chalicelib.http.web import NDJSON, Api, Call, Models, ndjson
+from chalice import Chalice, Rate  # noqa: E402 - after the collector's pause
+
+from chalicelib import config  # noqa: E402
+from chalicelib.kernel import observability  # noqa: E402
+from chalicelib.http import models as m  # noqa: E402
+from chalicelib.http.web import NDJSON, Api, Call, Models, ndjson  # noqa: E402
 
 r = Models("chalicelib.http.responses")  # what each route answers: documented in openapi.yaml, never loaded here
 positions = Models("chalicelib.games.battleline.positions")  # analyzeBattleLine's bodies, loaded when first used
@@ -683,3 +694,6 @@ def mail_events(event, context):
 
 
 api.refuse_other_methods()  # last: every other method on these paths answers 405 problem+json
+
+gc.freeze()  # what the import made stays for the process's life: later collections skip it
+gc.enable()

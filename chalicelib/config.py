@@ -8,6 +8,7 @@ imported: each Lambda function loads only what its first event needs.
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 from dataclasses import dataclass
@@ -298,10 +299,20 @@ def build_services(store: "Store", clock: "Clock | None" = None, outlets: "Outle
 
 @lru_cache(maxsize=1)
 def services() -> Services:
+    """The process's services, built by its first request or event. Building them imports every service
+    and makes only what the process keeps: the cyclic garbage collector is paused meanwhile, and what they
+    made is frozen afterwards (gc.freeze), as app.py does for its import (issue 39 item 5)."""
     from .notify.dispatcher import Outlets
 
-    return build_services(store(), outlets=Outlets(mailer=mailer(), links=links()),
-                          vacation_days=int(os.environ.get("VACATION_DAYS", "14")))
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return build_services(store(), outlets=Outlets(mailer=mailer(), links=links()),
+                              vacation_days=int(os.environ.get("VACATION_DAYS", "14")))
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def inbound() -> "InboundMail":
