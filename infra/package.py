@@ -98,7 +98,7 @@ def precompile(package: Path) -> None:
     if kept.exists():
         shutil.copyfile(kept, package)
         return
-    _precompile(package)
+    compile_package(package)
     KEPT.mkdir(parents=True, exist_ok=True)
     partial = kept.with_name(f"{key}.{os.getpid()}.partial")
     shutil.copyfile(package, partial)
@@ -107,7 +107,8 @@ def precompile(package: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-def _precompile(package: Path) -> None:
+def compile_package(package: Path) -> None:
+    """What ``precompile`` does when it has no kept result: unpack, prune, compile, pack again."""
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder)
         with zipfile.ZipFile(package) as archive:

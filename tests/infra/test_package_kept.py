@@ -21,8 +21,8 @@ def small_zip(path: Path, body: str) -> Path:
 def test_a_package_made_again_from_the_same_zip_is_the_kept_one_byte_for_byte(tmp_path, monkeypatch):
     monkeypatch.setattr(package, "KEPT", tmp_path / "kept")
     compiled = []
-    real = package._precompile
-    monkeypatch.setattr(package, "_precompile", lambda zip_path: (compiled.append(zip_path), real(zip_path)))
+    real = package.compile_package
+    monkeypatch.setattr(package, "compile_package", lambda zip_path: (compiled.append(zip_path), real(zip_path)))
 
     first = small_zip(tmp_path / "first.zip", "VALUE = 1\n")
     package.precompile(first)
