@@ -6,11 +6,14 @@ out from many deals that agree with what the bot can see.
   win the game under the rules' two ways to win: three adjacent flags, or five. Knowing which
   flags matter together is what the greedy bot lacks.
 * Every step is judged one step ahead (tactics cards too, which the greedy bot leaves aside);
-  the best few are compared by playouts: from a deal of the hidden cards drawn among the
+  the best few, and the greedy bot's own choice (the search has to beat it in playouts, not
+  find it by the one-step judgement), are compared by playouts: from a deal of the hidden cards drawn among the
   cards the bot has not seen (``battleline_determinize``: it never uses what it cannot see),
   each candidate is played, then a few more steps by the greedy policy (now and then a
   random one), and the table is judged. Every candidate meets the same deal and the same
   chances, so they are compared on equal terms. The best total is played.
+* After a few rounds the weaker half of the candidates is dropped: the rest of the budget goes
+  to telling the better ones apart.
 * A budget of rounds, and of time (the shortlist included), bounds a decision.
 """
 
