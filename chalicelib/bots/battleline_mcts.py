@@ -6,11 +6,14 @@ out from many deals that agree with what the bot can see.
   win the game under the rules' two ways to win: three adjacent flags, or five. Knowing which
   flags matter together is what the greedy bot lacks.
 * Every step is judged one step ahead (tactics cards too, which the greedy bot leaves aside);
-  the best few are compared by playouts: from a deal of the hidden cards drawn among the
+  the best few, and the greedy bot's own choice (the search has to beat it in playouts, not
+  find it by the one-step judgement), are compared by playouts: from a deal of the hidden cards drawn among the
   cards the bot has not seen (``battleline_determinize``: it never uses what it cannot see),
   each candidate is played, then a few more steps by the greedy policy (now and then a
   random one), and the table is judged. Every candidate meets the same deal and the same
   chances, so they are compared on equal terms. The best total is played.
+* After a few rounds the weaker half of the candidates is dropped: the rest of the budget goes
+  to telling the better ones apart.
 * A budget of rounds, and of time (the shortlist included), bounds a decision.
 """
 
@@ -25,10 +28,13 @@ from . import playing
 from .battleline_determinize import determinize
 from .battleline_greedy import Greedy, Table, decide
 
-CANDIDATES = 4  # the steps judged best one step ahead, which the playouts then compare
+CANDIDATES = 6  # the steps judged best one step ahead (the greedy bot's choice among them), which the playouts compare
 SHORTLIST_DEALS = 3  # deals each step is judged on, one step ahead
 ROUNDS = 1000  # at most, per decision: each plays every candidate out once (the time budget binds first)
 SECONDS = 0.85  # at most, per decision (the benchmark measures the time per move)
+GREEDY_CANDIDATE = True  # the greedy bot's own choice is always among the candidates
+PRUNE: tuple[int, ...] = (8,)  # after these many rounds, the weaker half of the candidates is dropped
+KEEP = 3  # pruning never leaves fewer candidates than this
 HORIZON = 6  # steps a playout plays (about a turn each) before the table is judged
 EPSILON = 0.05  # how often a playout step is random rather than greedy
 SCALE = 150.0  # standing points per unit of the logistic judgement
@@ -48,8 +54,8 @@ def playout(state: dict, seat: int, rng: random.Random) -> float:
         steps = ENGINE.legal_steps(state, mover)
         if rng.random() < EPSILON:
             step = rng.choice(playing(steps))
-        else:
-            step = decide(steps, seat_table(state, mover), rng)
+        else:  # (only a play reads the table: claims, draws and the rest are chosen without it)
+            step = decide(steps, seat_table(state, mover) if state["phase"] == "play" else None, rng)
         games = len(state["match"]["results"]) if state["match"] else 0
         ENGINE.apply_step(state, mover, step)
         if state["match"] and len(state["match"]["results"]) > games:
@@ -137,7 +143,12 @@ class Mcts:
         plays = [s for s in steps if s["type"] == "play"]
         if not plays:
             return steps
-        return self.shortlist(view, steps, rng)
+        options = self.shortlist(view, steps, rng)
+        if GREEDY_CANDIDATE:
+            mine = self.greedy.choose(view, rng)
+            if mine not in options:
+                options[-1:] = [mine]
+        return options
 
     def shortlist(self, view: dict, steps: list[dict], rng: random.Random) -> list[dict]:
         """Every step judged one step ahead on a few deals (tactics cards included, which the
@@ -162,13 +173,17 @@ class Mcts:
             return options[0]
         seat = view["you"]
         won = [0.0] * len(options)
-        for _ in range(self.rounds):
+        alive = list(range(len(options)))
+        for done in range(self.rounds):
             if deadline is not None and time.perf_counter() > deadline:
                 break
             # One deal and one stream of chance for every candidate: they are compared on equal terms.
             dealt, chance = determinize(view, rng), rng.getrandbits(64)
-            for index, option in enumerate(options):
+            for index in alive:
                 state = ENGINE.copy_state(dealt)
-                ENGINE.apply_step(state, seat, option)
+                ENGINE.apply_step(state, seat, options[index])
                 won[index] += playout(state, seat, random.Random(chance))
-        return options[max(range(len(options)), key=lambda i: won[i])]
+            if done + 1 in PRUNE and len(alive) > KEEP:
+                alive.sort(key=lambda i: won[i], reverse=True)  # (every one alive has played as many rounds)
+                alive = sorted(alive[:max(KEEP, len(alive) // 2)])
+        return options[max(alive, key=lambda i: won[i])]

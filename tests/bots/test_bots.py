@@ -174,3 +174,42 @@ def test_the_khan_mcts_decision_is_the_same_for_the_same_view_seed_and_budget():
 def test_the_khan_mcts_bot_does_not_search_a_forced_step():
     view = {"legal_steps": [{"type": "end_turn"}, {"type": "offer_draw"}, {"type": "resign"}], "you": 1}
     assert KhanMcts().choose(view, random.Random(1)) == {"type": "end_turn"}
+
+
+# ---------------------------------------------------------------- the Battle Line search bot
+
+def _play_decisions(count: int, seed: int):
+    """Battle Line positions (random play) where the seat to move chooses among plays, with its view."""
+    found = 0
+    for state, seat, options in positions("battleline", 4000, seed=seed):
+        view = seat_view(BATTLELINE, state, seat, options)
+        if found < count and view["phase"] == "play" and sum(s["type"] == "play" for s in view["legal_steps"]) > 6:
+            found += 1
+            yield view
+        if found == count:
+            return
+
+
+def test_the_battleline_mcts_bot_always_weighs_the_greedy_bots_choice():
+    """Issue 39, item 4: the playouts compare the greedy bot's own best step with the search's, so the
+    search only has to beat greedy's judgement there, not to find its move by the one-step judgement."""
+    from chalicelib.bots.battleline_greedy import Greedy, Table, play_score
+
+    searcher, greedy, missed_by_judgement = Mcts(rounds=2, seconds=None), Greedy(), 0
+    for view in _play_decisions(examples(30, 100), seed=23):
+        table = Table.of_view(view)
+        best = max(play_score(table, s) for s in view["legal_steps"] if s["type"] == "play")
+        greedy_steps = [greedy.choose(view, random.Random(n)) for n in range(3)]
+        candidates = searcher.candidates(view, random.Random(2))
+        assert any(s in candidates for s in greedy_steps) or any(
+            s["type"] == "play" and play_score(table, s) == best for s in candidates)
+        judged = searcher.shortlist(view, playing(view["legal_steps"]), random.Random(2))
+        missed_by_judgement += not any(s in judged for s in greedy_steps)
+    assert missed_by_judgement > 0  # the one-step judgement alone would have left it out somewhere
+
+
+def test_the_battleline_mcts_decision_is_the_same_for_the_same_view_seed_and_rounds():
+    """Rounds, no clock: the same view, seed and rounds give the same step, its pruning included."""
+    player = Mcts(rounds=10, seconds=None)
+    for view in _play_decisions(3, seed=29):
+        assert player.choose(view, random.Random(8)) == player.choose(copy.deepcopy(view), random.Random(8))
