@@ -29,6 +29,7 @@ import json
 import os
 import random
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -213,8 +214,14 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     for game, first, second, target, count in matches:
         jobs = [(game, first, second, number) for number in range(min(args.games, count or args.games))]
+        results = []
         with ProcessPoolExecutor(args.workers) as pool:
-            results = list(pool.map(play, jobs, chunksize=1))
+            for result in pool.map(play, jobs, chunksize=1):
+                results.append(result)
+                won = sum(1 for winner, *_ in results if winner == first)
+                # a running total on stderr: a run stopped before its end still says how far it got
+                print(f"{game} {first} v {second}: {len(results)}/{len(jobs)} games, {first} won {won} "
+                      f"({won / len(results):.1%})", file=sys.stderr, flush=True)
         wins = sum(1 for winner, *_ in results if winner == first)
         draws = sum(1 for winner, *_ in results if winner is None)
         low, high = wilson(wins, len(results))
