@@ -14,6 +14,8 @@ out from many deals that agree with what the bot can see.
   chances, so they are compared on equal terms. The best total is played.
 * After a few rounds the weaker half of the candidates is dropped: the rest of the budget goes
   to telling the better ones apart.
+* A draw follows the greedy bot's rule (troops while any are left), unsearched: playing the deck
+  choice out measured no stronger, and it spent half of a game's decision time.
 * A budget of rounds, and of time (the shortlist included), bounds a decision.
 """
 
@@ -38,6 +40,7 @@ KEEP = 3  # pruning never leaves fewer candidates than this
 HORIZON = 6  # steps a playout plays (about a turn each) before the table is judged
 EPSILON = 0.05  # how often a playout step is random rather than greedy
 SCALE = 150.0  # standing points per unit of the logistic judgement
+SEARCH_DRAWS = False  # search the deck to draw from (measured no stronger than greedy's rule: troops while any are left)
 
 
 def seat_table(state: dict, seat: int) -> Table:
@@ -138,7 +141,8 @@ class Mcts:
     def candidates(self, view: dict, rng: random.Random) -> list[dict]:
         steps = playing(view["legal_steps"])
         kinds = {s["type"] for s in steps}
-        if kinds & {"claim", "scout_return", "mud_discard"} or len(steps) == 1:
+        if kinds & {"claim", "scout_return", "mud_discard"} or len(steps) == 1 or (
+                not SEARCH_DRAWS and kinds & {"draw", "scout_draw"}):
             return [self.greedy.choose(view, rng)]  # claiming every provable flag is never wrong
         plays = [s for s in steps if s["type"] == "play"]
         if not plays:
