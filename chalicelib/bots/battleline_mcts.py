@@ -28,7 +28,7 @@ import time
 from ..games.battleline.engine import ENGINE
 from . import playing
 from .battleline_determinize import determinize
-from .battleline_greedy import Greedy, Table, decide
+from .battleline_greedy import PROGRESS, Greedy, Table, decide
 
 CANDIDATES = 6  # the steps judged best one step ahead (the greedy bot's choice among them), which the playouts compare
 SHORTLIST_DEALS = 3  # deals each step is judged on, one step ahead
@@ -72,16 +72,21 @@ def playout(state: dict, seat: int, rng: random.Random) -> float:
 
 def judge(state: dict, seat: int) -> float:
     """The seat's chance to win, from each flag's chance to be its (won flags are certain, the
-    others follow the greedy standing there), under the rules' two ways to win: three adjacent
-    flags, or five. (The greedy bot weighs flags one by one; knowing which flags matter
-    together is much of what the search adds.)"""
+    others follow the greedy standing there, both sides' cards counted alike), under the rules'
+    two ways to win: three adjacent flags, or five. (The greedy bot weighs flags one by one;
+    knowing which flags matter together is much of what the search adds.)"""
     table = seat_table(state, seat)
     chances = []
     for flag in state["flags"]:
         if flag["claimed_by"] is not None:
             chances.append(1.0 if flag["claimed_by"] == seat else 0.0)
         else:
-            chances.append(1 / (1 + math.exp(-table.standing(flag) / SCALE)))
+            # (the greedy standing counts the bot's own cards' progress only; the judgement counts both
+            # sides' alike, so that it is zero-sum: what one seat's chance gains, the other's loses)
+            standing = table.standing(flag)
+            if seat in flag["seats"]:
+                standing -= PROGRESS * len(flag["cards"][1 - flag["seats"].index(seat)])
+            chances.append(1 / (1 + math.exp(-standing / SCALE)))
     mine = wins_chance(chances)
     theirs = wins_chance([1.0 - c for c in chances])
     return mine / (mine + theirs) if mine + theirs > 0 else 0.5

@@ -233,3 +233,21 @@ def test_the_battleline_mcts_bot_draws_troops_at_once_while_any_are_left(monkeyp
             draws += 1
             assert player.choose(view, random.Random(draws))["deck"] == "troop"
     assert draws > 0
+
+
+def test_issue39_the_battleline_mcts_judgement_counts_both_sides_cards_alike():
+    """Issue 39, item 4: the judgement counted the bot's own cards on a flag as progress but not
+    the opponent's, so a flag where the opponent had laid two troops read as even as an empty one.
+    Counted alike, the judgement is zero-sum: where both seats see the same cards (hands empty),
+    one seat's chance to win is the other's chance to lose."""
+    from chalicelib.bots.battleline_mcts import judge
+
+    checked = 0
+    for state, _, _ in positions("battleline", 400, seed=41):
+        if state["result"] is not None:
+            continue
+        table = copy.deepcopy(state)
+        table["hands"] = {seat: [] for seat in table["hands"]}
+        assert judge(table, 1) + judge(table, 2) == pytest.approx(1.0, abs=1e-9)
+        checked += any(flag["cards"][0] or flag["cards"][1] for flag in table["flags"])
+    assert checked > 100
