@@ -237,7 +237,7 @@ def test_the_battleline_mcts_bot_draws_troops_at_once_while_any_are_left(monkeyp
 
 def test_issue39_the_battleline_mcts_judgement_counts_both_sides_cards_alike():
     """Issue 39, item 4: the judgement counted the bot's own cards on a flag as progress but not
-    the opponent's, so a flag where the opponent had laid two troops read as even as an empty one.
+    the opponent's (their troops counted only through the formation they could still reach).
     Counted alike, the judgement is zero-sum: where both seats see the same cards (hands empty),
     one seat's chance to win is the other's chance to lose."""
     from chalicelib.bots.battleline_mcts import judge
