@@ -29,13 +29,35 @@ def strength_key(strength: Strength | None) -> int:
     return -1 if strength is None else int(strength.formation) * 100 + strength.total
 
 
+KNOWN_POOLS = 16  # completions remembered per side (for ``potential``'s shortcut)
+_known: dict[tuple[tuple[str, ...], int, bool], list[tuple[int, int, int]]] = {}
+
+
 @lru_cache(maxsize=65536)
 def potential(cards: tuple[str, ...], pool: int, size: int, fog: bool) -> int:
-    """The strongest formation the side can still reach, as one number (formation, then sum)."""
+    """The strongest formation the side can still reach, as one number (formation, then sum).
+
+    A pool only loses cards as a game goes on, and a search's playouts only take cards from the
+    pool they started with, so most pools asked about are smaller than one already searched. If
+    the best completion found in a larger pool uses only cards this pool still has, it is the
+    best here too (a smaller pool reaches nothing stronger), and no search is needed."""
     if len(cards) > size:
         return -1
+    side = (cards, size, fog)
+    known = _known.get(side)
+    if known is not None:
+        for wider, added, value in known:
+            if not pool & ~wider and not added & ~pool:
+                return value
+    else:
+        if len(_known) >= 65536:
+            _known.clear()
+        known = _known[side] = []
     completion = best_completion(Side.of(cards), pool, size, fog=fog)
-    return strength_key(completion.strength if completion else None)
+    value = strength_key(completion.strength if completion else None)
+    known.insert(0, (pool, completion.added_mask if completion else 0, value))
+    del known[KNOWN_POOLS:]
+    return value
 
 
 class Table:
@@ -47,6 +69,7 @@ class Table:
         self.seat = seat
         self._standings: dict[int, float] = {}  # flag -> standing as it is (many plays share it)
         self._theirs: dict[int, int] = {}  # flag -> the opponent's potential there (every play at it shares it)
+        self._parts: dict[int, tuple] = {}  # flag -> what ``gain`` reads of it (every play at it shares it)
         self.by_number = {f["flag"]: f for f in table["flags"]}
         # (claims.pool_mask, with its loop in C: a playout reads the table at every step)
         seen = reduce(or_, map(CARD_BIT.get, visible_cards(table["flags"], table["discards"]), repeat(0)), 0)
@@ -83,14 +106,30 @@ class Table:
             self._standings[flag["flag"]] = self.standing(flag)
         return self._standings[flag["flag"]]
 
+    def gain(self, flag: dict, card: str) -> float:
+        """``standing(flag, card) - standing_now(flag)``: what playing the card at the flag adds
+        (the flag's own parts worked out once: a playout asks this of every card at every flag)."""
+        parts = self._parts.get(flag["flag"])
+        if parts is None:
+            if flag["claimed_by"] is not None or self.seat not in flag["seats"]:
+                parts = self._parts[flag["flag"]] = ()
+            else:
+                now = self.standing_now(flag)  # (which keeps the opponent's potential there too)
+                parts = self._parts[flag["flag"]] = (flag["cards"][flag["seats"].index(self.seat)], side_size(flag),
+                                                     "FOG" in flag["environment"], now + self._theirs[flag["flag"]])
+        if not parts:
+            return 0.0
+        cards, size, fog, base = parts
+        mine = tuple(sorted([*cards, card]))
+        return potential(mine, self.mine & ~CARD_BIT.get(card, 0), size, fog) + PROGRESS * len(mine) - base
+
 
 def play_score(table: Table, step: dict) -> float:
     card = step["card"]
     flag = table.by_number.get(step.get("flag"))
     if flag is None or "target" in step or card in ("FOG", "MUD", "SCOUT"):
         return -1000.0  # guile and environment tactics: only when nothing else may be played
-    gain = table.standing(flag, card) - table.standing_now(flag)
-    return gain - (0 if is_troop(card) else WILD_PENALTY)
+    return table.gain(flag, card) - (0 if is_troop(card) else WILD_PENALTY)
 
 
 def card_value(card: str) -> int:
