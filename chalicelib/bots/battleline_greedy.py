@@ -60,6 +60,12 @@ def potential(cards: tuple[str, ...], pool: int, size: int, fog: bool) -> int:
     return value
 
 
+def clear_caches() -> None:
+    """Forget every potential worked out (``potential``'s cache and its remembered completions)."""
+    potential.cache_clear()
+    _known.clear()
+
+
 class Table:
     """The bot's reading of the table: the troops it may still get, and those its opponent may.
     ``table`` has the flags, the discards and the bot's ``hand`` (a seat's view has them)."""

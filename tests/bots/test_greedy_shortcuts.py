@@ -9,8 +9,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chalicelib.bots import battleline_greedy as greedy
-from chalicelib.bots.battleline_greedy import Greedy, Table, potential, strength_key
+from chalicelib.bots.battleline_greedy import Greedy, Table, clear_caches, potential, strength_key
 from chalicelib.bots.runner import seat_view
 from chalicelib.games.battleline.cards import TROOPS
 from chalicelib.games.battleline.claims import CARD_BIT, Side, best_completion
@@ -49,8 +48,7 @@ def test_issue39_a_potential_read_from_a_remembered_completion_equals_a_fresh_se
     """A completion found in a larger pool that uses only cards a smaller pool still has is the
     best in the smaller pool too: whatever was remembered, the answer is the search's."""
     cards, size, fog, pools = problem
-    potential.cache_clear()
-    greedy._known.clear()
+    clear_caches()
     for pool in pools:
         assert potential(cards, pool, size, fog) == searched(cards, pool, size, fog)
 
