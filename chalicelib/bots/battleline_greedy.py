@@ -74,8 +74,7 @@ class Table:
         self.state = table
         self.seat = seat
         self._standings: dict[int, float] = {}  # flag -> standing as it is (many plays share it)
-        self._theirs: dict[int, int] = {}  # flag -> the opponent's potential there (every play at it shares it)
-        self._parts: dict[int, tuple] = {}  # flag -> what ``gain`` reads of it (every play at it shares it)
+        self._parts: dict[int, tuple | None] = {}  # flag -> what ``standing`` reads of it (every play at it shares it)
         self.by_number = {f["flag"]: f for f in table["flags"]}
         # (claims.pool_mask, with its loop in C: a playout reads the table at every step)
         seen = reduce(or_, map(CARD_BIT.get, visible_cards(table["flags"], table["discards"]), repeat(0)), 0)
@@ -93,18 +92,28 @@ class Table:
 
     def standing(self, flag: dict, extra: str | None = None) -> float:
         """How well the bot stands at a flag (with ``extra`` added to its side)."""
-        if flag["claimed_by"] is not None or self.seat not in flag["seats"]:
+        parts = self.parts(flag)
+        if parts is None:
             return 0.0
-        side = flag["seats"].index(self.seat)
-        mine = tuple(sorted([*flag["cards"][side], extra] if extra else flag["cards"][side]))
-        size, fog = side_size(flag), "FOG" in flag["environment"]
+        cards, size, fog, other = parts
+        mine = tuple(sorted([*cards, extra] if extra else cards))
         pool = self.mine & ~CARD_BIT.get(extra, 0) if extra else self.mine
-        own = potential(mine, pool, size, fog)
-        other = self._theirs.get(flag["flag"])
-        if other is None:
-            other = self._theirs[flag["flag"]] = potential(tuple(sorted(flag["cards"][1 - side])), self.theirs, size,
-                                                           fog)
-        return own - other + PROGRESS * len(mine)
+        return potential(mine, pool, size, fog) - other + PROGRESS * len(mine)
+
+    def parts(self, flag: dict) -> tuple | None:
+        """What ``standing`` reads of a flag, worked out once (a playout asks it of every card at
+        every flag): the bot's cards there, the side's size, Fog, and the opponent's potential;
+        None where the bot does not stand (a claimed flag, or one it has no side at)."""
+        number = flag["flag"]
+        if number not in self._parts:
+            if flag["claimed_by"] is not None or self.seat not in flag["seats"]:
+                self._parts[number] = None
+            else:
+                side = flag["seats"].index(self.seat)
+                size, fog = side_size(flag), "FOG" in flag["environment"]
+                other = potential(tuple(sorted(flag["cards"][1 - side])), self.theirs, size, fog)
+                self._parts[number] = (flag["cards"][side], size, fog, other)
+        return self._parts[number]
 
     def standing_now(self, flag: dict) -> float:
         """``standing(flag)`` as the flag is, worked out once (the plays at one flag share it)."""
@@ -112,30 +121,14 @@ class Table:
             self._standings[flag["flag"]] = self.standing(flag)
         return self._standings[flag["flag"]]
 
-    def gain(self, flag: dict, card: str) -> float:
-        """``standing(flag, card) - standing_now(flag)``: what playing the card at the flag adds
-        (the flag's own parts worked out once: a playout asks this of every card at every flag)."""
-        parts = self._parts.get(flag["flag"])
-        if parts is None:
-            if flag["claimed_by"] is not None or self.seat not in flag["seats"]:
-                parts = self._parts[flag["flag"]] = ()
-            else:
-                now = self.standing_now(flag)  # (which keeps the opponent's potential there too)
-                parts = self._parts[flag["flag"]] = (flag["cards"][flag["seats"].index(self.seat)], side_size(flag),
-                                                     "FOG" in flag["environment"], now + self._theirs[flag["flag"]])
-        if not parts:
-            return 0.0
-        cards, size, fog, base = parts
-        mine = tuple(sorted([*cards, card]))
-        return potential(mine, self.mine & ~CARD_BIT.get(card, 0), size, fog) + PROGRESS * len(mine) - base
-
 
 def play_score(table: Table, step: dict) -> float:
     card = step["card"]
     flag = table.by_number.get(step.get("flag"))
     if flag is None or "target" in step or card in ("FOG", "MUD", "SCOUT"):
         return -1000.0  # guile and environment tactics: only when nothing else may be played
-    return table.gain(flag, card) - (0 if is_troop(card) else WILD_PENALTY)
+    gain = table.standing(flag, card) - table.standing_now(flag)
+    return gain - (0 if is_troop(card) else WILD_PENALTY)
 
 
 def card_value(card: str) -> int:
