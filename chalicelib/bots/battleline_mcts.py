@@ -74,8 +74,15 @@ def judge(state: dict, seat: int) -> float:
     """The seat's chance to win, from each flag's chance to be its (won flags are certain, the
     others follow the greedy standing there, both sides' cards counted alike), under the rules'
     two ways to win: three adjacent flags, or five. (The greedy bot weighs flags one by one;
-    knowing which flags matter together is much of what the search adds.)"""
-    table = seat_table(state, seat)
+    knowing which flags matter together is much of what the search adds.)
+
+    The state is a deal (``battleline_determinize``), so the judgement knows what the other hands
+    hold there: those troops are out of the seat's reach (it may still get what it holds and what
+    is in the deck), and within the opponent's. Averaged over the deals, a formation that needs a
+    card the opponent may well hold counts for less than one that needs only the deck."""
+    others = [card for key, hand in state["hands"].items() if key != str(seat) for card in hand]
+    table = Table({"flags": state["flags"], "discards": state["discards"], "hand": state["hands"][str(seat)]}, seat,
+                  held_by_others=others)
     chances = []
     for flag in state["flags"]:
         if flag["claimed_by"] is not None:
