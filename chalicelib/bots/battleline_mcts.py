@@ -2,9 +2,9 @@
 out from many deals that agree with what the bot can see.
 
 * The judgement (``judge``) turns each flag's standing (the greedy bot's reading: the best
-  formation each side can still reach) into a chance to win it, and those into a chance to
-  win the game under the rules' two ways to win: three adjacent flags, or five. Knowing which
-  flags matter together is what the greedy bot lacks.
+  formation each side can still reach; on a deal, from its own hand and the deck only) into a
+  chance to win it, and those into a chance to win the game under the rules' two ways to win:
+  three adjacent flags, or five. Knowing which flags matter together is what the greedy bot lacks.
 * Every step is judged one step ahead (tactics cards too, which the greedy bot leaves aside);
   the best few, and the greedy bot's own choice (the search has to beat it in playouts, not
   find it by the one-step judgement), are compared by playouts: from a deal of the hidden cards drawn among the
