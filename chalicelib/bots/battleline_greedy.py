@@ -11,6 +11,7 @@ played only when nothing else may be.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from functools import lru_cache, reduce
 from itertools import repeat
 from operator import or_
@@ -60,6 +61,12 @@ def potential(cards: tuple[str, ...], pool: int, size: int, fog: bool) -> int:
     return value
 
 
+def troops_mask(cards: Iterable[str]) -> int:
+    """The troops among ``cards`` as one bit set (claims.pool_mask's bits, with its loop in C:
+    a playout reads the table at every step)."""
+    return reduce(or_, map(CARD_BIT.get, cards, repeat(0)), 0)
+
+
 def clear_caches() -> None:
     """Forget every potential worked out (``potential``'s cache and its remembered completions)."""
     potential.cache_clear()
@@ -68,18 +75,19 @@ def clear_caches() -> None:
 
 class Table:
     """The bot's reading of the table: the troops it may still get, and those its opponent may.
-    ``table`` has the flags, the discards and the bot's ``hand`` (a seat's view has them)."""
+    ``table`` has the flags, the discards and the bot's ``hand`` (a seat's view has them).
+    ``held_by_others``: troops known to be in the other hands (a dealt state's, where a search
+    knows them), which the bot cannot get; a seat's view knows none."""
 
-    def __init__(self, table: dict, seat: int) -> None:
+    def __init__(self, table: dict, seat: int, held_by_others: Iterable[str] = ()) -> None:
         self.state = table
         self.seat = seat
         self._standings: dict[int, float] = {}  # flag -> standing as it is (many plays share it)
         self._parts: dict[int, tuple | None] = {}  # flag -> what ``standing`` reads of it (every play at it shares it)
         self.by_number = {f["flag"]: f for f in table["flags"]}
-        # (claims.pool_mask, with its loop in C: a playout reads the table at every step)
-        seen = reduce(or_, map(CARD_BIT.get, visible_cards(table["flags"], table["discards"]), repeat(0)), 0)
-        self.mine = ALL_TROOPS & ~seen  # unseen by the bot, its own hand included
-        self.theirs = self.mine & ~reduce(or_, map(CARD_BIT.get, table["hand"], repeat(0)), 0)
+        unseen = ALL_TROOPS & ~troops_mask(visible_cards(table["flags"], table["discards"]))
+        self.mine = unseen & ~troops_mask(held_by_others)  # its own hand included
+        self.theirs = unseen & ~troops_mask(table["hand"])
 
     @classmethod
     def of_view(cls, view: dict) -> "Table":

@@ -2,9 +2,9 @@
 out from many deals that agree with what the bot can see.
 
 * The judgement (``judge``) turns each flag's standing (the greedy bot's reading: the best
-  formation each side can still reach) into a chance to win it, and those into a chance to
-  win the game under the rules' two ways to win: three adjacent flags, or five. Knowing which
-  flags matter together is what the greedy bot lacks.
+  formation each side can still reach; on a deal, from its own hand and the deck only) into a
+  chance to win it, and those into a chance to win the game under the rules' two ways to win:
+  three adjacent flags, or five. Knowing which flags matter together is what the greedy bot lacks.
 * Every step is judged one step ahead (tactics cards too, which the greedy bot leaves aside);
   the best few, and the greedy bot's own choice (the search has to beat it in playouts, not
   find it by the one-step judgement), are compared by playouts: from a deal of the hidden cards drawn among the
@@ -74,8 +74,15 @@ def judge(state: dict, seat: int) -> float:
     """The seat's chance to win, from each flag's chance to be its (won flags are certain, the
     others follow the greedy standing there, both sides' cards counted alike), under the rules'
     two ways to win: three adjacent flags, or five. (The greedy bot weighs flags one by one;
-    knowing which flags matter together is much of what the search adds.)"""
-    table = seat_table(state, seat)
+    knowing which flags matter together is much of what the search adds.)
+
+    The state is a deal (``battleline_determinize``), so the judgement knows what the other hands
+    hold there: those troops are out of the seat's reach (it may still get what it holds and what
+    is in the deck), and within the opponent's. Averaged over the deals, a formation that needs a
+    card the opponent may well hold counts for less than one that needs only the deck."""
+    others = [card for key, hand in state["hands"].items() if key != str(seat) for card in hand]
+    table = Table({"flags": state["flags"], "discards": state["discards"], "hand": state["hands"][str(seat)]}, seat,
+                  held_by_others=others)
     chances = []
     for flag in state["flags"]:
         if flag["claimed_by"] is not None:

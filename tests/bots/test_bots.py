@@ -251,3 +251,32 @@ def test_issue39_the_battleline_mcts_judgement_counts_both_sides_cards_alike():
         assert judge(table, 1) + judge(table, 2) == pytest.approx(1.0, abs=1e-9)
         checked += any(flag["cards"][0] or flag["cards"][1] for flag in table["flags"])
     assert checked > 100
+
+
+def test_issue39_the_battleline_mcts_judgement_puts_the_other_hands_troops_out_of_the_seats_reach():
+    """Issue 39, item 4: the judgement reads a deal, whose other hands it knows. A troop the
+    opponent holds there is out of the seat's reach: 9R 10R at a flag stand worse when 8R (their
+    wedge's last card) is in the opponent's hand than when it is still in the deck, though the
+    seat sees neither. (It counted every troop it had not seen as within its reach.)"""
+    from chalicelib.bots.battleline_mcts import judge
+
+    def dealt(where: str) -> dict:
+        state = BATTLELINE.new_game(BATTLELINE.options_model.model_validate({}).model_dump(mode="json"),
+                                    random.Random(3))
+        for pile in [*state["hands"].values(), state["decks"]["troop"]]:
+            for card in ("8R", "9R", "10R"):
+                if card in pile:
+                    pile.remove(card)
+        flag = state["flags"][0]
+        flag["cards"][flag["seats"].index(1)] = ["9R", "10R"]
+        if where == "their hand":
+            state["decks"]["troop"].insert(0, state["hands"]["2"].pop())  # (their hand keeps its size)
+            state["hands"]["2"].append("8R")
+        else:
+            state["decks"]["troop"].insert(0, "8R")
+        return state
+
+    in_their_hand, in_the_deck = judge(dealt("their hand"), 1), judge(dealt("the deck"), 1)
+    assert in_their_hand < in_the_deck - 0.01
+    # (zero-sum still: the opponent's chance rises by what the seat's falls)
+    assert judge(dealt("their hand"), 2) == pytest.approx(1 - in_their_hand, abs=1e-9)
