@@ -255,8 +255,8 @@ def test_issue39_the_battleline_mcts_judgement_counts_both_sides_cards_alike():
 
 def test_issue39_the_battleline_mcts_judgement_puts_the_other_hands_troops_out_of_the_seats_reach():
     """Issue 39, item 4: the judgement reads a deal, whose other hands it knows. A troop the
-    opponent holds there is out of the seat's reach: 9R 10R at a flag stand worse when 8R (their
-    wedge's last card) is in the opponent's hand than when it is still in the deck, though the
+    opponent holds there is out of the seat's reach: 9R 10R at a flag stand worse when 8R (the last card
+    of the seat's wedge) is in the opponent's hand than when it is still in the deck, though the
     seat sees neither. (It counted every troop it had not seen as within its reach.)"""
     from chalicelib.bots.battleline_mcts import judge
 
