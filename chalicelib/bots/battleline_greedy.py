@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from functools import lru_cache, reduce
-from itertools import repeat
-from operator import or_
+from functools import lru_cache
 
 from ..games.battleline.cards import is_troop, parse_troop
-from ..games.battleline.claims import ALL_TROOPS, CARD_BIT, Side, best_completion, side_size, visible_cards
+from ..games.battleline.claims import CARD_BIT, Side, best_completion, side_size, troops_mask
 from ..games.battleline.formations import Strength
+from ..games.battleline.turns import unseen_pool
 from . import playing
 
 PROGRESS = 12  # points a card on a side is worth for bringing it nearer completion
@@ -61,12 +60,6 @@ def potential(cards: tuple[str, ...], pool: int, size: int, fog: bool) -> int:
     return value
 
 
-def troops_mask(cards: Iterable[str]) -> int:
-    """The troops among ``cards`` as one bit set (claims.pool_mask's bits, with its loop in C:
-    a playout reads the table at every step)."""
-    return reduce(or_, map(CARD_BIT.get, cards, repeat(0)), 0)
-
-
 def clear_caches() -> None:
     """Forget every potential worked out (``potential``'s cache and its remembered completions)."""
     potential.cache_clear()
@@ -85,7 +78,7 @@ class Table:
         self._standings: dict[int, float] = {}  # flag -> standing as it is (many plays share it)
         self._parts: dict[int, tuple | None] = {}  # flag -> what ``standing`` reads of it (every play at it shares it)
         self.by_number = {f["flag"]: f for f in table["flags"]}
-        unseen = ALL_TROOPS & ~troops_mask(visible_cards(table["flags"], table["discards"]))
+        unseen = unseen_pool(table)
         self.mine = unseen & ~troops_mask(held_by_others)  # its own hand included
         self.theirs = unseen & ~troops_mask(table["hand"])
 
