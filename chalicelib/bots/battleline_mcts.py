@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterable
 
 from ..games.battleline.engine import ENGINE
 from . import playing
@@ -43,8 +44,9 @@ SCALE = 150.0  # standing points per unit of the logistic judgement
 SEARCH_DRAWS = False  # search the deck to draw from (measured no stronger than greedy's rule: troops while any are left)
 
 
-def seat_table(state: dict, seat: int) -> Table:
-    return Table({"flags": state["flags"], "discards": state["discards"], "hand": state["hands"][str(seat)]}, seat)
+def seat_table(state: dict, seat: int, held_by_others: Iterable[str] = ()) -> Table:
+    return Table({"flags": state["flags"], "discards": state["discards"], "hand": state["hands"][str(seat)]}, seat,
+                 held_by_others)
 
 
 def playout(state: dict, seat: int, rng: random.Random) -> float:
@@ -81,8 +83,7 @@ def judge(state: dict, seat: int) -> float:
     is in the deck), and within the opponent's. Averaged over the deals, a formation that needs a
     card the opponent may well hold counts for less than one that needs only the deck."""
     others = [card for key, hand in state["hands"].items() if key != str(seat) for card in hand]
-    table = Table({"flags": state["flags"], "discards": state["discards"], "hand": state["hands"][str(seat)]}, seat,
-                  held_by_others=others)
+    table = seat_table(state, seat, held_by_others=others)
     chances = []
     for flag in state["flags"]:
         if flag["claimed_by"] is not None:
