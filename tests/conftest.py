@@ -45,6 +45,27 @@ from tests.outbox import Projector  # noqa: E402
 from devtools.dynamodb_local import ROOT, DynamoDBLocal, free_port, server_environment, wait_for_port  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def webhooks_match_openapi(monkeypatch):
+    """Every webhook delivery a test makes sends a body openapi.yaml documents whole: its type's schema,
+    and no field the document does not name (tests/webhook_contract.py). A test that sent another
+    fails at its teardown, naming the field."""
+    from chalicelib.notify.dispatcher import Dispatcher
+    from tests.webhook_contract import problems
+
+    found: list[str] = []
+    attempt = Dispatcher.attempt
+
+    def checked(self, delivery, endpoint, *, first=False):
+        if endpoint is not None and not endpoint.disabled:
+            found.extend(problems(delivery.body))
+        return attempt(self, delivery, endpoint, first=first)
+
+    monkeypatch.setattr(Dispatcher, "attempt", checked)
+    yield
+    assert not found, "webhook bodies that openapi.yaml does not document:\n" + "\n".join(dict.fromkeys(found))
+
+
 @pytest.fixture(scope="session")
 def dynamodb_local():
     """One in-memory DynamoDB Local for the session, on a free port; each test gets a table. Under

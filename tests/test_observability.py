@@ -78,7 +78,9 @@ def test_deliveries_and_failed_attempts_are_counted(store):
                                       [WebhookSecret("salt-1", "2026-01-01T00:00:00Z")], None, "now"))
     before = counted("deliveries"), counted("delivery_failures")
     for n in (1, 2):
-        dispatcher.dispatch(Message(f"m{n}", "game.action", "p_1", {"game_id": "g_1", "seat": 1}, "now"))
+        dispatcher.dispatch(Message(f"m{n}", "game.action", "p_1", {"game_id": "g_1", "game": "battleline", "version": n,
+                                                                      "seat": 1, "events": [], "to_move": 2},
+                                    "2026-01-01T00:00:00Z"))
     assert (counted("deliveries") - before[0], counted("delivery_failures") - before[1]) == (1, 1)
 
 

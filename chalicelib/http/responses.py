@@ -218,6 +218,8 @@ class GameResult(Shape):
                                     "aborted (called off before its first move, or a seat's time ran out before it ever moved: "
                                     "then `abandoned` is true); such a game is never rated. A tournament or ladder "
                                     "game whose seat's time ran out before it ever moved: forfeit (that seat loses).")
+    seat: int | None = Field(None, description="declined and aborted: the seat that declined, that called the game off "
+                                               "(null: its creator, unseated) or, with `abandoned`, that never moved.")
     flags: dict[str, int] | None = Field(None, description="Battle Line: flags held by each seat at the end (of the "
                                                            "last game of a match).")
     abandoned: bool | None = Field(None, description="Aborted because the seat `seat` ran out of time before it "
@@ -921,7 +923,12 @@ class LadderInvitation(LadderRef):
 
 class GameInvitedData(WebhookGameData):
     created_by: str = Field(description="The player who created the game.")
-    invite_email: str | None = Field(None, description="The address invited, for a seat invited by email.")
+    consent: bool = Field(description="True: the game waits for the receiver to accept (acceptGame) or decline "
+                                      "(declineGame) their seat; false: their seat needs no answer (they created "
+                                      "the game, or their `challenges` preference accepts in advance).")
+    your_move: bool | None = Field(None, description="True when the game begins on the receiver's move (a "
+                                                     "game.your_turn comes too); absent otherwise.")
+    tournament_id: str | None = Field(None, description="A tournament game's tournament; absent otherwise.")
     ladder: LadderInvitation | None = Field(None, description="A ladder challenge's ladder (challengeOnLadder).")
 
 
@@ -929,6 +936,13 @@ class LadderRankChangedData(WebhookGameData):
     ladder: LadderRef
     rank_before: int
     rank: int = Field(description="Your rank now (1 = the top).")
+
+
+class GameYourTurnData(WebhookGameData):
+    created_by: str | None = Field(None, description="At version 0 (a game that begins on the receiver's move): "
+                                                     "the player who created it; absent later.")
+    tournament_id: str | None = Field(None, description="At version 0: a tournament game's tournament; absent "
+                                                        "otherwise.")
 
 
 class GameReminderData(WebhookGameData):
@@ -953,6 +967,8 @@ class GameActionData(WebhookGameData):
     events: list[PublicEvent] = Field(description="What the accepted action did; read your own view with getGame "
                                                   "(a message that went with it is not here: listEvents has it).")
     to_move: int | None
+    started: bool | None = Field(None, description="True when this action began the game (the last seat accepted "
+                                                   "or joined); absent otherwise.")
 
 
 class GameFinishedData(WebhookGameData):
@@ -964,7 +980,8 @@ class _Webhook(Shape):
 
 
 class GameInvitedWebhook(_Webhook):
-    """You have a seat in a new game (or were invited to one by email)."""
+    """You have a seat in a new game (asked to accept it, or already in it). An address invited by email is
+    no player yet: it gets the invitation by email, and no webhook."""
 
     type: Literal["game.invited"]
     data: GameInvitedData
@@ -974,7 +991,7 @@ class GameYourTurnWebhook(_Webhook):
     """It is your decision in a game."""
 
     type: Literal["game.your_turn"]
-    data: WebhookGameData
+    data: GameYourTurnData
 
 
 class GameReminderWebhook(_Webhook):
