@@ -315,8 +315,8 @@ def _responses(op) -> dict[str, Any]:
             ok["headers"]["Next-Cursor"] = {
                 "description": "With `application/x-ndjson`: give it as `cursor` for the next page; absent on the "
                                "last page (JSON carries it as `next_cursor`).", "schema": {"type": "string"}}
-    if op.idempotent:
-        ok["headers"] = {"Idempotent-Replayed": {
+    if op.idempotent:  # (beside the file headers, should an idempotent operation also answer with a file)
+        ok["headers"] = {**ok.get("headers", {}), "Idempotent-Replayed": {
             "description": "Present (true) when this is the stored response of an earlier request.",
             "schema": {"type": "string", "enum": ["true"]}}}
     if op.operation_id in LINKS:

@@ -112,3 +112,15 @@ def test_an_ndjson_list_declares_its_next_cursor_header():
     ok = document["paths"]["/v1/players/me/records"]["get"]["responses"]["200"]
     assert "application/x-ndjson" in ok["content"]
     assert ok["headers"]["Next-Cursor"]["schema"] == {"type": "string"}
+
+
+def test_an_idempotent_operation_that_answers_a_file_documents_both_headers():
+    """The success's headers add up: an idempotent operation keeps the file's Content-Disposition and
+    Next-Cursor beside its Idempotent-Replayed (none does today; the generator must not drop them when
+    one does)."""
+    from chalicelib.http.web import Operation
+
+    op = Operation("exportThings", "POST", "/v1/things/export", "Export things", None, idempotent=True,
+                   files=("text/csv", "application/x-ndjson"))
+    headers = openapi._responses(op)["200"]["headers"]
+    assert {"Content-Disposition", "Next-Cursor", "Idempotent-Replayed"} <= set(headers)
