@@ -120,11 +120,19 @@ def me() -> None:
     found = state.client.call("GET", "/v1/players/me")
     out(_("{name} ({id}); vacation days left: {days}").format(name=found["name"], id=found["id"],
                                                                days=found["vacation"]["days_left"]))
-    for game, rating in found["ratings"].items():
+    for pool, rating in found["ratings"].items():
         said = _("{rating} (RD {rd}, provisional)") if rating["provisional"] else _("{rating} (RD {rd})")
-        out("  " + _("{title}: {rating}").format(title=screens.TITLES.get(game, game),
+        out("  " + _("{title}: {rating}").format(title=pool_title(pool),
                                                  rating=said.format(rating=i18n.number(rating["rating"], 1),
                                                                     rd=i18n.number(rating["rd"], 1))))
+
+
+def pool_title(pool: str) -> str:
+    """A rating pool as a player reads it: the game's title, and a card set other than the game's own
+    (getMe's ``<game>:<card set id>``) by its id."""
+    game, _sep, card_set = pool.partition(":")
+    title = screens.TITLES.get(game, game)
+    return _("{title}, card set {card_set}").format(title=title, card_set=card_set) if card_set else title
 
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "ja": "日本語", "vi": "Tiếng Việt"}
