@@ -314,7 +314,8 @@ function renderLog() {
     ? h("li", {class: "said-line" + (fresh.has(line.seq) ? " fresh" : "")},
         h("span", {class: "said-by"}, fmt(W.says, {name: line.said_by})), " ", h("q", {}, line.text))
     : h("li", {class: fresh.has(line.seq) ? "fresh" : ""}, line.text))));
-  if (!logLines.length) $("log").append(h("li", {}, W.nothing_yet));
+  if (!logLines.length) $("log").append(h("li", {class: "nothing"}, W.nothing_yet));
+  if ($("replay-link")) $("replay-link").hidden = !logLines.length;  // nothing to step through yet
 }
 
 // ---------------------------------------------------------------- Battle Line

@@ -496,3 +496,28 @@ def test_a_seats_notes_are_written_on_its_board_and_kept(live_server, browser, s
     expect(theirs.locator("#notes")).to_be_enabled()
     assert theirs.locator("#notes").input_value() == ""  # the other seat's board shows its own notes only
     theirs.close()
+
+
+def test_a_game_not_yet_begun_offers_no_replay_until_its_first_move(live_server, browser):
+    """Waiting for a seat's answer, the board has nothing to step through: no replay link, and the move
+    log's "Nothing yet." is not numbered as a line of it. The link comes with the first move, as the
+    page follows it."""
+    url = live_server.url
+    ann, bob = signup(url, "Ann"), signup(url, "Bob")
+    reply = requests.post(f"{url}/v1/games", headers=bearer(ann), timeout=10, json={
+        "game": "battleline", "options": {"first_seat": 1}, "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]})
+    assert reply.status_code == 201 and reply.json()["status"] == "waiting", reply.text
+    game_id = reply.json()["game_id"]
+    page = open_board(browser, board_link(url, ann, game_id), DESKTOP)
+    expect(page.locator("#log li")).to_have_text(["Nothing yet."])
+    assert page.locator("#log li").evaluate("li => getComputedStyle(li).listStyleType") == "none"
+    expect(page.locator("#replay-link")).to_be_hidden()
+    accepted = requests.post(f"{url}/v1/games/{game_id}/accept", headers=bearer(bob), timeout=10)
+    assert accepted.status_code == 200, accepted.text
+    view = view_of(url, ann, game_id)
+    troop = next(s for s in view["legal_steps"] if s["type"] == "play")
+    act(url, ann, game_id, view["version"], troop)
+    expect(page.locator("#replay-link")).to_be_visible(timeout=20_000)
+    expect(page.locator("#log li").first).not_to_have_text("Nothing yet.")
+    assert_no_script_errors(page)
+    page.close()
