@@ -203,8 +203,8 @@ def get_leaderboard(call: Call):
 @api.operation("POST", "/v1/games", "createGame", summary="Create a game; returns the creator's view",
                body=m.CreateGameRequest, response=r.GameView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set", "invalid_seats",
-                       "unsupported_seat", "player_not_found", "rated_conflict", "blocked", "bot_refuses",
-                       "too_many_games", "too_many_invitations"))
+                       "unsupported_seat", "player_not_found", "rated_conflict", "blocked", "challenges_refused",
+                       "bot_refuses", "too_many_games", "too_many_invitations"))
 def create_game(call: Call):
     return call.services.creation.create_game(call.player, call.body, call.idempotency)
 

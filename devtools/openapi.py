@@ -284,7 +284,8 @@ def _links(op) -> dict[str, Any]:
             for target, params in LINKS.get(op.operation_id, {}).items()}
 
 
-def _responses(op) -> dict[str, Any]:
+def responses(op) -> dict[str, Any]:
+    """An operation's documented answers, by status: its success (schema, headers, links) and its problems."""
     if op.html:
         pages = {"200": "the page", "400": "the link is not valid",
                  "403": "the link is for another game, or the game is not public", "404": "no such game or player",
@@ -555,7 +556,7 @@ def build() -> dict[str, Any]:
             entry["requestBody"] = {"required": True, "content": {"application/json": {
                 "schema": {"$ref": REF.format(model=op.body.__name__)}}}}
         entry["security"] = [{"bearer": []}] if op.auth else []
-        entry["responses"] = _responses(op)
+        entry["responses"] = responses(op)
         paths.setdefault(op.path, {})[op.method.lower()] = entry
     schemas = _single_refs(_component_schemas(operations))
     _by_game(schemas)

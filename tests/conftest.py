@@ -46,24 +46,32 @@ from devtools.dynamodb_local import ROOT, DynamoDBLocal, free_port, server_envir
 
 
 @pytest.fixture(autouse=True)
-def webhooks_match_openapi(monkeypatch):
-    """Every webhook delivery a test makes sends a body openapi.yaml documents whole: its type's schema,
-    and no field the document does not name (tests/webhook_contract.py). A test that sent another
-    fails at its teardown, naming the field."""
+def answers_match_openapi(request, monkeypatch):
+    """Every webhook delivery and every API answer a test makes is one openapi.yaml documents whole:
+    its type's or its status's schema, no field the document does not name, a problem's code among the
+    operation's (tests/openapi_contract.py). A test that made another fails at its teardown, naming
+    it; a test that fakes a fault no client can be told of is marked ``undocumented_answer``."""
     from chalicelib.notify.dispatcher import Dispatcher
-    from tests.webhook_contract import problems
+    from tests.openapi_contract import answer_problems, webhook_problems
 
     found: list[str] = []
-    attempt = Dispatcher.attempt
+    attempt, ask = Dispatcher.attempt, ApiClient.request
 
-    def checked(self, delivery, endpoint, *, first=False):
+    def checked_attempt(self, delivery, endpoint, *, first=False):
         if endpoint is not None and not endpoint.disabled:
-            found.extend(problems(delivery.body))
+            found.extend(webhook_problems(delivery.body))
         return attempt(self, delivery, endpoint, first=first)
 
-    monkeypatch.setattr(Dispatcher, "attempt", checked)
+    def checked_request(self, method, path, body=None, key=None, headers=None, raw=None):
+        reply = ask(self, method, path, body, key=key, headers=headers, raw=raw)
+        found.extend(answer_problems(method, path, reply.status, reply.headers.get("content-type", ""), reply.body))
+        return reply
+
+    monkeypatch.setattr(Dispatcher, "attempt", checked_attempt)
+    if request.node.get_closest_marker("undocumented_answer") is None:
+        monkeypatch.setattr(ApiClient, "request", checked_request)
     yield
-    assert not found, "webhook bodies that openapi.yaml does not document:\n" + "\n".join(dict.fromkeys(found))
+    assert not found, "answers that openapi.yaml does not document:\n" + "\n".join(dict.fromkeys(found))
 
 
 @pytest.fixture(scope="session")

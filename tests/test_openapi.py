@@ -122,5 +122,5 @@ def test_an_idempotent_operation_that_answers_a_file_documents_both_headers():
 
     op = Operation("exportThings", "POST", "/v1/things/export", "Export things", None, idempotent=True,
                    files=("text/csv", "application/x-ndjson"))
-    headers = openapi._responses(op)["200"]["headers"]
+    headers = openapi.responses(op)["200"]["headers"]
     assert {"Content-Disposition", "Next-Cursor", "Idempotent-Replayed"} <= set(headers)

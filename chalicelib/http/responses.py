@@ -656,6 +656,8 @@ class Standings(Shape):
 class CardSetFaction(Shape):
     id: str
     name: str
+    names: dict[str, str] | None = Field(None, description="The name in other languages, by language code "
+                                                           "(en, zh-Hans, ja, vi), when the file gives them.")
 
 
 class CardSetSummary(Shape):
@@ -679,6 +681,8 @@ class CardSetUnit(Shape):
     base: int
     melee: bool
     ranged: dict[str, Any] | None = Field(description='{"forward": [nearest, farthest], "side": s} or null.')
+    names: dict[str, str] | None = Field(None, description="The name in other languages, by language code "
+                                                           "(en, zh-Hans, ja, vi), when the file gives them.")
 
 
 class CardSetCommand(Shape):
@@ -689,6 +693,8 @@ class CardSetCommand(Shape):
     cost: int
     units: list[str] | Literal["all"]
     keywords: list[str] = Field(description='In the card\'s order, e.g. ["mobility 2", "power +2", "melee"].')
+    names: dict[str, str] | None = Field(None, description="The name in other languages, by language code "
+                                                           "(en, zh-Hans, ja, vi), when the file gives them.")
 
 
 class CardSetDocument(CardSetSummary):
@@ -861,6 +867,22 @@ class BoardAnswerLink(Shape):
     danger: bool
 
 
+class BoardDealLine(Shape):
+    before: str = Field(description="The words before the value (\"Seed: \"), in the page's language.")
+    value: str = Field(description="The value, drawn as code.")
+    after: str = Field(description="The words after it (empty in most languages).")
+    text: str = Field(description="The whole line.")
+
+
+class BoardDeal(Shape):
+    """The deal's commitment, and once the game is over its seed and salt, with how to check them."""
+
+    lines: list[BoardDealLine] = Field(description="The commitment; once revealed, the seed and the salt too.")
+    about: str = Field(description="What the lines mean, in the page's language.")
+    command: str | None = Field(description="Once revealed: the command that checks the deal and every move "
+                                            "(`battleline verify <game>`); null before.")
+
+
 class BoardWaiting(Shape):
     text: str = Field(description="Whom the game waits for, in a sentence.")
     summary: list[str] = Field(description="The game's players and options, in sentences.")
@@ -901,6 +923,8 @@ class BoardView(Shape):
                                               "board_khan.py): flags and card faces, or the field's units, command "
                                               "zones and legend.")
     steps: list[BoardStepChoice] = Field(description="Every step the seat may take now (none for spectators).")
+    deal: BoardDeal | None = Field(description="The deal's commitment as the page shows it (docs/rules.md, \"Provably "
+                                               "fair deals\"); null for a game made before deals were committed to.")
 
 
 # ---------------------------------------------------------------- webhook payloads (openapi.yaml's `webhooks`)

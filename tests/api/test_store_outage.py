@@ -177,6 +177,7 @@ def test_store_down_answers_a_503_page_to_a_browser(fake_errors, api, services):
     assert (program.status, program.headers["retry-after"], program.body["code"]) == (503, "5", "service_unavailable")
 
 
+@pytest.mark.undocumented_answer  # a conflict no listing can meet: the safety net under every operation
 def test_an_unexpected_store_conflict_answers_409_not_500(api, services, monkeypatch):
     ann = api.signup("Ann")
 

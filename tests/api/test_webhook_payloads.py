@@ -10,7 +10,7 @@ import json
 
 import yaml
 
-from tests.webhook_contract import OPENAPI, problems
+from tests.openapi_contract import OPENAPI, webhook_problems
 
 # (world: the API on a fake clock with its webhook posts kept, test_ladders.py's fixture)
 from .test_ladders import DAY, challenged, joined, make_ladder, resign, settle, signup, world  # noqa: F401
@@ -72,7 +72,7 @@ def test_every_webhook_field_openapi_documents_is_one_the_server_sends_and_no_ot
     assert world.post(f"/v1/games/{declined}/decline", key=dan["api_key"]).status == 200
     settle(world)
 
-    assert [problem for body in world.posts for problem in problems(json.dumps(body))] == []
+    assert [problem for body in world.posts for problem in webhook_problems(json.dumps(body))] == []
     sent: dict[str, set[str]] = {}
     for body in world.posts:
         sent.setdefault(body["type"], set()).update(body["data"])
