@@ -466,7 +466,10 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
         "table_text": table_text(rows),
         "two_sides": not drawn_whole and len(view["seats"]) == 2,
         "board_html": presenter.html_board(view["state"], seat, names(view)) if drawn_whole else None,
-        "board_text": presenter.text_board(view["state"], seat, names(view), hand=False) if drawn_whole else None,
+        # a board drawn whole comes with its hand as its game draws it: each card's name, what it does and
+        # the id a reply types (a table's hand is its cards' faces, each named as a reply names it)
+        "board_text": presenter.text_board(view["state"], seat, names(view), hand=True) if drawn_whole else None,
+        "hand_html": presenter.hand_html([c["code"] for c in cards], view["state"]) if drawn_whole else None,
         "hand": cards,
         "hand_text": joined([c.get("described", c["name"]) for c in cards]),  # a tactic with what it stands for
         "counts": presenter.counts(view),

@@ -1,0 +1,44 @@
+"""A Khan & General email gives each card of the reader's hand with the id a reply types (its name is
+the card set's, in the reader's language: a Chinese name is no command), in the text part and the
+HTML part, and a reply with the id shown plays."""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+
+import pytest
+
+from chalicelib.config import build_services
+from chalicelib.http.models import CreateGameRequest, CreatePlayerRequest, PlayerSeat
+from chalicelib.notify.dispatcher import Outlets
+from tests.fakes import start_game
+from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
+
+
+@pytest.mark.parametrize("language", ["zh-Hans", "ja", "en"])
+def test_a_khan_email_shows_each_card_of_the_hand_with_the_id_a_reply_types(store, language):
+    outbox = Outbox()
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
+    people = []
+    for name in ("Ann", "Bob"):
+        made = services.players.create_player(CreatePlayerRequest(
+            name=name, email=f"{name.lower()}@example.org", language=language), None).body
+        people.append(services.players.authenticate(made["api_key"]))
+    view = start_game(services, people[0], CreateGameRequest(
+        game="khan", options={"first_seat": 1}, seed=3,
+        seats=[PlayerSeat(player_id=people[0].id), PlayerSeat(player_id=people[1].id)]), people)
+    services.dispatcher.drain_outbox()
+    mail = next(m for m in outbox.sent if m["To"] == "ann@example.org" and kind_of(m) == "your_turn")
+    text, html = text_of(mail), html_of(mail)
+    hand = view["state"]["hand"]
+    for card in set(hand):
+        assert re.search(rf"\[{card}\]", text), (card, text)  # "重骑兵 [heavy_cavalry]: ..."
+        assert f">{card}</span>" in html, card
+    unit = next(s for s in view["legal_steps"] if s["type"] == "place")["unit"]
+    reply = EmailMessage()
+    reply["From"], reply["To"] = "ann@example.org", LINKS.reply_address(view["game_id"], 1, view["version"])
+    reply["Subject"], reply["Message-ID"] = "Re", "<place@example.org>"
+    place = "放置" if language == "zh-Hans" else "place"  # (Khan & General's commands in Chinese and English)
+    reply.set_content(f"{place} {unit}")
+    assert services.inbound.handle(bytes(reply)).outcome == "applied"
