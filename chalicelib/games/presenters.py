@@ -58,6 +58,9 @@ class Presenter:
     # the claim and the draw after a play): (the seat's view now, the phase, the page's choices or
     # None for what it offers first) -> (what was offered, the step taken), or None: nothing follows.
     then: Callable[[dict, str, Any], tuple[dict, dict] | None] = lambda view, phase, choices: None
+    # A turn as commands, from a step the seat may take now (view, step, whether the command line
+    # numbers its choices): the emails' example and the command line's (None: the step alone).
+    example_turn: Callable[[dict, Step, bool], list[str]] | None = None
     english_title: str = field(init=False, default="")
 
     def __post_init__(self, title: str) -> None:

@@ -373,16 +373,16 @@ def _kind_name(view: dict, key: str) -> str:
 
 def example(view: dict) -> list[str]:
     """A whole turn written as reply commands in the reader's words, from the seat's own moves when
-    it has them (so the example names only its own cards)."""
+    it has them (so the example names only its own cards and steps it could take): its game's example
+    turn (``Presenter.example_turn``, as the command line shows it) from a card onto the table if it may
+    play one, else from its first step."""
     presenter = PRESENTERS[view["game"]]
     steps = my_steps(view)
-    play = next((s for s in steps if _on_a_spot(view, s)), None)
-    if play is not None:  # a card onto the table, then the rest of the game's example turn
-        return [presenter.say_step(play), *[presenter.steps.say(line.strip('"'))
-                                            for line in presenter.example.split(", ")[1:]]]
-    if steps:
-        return [presenter.say_step(steps[0])]
-    return [presenter.steps.say(line.strip('"')) for line in presenter.example.split(", ")]
+    first = next((s for s in steps if _on_a_spot(view, s)), steps[0] if steps else None)
+    if first is None:
+        return [presenter.steps.say(line.strip('"')) for line in presenter.example.split(", ")]
+    turn = presenter.example_turn(view, first, False) if presenter.example_turn else [presenter.write_step(first)]
+    return [presenter.steps.say(line) for line in turn]
 
 
 def _width(text: str) -> int:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...kernel.i18n import N_
+from ..base import Step
 from ..presenters import Presenter
 from . import render, story
+from .cards import is_troop
 from .steps import HELP, HELP_STEPS, STEPS
+from .table import has_free_slot
 
 
 def then(seen: dict, phase: str, choices: Any) -> tuple[dict, dict] | None:
@@ -27,10 +30,42 @@ def then(seen: dict, phase: str, choices: Any) -> tuple[dict, dict] | None:
     return None
 
 
+def example_turn(view: dict, step: Step, numbered: bool = False) -> list[str]:
+    """A turn as reply or command-line commands, from ``step`` (a step the seat may take now), then the
+    rest of the turn (a claim, a draw) as the claim timing orders it: only steps the seat could take (a
+    deck that has cards, a troop it holds into a free slot). The emails' example and the command line's."""
+    written = [STEPS.write(step)]
+    if view["phase"] in ("play", "claim"):
+        state = view["state"]
+        order = {"start": ("claim", "play", "draw"), "end": ("play", "draw", "claim")}.get(
+            state.get("claim_timing"), ("play", "claim", "draw"))
+        for phase in order[order.index(view["phase"]) + 1:]:
+            if phase == "claim":
+                written.append("claim none")
+            elif phase == "draw" and any(state["decks"].values()):
+                written.append("draw troop" if state["decks"].get("troop") else "draw tactics")
+            elif phase == "play" and (play := _a_play(view)) is not None:
+                written.append(play)
+    return written
+
+
+def _a_play(view: dict) -> str | None:
+    """A play the seat could make next: one it is offered now, else a troop it holds into a free slot
+    of its side (the turn's play after a claim made first, claim_timing "start")."""
+    offered = next((s for s in view["legal_steps"] if s["type"] == "play"), None)
+    if offered is not None:
+        return STEPS.write(offered)
+    state = view["state"]
+    troop = next((card for card in state.get("hand") or [] if is_troop(card)), None)
+    flag = next((flag["flag"] for flag in state["flags"] if has_free_slot(flag, view["you"])), None)
+    return f"play {troop} {flag}" if troop is not None and flag is not None else None
+
+
 PRESENTER = Presenter(
     title=N_("Battle Line"), help=HELP, example='"play 7R 3", "claim none", "draw troop"', steps=STEPS,
     text_board=render.text_board, html_board=render.html_board, svg_board=render.svg_board,
     hand_html=render.hand_html, tell=story.tell, counts=story.counts, result_line=story.result_line,
     options_told=story.options_told, turn_label=story.turn_label, card_names=story.card_names,
     help_steps=HELP_STEPS, card_face=render.card, table_rows=render.table, on_a_spot=render.on_a_flag,
-    grid_intro=lambda: render.grid_intro(STEPS.say), then=then)
+    grid_intro=lambda: render.grid_intro(STEPS.say), then=then,
+    example_turn=example_turn)

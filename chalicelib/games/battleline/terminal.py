@@ -12,8 +12,9 @@ import click
 
 from ...kernel import i18n
 from ...kernel.i18n import N_, _, ngettext
-from ..presenters import PRESENTERS, names
+from ..presenters import names
 from ..terminal import Choice, Terminal, columns, in_order, name_of, others, pad, plain_hand, seat_name, yours
+from .presenter import example_turn
 from .story import TACTIC_RULES, card_name, described, tactic_rule
 
 PHASE_ORDER = {"basic": ("play", "claim", "draw"), "start": ("claim", "play", "draw"), "end": ("play", "draw", "claim")}
@@ -242,24 +243,5 @@ def coloured(line: str) -> str:
     return TROOP.sub(lambda m: click.style(m.group(0), fg=COLOURS[m.group(2)], bold=True), line)
 
 
-def example(view: dict, step: dict, numbered: bool) -> list[str]:
-    """The first step shown, then the rest of the turn (a claim, a draw) as the claim timing orders it."""
-    shown = PRESENTERS[view["game"]]
-    written = [shown.write_step(step)]
-    if view["phase"] in ("play", "claim"):
-        state = view["state"]
-        order = {"start": ("claim", "play", "draw"), "end": ("play", "draw", "claim")}.get(
-            state.get("claim_timing"), ("play", "claim", "draw"))
-        for phase in order[order.index(view["phase"]) + 1:]:
-            if phase == "claim":
-                written.append("claim none")
-            elif phase == "draw" and any(state["decks"].values()):
-                written.append("draw troop" if state["decks"].get("troop") else "draw tactics")
-            elif phase == "play":
-                written.append(next((shown.write_step(s) for s in view["legal_steps"] if s["type"] == "play"),
-                                    "play 7R 3"))
-    return written
-
-
 TERMINAL = Terminal(heading=heading, choices=choices, board=board, hand=hand, grouped_anyway=grouped_anyway,
-                    notes=notes, colour=coloured, example=example)
+                    notes=notes, colour=coloured, example=example_turn)

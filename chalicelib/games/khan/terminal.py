@@ -11,6 +11,7 @@ from ...kernel.i18n import N_, _, ngettext
 from ..presenters import PRESENTERS, names
 from ..terminal import Choice, Terminal, aside, in_order, listed, others, plain_hand, row, yours
 from . import story
+from .presenter import example_turn
 from .cardset import keyword_words, parse_keyword
 from .story import KINDS
 
@@ -252,21 +253,6 @@ def hand(view: dict, card_set: dict | None = None) -> list[str]:
     return lines
 
 
-def example(view: dict, step: dict, numbered: bool) -> list[str]:
-    """An action phase to type at once: a deployment and a card paid if the turn's card limit allows,
-    then the end of the actions (the reaction window is the opponent's); else the first step shown."""
-    if numbered or not any(s["type"] == "end_action" for s in view["legal_steps"]):
-        return [PRESENTERS[view["game"]].write_step(step)]
-    shown, state = PRESENTERS[view["game"]], view["state"]
-    room = state["limits"].get(str(view["you"]), 0) - state.get("played", 0)
-    written = []
-    for kind in ("deploy", "pay"):
-        found = next((s for s in view["legal_steps"] if s["type"] == kind), None)
-        if found and len(written) < room:
-            written.append(shown.write_step(found))
-    return written + ["end action"]
-
-
 def card_set_ref(view: dict) -> dict | None:
     """The id and version of the card set the game was dealt from."""
     return view["state"].get("card_set")
@@ -277,5 +263,5 @@ def card_set_path(ref: dict) -> str:
     return f"/v1/khan/card-sets/{ref['id']}?version={ref['version']}"
 
 
-TERMINAL = Terminal(heading=heading, choices=choices, board=board, hand=hand, example=example,
+TERMINAL = Terminal(heading=heading, choices=choices, board=board, hand=hand, example=example_turn,
                     card_set_ref=card_set_ref, card_set_path=card_set_path, turn_a_line=False)
