@@ -99,12 +99,13 @@ class AnswerCaps:
         before = self.store.count_unread_mail(hash_email(address), unread, self._expires(timedelta(days=1)))
         return not unread or before < UNREAD_IN_A_ROW
 
-    def may_answer(self, address: str) -> bool:
-        """One more refusal or how-to-play answer to the address this hour, if within :data:`PER_HOUR`."""
+    def may_answer(self, address: str) -> int:
+        """One more refusal or how-to-play answer to the address this hour, if within :data:`PER_HOUR`:
+        which one it is (:data:`PER_HOUR` for the hour's last); 0: none may go."""
         hour = self.clock.now().strftime("%Y-%m-%dT%H")
         return self.store.count_mail_answer(hash_email(address), hour, PER_HOUR, self._expires(timedelta(hours=2)))
 
     def first_today(self, address: str) -> bool:
         """The address's first how-to-play answer today (UTC): False for every later one that day."""
         day = self.clock.now().strftime("%Y-%m-%d")
-        return self.store.count_mail_answer(hash_email(address), f"HOWTO#{day}", 1, self._expires(timedelta(days=2)))
+        return 0 < self.store.count_mail_answer(hash_email(address), f"HOWTO#{day}", 1, self._expires(timedelta(days=2)))

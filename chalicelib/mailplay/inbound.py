@@ -63,6 +63,12 @@ class Inbound:
 _UNREAD: ContextVar[list[tuple[str, str]]] = ContextVar("unread", default=[])
 
 
+def _last_refusal_note() -> str:
+    return _("That is the last reply this hour that gets an answer when it cannot be played (at most {count} "
+             "an hour, against mail loops): until the hour is over, check a turn on the board page before you "
+             "send it. A reply that plays is always answered.").format(count=PER_HOUR)
+
+
 def _unread_note() -> str:
     unread = _UNREAD.get()
     if not unread:
@@ -200,8 +206,11 @@ class InboundMail:
         if self.caps is not None:
             if not self.caps.read(player.email, unreadable):
                 return self._ignore(f"not answered: the last {UNREAD_IN_A_ROW} messages could not be read either")
-            if outcome == "refused" and not self.caps.may_answer(player.email):
+            answered = self.caps.may_answer(player.email) if outcome == "refused" else 0
+            if outcome == "refused" and not answered:
                 return self._ignore(f"not answered: {PER_HOUR} refusals to this address this hour already")
+            if answered == PER_HOUR:  # the hour's last refusal answered: say so, or the next ones look lost
+                headline = i18n.sentences(headline, _last_refusal_note())
         headline = i18n.sentences(headline, _unread_note())
         if outcome == "applied" and getattr(player, "digest", False):
             return Inbound(outcome, headline)  # a digest player gets their digest only (issue 36)

@@ -463,9 +463,9 @@ class MailAnswerStore(Protocol):
     """Answers to inbound mail (mailplay/answering.py): counters and marks per address, by its hash
     (in the address's own partition), each with a TTL."""
 
-    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
+    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> int:
         """One more answer to the address in ``window`` (one conditional ADD), if the count stays at
-        most ``most``; False, changing nothing, when it would not."""
+        most ``most``: the count with it (1 for the window's first); 0, changing nothing, when it would not."""
 
     def count_unread_mail(self, email_hash: str, unread: bool, expires_at: int) -> int:
         """One more message in a row from the address that could not be read (``unread``), or none

@@ -149,6 +149,9 @@ def test_issue34_item7_refusals_are_answered_at_most_five_an_hour_an_address(gam
                for i in range(7)]
     assert [r.reply is not None for r in results] == [True] * 5 + [False] * 2
     assert all("refusals to this address this hour" in r.reason for r in results[5:])
+    # The fifth answer says it is the hour's last (the sixth reply's silence is no surprise); the others do not.
+    last = "That is the last reply this hour that gets an answer when it cannot be played (at most 5 an hour"
+    assert [last in text_of(r.reply) for r in results[:5]] == [False] * 4 + [True]
     # The next hour, one more is answered; a move played is always answered (never capped).
     services.games.moves.clock.advance(timedelta(hours=1))
     assert inbound.handle(raw("ann@example.org", address(game), wrong, "<w8@example.org>")).reply is not None

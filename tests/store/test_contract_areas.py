@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.store.records import Attempt, Delivery, NotesRecord, WebhookEndpoint, WebhookSecret
+from chalicelib.store.memory.mail import MemoryMailAnswers
 from chalicelib.store.memory.notes import MemoryNotes
 from chalicelib.store.memory.notifications import MemoryNotifications
 
-MEMORY = {"notes": MemoryNotes, "notifications": MemoryNotifications}
+MEMORY = {"notes": MemoryNotes, "notifications": MemoryNotifications, "mail": MemoryMailAnswers}
 
 
 @pytest.fixture(params=["memory", "moto", pytest.param("dynamodb_local", marks=pytest.mark.integration)])
@@ -109,3 +110,15 @@ def test_deliveries_are_listed_per_endpoint_and_due_when_pending(stores):
     assert sorted((d.webhook_id, d.msg_id) for d in due) == [("W1", "M1"), ("W2", "M4")]
     assert len(store.due_deliveries("2026-01-01T00:10:00Z", limit=2)) == 2
     assert store.due_deliveries("2026-01-01T00:00:00Z") == []
+
+
+# ------------------------------------------------------------------ answers to inbound mail
+
+
+def test_answers_to_an_address_are_counted_in_their_window_up_to_the_most(stores):
+    """Each answer within the cap is told which it is (the last one says so to its reader); past the cap,
+    none is counted; another window or address counts afresh."""
+    mail = stores("mail")
+    assert [mail.count_mail_answer("E1", "2026-01-01T10", 3, 2_000_000_000) for _ in range(5)] == [1, 2, 3, 0, 0]
+    assert mail.count_mail_answer("E1", "2026-01-01T11", 3, 2_000_000_000) == 1
+    assert mail.count_mail_answer("E2", "2026-01-01T10", 3, 2_000_000_000) == 1

@@ -11,13 +11,17 @@ from .table import Table
 
 
 class DynamoMailAnswers(Table):
-    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
-        return self._applied(self.client.update_item, **self._update(
-            keys.mail_answers(email_hash, window), "ADD #n :one SET #t = if_not_exists(#t, :t)",
-            {":one": {"N": "1"}, ":t": {"N": str(expires_at)}},
-            condition={"ConditionExpression": "attribute_not_exists(#n) OR #n < :most",
-                       "ExpressionAttributeValues": {":most": {"N": str(most)}}},
-            names={"#n": "n", "#t": TTL_ATTRIBUTE}))
+    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> int:
+        try:
+            counted = self.client.update_item(**self._update(
+                keys.mail_answers(email_hash, window), "ADD #n :one SET #t = if_not_exists(#t, :t)",
+                {":one": {"N": "1"}, ":t": {"N": str(expires_at)}},
+                condition={"ConditionExpression": "attribute_not_exists(#n) OR #n < :most",
+                           "ExpressionAttributeValues": {":most": {"N": str(most)}}},
+                names={"#n": "n", "#t": TTL_ATTRIBUTE}), ReturnValues="UPDATED_NEW")
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return 0
+        return int(counted["Attributes"]["n"]["N"])
 
     def count_unread_mail(self, email_hash: str, unread: bool, expires_at: int) -> int:
         key = typed_key(keys.mail_unread(email_hash))

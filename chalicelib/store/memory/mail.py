@@ -8,13 +8,13 @@ from .table import MemoryTable
 
 
 class MemoryMailAnswers(MemoryTable):
-    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> bool:
+    def count_mail_answer(self, email_hash: str, window: str, most: int, expires_at: int) -> int:
         found = self._mail.get((email_hash, "ANSWERS#" + window))
         count, expires = found or (0, expires_at)
         if found is not None and count >= most:  # a first answer is counted whatever ``most`` (as DynamoDB's ADD)
-            return False
+            return 0
         self._mail[(email_hash, "ANSWERS#" + window)] = (count + 1, expires)
-        return True
+        return count + 1
 
     def count_unread_mail(self, email_hash: str, unread: bool, expires_at: int) -> int:
         before, _ = self._mail.pop((email_hash, "UNREAD"), (0, 0))
