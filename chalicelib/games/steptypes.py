@@ -17,6 +17,8 @@ Adding a step type is one entry here plus its rule.
 
 from __future__ import annotations
 
+import difflib
+
 import itertools
 import re
 from collections.abc import Callable, Iterable
@@ -216,17 +218,30 @@ class StepTable:
                     if hint:
                         raise CommandError(N_("cannot read {line}: {hint}"), line=Quoted(line), hint=hint) from None
                     raise CommandError(N_("cannot read {line}"), line=Quoted(line)) from None
+        near = self.near_command(lowered[0]) if lowered else None
+        if near is not None:  # a slip of the keyboard ("paly"): the command it most likely meant
+            raise CommandError(N_("cannot read {line}: did you mean {word}? A command begins with one of {words}"),
+                               line=Quoted(line), word=Quoted(near), words=self.command_words())
         raise CommandError(N_("cannot read {line}: a command begins with one of {words}"), line=Quoted(line),
                            words=self.command_words())
 
+    def near_command(self, word: str) -> str | None:
+        """The command's leading word closest to a misspelt one (in the reader's words or in English),
+        if one is close enough to be a slip ("paly" -> play, "calim" -> claim); else None."""
+        english = list(dict.fromkeys(t.command.split()[0] for t in self.types))
+        said = list(dict.fromkeys(self.say(c).split()[0] for c in english))
+        found = difflib.get_close_matches(word, list(dict.fromkeys(said + english)), n=1, cutoff=0.7)
+        return found[0] if found else None
+
     def command_words(self) -> str:
-        """The commands' leading words as the reader may write them: "出, 声明, 抓, ... (or play, claim, ...)"."""
+        """The commands' leading words as the reader may write them, as a choice: "出, 声明, 抓, ...
+        (or play, claim, ...)"."""
         english = list(dict.fromkeys(t.command for t in self.types))
         said = list(dict.fromkeys(self.say(c) for c in english))
         if said == english:
-            return i18n.listed(english)
-        return _("{words} (or in English: {english})").format(words=i18n.listed(said),
-                                                               english=i18n.listed(english))
+            return i18n.either(english)
+        return _("{words} (or in English: {english})").format(words=i18n.either(said),
+                                                               english=i18n.either(english))
 
     def read_commands(self, text: str) -> list[Step]:
         """The steps a message's text asks for, in order (raises CommandError naming the line)."""
