@@ -151,6 +151,9 @@ class InboundMail:
         if _answer_word(text) in ANSWERS:  # an answer, to a game that waits for it no more
             return self._answer(player, reply_to, message, "refused", _("Not answered: {why}").format(
                 why=_("your seat in this game is settled already")))
+        if view["status"] == "finished":  # a reply to an email from before the end: no move is owed any more
+            return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(
+                why=_("the game is over")))
         presenter = PRESENTERS[view["game"]]
         try:
             steps, said = presenter.parse_reply(text)

@@ -116,6 +116,19 @@ def test_a_stale_reply_is_refused_with_the_current_moves(game_by_mail):
     assert outbox.sent[-1]["Reply-To"] == LINKS.reply_address(game["game_id"], 1, 1)
 
 
+def test_a_reply_to_an_email_from_before_the_end_says_the_game_is_over(game_by_mail):
+    services, inbound, outbox, game, ann, bob = game_by_mail
+    old = LINKS.reply_address(game["game_id"], 1, 0)
+    services.games.post_action(bob, game["game_id"], ActionRequest(expected_version=0, steps=[{"type": "resign"}]),
+                               None)
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    result = inbound.handle(reply("ann@example.org", old, f"play {step['card']} {step['flag']}"))
+    assert result.outcome == "refused"
+    text = text_of(outbox.sent[-1])
+    assert text.startswith("Not played: the game is over.") and "moved on" not in text
+    assert outbox.sent[-1]["Reply-To"] is None  # nothing more to reply with
+
+
 def test_failed_spf_or_dkim_is_ignored(game_by_mail):
     services, inbound, outbox, game, ann, bob = game_by_mail
     address = LINKS.reply_address(game["game_id"], 1, 0)
