@@ -382,11 +382,18 @@ def test_a_player_asked_to_play_answers_by_reply_in_their_language(store, langua
         PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]), None).body
     services.dispatcher.drain_outbox()
     asked = next(m for m in outbox.sent if m["To"] == "bob@example.org")
-    # the email names the language's word to reply with (a word the reader reads as accept), not only English's
-    assert {"zh-Hans": "“接受”", "ja": "「承諾」", "vi": "“chấp nhận”"}[language] in text_of(asked)
+    # the email names the language's word to reply with (a word the reader reads as accept), not only English's,
+    # in both its parts
+    native = {"zh-Hans": "“接受”", "ja": "「承諾」", "vi": "“chấp nhận”"}[language]
+    assert native in text_of(asked) and native in html_of(asked)
     message = EmailMessage()
     message["From"], message["To"], message["Subject"], message["Message-ID"] = (
         "bob@example.org", asked["Reply-To"], "Re", "<a@example.org>")
+    message.set_content("maybe later")  # no answer: asked again, with the same words
+    assert services.inbound.handle(bytes(message)).outcome == "refused"
+    assert native in text_of(outbox.sent[-1]).split("\n\n")[0]
+    del message["Message-ID"]
+    message["Message-ID"] = "<b@example.org>"
     message.set_content(word)
     result = services.inbound.handle(bytes(message))
     assert result.outcome == "applied", result.reason
