@@ -82,8 +82,9 @@ def test_battle_line_counts_name_the_decks_hands_tactics_discards_and_claimable_
 
 KHAN_TOLD = {"place", "deploy", "flip", "defence_discarded", "command", "pay", "move", "turn", "advance", "engagement",
              "revealed", "destroyed", "turn_ended", "turn_started", "reaction_window", "game_finished", "resign",
-             "draw_offered", "draw_declined", "draw_accepted", "timeout", "withdrawn"}
-KHAN_QUIET = {"action_ended", "reaction_ended", "engagements_ended", "skip", "stay"}
+             "draw_offered", "draw_declined", "draw_accepted", "timeout", "withdrawn", "reaction_ended"}
+# (a reaction window's end is told: the seat that waited on "may answer with defence commands" reads how it ended)
+KHAN_QUIET = {"action_ended", "engagements_ended", "skip", "stay"}
 
 
 def khan_played(seed: int, **chosen):

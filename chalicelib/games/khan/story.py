@@ -327,6 +327,9 @@ _TELLERS = {
     "draw_accepted": _said(N_("{who} accepted the draw")), "resign": _said(N_("{who} resigned")),
     "timeout": _said(N_("{who} ran out of time")), "withdrawn": _said(N_("{who} withdrew from the tournament")),
     "forfeit": _said(N_("{who} ran out of time without ever moving, and forfeits")),
+    # the window's defence commands, if any, are told as commands ("answered with"); its end closes what
+    # "may answer with defence commands" opened, for the seat that waited on it
+    "reaction_ended": _said(N_("{who} ended the reaction window")),
 }
 
 
