@@ -246,7 +246,7 @@ class InboundMail:
                                 "decline_url": self.links.answer_url(view["game_id"], reply_to.seat, player.id,
                                                                      "decline")}
         reply = EmailMessage()
-        reply["From"] = mail_from()
+        reply["From"] = mail_from(view["game"])
         reply["To"] = player.email
         reply["Subject"] = context["subject"]  # the game's thread's own subject: never "Re: Re: ..."
         reply["Date"] = formatdate(usegmt=True)

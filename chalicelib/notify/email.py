@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
+from email.utils import formataddr, formatdate, make_msgid, parseaddr
 
 from ..games.presenters import PRESENTERS, seat_name
 from ..kernel import i18n
@@ -54,8 +54,13 @@ def unsubscribable(message: EmailMessage, url: str) -> EmailMessage:
     return message
 
 
-def mail_from() -> str:
-    return os.environ.get("MAIL_FROM", "Battle Line <play@battleline.localhost>")
+def mail_from(game: str | None = None) -> str:
+    """The sender (``MAIL_FROM``); a game's email comes from that game by its name in the reader's
+    language ("Khan & General", "汗王与大将军"), at the same address."""
+    configured = os.environ.get("MAIL_FROM", "Battle Line <play@battleline.localhost>")
+    if game is None or game not in PRESENTERS:
+        return configured
+    return formataddr((PRESENTERS[game].title, parseaddr(configured)[1]))
 
 
 # ---------------------------------------------------------------- threads
@@ -181,7 +186,7 @@ def compose(message: Message, player: Player, view: dict, links: Links, confirme
             "decline_url": links.answer_url(view["game_id"], view["you"], player.id, "decline"),
         }
     email = EmailMessage()
-    email["From"] = mail_from()
+    email["From"] = mail_from(view["game"])
     email["To"] = player.email
     email["Subject"] = context["subject"]
     email["Date"] = formatdate(usegmt=True)
@@ -210,7 +215,7 @@ def compose_invitation(data: dict, inviter: str, links: Links, view: dict | None
     players = [name for seat, name in show.people(view).items() if seat != data["seat"]] if view else [inviter]
     opponents = show.listed(players)
     email = EmailMessage()
-    email["From"] = mail_from()
+    email["From"] = mail_from(data["game"])
     email["To"] = data["invite_email"]
     email["Subject"] = _("{inviter} invites you to a game of {game}").format(inviter=inviter, game=title)
     email["Date"] = formatdate(usegmt=True)

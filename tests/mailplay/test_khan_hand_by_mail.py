@@ -1,4 +1,4 @@
-"""A Khan & General email gives each card of the reader's hand with the id a reply types (its name is
+"""A Khan & General email comes from the game by its name, and gives each card of the reader's hand with the id a reply types (its name is
 the card set's, in the reader's language: a Chinese name is no command), in the text part and the
 HTML part, and a reply with the id shown plays."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from email.message import EmailMessage
+from email.utils import parseaddr
 
 import pytest
 
@@ -31,6 +32,9 @@ def test_a_khan_email_shows_each_card_of_the_hand_with_the_id_a_reply_types(stor
     services.dispatcher.drain_outbox()
     mail = next(m for m in outbox.sent if m["To"] == "ann@example.org" and kind_of(m) == "your_turn")
     text, html = text_of(mail), html_of(mail)
+    # from the game, by its name in the reader's language, at the server's one address
+    sender = parseaddr(str(mail["From"]))
+    assert sender[0] == {"zh-Hans": "汗王与大将军", "ja": "Khan & General", "en": "Khan & General"}[language], sender
     hand = view["state"]["hand"]
     for card in set(hand):
         assert re.search(rf"\[{card}\]", text), (card, text)  # "重骑兵 [heavy_cavalry]: ..."
