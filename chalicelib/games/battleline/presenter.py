@@ -58,7 +58,7 @@ def _a_play(view: dict) -> str | None:
     state = view["state"]
     troop = next((card for card in state.get("hand") or [] if is_troop(card)), None)
     flag = next((flag["flag"] for flag in state["flags"] if has_free_slot(flag, view["you"])), None)
-    return f"play {troop} {flag}" if troop is not None and flag is not None else None
+    return STEPS.write({"type": "play", "card": troop, "flag": flag}) if troop is not None and flag is not None else None
 
 
 PRESENTER = Presenter(
