@@ -46,3 +46,23 @@ def test_a_khan_email_shows_each_card_of_the_hand_with_the_id_a_reply_types(stor
     place = "放置" if language == "zh-Hans" else "place"  # (Khan & General's commands in Chinese and English)
     reply.set_content(f"{place} {unit}")
     assert services.inbound.handle(bytes(reply)).outcome == "applied"
+
+
+def test_a_chinese_khan_players_unreadable_reply_is_answered_with_the_commands_in_chinese(store):
+    outbox = Outbox()
+    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
+    people = [services.players.authenticate(services.players.create_player(CreatePlayerRequest(
+        name=name, email=f"{name.lower()}@example.org", language="zh-Hans"), None).body["api_key"])
+        for name in ("Ann", "Bob")]
+    view = start_game(services, people[0], CreateGameRequest(
+        game="khan", options={"first_seat": 1}, seed=3,
+        seats=[PlayerSeat(player_id=people[0].id), PlayerSeat(player_id=people[1].id)]), people)
+    reply = EmailMessage()
+    reply["From"], reply["To"] = "ann@example.org", LINKS.reply_address(view["game_id"], 1, view["version"])
+    reply["Subject"], reply["Message-ID"] = "Re", "<garbled@example.org>"
+    reply.set_content("放一个骑兵")
+    assert services.inbound.handle(bytes(reply)).outcome == "refused"
+    text = text_of(outbox.sent[-1])
+    # each command in the reader's words with what it does (a card by its name), English still read
+    assert "部署 light_cavalry -1 0 北" in text and "将轻骑兵卡背朝上部署在(-1, 0)，朝向北" in text
+    assert "结束行动" in text and "也可以用英文指令" in text

@@ -9,6 +9,15 @@ from . import render, story
 from .steps import HELP, HELP_ASIDES, STEPS
 
 
+# One of each command, as the help of a reply that could not be read says them in a reader's own command
+# words with what each does (English readers get the step table's HELP as written): the lines of HELP.
+HELP_STEPS = tuple(STEPS.read_line(line) for line in (
+    "place heavy_cavalry", "deploy light_cavalry -1 0 N", "flip 1 -1", "discard 0 0", "command charge 0 0 seq 1",
+    "command gallop 0 0", "pay lance", "pay lance seq 2", "move 0 0 to 1 2 E", "turn 0 0 W", "skip 0 0",
+    "end action", "end reaction", "end engagements", "end turn", "engage 0 1 with 0 0, 1 1", "advance 0 0", "stay",
+    "offer draw", "accept draw", "decline draw", "resign"))
+
+
 def example_turn(view: dict, step: Step, numbered: bool = False) -> list[str]:
     """An action phase to type at once: a deployment and a card paid if the turn's card limit allows,
     then the end of the actions (the reaction window is the opponent's); else ``step`` alone (and
@@ -29,4 +38,4 @@ PRESENTER = Presenter(
     text_board=render.text_board, html_board=render.html_board, svg_board=render.svg_board,
     hand_html=render.hand_html, tell=story.tell, counts=story.counts, result_line=story.result_line,
     options_told=story.options_told, turn_label=story.turn_label, bulky_steps=("deploy", "move", "pay", "turn"),
-    card_names=story.card_names, help_asides=HELP_ASIDES, example_turn=example_turn)
+    card_names=story.card_names, help_steps=HELP_STEPS, help_asides=HELP_ASIDES, example_turn=example_turn)
