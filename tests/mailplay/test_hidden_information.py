@@ -78,7 +78,8 @@ class Scanner:
     def __init__(self, services, game_id: str, game: str, language: str = "en") -> None:
         self.services, self.game_id, self.game = services, game_id, game
         self.known = cards_named(game, language)
-        self.helps = {PRESENTERS[game].help, i18n.in_language(language, lambda: show.help_text({"game": game}))}
+        self.language = language
+        self.helps = {PRESENTERS[game].help}  # and the help as the seat's own view says it (check)
         self.scanned = 0
 
     def check(self, seat: int, content: str, what: str) -> None:
@@ -91,7 +92,8 @@ class Scanner:
         hidden = ids_in(record.state, self.known) - visible - STEP_WORDS
         # the fixed command reference ("play 7R 3", "play REDEPLOY 3 5"), in the text part and, escaped,
         # in the HTML part ("the opponent&#39;s")
-        for fixed in self.helps:
+        # (a reader's own command words name the help's example cards by the game's card set: its view's)
+        for fixed in self.helps | {i18n.in_language(self.language, lambda: show.help_text(mine))}:
             content = content.replace(fixed, " ").replace(str(escape(fixed)), " ")
         words = re.sub(r'https?://[^\s"<]+', " ", content)  # links' tokens are opaque
         words = words + "\n" + re.sub(r"<[^>]+>", "", words)  # and the words a page shows (7<span>R</span>)
