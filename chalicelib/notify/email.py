@@ -178,8 +178,6 @@ def compose(message: Message, player: Player, view: dict, links: Links, confirme
             context["deal"] = None
     replies = context["your_move"]
     context["reply_works"] = replies
-    # moves left to the board page (a tactic's many targets): how a reply writes them, as a refusal says
-    context["help"] = show.help_text(view) if replies and context["left"] else ""
     asked = message.type == "game.invited" and show.waits_for(view)
     if asked:  # asked to play: what the game is, and the answers (links, or a reply); no table, no hand
         context["asked"] = {

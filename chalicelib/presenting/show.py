@@ -341,9 +341,11 @@ def grid(view: dict, url: StepUrl) -> dict | None:
 
 def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
     """The seat's other steps as links, grouped by kind (a kind with too many left out), and what
-    was left out, in words ('60 deployments'): those are for the board page or a reply."""
+    was left out, in words, each with one of its steps as a reply writes it ('60 deployments (e.g.
+    deploy light_cavalry -1 0 N)'): those are for the board page or a reply."""
     steps = [s for s in my_steps(view) if not _on_a_spot(view, s)]
-    bulky = PRESENTERS[view["game"]].bulky_steps
+    presenter = PRESENTERS[view["game"]]
+    bulky = presenter.bulky_steps
     kinds: dict[str, list[dict]] = {}
     for step in steps:
         key = step["type"] if step["type"] != "play" else f"play {step['card']}"
@@ -352,12 +354,13 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
     for key, members in kinds.items():
         if (key in bulky and len(steps) > MOST_LISTED) or len(members) > MOST_LISTED:
             if key in BULKY:
-                left.append(_("{count} {kind}").format(count=len(members), kind=_(BULKY[key])))
+                kind = _("{count} {kind}").format(count=len(members), kind=_(BULKY[key]))
             else:
-                left.append(ngettext("{what}: {count} choice", "{what}: {count} choices", len(members)).format(
-                    what=_kind_name(view, key), count=len(members)))
+                kind = ngettext("{what}: {count} choice", "{what}: {count} choices", len(members)).format(
+                    what=_kind_name(view, key), count=len(members))
+            example = _("e.g. {example}").format(example=presenter.say_step(members[0]))
+            left.append(kind + ("" if i18n.full_width() else " ") + bracketed(example))
             continue
-        presenter = PRESENTERS[view["game"]]
         found.append({"kind": key, "links": [{"label": describe(view, s), "url": url(s),
                                               "command": presenter.say_step(s)} for s in members]})
     return found, left

@@ -1,24 +1,33 @@
-"""A your-move email whose moves are too many to list (a tactic's targets: "...and on the board page:
-Traitor: 42 ways") says how a reply writes them: the commands, as a refused reply's answer does."""
+"""A your-move email whose moves are too many to list (a tactic's targets, Khan & General's
+deployments) gives, for each kind left to the board page, one of its moves as a reply writes it
+("...and on the board page: Traitor: 42 choices (e.g. play TRAITOR 3 9B 5)"): a move the seat can
+make now, so a reply need not guess the form."""
 
 from __future__ import annotations
 
 import random
+import re
 
 from chalicelib.http.models import ActionRequest
+from chalicelib.presenting import show
 from tests.notify.helpers import game_by_mail, kind_of, text_of
 
 
-def test_an_email_that_leaves_moves_to_the_board_page_says_how_a_reply_writes_them(store):
+def test_each_kind_left_to_the_board_page_comes_with_one_of_its_moves_as_a_reply_writes_it(store):
     services, _inbound, outbox, view, ann, bob = game_by_mail(store, "battleline")
     players, rng, checked = {1: ann, 2: bob}, random.Random(4), 0
     for _turn in range(160):
         services.dispatcher.drain_outbox()
         for mail in outbox.sent:
-            text = text_of(mail)
-            if kind_of(mail) == "your_turn" and "...and on the board page:" in text:
+            if kind_of(mail) != "your_turn":
+                continue
+            seat = 1 if mail["To"] == "ann@example.org" else 2
+            mine = services.games.view_for_seat(view["game_id"], seat)
+            for left in re.findall(r"\.\.\.and on the board page: (.*)", text_of(mail)):
                 checked += 1
-                assert "Commands:" in text and "play TRAITOR 3 9B 5" in text and "play DESERTER 3 9B" in text
+                example = re.fullmatch(r".*: \d+ choices \(e\.g\. (.+)\)", left)
+                assert example, left
+                assert show.PRESENTERS["battleline"].steps.read_line(example.group(1)) in mine["legal_steps"]
         outbox.sent.clear()
         seen = services.games.view_for_seat(view["game_id"], 1)
         if seen["status"] != "active":
