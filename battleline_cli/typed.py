@@ -3,7 +3,8 @@
 The commands are an email reply's (``play 7R 3``, ``claim none``, ``draw troop``; ``deploy
 light_cavalry -1 0 N``, ``end action``), written in any of these ways:
 
-* quoted, one command an argument: ``"play 7R 3" "claim none" "draw troop"``;
+* quoted, one command an argument: ``"play 7R 3" "claim none" "draw troop"`` (a command written
+  without spaces, as Chinese and Japanese write them, needs no quotes: ``宣言なし 軍隊を引く``);
 * unquoted, separated by ``/`` or ``;``: ``play 7R 3 / claim none / draw troop``;
 * unquoted and unseparated: ``play 7R 3 claim none draw troop`` (split where the words make
   commands that all read);
@@ -39,6 +40,12 @@ def lines_of(words: list[str], presenter: Presenter) -> list[str]:
             end_run()
             lines.extend(p for p in SEPARATORS.split(word.strip()) if p)
             continue
+        if not word.isascii() and _reads(word.strip(), presenter):
+            # a whole command in one word, as Chinese and Japanese write them ("宣言なし" "軍隊を引く"): its
+            # own line (an English word that reads alone, "claim", may still begin a longer command)
+            end_run()
+            lines.append(word.strip())
+            continue
         pieces = SEPARATORS.split(word.strip())
         for index, piece in enumerate(pieces):
             if index:
@@ -59,19 +66,12 @@ def _split_run(words: list[str], presenter: Presenter) -> list[str]:
     starts = [i for i in range(1, len(words))
               if any([w.lower() for w in words[i:i + len(h)]] == h for h in heads)] + [len(words)]
 
-    def reads(line: str) -> bool:
-        try:
-            presenter.steps.read_line(line)
-        except CommandError:
-            return False
-        return True
-
     def cut(begin: int) -> list[str] | None:
         if begin == len(words):
             return []
         for end in (s for s in starts if s > begin):
             line = " ".join(words[begin:end])
-            if reads(line):
+            if _reads(line, presenter):
                 rest = cut(end)
                 if rest is not None:
                     return [line] + rest
@@ -83,6 +83,15 @@ def _split_run(words: list[str], presenter: Presenter) -> list[str]:
     # Nothing reads: the pieces as cut where commands begin, so the error names the first bad one.
     bounds = [0] + starts
     return [" ".join(words[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+def _reads(line: str, presenter: Presenter) -> bool:
+    """Does the line read as one command (in the reader's words or in English)?"""
+    try:
+        presenter.steps.read_line(line)
+    except CommandError:
+        return False
+    return True
 
 
 def steps_of(words: list[str], view: dict, presenter: Presenter, game_id: str) -> list[dict]:

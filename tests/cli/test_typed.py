@@ -49,3 +49,19 @@ def test_numbers_pick_from_a_short_decision_only():
     plays = {**view, "phase": "play", "legal_steps": [{"type": "play", "card": "7R", "flag": n} for n in range(1, 10)]}
     with pytest.raises(CommandError, match="there are no numbered moves now"):
         steps_of(["1"], plays, BATTLELINE, "g_1")
+
+
+@pytest.mark.parametrize("language, words, lines", [
+    ("ja", ["8Yを4に出す", "宣言なし", "軍隊を引く"], ["8Yを4に出す", "宣言なし", "軍隊を引く"]),
+    ("ja", ["プレイ", "8Y", "4", "宣言なし", "軍隊を引く"], ["プレイ 8Y 4", "宣言なし", "軍隊を引く"]),
+    ("zh-Hans", ["出 8Y 4", "不声明", "抓部队"], ["出 8Y 4", "不声明", "抓部队"]),
+])
+def test_a_turn_in_chinese_or_japanese_words_reads_however_the_arguments_are_split(language, words, lines):
+    """Chinese and Japanese write a command without spaces: each such argument is a command of its own,
+    not a word to join with the next ("宣言なし 軍隊を引く" read as one line was refused)."""
+    from chalicelib.kernel import i18n
+
+    with i18n.speaking(language):
+        assert lines_of(words, BATTLELINE) == lines
+        assert [BATTLELINE.steps.read_line(line) for line in lines][1:] == [
+            {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"}]
