@@ -417,7 +417,7 @@ def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help=N_(
         try:
             said = typer.prompt(question, default="", show_default=False, prompt_suffix=" [y/N]: ")
             sure = said.strip().lower() in YES
-        except click.exceptions.Abort:
+        except (typer.Abort, click.exceptions.Abort):  # (Ctrl-D or Ctrl-C at the question)
             sure = False
         if not sure:
             raise Failure(_("not resigned (battleline resign {game} --yes resigns without asking)").format(
@@ -561,13 +561,15 @@ def run() -> None:
     except Failure as failure:
         typer.echo(i18n.in_language(state.language, lambda: _("error: {reason}")).format(reason=failure), err=True)
         sys.exit(failure.status)
-    except click.ClickException as error:  # a usage error: click's own message
-        error.show()
-        sys.exit(error.exit_code)
-    except click.exceptions.Abort:
+    except (typer.Abort, click.exceptions.Abort):
         sys.exit(130)
-    except click.exceptions.Exit as done:
+    except (typer.Exit, click.exceptions.Exit) as done:
         sys.exit(done.exit_code)
+    except (typer.TyperException, click.ClickException) as error:  # a usage error: its own message and usage
+        # (typer raises its own copy of click's exceptions, all under typer.TyperException)
+        if hasattr(error, "show"):
+            error.show()
+        sys.exit(getattr(error, "exit_code", 2))
     except Exception as error:  # noqa: BLE001 - a user sees a sentence, not a stack
         typer.echo(i18n.in_language(state.language, lambda: _("error: something went wrong ({error})")).format(
             error=f"{type(error).__name__}: {error}"), err=True)

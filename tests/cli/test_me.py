@@ -1,5 +1,6 @@
 """`battleline me`: who you are, your vacation days and a line per rating, each pool named as a
-player reads it (a card set other than the game's own by its id, never the raw `<game>:<set>` key)."""
+player reads it (a card set other than the game's own by its id, never the raw `<game>:<set>` key);
+and a usage mistake answered with the command's usage."""
 
 from __future__ import annotations
 
@@ -42,3 +43,11 @@ def test_me_names_each_rating_pool_by_its_game_and_card_set(monkeypatch, capsys)
 def test_me_names_a_card_set_in_the_players_language(monkeypatch, capsys):
     _status, out, _err = run(["--key", "k", "--language", "ja", "me"], monkeypatch, capsys)
     assert "カードセット desert-raid" in out and "khan:" not in out
+
+
+@pytest.mark.parametrize("args, said", [(["play"], "Missing argument 'game_id'"),
+                                        (["withdraw", "t_1"], "No such command 'withdraw'"),
+                                        (["--badopt", "me"], "No such option: --badopt")])
+def test_a_usage_mistake_is_answered_with_the_usage_not_something_went_wrong(monkeypatch, capsys, args, said):
+    status, _out, err = run(["--key", "k", "--language", "en", *args], monkeypatch, capsys)
+    assert status == 2 and "Usage: battleline" in err and said in err and "something went wrong" not in err
