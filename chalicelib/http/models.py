@@ -345,7 +345,10 @@ class CreateTournamentRequest(Request):
     game: Literal["battleline", "khan"]
     format: TournamentFormat
     rounds: int | None = Field(None, ge=1, le=50, description="Swiss only: how many rounds (default: log2 of "
-                                                              "the players, rounded up).")
+                                                              "the players, rounded up); at the start, at most "
+                                                              "the rounds in which no pairing repeats (n - 1 "
+                                                              "for an even n, n for an odd n; getTournament's "
+                                                              "`rounds_asked` then says what was asked).")
     options: GameOptions = Field(default_factory=dict, description="The options of every game of the tournament "
                                                                    "(of the game `game` names).")
     match_games: int = Field(1, ge=1, le=15, description="Games each pairing plays: in Battle Line one match of "

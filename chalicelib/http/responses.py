@@ -493,7 +493,12 @@ class TournamentView(Shape):
     name: str
     game: str
     format: TournamentFormat
-    rounds: int | None
+    rounds: int | None = Field(description="Rounds the event has (a Swiss: as asked, or at most the rounds in "
+                                           "which no pairing repeats, set at the start; see `rounds_asked`).")
+    rounds_asked: int | None = Field(None, description="A Swiss asked for more rounds than its players can play "
+                                                       "without a repeat pairing (n - 1 for an even n, n for an "
+                                                       "odd n): what was asked; `rounds` is what it plays. "
+                                                       "Absent otherwise.")
     options: dict[str, Any]
     match_games: int
     duplicate: bool

@@ -357,6 +357,7 @@ class Tournaments:
 
         return {
             "id": t["id"], "tournament_id": t["id"], "name": t["name"], "game": t["game"], "format": t["format"], "rounds": t["rounds"],
+            **({"rounds_asked": t["rounds_asked"]} if t.get("rounds_asked") else {}),
             "options": t["options"], "match_games": t.get("match_games", t["options"].get("match_games", 1)),
             "duplicate": t["duplicate"], "rated": t["rated"], "withdraw_on_timeout": t.get("withdraw_on_timeout", True),
             "time_policy": timecontrol.policy(t["options"]["time_control"]) if t["options"].get("time_control")

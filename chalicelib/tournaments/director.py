@@ -107,7 +107,12 @@ def start(t: Tournament, ratings: dict[str, float]) -> list[dict]:
     elif fmt == "single_elimination":
         t["rounds"] = max(1, math.ceil(math.log2(n)))
     else:
-        t["rounds"] = min(t["rounds"] or math.ceil(math.log2(n)), n - 1 + (n % 2))
+        # at most the rounds in which no pairing repeats (n - 1 for an even n; n, with a bye each, for an odd n):
+        # a Swiss asked for more is cut to that at its start, and says what was asked (``rounds_asked``)
+        asked = t["rounds"] or math.ceil(math.log2(n))
+        t["rounds"] = min(asked, n - 1 + (n % 2))
+        if t["rounds"] < asked:
+            t["rounds_asked"] = asked
     t["status"] = "running"
     return next_round(t)
 

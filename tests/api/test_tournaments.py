@@ -318,6 +318,22 @@ def test_swiss_through_the_api_never_repeats_a_pairing(api, services):
     assert standings["tie_break"] == "buchholz_cut_1" and sum(r["points"] for r in standings["standings"]) == 12 * 5.0
 
 
+def test_a_swiss_asked_for_more_rounds_than_its_players_can_play_says_so(api, services):
+    """Three players meet each other in three rounds (a bye each); a Swiss asked for six plays three, and
+    says what was asked: the organiser is not left to find out at the end."""
+    players = [api.signup(n) for n in ("Ann", "Bob", "Cat")]
+    t = create(api, players[0], format="swiss", rounds=6)
+    assert t["rounds"] == 6 and "rounds_asked" not in t
+    join(api, t, *players)
+    t = start(api, players[0], t)
+    assert (t["rounds"], t["rounds_asked"]) == (3, 6)
+    t = seat_2_resigns_every_game(api, services, t, players)
+    assert t["status"] == "finished" and t["round"] == 3 and t["rounds_asked"] == 6 and t["stopped"] is None
+    enough = create(api, players[0], format="swiss", rounds=2)
+    join(api, enough, *players)
+    assert "rounds_asked" not in start(api, players[0], enough)
+
+
 def test_single_elimination_through_the_api(api, services):
     players = [api.signup(n) for n in ("Ann", "Bob", "Cat")]
     t = create(api, players[0], format="single_elimination")
