@@ -17,6 +17,7 @@ from ..games.presenters import seat_name
 from ..kernel.i18n import N_, _, language, speaking
 from ..clocks.timecontrol import parse_time, valid_zone
 from .board import game_title, headline, reader, table_module
+from ..presenting.links import standings_page_path
 from .page import Page
 
 
@@ -99,6 +100,15 @@ def _state_line(view: dict) -> str:
     return _("Next to move: {name}").format(name=who)
 
 
+def _way_back(view: dict, token: str | None, lang: str | None) -> dict:
+    """Where the page leads back to: the board, for a seat's link or a public game; else (a finished
+    tournament game's replay, open to anyone from its standings) the tournament's standings, as the
+    board of a game that is not public answers no one without a seat's link."""
+    if token or view.get("public") or not view.get("tournament_id"):
+        return {"back_url": f"/v1/games/{view['game_id']}/board" + _query(token, lang), "back_label": _("Back to the board")}
+    return {"back_url": standings_page_path(view["tournament_id"]), "back_label": _("Back to the standings")}
+
+
 def replay_page(view: dict, token: str | None, lang: str | None = None) -> Page:
     """The replay page at the view's version, in the board's language (:func:`board.reader`)."""
     with speaking(reader(view, lang)):
@@ -141,7 +151,6 @@ def _replay_page(view: dict, token: str | None, lang: str | None) -> Page:
             "position": _("Version {version} of {latest}").format(version=version, latest=latest),
             "state_line": _state_line(view), "note": note, "controls": controls,
             "moves": [{**move, "url": link(move["version"])} for move in moves(view)],
-            "hands": hands(view), "board_url": f"/v1/games/{game_id}/board" + _query(token, lang),
-            "version": version}
+            "hands": hands(view), "version": version, **_way_back(view, token, lang)}
     return Page(200, _("{label}: {value}").format(label=_("Replay"), value=f"{title}: {players}"),
                 _("{label}: {value}").format(label=title, value=players), template="replay.html", data=data)

@@ -254,6 +254,11 @@ def test_issue36_item8_the_crosstable_links_each_finished_game_and_says_ties_go_
     game_id = sorted(played)[0]
     replay = api.get(f"/v1/games/{game_id}/board/replay", headers={"Accept": "text/html"})
     assert replay.status == 200 and replay.headers["content-type"].startswith("text/html")
+    # ... and leads back where it came from: the standings (the board of a game that is not public answers
+    # no one without a seat's link)
+    assert f'<a href="/v1/tournaments/{t["id"]}/standings/page">Back to the standings</a>' in replay.body
+    assert "Back to the board" not in replay.body
+    assert api.get(f"/v1/games/{game_id}/board", headers={"Accept": "text/html"}).status == 403
     # A game still in play is its seats' own: no link, and no spectator's board.
     playing = [g for row in body["crosstable"] for e in row["results"] if e["outcome"] == "pending"
                for g in e["game_ids"]]
