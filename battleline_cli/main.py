@@ -24,7 +24,7 @@ from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
 from chalicelib.games.terminal import TERMINALS
 from chalicelib.kernel import i18n
-from chalicelib.kernel.i18n import N_, _, say
+from chalicelib.kernel.i18n import N_, _, ngettext, say
 
 from . import playtest as lab, screens, settings
 from .client import Client, Failure
@@ -263,7 +263,9 @@ def abort(game_id: str) -> None:
 @app.command(help=N_("Enter a tournament before it starts."))
 def join(tournament_id: str) -> None:
     found = state.client.call("POST", f"/v1/tournaments/{tournament_id}/join")
-    out(_("you are in {name} ({count} players)").format(name=found["name"], count=len(found["players"])))
+    count = len(found["players"])
+    out(ngettext("You are in {name} ({count} player so far).", "You are in {name} ({count} players so far).",
+                 count).format(name=found["name"], count=count))
 
 
 # ---------------------------------------------------------------- ladders
