@@ -244,8 +244,11 @@ def _out_of_place(state: State, phase: Phase, kind: str) -> IllegalStep:
         return IllegalStep(N_("no keyword of yours is waiting to be used"))
     if kind in ADVANCE.moves:
         return IllegalStep(N_("no destroyed unit's square is waiting to be taken"))
-    return IllegalStep(N_('{kind} is not a step of {phase}'), kind=kind,
-                       phase=Words(PHASE_WORDS[state['phase']]) if state['phase'] in PHASE_WORDS else state['phase'])
+    # the step as a player writes it ("end turn", not end_turn), and what the phase allows instead
+    allowed = tuple(Quoted(name.replace("_", " ")) for name in phase.moves)
+    return IllegalStep(N_('{kind} cannot be taken in {phase}; now: {allowed}'), kind=Quoted(kind.replace("_", " ")),
+                       phase=Words(PHASE_WORDS[state['phase']]) if state['phase'] in PHASE_WORDS else state['phase'],
+                       allowed=allowed)
 
 
 def check_step(state: State, seat: int, step: Step) -> Move:

@@ -107,7 +107,16 @@ def test_flipping_is_only_done_in_maintenance():
     put(state, 1, "heavy_cavalry", 0, 0)
     put(state, 1, "light_cavalry", 1, 0, up=False)
     act(state, 1, {"type": "pay", "card": "lance"})  # the action phase has begun
-    assert "not a step of the action phase" in refused(state, 1, {"type": "flip", "at": at(1, 0)})
+    assert refused(state, 1, {"type": "flip", "at": at(1, 0)}).startswith("'flip' cannot be taken in the action phase")
+
+
+def test_a_step_of_another_phase_is_refused_by_its_command_with_what_the_phase_allows():
+    """Named as a player writes it ("end turn", not end_turn), with the steps that can be taken instead."""
+    state = battle(phase="maintenance")
+    put(state, 1, "heavy_cavalry", 0, 0)
+    assert refused(state, 1, {"type": "end_turn"}) == (
+        "'end turn' cannot be taken in the maintenance phase; now: 'flip', 'discard defence', 'deploy', 'command', "
+        "'pay', or 'end action'")
 
 
 def test_maintenance_may_discard_a_defence_command_lying_on_your_unit():
