@@ -43,8 +43,9 @@ def number(value: float | None) -> str:
 
 
 def short(value: float) -> str:
-    """A tie-break on the page: two decimals at most (the CSV has them all)."""
-    return f"{round(value, 2):g}"
+    """A tie-break on the page: three decimals at most (a Sonneborn-Berger of 10.625 as the JSON and the CSV
+    give it, not 10.62: two players ranked apart by a tie-break do not show the same figure)."""
+    return f"{round(value, 3):g}"
 
 
 def result_text(entry: dict, bye: str = "bye") -> str:

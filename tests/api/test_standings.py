@@ -264,3 +264,10 @@ def test_issue36_item8_the_crosstable_links_each_finished_game_and_says_ties_go_
                for g in e["game_ids"]]
     assert playing and not any(f"/v1/games/{g}/board/replay" in html for g in playing)
     assert api.get(f"/v1/games/{playing[0]}/board/replay").body["code"] == "game_not_public"
+
+
+def test_the_pages_tie_break_figures_are_the_jsons_to_three_decimals():
+    """A Sonneborn-Berger of 10.625 reads 10.625 on the page, as in the JSON and the CSV (not 10.62)."""
+    from chalicelib.pages.standings import short
+
+    assert [short(v) for v in (10.625, 24.0, 15.5, 7.3333333)] == ["10.625", "24", "15.5", "7.333"]
