@@ -61,6 +61,9 @@ class Presenter:
     # A turn as commands, from a step the seat may take now (view, step, whether the command line
     # numbers its choices): the emails' example and the command line's (None: the step alone).
     example_turn: Callable[[dict, Step, bool], list[str]] | None = None
+    # How a tournament scores a game of it, in a sentence marked N_ (the standings page says it, in the reader's
+    # language); empty: the page says nothing of it.
+    scoring: str = ""
     english_title: str = field(init=False, default="")
 
     def __post_init__(self, title: str) -> None:

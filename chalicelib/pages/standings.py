@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ..games.presenters import seat_name
+from ..games.presenters import PRESENTERS, seat_name
 from ..kernel.i18n import N_, _
 from ..presenting.links import standings_csv_path
 from .page import Download, Page
@@ -187,4 +187,5 @@ def standings_page(standings: dict) -> Page:
                 template="standings.html",
         data={"rows": rows, "order": order, "columns": columns(standings),
               "round_robin": standings["format"] in ROUND_ROBINS, "number": number, "short": short,
+              "scoring": _(scoring) if (scoring := PRESENTERS[standings["game"]].scoring) else "",
               "csv_url": standings_csv_path(standings["tournament_id"])})

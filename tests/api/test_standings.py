@@ -250,6 +250,8 @@ def test_issue36_item8_the_crosstable_links_each_finished_game_and_says_ties_go_
     for game_id in played:
         assert f'href="/v1/games/{game_id}/board/replay"' in html
     assert "ordered by seed" in html
+    # how a game scores, for a reader who sees "5" and "3" in the crosstable (the game's own rule)
+    assert "Points: the winner of a game scores 5, the loser the flags it held" in html
     # The link opens for anyone (no seat's link): a finished tournament game hides nothing.
     game_id = sorted(played)[0]
     replay = api.get(f"/v1/games/{game_id}/board/replay", headers={"Accept": "text/html"})
