@@ -460,6 +460,9 @@ class PairingView(Shape):
     game_ids: list[str]
     points: list[float] | None = Field(description="Each side's tournament points, once the pairing is over.")
     forfeit: bool = Field(description="Not played: a side had withdrawn.")
+    annulled: bool = Field(description="A round robin's pairing with a player who withdrew having played fewer "
+                                       "than half of their games: it counts for no one (its `points` are "
+                                       "as played; the standings leave them out).")
 
 
 class TournamentSummary(Shape):

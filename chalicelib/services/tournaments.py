@@ -348,6 +348,7 @@ class Tournaments:
 
     def view(self, t: dict) -> dict:
         by_seed = {p["seed"]: p for p in t["players"]}
+        gone = director.annulled(t)  # (a round robin's: none elsewhere)
 
         def who(seed: int | None) -> dict | None:
             if seed is None:
@@ -368,7 +369,8 @@ class Tournaments:
                          "withdrawn": p["withdrawn"], **director.bot_mark(p)} for p in t["players"]],
             "pairings": [{"round": p["round"], "board": p["board"], "first": who(p["first"]),
                           "second": who(p["second"]), "game_ids": p["games"], "points": p["points"],
-                          "forfeit": p["forfeit"]} for p in t["pairings"]],
+                          "forfeit": p["forfeit"], "annulled": p["second"] is not None
+                          and bool({p["first"], p["second"]} & gone)} for p in t["pairings"]],
         }
 
 

@@ -123,6 +123,9 @@ def test_withdrawal_forfeits_the_game_in_progress_and_the_rest(api, services):
     # The game lost by withdrawing was not played out: it is a forfeit, and having played none of
     # their two games, the leaver's games are annulled (FIDE): nobody scores from them.
     assert next(p for p in leaver_pairings if p["round"] == 1)["forfeit"] is True
+    # getTournament marks them as the standings do; the others' pairings stand
+    assert all(p["annulled"] for p in leaver_pairings)
+    assert not any(p["annulled"] for p in t["pairings"] if p not in leaver_pairings)
     standings = api.get(f"/v1/tournaments/{t['id']}/standings").body
     rows = standings["standings"]
     gone = next(r for r in rows if r["player_id"] == leaver["id"])
