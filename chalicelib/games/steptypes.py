@@ -18,7 +18,6 @@ Adding a step type is one entry here plus its rule.
 from __future__ import annotations
 
 import difflib
-
 import itertools
 import re
 from collections.abc import Callable, Iterable

@@ -9,8 +9,9 @@ from ..base import Step
 from ..presenters import Presenter
 from . import render, story
 from .cards import is_troop
+from .setup import PHASE_ORDER
 from .steps import HELP, HELP_STEPS, STEPS
-from .table import has_free_slot
+from .table import open_flags
 
 
 def then(seen: dict, phase: str, choices: Any) -> tuple[dict, dict] | None:
@@ -37,8 +38,7 @@ def example_turn(view: dict, step: Step, numbered: bool = False) -> list[str]:
     written = [STEPS.write(step)]
     if view["phase"] in ("play", "claim"):
         state = view["state"]
-        order = {"start": ("claim", "play", "draw"), "end": ("play", "draw", "claim")}.get(
-            state.get("claim_timing"), ("play", "claim", "draw"))
+        order = PHASE_ORDER.get(state.get("claim_timing"), PHASE_ORDER["basic"])
         for phase in order[order.index(view["phase"]) + 1:]:
             if phase == "claim":
                 written.append("claim none")
@@ -57,7 +57,7 @@ def _a_play(view: dict) -> str | None:
         return STEPS.write(offered)
     state = view["state"]
     troop = next((card for card in state.get("hand") or [] if is_troop(card)), None)
-    flag = next((flag["flag"] for flag in state["flags"] if has_free_slot(flag, view["you"])), None)
+    flag = next((flag["flag"] for flag in open_flags(state, view["you"])), None)
     return STEPS.write({"type": "play", "card": troop, "flag": flag}) if troop is not None and flag is not None else None
 
 

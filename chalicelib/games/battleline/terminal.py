@@ -15,9 +15,9 @@ from ...kernel.i18n import N_, _, ngettext
 from ..presenters import names
 from ..terminal import Choice, Terminal, columns, in_order, name_of, others, pad, plain_hand, seat_name, yours
 from .presenter import example_turn
+from .setup import PHASE_ORDER
 from .story import TACTIC_RULES, card_name, described, tactic_rule
 
-PHASE_ORDER = {"basic": ("play", "claim", "draw"), "start": ("claim", "play", "draw"), "end": ("play", "draw", "claim")}
 BATTLELINE_PHASES = {
     "play": N_("play a card"), "claim": N_("claim flags"), "draw": N_("draw a card"),
     "scout_draw": N_("Scout: draw a card"), "scout_return": N_("Scout: put cards back on the decks"),
