@@ -661,11 +661,14 @@ class Standings(Shape):
                                      "FIDE-endorsed pairing program can check round by round (public).")
 
 
+CardSetNames = Annotated[dict[str, str] | None, Field(description="The name in other languages, by language code "
+                                                                 "(en, zh-Hans, ja, vi), when the file gives them.")]
+
+
 class CardSetFaction(Shape):
     id: str
     name: str
-    names: dict[str, str] | None = Field(None, description="The name in other languages, by language code "
-                                                           "(en, zh-Hans, ja, vi), when the file gives them.")
+    names: CardSetNames = None
 
 
 class CardSetSummary(Shape):
@@ -689,8 +692,7 @@ class CardSetUnit(Shape):
     base: int
     melee: bool
     ranged: dict[str, Any] | None = Field(description='{"forward": [nearest, farthest], "side": s} or null.')
-    names: dict[str, str] | None = Field(None, description="The name in other languages, by language code "
-                                                           "(en, zh-Hans, ja, vi), when the file gives them.")
+    names: CardSetNames = None
 
 
 class CardSetCommand(Shape):
@@ -701,8 +703,7 @@ class CardSetCommand(Shape):
     cost: int
     units: list[str] | Literal["all"]
     keywords: list[str] = Field(description='In the card\'s order, e.g. ["mobility 2", "power +2", "melee"].')
-    names: dict[str, str] | None = Field(None, description="The name in other languages, by language code "
-                                                           "(en, zh-Hans, ja, vi), when the file gives them.")
+    names: CardSetNames = None
 
 
 class CardSetDocument(CardSetSummary):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ...kernel.i18n import N_
 from ..base import Step
 from ..presenters import Presenter
@@ -10,12 +12,10 @@ from .steps import HELP, HELP_ASIDES, STEPS
 
 
 # One of each command, as the help of a reply that could not be read says them in a reader's own command
-# words with what each does (English readers get the step table's HELP as written): the lines of HELP.
-HELP_STEPS = tuple(STEPS.read_line(line) for line in (
-    "place heavy_cavalry", "deploy light_cavalry -1 0 N", "flip 1 -1", "discard 0 0", "command charge 0 0 seq 1",
-    "command gallop 0 0", "pay lance", "pay lance seq 2", "move 0 0 to 1 2 E", "turn 0 0 W", "skip 0 0",
-    "end action", "end reaction", "end engagements", "end turn", "engage 0 1 with 0 0, 1 1", "advance 0 0", "stay",
-    "offer draw", "accept draw", "decline draw", "resign"))
+# words with what each does (English readers get the step table's HELP as written): HELP's own commands,
+# read from its columns (two spaces or " / " apart; its bracketed asides left out).
+HELP_STEPS = tuple(STEPS.read_line(command) for line in HELP.splitlines()
+                   for command in re.split(r"\s{2,}|\s/\s", line.strip()) if command and not command.startswith("("))
 
 
 def example_turn(view: dict, step: Step, numbered: bool = False) -> list[str]:
