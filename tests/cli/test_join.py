@@ -12,10 +12,7 @@ from .command import run
 
 
 @pytest.fixture
-def joined(tmp_path, monkeypatch):
-    for name in ("BATTLELINE_LANGUAGE", "BATTLELINE_KEY", "BATTLELINE_SERVER", "XDG_CONFIG_HOME", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("BATTLELINE_CONFIG", str(tmp_path / "config.json"))
+def joined(monkeypatch):
     entrants = []
 
     class Answered(Client):

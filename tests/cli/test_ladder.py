@@ -21,13 +21,6 @@ def rung(rank: int, player_id: str, name: str, **more) -> dict:
             "last_active_at": "2026-11-24T00:00:00.000Z", **more}
 
 
-@pytest.fixture(autouse=True)
-def config(tmp_path, monkeypatch):
-    for name in ("BATTLELINE_KEY", "BATTLELINE_LANGUAGE", "BATTLELINE_SERVER"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("BATTLELINE_CONFIG", str(tmp_path / "config.json"))
-
-
 @pytest.fixture
 def server(monkeypatch):
     """A server with the standing Battle Line ladder (Ann 1st, Bob 2nd, Cat 3rd; Bob's challenge of Ann open)

@@ -21,15 +21,6 @@ from .test_screens import later_position
 from .command import run
 
 
-@pytest.fixture(autouse=True)
-def config(tmp_path, monkeypatch):
-    """A config file of the test's own, and none of the caller's BATTLELINE_ settings."""
-    for name in ("BATTLELINE_LANGUAGE", "BATTLELINE_KEY", "BATTLELINE_SERVER", "XDG_CONFIG_HOME", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("BATTLELINE_CONFIG", str(tmp_path / "config.json"))
-    return tmp_path / "config.json"
-
-
 def shown(view: dict, events: list[dict], language: str) -> list[str]:
     with i18n.speaking(language):
         return screens.screen(view, events)

@@ -18,11 +18,7 @@ ME = {"id": "p_1", "name": "Ann", "vacation": {"days_left": 30},
 
 
 @pytest.fixture(autouse=True)
-def server(tmp_path, monkeypatch):
-    for name in ("BATTLELINE_LANGUAGE", "BATTLELINE_KEY", "BATTLELINE_SERVER", "XDG_CONFIG_HOME", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("BATTLELINE_CONFIG", str(tmp_path / "config.json"))
-
+def server(monkeypatch):
     class Answered(Client):
         def call(self, method, path, body=None, *, auth=True):
             assert (method, path) == ("GET", "/v1/players/me")

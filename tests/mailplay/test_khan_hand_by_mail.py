@@ -1,6 +1,7 @@
-"""A Khan & General email comes from the game by its name, and gives each card of the reader's hand with the id a reply types (its name is
-the card set's, in the reader's language: a Chinese name is no command), in the text part and the
-HTML part, and a reply with the id shown plays."""
+"""A Khan & General email comes from the game by its name, and gives each card of the reader's hand
+with the id a reply types (its name is the card set's, in the reader's language: a Chinese name is no
+command), in the text part and the HTML part, and a reply with the id shown plays; a Chinese player's
+unreadable reply is answered with the commands in Chinese."""
 
 from __future__ import annotations
 
@@ -17,18 +18,31 @@ from tests.fakes import start_game
 from tests.notify.helpers import LINKS, Outbox, html_of, kind_of, text_of
 
 
-@pytest.mark.parametrize("language", ["zh-Hans", "ja", "en"])
-def test_a_khan_email_shows_each_card_of_the_hand_with_the_id_a_reply_types(store, language):
+def khan_by_mail(store, language: str):
+    """Ann (seat 1, first) and Bob, both reading ``language``, in a seeded Khan & General game; mail
+    goes to an Outbox. Returns (services, outbox, Ann's view)."""
     outbox = Outbox()
     services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
-    people = []
-    for name in ("Ann", "Bob"):
-        made = services.players.create_player(CreatePlayerRequest(
-            name=name, email=f"{name.lower()}@example.org", language=language), None).body
-        people.append(services.players.authenticate(made["api_key"]))
+    people = [services.players.authenticate(services.players.create_player(CreatePlayerRequest(
+        name=name, email=f"{name.lower()}@example.org", language=language), None).body["api_key"])
+        for name in ("Ann", "Bob")]
     view = start_game(services, people[0], CreateGameRequest(
         game="khan", options={"first_seat": 1}, seed=3,
         seats=[PlayerSeat(player_id=people[0].id), PlayerSeat(player_id=people[1].id)]), people)
+    return services, outbox, view
+
+
+def reply_as_ann(services, view: dict, text: str, message_id: str):
+    reply = EmailMessage()
+    reply["From"], reply["To"] = "ann@example.org", LINKS.reply_address(view["game_id"], 1, view["version"])
+    reply["Subject"], reply["Message-ID"] = "Re", message_id
+    reply.set_content(text)
+    return services.inbound.handle(bytes(reply))
+
+
+@pytest.mark.parametrize("language", ["zh-Hans", "ja", "en"])
+def test_a_khan_email_shows_each_card_of_the_hand_with_the_id_a_reply_types(store, language):
+    services, outbox, view = khan_by_mail(store, language)
     services.dispatcher.drain_outbox()
     mail = next(m for m in outbox.sent if m["To"] == "ann@example.org" and kind_of(m) == "your_turn")
     text, html = text_of(mail), html_of(mail)
@@ -40,28 +54,13 @@ def test_a_khan_email_shows_each_card_of_the_hand_with_the_id_a_reply_types(stor
         assert re.search(rf"\[{card}\]", text), (card, text)  # "重骑兵 [heavy_cavalry]: ..."
         assert f">{card}</span>" in html, card
     unit = next(s for s in view["legal_steps"] if s["type"] == "place")["unit"]
-    reply = EmailMessage()
-    reply["From"], reply["To"] = "ann@example.org", LINKS.reply_address(view["game_id"], 1, view["version"])
-    reply["Subject"], reply["Message-ID"] = "Re", "<place@example.org>"
     place = "放置" if language == "zh-Hans" else "place"  # (Khan & General's commands in Chinese and English)
-    reply.set_content(f"{place} {unit}")
-    assert services.inbound.handle(bytes(reply)).outcome == "applied"
+    assert reply_as_ann(services, view, f"{place} {unit}", "<place@example.org>").outcome == "applied"
 
 
 def test_a_chinese_khan_players_unreadable_reply_is_answered_with_the_commands_in_chinese(store):
-    outbox = Outbox()
-    services = build_services(store, outlets=Outlets(mailer=outbox, links=LINKS))
-    people = [services.players.authenticate(services.players.create_player(CreatePlayerRequest(
-        name=name, email=f"{name.lower()}@example.org", language="zh-Hans"), None).body["api_key"])
-        for name in ("Ann", "Bob")]
-    view = start_game(services, people[0], CreateGameRequest(
-        game="khan", options={"first_seat": 1}, seed=3,
-        seats=[PlayerSeat(player_id=people[0].id), PlayerSeat(player_id=people[1].id)]), people)
-    reply = EmailMessage()
-    reply["From"], reply["To"] = "ann@example.org", LINKS.reply_address(view["game_id"], 1, view["version"])
-    reply["Subject"], reply["Message-ID"] = "Re", "<garbled@example.org>"
-    reply.set_content("放一个骑兵")
-    assert services.inbound.handle(bytes(reply)).outcome == "refused"
+    services, outbox, view = khan_by_mail(store, "zh-Hans")
+    assert reply_as_ann(services, view, "放一个骑兵", "<garbled@example.org>").outcome == "refused"
     text = text_of(outbox.sent[-1])
     # each command in the reader's words with what it does (a card by its name), English still read
     assert "部署 light_cavalry -1 0 北" in text and "将轻骑兵卡背朝上部署在(-1, 0)，朝向北" in text
