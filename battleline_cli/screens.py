@@ -283,6 +283,7 @@ def screen(view: dict, events: list[dict], card_set: dict | None = None, *, own:
         moves = your_moves(view)
         lines.append("")
         lines += moves.lines(presenter_of(view).write_step)
+        lines += presenter_of(view).not_playable(view)
         lines += example_turn(view, moves)
         lines.append(_("Resign with: battleline resign {game}").format(game=view["game_id"]))
     return lines

@@ -9,6 +9,7 @@ from typing import Any
 
 from . import OnFirstUse
 from .base import Step
+from ..kernel import i18n
 from ..kernel.i18n import N_, _, say
 from .steptypes import CommandError, StepTable
 
@@ -61,6 +62,10 @@ class Presenter:
     # A turn as commands, from a step the seat may take now (view, step, whether the command line
     # numbers its choices): the emails' example and the command line's (None: the step alone).
     example_turn: Callable[[dict, Step, bool], list[str]] | None = None
+    # The cards the seat holds but may not play at its decision, grouped by what keeps them in hand
+    # (view) -> [(card ids, the reason as Words)] (Battle Line: the tactics count, a second Leader); none
+    # when the seat does not choose a card now.
+    held_back: Callable[[dict], list[tuple[list[str], Any]]] = lambda view: []
     # How a tournament scores a game of it, in a sentence marked N_ (the standings page says it, in the reader's
     # language); empty: the page says nothing of it.
     scoring: str = ""
@@ -77,6 +82,14 @@ class Presenter:
         """What happened since the seat last moved (its own steps left out), in sentences: the first
         thing a player wants to read. A spectator gets the last few events."""
         return self.told(view, since_own_move(events, view["you"]))[-limit:]
+
+    def not_playable(self, view: dict) -> list[str]:
+        """The cards the seat holds but may not play now, each group with the rule that keeps it in hand,
+        in the reader's words (``held_back``): "Not playable now: Alexander, Scout (you have played 1
+        tactics card and your opponent 0: …)". The emails', the board page's and the command line's."""
+        called = self.card_names(view)
+        return [i18n.aside(_("Not playable now: {cards}").format(cards=i18n.joined([called.get(c, c) for c in cards])),
+                           say(reason)) for cards, reason in self.held_back(view)]
 
     def describe_step(self, step: Step) -> str:
         """The step in words, in the language spoken now."""

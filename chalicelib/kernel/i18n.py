@@ -142,6 +142,17 @@ def full_width() -> bool:
     return language() in _FULL_STOP
 
 
+def joined(items: list[str]) -> str:
+    """Items in a row (cards, commands) as the language writes them: "7R, 8R" / "7R、8R"."""
+    return ("、" if full_width() else ", ").join(items)
+
+
+def aside(text: str, aside: str) -> str:
+    """A text and an aside after it in the language's brackets: "Scout (both decks are empty)",
+    "侦察卡（两个牌堆都已经空了）"."""
+    return text + ("" if full_width() else " ") + bracketed(aside)
+
+
 def bracketed(text: str) -> str:
     """An aside in the language's brackets: full-width ones in Chinese and Japanese ("（结束回合）")."""
     return f"（{text}）" if full_width() else f"({text})"

@@ -12,6 +12,7 @@ import copy
 from ..games.battleline import claims, render, turns
 from ..games.battleline.cards import ENVIRONMENT_TACTICS, GUILE_TACTICS, LEADERS, parse_troop
 from ..games.battleline.setup import PHASE_ORDER
+from ..games.battleline.presenter import PRESENTER
 from ..games.battleline.story import card_name as tactic_or_troop
 from ..games.presenters import names as names_of
 from ..kernel.i18n import N_, _
@@ -97,7 +98,8 @@ def table(view: dict, steps: list[dict]) -> dict:
             "discards": [{"seat": int(seat), "name": names.get(int(seat), "?"), "cards": cards}
                          for seat, cards in sorted(state["discards"].items())],
             "hand_sizes": {seat: size for seat, size in state["hand_sizes"].items()},
-            "scout": state.get("scout"), "three_players": three}
+            "scout": state.get("scout"), "three_players": three,
+            "held_back": PRESENTER.not_playable(view)}
 
 
 def svg(view: dict) -> str:

@@ -145,9 +145,7 @@ def _sentences(lines: list[str]) -> str:
 _close = i18n.full_width
 
 
-def joined(items: list[str]) -> str:
-    """Items in a row (cards, commands) as the language writes them: "7R, 8R" / "7R、8R"."""
-    return ("、" if _close() else ", ").join(items)
+joined = i18n.joined
 
 
 def commands(items: list[str]) -> str:
@@ -359,7 +357,7 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
                 kind = ngettext("{what}: {count} choice", "{what}: {count} choices", len(members)).format(
                     what=_kind_name(view, key), count=len(members))
             example = _("e.g. {example}").format(example=presenter.say_step(members[0]))
-            left.append(kind + ("" if i18n.full_width() else " ") + bracketed(example))
+            left.append(i18n.aside(kind, example))
             continue
         found.append({"kind": key, "links": [{"label": describe(view, s), "url": url(s),
                                               "command": presenter.say_step(s)} for s in members]})
@@ -483,6 +481,7 @@ def letter(view: dict, links: Links, *, intro: str = "", first: str | None = Non
         "left": left,
         "example": example(view),
         "english_too": english_too(view),
+        "held_back": presenter.not_playable(view) if mine else [],
         "grid_intro": grid_intro(view),
         "board_url": links.board_url(game_id, seat),
         "resign_url": url({"type": "resign"}) if mine and can_resign(view) else None,

@@ -447,6 +447,8 @@ function renderBattleLineHand() {
   const hand = $("hand");
   hand.classList.toggle("choosing", choosingCard);
   hand.replaceChildren(...nodes);
+  // why a card it holds has no play now (the tactics count, a second Leader): said under the hand
+  $("held-back").replaceChildren(...(choosingCard ? view.table.held_back : []).map((line) => h("p", {class: "note"}, line)));
 }
 
 function toggleReturn(card) {

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...kernel.i18n import N_
-from ..base import Step
+from ..base import Step, Words
 from ..presenters import Presenter
-from . import render, story
+from . import render, story, tactics
 from .cards import is_troop
 from .setup import PHASE_ORDER
 from .steps import HELP, HELP_STEPS, STEPS
@@ -61,6 +61,21 @@ def _a_play(view: dict) -> str | None:
     return STEPS.write({"type": "play", "card": troop, "flag": flag}) if troop is not None and flag is not None else None
 
 
+def held_back(view: dict) -> list[tuple[list[str], Words]]:
+    """The cards the seat holds but has no play of at its play decision, in hand order, grouped by the
+    reason that keeps them in hand (``tactics.held_back``): "ALEXANDER, SCOUT: you have played 1 tactics
+    card and your opponent 0 …". None outside the seat's own play decision."""
+    if view["status"] != "active" or view["to_move"] != view["you"] or view["phase"] != "play":
+        return []
+    offered = {step["card"] for step in view["legal_steps"] if step["type"] == "play"}
+    kept: dict[str, tuple[list[str], Words]] = {}
+    for card in dict.fromkeys(view["state"].get("hand") or []):
+        if card not in offered:
+            reason = tactics.held_back(view["state"], view["you"], card)
+            kept.setdefault(reason, ([], reason))[0].append(card)
+    return list(kept.values())
+
+
 PRESENTER = Presenter(
     title=N_("Battle Line"), help=HELP, example='"play 7R 3", "claim none", "draw troop"', steps=STEPS,
     text_board=render.text_board, html_board=render.html_board, svg_board=render.svg_board,
@@ -68,5 +83,5 @@ PRESENTER = Presenter(
     options_told=story.options_told, turn_label=story.turn_label, card_names=story.card_names,
     help_steps=HELP_STEPS, card_face=render.card, table_rows=render.table, on_a_spot=render.on_a_flag,
     grid_intro=lambda: render.grid_intro(STEPS.say), then=then,
-    example_turn=example_turn,
+    example_turn=example_turn, held_back=held_back,
     scoring=N_("Points: the winner of a game scores 5, the loser the flags it held (a match adds up its games)."))

@@ -49,7 +49,7 @@ def described(card: str) -> str:
     notation (``8G``). The hand and the table in emails and on the command line say it so."""
     if card not in TACTIC_RULES:
         return card_name(card)
-    return card_name(card) + ("" if i18n.full_width() else " ") + i18n.bracketed(tactic_rule(card))
+    return i18n.aside(card_name(card), tactic_rule(card))
 
 
 def card_names(view: dict) -> dict[str, str]:

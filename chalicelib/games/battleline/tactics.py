@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ...kernel.i18n import N_
+from ...kernel.i18n import N_, Nn_
 from ..base import Event, IllegalStep, Words, State, Step, event, seat_key
 from . import listed
 from .cards import ENVIRONMENT_TACTICS, HAND_ORDER, TROOPS, is_troop
@@ -67,6 +67,7 @@ class Tactic:
     check: Callable[[State, int, Step], None]
     candidates: Callable[[State, int, str, Openings], list[Step]]
     apply: Callable[[State, int, Step], None]
+    lacking: str  # what the table lacks when ``candidates`` finds nothing (a sentence marked N_): :func:`held_back`
 
 
 def canonical(step: Step) -> Step:
@@ -118,7 +119,9 @@ def check_tactics_allowed(state: State, seat: int) -> None:
         raise IllegalStep(N_("this game is played without tactics cards"))
     mine, theirs = _tactics_counts(state, seat)
     if mine > theirs:
-        raise IllegalStep(N_('you have played {mine} tactics cards and your opponent {theirs}: you may not be more than one ahead'), mine=mine, theirs=theirs)
+        raise IllegalStep(Nn_('you have played {mine} tactics card and your opponent {theirs}: you may not be more than one ahead',
+                              'you have played {mine} tactics cards and your opponent {theirs}: you may not be more than one ahead'),
+                          n=mine, mine=mine, theirs=theirs)
 
 
 # ---------------------------------------------------------------- troops: into a slot
@@ -153,9 +156,13 @@ def check_leader(state: State, seat: int, step: Step) -> None:
     """ALEXANDER, DARIUS (Leader), a morale tactic: any colour and any value, played into a slot
     like a troop. Each player may play only one Leader per game; a second Leader stays in
     hand, unplayable, to the end."""
+    check_first_leader(state, seat)
+    check_slot(state, seat, step)
+
+
+def check_first_leader(state: State, seat: int) -> None:
     if state["leaders_played"][seat_key(seat)]:
         raise IllegalStep(N_("you have played a Leader already: a second one stays in your hand to the end"))
-    check_slot(state, seat, step)
 
 
 def leader_candidates(state: State, seat: int, card: str, openings: Openings) -> list[Step]:
@@ -380,19 +387,23 @@ def apply_traitor(state: State, seat: int, step: Step) -> None:
 
 # ---------------------------------------------------------------- the cards
 
-LEADER = Tactic(check_leader, leader_candidates, apply_leader)
+NO_SLOT = N_("none of your sides at an unclaimed flag has a free slot")
+LEADER = Tactic(check_leader, leader_candidates, apply_leader, NO_SLOT)
 
 TACTICS: dict[str, Tactic] = {
     "ALEXANDER": LEADER,
     "DARIUS": LEADER,
-    "COMPANION": Tactic(check_companion, slot_candidates, apply_slot),
-    "SHIELD": Tactic(check_shield, slot_candidates, apply_slot),
-    "FOG": Tactic(check_fog, environment_candidates, apply_environment),
-    "MUD": Tactic(check_mud, environment_candidates, apply_environment),
-    "SCOUT": Tactic(check_scout, scout_candidates, apply_scout),
-    "REDEPLOY": Tactic(check_redeploy, redeploy_candidates, apply_redeploy),
-    "DESERTER": Tactic(check_deserter, deserter_candidates, apply_deserter),
-    "TRAITOR": Tactic(check_traitor, traitor_candidates, apply_traitor),
+    "COMPANION": Tactic(check_companion, slot_candidates, apply_slot, NO_SLOT),
+    "SHIELD": Tactic(check_shield, slot_candidates, apply_slot, NO_SLOT),
+    "FOG": Tactic(check_fog, environment_candidates, apply_environment, N_("every flag is claimed")),
+    "MUD": Tactic(check_mud, environment_candidates, apply_environment, N_("every flag is claimed")),
+    "SCOUT": Tactic(check_scout, scout_candidates, apply_scout, N_("both decks are empty")),
+    "REDEPLOY": Tactic(check_redeploy, redeploy_candidates, apply_redeploy,
+                       N_("you have no card at an unclaimed flag to move")),
+    "DESERTER": Tactic(check_deserter, deserter_candidates, apply_deserter,
+                       N_("your opponent has no card at an unclaimed flag")),
+    "TRAITOR": Tactic(check_traitor, traitor_candidates, apply_traitor,
+                      N_("your opponent has no troop at an unclaimed flag, or none of your sides has a free slot")),
 }
 _SLOT_PLAYS.update((card, (None, *(listed.play(card, n) for n in _FLAG_NUMBERS))) for card in (*TROOPS, *TACTICS))
 
@@ -439,6 +450,22 @@ def card_candidates(state: State, seat: int) -> list[Step]:
             steps += TACTICS[tactic].candidates(state, seat, tactic, openings)
         break
     return steps
+
+
+def held_back(state: State, seat: int, card: str) -> Words:
+    """Why a card the seat holds has no play at its play decision (none of its plays is listed): the
+    rule that keeps it in hand, as that rule's refusal says it (more tactics cards played than the
+    opponent, a second Leader), else what its plays need that the table lacks now (``Tactic.lacking``;
+    a troop: a free slot). Reads only what every seat sees (the table, the decks' sizes, the tactics
+    and Leaders played), so a seat's view of the state will do."""
+    try:
+        if not is_troop(card):
+            check_tactics_allowed(state, seat)
+            if TACTICS[card] is LEADER:
+                check_first_leader(state, seat)
+    except IllegalStep as refused:
+        return refused.reason
+    return Words(NO_SLOT if is_troop(card) else TACTICS[card].lacking)
 
 
 def _tactics_counts(state: State, seat: int) -> tuple[int, int]:
@@ -495,4 +522,4 @@ def apply_play(state: State, seat: int, step: Step) -> list[Event]:
 
 
 __all__ = ["TACTICS", "Tactic", "apply_play", "canonical", "card_candidates", "check_play",
-           "check_tactics_allowed", "play_superset"]
+           "check_tactics_allowed", "held_back", "play_superset"]
