@@ -275,8 +275,8 @@ def screen(view: dict, events: list[dict], card_set: dict | None = None, *, own:
     lines += board(view, card_set)
     lines.append("")
     lines += hand(view, card_set)
-    if view["status"] != "waiting":  # no game yet to count
-        lines += presenter_of(view).counts(view)
+    if view["status"] != "waiting" and presenter_of(view).table_rows is not None:
+        lines += presenter_of(view).counts(view)  # (a board drawn whole says its own; a game not begun has none)
     lines += TERMINALS[view["game"]].notes(view)
     lines += clock(view)
     if view["status"] == "active" and view["you"] is not None and view["to_move"] == view["you"]:

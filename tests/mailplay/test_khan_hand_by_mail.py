@@ -65,3 +65,17 @@ def test_a_chinese_khan_players_unreadable_reply_is_answered_with_the_commands_i
     # each command in the reader's words with what it does (a card by its name), English still read
     assert "部署 light_cavalry -1 0 北" in text and "将轻骑兵卡背朝上部署在(-1, 0)，朝向北" in text
     assert "结束行动" in text and "也可以用英文指令" in text
+
+
+def test_a_khan_email_says_each_sides_counts_once_in_each_part(store):
+    """The board drawn whole carries each side's hand, limit, discards, units and command zone (by the
+    number its units carry in the text); the email does not say them again after it."""
+    services, outbox, view = khan_by_mail(store, "en")
+    services.dispatcher.drain_outbox()
+    mail = next(m for m in outbox.sent if m["To"] == "ann@example.org" and kind_of(m) == "your_turn")
+    text, html = text_of(mail), html_of(mail)
+    assert text.count("15 cards in hand, up to 1 card a turn") == 1, text
+    assert text.count("15 cards in hand, up to 2 cards a turn") == 1
+    assert text.count("Ann (you)") == 1 and "Command zone: empty" in text
+    assert html.count("15 cards in hand, up to 1 card a turn") == 1
+    assert html.count("15 cards in hand, up to 2 cards a turn") == 1

@@ -355,8 +355,9 @@ def _text_cell(board: Board, unit: dict) -> str:
 
 def text_board(state: dict, seat: int | None, names: Mapping[int, str] | None = None, *, hand: bool = True) -> str:
     """The board in plain text: whose turn, a grid (north up; a unit as seat, label, facing,
-    power and marks), the units in words, each side's counts and command zone, your hand
-    (names, ids to type, what each card does), and the legend."""
+    power and marks), the units in words, each side's counts and command zone (by the number the
+    grid gives its units), your hand (names, ids to type, what each card does), and the legend. It
+    holds the game's ``counts``: a text that draws it needs no other."""
     board = Board.of(state, seat, names)
     left, right, bottom, top = board.bounds()
     at = {(u["x"], u["y"]): u for u in board.field}
@@ -383,9 +384,10 @@ def text_board(state: dict, seat: int | None, names: Mapping[int, str] | None = 
             lines.append("  " + (_("{label}: {value}").format(label=said, value=words) if words else said))
         if not held:
             lines.append("  " + _("(empty)"))
-    rows = legend(board, TEXT_MARKS)
-    lines += ["", _("Legend:")]
-    lines += [f"  {label} = {words}" if what != "mark" else f"  {words}" for what, label, words in rows]
+    rows = [row for row in legend(board, TEXT_MARKS) if row[0] != "seat"]  # each side said above, by its number
+    if rows:
+        lines += ["", _("Legend:")]
+        lines += [f"  {label} = {words}" if what != "mark" else f"  {words}" for what, label, words in rows]
     return "\n".join(lines)
 
 
