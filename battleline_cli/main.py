@@ -268,6 +268,45 @@ def join(tournament_id: str) -> None:
                  count).format(name=found["name"], count=count))
 
 
+# ---------------------------------------------------------------- tournaments
+
+tournament_app = typer.Typer(no_args_is_help=True, help=N_("Tournaments: the open and running ones, one's standings "
+                                                           "and your games, entering and leaving (battleline "
+                                                           "tournament list, show, join, withdraw)."))
+app.add_typer(tournament_app, name="tournament")
+tournament_app.command("join", help=N_("Enter a tournament before it starts."))(join)
+
+
+@tournament_app.command("list", help=N_("Tournaments, newest first: open for entry, running or finished."))
+def tournament_list(status: Optional[str] = typer.Option(None, "--status", help=N_("open, running or finished; "
+                                                                                 "none: all three."))) -> None:
+    query = f"?status={status}" if status else ""
+    lines(screens.tournaments(state.client.call("GET", f"/v1/tournaments{query}", auth=False)["tournaments"]))
+
+
+@tournament_app.command("show", help=N_("A tournament: its standings, the round's pairings with their games (yours "
+                                        "named), or who has entered while it is open."))
+def tournament_show(tournament_id: str) -> None:
+    found = state.client.call("GET", f"/v1/tournaments/{tournament_id}", auth=False)
+    standings = state.client.call("GET", f"/v1/tournaments/{tournament_id}/standings", auth=False)
+    lines(screens.tournament(found, standings, _my_id()))
+
+
+@tournament_app.command("withdraw", help=N_("Leave a tournament (asks first); once it runs, your games still being "
+                                            "played are lost and you are paired no more."))
+def tournament_withdraw(tournament_id: str,
+                        yes: bool = typer.Option(False, "--yes", "-y", help=N_("Do not ask first."))) -> None:
+    found = state.client.call("GET", f"/v1/tournaments/{tournament_id}", auth=False)
+    if not yes:
+        question = (_("Withdraw from {name}? Your games still being played are lost, and you are paired no more.")
+                    if found["status"] == "running" else _("Withdraw from {name}?")).format(name=found["name"])
+        if not asked(question):
+            raise Failure(_("still in (battleline tournament withdraw {tournament} --yes withdraws without "
+                            "asking)").format(tournament=tournament_id))
+    state.client.call("POST", f"/v1/tournaments/{tournament_id}/withdraw")
+    out(_("You withdrew from {name}.").format(name=found["name"]))
+
+
 # ---------------------------------------------------------------- ladders
 
 ladder_app = typer.Typer(no_args_is_help=True, help=N_("Ladders: a ranking you climb by beating the players above "
@@ -409,21 +448,22 @@ def play(game_id: str,
 YES = {"y", "yes", "是", "是的", "好", "确定", "はい", "うん", "ｙ", "ｙｅｓ", "có", "co", "vâng", "đồng ý"}
 
 
+def asked(question: str) -> bool:
+    """Did the user say yes to the question (no unless they did; Ctrl-D or Ctrl-C at it is no)?"""
+    try:
+        said = typer.prompt(question, default="", show_default=False, prompt_suffix=" [y/N]: ")
+    except (typer.Abort, click.exceptions.Abort):
+        return False
+    return said.strip().lower() in YES
+
+
 @app.command(help=N_("Lose the game now (asks first)."))
 def resign(game_id: str, yes: bool = typer.Option(False, "--yes", "-y", help=N_("Do not ask first."))) -> None:
     view = state.client.view(game_id)
     if view["status"] != "active":
         raise Failure(_("game {game} is not being played").format(game=game_id))
-    if not yes:
-        question = _("Resign {title}? You lose the game.").format(title=screens.title(view))
-        try:
-            said = typer.prompt(question, default="", show_default=False, prompt_suffix=" [y/N]: ")
-            sure = said.strip().lower() in YES
-        except (typer.Abort, click.exceptions.Abort):  # (Ctrl-D or Ctrl-C at the question)
-            sure = False
-        if not sure:
-            raise Failure(_("not resigned (battleline resign {game} --yes resigns without asking)").format(
-                game=game_id))
+    if not yes and not asked(_("Resign {title}? You lose the game.").format(title=screens.title(view))):
+        raise Failure(_("not resigned (battleline resign {game} --yes resigns without asking)").format(game=game_id))
     state.client.call("POST", f"/v1/games/{game_id}/actions",
                       {"expected_version": view["version"], "steps": [{"type": "resign"}]})
     out(_("You resigned game {game}.").format(game=game_id))

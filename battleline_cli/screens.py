@@ -13,6 +13,8 @@ from chalicelib.games import GAMES
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
 from chalicelib.games.terminal import TERMINALS, name_of, seat_name, yours  # noqa: F401 - this module's too
 from chalicelib.kernel.i18n import _, ngettext
+from chalicelib.tournaments.told import FORMATS, TIE_BREAKS, short
+from chalicelib.tournaments.told import number as score
 
 from .moves import Moves, your_moves
 from .settings import aside, columns, pad, row, wrap
@@ -345,4 +347,105 @@ def ladder(found: dict, you: str | None = None) -> list[str]:
     elif you is not None:
         lines += ["", _("Challenge a player above you with: battleline ladder challenge PLAYER --ladder {ladder}").format(
             ladder=found["id"])]
+    return lines
+
+
+# ---------------------------------------------------------------- tournaments
+
+def tournament_state(found: dict) -> str:
+    """Where a tournament stands, in a few words: open for entry, a round of so many, finished."""
+    if found["status"] == "open":
+        return _("open for entry")
+    if found["status"] == "running":
+        return _("round {round} of {rounds}").format(round=found["round"], rounds=found["rounds"] or "?")
+    return _("finished")
+
+
+def tournament_kind(found: dict) -> str:
+    """"Battle Line, Swiss": the game and the format."""
+    return _("{game}, {format}").format(game=TITLES.get(found["game"], found["game"]),
+                                        format=_(FORMATS.get(found["format"], found["format"])))
+
+
+def tournaments(found: list[dict]) -> list[str]:
+    """``battleline tournament list``: each tournament in a line, newest first, and how to enter one."""
+    if not found:
+        return [_("No tournaments here yet.")]
+    width = max(columns(t["name"]) for t in found)
+    lines = [f"{t['id']}  {pad(t['name'], width)}  {tournament_kind(t)}: {tournament_state(t)}, "
+             + ngettext("{count} player", "{count} players", t["players"]).format(count=t["players"]) for t in found]
+    if any(t["status"] == "open" for t in found):
+        lines += ["", _("Enter one that is open with: battleline tournament join TOURNAMENT")]
+    return lines
+
+
+def tournament(view: dict, standings: dict, you: str | None = None) -> list[str]:
+    """``battleline tournament show``: where it stands, its players (open) or its standings with the first
+    tie-break (running, finished), the round's pairings with their games, yours named, and its page."""
+    lines = [_("{name} ({kind}): {state}").format(name=view["name"], kind=tournament_kind(view),
+                                                 state=tournament_state(view)), ""]
+    entered = [p for p in view["players"] if not p["withdrawn"]]
+    is_in = any(p["player_id"] == you for p in entered)
+    if view["status"] == "open":
+        names_in = [yours(p["name"]) if p["player_id"] == you else p["name"] for p in entered]
+        lines.append(ngettext("{count} player entered: {names}", "{count} players entered: {names}",
+                              len(entered)).format(count=len(entered), names=i18n.joined(names_in)) if entered
+                     else _("Nobody has entered yet."))
+    else:
+        lines += _standings(standings, you)
+        lines += _round(view, you)
+    lines.append("")
+    if view["status"] == "open" and you is not None and not is_in:
+        lines.append(_("Enter it with: battleline tournament join {tournament}").format(tournament=view["id"]))
+    elif view["status"] != "finished" and is_in:
+        lines.append(_("Leave it with: battleline tournament withdraw {tournament}").format(tournament=view["id"]))
+    lines.append(_("The standings page: {url}").format(url=standings["html_url"]))
+    return lines
+
+
+def _standings(standings: dict, you: str | None) -> list[str]:
+    """The standings, a player a line: rank, name, points, the first tie-break (withdrawn players said so)."""
+    first = standings["tie_break_order"][0]
+    named = [yours(r["name"]) if r["player_id"] == you else r["name"] for r in standings["standings"]]
+    width = max([columns(name) for name in named] + [columns(_("Player"))])
+    tie = TIE_BREAKS.get(first, (first, ""))[0]
+    lines = [f"      {pad(_('Player'), width)}  {_right(_('Points'), 6)}  {_right(tie, 6)}"]
+    for standing, name in zip(standings["standings"], named):
+        notes = ([_("withdrawn")] if standing["withdrawn"] else []) + ([_("annulled")] if standing["annulled"] else [])
+        lines.append(f"{standing['rank'] or '-':>4}. {pad(name, width)}  {_right(score(standing['points']), 6)}  "
+                     f"{_right(short(standing['tie_breaks'].get(first, 0)), 6)}" + (f"  {aside(row(notes))}" if notes else ""))
+    lines.append(_("{short}: {name}; then {others}").format(
+        short=tie, name=_(TIE_BREAKS.get(first, (first, first))[1]),
+        others=i18n.joined([TIE_BREAKS.get(n, (n,))[0] for n in standings["tie_break_order"][1:]]) or "-"))
+    return lines
+
+
+def _right(text: str, width: int) -> str:
+    """Text set right in ``width`` terminal columns (a Chinese or Japanese character takes two)."""
+    return " " * (width - columns(text)) + text
+
+
+def _round(view: dict, you: str | None) -> list[str]:
+    """The round being played: each board's players and its games (being played, or the points), a bye."""
+    pairings = [p for p in view["pairings"] if p["round"] == view["round"]]
+    if view["status"] != "running" or not pairings:
+        return []
+    lines = ["", _("Round {round}:").format(round=view["round"])]
+    mine = []
+    for pairing in pairings:
+        first, second = pairing["first"], pairing["second"]
+        who = [yours(p["name"]) if p["player_id"] == you else p["name"] for p in (first, second) if p]
+        if second is None:
+            lines.append("  " + _("Board {board}: {name}, a bye").format(board=pairing["board"], name=who[0]))
+            continue
+        if pairing["points"] is None:
+            state = ngettext("game {games}, being played", "games {games}, being played",
+                             len(pairing["game_ids"])).format(games=i18n.joined(pairing["game_ids"]))
+        else:
+            state = _("{first} to {second}").format(first=score(pairing["points"][0]), second=score(pairing["points"][1]))
+        lines.append("  " + _("Board {board}: {first} against {second}: {state}").format(
+            board=pairing["board"], first=who[0], second=who[1], state=state))
+        if you in (first["player_id"], second["player_id"]) and pairing["points"] is None:
+            mine += pairing["game_ids"]
+    lines += [_("Your game: battleline show {game}").format(game=game) for game in mine]
     return lines

@@ -270,6 +270,6 @@ def test_issue36_item8_the_crosstable_links_each_finished_game_and_says_ties_go_
 
 def test_the_pages_tie_break_figures_are_the_jsons_to_three_decimals():
     """A Sonneborn-Berger of 10.625 reads 10.625 on the page, as in the JSON and the CSV (not 10.62)."""
-    from chalicelib.pages.standings import short
+    from chalicelib.tournaments.told import short
 
     assert [short(v) for v in (10.625, 24.0, 15.5, 7.3333333)] == ["10.625", "24", "15.5", "7.333"]
