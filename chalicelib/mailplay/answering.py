@@ -20,10 +20,10 @@ import hashlib
 import re
 from datetime import timedelta
 from email.message import EmailMessage
-from email.utils import parseaddr
 
 from ..kernel.clock import Clock
 from ..kernel.ids import hash_email
+from .mailtext import address_of, header
 
 PER_HOUR = 5  # refusals and how-to-play answers to one address in an hour
 UNREAD_IN_A_ROW = 2  # after this many unreadable messages in a row, the next are not answered
@@ -33,10 +33,11 @@ ANSWERED_DAYS = 7  # how long a message's "answered" mark is kept (SES redeliver
 
 
 def _header(message: EmailMessage, name: str) -> str:
-    try:
-        return str(message.get(name) or "").strip()
-    except (ValueError, TypeError, LookupError):  # a header that cannot be parsed counts as present
-        return "?"
+    return header(message, name)
+
+
+def _present(message: EmailMessage, name: str) -> bool:
+    return any(key.lower() == name.lower() for key in message.keys())
 
 
 def never_answer(message: EmailMessage, envelope_from: str | None = None) -> str | None:
@@ -48,9 +49,9 @@ def never_answer(message: EmailMessage, envelope_from: str | None = None) -> str
     return_path = _header(message, "Return-Path")
     if envelope_from is not None and not envelope_from.strip("<> "):
         return "a bounce (null envelope sender)"
-    if message.get("Return-Path") is not None and not return_path.strip("<> "):
+    if _present(message, "Return-Path") and not return_path.strip("<> "):
         return "a bounce (null return path)"
-    sender = parseaddr(_header(message, "From"))[1].lower()
+    sender = address_of(_header(message, "From")).lower()
     if sender.split("@")[0] in ("mailer-daemon", "postmaster") or return_path.lower().strip("<>").startswith(
             "mailer-daemon@"):
         return "a bounce (from MAILER-DAEMON)"
@@ -60,7 +61,7 @@ def never_answer(message: EmailMessage, envelope_from: str | None = None) -> str
     if precedence in BULK or precedence == "auto_reply":
         return f"Precedence: {precedence}"
     for name in ("X-Autoreply", "X-Autorespond"):
-        if message.get(name) is not None:
+        if _present(message, name):
             return f"{name} present"
     suppress = {part.strip().lower() for part in _header(message, "X-Auto-Response-Suppress").split(",")}
     if suppress & set(SUPPRESSED):
@@ -68,12 +69,14 @@ def never_answer(message: EmailMessage, envelope_from: str | None = None) -> str
     return None
 
 
-def message_hash(message: EmailMessage, raw: bytes) -> str:
-    """What identifies a message when it is delivered again: its Message-ID and its body (after the
+def message_hash(message: EmailMessage, raw: bytes, to: str = "") -> str:
+    """What identifies a message when it is delivered again: the address it was read at (``to``: the same
+    text sent to two games' reply addresses is two replies), its Message-ID and its body (after the
     headers, which a relay may add to), hashed."""
     parts = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)
     body = parts[1] if len(parts) > 1 else raw
-    return hashlib.sha256(_header(message, "Message-ID").encode() + b"\n" + body).hexdigest()[:40]
+    return hashlib.sha256(to.lower().encode() + b"\n" + _header(message, "Message-ID").encode() + b"\n"
+                          + body).hexdigest()[:40]
 
 
 class AnswerCaps:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from email.utils import formatdate, getaddresses, make_msgid, parseaddr
+from email.utils import formatdate, make_msgid
 
 from pydantic import ValidationError
 
@@ -78,6 +79,13 @@ def _unread_note() -> str:
                             "its character set), so no message of yours went to the other players").format(parts=parts))
 
 
+def _message_id(message: EmailMessage) -> str | None:
+    """The message's Message-ID, to thread an answer under it: None when it has none that reads as one
+    ("<id@host>": a malformed one is not repeated in the answer's headers)."""
+    found = mailtext.header(message, "Message-ID")
+    return found if re.fullmatch(r"<[^<>\s@]+@[^<>\s@]+>", found) else None
+
+
 def _answer_word(text: str) -> str:
     """A reply's first command line as an answer's one word ("Accept." reads accept), in the language
     spoken (接受, 承諾, chấp nhận) or in English."""
@@ -106,12 +114,13 @@ class InboundMail:
         automatic = never_answer(message, envelope_from)
         if automatic is not None:  # a machine's message (a bounce, an out-of-office reply...): a loop otherwise
             return self._ignore(f"never answered: {automatic}")
-        addresses = recipients or [a for _, a in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
-        reply_to = None
+        addresses = recipients or mailtext.addresses_of(mailtext.header_values(message, "To")
+                                                        + mailtext.header_values(message, "Cc"))
+        reply_to, read_at = None, ""
         for address in addresses:
             if address.lower().startswith("play+"):
                 try:
-                    reply_to = self.links.read_reply_address(address)
+                    reply_to, read_at = self.links.read_reply_address(address), address
                     break
                 except LinkError as error:
                     return self._ignore(str(error))
@@ -122,10 +131,10 @@ class InboundMail:
         player = self.games.seat_player(reply_to.game_id, reply_to.seat)
         if player is None or not player.email:
             return self._ignore("no such game or seat")
-        sender = parseaddr(message.get("From", ""))[1]
+        sender = mailtext.address_of(mailtext.header(message, "From"))
         if sender.lower() != player.email.lower():
             return self._ignore(f"{sender or 'the sender'} is not seat {reply_to.seat}'s player")
-        seen = message_hash(message, raw)
+        seen = message_hash(message, raw, read_at)
         if self.caps is not None and self.caps.answered(player.email, seen):  # SES delivered it again
             return self._ignore("delivered again: played and answered already")
         with speaking(getattr(player, "language", None)):  # read in the player's words, answered in them
@@ -171,9 +180,15 @@ class InboundMail:
                 return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
             return self._answer(player, reply_to, message, "refused",
                                 _("Not played: your message to the other players cannot go: {why}").format(why=why))
-        key = hashlib.sha256((message.get("Message-ID") or text).encode()).hexdigest()
+        # The request's Idempotency-Key: this reply to this seat at this version (a player's keys are one
+        # space: the same Message-ID or text sent to two games, or twice to one, is each its own request);
+        # its fingerprint the request itself.
+        key = hashlib.sha256("\n".join([reply_to.game_id, str(reply_to.seat), str(reply_to.version),
+                                         mailtext.header(message, "Message-ID"), text]).encode()).hexdigest()
+        fingerprint = hashlib.sha256(request.model_dump_json().encode()).hexdigest()
         try:
-            outcome = self.games.post_action(player, reply_to.game_id, request, Idempotency(f"mail:{key[:40]}", key))
+            outcome = self.games.post_action(player, reply_to.game_id, request,
+                                             Idempotency(f"mail:{key[:40]}", fingerprint))
         except ServiceError as error:
             why = (_("the game has moved on since that email; here is where it stands now")
                    if error.code == "version_conflict" else error.detail)
@@ -252,7 +267,7 @@ class InboundMail:
         reply["Date"] = formatdate(usegmt=True)
         reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
         root = thread_root(view["game_id"], player.id, self.links.mail_domain)
-        threaded(reply, root, original.get("Message-ID") or None)
+        threaded(reply, root, _message_id(original))
         if context["your_move"] or asked:
             reply["Reply-To"] = self.links.reply_address(view["game_id"], reply_to.seat, view["version"])
         unsubscribable(reply, context["unsubscribe_url"])
@@ -265,7 +280,7 @@ class InboundMail:
     def _how_to_play(self, message: EmailMessage) -> Inbound:
         """A message to the bare ``play@`` address (a reply to an invitation, or a first try): how to
         play by email, in the sender's language if a player has their address; once a day an address."""
-        sender = parseaddr(message.get("From", ""))[1]
+        sender = mailtext.address_of(mailtext.header(message, "From"))
         if "@" not in sender:
             return self._ignore("to the bare address, from no address")
         if self.caps is not None and not (self.caps.first_today(sender) and self.caps.may_answer(sender)):
@@ -278,8 +293,8 @@ class InboundMail:
             reply["Subject"] = _("How to play by email")
             reply["Date"] = formatdate(usegmt=True)
             reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
-            if message.get("Message-ID"):
-                reply["In-Reply-To"] = reply["References"] = message["Message-ID"]
+            if _message_id(message):
+                reply["In-Reply-To"] = reply["References"] = _message_id(message)
             if player is not None:
                 unsubscribable(reply, self.links.unsubscribe_url(player.id))
             automatic(reply)

@@ -27,6 +27,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from email.message import Message
+from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
 from ..games.steptypes import QUOTE_HEADERS
@@ -54,6 +55,43 @@ REPLACEMENT = "\ufffd"
 class Decoded:
     text: str
     lossy: bool = False  # some bytes read as nothing (U+FFFD)
+
+
+# ---------------------------------------------------------------- headers, whatever they hold
+
+def header(message: Message, name: str) -> str:
+    """A header's value as text: "" when it is absent; its raw text when it cannot be parsed (a malformed
+    address, an encoded word that is none, a Message-ID of "<@>"). Never an exception: anyone may send
+    anything, and the reader answers or ignores it."""
+    try:
+        return str(message.get(name) or "").strip()
+    except Exception:  # (email's header parsers raise HeaderParseError, IndexError, AttributeError...)
+        return next((str(value).strip() for key, value in message.raw_items() if key.lower() == name.lower()), "")
+
+
+def header_values(message: Message, name: str) -> list[str]:
+    """Every value of a header that may come more than once (To, Cc), as :func:`header` reads one."""
+    try:
+        return [str(value) for value in message.get_all(name, [])]
+    except Exception:
+        return [str(value) for key, value in message.raw_items() if key.lower() == name.lower()]
+
+
+def address_of(text: str) -> str:
+    """The address a header's text names ("Ann <ann@example.org>": ann@example.org); "" when it names
+    none (parseaddr itself raises on some malformed input)."""
+    try:
+        return parseaddr(text)[1]
+    except Exception:
+        return ""
+
+
+def addresses_of(texts: list[str]) -> list[str]:
+    """The addresses the texts name (a To header's, a Cc header's), those that can be read."""
+    try:
+        return [address for _name, address in getaddresses(texts) if address]
+    except Exception:
+        return [address for text in texts if (address := address_of(text))]
 
 
 def _codecs(label: str | None) -> tuple[str, ...]:

@@ -1,0 +1,68 @@
+"""Anyone may send anything to the reply addresses: a header that cannot be parsed (a broken address, an
+encoded word that is none, a Message-ID of "<@>") is read as its raw text, and the reader answers or
+ignores the message; it never raises (in AWS a raising message fails its Lambda, is retried and ends in
+the failure queue)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.notify.helpers import LINKS, game_by_mail
+
+BROKEN = [
+    "<a@[1.2.3",
+    "=?utf-8?B?!!!?= <<x@evil.example",
+    "=?x-unknown?Q?=ZZ?= <ann@example.org>",
+    "\"unterminated <ann@example.org>",
+    "ann@example.org (comment",
+    "<>",
+    "<@>",
+    "@",
+    ",,,",
+    "a@b@c",
+    "=?utf-8?q?=00?=",
+    "\udcff",
+]
+
+
+def raw(headers: dict[str, str], body: str = "play 5R 3") -> bytes:
+    lines = [f"{name}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n" + body + "\r\n").encode("utf-8", "surrogateescape")
+
+
+@pytest.fixture
+def mail(store):
+    services, inbound, outbox, view, ann, bob = game_by_mail(store, "battleline")
+    return inbound, LINKS.reply_address(view["game_id"], 1, 0)
+
+
+@pytest.mark.parametrize("broken", BROKEN)
+@pytest.mark.parametrize("where", ["From", "To", "Cc", "Message-ID", "Return-Path", "Auto-Submitted", "Precedence",
+                                   "Content-Type"])
+def test_a_header_that_cannot_be_parsed_is_ignored_or_answered_never_raised(mail, broken, where):
+    inbound, address = mail
+    for to in (address, "play@mail.example", "someone@else.example"):
+        headers = {"From": "Ann <ann@example.org>", "To": to, "Subject": "Re", "Message-ID": "<m1@example.org>"}
+        headers[where] = broken
+        result = inbound.handle(raw(headers))
+        assert result.outcome in ("applied", "refused", "ignored")
+
+
+def test_the_seats_player_is_answered_though_its_message_id_is_malformed(mail):
+    inbound, address = mail
+    result = inbound.handle(raw({"From": "ann@example.org", "To": address, "Message-ID": "<@>"}, "paly 5R 3"))
+    assert result.outcome == "refused" and result.reply is not None
+    assert "<@>" not in str(result.reply["References"]) + str(result.reply["In-Reply-To"])  # not repeated
+
+
+def test_random_header_bytes_never_raise(mail):
+    inbound, address = mail
+    rng = random.Random(7)
+    alphabet = "<>@\"()[],;:=?\\ \t.abcAB-_=?utf-8?B?Q?" + "é我\udcff"
+    for _ in range(300):
+        headers = {"From": "ann@example.org", "To": address, "Message-ID": "<m@x>"}
+        name = rng.choice(["From", "To", "Cc", "Message-ID", "Reply-To", "Return-Path", "Content-Type", "Subject"])
+        headers[name] = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert inbound.handle(raw(headers)).outcome in ("applied", "refused", "ignored")
