@@ -106,6 +106,8 @@ class Operation:
             codes += ["idempotency_key_invalid", "idempotency_key_reused"]
         if self.files:
             codes.append("not_acceptable")
+        if self.html and self.method == "POST":  # a page's form (form_fields)
+            codes += ["payload_too_large", "invalid_request"]
         codes += ["internal_error", "service_unavailable"]
         return tuple(dict.fromkeys(codes))
 
@@ -259,19 +261,26 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
         raise ServiceError(code, describe_validation(error)) from None
 
 
-MAX_FORM_BYTES = 4096  # a link page's form: a few checkboxes and a choice
+# A link page's form: a few checkboxes, a choice and a message (at most talk.MAX_LENGTH characters, each
+# up to 4 bytes of UTF-8 written as 3 characters a byte: 6,000 bytes), with room to spare.
+MAX_FORM_BYTES = 16384
 
 
 def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]]:
-    """A page's form (application/x-www-form-urlencoded), its fields by name; anything else, or a
-    form too large to be one of ours, reads as no form."""
+    """A page's form (application/x-www-form-urlencoded), its fields by name; a body of another kind (or
+    none) reads as no form. A form too large to be one of ours, or one that cannot be read, is refused
+    (413 ``payload_too_large``, 422 ``invalid_request``): never read as no form, which would play the
+    page's defaults instead of what was chosen."""
     media_type = ((headers or {}).get("content-type") or "").split(";")[0].strip().lower()
-    if media_type != "application/x-www-form-urlencoded" or not raw_body or len(raw_body) > MAX_FORM_BYTES:
+    if media_type != "application/x-www-form-urlencoded" or not raw_body:
         return {}
+    if len(raw_body) > MAX_FORM_BYTES:
+        raise ServiceError("payload_too_large", _("the form is larger than this page's form can be ({most} bytes "
+                                                  "at most): nothing was done").format(most=MAX_FORM_BYTES))
     try:
         return parse_qs(raw_body.decode("ascii"), max_num_fields=32)
     except (UnicodeDecodeError, ValueError):
-        return {}
+        raise ServiceError("invalid_request", _("the form cannot be read: nothing was done")) from None
 
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from ..kernel.errors import ServiceError
 from ..kernel.i18n import N_, _, full_width, sentences, speaking
 from ..pages.page import Page
 from ..presenting import show
@@ -148,9 +149,11 @@ def _choices(form: dict[str, list[str]] | None) -> Choices | None:
     said = " ".join(" ".join(form.get("message", [])).split()) if form else ""  # a textarea's lines: one line
     if not form or "turn" not in form:
         return Choices(message=said) if said else None
-    flags = tuple(int(v) for v in form.get("claim", []) if v.isdigit() and 1 <= int(v) <= 9)
-    deck = next((v for v in form.get("deck", []) if v in ("troop", "tactics")), None)
-    return Choices(claims=flags, deck=deck, message=said or None)
+    claims, decks = form.get("claim", []), form.get("deck", [])
+    if not all(v.isdigit() and 1 <= int(v) <= 9 for v in claims) or len(decks) > 1 or \
+            any(v not in ("troop", "tactics") for v in decks):  # not a choice the page offers: never a default
+        raise ServiceError("invalid_request", _("the form holds a choice this page does not offer: nothing was done"))
+    return Choices(claims=tuple(int(v) for v in claims), deck=decks[0] if decks else None, message=said or None)
 
 
 def _drawn(played: LinkedStep) -> list[str]:
@@ -164,7 +167,11 @@ def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | 
     the turn as the form chose it; or, followed again, says when it was played and where the game
     stands now."""
     try:
-        played = mailplay.play_step_link(token, _choices(form))
+        chosen = _choices(form)
+    except ServiceError as refused:
+        return _page(refused.status, _("That move was not played"), refused.detail, code=refused.code)
+    try:
+        played = mailplay.play_step_link(token, chosen)
     except LinkError as error:
         return Page.refused(error)
     except StepRefused as refused:

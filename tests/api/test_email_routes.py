@@ -116,3 +116,41 @@ def test_a_decline_link_over_http_ends_the_game_declined(api):
     assert answered.status == 200 and ">You declined</h1>" in answered.body
     view = api.view(ann, game["game_id"])
     assert view["status"] == "finished" and view["result"] == {"winner": None, "reason": "declined", "seat": 2}
+
+
+def test_a_turn_pages_form_with_a_long_message_in_chinese_plays_what_it_chose(api):
+    """A message of 460 Chinese characters makes a form of some 4,200 bytes: it is read whole (it once read
+    as no form, and the page's defaults were played: a troop card drawn, the message dropped)."""
+    from urllib.parse import quote
+
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    played = api.post(path, raw="turn=1&deck=tactics&message=" + quote("我" * 460), headers={**FORM, **BROWSER})
+    assert played.status == 200 and "from the tactics deck" in played.body
+    events = api.get(f"/v1/games/{game['game_id']}/events?after=0", key=ann["api_key"]).body["events"]
+    assert next(e for e in events if e["type"] == "draw")["data"]["deck"] == "tactics"
+    assert any(e["data"].get("text") == "我" * 460 for e in events)
+
+
+@pytest.mark.parametrize("form, status, code", [
+    ("turn=1&deck=tactics&message=" + "x" * 20000, 413, "payload_too_large"),
+    ("turn=1&claim=99&deck=troop", 422, "invalid_request"),
+    ("turn=1&claim=-1", 422, "invalid_request"),
+    ("turn=1&deck=zzz", 422, "invalid_request"),
+    ("turn=1&deck=troop&deck=tactics", 422, "invalid_request"),
+])
+def test_a_form_that_is_not_the_pages_plays_nothing(api, form, status, code):
+    """A form too large to be the page's, or with a choice the page does not offer, is refused and plays
+    nothing: never read as the page's defaults."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    page = api.post(path, raw=form, headers={**FORM, **BROWSER})
+    assert page.status == status and page.headers["content-type"].startswith("text/html"), page.body[:300]
+    assert "nothing was done" in page.body
+    program = api.post(path, raw=form, headers=FORM)
+    assert program.status == status and program.body["code"] == code
+    assert api.view(ann, game["game_id"])["version"] == 0
