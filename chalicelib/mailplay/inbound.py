@@ -168,6 +168,11 @@ class InboundMail:
             steps, said = presenter.parse_reply(text)
             if said and (_UNREAD.get() or mailtext.REPLACEMENT in said):  # never a message read lossily
                 said = None
+            if said and mailtext.quotes_our_email(said):  # a quote no rule knew: it may hold the seat's hand
+                return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(
+                    why=_("your message seems to hold our email, quoted (it holds the game's id or one of its "
+                          "links), and it could show your hand: delete the quoted email from your reply, or write "
+                          "no message, and send it again")))
             request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused",

@@ -230,10 +230,24 @@ MORE_QUOTE_HEADERS = re.compile("|".join((
     r"Forwarded message|転送メッセージ|转发的邮件|轉寄的郵件|Reply message|Thư chuyển tiếp)[-_=\s]*$",
     # Outlook's quoted header block in more languages: "Sent:", "发送时间：", "送信日時:", "寄件日期:"
     r"^(?:Sent|Date|发送时间|發送時間|寄件日期|送信日時|日時|Đã gửi|Ngày)\s*[:：]\s*\S.*$",
+    # Players write from mail clients set to any language, not only ours: Gmail's, Apple Mail's and
+    # Thunderbird's attribution in German, French, Spanish, Italian, Portuguese, Dutch, Polish, Russian and
+    # Korean ("Am Mo., 23. Nov. 2026 um 10:00 Uhr schrieb Ann <a@x>:", "Le lun. 23 nov. 2026, Ann a écrit :")
+    r"^Am .+ schrieb .+:$", r"^.+ schrieb:$", r"^Le .+ a écrit\s*:$", r"^El .+ escribió:$", r"^Il .+ ha scritto:$",
+    r"^Em .+ escreveu:$", r"^Op .+ schreef .+:$", r"^.+ napisał(?:\(a\))?:$", r"^.+ (?:пишет|написал\(а\)|написал|написала):$",
+    r"^.+ 작성:$",
+    # their forwarding rules, and Outlook's header block in those languages ("Von:", "De :", "От:")
+    r"^[-_=\s]*(?:Ursprüngliche Nachricht|Message d'origine|Mensaje original|Messaggio originale|Mensagem original|"
+    r"Oorspronkelijk bericht|Wiadomość oryginalna|Исходное сообщение|원본 메시지|Begin forwarded message|"
+    r"Anfang der weitergeleiteten Nachricht|Début du message réexpédié)[-_=\s:]*$",
+    r"^(?:Von|Gesendet|Envoyé|Enviado|Inviato|Verzonden|Wysłano|Отправлено|От|보낸 사람|보낸 날짜)\s*[:：]\s*\S.*$",
 )), re.IGNORECASE)
 _RULE = re.compile(r"^[_\-=─━]{10,}$")  # Outlook's "________________________________" and the like
 _HEADER_LINE = re.compile(r"^(?:From|Sent|Date|To|Cc|Subject|发件人|發件人|发送时间|發送時間|收件人|抄送|主题|主旨|"
-                          r"寄件者|寄件日期|差出人|送信日時|宛先|件名|Từ|Đã gửi|Đến|Chủ đề)\s*[:：]", re.IGNORECASE)
+                          r"寄件者|寄件日期|差出人|送信日時|宛先|件名|Từ|Đã gửi|Đến|Chủ đề|"
+                          r"Von|Gesendet|An|Betreff|De|Envoyé|À|Objet|Enviado|Para|Asunto|Da|Inviato|A|Oggetto|"
+                          r"Van|Verzonden|Aan|Onderwerp|Od|Wysłano|Do|Temat|От|Отправлено|Кому|Тема|"
+                          r"보낸 사람|보낸 날짜|받는 사람|제목)\s*[:：]", re.IGNORECASE)
 _LINK = re.compile(r"https?://", re.IGNORECASE)
 
 
@@ -293,6 +307,17 @@ def own_text(text: str, depth: int = 0) -> str:
         return own_text("\n".join(rest[links[-1] + 1:]), depth + 1) if links else ""
     after = next((i for i, line in enumerate(rest) if line and not _quote_mark(line)), None)  # after the ">" lines
     return "" if after is None else own_text("\n".join(rest[after:]), depth + 1)
+
+
+# Lines only our own emails hold: a game's id ("game g_0123456789abcdef"), the links to its board, its
+# steps and its answers. A reply whose message holds one quotes our email in a way no rule above knew.
+OUR_EMAIL = re.compile(r"\bg_[0-9a-f]{16}\b|/v1/(?:links|games|answers|invitations|unsubscribe)/")
+
+
+def quotes_our_email(text: str) -> bool:
+    """Does the text hold a line of one of our emails (a game's id, one of its links)? Such a text is
+    never sent to the other players as a message: it may quote the seat's own hand."""
+    return bool(OUR_EMAIL.search(text))
 
 
 # ---------------------------------------------------------------- a reply
