@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 
 from chalice.cli.factory import CLIFactory
@@ -30,6 +31,20 @@ from devtools.dynamodb_local import ROOT
 EDGE_PROBLEMS = {**EDGE_CODES, 403: "not_found", 501: "method_not_allowed"}
 
 
+# The paths whose last part is a secret (a signed link's token), and the query parameters that are.
+TOKEN_PATHS = re.compile(r"^(/v1/(?:links|answers|invitations|unsubscribe|recover))/[^/?\s]+")
+SECRET_QUERY = re.compile(r"([?&](?:seat|token|key|code)=)[^&\s]+", re.IGNORECASE)
+
+
+def redacted(requestline: str) -> str:
+    """A request line with its secrets left out: "GET /v1/links/{token} HTTP/1.1",
+    "GET /v1/games/g_1/board?seat={secret} HTTP/1.1"."""
+    parts = requestline.split(" ")
+    if len(parts) >= 2:
+        parts[1] = SECRET_QUERY.sub(r"\1{secret}", TOKEN_PATHS.sub(r"\1/{token}", parts[1]))
+    return " ".join(parts)
+
+
 class BurstTolerantServer(ThreadedHTTPServer):
     request_queue_size = 128
 
@@ -44,6 +59,12 @@ class RequestHandler(ChaliceRequestHandler):
     # more (GET /v1/khan/card-sets: 44 ms kept alive, 1.4 ms on a new connection; 0.9 ms now).
     # API Gateway has no such delay, and clients keep connections alive (benchmarks/load.py).
     disable_nagle_algorithm = True
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """The access log's line, as API Gateway's (infra/stack.py logs its resourcePath): the request line
+        without its secrets, since a link's token plays a move or shows a seat's hand (no log line holds a
+        secret in the clear)."""
+        self.log_message('"%s" %s %s', redacted(self.requestline), str(code), str(size))
 
     def __getattr__(self, name: str):
         if name.startswith("do_"):
