@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from ..kernel.errors import ServiceError, describe_validation
 from ..games.commandwords import answer
 from ..games.steptypes import CommandError, command_lines
-from ..games.presenters import PRESENTERS
+from ..games.presenters import PRESENTERS, names
 from ..http.models import ActionRequest
 from ..kernel.calls import Idempotency
 from ..kernel.clock import Clock
@@ -191,16 +191,37 @@ class InboundMail:
         key = hashlib.sha256("\n".join([reply_to.game_id, str(reply_to.seat), str(reply_to.version),
                                          mailtext.header(message, "Message-ID"), text]).encode()).hexdigest()
         fingerprint = hashlib.sha256(request.model_dump_json().encode()).hexdigest()
+        held: list[dict] = []  # steps of the reply left for the seat's next decision
         try:
             outcome = self.games.post_action(player, reply_to.game_id, request,
                                              Idempotency(f"mail:{key[:40]}", fingerprint))
         except ServiceError as error:
-            why = (_("the game has moved on since that email; here is where it stands now")
-                   if error.code == "version_conflict" else error.detail)
-            return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
+            index = error.extra.get("step_index")
+            if error.code == "not_your_turn" and index:
+                # The reply's first steps passed the decision to another seat (Khan & General's reaction
+                # window opens when an action ends): they are played, and the rest waits for the seat's
+                # next decision, which the situation after the answer may change.
+                steps, held = steps[:index], steps[index:]
+                try:
+                    outcome = self.games.post_action(player, reply_to.game_id, ActionRequest(
+                        expected_version=reply_to.version, steps=steps, message=said),
+                        Idempotency(f"mail:{key[:34]}:first", fingerprint))
+                except ServiceError as again:
+                    error = again
+                    held = []
+            if not held:
+                why = (_("the game has moved on since that email; here is where it stands now")
+                       if error.code == "version_conflict" else error.detail)
+                return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(why=why))
         played = _("Played: {steps}").format(steps=show.commands([presenter.say_step(s) for s in steps]))
         if said:
             played = i18n.sentences(played, _("Your message went with it."))
+        if held:
+            now = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
+            played = i18n.sentences(played, _("Not played yet: {steps}: {name} may answer first (it is their decision "
+                                              "now); send them when it is your decision again").format(
+                steps=show.commands([presenter.say_step(s) for s in held]),
+                name=names(now).get(now.get("to_move"), "?")))
         return self._answer(player, reply_to, message, "applied", played, events=outcome.body.get("events", []))
 
     def _answer_game(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:

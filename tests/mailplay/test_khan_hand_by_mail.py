@@ -79,3 +79,33 @@ def test_a_khan_email_says_each_sides_counts_once_in_each_part(store):
     assert text.count("Ann (you)") == 1 and "Command zone: empty" in text
     assert html.count("15 cards in hand, up to 1 card a turn") == 1
     assert html.count("15 cards in hand, up to 2 cards a turn") == 1
+
+
+def test_a_reply_whose_action_opens_the_opponents_reaction_plays_up_to_it_and_says_what_waits(store):
+    """A reply that ends an action and then its turn: the end of the action gives the opponent the decision
+    (the reaction window), so its first steps are played and the rest waits for Ann's next decision, said
+    so (it was refused whole, "it is not your decision now", nothing played)."""
+    import random
+
+    from chalicelib.http.models import ActionRequest
+
+    services, outbox, view = khan_by_mail(store, "en")
+    game_id, rng = view["game_id"], random.Random(1)
+    for number in range(200):  # random steps of both seats; Ann ends her turn by email when she can
+        seat = services.games.view_for_seat(game_id, 1)["to_move"]
+        now = services.games.view_for_seat(game_id, seat)
+        if seat == 1 and any(s["type"] == "end_action" for s in now["legal_steps"]):
+            result = reply_as_ann(services, now, "end action\nend turn", f"<ends{number}@example.org>")
+            assert result.outcome == "applied", result.reason
+            if "Not played yet" in result.reason:
+                break
+            continue
+        steps = [s for s in now["legal_steps"] if s["type"] not in ("resign", "offer_draw")]
+        services.games.post_action(services.games.seat_player(game_id, seat), game_id, ActionRequest(
+            expected_version=now["version"], steps=[rng.choice(steps)]), None)
+    else:
+        raise AssertionError("no action of Ann's opened a reaction window")
+    assert result.reason.startswith("Played: end action.") and "Not played yet: end turn: Bob may answer first" \
+        in result.reason
+    after = services.games.view_for_seat(game_id, 1)
+    assert after["version"] == now["version"] + 1 and after["to_move"] == 2
