@@ -10,7 +10,8 @@ from pydantic_core import PydanticCustomError
 
 from ..clocks import digest, timecontrol
 from ..kernel.shapes import STRICT, Shape
-from ..kernel.text import NO_CONTROLS, PLAIN_TEXT_PATTERN, Email, MessageText, Name, no_controls, plain_text
+from ..kernel.text import (LINES_PATTERN, NO_CONTROLS, PLAIN_TEXT_PATTERN, Email, MessageText, Name, lines_text,
+                           no_controls, plain_text)
 
 GAME_TYPES = ("battleline", "khan")
 
@@ -152,8 +153,11 @@ class CreateGameRequest(Request):
 
 
 class NotesRequest(Request):
-    text: str = Field(description="Your notes on the game, as you want them kept (they replace what you saved "
-                                  "before): up to 4,000 characters, several lines allowed; empty clears them.")
+    text: Annotated[str, Field(description="Your notes on the game, as you want them kept (they replace what you "
+                                           "saved before): up to 4,000 characters, several lines allowed (no other "
+                                           "control character, no bidirectional override); empty clears them.",
+                               json_schema_extra={"pattern": LINES_PATTERN}),
+                    AfterValidator(lines_text)]
 
 
 class ActionRequest(Request):

@@ -20,7 +20,10 @@ from pydantic_core import PydanticCustomError
 # surrogates too, which no pattern over text can name.
 _REFUSED = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"
 _REFUSED_CHARACTER = re.compile(rf"[{_REFUSED}\ud800-\udfff]")
-PLAIN_TEXT_PATTERN = rf"^[^{_REFUSED}]*[^\s{_REFUSED}][^{_REFUSED}]*$"
+# Characters that show nothing (zero-width spaces and joiners, the word joiner, the byte order mark, the
+# Hangul and Braille blanks): a name of only these, and spaces, is blank.
+_INVISIBLE = r"\u200b-\u200d\u2060\ufeff\u115f\u1160\u3164\uffa0\u2800"
+PLAIN_TEXT_PATTERN = rf"^[^{_REFUSED}]*[^\s{_INVISIBLE}{_REFUSED}][^{_REFUSED}]*$"
 NO_CONTROLS = rf"[^{_REFUSED}]*"  # no_controls' rule, as a part of a pattern (blank allowed)
 
 
@@ -40,10 +43,32 @@ def no_controls(text: str) -> str:
     return text
 
 
+_SHOWN = re.compile(rf"[^\s{_INVISIBLE}]")
+
+
 def plain_text(text: str) -> str:
+    """No refused character (:func:`no_controls`), and something that shows: not blank, nor made only of
+    spaces and characters that show nothing (a name of one zero-width space reads as no name)."""
     no_controls(text)
-    if not text.strip():
+    if not _SHOWN.search(text):
         raise PydanticCustomError("blank_text", "may not be blank")
+    return text
+
+
+# Text of several lines (a seat's notes): a name's rule, but tabs and line breaks are allowed.
+_REFUSED_IN_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                               r"\u200e\u200f\u061c\ud800-\udfff]")
+LINES_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
+
+
+def lines_text(text: str) -> str:
+    """Lines of text (tabs and line breaks allowed) with no other control character and no bidirectional
+    override, which could make the text read as another wherever it is shown."""
+    found = _REFUSED_IN_LINES.search(text)
+    if found is not None:
+        char = found.group()
+        raise PydanticCustomError("control_character", "may not contain {character}", {
+            "character": f"U+{ord(char):04X} {unicodedata.name(char, 'control character')}"})
     return text
 
 

@@ -342,3 +342,10 @@ def test_a_full_game_through_the_api_reaches_a_result(long_play, api, two):
     events = api.get(f"/v1/games/{gid}/events", key=ann["api_key"]).body["events"]
     assert events[-1]["type"] == "game_finished" and events[-1]["version"] == view["version"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+
+@pytest.mark.parametrize("name", ["\u200b", " \u200b\u200d ", "\u3164", "\u2800\u2800"])
+def test_a_name_that_shows_nothing_is_blank(api, name):
+    """A name of zero-width or blank characters only reads as no name wherever it is shown: refused as blank."""
+    problem_of(api.post("/v1/players", {"name": name}), 422, "invalid_request")
+    assert api.post("/v1/players", {"name": "Ann\u200b"}).status == 201  # something shows

@@ -138,3 +138,13 @@ def test_a_seats_notes_stay_with_the_player_who_wrote_them(api, table, services)
     ann, _bob, _eve, gid = table
     services.store.put_notes(NotesRecord(gid, 1, "p-someoneelse", "a former player's notes", "2026-01-01T00:00:00.000Z"))
     assert read(api, ann, gid).body == {"game_id": gid, "seat": 1, "text": "", "updated_at": None}
+
+
+@pytest.mark.parametrize("text", ["a\u0000b", "left\u202eright", "x\u2028y", "bell\u0007"])
+def test_notes_hold_no_control_character_nor_bidirectional_override(api, table, text):
+    """Notes are shown on the board page: like names and messages, they hold no control character (tabs and
+    line breaks apart) and no bidirectional override, which could make them read as other text."""
+    ann, _bob, _eve, gid = table
+    problem_of(put(api, ann, gid, text), 422, "invalid_request")
+    assert read(api, ann, gid).body["text"] == ""
+    assert put(api, ann, gid, "line one\n\tline two\r\nthree").status == 200
