@@ -147,7 +147,7 @@ def read_search(path: Path, card_set: CardSet) -> SearchFile:
     except (OSError, UnicodeDecodeError) as error:
         raise SearchFileError(path.name, [f"cannot read the file: {error}"]) from None
     except json.JSONDecodeError as error:
-        raise SearchFileError(path.name, [f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"]) \
+        raise SearchFileError(path.name, [f"not valid JSON: {error.msg.removesuffix(' at')} at line {error.lineno}, column {error.colno}"]) \
             from None
     return check_search(data, card_set, path.name)
 

@@ -332,17 +332,31 @@ def field_path(data: Any, loc: tuple) -> str:
     return ".".join(parts) or "the file"
 
 
+def _ids_used_twice(data: Any) -> list[str]:
+    """Each id given to two cards (units and commands share one space of ids), read from the file as it is:
+    said with the schema's faults too, so that one reading of a file tells every fault."""
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for group in ("units", "commands"):
+        entries = data.get(group) if isinstance(data, dict) else None
+        for entry in entries if isinstance(entries, list) else []:
+            card = entry.get("id") if isinstance(entry, dict) else None
+            if not isinstance(card, str):
+                continue
+            if card in seen:
+                problems.append(f"{group}[{card}]: the id {card!r} is used twice (also in {seen[card]})")
+            seen.setdefault(card, group)
+    return problems
+
+
 def _cross_checks(cs: CardSetFile) -> list[str]:
     problems: list[str] = []
     factions = [f.id for f in cs.factions]
     if len(set(factions)) != 2:
         problems.append("factions: the two factions need different ids")
-    seen: dict[str, str] = {}
+    problems += _ids_used_twice(cs.model_dump(include={"units", "commands"}))
     for group, entries in (("units", cs.units), ("commands", cs.commands)):
         for entry in entries:
-            if entry.id in seen:
-                problems.append(f"{group}[{entry.id}]: the id {entry.id!r} is used twice (also in {seen[entry.id]})")
-            seen.setdefault(entry.id, group)
             if entry.faction not in factions:
                 problems.append(f"{group}[{entry.id}].faction: {entry.faction!r} is not one of the factions "
                                 f"({', '.join(factions)})")
@@ -440,6 +454,18 @@ def warnings(card_set: CardSet) -> list[str]:
     return found
 
 
+def _given(data: Any, problem: dict) -> str:
+    """", not 7": the value the file gives where the schema refuses it (a number, a short word), so the
+    designer sees what to change; nothing for a missing field or a whole object."""
+    value = problem.get("input")
+    if problem["type"] == "missing" or isinstance(value, (dict, list)) or value is None:
+        return ""
+    shown = json.dumps(value, ensure_ascii=False)
+    if len(shown) > 40 or str(value) in problem["msg"]:  # (a validator of ours names it already)
+        return ""
+    return f", not {shown}"
+
+
 def parse(data: Any, source: str = "card set") -> CardSet:
     """Validate a card set's data; raise CardSetError with every fault found."""
     try:
@@ -448,8 +474,8 @@ def parse(data: Any, source: str = "card set") -> CardSet:
         problems = []
         for problem in error.errors():
             message = problem["msg"].removeprefix("Value error, ")
-            problems.append(f"{field_path(data, problem['loc'])}: {message}")
-        raise CardSetError(source, problems) from None
+            problems.append(f"{field_path(data, problem['loc'])}: {message}{_given(data, problem)}")
+        raise CardSetError(source, problems + _ids_used_twice(data)) from None
     problems = _cross_checks(model)
     if problems:
         raise CardSetError(source, problems)
@@ -472,8 +498,8 @@ def read_file(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as error:
         raise CardSetError(path.name, [f"cannot read the file: {error}"]) from None
     except json.JSONDecodeError as error:
-        raise CardSetError(path.name, [f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"]) \
-            from None
+        raise CardSetError(path.name, [f"not valid JSON: {error.msg.removesuffix(' at')} at line {error.lineno}, "
+                                       f"column {error.colno}"]) from None
 
 
 def load_file(path: Path) -> CardSet:

@@ -10,7 +10,7 @@ import pytest
 
 from chalicelib.games.khan import cardset
 from devtools import card_set as card_set_tool
-from chalicelib.games.khan.cardset import (REGISTRY, CardSetChanged, CardSetError, Registry, parse, parse_keyword,
+from chalicelib.games.khan.cardset import (REGISTRY, CardSetChanged, CardSetError, Registry, parse, parse_keyword, read_file,
                                           warnings)
 
 from .helpers import ENGINE, act, new_game
@@ -239,3 +239,23 @@ def test_an_unknown_card_set_is_refused_naming_the_ones_there_are():
         ENGINE.options_model.model_validate({"card_set": "nope"})
     error = refused.value.errors()[0]
     assert error["type"] == "unknown_card_set" and "khan-default v1" in error["msg"]
+
+
+def test_one_reading_of_a_file_tells_schema_faults_with_the_value_given_and_ids_used_twice(tmp_path):
+    """A designer's file with a missing field, a cost out of range and an id used twice hears of all three at
+    once, each refused value named; a control character in the JSON reads "at line", once."""
+    data = copy.deepcopy(DEFAULT.data)
+    del data["units"][0]["base"]
+    command(data, "lance")["cost"] = 7
+    data["commands"].append(dict(command(data, "charge")))
+    with pytest.raises(CardSetError) as raised:
+        parse(data)
+    problems = raised.value.problems
+    assert any(p.startswith(f"units[{data['units'][0]['id']}].base: Field required") for p in problems)
+    assert "commands[lance].cost: Input should be less than or equal to 3, not 7" in problems
+    assert any("the id 'charge' is used twice" in p for p in problems)
+    path = tmp_path / "broken.json"
+    path.write_text('{"id": "a\u0001b"}')
+    with pytest.raises(CardSetError) as raised:
+        read_file(path)
+    assert "Invalid control character at line 1" in raised.value.problems[0]
