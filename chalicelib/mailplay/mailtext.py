@@ -108,7 +108,9 @@ def _codecs(label: str | None) -> tuple[str, ...]:
 
 
 def decode(data: bytes, label: str | None = None) -> Decoded:
-    """Bytes as text: the label's codec, UTF-8, detection, then lossily (``Decoded.lossy``)."""
+    """Bytes as text: the label's codec, UTF-8, detection, then lossily (``Decoded.lossy``). Detection over
+    a label that names a character set it cannot be decoded in (``x-klingon``, ``punycode``) is a guess
+    about a part its sender said was otherwise: lossy too, so that no message read that way is passed on."""
     tried = [*_codecs(label), "utf-8"]
     for name in tried:
         try:
@@ -122,7 +124,7 @@ def decode(data: bytes, label: str | None = None) -> Decoded:
         if best is not None:
             text = str(best)
             if REPLACEMENT not in text:
-                return Decoded(text)
+                return Decoded(text, lossy=bool((label or "").strip().strip('"')))
     except Exception:  # noqa: BLE001 (detection is a guess: a failure leaves the lossy decode)
         logger.info("charset detection failed", exc_info=True)
     return Decoded(data.decode(tried[0] if tried[0] != "utf-8" else "utf-8", errors="replace"), lossy=True)

@@ -312,3 +312,12 @@ def test_item_10_the_traditional_words_of_the_issue_read():
             written = traditional(word)
             written.encode("big5")
             assert answer(written, "zh-Hans") == english_word
+
+
+def test_a_guess_over_a_label_no_codec_can_read_is_lossy():
+    """Bytes that a label says are in a character set no codec reads them in (an unknown name, punycode) are
+    a guess when detection reads them: lossy, so no message read that way goes to the other players. Without
+    a label, detection is the only reading and is kept."""
+    assert mailtext.decode(b"hello \xff\xfe there", "x-klingon").lossy
+    assert mailtext.decode(b"\xff\xfe\xfd caf\xe9", "punycode").lossy
+    assert not mailtext.decode("游戏开始了，我们来玩吧，祝你好运".encode("gb18030"), None).lossy
