@@ -281,7 +281,7 @@ class ClockView(Shape):
 
 class GameView(Shape):
     game_id: str
-    game: str
+    game: Literal["battleline", "khan"]
     version: int
     status: Literal["waiting", "active", "finished"]
     seats: list[SeatView]
