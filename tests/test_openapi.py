@@ -124,3 +124,12 @@ def test_an_idempotent_operation_that_answers_a_file_documents_both_headers():
                    files=("text/csv", "application/x-ndjson"))
     headers = openapi.responses(op)["200"]["headers"]
     assert {"Content-Disposition", "Next-Cursor", "Idempotent-Replayed"} <= set(headers)
+
+
+def test_every_webhook_type_is_a_row_of_the_notifications_table():
+    """docs/notifications.md's message table names every message type openapi.yaml's ``webhooks`` document
+    (a receiver reading the table alone learns every type that may come)."""
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    rows = {line.split("|")[1].strip().strip("`") for line in (ROOT / "docs/notifications.md").read_text().splitlines()
+            if line.startswith("| `")}
+    assert set(document["webhooks"]) - rows == set()
