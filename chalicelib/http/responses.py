@@ -412,7 +412,9 @@ class WebhookView(Shape):
 
 
 class WebhookCreated(WebhookView):
-    secret: str = Field(description="whsec_...: the signing secret, shown once.")
+    secret: str = Field(description="whsec_...: the signing secret, shown only in this answer (and in its replay "
+                                    "to a retry with the same Idempotency-Key, within 24 hours: derived again, "
+                                    "never stored).")
 
 
 class WebhookList(Shape):
