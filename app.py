@@ -117,11 +117,11 @@ def end_vacation(call: Call):
 
 
 @api.operation("POST", "/v1/tournaments", "createTournament", summary="Create a tournament (you organise it)",
-               body=m.CreateTournamentRequest, response=r.TournamentView, status=201,
+               body=m.CreateTournamentRequest, response=r.TournamentView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set",
                        "invalid_tournament"), tag="tournaments")
 def create_tournament(call: Call):
-    return call.services.tournaments.create(call.player, call.body)
+    return call.services.tournaments.create(call.player, call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/tournaments", "listTournaments",
@@ -442,11 +442,12 @@ def check_khan_card_set(call: Call):
 
 # ---------------------------------------------------------------- webhooks
 
-@api.operation("POST", "/v1/webhooks", "createWebhook", summary="Register a webhook; returns its secret, once",
+@api.operation("POST", "/v1/webhooks", "createWebhook", summary="Register a webhook; returns its secret (only here, and again to a retry with the "
+                       "same Idempotency-Key)",
                body=m.CreateWebhookRequest, response=r.WebhookCreated, status=201, tag="webhooks",
-               errors=("unsafe_webhook_url",))
+               idempotent=True, errors=("unsafe_webhook_url", "webhook_not_found"))
 def create_webhook(call: Call):
-    return call.services.webhooks.create_webhook(call.player, call.body)
+    return call.services.webhooks.register(call.player, call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/webhooks", "listWebhooks", summary="The caller's webhooks", response=r.WebhookList,
@@ -594,10 +595,10 @@ def recover_with_link(call: Call):
 # ---------------------------------------------------------------- ladders
 
 @api.operation("POST", "/v1/ladders", "createLadder", summary="Create a ladder (you organise it)",
-               body=m.CreateLadderRequest, response=r.LadderView, status=201,
+               body=m.CreateLadderRequest, response=r.LadderView, status=201, idempotent=True,
                errors=("unknown_game_type", "invalid_options", "invalid_deck", "unknown_card_set"), tag="ladders")
 def create_ladder(call: Call):
-    return call.services.ladders.create(call.player, call.body)
+    return call.services.ladders.create(call.player, call.body, call.idempotency)
 
 
 @api.operation("GET", "/v1/ladders", "listLadders",

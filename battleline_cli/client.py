@@ -62,6 +62,7 @@ class Client:
         page = self.call("GET", f"/v1/games/{game_id}/events?after={after}")
         events = page["events"]
         while page.get("next_cursor"):  # a long game's history comes in pages
-            page = self.call("GET", f"/v1/games/{game_id}/events?cursor={page['next_cursor']}")
+            # with the same query: a cursor is refused with another ``after``
+            page = self.call("GET", f"/v1/games/{game_id}/events?after={after}&cursor={page['next_cursor']}")
             events += page["events"]
         return events

@@ -135,7 +135,7 @@ class CompetitionsArea:
 
 def competitions_area(store: Store, clock: Clock, core: GameLifeArea, people: PlayersArea, played: GamesArea,
                       lobby: Lobby, *, base_url: str) -> CompetitionsArea:
-    tournaments = Tournaments(store, clock, life=core.life, base_url=base_url)
+    tournaments = Tournaments(store, clock, life=core.life, idempotent=core.idempotent, base_url=base_url)
     ladders = Ladders(store, clock, life=core.life, games=played.games, lobby=lobby, idempotent=core.idempotent)
     return CompetitionsArea(tournaments=tournaments, ladders=ladders,
                             finished=FinishedGames(life=core.life, ratings=people.ratings, tournaments=tournaments,
@@ -167,7 +167,8 @@ def notifications_area(store: Store, clock: Clock, core: GameLifeArea, played: G
         messages.TOURNAMENT_FINISHED: tell,
         messages.TOURNAMENT_WITHDRAWAL: competitions.tournaments.finish_withdrawal,
     })
-    return NotificationsArea(dispatcher=dispatcher, webhooks=Webhooks(store, clock, dispatcher=dispatcher),
+    return NotificationsArea(dispatcher=dispatcher, webhooks=Webhooks(store, clock, dispatcher=dispatcher,
+                                                                                 idempotent=core.idempotent),
                              digests=Digests(store, clock, life=core.life))
 
 

@@ -124,3 +124,37 @@ def test_an_idempotent_operation_that_answers_a_file_documents_both_headers():
                    files=("text/csv", "application/x-ndjson"))
     headers = openapi.responses(op)["200"]["headers"]
     assert {"Content-Disposition", "Next-Cursor", "Idempotent-Replayed"} <= set(headers)
+
+
+def test_every_webhook_type_is_a_row_of_the_notifications_table():
+    """docs/notifications.md's message table names every message type openapi.yaml's ``webhooks`` document
+    (a receiver reading the table alone learns every type that may come)."""
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    rows = {line.split("|")[1].strip().strip("`") for line in (ROOT / "docs/notifications.md").read_text().splitlines()
+            if line.startswith("| `")}
+    assert set(document["webhooks"]) - rows == set()
+
+
+def test_every_problem_member_the_server_sends_is_documented():
+    """docs/clients.md promises every member a problem carries beyond RFC 9457's is in openapi.yaml's
+    ``Problem``: each keyword a refusal is raised with (``ServiceError``/``Retryable``'s extras, a step's
+    ``details``) is one of its properties. The suite's answers are checked against ``Problem`` closed
+    (tests/openapi_contract.py), so one that a test makes and this misses fails there too."""
+    import ast
+
+    problem = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["schemas"]["Problem"]
+    sent: dict[str, str] = {}
+    for path in (ROOT / "chalicelib").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name in ("ServiceError", "Retryable"):
+                members = [k.arg for k in node.keywords if k.arg is not None]
+            elif name == "IllegalStep":
+                members = [key.value for k in node.keywords if k.arg == "details" and isinstance(k.value, ast.Dict)
+                           for key in k.value.keys if isinstance(key, ast.Constant)]
+            else:
+                continue
+            sent.update({member: f"{path.relative_to(ROOT)}:{node.lineno}" for member in members})
+    assert {m: where for m, where in sent.items() if m not in problem["properties"]} == {}

@@ -175,9 +175,12 @@ class Query(Shape):
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
 
-Cursor = Annotated[str, Field(min_length=1, max_length=1024, description="The `next_cursor` of the page "
-                                                                          "before, with the same query; left out: "
-                                                                          "the first page.")]
+# No maxLength: a cursor longer than any (http/cursors.MAX_CURSOR, 1,024 characters) is not this list's,
+# and is refused as every other such cursor is, 400 invalid_cursor (not 422 invalid_request).
+Cursor = Annotated[str, Field(min_length=1, description="The `next_cursor` of the page before, with the same "
+                                                        "query; left out: the first page. One that is not this "
+                                                        "list's for this query (edited, another query's, longer "
+                                                        "than 1,024 characters) is 400 invalid_cursor.")]
 
 
 def Limit(default: int, most: int):  # noqa: N802 - a field's type, named like one
@@ -205,8 +208,9 @@ class ListRecordsQuery(Query):
 
 
 class ListEventsQuery(Query):
-    after: int = Field(0, ge=0, description="Only events with a larger seq (a `cursor`, when given, takes "
-                                            "its place).")
+    after: int = Field(0, ge=0, description="Only events with a larger seq. A `cursor` goes on from its page "
+                                            "and is for the `after` it came with: send that `after` with it "
+                                            "(another is 400 invalid_cursor).")
     limit: int = Limit(200, 1000)
     cursor: Cursor | None = None
     wait: int = Field(0, ge=0, description="A long-poll for events after `after`, in " + LONG_POLL)

@@ -391,6 +391,16 @@ class Problem(Shape):
     counterexample: dict[str, Any] | None = Field(None, description="With `flag`: a completion of the opponent's "
                                                                     "side that would beat the claimer's (as "
                                                                     "analyzeBattleLine gives it).")
+    limit: int | None = Field(None, description="The limit the request would pass: 429 `too_many_invitations` "
+                                                "(email addresses a player may invite a day), 409 `too_many_games` "
+                                                "(unfinished games a player may have), 422 `notes_too_long` "
+                                                "(characters).")
+    max_places_above: int | None = Field(None, description="422 `too_far_above`: how many places above you a "
+                                                           "ladder lets you challenge.")
+    max_open_challenges: int | None = Field(None, description="409 `too_many_challenges`: the open challenges a "
+                                                              "ladder allows a player.")
+    player_id: str | None = Field(None, description="409 `too_many_challenges`: the player who has that many "
+                                                    "open challenges (you or the player you challenge).")
 
 
 class WebhookView(Shape):
@@ -402,7 +412,9 @@ class WebhookView(Shape):
 
 
 class WebhookCreated(WebhookView):
-    secret: str = Field(description="whsec_...: the signing secret, shown once.")
+    secret: str = Field(description="whsec_...: the signing secret, shown only in this answer (and in its replay "
+                                    "to a retry with the same Idempotency-Key, within 24 hours: derived again, "
+                                    "never stored).")
 
 
 class WebhookList(Shape):

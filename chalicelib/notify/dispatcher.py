@@ -159,6 +159,8 @@ class Dispatcher:
         if player is None:
             return
         if player.wants("webhook", message.type):
+            # Every endpoint subscribed, a disabled one too: its delivery is recorded as failed
+            # ("the endpoint is disabled") without a request, so that it can be redelivered.
             for endpoint in endpoints:
                 if endpoint.wants(message.type):
                     delivery = Delivery(endpoint.id, message.id, message.player_id, message.type, envelope(message),
@@ -200,6 +202,8 @@ class Dispatcher:
         delivery's lease. Returns the delivery as left."""
         now = self.now()
         if endpoint is None or endpoint.disabled:
+            # Recorded, not sent: a disabled endpoint's deliveries are listed (failed) and can be
+            # redelivered, which enables the endpoint again (services/webhooks.py); none is lost.
             why = "the endpoint was deleted" if endpoint is None else f"the endpoint is disabled: {endpoint.disabled}"
             return self._settle(delivery, "failed", None, Attempt(iso(now), None, why), first)
         leased = delivery if first else self._lease(delivery, now)

@@ -152,7 +152,10 @@ class Games:
         ``wait`` (a long-poll), when there are none yet and the game is not over, wait for them:
         each look reads only the number of the game's latest version (one strongly consistent
         query of one item), and the events are read once it moved on."""
-        at = cursors.decode(cursor, "events", game_id, lambda a: isinstance(a, int) and a >= 0)
+        # A cursor is of this game asked after this seq (as listGames' is of its filters): with
+        # another ``after`` it is another query's, and refused rather than silently ignoring ``after``.
+        scope = f"{game_id}|{after}"
+        at = cursors.decode(cursor, "events", scope, lambda a: isinstance(a, int) and a >= after)
         start = after if at is None else at
         game, _engine = self.life.load(game_id)
         seat = game.seat_of(player.id)
@@ -164,7 +167,7 @@ class Games:
             readable = seat is not None and any(e.type == talk.MESSAGE for e in shown) and \
                 self.reads_messages(player.id)
             return {"events": talk.visible([e.seen_by(seat) for e in shown], seat, readable),
-                    "next_cursor": cursors.encode("events", game_id, shown[-1].seq) if more else None}
+                    "next_cursor": cursors.encode("events", scope, shown[-1].seq) if more else None}
 
         if start < game.event_count:
             return page(self.store.list_events(game_id, start))

@@ -69,8 +69,12 @@ class Ladders:
 
     # ------------------------------------------------------------------ requests
 
-    def create(self, player: Player, request) -> dict:
-        """A ladder the caller organises."""
+    def create(self, player: Player, request, idempotency: Idempotency | None = None) -> Outcome:
+        """A ladder the caller organises (createLadder), once per Idempotency-Key: a retry is answered
+        the first answer, and makes nothing."""
+        return self.idempotent.run(player.id, idempotency, lambda record: self._create(player, request, record))
+
+    def _create(self, player: Player, request, record: Recorder) -> dict:
         engine = self._engine(request.game)
         options = self.life.game_options(engine, dict(request.options))
         if engine.seat_count(options) != 2:
@@ -78,8 +82,9 @@ class Ladders:
         made = LadderRecord(ids.new_id("l"), request.name, engine.name, options, request.max_places_above,
                             request.max_open_challenges, request.response_days, request.idle_days, player.id,
                             self.now())
-        self.store.create_ladder(made)
-        return self._view(LadderBoard(made, [], []))
+        answer = self._view(LadderBoard(made, [], []))
+        self.store.create_ladder(made, record(answer))
+        return answer
 
     def list_ladders(self, query) -> dict:
         """The standing ladders (on the first page), then the organisers' newest first, a page at a time

@@ -21,6 +21,7 @@ from typing import Callable
 from ..http import cursors
 from ..kernel import ids
 from ..clocks import timecontrol
+from ..kernel.calls import Idempotency, Outcome
 from ..kernel.clock import Clock, iso
 from ..kernel.errors import ServiceError
 from ..http.models import ListTournamentsQuery
@@ -28,6 +29,7 @@ from ..notify import messages
 from ..presenting.links import standings_csv_path, standings_page_path, tournament_trf_path
 from ..store.records import GameRecord, Player, SeatRecord, TournamentRecord
 from ..store.protocol import Store
+from .idempotency import Idempotent, Recorder
 from .life import GameLife
 from ..store.errors import DuplicateItem, StoreUnavailable, VersionConflict
 from ..kernel import lazy
@@ -43,8 +45,10 @@ ATTEMPTS = 8  # optimistic retries when two updates of one tournament race
 
 
 class Tournaments:
-    def __init__(self, store: Store, clock: Clock, *, life: GameLife, base_url: str = "") -> None:
+    def __init__(self, store: Store, clock: Clock, *, life: GameLife, idempotent: Idempotent,
+                 base_url: str = "") -> None:
         self.store = store
+        self.idempotent = idempotent  # createTournament's Idempotency-Key
         self.base_url = base_url  # where browsers reach this API: the standings page's link
         self.clock = clock
         self.life = life  # the games' life: a round's games made, found, forfeited on a withdrawal
@@ -55,7 +59,12 @@ class Tournaments:
 
     # ------------------------------------------------------------------ requests
 
-    def create(self, player: Player, request) -> dict:
+    def create(self, player: Player, request, idempotency: Idempotency | None = None) -> Outcome:
+        """createTournament, once per Idempotency-Key: a retry is answered the first answer (the
+        tournament as it was made), and makes nothing."""
+        return self.idempotent.run(player.id, idempotency, lambda record: self._create(player, request, record))
+
+    def _create(self, player: Player, request, record: Recorder) -> dict:
         engine = self.engines.get(request.game)
         if engine is None:
             raise ServiceError("unknown_game_type", _("{game!r} games are not available on this server yet").format(
@@ -80,8 +89,9 @@ class Tournaments:
             duplicate=request.duplicate, rated=request.rated, max_players=request.max_players,
             forfeit_points=engine.forfeit_points(options) * per_pairing, match_games=match_games,
             games_per_pairing=per_pairing, withdraw_on_timeout=request.withdraw_on_timeout)
-        self.store.put_tournament(TournamentRecord(data["id"], data, 0), None)
-        return self.view(data)
+        answer = self.view(data)
+        self.store.put_tournament(TournamentRecord(data["id"], data, 0), None, idempotency=record(answer))
+        return answer
 
     def get(self, tournament_id: str) -> dict:
         return self.view(self.scored(self._load(tournament_id).data))

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from ..http import cursors
 from ..kernel import ids
+from ..kernel.calls import Idempotency, Outcome
 from ..kernel.clock import Clock, iso
 from ..kernel.errors import ServiceError
 from ..http.models import PageQuery
@@ -17,26 +18,53 @@ from ..notify.webhooks import ROTATION_OVERLAP, SigningKeys
 from ..store.records import Player, WebhookEndpoint, WebhookSecret
 from ..store.protocol import Store
 from ..kernel.i18n import _
+from .idempotency import Idempotent, Recorder
 
 
 class Webhooks:
-    def __init__(self, store: Store, clock: Clock, *, dispatcher: Dispatcher) -> None:
+    def __init__(self, store: Store, clock: Clock, *, dispatcher: Dispatcher, idempotent: Idempotent) -> None:
         self.store = store
         self.clock = clock
+        self.idempotent = idempotent  # createWebhook's Idempotency-Key
         self.dispatcher = dispatcher  # its signing keys; a delivery made again
         self.signing: SigningKeys = dispatcher.signing
 
     def create_webhook(self, player: Player, request) -> dict:
-        try:
-            check_url(request.url)
-        except UnsafeUrl as refused:
-            raise ServiceError("unsafe_webhook_url", str(refused)) from None
-        now = iso(self.clock.now())
-        endpoint = WebhookEndpoint(ids.new_id("wh"), player.id, request.url, request.events,
-                                   [WebhookSecret(self.signing.new_salt(), now)], None, now)
-        self.store.put_webhook(endpoint)
-        self.store.make_reachable(player.id)  # their games no longer skip telling them
-        return {**endpoint.as_json(), "secret": self.signing.secret(endpoint.id, endpoint.secrets[0].salt)}
+        """Register the endpoint: its view, with the signing secret (shown once)."""
+        return self.register(player, request, None).body
+
+    def register(self, player: Player, request, idempotency: Idempotency | None) -> Outcome:
+        """createWebhook. With an Idempotency-Key, a retry is answered the first answer again, secret
+        included: the secret was never stored (neither in the endpoint's item nor in the key's record,
+        which keeps the answer with ``secret`` null); it is derived again from the endpoint's first salt
+        and the server key, as every delivery derives it (notify/webhooks.SigningKeys). The first secret
+        stays in force for 24 hours after any rotation, so within the key's 24 hours it can always be
+        derived; an endpoint deleted since is answered 404 ``webhook_not_found``."""
+
+        def create(record: Recorder) -> dict:
+            try:
+                check_url(request.url)
+            except UnsafeUrl as refused:
+                raise ServiceError("unsafe_webhook_url", str(refused)) from None
+            now = iso(self.clock.now())
+            endpoint = WebhookEndpoint(ids.new_id("wh"), player.id, request.url, request.events,
+                                       [WebhookSecret(self.signing.new_salt(), now)], None, now)
+            answer = {**endpoint.as_json(), "secret": self.signing.secret(endpoint.id, endpoint.secrets[0].salt)}
+            self.store.create_webhook(endpoint, record(answer))  # the record keeps the answer, its secret null
+            self.store.make_reachable(player.id)  # their games no longer skip telling them
+            return answer
+
+        made = self.idempotent.run(player.id, idempotency, create)
+        return Outcome(self._with_first_secret(player, made.body), replayed=True) if made.replayed else made
+
+    def _with_first_secret(self, player: Player, answer: dict) -> dict:
+        """A replayed creation's answer (its secret withheld) with the endpoint's first secret derived again."""
+        endpoint = self.store.get_webhook(player.id, answer["id"])
+        first = next((s for s in endpoint.secrets if s.created_at == endpoint.created_at), None) if endpoint else None
+        if first is None:
+            raise ServiceError("webhook_not_found", _("the webhook this request made was deleted since; register "
+                                                      "it again with a new Idempotency-Key"))
+        return {**answer, "secret": self.signing.secret(endpoint.id, first.salt)}
 
     def list_webhooks(self, player: Player) -> dict:
         return {"webhooks": [e.as_json() for e in self.store.list_webhooks(player.id)]}

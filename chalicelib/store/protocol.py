@@ -356,9 +356,11 @@ class CompetitionStore(Protocol):
     # ------------------------------------------------------------------ tournaments
 
     def put_tournament(self, tournament: TournamentRecord, expected_version: int | None,
-                       messages: list[Message] = ()) -> None:
+                       messages: list[Message] = (), idempotency: IdempotencyRecord | None = None) -> None:
         """Create (``expected_version`` None) or update the tournament with its messages, all or
-        nothing; VersionConflict if it exists already (create) or moved past ``expected_version``."""
+        nothing; VersionConflict if it exists already (create) or moved past ``expected_version``.
+        ``idempotency`` (a creation's): its record, written with it; IdempotencyRace if the key was
+        used first."""
 
     def load_tournament(self, tournament_id: str) -> TournamentRecord | None:
         """The tournament, or None."""
@@ -371,8 +373,9 @@ class CompetitionStore(Protocol):
 
     # ------------------------------------------------------------------ ladders
 
-    def create_ladder(self, ladder: LadderRecord) -> bool:
-        """Create the ladder; False if it exists."""
+    def create_ladder(self, ladder: LadderRecord, idempotency: IdempotencyRecord | None = None) -> bool:
+        """Create the ladder (with the idempotency record if given, all or nothing); False if it
+        exists; IdempotencyRace if the key was used first."""
 
     def load_ladder(self, ladder_id: str) -> LadderBoard | None:
         """The ladder (settings, rungs top first with their players, open challenges) by one strongly
@@ -431,6 +434,10 @@ class NotificationStore(Protocol):
 
     def put_webhook(self, endpoint: WebhookEndpoint) -> None:
         """Create or overwrite the endpoint."""
+
+    def create_webhook(self, endpoint: WebhookEndpoint, idempotency: IdempotencyRecord | None) -> None:
+        """Create the endpoint with the idempotency record if given, all or nothing; DuplicateItem if
+        the endpoint exists, IdempotencyRace if the key was used first."""
 
     def get_webhook(self, player_id: str, webhook_id: str) -> WebhookEndpoint | None:
         """The player's endpoint, or None (another player's endpoint is not found)."""

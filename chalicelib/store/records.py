@@ -432,7 +432,10 @@ class WebhookEndpoint:
     created_at: str
 
     def wants(self, event_type: str) -> bool:
-        return self.disabled is None and (self.events is None or event_type in self.events)
+        """Whether the endpoint subscribes to ``event_type``, disabled or not: a disabled endpoint's
+        messages are still recorded as deliveries (failed, never sent), so that none is lost: each can
+        be listed and redelivered, and a redelivery enables the endpoint again."""
+        return self.events is None or event_type in self.events
 
     def salts_in_force(self, now: str) -> list[str]:
         return [s.salt for s in self.secrets if s.expires_at is None or s.expires_at > now]

@@ -103,3 +103,36 @@ def test_item4_the_same_key_from_another_player_makes_their_own_game(api):
     assert first.status == 201 and second.status == 201
     assert second.headers.get("Idempotent-Replayed") is None
     assert second.body["game_id"] != first.body["game_id"] and second.body["you"] == 2
+
+
+CREATIONS = {
+    "createTournament": ("/v1/tournaments", {"name": "Spring cup", "game": "battleline", "format": "round_robin"},
+                         {"name": "Autumn cup", "game": "battleline", "format": "round_robin"}, "/v1/tournaments",
+                         "tournaments"),
+    "createLadder": ("/v1/ladders", {"name": "Club ladder", "game": "battleline"},
+                     {"name": "Other ladder", "game": "battleline"}, "/v1/ladders", "ladders"),
+    "createWebhook": ("/v1/webhooks", {"url": "http://127.0.0.1:9/hook"}, {"url": "http://127.0.0.1:9/other"},
+                      "/v1/webhooks", "webhooks"),
+}
+
+
+@pytest.mark.parametrize("operation", sorted(CREATIONS))
+def test_a_creation_retried_with_its_key_makes_one_and_answers_the_first_answer(api, monkeypatch, operation):
+    """A client that retries a creation after a timeout gets what the first request made, once
+    (Idempotent-Replayed: true, the same body), never a second one; the key with another body is refused."""
+    monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
+    path, body, other, listed, field = CREATIONS[operation]
+    ann = api.signup("Ann")
+    before = len(api.get(listed, key=ann["api_key"]).body[field])
+    first = api.post(path, body, key=ann["api_key"], headers={"Idempotency-Key": f"{operation}-1"})
+    assert first.status == 201 and "idempotent-replayed" not in first.headers
+    again = api.post(path, body, key=ann["api_key"], headers={"Idempotency-Key": f"{operation}-1"})
+    assert again.status == 201 and again.headers.get("idempotent-replayed") == "true"
+    assert again.body == first.body
+    assert len(api.get(listed, key=ann["api_key"]).body[field]) == before + 1
+    problem_of(api.post(path, other, key=ann["api_key"], headers={"Idempotency-Key": f"{operation}-1"}), 422,
+               "idempotency_key_reused")
+    # The key is the caller's own: another player's same key and body make their own.
+    bob = api.signup("Bob")
+    theirs = api.post(path, body, key=bob["api_key"], headers={"Idempotency-Key": f"{operation}-1"})
+    assert theirs.status == 201 and "idempotent-replayed" not in theirs.headers and theirs.body["id"] != first.body["id"]

@@ -80,13 +80,32 @@ def forged(cursor: str, **change) -> str:
     return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
 
 
-@pytest.mark.parametrize("cursor", ["garbage", "%00%01", "e30", "x" * 2000])
-def test_a_cursor_that_is_not_one_is_a_400(api, two, cursor):
+@pytest.mark.parametrize("cursor", ["garbage", "%00%01", "e30", "x" * 1025, "x" * 2000])
+def test_a_cursor_that_is_not_one_is_a_400(api, two, cursor, monkeypatch):
+    """Longer than any cursor (1,024 characters) too: it is no cursor of this list, not a malformed request."""
+    monkeypatch.setenv("ALLOW_PRIVATE_WEBHOOKS", "1")
     ann, _, game = two
-    for path in ("/v1/games", f"/v1/games/{game['game_id']}/events"):
-        reply = api.get(f"{path}?cursor={cursor}", key=ann["api_key"])
-        assert reply.status in (400, 422), reply.body  # 422: longer than a cursor may be (the query's schema)
-        problem_of(reply, reply.status, "invalid_cursor" if reply.status == 400 else "invalid_request")
+    hook = api.post("/v1/webhooks", {"url": "http://127.0.0.1:9/hook"}, key=ann["api_key"]).body["id"]
+    for path in ("/v1/games", f"/v1/games/{game['game_id']}/events", "/v1/players?name=Ann", "/v1/tournaments",
+                 "/v1/ladders", "/v1/players/me/records", f"/v1/webhooks/{hook}/deliveries"):
+        sep = "&" if "?" in path else "?"
+        problem_of(api.get(f"{path}{sep}cursor={cursor}", key=ann["api_key"]), 400, "invalid_cursor")
+
+
+def test_an_events_cursor_is_for_its_after_too(api, two):
+    """A cursor holds the place of the query it came from: the same game's events asked after another
+    seq are another query (as listGames' cursor is refused with another filter)."""
+    ann, bob, game = two
+    play(api, ann, bob, game["game_id"], 2)
+    path = f"/v1/games/{game['game_id']}/events"
+    cursor = api.get(f"{path}?limit=1", key=ann["api_key"]).body["next_cursor"]
+    assert cursor is not None
+    problem_of(api.get(f"{path}?after=100&cursor={cursor}", key=ann["api_key"]), 400, "invalid_cursor")
+    problem_of(api.get(f"{path}?after=1&cursor={cursor}", key=ann["api_key"]), 400, "invalid_cursor")
+    assert api.get(f"{path}?after=0&cursor={cursor}", key=ann["api_key"]).status == 200
+    later = api.get(f"{path}?after=1&limit=1", key=ann["api_key"]).body["next_cursor"]
+    assert api.get(f"{path}?after=1&cursor={later}", key=ann["api_key"]).status == 200
+    problem_of(api.get(f"{path}?cursor={later}", key=ann["api_key"]), 400, "invalid_cursor")
 
 
 def test_a_cursor_changed_or_used_on_another_list_is_a_400(api, two):
@@ -112,3 +131,22 @@ def test_limits_are_bounded(api, two):
     problem_of(api.get("/v1/games?limit=201", key=ann["api_key"]), 422, "invalid_request")
     problem_of(api.get(f"/v1/games/{game['game_id']}/events?limit=1001", key=ann["api_key"]), 422,
                "invalid_request")
+
+
+def test_the_command_line_pages_events_with_its_after(api, two):
+    """battleline's history after a seq, a page at a time (pages of one here), sends its ``after`` with
+    each cursor: the events after it, each once, never refused."""
+    from battleline_cli.client import Client
+
+    ann, bob, game = two
+    play(api, ann, bob, game["game_id"], 3)
+
+    def call(method, path, body=None, **_):
+        reply = api.get(f"{path}&limit=1", key=ann["api_key"])
+        assert reply.status == 200, reply.body
+        return reply.body
+
+    client = Client("http://unused", ann["api_key"])
+    client.call = call
+    everything = api.get(f"/v1/games/{game['game_id']}/events", key=ann["api_key"]).body["events"]
+    assert client.events(game["game_id"], after=1) == [e for e in everything if e["seq"] > 1]

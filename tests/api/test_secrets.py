@@ -116,6 +116,30 @@ def test_no_stored_item_holds_a_secret(mailed, store):
         assert_not_stored(store, unquote(unsubscribe.rsplit("/", 1)[1]), "an unsubscribe token")
 
 
+@pytest.mark.dynamodb  # reads or changes DynamoDB's items themselves
+def test_a_replayed_webhook_registration_gives_the_secret_again_and_stores_it_nowhere(mailed, store):
+    """A bot whose createWebhook timed out retries with its Idempotency-Key: the answer is the first, with
+    the same secret, derived again from the endpoint's salt and the server key (never stored: neither the
+    endpoint nor the key's record holds it), also after a rotation; once the endpoint is deleted, 404."""
+    api, services, _ = mailed
+    ann = api.signup("Ann")
+    body, headers = {"url": "http://127.0.0.1:9/hook"}, {"Idempotency-Key": "hook-1"}
+    first = api.post("/v1/webhooks", body, key=ann["api_key"], headers=headers)
+    replay = api.post("/v1/webhooks", body, key=ann["api_key"], headers=headers)
+    assert replay.headers.get("idempotent-replayed") == "true" and replay.body == first.body
+    assert replay.body["secret"].startswith("whsec_")
+    assert_not_stored(store, first.body["secret"], "a webhook signing secret of a registration with an Idempotency-Key")
+    rotated = api.post(f"/v1/webhooks/{first.body['id']}/rotate", key=ann["api_key"]).body
+    after = api.post("/v1/webhooks", body, key=ann["api_key"], headers=headers)
+    assert after.body == first.body and after.body["secret"] != rotated["secret"]  # the first answer, as it was
+    assert_not_stored(store, first.body["secret"], "a replayed webhook signing secret")
+    assert len(api.get("/v1/webhooks", key=ann["api_key"]).body["webhooks"]) == 1
+    api.request("DELETE", f"/v1/webhooks/{first.body['id']}", key=ann["api_key"])
+    gone = api.post("/v1/webhooks", body, key=ann["api_key"], headers=headers)
+    assert gone.status == 404 and gone.body["code"] == "webhook_not_found"
+    assert api.get("/v1/webhooks", key=ann["api_key"]).body["webhooks"] == []
+
+
 def test_webhook_secret_is_derived_from_the_server_key(store):
     """A copy of the table alone signs nothing: the same item under another server key gives
     another secret."""

@@ -136,6 +136,54 @@ def test_410_disables_the_endpoint(world, receiver):
     assert services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"][0]["status"] == "failed"
 
 
+def _turn(view: dict) -> list[dict]:
+    """A whole Battle Line turn from a seat's view: its first legal play, no claim, a troop draw."""
+    play = next(s for s in view["legal_steps"] if s["type"] == "play" and "flag" in s)
+    return [play, {"type": "claim", "flags": []}, {"type": "draw", "deck": "troop"}]
+
+
+def test_a_disabled_endpoint_loses_no_message_and_a_redelivery_lets_the_game_go_on(world, receiver):
+    """A 410 disables the endpoint, and every message it subscribes to from then on is still recorded
+    (failed, "the endpoint is disabled"), the next message of the same change too: it can be listed and
+    redelivered, and the redelivery re-enables the endpoint, so a bot's game goes on."""
+    from chalicelib.http.models import ActionRequest
+
+    services, dispatcher, ann, bob = world
+    hook = services.webhooks.create_webhook(bob, CreateWebhookRequest(url=receiver.url))
+    game = start_game(services, ann, bob)
+    dispatcher.drain_outbox()  # Bob's invitation, delivered
+    receiver.script = [410]  # the receiver is broken for a moment
+    services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=0, steps=_turn(game)), None)
+    dispatcher.drain_outbox()  # game.action (410: disabled), then game.your_turn in the same change
+    assert services.webhooks.list_webhooks(bob)["webhooks"][0]["disabled"]
+    deliveries = {d["type"]: d for d in services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"]}
+    assert set(deliveries) == {"game.invited", "game.action", "game.your_turn"}
+    assert deliveries["game.action"]["status"] == "failed" and deliveries["game.action"]["attempts"][0]["status"] == 410
+    your_turn = deliveries["game.your_turn"]
+    assert your_turn["status"] == "failed" and your_turn["attempts"][0]["status"] is None
+    assert your_turn["attempts"][0]["error"].startswith("the endpoint is disabled")
+    assert len(receiver.requests) == 2  # the disabled endpoint was not called again
+    # A message of a later change is recorded too, while the endpoint stays disabled.
+    other = start_game(services, ann, bob)
+    dispatcher.drain_outbox()
+    later = services.webhooks.list_webhook_deliveries(bob, hook["id"])["deliveries"]
+    assert any(d["type"] == "game.invited" and other["game_id"] in d["id"] and d["status"] == "failed" for d in later)
+    assert len(receiver.requests) == 2
+    # The receiver is fixed: the bot asks for its turn again, which re-enables the endpoint.
+    again = services.webhooks.redeliver_webhook(bob, hook["id"], your_turn["id"])
+    assert again["status"] == "delivered"
+    assert services.webhooks.list_webhooks(bob)["webhooks"][0]["disabled"] is None
+    assert receiver.seen[your_turn["id"]]["type"] == "game.your_turn"
+    view = services.games.get_game(bob, game["game_id"])
+    services.games.post_action(bob, game["game_id"], ActionRequest(expected_version=1, steps=_turn(view)), None)
+    view = services.games.get_game(ann, game["game_id"])
+    services.games.post_action(ann, game["game_id"], ActionRequest(expected_version=2, steps=_turn(view)), None)
+    dispatcher.drain_outbox()
+    told = [b["type"] for b in receiver.seen.values() if b["data"].get("version") == 3]
+    assert sorted(told) == ["game.action", "game.your_turn"]  # the game goes on
+    receiver.verify_all(hook["secret"])
+
+
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
 def test_redirect_is_not_followed(world, receiver, status):
     services, dispatcher, ann, bob = world

@@ -229,6 +229,42 @@ def test_tournaments_are_written_on_their_version_and_listed_newest_first(store)
     assert [t["id"] for t in page] == ["t3", "t2"] and [t["id"] for t in rest] == ["t1"] and end is None
 
 
+def test_a_creation_writes_its_idempotency_record_with_it_and_a_key_used_first_writes_nothing(store):
+    """createTournament, createLadder and createWebhook write their Idempotency-Key's record in the same
+    write as what they make: a key used first (a retry racing the first request) makes nothing more."""
+    from chalicelib.store.records import WebhookEndpoint, WebhookSecret
+
+    store.put_tournament(tournament(1), None, idempotency=key("t"))
+    assert store.get_idempotency("p1", "t").body == {"ok": True}
+    with pytest.raises(IdempotencyRace):
+        store.put_tournament(tournament(2), None, idempotency=key("t"))
+    assert store.load_tournament("t2") is None
+    with pytest.raises(VersionConflict):
+        store.put_tournament(tournament(1), None, idempotency=key("t-again"))
+    assert store.get_idempotency("p1", "t-again") is None
+
+    ladder = LadderRecord("L", "Ladder", "battleline", {}, 2, 1, 3, 30, "p1", T0)
+    assert store.create_ladder(ladder, key("l"))
+    assert store.get_idempotency("p1", "l") is not None
+    with pytest.raises(IdempotencyRace):
+        store.create_ladder(replace(ladder, id="L2"), key("l"))
+    assert store.load_ladder("L2") is None
+    assert store.create_ladder(ladder, key("l-again")) is False and store.get_idempotency("p1", "l-again") is None
+
+    def hook(webhook_id: str) -> WebhookEndpoint:
+        return WebhookEndpoint(webhook_id, "p1", "https://example.com/h", None, [WebhookSecret("salt", T0)], None, T0)
+
+    store.create_webhook(hook("W1"), key("w"))
+    assert store.get_webhook("p1", "W1") == hook("W1") and store.get_idempotency("p1", "w") is not None
+    with pytest.raises(IdempotencyRace):
+        store.create_webhook(hook("W2"), key("w"))
+    assert store.get_webhook("p1", "W2") is None
+    with pytest.raises(DuplicateItem):
+        store.create_webhook(hook("W1"), None)
+    store.create_webhook(hook("W3"), None)
+    assert [e.id for e in store.list_webhooks("p1")] == ["W1", "W3"]
+
+
 def test_a_ladder_challenge_is_opened_and_settled_once(store):
     players(store, "p1", "p2")
     ladder = LadderRecord("L", "Ladder", "battleline", {}, 2, 1, 3, 30, "p1", T0)

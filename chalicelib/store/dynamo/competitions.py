@@ -47,15 +47,22 @@ class DynamoCompetitions(Table):
     """Tournaments and ladders."""
 
     def put_tournament(self, tournament: TournamentRecord, expected_version: int | None,
-                       messages: list[Message] = ()) -> None:
+                       messages: list[Message] = (), idempotency: IdempotencyRecord | None = None) -> None:
         """Create (``expected_version`` None) or update a tournament, with its outbox messages on the
-        item itself (one write); raise VersionConflict if it moved on."""
+        item itself (one write; a creation with an Idempotency-Key: a transaction with its record);
+        raise VersionConflict if it moved on."""
         data = tournament.data
         item = typed({**keys.tournament(tournament.id), "kind": "tournament", "id": tournament.id,
                       "data": dumps(data), "version": tournament.version,
                       "outbox": outbox(messages), "summary": dumps(tournament_summary(data)),
                       **keys.tournament_list(tournament.id, data["status"], data["created_at"])})
         condition = IS_NEW if expected_version is None else at_version(expected_version)
+        if idempotency is not None:
+            try:
+                self._transact([self._put(item, condition)], idempotency)
+            except DuplicateItem:
+                raise VersionConflict(None) from None
+            return
         if not self._put_if(item, condition):
             raise VersionConflict(None)
 
@@ -85,9 +92,16 @@ class DynamoCompetitions(Table):
         rows = rows[:limit]
         return rows, rows[-1]["tl_at"] if more and rows else None
 
-    def create_ladder(self, ladder: LadderRecord) -> bool:
-        """Create the ladder; False if it exists (a standing ladder made by two first uses at once)."""
-        return self._put_if(ladder_item(ladder), IS_NEW)
+    def create_ladder(self, ladder: LadderRecord, idempotency: IdempotencyRecord | None = None) -> bool:
+        """Create the ladder (with its idempotency record, in one transaction, if given); False if it
+        exists (a standing ladder made by two first uses at once)."""
+        if idempotency is None:
+            return self._put_if(ladder_item(ladder), IS_NEW)
+        try:
+            self._transact([self._put(ladder_item(ladder))], idempotency)
+        except DuplicateItem:
+            return False
+        return True
 
     def load_ladder(self, ladder_id: str) -> LadderBoard | None:
         """Every item of the ladder's partition, by one strongly consistent query (all pages)."""

@@ -7,10 +7,12 @@ import json
 from ..records import (
     Attempt,
     Delivery,
+    IdempotencyRecord,
     WebhookEndpoint,
     WebhookSecret,
 )
 from .. import keys
+from ..errors import DuplicateItem
 from ..items import (
     dumps,
     typed,
@@ -23,13 +25,25 @@ from .table import IS_NEW, DELIVERY_TTL_SECONDS, Table, at_version
 class DynamoNotifications(Table):
     """Webhook endpoints and deliveries."""
 
-    def put_webhook(self, endpoint: WebhookEndpoint) -> None:
-        self.client.put_item(TableName=self.table, Item=typed({
+    @staticmethod
+    def _webhook_item(endpoint: WebhookEndpoint) -> dict:
+        return typed({
             **keys.webhook(endpoint.player_id, endpoint.id), "kind": "webhook",
             "id": endpoint.id, "player_id": endpoint.player_id, "url": endpoint.url,
             "events": dumps(endpoint.events), "secrets": dumps([s.__dict__ for s in endpoint.secrets]),
             "disabled": endpoint.disabled, "created_at": endpoint.created_at,
-        }))
+        })
+
+    def put_webhook(self, endpoint: WebhookEndpoint) -> None:
+        self.client.put_item(TableName=self.table, Item=self._webhook_item(endpoint))
+
+    def create_webhook(self, endpoint: WebhookEndpoint, idempotency: IdempotencyRecord | None) -> None:
+        """The endpoint, new, with its Idempotency-Key's record (a transaction) if given."""
+        if idempotency is None:
+            if not self._put_if(self._webhook_item(endpoint), IS_NEW):
+                raise DuplicateItem(endpoint.id)
+            return
+        self._transact([self._put(self._webhook_item(endpoint))], idempotency)
 
     @staticmethod
     def _webhook_from(item: dict) -> WebhookEndpoint:

@@ -27,10 +27,14 @@ class MemoryCompetitions(MemoryTable):
     """Tournaments and ladders."""
 
     def put_tournament(self, tournament: TournamentRecord, expected_version: int | None,
-                       messages: list[Message] = ()) -> None:
+                       messages: list[Message] = (), idempotency: IdempotencyRecord | None = None) -> None:
         stored = self._tournaments.get(tournament.id)
         if (stored is not None) if expected_version is None else (stored is None or stored.version != expected_version):
             raise VersionConflict(None)
+        if idempotency is not None:
+            if not self._idempotency_free(idempotency):
+                raise IdempotencyRace()
+            self._put_idempotency(idempotency)
         self._tournaments[tournament.id] = TournamentRecord(tournament.id, as_json(tournament.data), tournament.version)
         self._emit("INSERT" if stored is None else "MODIFY",
                    typed({**keys.tournament(tournament.id), "outbox": outbox(messages)}))
@@ -51,10 +55,15 @@ class MemoryCompetitions(MemoryTable):
 
     # ------------------------------------------------------------------ ladders
 
-    def create_ladder(self, ladder: LadderRecord) -> bool:
-        found = self._ladders.setdefault(ladder.id, {"ladder": None, "members": {}, "rungs": {}, "challenges": {}})
-        if found["ladder"] is not None:
+    def create_ladder(self, ladder: LadderRecord, idempotency: IdempotencyRecord | None = None) -> bool:
+        found = self._ladders.get(ladder.id)
+        if found is not None and found["ladder"] is not None:
             return False
+        if idempotency is not None:
+            if not self._idempotency_free(idempotency):
+                raise IdempotencyRace()
+            self._put_idempotency(idempotency)
+        found = self._ladders.setdefault(ladder.id, {"ladder": None, "members": {}, "rungs": {}, "challenges": {}})
         found["ladder"] = LadderRecord(**as_json(ladder.as_json()))
         return True
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import copy
 
-from ..records import Delivery, WebhookEndpoint
+from ..records import Delivery, IdempotencyRecord, WebhookEndpoint
 from .. import keys
+from ..errors import DuplicateItem, IdempotencyRace
 from .table import MemoryTable
 
 
@@ -15,6 +16,15 @@ class MemoryNotifications(MemoryTable):
 
     def put_webhook(self, endpoint: WebhookEndpoint) -> None:
         self._webhooks[(endpoint.player_id, endpoint.id)] = copy.deepcopy(endpoint)
+
+    def create_webhook(self, endpoint: WebhookEndpoint, idempotency: IdempotencyRecord | None) -> None:
+        if (endpoint.player_id, endpoint.id) in self._webhooks:
+            raise DuplicateItem(endpoint.id)
+        if idempotency is not None:
+            if not self._idempotency_free(idempotency):
+                raise IdempotencyRace()
+            self._put_idempotency(idempotency)
+        self.put_webhook(endpoint)
 
     def get_webhook(self, player_id: str, webhook_id: str) -> WebhookEndpoint | None:
         return copy.deepcopy(self._webhooks.get((player_id, webhook_id)))
