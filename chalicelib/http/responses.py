@@ -368,6 +368,13 @@ class EventList(Shape):
                                                 "null on the last page.")
 
 
+class ProblemCardSet(Shape):
+    """The card set a Khan & General game was begun with, which the server does not have now."""
+
+    id: str
+    version: int
+
+
 class Problem(Shape):
     """RFC 9457 problem details, with a stable machine ``code``."""
 
@@ -391,6 +398,10 @@ class Problem(Shape):
     counterexample: dict[str, Any] | None = Field(None, description="With `flag`: a completion of the opponent's "
                                                                     "side that would beat the claimer's (as "
                                                                     "analyzeBattleLine gives it).")
+    card_set: ProblemCardSet | None = Field(None, description="503 `game_unavailable`: the card set the Khan & "
+                                                              "General game was begun with, missing on the server "
+                                                              "or changed there since; the game waits until the "
+                                                              "server's operator restores it.")
 
 
 class WebhookView(Shape):

@@ -20,7 +20,8 @@ from pydantic import BaseModel, ValidationError
 
 from ..kernel.calls import Idempotency, Outcome
 from ..kernel.errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
-from ..kernel.i18n import N_, _, language, negotiate, speaking
+from ..games.base import RulesUnavailable
+from ..kernel.i18n import N_, _, language, negotiate, say, speaking
 from ..pages.page import Download, Page
 from ..store.errors import Conflict, StoreUnavailable
 
@@ -106,6 +107,8 @@ class Operation:
             codes += ["idempotency_key_invalid", "idempotency_key_reused"]
         if self.files:
             codes.append("not_acceptable")
+        if "game_not_found" in codes:  # it loads a game, whose rules (a card set) the server may have lost
+            codes.append("game_unavailable")
         codes += ["internal_error", "service_unavailable"]
         return tuple(dict.fromkeys(codes))
 
@@ -500,6 +503,9 @@ class Api:
             return _refusal(op, ServiceError("version_conflict", _("another change was accepted first; reload and "
                                                                "try again"), current_version=getattr(error, "current_version", None)),
                             as_page=as_page)
+        except RulesUnavailable as error:  # a game begun with rules this server has lost (its card set's file)
+            logger.error("%s: the game's rules are not on this server: %s", op.operation_id, error)
+            return _refusal(op, ServiceError("game_unavailable", say(error.reason), **error.details), as_page=as_page)
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
             return problem("internal_error", _("the server could not answer this request; retry it with the same "

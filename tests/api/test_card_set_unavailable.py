@@ -1,0 +1,94 @@
+"""A Khan & General game whose card set the server has lost (its file gone, KHAN_CARD_SETS_DIR not set
+after a restart) or whose file was edited in place under the same version: the game answers 503
+``game_unavailable`` naming the card set, in the reader's language and as a page to a browser, never
+a 500 asking to retry; a new game on an unknown set is still refused 422 ``unknown_card_set``."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import logging
+from urllib.parse import urlsplit
+
+import pytest
+
+from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY, parse
+
+SET_ID = "steppe-lost"
+
+
+@pytest.fixture
+def lost_set(monkeypatch):
+    """A designer's set the server has while the game is made; the test then takes it away."""
+    data = copy.deepcopy(REGISTRY.get(DEFAULT_CARD_SET, 1).data)
+    data.update(id=SET_ID, name="A set that goes missing", version=1)
+    monkeypatch.setitem(REGISTRY.sets, (SET_ID, 1), parse(data, f"{SET_ID}.v1.json"))
+    return (SET_ID, 1)
+
+
+def khan_game(api, ann, bob):
+    return api.new_game(ann, [ann, bob], game="khan", options={"first_seat": 1, "card_set": SET_ID})
+
+
+def board_path(api, player, game_id):
+    reply = api.get(f"/v1/games/{game_id}/board-link", key=player["api_key"])
+    assert reply.status == 200, reply.body
+    parts = urlsplit(reply.body["url"])
+    return f"{parts.path}?{parts.query}"
+
+
+def test_a_game_whose_card_set_is_gone_answers_game_unavailable_naming_the_set(api, lost_set, monkeypatch, caplog):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = khan_game(api, ann, bob)
+    board = board_path(api, ann, game["game_id"])
+    monkeypatch.delitem(REGISTRY.sets, lost_set)  # the server restarted without the designer's folder
+    with caplog.at_level(logging.ERROR, logger="battleline.web"):
+        reply = api.get(f"/v1/games/{game['game_id']}", key=ann["api_key"])
+    assert reply.status == 503 and reply.body["code"] == "game_unavailable", reply.body
+    assert "retry-after" not in reply.headers  # retrying cannot help
+    assert reply.body["card_set"] == {"id": SET_ID, "version": 1}
+    assert f"{SET_ID} version 1" in reply.body["detail"] and "operator restores it" in reply.body["detail"]
+    assert "Idempotency-Key" not in reply.body["detail"]
+    assert any("there is no card set steppe-lost version 1" in r.getMessage() for r in caplog.records)  # the cause
+    assert not [r for r in caplog.records if r.exc_info]  # no traceback: a known state, not a bug
+    # A move is refused the same way, nothing written.
+    acted = api.act(ann, game["game_id"], 0, {"type": "place", "unit": "heavy_cavalry"})
+    assert (acted.status, acted.body["code"]) == (503, "game_unavailable")
+    # The board page is a page for a browser, the same problem for any other client.
+    page = api.get(board, headers={"Accept": "text/html", "Accept-Language": "ja"})
+    assert page.status == 503 and page.headers["content-type"].startswith("text/html")
+    assert SET_ID in page.body and "{" not in page.body.split("<body", 1)[1].split("<script", 1)[0]
+    problem = api.get(board)
+    assert (problem.status, problem.body["code"]) == (503, "game_unavailable")
+
+
+def test_a_game_whose_card_set_was_edited_in_place_says_so_in_the_readers_language(api, lost_set, monkeypatch):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = khan_game(api, ann, bob)
+    edited = dataclasses.replace(REGISTRY.sets[lost_set], digest="0" * 16)  # the same version, other rules
+    monkeypatch.setitem(REGISTRY.sets, lost_set, edited)
+    reply = api.get(f"/v1/games/{game['game_id']}", key=ann["api_key"])
+    assert (reply.status, reply.body["code"]) == (503, "game_unavailable")
+    assert "changed on this server after the game began" in reply.body["detail"]
+    for language in ("zh-Hans", "ja", "vi"):
+        said = api.get(f"/v1/games/{game['game_id']}", key=ann["api_key"], headers={"Accept-Language": language})
+        assert said.headers["content-language"] == language
+        assert SET_ID in said.body["detail"] and "changed on this server" not in said.body["detail"]
+        assert said.body["title"] == reply.body["title"]  # the problem type's name stays English
+
+
+def test_a_new_game_on_an_unknown_card_set_is_still_refused_as_unknown_card_set(api):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    api.accepting(bob)
+    reply = api.post("/v1/games", {"game": "khan", "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}],
+                                   "options": {"card_set": "nope"}}, key=ann["api_key"])
+    assert (reply.status, reply.body["code"]) == (422, "unknown_card_set")
+
+
+def test_every_operation_that_loads_a_game_documents_game_unavailable():
+    import app as app_module
+
+    loading = [op for op in app_module.api.operations if "game_not_found" in op.errors]
+    assert loading and all("game_unavailable" in op.error_codes for op in loading)
+    assert not [op.operation_id for op in app_module.api.operations
+                if "game_unavailable" in op.error_codes and "game_not_found" not in op.errors]
