@@ -44,6 +44,9 @@ from .webhooks import SendResult, SigningKeys, http_send, next_wait, retry_after
 logger = logging.getLogger("battleline.notify")
 
 LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this long
+# How often a change of the stream is tried before it is given up, as the stream consumer in AWS does
+# (infra/stack.py: maximum_retry_attempts=5, then the OutboxFailures queue): the first try and 5 retries.
+CHANGE_ATTEMPTS = 1 + 5
 
 Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
 # (game_id, seat) -> that seat's view with ``recent``, what happened since its last move, or None:
@@ -59,6 +62,18 @@ def envelope(message: Message) -> str:
     """The body every delivery of a message sends: ``{type, timestamp, data}``."""
     return json.dumps({"type": message.type, "timestamp": message.created_at, "data": message.data},
                       separators=(",", ":"))
+
+
+def what_change(change: Change) -> str:
+    """A change of the stream as the log names it, the same each time it is read: its game version and
+    the ids of the messages saved with it."""
+    parts = []
+    if change.committed is not None:
+        game = change.committed.game
+        parts.append(f"game {game.id} version {game.version}" + (f" revision {game.revision}" if game.revision else ""))
+    if change.messages:
+        parts.append("messages " + ", ".join(m.id for m in change.messages))
+    return "the change of " + ("; ".join(parts) or "nothing")
 
 
 @dataclass(frozen=True)
@@ -96,6 +111,7 @@ class Dispatcher:
         # games), by type (``config.build_services``' notifications area says which). They ride the
         # outbox so that none is lost.
         self.handlers: dict[str, Callable[[Message], None]] = dict(handlers or {})
+        self._failures: dict[str, int] = {}  # a change that failed (drain_outbox): how many times so far
 
     @classmethod
     def through(cls, store: Store, clock: Clock | None, outlets: Outlets, *, viewer: Viewer | None = None,
@@ -112,8 +128,25 @@ class Dispatcher:
 
     def drain_outbox(self) -> int:
         """Handle every change the table's stream holds since the last call (the local worker's loop,
-        and the tests); returns how many messages were dispatched."""
-        return sum(self.store.changes(self.handle))
+        and the tests); returns how many messages were dispatched. A change that fails is raised and
+        comes again next time, as in AWS; after ``CHANGE_ATTEMPTS`` tries it is given up, logged once,
+        and the changes after it go on (AWS sends it to the OutboxFailures queue), whatever the store."""
+        return sum(self.store.changes(self._at_most_retried))
+
+    def _at_most_retried(self, change: Change) -> int:
+        which = what_change(change)
+        try:
+            sent = self.handle(change)
+        except Exception:
+            tried = self._failures.pop(which, 0) + 1
+            if tried < CHANGE_ATTEMPTS:
+                self._failures[which] = tried
+                raise
+            logger.exception("outbox: gave up %s after %s attempts, as the stream consumer in AWS does (there it "
+                             "goes to the OutboxFailures queue); the next changes go on", which, tried)
+            return 0
+        self._failures.pop(which, None)
+        return sent
 
     def handle(self, change: Change) -> int:
         """One change of the stream: the game's head follows a committed version, then every message
