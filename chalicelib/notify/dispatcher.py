@@ -27,6 +27,7 @@ from datetime import datetime, timedelta, timezone
 from random import Random
 from typing import Callable
 
+from ..games.base import RulesUnavailable
 from ..kernel import observability
 from ..kernel.ids import hash_email
 from ..kernel.i18n import in_language, speaking
@@ -281,12 +282,18 @@ class Dispatcher:
         if message.type in messages.TOURNAMENT_NEWS:  # no one game: a tournament's round or end
             if player is None or not player.email:
                 return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
-            with speaking(player.language):
-                views = [self.viewer(g["game_id"], g["seat"]) for g in message.data.get("games", [])]
+            try:
+                with speaking(player.language):
+                    views = [self.viewer(g["game_id"], g["seat"]) for g in message.data.get("games", [])]
+            except RulesUnavailable as error:
+                return self._unviewable(leased, now, error, first)
             return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_tournament(
                 message, player, [v for v in views if v is not None], self.links)), first)
-        with speaking(player.language if player else None):  # the view's sentences too (its recap)
-            view = self.viewer(message.data["game_id"], message.data["seat"])
+        try:
+            with speaking(player.language if player else None):  # the view's sentences too (its recap)
+                view = self.viewer(message.data["game_id"], message.data["seat"])
+        except RulesUnavailable as error:
+            return self._unviewable(leased, now, error, first)
         if player is None or not player.email or view is None:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"), first)
         if message.type in ("game.your_turn", "game.reminder") and view["to_move"] != message.data["seat"]:
@@ -311,8 +318,11 @@ class Dispatcher:
             return None
         data = json.loads(delivery.body)
         player = self.store.get_player(delivery.player_id)
-        with speaking(player.language if player else None):
-            view = self.viewer(data["game_id"], data["seat"])
+        try:
+            with speaking(player.language if player else None):
+                view = self.viewer(data["game_id"], data["seat"])
+        except RulesUnavailable as error:
+            return self._unviewable(leased, now, error)
         if player is None or not player.email or view is None:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"))
         message = Message(f"msg_{data['game_id']}_{data['version']}_confirmed_{data['seat']}", confirmations.CONFIRMED,
@@ -339,8 +349,11 @@ class Dispatcher:
         # The address has no language of its own yet: it is written in the inviter's (who knows whom
         # they invite); the page its link opens speaks the browser's.
         spoken = inviter.language if inviter else None
-        with speaking(spoken):
-            view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
+        try:
+            with speaking(spoken):
+                view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
+        except RulesUnavailable as error:
+            return self._unviewable(leased, now, error, first)
         return self._mail(leased, now, lambda: in_language(spoken, lambda: compose_invitation(
             data, inviter.name if inviter else "A player", self.links, view)), first)
 
@@ -356,6 +369,15 @@ class Dispatcher:
         url = self.links.recovery_url(json.loads(delivery.body)["data"]["request_id"], player.id)
         return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_recovery(
             player, url, RECOVERY_MINUTES, self.links.mail_domain)), first)
+
+    def _unviewable(self, leased: Delivery, now: datetime, error: RulesUnavailable,
+                    first: bool = False) -> Delivery | None:
+        """An email of a game whose rules this server lost (a card set's file gone or changed): it cannot
+        be written now, and raising would hold up the outbox. It waits on the retry schedule, so it goes
+        if the operator restores the rules in time, and fails when the schedule is spent."""
+        logger.error("email %s waits: its game's rules are not on this server: %s", leased.msg_id, error)
+        return self._after_failure(leased, now, SendResult(None, error="the game's rules are not on this server "
+                                                                       f"({type(error).__name__})"), first)
 
     def _lease(self, delivery: Delivery, now: datetime) -> Delivery | None:
         """Hold the delivery for this attempt; None when another worker holds it already."""

@@ -17,13 +17,18 @@ from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY, parse
 SET_ID = "steppe-lost"
 
 
-@pytest.fixture
-def lost_set(monkeypatch):
-    """A designer's set the server has while the game is made; the test then takes it away."""
+def add_set_to_lose(monkeypatch) -> tuple[str, int]:
+    """A designer's set the server has while a game is made on it (its key in the registry); the test
+    then takes it away (``monkeypatch.delitem``) or changes it; the registry is as it was after the test."""
     data = copy.deepcopy(REGISTRY.get(DEFAULT_CARD_SET, 1).data)
     data.update(id=SET_ID, name="A set that goes missing", version=1)
     monkeypatch.setitem(REGISTRY.sets, (SET_ID, 1), parse(data, f"{SET_ID}.v1.json"))
     return (SET_ID, 1)
+
+
+@pytest.fixture
+def lost_set(monkeypatch):
+    return add_set_to_lose(monkeypatch)
 
 
 def khan_game(api, ann, bob):
