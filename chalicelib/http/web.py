@@ -508,8 +508,12 @@ class Api:
             return _refusal(op, ServiceError("game_unavailable", say(error.reason), **error.details), as_page=as_page)
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
-            return problem("internal_error", _("the server could not answer this request; retry it with the same "
-                                               "Idempotency-Key"))
+            # An Idempotency-Key makes a retry safe where the operation takes one; elsewhere (a GET, a page)
+            # it means nothing. A page's browser gets a page.
+            detail = _("the server could not answer this request; retry it with the same Idempotency-Key") \
+                if op.idempotent else _("the server could not answer this request; the error is logged for the "
+                                        "server's operator")
+            return _refusal(op, ServiceError("internal_error", detail), as_page=as_page)
         if op.status == 204:
             return Response(body="", status_code=204, headers={})
         if isinstance(result, Page):

@@ -97,3 +97,23 @@ def test_every_operation_that_loads_a_game_documents_game_unavailable():
     assert loading and all("game_unavailable" in op.error_codes for op in loading)
     assert not [op.operation_id for op in app_module.api.operations
                 if "game_unavailable" in op.error_codes and "game_not_found" not in op.errors]
+
+
+def test_an_unexpected_error_asks_for_an_idempotency_key_only_where_the_operation_takes_one(api, services, monkeypatch):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob])
+    board = board_path(api, ann, game["game_id"])
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(services.games, "get_game", broken)
+    monkeypatch.setattr(services.boards, "board", broken)
+    reply = api.get(f"/v1/games/{game['game_id']}", key=ann["api_key"])
+    assert (reply.status, reply.body["code"]) == (500, "internal_error")
+    assert "Idempotency-Key" not in reply.body["detail"] and "operator" in reply.body["detail"]
+    page = api.get(board, headers={"Accept": "text/html"})  # a browser gets a page, not JSON
+    assert page.status == 500 and page.headers["content-type"].startswith("text/html")
+    monkeypatch.setattr(services.games, "post_action", broken)
+    acted = api.act(ann, game["game_id"], 0, {"type": "pass"})
+    assert acted.status == 500 and "Idempotency-Key" in acted.body["detail"]  # a write: a retry with it is safe
