@@ -90,6 +90,8 @@ class Operation:
     etag: bool = False  # a view: answered with an ETag, and 304 to a request whose If-None-Match has it
     speaks: bool = False  # its answer holds sentences in the request's language (Content-Language, Vary)
     files: tuple[str, ...] = ()  # other media types its success may answer, as a file (a query or Accept asks)
+    # it loads a game without refusing with game_not_found (an email's link page: its link names the game)
+    loads_game: bool = False
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -107,7 +109,7 @@ class Operation:
             codes += ["idempotency_key_invalid", "idempotency_key_reused"]
         if self.files:
             codes.append("not_acceptable")
-        if "game_not_found" in codes:  # it loads a game, whose rules (a card set) the server may have lost
+        if "game_not_found" in codes or self.loads_game:  # a game, whose rules (a card set) the server may have lost
             codes.append("game_unavailable")
         codes += ["internal_error", "service_unavailable"]
         return tuple(dict.fromkeys(codes))

@@ -14,6 +14,8 @@ import pytest
 
 from chalicelib.games.khan.cardset import DEFAULT_CARD_SET, REGISTRY, parse
 
+from ..conftest import LINKS
+
 SET_ID = "steppe-lost"
 
 
@@ -93,10 +95,24 @@ def test_a_new_game_on_an_unknown_card_set_is_still_refused_as_unknown_card_set(
 def test_every_operation_that_loads_a_game_documents_game_unavailable():
     import app as app_module
 
-    loading = [op for op in app_module.api.operations if "game_not_found" in op.errors]
+    loading = [op for op in app_module.api.operations if "game_not_found" in op.errors or op.loads_game]
     assert loading and all("game_unavailable" in op.error_codes for op in loading)
-    assert not [op.operation_id for op in app_module.api.operations
-                if "game_unavailable" in op.error_codes and "game_not_found" not in op.errors]
+    assert not [op.operation_id for op in app_module.api.operations if "game_unavailable" in op.error_codes
+                and op not in loading]
+    assert {op.operation_id for op in loading if op.html} >= {"getBoard", "showStepLink", "playStepLink",
+                                                               "showAnswerLink", "answerGame"}
+
+
+def test_an_emails_step_link_to_such_a_game_answers_a_page_saying_it_waits(api, lost_set, monkeypatch):
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = khan_game(api, ann, bob)
+    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, {"type": "place", "unit": "heavy_cavalry"})).path
+    monkeypatch.delitem(REGISTRY.sets, lost_set)
+    for reply in (api.get(path, headers={"Accept": "text/html"}),
+                  api.post(path, headers={"Accept": "text/html", "Content-Type": "application/x-www-form-urlencoded"})):
+        assert reply.status == 503 and reply.headers["content-type"].startswith("text/html")
+        assert f"{SET_ID} version 1" in reply.body and "operator" in reply.body
+    assert api.get(path).body["code"] == "game_unavailable"  # any other client: the problem
 
 
 def test_an_unexpected_error_asks_for_an_idempotency_key_only_where_the_operation_takes_one(api, services, monkeypatch):
