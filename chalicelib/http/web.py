@@ -350,11 +350,17 @@ def page_response(page: Page, as_page: bool) -> Response:
                              "Referrer-Policy": "no-referrer", **page.headers()})
 
 
+# A refusal's page says what it is where "Something went wrong" would mislead (nothing went wrong
+# with the request).
+PAGE_TITLES = {"game_unavailable": N_("This game waits for the server's operator")}
+
+
 def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None = None,
              as_page: bool = False) -> Response:
     """A refusal as problem+json, or as an HTML page for a browser at the operations that answer pages."""
     if op.html and as_page:
-        response = page_response(Page(error.status, _("Something went wrong"), error.detail, code=error.code), True)
+        title = _(PAGE_TITLES[error.code]) if error.code in PAGE_TITLES else _("Something went wrong")
+        response = page_response(Page(error.status, title, error.detail, code=error.code), True)
     else:
         response = problem(error.code, error.detail, **error.extra)
     response.headers.update(headers or {})

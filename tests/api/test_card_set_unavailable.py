@@ -65,6 +65,7 @@ def test_a_game_whose_card_set_is_gone_answers_game_unavailable_naming_the_set(a
     page = api.get(board, headers={"Accept": "text/html", "Accept-Language": "ja"})
     assert page.status == 503 and page.headers["content-type"].startswith("text/html")
     assert SET_ID in page.body and "{" not in page.body.split("<body", 1)[1].split("<script", 1)[0]
+    assert "<h1" in page.body and "Something went wrong" not in page.body
     problem = api.get(board)
     assert (problem.status, problem.body["code"]) == (503, "game_unavailable")
 
