@@ -500,7 +500,7 @@ def update_preferences(call: Call):
 
 
 @api.operation("GET", "/v1/links/{token}", "showStepLink", summary="An email's step link: a page to confirm the step",
-               response=None, auth=False, html=True, tag="email")
+               response=None, auth=False, html=True, loads_game=True, tag="email")
 def show_step_link(call: Call):
     from chalicelib.mailplay import pages
 
@@ -510,7 +510,7 @@ def show_step_link(call: Call):
 @api.operation("POST", "/v1/links/{token}", "playStepLink",
                summary="Confirm an email's step link: plays the step (a Battle Line play with the claim and the draw "
                        "its page chose: the whole turn)",
-               response=None, auth=False, html=True, tag="email")
+               response=None, auth=False, html=True, loads_game=True, tag="email")
 def play_step_link(call: Call):
     from chalicelib.mailplay import pages
 
@@ -519,7 +519,7 @@ def play_step_link(call: Call):
 
 @api.operation("GET", "/v1/answers/{token}", "showAnswerLink",
                summary="An email's accept or decline link for a game you were asked to play: a page to confirm "
-                       "(it changes nothing)", response=None, auth=False, html=True, tag="email")
+                       "(it changes nothing)", response=None, auth=False, html=True, loads_game=True, tag="email")
 def show_answer_link(call: Call):
     from chalicelib.mailplay import pages
 
@@ -529,7 +529,7 @@ def show_answer_link(call: Call):
 @api.operation("POST", "/v1/answers/{token}", "answerGame",
                summary="Confirm an email's accept or decline link: accepts the game (it starts once every seat is "
                        "settled) or declines it (it ends, declined, unrated)",
-               response=None, auth=False, html=True, tag="email")
+               response=None, auth=False, html=True, loads_game=True, tag="email")
 def answer_game(call: Call):
     from chalicelib.mailplay import pages
 
@@ -537,7 +537,7 @@ def answer_game(call: Call):
 
 
 @api.operation("GET", "/v1/invitations/{token}", "showInvitation", summary="An invitation by email: a page to join",
-               response=None, auth=False, html=True, tag="email")
+               response=None, auth=False, html=True, loads_game=True, tag="email")
 def show_invitation(call: Call):
     from chalicelib.mailplay import pages
 
@@ -547,7 +547,7 @@ def show_invitation(call: Call):
 
 @api.operation("POST", "/v1/invitations/{token}", "acceptInvitation",
                summary="Take the invited seat (a player is made for the address; its API key is shown once)",
-               response=None, auth=False, html=True, tag="email")
+               response=None, auth=False, html=True, loads_game=True, tag="email")
 def accept_invitation(call: Call):
     from chalicelib.mailplay import pages
 

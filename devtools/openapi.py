@@ -231,7 +231,8 @@ def _parameters(op) -> list[dict]:
 
 HTML_PAGE = {"text/html": {"schema": {"type": "string"}}}
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying (the store is down or throttled, or "
-                                              "too many requests are being answered).",
+                                              "too many requests are being answered). Absent with "
+                                              "`game_unavailable`: retrying cannot help.",
                                "schema": {"type": "integer", "minimum": 1}}}
 
 
@@ -292,6 +293,9 @@ def responses(op) -> dict[str, Any]:
                  "409": "the game has moved on since the link was made", "410": "the link has expired",
                  "422": "the rules do not allow the step now", "500": "internal error",
                  "503": "the service is unavailable for a moment: retry after Retry-After seconds"}
+        if "game_unavailable" in op.error_codes:
+            pages["503"] += ("; or the game's rules are not on the server now (`game_unavailable`, no Retry-After: "
+                             "it waits for the server's operator)")
         if "board_in_play" in op.errors:
             pages["403"] += ", or another board of its duplicate round is still being played (`board_in_play`)"
         if op.method == "POST":  # a page's form (web.form_fields)

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from ..kernel.i18n import N_
+
 State = dict[str, Any]
 
 Step = dict[str, Any]
@@ -111,6 +113,23 @@ class IllegalStep(Exception):
         super().__init__(reason)
         self.reason = reason
         self.code = code
+        self.details = details or {}
+
+
+class RulesUnavailable(Exception):
+    """The rules a game was begun with are not on this server now, so the game can be neither shown
+    nor played: Khan & General's card set whose file is gone (a folder the server no longer reads)
+    or was changed in place under the same version. Not the player's doing, and retrying cannot help:
+    the game waits until the server's operator restores the rules. The service answers it as
+    ``game_unavailable``; the outbox does not retry it.
+
+    The message (``str``) is for the log, with what the operator needs; ``reason`` (Words) says what is
+    missing to a player, ``details`` go into the API's problem body."""
+
+    def __init__(self, message: str, *, reason: Words | None = None, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason if reason is not None else Words(N_("the rules this game was begun with are not on "
+                                                                 "this server now"))
         self.details = details or {}
 
 

@@ -368,6 +368,13 @@ class EventList(Shape):
                                                 "null on the last page.")
 
 
+class ProblemCardSet(Shape):
+    """The card set a Khan & General game was begun with, which the server does not have now."""
+
+    id: str
+    version: int
+
+
 class Problem(Shape):
     """RFC 9457 problem details, with a stable machine ``code``."""
 
@@ -401,6 +408,10 @@ class Problem(Shape):
                                                               "ladder allows a player.")
     player_id: str | None = Field(None, description="409 `too_many_challenges`: the player who has that many "
                                                     "open challenges (you or the player you challenge).")
+    card_set: ProblemCardSet | None = Field(None, description="503 `game_unavailable`: the card set the Khan & "
+                                                              "General game was begun with, missing on the server "
+                                                              "or changed there since; the game waits until the "
+                                                              "server's operator restores it.")
 
 
 class WebhookView(Shape):

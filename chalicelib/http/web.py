@@ -20,7 +20,8 @@ from pydantic import BaseModel, ValidationError
 
 from ..kernel.calls import Idempotency, Outcome
 from ..kernel.errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
-from ..kernel.i18n import N_, _, language, negotiate, speaking
+from ..games.base import RulesUnavailable
+from ..kernel.i18n import N_, _, language, negotiate, say, speaking
 from ..pages.page import Download, Page
 from ..store.errors import Conflict, StoreUnavailable
 
@@ -89,6 +90,8 @@ class Operation:
     etag: bool = False  # a view: answered with an ETag, and 304 to a request whose If-None-Match has it
     speaks: bool = False  # its answer holds sentences in the request's language (Content-Language, Vary)
     files: tuple[str, ...] = ()  # other media types its success may answer, as a file (a query or Accept asks)
+    # it loads a game without refusing with game_not_found (an email's link page: its link names the game)
+    loads_game: bool = False
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -108,6 +111,8 @@ class Operation:
             codes.append("not_acceptable")
         if self.html and self.method == "POST":  # a page's form (form_fields)
             codes += ["payload_too_large", "invalid_request"]
+        if "game_not_found" in codes or self.loads_game:  # a game, whose rules (a card set) the server may have lost
+            codes.append("game_unavailable")
         codes += ["internal_error", "service_unavailable"]
         return tuple(dict.fromkeys(codes))
 
@@ -354,11 +359,17 @@ def page_response(page: Page, as_page: bool) -> Response:
                              "Referrer-Policy": "no-referrer", **page.headers()})
 
 
+# A refusal's page says what it is where "Something went wrong" would mislead (nothing went wrong
+# with the request).
+PAGE_TITLES = {"game_unavailable": N_("This game waits for the server's operator")}
+
+
 def _refusal(op: Operation, error: ServiceError, headers: dict[str, str] | None = None,
              as_page: bool = False) -> Response:
     """A refusal as problem+json, or as an HTML page for a browser at the operations that answer pages."""
     if op.html and as_page:
-        response = page_response(Page(error.status, _("Something went wrong"), error.detail, code=error.code), True)
+        title = _(PAGE_TITLES[error.code]) if error.code in PAGE_TITLES else _("Something went wrong")
+        response = page_response(Page(error.status, title, error.detail, code=error.code), True)
     else:
         response = problem(error.code, error.detail, **error.extra)
     response.headers.update(headers or {})
@@ -509,10 +520,17 @@ class Api:
             return _refusal(op, ServiceError("version_conflict", _("another change was accepted first; reload and "
                                                                "try again"), current_version=getattr(error, "current_version", None)),
                             as_page=as_page)
+        except RulesUnavailable as error:  # a game begun with rules this server has lost (its card set's file)
+            logger.error("%s: the game's rules are not on this server: %s", op.operation_id, error)
+            return _refusal(op, ServiceError("game_unavailable", say(error.reason), **error.details), as_page=as_page)
         except Exception:  # never a stack trace to the client
             logger.exception("unhandled error in %s", op.operation_id)
-            return problem("internal_error", _("the server could not answer this request; retry it with the same "
-                                               "Idempotency-Key"))
+            # An Idempotency-Key makes a retry safe where the operation takes one; elsewhere (a GET, a page)
+            # it means nothing. A page's browser gets a page.
+            detail = _("the server could not answer this request; retry it with the same Idempotency-Key") \
+                if op.idempotent else _("the server could not answer this request; the error is logged for the "
+                                        "server's operator")
+            return _refusal(op, ServiceError("internal_error", detail), as_page=as_page)
         if op.status == 204:
             return Response(body="", status_code=204, headers={})
         if isinstance(result, Page):

@@ -114,6 +114,9 @@ ERRORS: dict[str, ErrorKind] = {
     "internal_error": ErrorKind(500, "Internal error"),
     "service_unavailable": ErrorKind(503, "The service is unavailable for a moment; retry after Retry-After seconds"),
     "gateway_timeout": ErrorKind(504, "The server took too long to answer"),
+    # A game begun with rules this server does not have now (a Khan & General card set whose file is gone
+    # or was changed in place): retrying cannot help (no Retry-After); it waits for the server's operator.
+    "game_unavailable": ErrorKind(503, "The game's rules are not on the server now; it waits for the operator"),
 }
 
 

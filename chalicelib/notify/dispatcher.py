@@ -27,6 +27,7 @@ from datetime import datetime, timedelta, timezone
 from random import Random
 from typing import Callable
 
+from ..games.base import RulesUnavailable
 from ..kernel import observability
 from ..kernel.ids import hash_email
 from ..kernel.i18n import in_language, speaking
@@ -44,6 +45,9 @@ from .webhooks import SendResult, SigningKeys, http_send, next_wait, retry_after
 logger = logging.getLogger("battleline.notify")
 
 LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this long
+# How often a change of the stream is tried before it is given up, as the stream consumer in AWS does
+# (infra/stack.py: maximum_retry_attempts=5, then the OutboxFailures queue): the first try and 5 retries.
+CHANGE_ATTEMPTS = 1 + 5
 
 Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
 # (game_id, seat) -> that seat's view with ``recent``, what happened since its last move, or None:
@@ -59,6 +63,18 @@ def envelope(message: Message) -> str:
     """The body every delivery of a message sends: ``{type, timestamp, data}``."""
     return json.dumps({"type": message.type, "timestamp": message.created_at, "data": message.data},
                       separators=(",", ":"))
+
+
+def what_change(change: Change) -> str:
+    """A change of the stream as the log names it, the same each time it is read: its game version and
+    the ids of the messages saved with it."""
+    parts = []
+    if change.committed is not None:
+        game = change.committed.game
+        parts.append(f"game {game.id} version {game.version}" + (f" revision {game.revision}" if game.revision else ""))
+    if change.messages:
+        parts.append("messages " + ", ".join(m.id for m in change.messages))
+    return "the change of " + ("; ".join(parts) or "nothing")
 
 
 @dataclass(frozen=True)
@@ -96,6 +112,7 @@ class Dispatcher:
         # games), by type (``config.build_services``' notifications area says which). They ride the
         # outbox so that none is lost.
         self.handlers: dict[str, Callable[[Message], None]] = dict(handlers or {})
+        self._failures: dict[str, int] = {}  # a change that failed (drain_outbox): how many times so far
 
     @classmethod
     def through(cls, store: Store, clock: Clock | None, outlets: Outlets, *, viewer: Viewer | None = None,
@@ -112,8 +129,25 @@ class Dispatcher:
 
     def drain_outbox(self) -> int:
         """Handle every change the table's stream holds since the last call (the local worker's loop,
-        and the tests); returns how many messages were dispatched."""
-        return sum(self.store.changes(self.handle))
+        and the tests); returns how many messages were dispatched. A change that fails is raised and
+        comes again next time, as in AWS; after ``CHANGE_ATTEMPTS`` tries it is given up, logged once,
+        and the changes after it go on (AWS sends it to the OutboxFailures queue), whatever the store."""
+        return sum(self.store.changes(self._at_most_retried))
+
+    def _at_most_retried(self, change: Change) -> int:
+        which = what_change(change)
+        try:
+            sent = self.handle(change)
+        except Exception:
+            tried = self._failures.pop(which, 0) + 1
+            if tried < CHANGE_ATTEMPTS:
+                self._failures[which] = tried
+                raise
+            logger.exception("outbox: gave up %s after %s attempts, as the stream consumer in AWS does (there it "
+                             "goes to the OutboxFailures queue); the next changes go on", which, tried)
+            return 0
+        self._failures.pop(which, None)
+        return sent
 
     def handle(self, change: Change) -> int:
         """One change of the stream: the game's head follows a committed version, then every message
@@ -252,12 +286,18 @@ class Dispatcher:
         if message.type in messages.TOURNAMENT_NEWS:  # no one game: a tournament's round or end
             if player is None or not player.email:
                 return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player or email"), first)
-            with speaking(player.language):
-                views = [self.viewer(g["game_id"], g["seat"]) for g in message.data.get("games", [])]
+            try:
+                with speaking(player.language):
+                    views = [self.viewer(g["game_id"], g["seat"]) for g in message.data.get("games", [])]
+            except RulesUnavailable as error:
+                return self._unviewable(leased, now, error, first)
             return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_tournament(
                 message, player, [v for v in views if v is not None], self.links)), first)
-        with speaking(player.language if player else None):  # the view's sentences too (its recap)
-            view = self.viewer(message.data["game_id"], message.data["seat"])
+        try:
+            with speaking(player.language if player else None):  # the view's sentences too (its recap)
+                view = self.viewer(message.data["game_id"], message.data["seat"])
+        except RulesUnavailable as error:
+            return self._unviewable(leased, now, error, first)
         if player is None or not player.email or view is None:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"), first)
         if message.type in ("game.your_turn", "game.reminder") and view["to_move"] != message.data["seat"]:
@@ -282,8 +322,11 @@ class Dispatcher:
             return None
         data = json.loads(delivery.body)
         player = self.store.get_player(delivery.player_id)
-        with speaking(player.language if player else None):
-            view = self.viewer(data["game_id"], data["seat"])
+        try:
+            with speaking(player.language if player else None):
+                view = self.viewer(data["game_id"], data["seat"])
+        except RulesUnavailable as error:
+            return self._unviewable(leased, now, error)
         if player is None or not player.email or view is None:
             return self._settle(leased, "failed", None, Attempt(iso(now), None, "no player, email or game"))
         message = Message(f"msg_{data['game_id']}_{data['version']}_confirmed_{data['seat']}", confirmations.CONFIRMED,
@@ -310,8 +353,11 @@ class Dispatcher:
         # The address has no language of its own yet: it is written in the inviter's (who knows whom
         # they invite); the page its link opens speaks the browser's.
         spoken = inviter.language if inviter else None
-        with speaking(spoken):
-            view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
+        try:
+            with speaking(spoken):
+                view = self.viewer(data["game_id"], data["seat"]) if self.viewer else None  # for the players' names
+        except RulesUnavailable as error:
+            return self._unviewable(leased, now, error, first)
         return self._mail(leased, now, lambda: in_language(spoken, lambda: compose_invitation(
             data, inviter.name if inviter else "A player", self.links, view)), first)
 
@@ -327,6 +373,15 @@ class Dispatcher:
         url = self.links.recovery_url(json.loads(delivery.body)["data"]["request_id"], player.id)
         return self._mail(leased, now, lambda: in_language(player.language, lambda: compose_recovery(
             player, url, RECOVERY_MINUTES, self.links.mail_domain)), first)
+
+    def _unviewable(self, leased: Delivery, now: datetime, error: RulesUnavailable,
+                    first: bool = False) -> Delivery | None:
+        """An email of a game whose rules this server lost (a card set's file gone or changed): it cannot
+        be written now, and raising would hold up the outbox. It waits on the retry schedule, so it goes
+        if the operator restores the rules in time, and fails when the schedule is spent."""
+        logger.error("email %s waits: its game's rules are not on this server: %s", leased.msg_id, error)
+        return self._after_failure(leased, now, SendResult(None, error="the game's rules are not on this server "
+                                                                       f"({type(error).__name__})"), first)
 
     def _lease(self, delivery: Delivery, now: datetime) -> Delivery | None:
         """Hold the delivery for this attempt; None when another worker holds it already."""

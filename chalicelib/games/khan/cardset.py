@@ -39,7 +39,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from ...kernel.i18n import LANGUAGES
 
 from ...kernel.i18n import N_
-from ..base import Words
+from ..base import RulesUnavailable, Words
 
 logger = logging.getLogger("battleline.khan.cardsets")
 
@@ -516,11 +516,13 @@ class Review:
     warnings: list[str]
 
 
-class UnknownCardSet(LookupError):
-    pass
+class UnknownCardSet(RulesUnavailable, LookupError):
+    """No card set of this id (and version) on this server: a new game asking for it is refused
+    (``unknown_card_set``); a game begun with it waits until the operator restores its file
+    (RulesUnavailable: ``game_unavailable``)."""
 
 
-class CardSetChanged(RuntimeError):
+class CardSetChanged(RulesUnavailable, RuntimeError):
     """A game's card set is no longer the one it began with (its file was edited in place)."""
 
 
@@ -601,12 +603,20 @@ class Registry:
         if not self._loaded:
             self._load()
         found = self._sets.get((card_set_id, version))  # the engine asks at every step: not through ``sets``
+        named = {"card_set": {"id": card_set_id, "version": version}}
         if found is None:
-            raise UnknownCardSet(self._unknown(card_set_id, version))
+            raise UnknownCardSet(self._unknown(card_set_id, version), details=named, reason=Words(N_(
+                "this game is played with the card set {card_set} version {version}, which this server does not "
+                "have now; the game waits until the server's operator restores it"),
+                card_set=card_set_id, version=version))
         if digest is not None and found.digest != digest:
             raise CardSetChanged(f"card set {card_set_id} version {version} changed after a game began with it "
                                  f"({digest} then, {found.digest} now); restore it, and publish changes as a "
-                                 f"new version")
+                                 f"new version", details=named, reason=Words(N_(
+                                     "this game is played with the card set {card_set} version {version}, which "
+                                     "was changed on this server after the game began; the game waits until the "
+                                     "server's operator restores the version it began with"),
+                                     card_set=card_set_id, version=version))
         return found
 
     def _unknown(self, card_set_id: str, version: int | None = None) -> str:
