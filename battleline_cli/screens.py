@@ -407,8 +407,9 @@ def _standings(standings: dict, you: str | None) -> list[str]:
     """The standings, a player a line: rank, name, points, the first tie-break (withdrawn players said so)."""
     first = standings["tie_break_order"][0]
     named = [yours(r["name"]) if r["player_id"] == you else r["name"] for r in standings["standings"]]
-    width = max([columns(name) for name in named] + [columns(_("Player"))])
-    tie, player, points = TIE_BREAKS.get(first, (first, ""))[0], _("Player"), _("Points")
+    player, points = _("Player"), _("Points")  # said first: a _() inside an f-string is never extracted
+    width = max([columns(name) for name in named] + [columns(player)])
+    tie = TIE_BREAKS.get(first, (first, ""))[0]
     lines = [f"      {pad(player, width)}  {_right(points, 6)}  {_right(tie, 6)}"]
     for standing, name in zip(standings["standings"], named):
         notes = ([_("withdrawn")] if standing["withdrawn"] else []) + ([_("annulled")] if standing["annulled"] else [])

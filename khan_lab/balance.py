@@ -166,13 +166,14 @@ def settings_rows(result: searching.Result, search_file: str, machine: str, date
     search, card_set = result.search, result.base
     notes = [_("warning: {warning}").format(warning=w) for w in warnings(card_set)]
     notes += [_("{cards}: in no recommended deck of {faction}, so only a custom deck (--decks) or a deck change "
-                "plays them").format(cards=", ".join(cards), faction=faction_name(card_set, faction))
+                "plays them").format(cards=i18n.joined(cards), faction=faction_name(card_set, faction))
               for faction, cards in result.unplayed.items()]
     stop = _("the time budget ended the search: {played} of {planned} variants played").format(
         played=len([v for v in result.variants if v.games]), planned=result.planned) if result.stopped_early \
         else _("the search played its whole plan ({planned} variants)").format(planned=result.planned)
-    rows = [[_("card set"), f"{card_set.named(i18n.language()) or card_set.name}: `{card_set.id}` "
-             f"{_('version')} {card_set.version}"],
+    named = _("{name}: `{id}` version {version}").format(name=card_set.named(i18n.language()) or card_set.name,
+                                                          id=card_set.id, version=card_set.version)
+    rows = [[_("card set"), named],
             [_("search file"), f"`{search_file}`"],
             [_("searched with"), _("{bot} against {bot}").format(bot=search.bot)],
             [_("confirmed with"), _("{bot} against {bot}, {budget} ms a decision; and {bot} against {other}").format(
@@ -188,7 +189,7 @@ def settings_rows(result: searching.Result, search_file: str, machine: str, date
         rows.append([_("decks"), "; ".join(f"{faction_name(card_set, f)}: {', '.join(d)}"
                                            for f, d in sorted(result.decks.items()))])
     if notes:
-        rows.append([_("warnings"), " ".join(notes)])
+        rows.append([_("warnings"), i18n.sentences(*notes)])
     return rows
 
 

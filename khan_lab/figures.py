@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from chalicelib.games.khan.cardset import CardSet
-from chalicelib.kernel.i18n import N_
+from chalicelib.kernel.i18n import N_, _
 
 # The engine's endings (turns.finish, turns.forfeit), max_rounds split by whether someone won.
 ENDINGS = [("annihilation", N_("annihilation: all five enemy units destroyed")),  # translated where shown
@@ -29,6 +29,13 @@ ENDINGS = [("annihilation", N_("annihilation: all five enemy units destroyed")),
            ("max_rounds drawn", N_("max_rounds, drawn: level on destroyed and wounded")),
            ("draw_agreed", N_("draw_agreed: a draw offered and accepted")),
            ("resign", "resign")]
+# The two halves of max_rounds by their names in charts and comparisons (the engine's codes stay as it writes them).
+HALVES = {"max_rounds won": N_("max_rounds, won"), "max_rounds drawn": N_("max_rounds, drawn")}
+
+
+def ending_name(key: str) -> str:
+    """An ending as a chart names it, in the language spoken: the engine's code, or a half of max_rounds."""
+    return _(HALVES[key]) if key in HALVES else key
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

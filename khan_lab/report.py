@@ -17,15 +17,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from chalicelib.games.khan import story
 from chalicelib.games.khan.cardset import CardSet, warnings
 from chalicelib.kernel import i18n
 from chalicelib.kernel.i18n import N_, _
 
+from .figures import ending_name
 from .play import MCTS, Plan
 
 INSTALL_HINT = "pip install 'matplotlib==3.11.2' (or the dev extras: pip install -e '.[dev]')"
 BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#8a8f98"
-KINDS = {"unit": N_("unit"), "command": N_("command")}
+KINDS = {"unit": N_("unit"), **story.KINDS}  # a card's kind: a unit, or its command's kind (attack, defence, move)
 LENGTHS = {"rounds": N_("rounds"), "decisions": N_("decisions")}
 
 
@@ -160,7 +162,7 @@ def endings_chart(run: Run) -> str:
     endings = run.figures["endings"]
     figure = new_figure(7.5, 0.45 * len(endings) + 1.0)
     axes = figure.subplots()
-    labels = [e["ending"] for e in endings][::-1]
+    labels = [ending_name(e["ending"]) for e in endings][::-1]
     shares = [e["share"] for e in endings][::-1]
     axes.barh(labels, shares, color=BLUE, height=0.6)
     for y, e in enumerate(endings[::-1]):
@@ -318,7 +320,8 @@ def comparison(run: Run, other: Run) -> Section:
         rows.append([_("{faction}: enemy units destroyed a game").format(faction=name), number(a["destroyed"], 2), number(b["destroyed"], 2)])
     rows.append([_("first mover wins"), interval(mine["first"]), interval(theirs["first"])])
     for a, b in zip(mine["endings"], theirs["endings"]):
-        rows.append([_("ends by {ending}").format(ending=a["ending"]), pct(a["share"]), pct(b["share"])])
+        rows.append([_("ends by {ending}").format(ending=ending_name(a["ending"])), pct(a["share"]),
+                     pct(b["share"])])
     for key in ("rounds", "decisions"):
         rows.append([_("{what} a game (mean / median)").format(what=_(LENGTHS[key])), f"{number(mine[key]['mean'])} / {number(mine[key]['median'])}",
                      f"{number(theirs[key]['mean'])} / {number(theirs[key]['median'])}"])

@@ -73,6 +73,9 @@ class Presenter:
 
     def __post_init__(self, title: str) -> None:
         object.__setattr__(self, "english_title", title)
+        told = self.tell
+        # Every sentence of the game's story begins with a capital, a bot's name too ("Bot tham lam đã…").
+        object.__setattr__(self, "tell", lambda event, view: capitalised(told(event, view)))
 
     def told(self, view: dict, events: list[dict]) -> list[str]:
         """The events in sentences (the move log), leaving out what needs no telling."""
@@ -125,6 +128,18 @@ Presenter.title = property(_title, doc=_title.__doc__)  # type: ignore[assignmen
 
 # The server's bots by name, as a seat they play is called ("greedy bot"), in the reader's language.
 BOT_NAMES = {"random": N_("random bot"), "greedy": N_("greedy bot"), "mcts": N_("MCTS bot")}
+
+
+# Names made from a lower-case message, which a sentence may begin with ("greedy bot", "bot tham lam").
+LOWER_CASE_NAMES = (*BOT_NAMES.values(), N_("an open seat"), N_("an invited player"))
+
+
+def capitalised(sentence: str | None) -> str | None:
+    """A sentence that begins with a name made from a lower-case message (``LOWER_CASE_NAMES``), in the
+    language spoken, with its first letter capitalised; any other as it is (a player's own name too)."""
+    if sentence and sentence[:1].islower() and any(sentence.startswith(_(name)) for name in LOWER_CASE_NAMES):
+        return sentence[:1].upper() + sentence[1:]
+    return sentence
 
 
 def seat_name(seat: dict) -> str:

@@ -9,7 +9,9 @@ Each game has one table (``games/<game>/steps.py``, ``STEPS``) with an entry per
   its command, for the moves listed in emails);
 * ``describe``: the step in words, for links and confirmation pages;
 * ``event`` and ``recorded``: the event type that records the step and how the step is read
-  back from that event's data (``games.replay``).
+  back from that event's data (``games.replay``);
+* ``kind``: what steps of the type are, a plural noun ("deployments"), for an email that counts
+  those it leaves to the board page.
 
 Whether a step is legal now is not here: that is the rules' business (the game's phases).
 Adding a step type is one entry here plus its rule.
@@ -126,6 +128,9 @@ class StepType:
     describe: Callable[[Step], str] | None = None
     event: str | None = None  # the event type that records the step; None: the step's name
     recorded: Callable[[dict], Step | None] | None = None  # event data -> the step; None: just its type
+    # What steps of this type are, a plural noun marked N_ ("deployments"): an email counts those it
+    # leaves to the board page by it ("60 deployments", "Claims: 13 choices"), in the reader's language.
+    kind: str = ""
 
     @property
     def name(self) -> str:
@@ -162,6 +167,9 @@ class StepTable:
         names = [t.name for t in self.types]
         if len(set(names)) != len(names):
             raise ValueError(f"a step type is listed twice: {names}")
+        unnamed = [t.name for t in self.types if not t.kind]
+        if unnamed:
+            raise ValueError(f"a step type has no kind, the words an email counts it by: {unnamed}")
 
     # ------------------------------------------------------------ shape
 

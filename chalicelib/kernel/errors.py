@@ -171,8 +171,12 @@ PROBLEMS = {
 
 
 def _problem(problem: dict) -> str:
-    if problem["type"] == "value_error" and (problem.get("ctx") or {}).get("error") is not None:
-        return str(problem["ctx"]["error"])  # a validator's own words, without pydantic's "Value error, "
+    context = problem.get("ctx") or {}
+    if problem["type"] == "value_error" and context.get("error") is not None:
+        error = context["error"]  # a validator's own words, without pydantic's "Value error, "
+        return i18n.say(error.args[0]) if error.args and hasattr(error.args[0], "template") else str(error)
+    if hasattr(context.get("reason"), "template"):  # a custom error's reason in Words (games.base.Words)
+        return i18n.say(context["reason"])
     template = PROBLEMS.get(problem["type"])
     if template is None or i18n.language() == i18n.DEFAULT:
         return problem["msg"]

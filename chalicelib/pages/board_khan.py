@@ -1,7 +1,8 @@
 """The Khan & General table on the board page, besides the field's picture (the game's own SVG,
 ``PRESENTERS["khan"].svg_board``, drawn wherever the game draws it): the card economy a player
 follows (round, card limit, each side's command zone with the cost each sequence pays, discards,
-units left), a legend (abbreviations, unit names and powers, the marks on the field), the cards
+units left), a legend (the labels of the units and of the commands lying on them, each
+with its name and words, as the drawings' legend gives them; the marks on the field), the cards
 and the cards by the card set's names (each legal step is said by its step table, as everywhere).
 
 From a seat's view only: the cards named here are those the seat may see."""
@@ -91,10 +92,14 @@ def table(view: dict, steps: list[dict]) -> dict:
                           for number, pile_ in enumerate(state["sequences"][key], start=1)],
             "discards": {"size": pile["size"], "cards": pile["cards"]},
             "destroyed": list(state["destroyed"][key])})
-    units_shown = sorted({u["unit"] for u in state["field"] if u["unit"]} |
-                         {c for c in catalog if catalog[c]["unit"]})
-    legend = [{"abbr": catalog[u]["abbr"], "name": catalog[u]["name"], "power": catalog[u]["power"],
-               "reach": catalog[u]["reach"]} for u in units_shown]
+    # The drawings' legend (render.entries): the unit types on the field and those the seat sees
+    # elsewhere (its hand, the discards), and the command lying on each unit, the badge's name,
+    # kind, cost and keywords; the sides and the marks are the page's own text.
+    board = render.Board.of(state, you, names)
+    legend = [{"what": entry.what, "abbr": entry.label, "name": entry.name, "words": entry.words,
+               "colour": entry.colour}
+              for entry in render.entries(board, units=[c for c in catalog if catalog[c]["unit"]])
+              if entry.what in ("unit", "command")]
     return {"cards": catalog, "field": field, "sides": sides, "round": state["round"],
             "max_rounds": state["max_rounds"], "active": state["active"], "played": state["played"],
             "stage": state["stage"], "legend": legend, "marks": marks(),

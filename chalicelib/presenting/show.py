@@ -17,7 +17,7 @@ from typing import Callable
 from ..kernel import i18n, talk
 from ..games.base import Words
 from ..games.presenters import PRESENTERS, names, seat_name
-from ..kernel.i18n import N_, _, ngettext
+from ..kernel.i18n import _, ngettext
 from .links import Links
 
 StepUrl = Callable[[dict], str]  # a legal step -> its signed link
@@ -296,7 +296,6 @@ def _named(value: object, named: dict[str, str]) -> object:
 # ---------------------------------------------------------------- the seat's moves, grouped
 
 MOST_LISTED = 12  # beyond this, one kind of step is left to the board page (and replies)
-BULKY = {"deploy": N_("deployments"), "move": N_("moves"), "pay": N_("payments"), "turn": N_("turns")}
 
 
 def my_steps(view: dict) -> list[dict]:
@@ -351,11 +350,11 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
     found, left = [], []
     for key, members in kinds.items():
         if (key in bulky and len(steps) > MOST_LISTED) or len(members) > MOST_LISTED:
-            if key in BULKY:
-                kind = _("{count} {kind}").format(count=len(members), kind=_(BULKY[key]))
+            if key in bulky:
+                kind = _("{count} {kind}").format(count=len(members), kind=_(presenter.steps[key].kind))
             else:
                 kind = ngettext("{what}: {count} choice", "{what}: {count} choices", len(members)).format(
-                    what=_kind_name(view, key), count=len(members))
+                    what=kind_name(view, key), count=len(members))
             example = _("e.g. {example}").format(example=presenter.say_step(members[0]))
             left.append(i18n.aside(kind, example))
             continue
@@ -364,12 +363,15 @@ def groups(view: dict, url: StepUrl) -> tuple[list[dict], list[str]]:
     return found, left
 
 
-def _kind_name(view: dict, key: str) -> str:
-    """A kind of step by its name: a card's play by the card ("Traitor"), else the step."""
+def kind_name(view: dict, key: str) -> str:
+    """A kind of step by its name in the reader's language: a card's play by the card ("Traitor"),
+    else what its step table calls such steps ("Claims")."""
+    presenter = PRESENTERS[view["game"]]
     if key.startswith("play "):
         code = key.split(" ", 1)[1]
-        return PRESENTERS[view["game"]].card_names(view).get(code, code)
-    return key.replace("_", " ").capitalize()
+        return presenter.card_names(view).get(code, code)
+    said = _(presenter.steps[key].kind)
+    return said[:1].upper() + said[1:]
 
 
 def example(view: dict) -> list[str]:

@@ -4,6 +4,7 @@ checked as the server would load it. Stateless, no service needed."""
 from __future__ import annotations
 
 from ..kernel.errors import ServiceError
+from ..kernel.i18n import say
 from ..games.khan import cardset
 
 
@@ -16,7 +17,7 @@ def khan_card_set(card_set_id: str, version: int | None) -> dict:
     try:
         found = cardset.REGISTRY.get(card_set_id, version)
     except cardset.UnknownCardSet as error:
-        raise ServiceError("card_set_not_found", str(error)) from None
+        raise ServiceError("card_set_not_found", say(error.args[0])) from None  # in the request's language
     data = found.data
     return {**_summary(found), "units": data["units"], "commands": data["commands"],
             "recommended": data["recommended"]}

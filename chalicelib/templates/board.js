@@ -694,10 +694,12 @@ function renderKhanInfo() {
       h("p", {class: "note"}, h("strong", {}, W.command_zone)), zone));
   }
   const legend = h("div", {class: "info-card"}, h("h3", {}, W.legend),
+    // The drawings' legend (render.entries): each unit type's label, and each command badge's, in its
+    // colour as the field draws it, with the card's name and what it is (power and reach; kind, cost, keywords).
     h("table", {class: "legend-table"},
-      h("tbody", {}, T.legend.map((row) => h("tr", {},
-        h("td", {class: "abbr"}, row.abbr), h("td", {class: "legend-name"}, row.name),
-        h("td", {}, row.reach ? also([fmt(W.power, {power: row.power}), row.reach]) : fmt(W.power, {power: row.power})))))),
+      h("tbody", {}, T.legend.map((row) => h("tr", {dataset: {what: row.what}},
+        h("td", {class: "abbr"}, h("span", {class: `key ${row.what}`, style: `background:${row.colour}`}, row.abbr)),
+        h("td", {class: "legend-name"}, row.name), h("td", {}, row.words))))),
     h("ul", {}, T.sides.map((side) => h("li", {},
       h("span", {class: "swatch", style: `background:${side.colour}`, "aria-hidden": "true"}), side.name)),
       T.marks.map((mark) => h("li", {}, mark.text))));

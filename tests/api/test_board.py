@@ -202,7 +202,7 @@ def test_a_khan_board_names_the_cards_and_shows_the_card_economy(api):
     assert mine["sequences"][0]["label"] == "Sequence 1: 1 card, pays a cost of 1"
     assert mine["sequences"][0]["shown"] == "Lance"
     legend = {row["abbr"]: row for row in table["legend"]}
-    assert legend["HC"]["name"].startswith("Heavy cavalry") and legend["HC"]["power"] == 4
+    assert legend["HC"]["name"].startswith("Heavy cavalry") and legend["HC"]["words"] == "power 4, melee"
     assert legend["SP"]["name"].startswith("Spearmen")
     assert [mark["mark"] for mark in table["marks"]] == ["facing", "power", "wounded", "face_down", "command", "grappled"]
     assert table["cards"]["charge"]["name"] == "Charge" and table["cards"]["charge"]["cost"] == 1
@@ -343,3 +343,32 @@ def test_a_declined_or_aborted_games_board_says_who_ended_it(api):
         view = api.get(path_of(link["url"]).replace("/board?", "/board/view?")).body
         assert view["headline"] == expected
         assert expected in [line["text"] for line in view["log"]]
+
+
+def test_the_khan_pages_legend_explains_each_command_badge_as_the_emails_legend_does():
+    """A command lying on a unit is a badge on the field (SF, PW...): the board page's legend gives its
+    name, kind, cost and keywords, the very entries of the emails' legend (render.entries), in the
+    reader's language, beside the unit types'."""
+    from chalicelib.games.khan import render
+    from chalicelib.kernel import i18n
+    from chalicelib.pages import board_khan
+    from tests.engine.khan.helpers import ENGINE, mid_game
+
+    state = ENGINE.view(mid_game(), 1)
+    seats = [{"seat": 1, "name": "Ann", "player_id": "p-ann"}, {"seat": 2, "name": "Bob", "player_id": "p-bob"}]
+    for language in ("en", "ja"):
+        with i18n.speaking(language):
+            legend = board_khan.table({"state": state, "you": 1, "seats": seats}, [])["legend"]
+            emails = [row for row in render.legend(render.Board.of(state, 1, {1: "Ann", 2: "Bob"}))
+                      if row[0] in ("unit", "command")]
+            page = {(row["what"], row["abbr"]): render.Entry(row["what"], row["abbr"], row["name"], row["words"]).said()
+                    for row in legend}
+            assert all(page.get((what, label)) == words for what, label, words in emails), (page, emails)
+            badges = {row["abbr"]: row for row in legend if row["what"] == "command"}
+            assert set(badges) == {"LA", "SF", "PW", "BI"}  # each command on the field, none other
+            assert badges["SF"]["colour"] == render.KIND_COLOURS["defend"]
+        if language == "en":
+            assert badges["SF"]["name"] == "Stand firm" and badges["SF"]["words"].startswith("defence, cost ")
+            assert badges["LA"]["words"] == "attack, cost 2: power +3, melee, flank +2"
+        else:
+            assert badges["LA"]["name"] != "Lance" and "cost" not in badges["LA"]["words"]

@@ -132,3 +132,28 @@ def test_analyze_battle_line_gives_its_reasons_in_the_language(api):
     assert "合計27のくさび形" in japanese.body["flags"][0]["reason"]
     assert japanese.body["flags"][0]["claimable"] == english.body["flags"][0]["claimable"] is True
     assert japanese.headers["content-language"] == "ja" and "Accept-Language" in japanese.headers["vary"]
+
+
+@pytest.mark.parametrize("language", ["ja", "vi"])
+def test_a_khan_games_refused_card_set_and_deck_are_said_in_the_requests_language(api, language):
+    """``unknown_card_set`` and ``invalid_deck`` say their whole sentence in the request's language
+    (not an English sentence after a translated prefix), naming the set, the sets there are and the
+    deck's problem by their ids; the code stays."""
+    from ..engine.khan.test_rules import KHAN_PLUS
+
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    four = ["heavy_cavalry"] * 4 + KHAN_PLUS[4:]
+    for options, code, english in (
+            ({"card_set": "steppe"}, "unknown_card_set", "there is no card set steppe (known: khan-default v1"),
+            ({"card_set_version": 7}, "unknown_card_set", "there is no card set khan-default version 7"),
+            ({"decks": {"1": four}}, "invalid_deck", "seat 1's deck is not valid: at most 3 units of one type: "
+                                                     "4 × heavy_cavalry")):
+        body = {"game": "khan", "options": options, "seats": [{"player_id": ann["id"]}, {"player_id": bob["id"]}]}
+        plain = api.post("/v1/games", body, key=ann["api_key"])
+        said = api.post("/v1/games", body, key=ann["api_key"], headers={"Accept-Language": language})
+        assert plain.status == said.status == 422 and plain.body["code"] == said.body["code"] == code
+        assert english in plain.body["detail"], plain.body
+        detail = said.body["detail"]
+        assert not any(words in detail for words in ("there is no", "known", "version", "not valid", "at most",
+                                                     "of one type")), detail
+        assert ("khan-default" in detail) if code == "unknown_card_set" else ("heavy_cavalry" in detail), detail

@@ -122,3 +122,18 @@ def test_item_4_turns_and_a_replays_moves_are_counted_as_players_count_them(lang
         assert turn_label({"turn": 5}) == turn
         assert i18n._("Version {version} of {latest}").format(version=1, latest=9) == replay
         assert "回合" not in turn_label({"turn": 5}) and "版" not in replay
+
+
+@pytest.mark.parametrize("language, sentence", [("en", "Greedy bot passed"), ("vi", "Bot tham lam đã bỏ lượt")])
+def test_a_story_sentence_that_begins_with_a_bots_name_begins_with_a_capital(language, sentence):
+    """The bots' names are lower-case messages ("greedy bot", "bot tham lam"): a sentence of the game's
+    story they begin starts with a capital all the same; a player's own lower-case name is kept."""
+    from chalicelib.games.presenters import PRESENTERS
+
+    seats = [{"seat": 1, "player_id": "p_1", "name": "ann", "bot": None},
+             {"seat": 2, "player_id": None, "name": "greedy bot", "bot": "greedy"}]
+    view = {"game": "battleline", "you": None, "seats": seats}
+    with i18n.speaking(language):
+        told = PRESENTERS["battleline"].told(view, [{"type": "pass", "seat": 2, "data": {}},
+                                                     {"type": "pass", "seat": 1, "data": {}}])
+    assert told[0] == sentence and told[1].startswith("ann ")

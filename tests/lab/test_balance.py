@@ -174,6 +174,15 @@ def test_the_balance_report_speaks_each_of_the_four_languages(result, tmp_path, 
     assert text.startswith(f"# {title}") and f"## {target}" in text
     if language != "en":
         assert target != "Targets"
+        assert "` version " not in text  # the set's version in the reader's words ("`khan-default` version 1")
+    # the warnings one sentence after another, as the language writes them ("。" and no space in Chinese, Japanese)
+    with i18n.speaking(language):
+        warned = i18n._("warnings")
+    cell = next(line for line in text.splitlines() if line.startswith(f"| {warned} |"))
+    stop = "。" if language in ("zh-Hans", "ja") else ". "
+    for cards in result.unplayed.values():
+        before = cell[:cell.index(cards[0])]
+        assert before == f"| {warned} | " or before.endswith(stop), cell
     # each candidate's folder: its card-set file and the lab's report of its games (win rates, endings, cards)
     lab = (tmp_path / "candidate-1" / "report.md").read_text()
     assert (tmp_path / "candidate-1" / "khan-default.v2.json").exists() and f"## {win_rates}" in lab
@@ -201,13 +210,19 @@ def assert_the_lab_report_speaks(folder: Path, language: str) -> None:
     else:
         assert english_titles_left(text) == [] and english_titles_left(page) == []
         assert "won when played" not in text + page and "not in the recommended deck" not in text
+        assert not re.search(r"\| (unit|move|attack|defend) \|", text)  # each card's kind, in the cards tables
+        # the endings chart (its words drawn as text, svg.fonttype none) and the comparison
+        assert "max_rounds won" not in text + page and "max_rounds drawn" not in text + page
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hans", "ja", "vi"])
 def test_the_labs_report_speaks_each_of_the_four_languages_for_make_playtest_and_a_balance_candidate(
         result, tmp_path, monkeypatch, language):
+    import matplotlib
+
     from battleline_cli import main
     from khan_lab.__main__ import arguments
+    monkeypatch.setitem(matplotlib.rcParams, "svg.fonttype", "none")  # the charts' words as text, to be read here
     monkeypatch.setenv("BATTLELINE_CONFIG", str(tmp_path / "config.json"))
     for name in ("BATTLELINE_LANGUAGE", "BATTLELINE_KEY"):
         monkeypatch.delenv(name, raising=False)

@@ -199,7 +199,7 @@ def _describe_play(step: dict) -> Words:
 PLAY = StepType(
     PlayStep, "play", read=_read_play, write=_write_play, describe=_describe_play,
     recorded=lambda data: {"type": "play", **{k: data[k] for k in ("card", "flag", "target", "to_flag", "discard")
-                                              if k in data}})
+                                              if k in data}}, kind=N_("plays"))
 
 
 # ---------------------------------------------------------------- claim
@@ -216,7 +216,7 @@ CLAIM = StepType(
     describe=lambda step: (Words(Nn_("claim flag {flags}", "claim flags {flags}"), n=len(step["flags"]),
                                  flags=[str(f) for f in step["flags"]]) if step["flags"] else Words(N_("claim nothing"))),
     # a claim made for the seat (auto-claim, or a stall) records no step
-    recorded=lambda data: None if data.get("auto") else {"type": "claim", "flags": data["flags"]})
+    recorded=lambda data: None if data.get("auto") else {"type": "claim", "flags": data["flags"]}, kind=N_("claims"))
 
 
 # ---------------------------------------------------------------- drawing and scouting
@@ -231,29 +231,30 @@ EXAMPLE_SCOUT = {"type": "scout_draw", "deck": "troop"}
 DRAW = StepType(
     DrawStep, "draw", read=lambda words: {"type": "draw", "deck": _deck(_count(words, 1, example=EXAMPLE_DRAW)[0])},
     write=lambda step: f"draw {step['deck']}", describe=lambda step: _draw_from(step["deck"]),
-    recorded=lambda data: {"type": "draw", "deck": data["deck"]})
+    recorded=lambda data: {"type": "draw", "deck": data["deck"]}, kind=N_("draws"))
 
 SCOUT_DRAW = StepType(
     ScoutDrawStep, "scout", read=lambda words: {"type": "scout_draw",
                                                 "deck": _deck(_count(words, 1, example=EXAMPLE_SCOUT)[0])},
     write=lambda step: f"scout {step['deck']}", describe=lambda step: _draw_from(step["deck"]),
-    recorded=lambda data: {"type": "scout_draw", "deck": data["deck"]})
+    recorded=lambda data: {"type": "scout_draw", "deck": data["deck"]}, kind=N_("Scout's draws"))
 
 SCOUT_RETURN = StepType(
     ScoutReturnStep, "return", read=lambda words: {"type": "scout_return",
                                                    "cards": [_card(w) for w in _count(words, 1, 2)]},
     write=lambda step: "return " + " ".join(step["cards"]), describe=lambda step: Words(N_("return {cards}"), cards=list(step["cards"])),
-    recorded=lambda data: {"type": "scout_return", "cards": data["cards"]})
+    recorded=lambda data: {"type": "scout_return", "cards": data["cards"]}, kind=N_("Scout's returns"))
 
 MUD_DISCARD = StepType(
     MudDiscardStep, "mud", read=lambda words: {"type": "mud_discard", "flag": _flag(_count(words, 2)[0]),
                                                "card": _card(words[1])},
     write=lambda step: f"mud {step['flag']} {step['card']}",
     describe=lambda step: Words(N_("discard {card} at flag {flag}"), card=step["card"], flag=step["flag"]),
-    recorded=lambda data: {"type": "mud_discard", "flag": data["flag"], "card": data["card"]})
+    recorded=lambda data: {"type": "mud_discard", "flag": data["flag"], "card": data["card"]},
+    kind=N_("discards at a Mud flag"))
 
-PASS = StepType(PassStep, "pass", describe=lambda step: Words(N_("pass")))
-RESIGN = StepType(ResignStep, "resign", describe=lambda step: Words(N_("resign")))
+PASS = StepType(PassStep, "pass", describe=lambda step: Words(N_("pass")), kind=N_("passing"))
+RESIGN = StepType(ResignStep, "resign", describe=lambda step: Words(N_("resign")), kind=N_("resigning"))
 
 STEPS = StepTable.of(PLAY, CLAIM, DRAW, PASS, RESIGN, SCOUT_DRAW, SCOUT_RETURN, MUD_DISCARD, game="battleline")
 BattleLineStep = STEPS.schema

@@ -38,7 +38,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from ...kernel.i18n import LANGUAGES
 
-from ...kernel.i18n import N_
+from ...kernel.i18n import N_, Nn_
 from ..base import RulesUnavailable, Words
 
 logger = logging.getLogger("battleline.khan.cardsets")
@@ -284,33 +284,39 @@ class CardSet:
     def is_unit(self, card_id: str) -> bool:
         return card_id in self.units
 
-    def deck_problems(self, deck: list[str], faction: str) -> list[str]:
+    def deck_problems(self, deck: list[str], faction: str) -> list[Words]:
         """Why a deck is not a legal deck of ``faction`` (empty when it is)."""
         return deck_problems(deck, faction, self.units, self.commands)
 
 
-def deck_problems(deck: list[str], faction: str, units: dict[str, UnitType], commands: dict[str, Command]) -> list[str]:
+def deck_problems(deck: list[str], faction: str, units: dict[str, UnitType], commands: dict[str, Command]) -> list[Words]:
+    """Why a deck is not a legal deck of ``faction`` (empty when it is), each problem in Words (the
+    API says them in the request's language; a card-set file's checks, in English)."""
     problems = []
-    unknown = [c for c in deck if c not in units and c not in commands]
+    unknown = sorted({c for c in deck if c not in units and c not in commands})
     if unknown:
-        return [f"{', '.join(sorted(set(unknown)))} {'is not a card' if len(set(unknown)) == 1 else 'are not cards'} "
-                f"of this card set"]
+        return [Words(Nn_("{cards} is not a card of this card set", "{cards} are not cards of this card set"),
+                      n=len(unknown), cards=unknown)]
     foreign = sorted({c for c in deck if (units.get(c) or commands.get(c)).faction != faction})
     if foreign:
-        problems.append(f"{', '.join(foreign)} {'is not a' if len(foreign) == 1 else 'are not'} {faction} "
-                        f"card{'' if len(foreign) == 1 else 's'}")
+        problems.append(Words(Nn_("{cards} is not a {faction} card", "{cards} are not {faction} cards"),
+                              n=len(foreign), cards=foreign, faction=faction))
     unit_cards = [c for c in deck if c in units]
     command_cards = [c for c in deck if c in commands]
     if len(unit_cards) != DECK_UNITS:
-        problems.append(f"a deck has exactly {DECK_UNITS} unit cards, not {len(unit_cards)}")
+        problems.append(Words(N_("a deck has exactly {count} unit cards, not {found}"), count=DECK_UNITS,
+                              found=len(unit_cards)))
     if len(command_cards) != DECK_COMMANDS:
-        problems.append(f"a deck has exactly {DECK_COMMANDS} command cards, not {len(command_cards)}")
+        problems.append(Words(N_("a deck has exactly {count} command cards, not {found}"), count=DECK_COMMANDS,
+                              found=len(command_cards)))
     for card, count in sorted(Counter(unit_cards).items()):
         if count > MAX_SAME_UNIT:
-            problems.append(f"at most {MAX_SAME_UNIT} units of one type: {count} × {card}")
+            problems.append(Words(N_("at most {most} units of one type: {count} × {card}"), most=MAX_SAME_UNIT,
+                                  count=count, card=card))
     for card, count in sorted(Counter(command_cards).items()):
         if count > MAX_SAME_COMMAND:
-            problems.append(f"at most {MAX_SAME_COMMAND} copies of a command: {count} × {card}")
+            problems.append(Words(N_("at most {most} copies of a command: {count} × {card}"), most=MAX_SAME_COMMAND,
+                                  count=count, card=card))
     return problems
 
 
@@ -610,21 +616,27 @@ class Registry:
                 "have now; the game waits until the server's operator restores it"),
                 card_set=card_set_id, version=version))
         if digest is not None and found.digest != digest:
-            raise CardSetChanged(f"card set {card_set_id} version {version} changed after a game began with it "
-                                 f"({digest} then, {found.digest} now); restore it, and publish changes as a "
-                                 f"new version", details=named, reason=Words(N_(
+            raise CardSetChanged(Words(N_("card set {id} version {version} changed after a game began with it "
+                                          "({then} then, {now} now); restore it, and publish changes as a new "
+                                          "version"), id=card_set_id, version=version, then=digest, now=found.digest),
+                                 details=named, reason=Words(N_(
                                      "this game is played with the card set {card_set} version {version}, which "
                                      "was changed on this server after the game began; the game waits until the "
                                      "server's operator restores the version it began with"),
                                      card_set=card_set_id, version=version))
         return found
 
-    def _unknown(self, card_set_id: str, version: int | None = None) -> str:
-        known = ", ".join(f"{i} v{v}" for i, v in sorted(self.sets)) or "none"
-        what = f"{card_set_id} version {version}" if version is not None else card_set_id
+    def _unknown(self, card_set_id: str, version: int | None = None) -> Words:
+        """There is no such set, with the ones there are (and the files refused, their faults as the
+        checks write them): Words, said in the language of whoever reads it."""
+        known = [f"{i} v{v}" for i, v in sorted(self.sets)] or Words(N_("none"))
+        if version is None:
+            missing = Words(N_("there is no card set {id} (known: {known})"), id=card_set_id, known=known)
+        else:
+            missing = Words(N_("there is no card set {id} version {version} (known: {known})"), id=card_set_id,
+                            version=version, known=known)
         refused = [f"{source} ({'; '.join(problems)})" for source, problems in sorted(self.refused.items())]
-        return (f"there is no card set {what} (known: {known})"
-                + (f"; refused files: {', '.join(refused)}" if refused else ""))
+        return Words(N_("{reason}; refused files: {files}"), reason=missing, files=refused) if refused else missing
 
     def all(self) -> list[CardSet]:
         return [self.sets[key] for key in sorted(self.sets)]

@@ -33,7 +33,8 @@ from ...kernel.i18n import N_, _, ngettext, say, series, svg_font_family
 from . import story
 from .cardset import CardSet, Command, UnitType, keyword_words
 
-__all__ = ["SEAT_COLOURS", "abbreviation", "hand_html", "hand_lines", "html_board", "labels", "legend",
+__all__ = ["SEAT_COLOURS", "Entry", "abbreviation", "entries", "hand_html", "hand_lines", "html_board", "labels",
+           "legend",
            "svg_board", "text_board"]
 
 ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
@@ -196,13 +197,14 @@ class Board:
     def units_used(self) -> list[str]:
         """Unit types drawn on the field, in the card set's order."""
         shown = {u["unit"] for u in self.field if u["unit"]}
-        return self._ordered(shown)
+        return self.ordered(shown)
 
     def commands_used(self) -> list[str]:
         shown = {u["command"] for u in self.field if u["command"]}
-        return self._ordered(shown)
+        return self.ordered(shown)
 
-    def _ordered(self, ids: set[str]) -> list[str]:
+    def ordered(self, ids: set[str]) -> list[str]:
+        """The card ids in the card set's order (units, then commands), any it lacks after them."""
         order = [*self.cards.units, *self.cards.commands] if self.cards else []
         return [c for c in order if c in ids] + sorted(ids - set(order))
 
@@ -308,29 +310,54 @@ TEXT_MARKS = {
 }
 
 
-def legend(board: Board, marks: Mapping[str, str] = MARKS) -> list[tuple[str, str, str]]:
-    """Every label and mark the drawing uses, explained: (what, label, words) with what one of
-    "seat", "mark", "unit", "command"."""
-    rows: list[tuple[str, str, str]] = []
+@dataclass(frozen=True)
+class Entry:
+    """One line of a legend: ``what`` it explains ("seat", "mark", "unit" or "command"), its ``label``
+    (a seat's number, a mark's name, a card's two letters), the card's ``name`` (empty for seats and
+    marks), its ``words`` (a unit's power and reach; a command's kind, cost and keywords) and the
+    ``colour`` its sample is drawn in (a unit's seat's, a command's kind's)."""
+
+    what: str
+    label: str
+    name: str
+    words: str
+    colour: str = ""
+
+    def said(self) -> str:
+        """The line in words: "Heavy cavalry: power 4, melee"."""
+        if not self.name:
+            return self.words
+        return _("{label}: {value}").format(label=self.name, value=self.words) if self.words else self.name
+
+
+def entries(board: Board, marks: Mapping[str, str] = MARKS, *, units: Iterable[str] = ()) -> list[Entry]:
+    """What a legend holds, the drawings' and the board page's: each side, then every mark, unit type
+    and command the drawing uses (``units``: more unit types to name, e.g. those of the seat's own
+    hand), explained."""
+    rows: list[Entry] = []
     for seat in board.seats:
-        rows.append(("seat", str(seat), _("{name}: {faction}, {colour}").format(
+        rows.append(Entry("seat", str(seat), "", _("{name}: {faction}, {colour}").format(
             name=board.who_you(seat), faction=board.faction(seat), colour=_(COLOUR_WORDS.get(seat, "")))))
     used = board.marks_used()
     if board.field:
         used |= {"facing", "power"}
     for mark in ("facing", "power", "wounded", "face_down", "unknown", "grappled", "command"):
         if mark in used:
-            rows.append(("mark", mark, _(marks[mark])))
-    for unit_id in board.units_used():
+            rows.append(Entry("mark", mark, "", _(marks[mark])))
+    for unit_id in board.ordered(set(board.units_used()) | set(units)):
         words = _unit_words(board.cards.units[unit_id]) if board.cards and unit_id in board.cards.units else ""
-        rows.append(("unit", board.abbr(unit_id), _("{label}: {value}").format(label=board.name(unit_id), value=words)
-                     if words else board.name(unit_id)))
+        label = board.abbr(unit_id)
+        rows.append(Entry("unit", label, board.name(unit_id), words, board.colour_of(label)))
     for command_id in board.commands_used():
-        words = card_words(board.cards, command_id)
-        rows.append(("command", board.abbr(command_id),
-                     _("{label}: {value}").format(label=board.name(command_id), value=words)
-                     if words else board.name(command_id)))
+        rows.append(Entry("command", board.abbr(command_id), board.name(command_id),
+                          card_words(board.cards, command_id), KIND_COLOURS[board.kind(command_id)]))
     return rows
+
+
+def legend(board: Board, marks: Mapping[str, str] = MARKS) -> list[tuple[str, str, str]]:
+    """Every label and mark the drawing uses, explained: (what, label, words) with what one of
+    "seat", "mark", "unit", "command"."""
+    return [(entry.what, entry.label, entry.said()) for entry in entries(board, marks)]
 
 
 def hand_lines(state: dict, cards: CardSet | None = None) -> list[tuple[str, int, str, str]]:

@@ -8,8 +8,9 @@ from typing import Literal, Union
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from ...kernel.i18n import N_
 from ...kernel.shapes import STRICT, OneOf, Shape
-from ..base import State, seat_key
+from ..base import State, Words, seat_key
 from .cardset import DEFAULT_CARD_SET, REGISTRY, CardSet, CardSetChanged, UnknownCardSet
 from .table import SEATS
 
@@ -46,11 +47,12 @@ class KhanOptions(Shape):
         try:
             cards = REGISTRY.get(self.card_set, self.card_set_version)
         except (UnknownCardSet, CardSetChanged) as error:
-            raise PydanticCustomError("unknown_card_set", str(error)) from None
+            raise PydanticCustomError("unknown_card_set", "{reason}", {"reason": error.args[0]}) from None
         self.card_set_version = cards.version
         factions = self.factions or {"1": cards.faction_ids[0], "2": cards.faction_ids[1]}
         if sorted(factions.values()) != sorted(cards.faction_ids) or len(factions) != 2:
-            raise ValueError(f"factions: give seats 1 and 2 one each of {', '.join(cards.faction_ids)}")
+            raise ValueError(Words(N_("factions: give seats 1 and 2 one each of {factions}"),
+                                   factions=list(cards.faction_ids)))
         self.factions = dict(factions)
         decks: dict[str, list[str]] = {}
         for seat in ("1", "2"):
@@ -58,8 +60,8 @@ class KhanOptions(Shape):
             deck = list(cards.recommended[factions[seat]]) if choice == "recommended" else list(choice)
             problems = cards.deck_problems(deck, factions[seat])
             if problems:
-                raise PydanticCustomError("invalid_deck", "seat {seat}'s deck is not valid: {problems}",
-                                          {"seat": seat, "problems": "; ".join(problems)})
+                raise PydanticCustomError("invalid_deck", "{reason}", {"reason": Words(
+                    N_("seat {seat}'s deck is not valid: {problems}"), seat=seat, problems=problems)})
             decks[seat] = deck
         self.decks = decks
         return self

@@ -269,14 +269,14 @@ def _seq(step: dict) -> str:
     return f" seq {step['sequence']}" if step.get("sequence") else ""
 
 
-def _on_square(model: type[_Step], command: str, describe: Callable[[dict], str], *, event: str | None = None,
-               recorded_at: str = "at") -> StepType:
+def _on_square(model: type[_Step], command: str, describe: Callable[[dict], str], *, kind: str,
+               event: str | None = None, recorded_at: str = "at") -> StepType:
     """A step that names one square, ``at`` (``flip 1 -1``); its event names it ``recorded_at``."""
-    kind = get_args(model.model_fields["type"].annotation)[0]
+    name = get_args(model.model_fields["type"].annotation)[0]
     return StepType(
-        model, command, read=lambda words: {"type": kind, "at": _square(_count(words, 2))},
+        model, command, read=lambda words: {"type": name, "at": _square(_count(words, 2))},
         write=lambda step: f"{command} {_xy(step['at'])}", describe=describe, event=event,
-        recorded=lambda data: {"type": kind, "at": data[recorded_at]})
+        recorded=lambda data: {"type": name, "at": data[recorded_at]}, kind=kind)
 
 
 # ---------------------------------------------------------------- set-up and maintenance
@@ -284,13 +284,14 @@ def _on_square(model: type[_Step], command: str, describe: Callable[[dict], str]
 PLACE = StepType(
     PlaceStep, "place", read=lambda words: {"type": "place", "unit": _card(_count(words, 1)[0])},
     write=lambda step: f"place {step['unit']}", describe=lambda step: Words(N_("place {unit} as your first unit"), unit=step["unit"]),
-    recorded=lambda data: {"type": "place", "unit": data["unit"]})
+    recorded=lambda data: {"type": "place", "unit": data["unit"]}, kind=N_("placements"))
 
-FLIP = _on_square(FlipStep, "flip", lambda step: Words(N_("flip the unit at {at} face up"), at=_told(step["at"])))
+FLIP = _on_square(FlipStep, "flip", lambda step: Words(N_("flip the unit at {at} face up"), at=_told(step["at"])),
+                  kind=N_("flips"))
 
 DISCARD_DEFENCE = _on_square(DiscardDefenceStep, "discard",
                              lambda step: Words(N_("discard the defence command at {at}"), at=_told(step["at"])),
-                             event="defence_discarded")
+                             event="defence_discarded", kind=N_("discards of a defence command"))
 
 
 # ---------------------------------------------------------------- the action phase
@@ -305,7 +306,8 @@ DEPLOY = StepType(
     write=lambda step: f"deploy {step['unit']} {_xy(step['at'])} {step['facing']}",
     describe=lambda step: Words(N_("deploy {unit} face down at {at}, facing {facing}"), unit=step["unit"],
                                   at=_told(step["at"]), facing=facing_told(step["facing"])),
-    recorded=lambda data: {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]})
+    recorded=lambda data: {"type": "deploy", "unit": data["unit"], "at": data["at"], "facing": data["facing"]},
+    kind=N_("deployments"))
 
 
 def _read_command(words: list[str]) -> dict:
@@ -324,7 +326,7 @@ COMMAND = StepType(
     CommandStep, "command", read=_read_command,
     write=lambda step: f"command {step['card']} {_xy(step['at'])}{_seq(step)}", describe=_describe_command,
     recorded=lambda data: {"type": "command", "card": data["card"], "at": data["at"],
-                           "sequence": data.get("sequence")})
+                           "sequence": data.get("sequence")}, kind=N_("commands"))
 
 
 def _describe_pay(step: dict) -> Words:
@@ -338,7 +340,8 @@ PAY = StepType(
     read=lambda words: {"type": "pay", "card": _card(_at_least(words, 1)[0]), **_sequence(words[1:])},
     write=lambda step: f"pay {step['card']}{_seq(step)}", describe=_describe_pay,
     # a sequence of one card is a new one
-    recorded=lambda data: {"type": "pay", "card": data["card"], "sequence": data["sequence"] if data["size"] > 1 else None})
+    recorded=lambda data: {"type": "pay", "card": data["card"], "sequence": data["sequence"] if data["size"] > 1 else None},
+    kind=N_("payments"))
 
 
 # ---------------------------------------------------------------- keywords
@@ -354,7 +357,8 @@ MOVE = StepType(
     write=lambda step: f"move {_xy(step['at'])} to {_xy(step['to'])} {step['facing']}",
     describe=lambda step: Words(N_("move the unit at {at} to {to} facing {facing}"), at=_told(step["at"]),
                                   to=_told(step["to"]), facing=facing_told(step["facing"])),
-    recorded=lambda data: {"type": "move", "at": data["from"], "to": data["to"], "facing": data["facing"]})
+    recorded=lambda data: {"type": "move", "at": data["from"], "to": data["to"], "facing": data["facing"]},
+    kind=N_("moves"))
 
 TURN = StepType(
     TurnStep, "turn",
@@ -362,9 +366,10 @@ TURN = StepType(
     write=lambda step: f"turn {_xy(step['at'])} {step['facing']}",
     describe=lambda step: Words(N_("turn the unit at {at} to face {facing}"), at=_told(step["at"]),
                                   facing=facing_told(step["facing"])),
-    recorded=lambda data: {"type": "turn", "at": data["at"], "facing": data["facing"]})
+    recorded=lambda data: {"type": "turn", "at": data["at"], "facing": data["facing"]}, kind=N_("turns"))
 
-SKIP = _on_square(SkipStep, "skip", lambda step: Words(N_("skip the waiting keyword of the unit at {at}"), at=_told(step["at"])))
+SKIP = _on_square(SkipStep, "skip", lambda step: Words(N_("skip the waiting keyword of the unit at {at}"), at=_told(step["at"])),
+                  kind=N_("skips of a waiting keyword"))
 
 
 # ---------------------------------------------------------------- engagements
@@ -382,10 +387,12 @@ ENGAGE = StepType(
     describe=lambda step: Words(N_("attack {target} with {attackers}"), target=_told(step["target"]),
                                   attackers=[_told(a) for a in step["attackers"]]),
     event="engagement", recorded=lambda data: {"type": "engage", "target": data["target"],
-                                               "attackers": data["attackers"]})
+                                               "attackers": data["attackers"]},
+    kind=N_("attacks"))
 
 ADVANCE = _on_square(AdvanceStep, "advance",
-                     lambda step: Words(N_("advance the unit at {at} into the empty square"), at=_told(step["at"])), recorded_at="from")
+                     lambda step: Words(N_("advance the unit at {at} into the empty square"), at=_told(step["at"])), recorded_at="from",
+                     kind=N_("advances"))
 
 
 def _told_as(template: str) -> Callable[[dict], Words]:
@@ -401,15 +408,19 @@ def _told_as(template: str) -> Callable[[dict], Words]:
 
 STEPS = StepTable.of(
     PLACE, FLIP, DISCARD_DEFENCE, DEPLOY, COMMAND, PAY, MOVE, TURN, SKIP, ENGAGE, ADVANCE,
-    StepType(StayStep, "stay", describe=_told_as(N_("stay (no unit advances)"))),
-    StepType(EndActionStep, "end action", event="action_ended", describe=_told_as(N_("end the action phase"))),
-    StepType(EndReactionStep, "end reaction", event="reaction_ended", describe=_told_as(N_("end the reaction window"))),
+    StepType(StayStep, "stay", describe=_told_as(N_("stay (no unit advances)")), kind=N_("staying put")),
+    StepType(EndActionStep, "end action", event="action_ended", describe=_told_as(N_("end the action phase")),
+             kind=N_("ending the action phase")),
+    StepType(EndReactionStep, "end reaction", event="reaction_ended", describe=_told_as(N_("end the reaction window")),
+             kind=N_("ending the reaction window")),
     StepType(EndEngagementsStep, "end engagements", event="engagements_ended",
-             describe=_told_as(N_("end the engagements"))),
-    StepType(EndTurnStep, "end turn", event="turn_ended", describe=_told_as(N_("end the turn"))),
-    StepType(OfferDrawStep, "offer draw", event="draw_offered", describe=_told_as(N_("offer a draw"))),
-    StepType(AcceptDrawStep, "accept draw", event="draw_accepted", describe=_told_as(N_("accept the draw"))),
-    StepType(DeclineDrawStep, "decline draw", event="draw_declined", describe=_told_as(N_("decline the draw"))),
-    StepType(ResignStep, "resign", describe=_told_as(N_("resign"))),
+             describe=_told_as(N_("end the engagements")), kind=N_("ending the engagements")),
+    StepType(EndTurnStep, "end turn", event="turn_ended", describe=_told_as(N_("end the turn")), kind=N_("ending the turn")),
+    StepType(OfferDrawStep, "offer draw", event="draw_offered", describe=_told_as(N_("offer a draw")), kind=N_("draw offers")),
+    StepType(AcceptDrawStep, "accept draw", event="draw_accepted", describe=_told_as(N_("accept the draw")),
+             kind=N_("accepting the draw")),
+    StepType(DeclineDrawStep, "decline draw", event="draw_declined", describe=_told_as(N_("decline the draw")),
+             kind=N_("declining the draw")),
+    StepType(ResignStep, "resign", describe=_told_as(N_("resign")), kind=N_("resigning")),
     split=lambda line: words_of(line, separators=("(", ")", ",")), game="khan")
 KhanStep = STEPS.schema
