@@ -298,6 +298,9 @@ def test_a_seat_plays_its_first_khan_turns_by_clicks(live_server, browser, size)
     expect(page.locator("#info")).to_contain_text("Round 0 of 40")
     expect(page.locator("#hand")).to_contain_text("Heavy cavalry")  # the card set's names
     expect(page.locator("#hand")).not_to_contain_text("heavy_cavalry")
+    # which units a command may lie on is a rule: said on every command card, a phone's too
+    expect(page.locator("#hand .kcard .kind.for").first).to_be_visible()
+    expect(page.locator("#hand .kcard .kind.for").first).to_contain_text("for ")
 
     # Set-up: place the first unit, chosen by its name.
     chooser.locator('[data-kind="place"]').click()
