@@ -66,6 +66,9 @@ class Presenter:
     # (view) -> [(card ids, the reason as Words)] (Battle Line: the tactics count, a second Leader); none
     # when the seat does not choose a card now.
     held_back: Callable[[dict], list[tuple[list[str], Any]]] = lambda view: []
+    # Whose turn it is (view) -> seat, or None: a seat may have a decision in another's turn (Khan & General's
+    # reaction, Battle Line's discard under Mud), and is told so.
+    turn_of: Callable[[dict], int | None] = lambda view: None
     # How a tournament scores a game of it, in a sentence marked N_ (the standings page says it, in the reader's
     # language); empty: the page says nothing of it.
     scoring: str = ""
@@ -85,6 +88,12 @@ class Presenter:
         """What happened since the seat last moved (its own steps left out), in sentences: the first
         thing a player wants to read. A spectator gets the last few events."""
         return self.told(view, since_own_move(events, view["you"]))[-limit:]
+
+    def decision_in_another_turn(self, view: dict) -> str | None:
+        """Whose turn it is when the seat's decision falls in another seat's turn (a reaction), by name;
+        None in its own turn."""
+        turn = self.turn_of(view) if view["status"] == "active" and view["to_move"] == view["you"] else None
+        return names(view).get(turn) if turn is not None and turn != view["you"] else None
 
     def not_playable(self, view: dict) -> list[str]:
         """The cards the seat holds but may not play now, each group with the rule that keeps it in hand,

@@ -66,7 +66,8 @@ def whose_move(view: dict) -> str:
     if view["status"] == "waiting":
         return waiting_line(view)
     if view["to_move"] is not None and view["to_move"] == view["you"]:
-        return _("Your move.")
+        turn = PRESENTERS[view["game"]].decision_in_another_turn(view)
+        return _("Your move, in {name}'s turn.").format(name=turn) if turn else _("Your move.")
     return _("{name} is to move.").format(name=names(view).get(view["to_move"], "?"))
 
 

@@ -109,3 +109,10 @@ def test_a_reply_whose_action_opens_the_opponents_reaction_plays_up_to_it_and_sa
         in result.reason
     after = services.games.view_for_seat(game_id, 1)
     assert after["version"] == now["version"] + 1 and after["to_move"] == 2
+    # Bob's decision falls in Ann's turn (his reaction): his email and board say so
+    from chalicelib.pages.board import headline
+    from chalicelib.presenting import show
+
+    bobs = services.games.view_for_seat(game_id, 2)
+    assert show.whose_move(bobs) == "Your move, in Ann's turn." and headline(bobs) == "Your move, in Ann's turn"
+    assert show.whose_move(after) == "Bob is to move."

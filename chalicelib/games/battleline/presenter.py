@@ -83,5 +83,5 @@ PRESENTER = Presenter(
     options_told=story.options_told, turn_label=story.turn_label, card_names=story.card_names,
     help_steps=HELP_STEPS, card_face=render.card, table_rows=render.table, on_a_spot=render.on_a_flag,
     grid_intro=lambda: render.grid_intro(STEPS.say), then=then,
-    example_turn=example_turn, held_back=held_back,
+    example_turn=example_turn, held_back=held_back, turn_of=lambda view: view["state"].get("turn_seat"),
     scoring=N_("Points: the winner of a game scores 5, the loser the flags it held (a match adds up its games)."))

@@ -39,4 +39,5 @@ PRESENTER = Presenter(
     hand_html=render.hand_html, tell=story.tell, counts=story.counts, result_line=story.result_line,
     options_told=story.options_told, turn_label=story.turn_label, bulky_steps=("deploy", "move", "pay", "turn"),
     card_names=story.card_names, help_steps=HELP_STEPS, help_asides=HELP_ASIDES, example_turn=example_turn,
+    turn_of=lambda view: view["state"].get("active"),
     scoring=N_("Points: 1 for a win, ½ for a draw, 0 for a loss."))
