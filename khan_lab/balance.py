@@ -20,13 +20,17 @@ from pathlib import Path
 
 from chalicelib.kernel import i18n
 from chalicelib.games.khan.cardset import CardSet, CardSetError, warnings
-from chalicelib.kernel.i18n import _
+from chalicelib.kernel.i18n import N_, _
 
 from . import figures, lab, play, report, search as searching
 from .report import Run, Section, duration, pct
 
 STATES = {"met": i18n.N_("met"), "missed": i18n.N_("missed"), "open": i18n.N_("open"),
           "invalid": i18n.N_("invalid")}
+
+# Said when no variant ranks above the original (search.score: targets met first, then nearness).
+NONE_BETTER = N_("No variant met more of the targets than the original set, nor came nearer them while meeting as "
+                 "many.")
 
 
 # ---------------------------------------------------------------- the figures as read
@@ -212,7 +216,7 @@ def sections(result: searching.Result) -> list[Section]:
         [[str(rank), changes(result, v), str(v.games), *target_cells(v, search, card_set), f"`candidate-{rank}/`"]
          for rank, v in enumerate(result.candidates, 1)],
         chart=(lambda: rates_chart(result)) if result.candidates else None,
-        notes=[] if result.candidates else [_("No variant came nearer the targets than the original set.")]))
+        notes=[] if result.candidates else [_(NONE_BETTER)]))
     for rank, variant in enumerate(result.candidates, 1):
         rows = []
         for faction in card_set.faction_ids:
@@ -372,7 +376,7 @@ def balance(file: Path, search_file: Path, out: Path | None = None, minutes: flo
     for rank, variant in enumerate(result.candidates, 1):
         say(f"  {rank}. " + changes_plain(variant))
     if not result.candidates:
-        say(_("No variant came nearer the targets than the original set."))
+        say(_(NONE_BETTER))
     say(_("the report: {html} (and {markdown})").format(html=paths["html"], markdown=paths["markdown"]))
     return 0
 
