@@ -121,8 +121,12 @@ def test_tactics_held_but_not_playable_now_are_named_with_why():
     plays = [{"type": "play", "card": "7R", "flag": 1}]
     seats = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "greedy bot"}]
     ahead = {**view_with("battleline", plays, "play", claim_timing="basic", hand=["7R", "ALEXANDER", "FOG"],
-                         tactics_played={"1": 1, "2": 0}, leaders_played={"1": 0, "2": 0}), "seats": seats}
-    assert "  Not now: ALEXANDER FOG (you are a tactics card ahead of greedy bot)" in lines_of(ahead)
+                         tactics_played={"1": 1, "2": 0}, leaders_played={"1": 0, "2": 0}, tactics=True, players=2),
+             "seats": seats}
+    # as the emails and the board page say it (Presenter.not_playable): one writer of the rule's words
+    assert ("Not playable now: Alexander, Fog (you have played 1 tactics card and your opponent 0: you may not be "
+            "more than one ahead)") in " ".join(" ".join(lines_of(ahead)).split())
     leader = {**ahead, "state": {**ahead["state"], "hand": ["7R", "DARIUS"], "tactics_played": {"1": 1, "2": 1},
                                  "leaders_played": {"1": 1, "2": 0}}}
-    assert "  Not now: DARIUS (you have played your leader: a second one stays in your hand)" in lines_of(leader)
+    assert ("Not playable now: Darius (you have played a Leader already: a second one stays in your hand to the "
+            "end)") in " ".join(" ".join(lines_of(leader)).split())

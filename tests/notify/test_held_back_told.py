@@ -54,6 +54,7 @@ def test_the_command_line_says_a_held_back_card_under_its_moves(store):
         steps = [s for s in view["legal_steps"] if s["type"] != "resign"]
         services.games.post_action(who[view["you"]], game_id, ActionRequest(
             expected_version=view["version"], steps=[rng.choice(steps)]), None)
-    lines = screen(view, [])
-    assert PRESENTER.not_playable(view)[0] in lines
-    assert lines.index(PRESENTER.not_playable(view)[0]) < next(i for i, line in enumerate(lines) if "battleline play" in line)
+    text = " ".join(" ".join(screen(view, [])).split())  # (the command line wraps long lines)
+    said = PRESENTER.not_playable(view)[0]
+    assert text.count("Not playable now") == 1 and said in text
+    assert text.index(said) < text.index("battleline play")

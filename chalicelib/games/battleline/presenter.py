@@ -65,7 +65,7 @@ def held_back(view: dict) -> list[tuple[list[str], Words]]:
     """The cards the seat holds but has no play of at its play decision, in hand order, grouped by the
     reason that keeps them in hand (``tactics.held_back``): "ALEXANDER, SCOUT: you have played 1 tactics
     card and your opponent 0 …". None outside the seat's own play decision."""
-    if view["status"] != "active" or view["to_move"] != view["you"] or view["phase"] != "play":
+    if view.get("status") != "active" or view["to_move"] != view["you"] or view["phase"] != "play":
         return []
     offered = {step["card"] for step in view["legal_steps"] if step["type"] == "play"}
     kept: dict[str, tuple[list[str], Words]] = {}

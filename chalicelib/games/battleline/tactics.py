@@ -454,15 +454,15 @@ def card_candidates(state: State, seat: int) -> list[Step]:
 
 def held_back(state: State, seat: int, card: str) -> Words:
     """Why a card the seat holds has no play at its play decision (none of its plays is listed): the
-    rule that keeps it in hand, as that rule's refusal says it (more tactics cards played than the
-    opponent, a second Leader), else what its plays need that the table lacks now (``Tactic.lacking``;
+    rule that keeps it in hand, as that rule's refusal says it (a second Leader, held for good; more
+    tactics cards played than the opponent), else what its plays need that the table lacks now (``Tactic.lacking``;
     a troop: a free slot). Reads only what every seat sees (the table, the decks' sizes, the tactics
     and Leaders played), so a seat's view of the state will do."""
     try:
         if not is_troop(card):
-            check_tactics_allowed(state, seat)
-            if TACTICS[card] is LEADER:
+            if TACTICS[card] is LEADER:  # first: a second Leader is held for good, whatever the count
                 check_first_leader(state, seat)
+            check_tactics_allowed(state, seat)
     except IllegalStep as refused:
         return refused.reason
     return Words(NO_SLOT if is_troop(card) else TACTICS[card].lacking)

@@ -100,23 +100,11 @@ def choices(view: dict, steps: list[dict]) -> list[Choice]:
 
 
 def _tactics_held_back(view: dict, plays: list[dict]) -> list[Choice]:
-    """The tactics cards you hold but may not play now, and why: a player sees them in the hand."""
-    state, you = view["state"], view["you"]
-    playable_now = {s["card"] for s in plays}
-    held = [c for c in dict.fromkeys(state.get("hand") or []) if c in TACTIC_RULES and c not in playable_now]
-    if not held or you is None:
-        return []
-    played = state.get("tactics_played") or {}
-    mine = played.get(str(you), 0)
-    others = [n for seat, n in played.items() if seat != str(you)]
-    if others and mine > min(others):
-        opponent = next((s["name"] for s in view.get("seats", []) if s["seat"] != you), None)
-        why = _("you are a tactics card ahead of {opponent}").format(opponent=opponent or _("your opponent"))
-    elif all(c in ("ALEXANDER", "DARIUS") for c in held) and (state.get("leaders_played") or {}).get(str(you)):
-        why = _("you have played your leader: a second one stays in your hand")
-    else:
-        why = _("nowhere to play them now")
-    return [Choice(_("Not now: {cards} ({why})").format(cards=" ".join(held), why=why), ())]
+    """The cards you hold but may not play now, each with the rule that keeps it in hand, as the emails and
+    the board page say it (``Presenter.not_playable``): a player sees them in the hand."""
+    from .presenter import PRESENTER
+
+    return [Choice(line, ()) for line in PRESENTER.not_playable(view)]
 
 
 def _targets(targets: list[dict]) -> str:

@@ -37,6 +37,8 @@ def test_a_second_leader_is_held_back_by_the_one_leader_rule():
     state["leaders_played"]["1"] = 1
     state["tactics_played"].update({"1": 1, "2": 1})
     assert reason(state, 1, "DARIUS") == "you have played a Leader already: a second one stays in your hand to the end"
+    state["tactics_played"].update({"1": 2, "2": 1})  # ahead too: the Leader rule, which holds for good, is said
+    assert reason(state, 1, "DARIUS") == "you have played a Leader already: a second one stays in your hand to the end"
 
 
 def test_a_card_whose_plays_need_what_the_table_lacks_says_what_it_lacks():
