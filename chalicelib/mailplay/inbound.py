@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from ..kernel.errors import ServiceError, describe_validation
 from ..games.commandwords import answer
 from ..games.steptypes import CommandError, command_lines
+from ..games.base import RulesUnavailable
 from ..games.presenters import PRESENTERS, names
 from ..http.models import ActionRequest
 from ..kernel.calls import Idempotency
@@ -138,7 +139,11 @@ class InboundMail:
         if self.caps is not None and self.caps.answered(player.email, seen):  # SES delivered it again
             return self._ignore("delivered again: played and answered already")
         with speaking(getattr(player, "language", None)):  # read in the player's words, answered in them
-            result = self._play(player, reply_to, message)
+            try:
+                result = self._play(player, reply_to, message)
+            except RulesUnavailable as error:  # the game waits for the operator: said, never raised
+                logger.error("a reply to game %s cannot be read: %s", reply_to.game_id, error)
+                result = self._waits_for_operator(player, reply_to, message, say(error.reason))
         if self.caps is not None and (result.reply is not None or result.outcome == "applied"):
             self.caps.mark_answered(player.email, seen)
         return result
@@ -168,11 +173,11 @@ class InboundMail:
             steps, said = presenter.parse_reply(text)
             if said and (_UNREAD.get() or mailtext.REPLACEMENT in said):  # never a message read lossily
                 said = None
-            if said and mailtext.quotes_our_email(said):  # a quote no rule knew: it may hold the seat's hand
+            if said and mailtext.quotes_our_email(said, reply_to.game_id):  # a quote no rule knew: it may hold the hand
                 return self._answer(player, reply_to, message, "refused", _("Not played: {why}").format(
-                    why=_("your message seems to hold our email, quoted (it holds the game's id or one of its "
-                          "links), and it could show your hand: delete the quoted email from your reply, or write "
-                          "no message, and send it again")))
+                    why=_("after your commands, your reply holds our email, quoted in a way we could not tell "
+                          "from your own words (it holds the game's id or one of its links), and it could show your "
+                          "hand to your opponent: delete the quoted email from your reply and send it again")))
             request = ActionRequest(expected_version=reply_to.version, steps=steps, message=said)
         except CommandError as error:
             return self._answer(player, reply_to, message, "refused",
@@ -302,6 +307,24 @@ class InboundMail:
         reply.add_alternative(render("notification.html", **context), subtype="html")
         self.mailer.send(reply)
         return Inbound(outcome, headline, reply)
+
+    def _waits_for_operator(self, player, reply_to, original: EmailMessage, why: str) -> Inbound:
+        """The answer to a reply to a game whose rules the server lost (a Khan & General card set): nothing
+        was played, and why, in the game's thread; the game cannot be drawn, so the answer is this alone."""
+        if self.caps is not None and not self.caps.may_answer(player.email):
+            return self._ignore("not answered: the game's rules are unavailable, and the hour's answers are spent")
+        reply = EmailMessage()
+        reply["From"] = mail_from()
+        reply["To"] = player.email
+        reply["Subject"] = _("Your reply to game {game} was not played").format(game=reply_to.game_id)
+        reply["Date"] = formatdate(usegmt=True)
+        reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
+        threaded(reply, thread_root(reply_to.game_id, player.id, self.links.mail_domain), _message_id(original))
+        unsubscribable(reply, self.links.unsubscribe_url(player.id))
+        automatic(reply)
+        reply.set_content(_("Not played: {why}").format(why=why) + "\n")
+        self.mailer.send(reply)
+        return Inbound("refused", why, reply)
 
     def _how_to_play(self, message: EmailMessage) -> Inbound:
         """A message to the bare ``play@`` address (a reply to an invitation, or a first try): how to

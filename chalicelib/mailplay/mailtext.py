@@ -242,7 +242,11 @@ MORE_QUOTE_HEADERS = re.compile("|".join((
     r"^[-_=\s]*(?:Ursprüngliche Nachricht|Message d'origine|Mensaje original|Messaggio originale|Mensagem original|"
     r"Oorspronkelijk bericht|Wiadomość oryginalna|Исходное сообщение|원본 메시지|Begin forwarded message|"
     r"Anfang der weitergeleiteten Nachricht|Début du message réexpédié)[-_=\s:]*$",
-    r"^(?:Von|Gesendet|Envoyé|Enviado|Inviato|Verzonden|Wysłano|Отправлено|От|보낸 사람|보낸 날짜)\s*[:：]\s*\S.*$",
+    r"^(?:Von|De|Da|Van|Od|Gesendet|Envoyé|Enviado|Inviato|Verzonden|Wysłano|Отправлено|От|보낸 사람|보낸 날짜)"
+    r"\s*[:：]\s*\S.*@.*$",  # (a sender's address follows: "De : Battle Line <play@…>", never a player's words)
+    # Any client in any language: an attribution names the sender's address in brackets and ends with a
+    # colon ("вс, 29 нояб. 2026 г. в 10:00, Battle Line <play+…@…>:", "… <play@…> napsal(a):")
+    r"^.*<[^<>\s@]+@[^<>\s]+>.{0,40}[:：]$",
 )), re.IGNORECASE)
 _RULE = re.compile(r"^[_\-=─━]{10,}$")  # Outlook's "________________________________" and the like
 _HEADER_LINE = re.compile(r"^(?:From|Sent|Date|To|Cc|Subject|发件人|發件人|发送时间|發送時間|收件人|抄送|主题|主旨|"
@@ -311,15 +315,16 @@ def own_text(text: str, depth: int = 0) -> str:
     return "" if after is None else own_text("\n".join(rest[after:]), depth + 1)
 
 
-# Lines only our own emails hold: a game's id ("game g_0123456789abcdef"), the links to its board, its
+# What only our own emails hold: the game's id ("game g_0123456789abcdef"), the links to its board, its
 # steps and its answers. A reply whose message holds one quotes our email in a way no rule above knew.
-OUR_EMAIL = re.compile(r"\bg_[0-9a-f]{16}\b|/v1/(?:links|games|answers|invitations|unsubscribe)/")
+OUR_LINKS = re.compile(r"/v1/(?:links|games|answers|invitations|unsubscribe)/")
 
 
-def quotes_our_email(text: str) -> bool:
-    """Does the text hold a line of one of our emails (a game's id, one of its links)? Such a text is
-    never sent to the other players as a message: it may quote the seat's own hand."""
-    return bool(OUR_EMAIL.search(text))
+def quotes_our_email(text: str, game_id: str) -> bool:
+    """Does the text hold a line of this game's emails (its id, one of our links)? Such a text is never
+    sent to the other players as a message: it may quote the seat's own hand. (Another game's id, named
+    in a message, is a player's words.)"""
+    return game_id in text or bool(OUR_LINKS.search(text))
 
 
 # ---------------------------------------------------------------- a reply

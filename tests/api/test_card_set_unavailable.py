@@ -134,3 +134,22 @@ def test_an_unexpected_error_asks_for_an_idempotency_key_only_where_the_operatio
     monkeypatch.setattr(services.games, "post_action", broken)
     acted = api.act(ann, game["game_id"], 0, {"type": "pass"})
     assert acted.status == 500 and "Idempotency-Key" in acted.body["detail"]  # a write: a retry with it is safe
+
+
+def test_an_email_reply_to_such_a_game_is_answered_that_it_waits_not_raised(store, lost_set, monkeypatch):
+    """A reply by email to a game whose card set is gone is answered in the game's thread (nothing played,
+    why): it raised out of the mail handler, and the player never heard back."""
+    from chalicelib.http.models import CreateGameRequest, PlayerSeat
+    from tests.fakes import start_game
+    from tests.notify.helpers import game_by_mail, text_of
+
+    services, inbound, outbox, _view, ann, bob = game_by_mail(store, "battleline")
+    game = start_game(services, ann, CreateGameRequest(game="khan", options={"first_seat": 1, "card_set": SET_ID},
+                                                       seats=[PlayerSeat(player_id=ann.id), PlayerSeat(player_id=bob.id)]),
+                      [ann, bob])
+    monkeypatch.delitem(REGISTRY.sets, lost_set)
+    raw = (f"From: ann@example.org\r\nTo: {LINKS.reply_address(game['game_id'], 1, 0)}\r\nSubject: Re\r\n"
+           f"Message-ID: <lost@example.org>\r\n\r\nplace heavy_cavalry\r\n").encode()
+    result = inbound.handle(raw)
+    assert result.outcome == "refused" and result.reply is not None
+    assert f"{SET_ID} version 1" in text_of(result.reply) and text_of(result.reply).startswith("Not played: ")

@@ -23,8 +23,13 @@ ATTRIBUTIONS = [
     "-----Ursprüngliche Nachricht-----",
     "-------- Message d'origine --------",
     "Begin forwarded message:",
+    "вс, 29 нояб. 2026 г. в 10:00, Battle Line <play+g.1.0.x@mail.example>:",  # Russian Gmail: no verb
+    "Dne po 23. 11. 2026 v 10:00 Battle Line <play@mail.example> napsal(a):",  # any client: an address, a colon
+    "Den 23 nov. 2026 kl. 10:00 skrev Battle Line <play@mail.example>:",
 ]
 HEADER_BLOCKS = [
+    "De : Battle Line <play@mail.example>\nEnvoyé : lundi 23 novembre 2026 10:00\nÀ : Ann <ann@example.org>",
+    "De: Battle Line <play@mail.example>\nEnviado: lunes, 23 de noviembre de 2026 10:00\nPara: Ann",
     "________________________________\nVon: Battle Line <play@mail.example>\nGesendet: Montag, 23. November 2026 10:00\n"
     "An: Ann <ann@example.org>\nBetreff: Battle Line with Bob",
     "________________________________\nDe : Battle Line <play@mail.example>\nEnvoyé : lundi 23 novembre 2026 10:00\n"
@@ -49,3 +54,13 @@ def test_a_message_that_holds_our_email_quoted_is_refused_not_sent(store):
     assert result.outcome == "refused" and "could show your hand" in result.reason
     assert services.games.view_for_seat(view["game_id"], 1)["version"] == 0
     assert all(view["state"]["hand"][1] not in text_of(m) for m in outbox.sent if m["To"] == "bob@example.org")
+
+
+def test_a_message_that_names_another_game_goes_with_the_move(store):
+    """Another game's id in a message is the player's words ("g_… is your move too"), not a quote."""
+    services, inbound, outbox, view, ann, bob = game_by_mail(store, "battleline")
+    card = view["state"]["hand"][0]
+    raw = (f"From: ann@example.org\r\nTo: {LINKS.reply_address(view['game_id'], 1, 0)}\r\nSubject: Re\r\n"
+           f"Message-ID: <q2@example.org>\r\n\r\nplay {card} 3\nclaim none\ndraw troop\n\n"
+           f"g_8ff527eae0d5ec47 is your move too\n").encode()
+    assert inbound.handle(raw).outcome == "applied"
