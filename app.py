@@ -510,7 +510,8 @@ def show_step_link(call: Call):
 @api.operation("POST", "/v1/links/{token}", "playStepLink",
                summary="Confirm an email's step link: plays the step (a Battle Line play with the claim and the draw "
                        "its page chose: the whole turn)",
-               response=None, auth=False, html=True, loads_game=True, tag="email")
+               response=None, auth=False, html=True, loads_game=True, tag="email",
+               errors=("payload_too_large", "invalid_request"))
 def play_step_link(call: Call):
     from chalicelib.mailplay import pages
 

@@ -298,10 +298,11 @@ def responses(op) -> dict[str, Any]:
                              "it waits for the server's operator)")
         if "board_in_play" in op.errors:
             pages["403"] += ", or another board of its duplicate round is still being played (`board_in_play`)"
-        if op.method == "POST":  # a page's form (web.form_fields)
+        if "payload_too_large" in op.errors:  # a page that reads its form (web.form_fields)
             pages["413"] = "the form is larger than the page's form can be (`payload_too_large`): nothing was done"
             pages["422"] += ", or the form cannot be read or holds a choice the page does not offer (`invalid_request`)"
-        if op.errors and not {"invalid_link", "link_expired", "game_not_found"} & set(op.errors):
+        own = set(op.errors) - {"payload_too_large", "invalid_request"}  # (a form's refusals: any page's)
+        if own and not {"invalid_link", "link_expired", "game_not_found"} & own:
             pages = {"200": "the page"}  # a public page, no link: only its own refusals
             for code in op.error_codes:
                 status = str(ERRORS[code].status)

@@ -12,7 +12,7 @@ import importlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 from urllib.parse import parse_qs
 
 from chalice import Chalice, Response
@@ -109,8 +109,6 @@ class Operation:
             codes += ["idempotency_key_invalid", "idempotency_key_reused"]
         if self.files:
             codes.append("not_acceptable")
-        if self.html and self.method == "POST":  # a page's form (form_fields)
-            codes += ["payload_too_large", "invalid_request"]
         if "game_not_found" in codes or self.loads_game:  # a game, whose rules (a card set) the server may have lost
             codes.append("game_unavailable")
         codes += ["internal_error", "service_unavailable"]
@@ -127,7 +125,7 @@ class Call:
     body: Any = None
     query: Any = None
     idempotency: Idempotency | None = None
-    form: dict[str, list[str]] = field(default_factory=dict)  # a page's form (an HTML operation's POST)
+    form: "dict[str, list[str]] | FormProblem" = field(default_factory=dict)  # a page's form (an HTML POST's)
     accept: str = ""  # the request's Accept header (an operation that may answer another media type)
     media: str = JSON  # what an operation with ``files`` answers when its query does not say: Accept's choice
 
@@ -271,21 +269,29 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
 MAX_FORM_BYTES = 16384
 
 
-def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]]:
-    """A page's form (application/x-www-form-urlencoded), its fields by name; a body of another kind (or
-    none) reads as no form. A form too large to be one of ours, or one that cannot be read, is refused
-    (413 ``payload_too_large``, 422 ``invalid_request``): never read as no form, which would play the
-    page's defaults instead of what was chosen."""
-    media_type = ((headers or {}).get("content-type") or "").split(";")[0].strip().lower()
-    if media_type != "application/x-www-form-urlencoded" or not raw_body:
+class FormProblem(NamedTuple):
+    """A POST's body that is no form of ours: too large to be the page's (``payload_too_large``), or not a
+    form that can be read (``invalid_request``: another media type, bytes that are not a form). The page
+    that reads forms refuses it, in its reader's language."""
+
+    code: str
+
+
+def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]] | FormProblem:
+    """A page's form (application/x-www-form-urlencoded), its fields by name; no body reads as no form.
+    A body that is not such a form, or one too large to be one of ours, is a :class:`FormProblem`: never
+    read as no form, which would play the page's defaults instead of what was chosen."""
+    if not raw_body:
         return {}
+    media_type = ((headers or {}).get("content-type") or "").split(";")[0].strip().lower()
     if len(raw_body) > MAX_FORM_BYTES:
-        raise ServiceError("payload_too_large", _("the form is larger than this page's form can be ({most} bytes "
-                                                  "at most): nothing was done").format(most=MAX_FORM_BYTES))
+        return FormProblem("payload_too_large")
+    if media_type != "application/x-www-form-urlencoded":
+        return FormProblem("invalid_request")
     try:
         return parse_qs(raw_body.decode("ascii"), max_num_fields=32)
     except (UnicodeDecodeError, ValueError):
-        raise ServiceError("invalid_request", _("the form cannot be read: nothing was done")) from None
+        return FormProblem("invalid_request")
 
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match"

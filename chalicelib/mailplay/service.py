@@ -171,9 +171,15 @@ class MailPlay:
         game = self.life.find(link.game_id)
         if game is not None and game.version == link.version:
             try:
-                steps, _ = self._turn(game, link.seat, link.step, choices)
+                steps, offered = self._turn(game, link.seat, link.step, choices)
             except IllegalStep:
                 steps = [link.step]  # refused below, with the rules' reason
+            else:
+                claimable = {flag for offer in offered if offer["type"] == "claim" for flag in offer["flags"]}
+                if choices.claims and not set(choices.claims) <= claimable:  # never silently dropped
+                    raise StepRefused("invalid_request", _("the form claims a flag this page does not offer: "
+                                                           "nothing was done"),
+                                      view=self.view_for_seat(link.game_id, link.seat))
         fingerprint = hashlib.sha256(f"{token}\n{choices.fingerprint()}".encode()).hexdigest()
         try:
             request = ActionRequest(expected_version=link.version, steps=steps, message=choices.message)

@@ -140,6 +140,7 @@ def test_a_turn_pages_form_with_a_long_message_in_chinese_plays_what_it_chose(ap
     ("turn=1&claim=-1", 422, "invalid_request"),
     ("turn=1&deck=zzz", 422, "invalid_request"),
     ("turn=1&deck=troop&deck=tactics", 422, "invalid_request"),
+    ("turn=1&claim=5&deck=troop", 422, "invalid_request"),  # no flag can be claimed after the first play
 ])
 def test_a_form_that_is_not_the_pages_plays_nothing(api, form, status, code):
     """A form too large to be the page's, or with a choice the page does not offer, is refused and plays
@@ -149,8 +150,25 @@ def test_a_form_that_is_not_the_pages_plays_nothing(api, form, status, code):
     step = next(s for s in game["legal_steps"] if s["type"] == "play")
     path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
     page = api.post(path, raw=form, headers={**FORM, **BROWSER})
+    assert "That move was not played" in page.body
     assert page.status == status and page.headers["content-type"].startswith("text/html"), page.body[:300]
     assert "nothing was done" in page.body
     program = api.post(path, raw=form, headers=FORM)
     assert program.status == status and program.body["code"] == code
+    assert api.view(ann, game["game_id"])["version"] == 0
+
+
+def test_a_form_of_another_kind_plays_nothing_and_is_said_in_the_players_language(api):
+    """A multipart form (curl -F) is not the page's form: refused, nothing played (it read as no form, and the
+    page's defaults were played), in the language of the link's player, whatever the browser asks."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    api.request("PUT", "/v1/players/me/preferences", {"language": "ja"}, key=ann["api_key"])
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    body = '--b\r\nContent-Disposition: form-data; name="turn"\r\n\r\n1\r\n--b--\r\n'
+    page = api.post(path, raw=body, headers={"Content-Type": "multipart/form-data; boundary=b", **BROWSER,
+                                             "Accept-Language": "en"})
+    assert page.status == 422 and page.headers["content-type"].startswith("text/html")
+    assert "フォームを読み取れません" in page.body
     assert api.view(ann, game["game_id"])["version"] == 0
