@@ -281,7 +281,7 @@ tournament_app.command("join", help=N_("Enter a tournament before it starts."))(
 def tournament_list(status: Optional[str] = typer.Option(None, "--status", help=N_("open, running or finished; "
                                                                                  "none: all three."))) -> None:
     query = f"?status={status}" if status else ""
-    lines(screens.tournaments(state.client.call("GET", f"/v1/tournaments{query}", auth=False)["tournaments"]))
+    lines(screens.tournaments(state.client.call("GET", f"/v1/tournaments{query}", auth=False)["tournaments"], status))
 
 
 @tournament_app.command("show", help=N_("A tournament: its standings, the round's pairings with their games (yours "
@@ -297,6 +297,9 @@ def tournament_show(tournament_id: str) -> None:
 def tournament_withdraw(tournament_id: str,
                         yes: bool = typer.Option(False, "--yes", "-y", help=N_("Do not ask first."))) -> None:
     found = state.client.call("GET", f"/v1/tournaments/{tournament_id}", auth=False)
+    me_ = _my_id()
+    if me_ is not None and not any(p["player_id"] == me_ and not p["withdrawn"] for p in found["players"]):
+        raise Failure(_("you are not in {name}").format(name=found["name"]))  # asked nothing: nothing to leave
     if not yes:
         question = (_("Withdraw from {name}? Your games still being played are lost, and you are paired no more.")
                     if found["status"] == "running" else _("Withdraw from {name}?")).format(name=found["name"])

@@ -12,7 +12,7 @@ from chalicelib.kernel import i18n, talk
 from chalicelib.games import GAMES
 from chalicelib.games.presenters import PRESENTERS, QUIET, Presenter, names, since_own_move
 from chalicelib.games.terminal import TERMINALS, name_of, seat_name, yours  # noqa: F401 - this module's too
-from chalicelib.kernel.i18n import _, ngettext
+from chalicelib.kernel.i18n import N_, _, ngettext
 from chalicelib.tournaments.told import FORMATS, TIE_BREAKS, short
 from chalicelib.tournaments.told import number as score
 
@@ -285,7 +285,6 @@ def screen(view: dict, events: list[dict], card_set: dict | None = None, *, own:
         moves = your_moves(view)
         lines.append("")
         lines += moves.lines(presenter_of(view).write_step)
-        lines += presenter_of(view).not_playable(view)
         lines += example_turn(view, moves)
         lines.append(_("Resign with: battleline resign {game}").format(game=view["game_id"]))
     return lines
@@ -352,6 +351,9 @@ def ladder(found: dict, you: str | None = None) -> list[str]:
 
 # ---------------------------------------------------------------- tournaments
 
+STATES = {"open": N_("open for entry"), "running": N_("being played"), "finished": N_("finished")}
+
+
 def tournament_state(found: dict) -> str:
     """Where a tournament stands, in a few words: open for entry, a round of so many, finished."""
     if found["status"] == "open":
@@ -367,13 +369,15 @@ def tournament_kind(found: dict) -> str:
                                         format=_(FORMATS.get(found["format"], found["format"])))
 
 
-def tournaments(found: list[dict]) -> list[str]:
+def tournaments(found: list[dict], status: str | None = None) -> list[str]:
     """``battleline tournament list``: each tournament in a line, newest first, and how to enter one."""
     if not found:
-        return [_("No tournaments here yet.")]
+        return [_("No tournaments here yet.") if status is None else _("No tournament here is {state}.").format(
+            state=_(STATES.get(status, status)))]
     width = max(columns(t["name"]) for t in found)
-    lines = [f"{t['id']}  {pad(t['name'], width)}  {tournament_kind(t)}: {tournament_state(t)}, "
-             + ngettext("{count} player", "{count} players", t["players"]).format(count=t["players"]) for t in found]
+    lines = [f"{t['id']}  {pad(t['name'], width)}  " + _("{kind}: {state}, {players}").format(
+        kind=tournament_kind(t), state=tournament_state(t),
+        players=ngettext("{count} player", "{count} players", t["players"]).format(count=t["players"])) for t in found]
     if any(t["status"] == "open" for t in found):
         lines += ["", _("Enter one that is open with: battleline tournament join TOURNAMENT")]
     return lines

@@ -78,13 +78,13 @@ def test_withdrawing_asks_first_and_a_no_keeps_the_player_in(served, monkeypatch
     assert status == 0 and "You withdrew from Autumn Swiss." in out
     assert all(p["withdrawn"] or p["player_id"] != people["Cat"]["id"]
                for p in api.get(f"/v1/tournaments/{tid}").body["players"])
-    status, _out, err = cli(["tournament", "withdraw", tid, "--yes"], cat, monkeypatch, capsys)
-    assert status == 1 and "not_entered" in err
+    status, out, err = cli(["tournament", "withdraw", tid], cat, monkeypatch, capsys, stdin="yes\n")
+    assert status == 1 and "you are not in Autumn Swiss" in err and "Withdraw from" not in out  # not asked
 
 
 def test_an_empty_list_says_so_and_a_usage_mistake_gets_the_usage(served, monkeypatch, capsys):
     _api, people, _tid = served
     status, out, _ = cli(["tournament", "list", "--status", "finished"], people["Ann"]["api_key"], monkeypatch, capsys)
-    assert status == 0 and out.strip() == "No tournaments here yet."
+    assert status == 0 and out.strip() == "No tournament here is finished."
     status, _out, err = cli(["tournament", "show"], people["Ann"]["api_key"], monkeypatch, capsys)
     assert status == 2 and "Usage" in err
