@@ -210,6 +210,8 @@ def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | 
     elif view["status"] == "active":
         next_line = _("It is still your decision: choose below.")
     done = _told(view, played.events) or sentences(show.describe(view, played.link.step))  # a step with no story
+    if chosen is not None and chosen.message and not played.replayed:
+        done = sentences(done, _("Your message went with it."))
     return _page(200, _("Played"), done, notes=[next_line], drawn=drawn, letter=letter)
 
 

@@ -34,6 +34,7 @@ from ..services.lobby import Lobby
 from ..presenting.links import ADDRESS, Answer, Invitation, LinkError, Links, StepLink
 from ..presenting.show import waits_for
 from ..kernel.i18n import _
+from ..kernel.talk import MAX_LENGTH
 
 
 class LinkRefused(ServiceError):
@@ -184,8 +185,10 @@ class MailPlay:
         try:
             request = ActionRequest(expected_version=link.version, steps=steps, message=choices.message)
         except ValidationError as error:  # the message (too long, a control character)
-            raise StepRefused("invalid_request", describe_validation(error),
-                              view=self.view_for_seat(link.game_id, link.seat)) from None
+            said = choices.message or ""
+            why = _("your message holds {count} characters, and at most {most} go with a move: nothing was done").format(
+                count=len(said), most=MAX_LENGTH) if len(said) > MAX_LENGTH else describe_validation(error)
+            raise StepRefused("invalid_request", why, view=self.view_for_seat(link.game_id, link.seat)) from None
         try:
             outcome = self.games.post_action(player, link.game_id, request, Idempotency(self.link_key(token), fingerprint))
         except ServiceError as error:

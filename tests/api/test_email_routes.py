@@ -132,6 +132,21 @@ def test_a_turn_pages_form_with_a_long_message_in_chinese_plays_what_it_chose(ap
     events = api.get(f"/v1/games/{game['game_id']}/events?after=0", key=ann["api_key"]).body["events"]
     assert next(e for e in events if e["type"] == "draw")["data"]["deck"] == "tactics"
     assert any(e["data"].get("text") == "我" * 460 for e in events)
+    assert "Your message went with it." in played.body
+
+
+def test_a_message_too_long_for_a_move_is_said_so_on_the_page_in_words(api):
+    """501 characters: the page says how many and how many go (not pydantic's 'String should have at most 500
+    characters'), and nothing is played."""
+    from urllib.parse import quote
+
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    page = api.post(path, raw="turn=1&deck=troop&message=" + quote("x" * 501), headers={**FORM, **BROWSER})
+    assert page.status == 422 and "holds 501 characters, and at most 500 go with a move" in page.body
+    assert "String should" not in page.body and api.view(ann, game["game_id"])["version"] == 0
 
 
 @pytest.mark.parametrize("form, status, code", [

@@ -77,6 +77,7 @@ def test_a_khan_email_says_each_sides_counts_once_in_each_part(store):
     assert text.count("15 cards in hand, up to 1 card a turn") == 1, text
     assert text.count("15 cards in hand, up to 2 cards a turn") == 1
     assert text.count("Ann (you)") == 1 and "Command zone: empty" in text
+    assert "Your hand:" in text and "(15 cards)" not in text  # the hand's size is in Ann's line
     assert html.count("15 cards in hand, up to 1 card a turn") == 1
     assert html.count("15 cards in hand, up to 2 cards a turn") == 1
 

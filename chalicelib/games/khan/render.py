@@ -403,8 +403,7 @@ def text_board(state: dict, seat: int | None, names: Mapping[int, str] | None = 
         lines += ["", f"{side} = " + _("{label}: {value}").format(label=who, value=first), f"  {zone}"]
     if hand and seat is not None:
         held = hand_lines(state, board.cards)
-        lines += ["", ngettext("Your hand ({count} card):", "Your hand ({count} cards):",
-                               len(state.get("hand") or [])).format(count=len(state.get("hand") or []))]
+        lines += ["", _("Your hand:")]  # (its size is in your side's line above)
         for card_id, copies, name, words in held:
             many = f"{copies} x " if copies > 1 else ""
             said = f"{many}{name} [{card_id}]"
