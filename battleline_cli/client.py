@@ -13,9 +13,10 @@ from chalicelib.kernel.i18n import _
 class Failure(Exception):
     """A failure to tell the user in one line (exit status 1, or 2 when the server is unreachable)."""
 
-    def __init__(self, message: str, status: int = 1) -> None:
+    def __init__(self, message: str, status: int = 1, problem: dict | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.problem = problem or {}  # the server's problem+json, when it refused
 
 
 class Client:
@@ -48,7 +49,7 @@ class Client:
         if response.status >= 400:
             if isinstance(data, dict) and "code" in data:
                 raise Failure(_("{reason} ({code})").format(reason=data.get("detail") or data.get("title"),
-                                                            code=data["code"]))
+                                                            code=data["code"]), problem=data)
             raise Failure(_("the server answered {status}").format(status=response.status))
         return data
 

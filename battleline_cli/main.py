@@ -20,7 +20,7 @@ from typing import Optional
 import click
 import typer
 
-from chalicelib.games.presenters import PRESENTERS, QUIET
+from chalicelib.games.presenters import PRESENTERS, QUIET, names
 from chalicelib.games.steptypes import CommandError
 from chalicelib.games.terminal import TERMINALS
 from chalicelib.kernel import i18n
@@ -433,15 +433,29 @@ def play(game_id: str,
     except CommandError as error:
         raise Failure(_("{error}; write moves as in an email reply, e.g. {example} (battleline show {game} lists "
                         "yours)").format(error=say(error.reason), example=presenter.example, game=game_id)) from None
-    result = state.client.call("POST", f"/v1/games/{game_id}/actions",
-                               {"expected_version": view["version"], "steps": steps,
-                                **({"message": message} if message is not None else {})})
+    body = {"expected_version": view["version"], "steps": steps, **({"message": message} if message is not None else {})}
+    held: list[dict] = []
+    try:
+        result = state.client.call("POST", f"/v1/games/{game_id}/actions", body)
+    except Failure as failed:
+        index = failed.problem.get("step_index")
+        if failed.problem.get("code") != "not_your_turn" or not index:
+            raise
+        # The first steps gave another seat the decision (Khan & General's reaction window opens when an action
+        # ends): they are played, the rest wait for this seat's next decision, as an email reply's do.
+        steps, held = steps[:index], steps[index:]
+        result = state.client.call("POST", f"/v1/games/{game_id}/actions", {**body, "steps": steps})
     mine = [e for e in result["events"] if e["seat"] == view["you"] and e["type"] not in QUIET]
     done = screens.sentences(presenter.told(result["view"], mine))
     if not done:
         done = _("Played: {steps}.").format(steps="; ".join(presenter.write_step(s) for s in steps))
     if message is not None:
         done = i18n.sentences(done, _("Your message went with it."))
+    if held:
+        now = result["view"]
+        done = i18n.sentences(done, _("Not played yet: {steps}: {name} may answer first (it is their decision now); "
+                                      "send them when it is your decision again").format(
+            steps="; ".join(presenter.say_step(s) for s in held), name=names(now).get(now.get("to_move"), "?")))
     lines([done], view["game"])
     out()
     show_game(wait_for_bot(game_id, result["view"], wait), own=False)
