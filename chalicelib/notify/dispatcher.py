@@ -109,9 +109,7 @@ class Dispatcher(WebhookAttempts):
                  handlers: dict[str, Callable[[Message], None]] | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
-        self.send = send
         self.rng = rng or Random()
-        self.allow_private = allow_private
         self.mailer = mailer
         self.links = links
         # The key that derives webhook signing secrets: the links' webhook key (Links.key), which a
