@@ -62,6 +62,7 @@ def main() -> int:
         return 1
     api: subprocess.Popen | None = None
     worker: subprocess.Popen | None = None
+    sweeper: subprocess.Popen | None = None
     try:
         if create_table_if_missing(db.client(), TABLE):
             print(f"created table {TABLE}")
@@ -77,8 +78,11 @@ def main() -> int:
                   "PUBLIC_URL", "KHAN_CARD_SETS_DIR")
         (data / "serve.env").write_text("".join(f"{name}={env[name]}\n" for name in shared if env.get(name)))
         api = subprocess.Popen([sys.executable, "-m", "devtools.local_api", "--port", str(port)], cwd=ROOT, env=env)
-        worker = subprocess.Popen([sys.executable, "-m", "devtools.worker"], cwd=ROOT,
+        # The outbox and the schedules in processes of their own, as in AWS: a retry waiting on a slow
+        # receiver never holds up the outbox (devtools/worker.py).
+        worker = subprocess.Popen([sys.executable, "-m", "devtools.worker", "--only", "outbox"], cwd=ROOT,
                                   env={**env, "STREAM_CHECKPOINT": str(data / "stream-checkpoint.json")})
+        sweeper = subprocess.Popen([sys.executable, "-m", "devtools.worker", "--only", "schedules"], cwd=ROOT, env=env)
         wait_for_port(port, process=api, waiting=f"the API to answer on port {port}")
         _say(f"API on http://127.0.0.1:{port} (DynamoDB Local on {db.endpoint}, data in {db.db_path}); "
              f"notification worker running, emails in {data / 'mail'}. Ctrl-C stops them all.")
@@ -86,7 +90,7 @@ def main() -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        for process in (worker, api):
+        for process in (worker, sweeper, api):
             if process is not None and process.poll() is None:
                 process.terminate()
                 try:

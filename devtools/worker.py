@@ -1,9 +1,15 @@
 """The local worker (`make serve` starts it beside the API): reads the table's stream (the outbox),
 makes due webhook attempts and sweeps the clocks, as the stream consumer and the two schedules
-do in AWS."""
+do in AWS.
+
+``--only outbox`` or ``--only schedules`` runs one side: `make serve` starts one process of each,
+as AWS runs them in functions of their own, so a retry that waits on a slow receiver (10 s) never
+holds up the outbox, nor a change's first attempts the sweeps. Without it, one process does both
+(the live long-poll test)."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import signal
@@ -13,8 +19,12 @@ import time
 from chalicelib import config
 
 
-def main() -> int:
-    logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="worker: %(message)s")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m devtools.worker")
+    parser.add_argument("--only", choices=("outbox", "schedules"), help="run one side (default: both)")
+    only = parser.parse_args(argv).only
+    outbox, schedules = only in (None, "outbox"), only in (None, "schedules")
+    logging.basicConfig(stream=sys.stdout, level=logging.INFO, format=f"{only or 'worker'}: %(message)s")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     services = config.services()
     dispatcher = services.dispatcher
@@ -29,8 +39,9 @@ def main() -> int:
     try:
         while True:
             try:
-                dispatcher.drain_outbox()
-                if time.monotonic() - swept >= sweep_every:
+                if outbox:
+                    dispatcher.drain_outbox()
+                if schedules and time.monotonic() - swept >= sweep_every:
                     swept = time.monotonic()
                     dispatcher.run_due()
                     services.clocks.sweep_clocks()

@@ -72,7 +72,7 @@ def test_deliveries_and_failed_attempts_are_counted(store):
     from chalicelib.store.records import Player, WebhookEndpoint, WebhookSecret
 
     answers = iter([SendResult(200), SendResult(503)])
-    dispatcher = Dispatcher(store, send=lambda target, body, headers: next(answers), allow_private=True)
+    dispatcher = Dispatcher(store, send=lambda target, body, headers, timeout=None: next(answers), allow_private=True)
     store.create_player(Player("p_1", "Ann", None, "2026-01-01T00:00:00Z"), "h", None)
     store.put_webhook(WebhookEndpoint("wh_1", "p_1", "http://127.0.0.1:9/hook", None,
                                       [WebhookSecret("salt-1", "2026-01-01T00:00:00Z")], None, "now"))

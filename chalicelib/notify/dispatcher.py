@@ -11,6 +11,15 @@ again), or a pending delivery for the retries. Every attempt of a delivery carri
 id as ``webhook-id``, so receivers can drop the repeat a crash between sending and recording
 may cause.
 
+A slow receiver costs the others nothing: a change's first attempts are made concurrently, one
+lane per endpoint (notify/lanes.py: ``LANES`` at once; an endpoint's messages stay in order in its
+lane), each waiting at most ``FIRST_TIMEOUT_SECONDS`` for its answer and all of them within that
+much of the change's time; an endpoint that did not answer in time gets its other first attempts
+for ``COOL_OFF`` on the retry schedule, and an attempt the change has no time left for goes there
+too: recorded pending, with no attempt, due at once. The stream consumer in AWS also stops making
+first attempts inline when its invocation nears its timeout (``first_attempts_until``), so a batch
+ends in time whatever the endpoints do.
+
 It runs as the DynamoDB Streams consumer and a scheduled retry sweep in AWS, and as the
 ``make serve`` worker locally.
 """
@@ -32,15 +41,16 @@ from ..kernel import observability
 from ..kernel.ids import hash_email
 from ..kernel.i18n import in_language, speaking
 from ..kernel.clock import Clock, SystemClock, iso
-from ..store.records import Attempt, Change, Delivery, Player, WebhookEndpoint
+from ..store.records import Attempt, Change, Delivery, Player
 from ..store.protocol import Store
 from . import confirmations, messages
 from .email import compose, compose_digest, compose_tournament, compose_invitation, compose_recovery
 from ..presenting.links import Links
 from .mail import Mailer
 from ..store.records import Message
-from .ssrf import Target, UnsafeUrl, check_url
-from .webhooks import SendResult, SigningKeys, http_send, next_wait, retry_after, signature_header
+from .lanes import Lanes, Post, Sender
+from .webhook_attempts import WebhookAttempts
+from .webhooks import TIMEOUT_SECONDS, SendResult, SigningKeys, http_send, next_wait, retry_after
 
 logger = logging.getLogger("battleline.notify")
 
@@ -48,8 +58,8 @@ LEASE = timedelta(seconds=60)  # an attempt in progress holds its delivery this 
 # How often a change of the stream is tried before it is given up, as the stream consumer in AWS does
 # (infra/stack.py: maximum_retry_attempts=5, then the OutboxFailures queue): the first try and 5 retries.
 CHANGE_ATTEMPTS = 1 + 5
+RETRIES_SECONDS = 30.0  # a run of the retries makes its requests within this (its function stops at 50 s)
 
-Sender = Callable[[Target, bytes, dict[str, str]], SendResult]
 # (game_id, seat) -> that seat's view with ``recent``, what happened since its last move, or None:
 # services/games.py's Games.story (wiring.notifications_area serves it).
 Viewer = Callable[[str, int], dict | None]
@@ -91,7 +101,7 @@ class Outlets:
     signing: SigningKeys | None = None
 
 
-class Dispatcher:
+class Dispatcher(WebhookAttempts):
     def __init__(self, store: Store, clock: Clock | None = None, send: Sender = http_send,
                  rng: Random | None = None, allow_private: bool | None = None,
                  mailer: Mailer | None = None, links: Links | None = None,
@@ -99,9 +109,7 @@ class Dispatcher:
                  handlers: dict[str, Callable[[Message], None]] | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
-        self.send = send
         self.rng = rng or Random()
-        self.allow_private = allow_private
         self.mailer = mailer
         self.links = links
         # The key that derives webhook signing secrets: the links' webhook key (Links.key), which a
@@ -113,6 +121,10 @@ class Dispatcher:
         # outbox so that none is lost.
         self.handlers: dict[str, Callable[[Message], None]] = dict(handlers or {})
         self._failures: dict[str, int] = {}  # a change that failed (drain_outbox): how many times so far
+        self.lanes = Lanes(send, allow_private)  # the webhook requests, side by side
+        # The stream consumer's invocation: no first attempt is made inline after this (``lanes.ticks``);
+        # notify/stream.py sets it from the time Lambda leaves it. None: no such bound.
+        self.first_attempts_until: float | None = None
 
     @classmethod
     def through(cls, store: Store, clock: Clock | None, outlets: Outlets, *, viewer: Viewer | None = None,
@@ -159,14 +171,24 @@ class Dispatcher:
             quiet = {s.player_id for s in change.committed.game.seats if s.quiet}
             sent += [m for m in messages.for_committed(change.committed) if m.player_id not in quiet]
         targets: dict[str, tuple] = {}
+        posts: list[Post] = []
         for message in sent:
-            self.dispatch(message, targets)
+            self.dispatch(message, targets, posts)
+        self.first_attempts(posts)
         return len(sent)
 
-    def dispatch(self, message: Message, targets: dict[str, tuple] | None = None) -> None:
+    def dispatch(self, message: Message, targets: dict[str, tuple] | None = None,
+                 posts: list[Post] | None = None) -> None:
         """One delivery per channel the receiver wants this event on (each webhook endpoint, and
         email), each tried at once; what a previous run of this message recorded is not tried again.
-        ``targets`` keeps each receiver's lookup for the other messages of the same change."""
+        ``targets`` keeps each receiver's lookup for the other messages of the same change; ``posts``
+        gathers its webhook first attempts, made together by :meth:`first_attempts` (without it,
+        this message's are made before it returns)."""
+        if posts is None:
+            posts = []
+            self.dispatch(message, targets, posts)
+            self.first_attempts(posts)
+            return
         observability.tag(game_id=message.data.get("game_id"), seat=message.data.get("seat"))
         handler = self.handlers.get(message.type)
         if handler is not None:
@@ -200,7 +222,9 @@ class Dispatcher:
                     delivery = Delivery(endpoint.id, message.id, message.player_id, message.type, envelope(message),
                                         "pending", [], now, now)
                     if self._not_recorded(delivery):
-                        self.attempt(delivery, endpoint, first=True)
+                        prepared = self._prepare(delivery, endpoint, first=True)
+                        if isinstance(prepared, Post):
+                            posts.append(prepared)
         if player.email and messages.by_email(player, message) and self.mailer is not None:
             delivery = Delivery(EMAIL_CHANNEL + player.id, message.id, player.id, message.type, envelope(message),
                                 "pending", [], now, now)
@@ -215,8 +239,13 @@ class Dispatcher:
     # ------------------------------------------------------------------ attempts
 
     def run_due(self) -> int:
-        """Make every attempt that is due (retries, and first attempts a crash interrupted)."""
+        """Make every attempt that is due (retries, and first attempts deferred or a crash
+        interrupted). The webhooks' go out as a change's first attempts do, one lane per endpoint,
+        ``LANES`` at once, each waiting ``TIMEOUT_SECONDS`` at most, all within ``RETRIES_SECONDS``
+        (the schedule's function stops at 50 s): one that did not fit, or whose endpoint just timed
+        out, is made by a later run, when its lease is over."""
         count = 0
+        posts: list[Post] = []
         for delivery in self.store.due_deliveries(iso(self.now())):
             if delivery.webhook_id.startswith(RECOVERY_CHANNEL):
                 self.attempt_recovery(delivery)
@@ -227,47 +256,16 @@ class Dispatcher:
             elif delivery.webhook_id.startswith(EMAIL_CHANNEL):
                 self.attempt_email(delivery)
             else:
-                self.attempt(delivery, self.store.get_webhook(delivery.player_id, delivery.webhook_id))
+                prepared = self._prepare(delivery, self.store.get_webhook(delivery.player_id, delivery.webhook_id),
+                                         first=False)
+                if isinstance(prepared, Post):
+                    posts.append(prepared)
             count += 1
+        if posts:
+            self.lanes.run(posts, self.lanes.ticks() + RETRIES_SECONDS, TIMEOUT_SECONDS, cool_off=False)
+            for post in posts:
+                self._conclude(post)
         return count
-
-    def attempt(self, delivery: Delivery, endpoint: WebhookEndpoint | None, *, first: bool = False) -> Delivery | None:
-        """One attempt: a first one at once (recorded after it), a retry if this worker wins the
-        delivery's lease. Returns the delivery as left."""
-        now = self.now()
-        if endpoint is None or endpoint.disabled:
-            # Recorded, not sent: a disabled endpoint's deliveries are listed (failed) and can be
-            # redelivered, which enables the endpoint again (services/webhooks.py); none is lost.
-            why = "the endpoint was deleted" if endpoint is None else f"the endpoint is disabled: {endpoint.disabled}"
-            return self._settle(delivery, "failed", None, Attempt(iso(now), None, why), first)
-        leased = delivery if first else self._lease(delivery, now)
-        if leased is None:
-            return None  # another worker is on it
-        try:
-            target = check_url(endpoint.url, allow_private=self.allow_private)
-        except UnsafeUrl as refused:
-            return self._after_failure(leased, now, SendResult(None, error=f"refused: {refused}"), first)
-        body = delivery.body
-        headers = {
-            "content-type": "application/json",
-            "webhook-id": delivery.msg_id,
-            "webhook-timestamp": str(int(now.timestamp())),
-            "webhook-signature": signature_header(self.secrets_in_force(endpoint, iso(now)), delivery.msg_id, now, body),
-            "user-agent": "battleline-webhooks/1",
-        }
-        result = self.send(target, body.encode(), headers)
-        logger.info("webhook delivery %s to endpoint %s: %s", delivery.msg_id, endpoint.id, result.status or result.error)
-        if result.ok:
-            return self._settle(leased, "delivered", None, Attempt(iso(now), result.status), first)
-        if result.status == 410:
-            endpoint.disabled = "the receiver answered 410 Gone"
-            self.store.put_webhook(endpoint)
-            return self._settle(leased, "failed", None, Attempt(iso(now), 410, "410 Gone: endpoint disabled"), first)
-        return self._after_failure(leased, now, result, first)
-
-    def secrets_in_force(self, endpoint: WebhookEndpoint, now: str) -> list[str]:
-        """The endpoint's signing secrets in force (the new and the old one during a rotation)."""
-        return [self.signing.secret(endpoint.id, salt) for salt in endpoint.salts_in_force(now)]
 
     def attempt_email(self, delivery: Delivery, *, first: bool = False, player: Player | None = None) -> Delivery | None:
         """Render the email from the receiver's view now, and send it (a retry once it wins the lease).
@@ -428,12 +426,3 @@ class Dispatcher:
         if first:
             return settled if self.store.create_delivery(settled) else None
         return settled if self.store.update_delivery(settled, delivery.version) else None
-
-    # ------------------------------------------------------------------ redelivery
-
-    def redeliver(self, delivery: Delivery, endpoint: WebhookEndpoint) -> Delivery | None:
-        """Another attempt now, whatever the delivery's state (the same id and body)."""
-        fresh = replace(delivery, status="pending", next_attempt_at=iso(self.now()), version=delivery.version + 1)
-        if not self.store.update_delivery(fresh, delivery.version):
-            return None
-        return self.attempt(fresh, endpoint)

@@ -14,6 +14,11 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from .dispatcher import Dispatcher
 
+# Seconds of the invocation kept for recording what a batch did (25 changes' reads and writes, its
+# emails) once no more webhook first attempts are made inline: the consumer's timeout is 60 s
+# (infra/stack.py), so its first attempts have about 40 s in all, each change's at most 5 s.
+RESERVE_SECONDS = 20.0
+
 
 def typed_image(raw: dict) -> dict:
     """A stream record's new image as DynamoDB types it, with binary values as bytes (Lambda's
@@ -40,5 +45,9 @@ def handle_batch(event: dict[str, Any], context: Any, dispatcher: Dispatcher) ->
         if change is not None:
             dispatcher.handle(change)
 
+    left = context.get_remaining_time_in_millis() / 1000 if hasattr(context, "get_remaining_time_in_millis") else None
+    # First attempts stop being made inline when only RESERVE_SECONDS are left: the rest of the batch
+    # is then recorded (its webhooks pending, on the retry schedule) well before Lambda's timeout.
+    dispatcher.first_attempts_until = None if left is None else dispatcher.lanes.ticks() + left - RESERVE_SECONDS
     processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
     return process_partial_response(event=event, record_handler=handle, processor=processor, context=context)

@@ -1,5 +1,6 @@
 """Webhook delivery per Standard Webhooks 1.0: secrets, signatures, the retry schedule, and
-one HTTP attempt (no redirects, 10 s timeout, to the address the SSRF guard checked)."""
+one HTTP attempt (no redirects, to the address the SSRF guard checked; a first attempt waits
+5 s for the answer, a retry 10 s)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,10 @@ from standardwebhooks import Webhook
 from .ssrf import Target
 
 SECRET_PREFIX = "whsec_"
-TIMEOUT_SECONDS = 10.0
+TIMEOUT_SECONDS = 10.0  # a retry's (and a redelivery's) wait for the answer
+# A first attempt's: the outbox consumer makes it while the change waits, so a slow receiver is
+# given less; one that did not answer in time gets its message again on the retry schedule.
+FIRST_TIMEOUT_SECONDS = 5.0
 ROTATION_OVERLAP = timedelta(hours=24)
 
 # After the first attempt (immediately), the waits before each next one.
@@ -89,6 +93,7 @@ class SendResult:
     status: int | None  # None when no HTTP answer came (refused, timed out, ...)
     retry_after: str | None = None
     error: str | None = None
+    timed_out: bool = False  # no answer within the timeout (the receiver may still act on it)
 
     @property
     def ok(self) -> bool:
@@ -108,6 +113,8 @@ def http_send(target: Target, body: bytes, headers: dict[str, str], timeout: flo
     try:
         response = pool.urlopen("POST", target.path, body=body, headers={**headers, "Host": host_header},
                                 redirect=False, retries=False, preload_content=True)
+    except urllib3.exceptions.TimeoutError as error:
+        return SendResult(None, error=type(error).__name__, timed_out=True)
     except urllib3.exceptions.HTTPError as error:
         return SendResult(None, error=type(error).__name__)
     finally:

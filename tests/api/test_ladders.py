@@ -44,7 +44,7 @@ def world(store, monkeypatch):
     clock = FakeClock(START)
     mail, posts = Outbox(), []
 
-    def send(target, body, headers):
+    def send(target, body, headers, timeout=None):
         posts.append(json.loads(body))
         return SendResult(200)
 

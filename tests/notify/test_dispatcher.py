@@ -112,7 +112,7 @@ def test_crash_after_commit_before_send_still_delivers_once_per_id(world, receiv
     services.webhooks.create_webhook(ann, CreateWebhookRequest(url=receiver.url))
     start_game(services, ann, bob)  # committed, with its outbox messages
 
-    crashing = Dispatcher(dispatcher.store, clock, send=lambda *a: (_ for _ in ()).throw(SystemExit("crash")),
+    crashing = Dispatcher(dispatcher.store, clock, send=lambda *a, **k: (_ for _ in ()).throw(SystemExit("crash")),
                           allow_private=True)
     with pytest.raises(SystemExit):
         crashing.drain_outbox()  # dies at its first send: nothing reached the receiver
@@ -263,7 +263,7 @@ def test_delivery_rechecks_the_address_dns_rebinding(world, store, clock, monkey
                                                             events=["game.invited"]))
     sent = []
     strict = Dispatcher(store, clock, allow_private=False,
-                        send=lambda target, body, headers: sent.append(target) or SendResult(200))
+                        send=lambda target, body, headers, timeout=None: sent.append(target) or SendResult(200))
     dns.answers["hooks.example.com"] = ["10.0.0.7"]  # re-pointed after registration
     start_game(services, ann, bob)
     strict.drain_outbox()
@@ -287,9 +287,9 @@ def test_delivery_connects_to_the_address_it_checked_without_a_second_lookup(wor
     services.webhooks.create_webhook(bob, CreateWebhookRequest(url=f"http://hooks.example.com:{port}/hooks",
                                                      events=["game.invited"]))
 
-    def rebind_then_send(target, body, headers):
+    def rebind_then_send(target, body, headers, timeout=None):
         dns.answers["hooks.example.com"] = ["127.0.0.2"]  # re-pointed between the check and the connection
-        return http_send(target, body, headers)
+        return http_send(target, body, headers, timeout)
 
     dispatcher = Dispatcher(store, clock, allow_private=True, send=rebind_then_send)
     lookups_before = dns.lookups["hooks.example.com"]

@@ -57,10 +57,10 @@ def test_a_change_that_keeps_failing_is_given_up_after_awss_tries_and_the_next_c
     dispatcher = services.dispatcher
     dispatch = dispatcher.dispatch
 
-    def failing(message, targets=None):
+    def failing(message, targets=None, posts=None):
         if message.data.get("game_id") == broken:
             raise RuntimeError("a message nothing can handle")
-        dispatch(message, targets)
+        dispatch(message, targets, posts)
 
     monkeypatch.setattr(dispatcher, "dispatch", failing)
     for _ in range(CHANGE_ATTEMPTS - 1):  # raised, as Lambda sees it fail, and read again next time
@@ -88,11 +88,11 @@ def test_a_change_that_fails_once_is_tried_again_and_then_handled(mailed, monkey
     dispatcher = services.dispatcher
     dispatch, failed = dispatcher.dispatch, []
 
-    def once(message, targets=None):
+    def once(message, targets=None, posts=None):
         if not failed:
             failed.append(message)
             raise RuntimeError("a passing failure")
-        dispatch(message, targets)
+        dispatch(message, targets, posts)
 
     monkeypatch.setattr(dispatcher, "dispatch", once)
     with pytest.raises(RuntimeError):

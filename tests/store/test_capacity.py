@@ -34,7 +34,7 @@ class Receiver:
     def __init__(self) -> None:
         self.got = 0
 
-    def __call__(self, target, body, headers) -> SendResult:
+    def __call__(self, target, body, headers, timeout=None) -> SendResult:
         self.got += 1
         return SendResult(200)
 
