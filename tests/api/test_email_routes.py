@@ -118,15 +118,20 @@ def test_a_decline_link_over_http_ends_the_game_declined(api):
     assert view["status"] == "finished" and view["result"] == {"winner": None, "reason": "declined", "seat": 2}
 
 
+def first_play_link(api) -> tuple[dict, dict, str]:
+    """Ann (seat 1, first) and Bob's new game; Ann, the game, and the path of her first play's step link."""
+    ann, bob = api.signup("Ann"), api.signup("Bob")
+    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
+    step = next(s for s in game["legal_steps"] if s["type"] == "play")
+    return ann, game, urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+
+
 def test_a_turn_pages_form_with_a_long_message_in_chinese_plays_what_it_chose(api):
     """A message of 460 Chinese characters makes a form of some 4,200 bytes: it is read whole (it once read
     as no form, and the page's defaults were played: a troop card drawn, the message dropped)."""
     from urllib.parse import quote
 
-    ann, bob = api.signup("Ann"), api.signup("Bob")
-    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
-    step = next(s for s in game["legal_steps"] if s["type"] == "play")
-    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    ann, game, path = first_play_link(api)
     played = api.post(path, raw="turn=1&deck=tactics&message=" + quote("我" * 460), headers={**FORM, **BROWSER})
     assert played.status == 200 and "from the tactics deck" in played.body
     events = api.get(f"/v1/games/{game['game_id']}/events?after=0", key=ann["api_key"]).body["events"]
@@ -140,10 +145,7 @@ def test_a_message_too_long_for_a_move_is_said_so_on_the_page_in_words(api):
     characters'), and nothing is played."""
     from urllib.parse import quote
 
-    ann, bob = api.signup("Ann"), api.signup("Bob")
-    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
-    step = next(s for s in game["legal_steps"] if s["type"] == "play")
-    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    ann, game, path = first_play_link(api)
     page = api.post(path, raw="turn=1&deck=troop&message=" + quote("x" * 501), headers={**FORM, **BROWSER})
     assert page.status == 422 and "holds 501 characters, and at most 500 go with a move" in page.body
     assert "String should" not in page.body and api.view(ann, game["game_id"])["version"] == 0
@@ -160,10 +162,7 @@ def test_a_message_too_long_for_a_move_is_said_so_on_the_page_in_words(api):
 def test_a_form_that_is_not_the_pages_plays_nothing(api, form, status, code):
     """A form too large to be the page's, or with a choice the page does not offer, is refused and plays
     nothing: never read as the page's defaults."""
-    ann, bob = api.signup("Ann"), api.signup("Bob")
-    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
-    step = next(s for s in game["legal_steps"] if s["type"] == "play")
-    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
+    ann, game, path = first_play_link(api)
     page = api.post(path, raw=form, headers={**FORM, **BROWSER})
     assert "That move was not played" in page.body
     assert page.status == status and page.headers["content-type"].startswith("text/html"), page.body[:300]
@@ -176,11 +175,8 @@ def test_a_form_that_is_not_the_pages_plays_nothing(api, form, status, code):
 def test_a_form_of_another_kind_plays_nothing_and_is_said_in_the_players_language(api):
     """A multipart form (curl -F) is not the page's form: refused, nothing played (it read as no form, and the
     page's defaults were played), in the language of the link's player, whatever the browser asks."""
-    ann, bob = api.signup("Ann"), api.signup("Bob")
+    ann, game, path = first_play_link(api)
     api.request("PUT", "/v1/players/me/preferences", {"language": "ja"}, key=ann["api_key"])
-    game = api.new_game(ann, [ann, bob], options={"first_seat": 1})
-    step = next(s for s in game["legal_steps"] if s["type"] == "play")
-    path = urlsplit(LINKS.step_url(game["game_id"], 1, 0, step)).path
     body = '--b\r\nContent-Disposition: form-data; name="turn"\r\n\r\n1\r\n--b--\r\n'
     page = api.post(path, raw=body, headers={"Content-Type": "multipart/form-data; boundary=b", **BROWSER,
                                              "Accept-Language": "en"})
