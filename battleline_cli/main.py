@@ -20,7 +20,7 @@ from typing import Optional
 import click
 import typer
 
-from chalicelib.games.presenters import PRESENTERS, QUIET, names
+from chalicelib.games.presenters import PRESENTERS, QUIET
 from chalicelib.games.steptypes import CommandError
 from chalicelib.games.terminal import TERMINALS
 from chalicelib.kernel import i18n
@@ -452,10 +452,7 @@ def play(game_id: str,
     if message is not None:
         done = i18n.sentences(done, _("Your message went with it."))
     if held:
-        now = result["view"]
-        done = i18n.sentences(done, _("Not played yet: {steps}: {name} may answer first (it is their decision now); "
-                                      "send them when it is your decision again").format(
-            steps="; ".join(presenter.say_step(s) for s in held), name=names(now).get(now.get("to_move"), "?")))
+        done = i18n.sentences(done, presenter.held_for_later(result["view"], held))
     lines([done], view["game"])
     out()
     show_game(wait_for_bot(game_id, result["view"], wait), own=False)

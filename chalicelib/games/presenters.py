@@ -103,6 +103,13 @@ class Presenter:
         return [i18n.aside(_("Not playable now: {cards}").format(cards=i18n.joined([called.get(c, c) for c in cards])),
                            say(reason)) for cards, reason in self.held_back(view)]
 
+    def held_for_later(self, view: dict, steps: list[Step]) -> str:
+        """What a reply (or the command line's move) leaves for the seat's next decision, and why: its first
+        steps gave another seat the decision (Khan & General's reaction window). ``view``: the game after them."""
+        return _("Not played yet: {steps}: {name} may answer first (it is their decision now); send them when it "
+                 "is your decision again").format(steps=i18n.commands([self.say_step(s) for s in steps]),
+                                                  name=names(view).get(view.get("to_move"), "?"))
+
     def describe_step(self, step: Step) -> str:
         """The step in words, in the language spoken now."""
         return say(self.steps.describe(step))

@@ -147,6 +147,11 @@ def joined(items: list[str]) -> str:
     return ("、" if full_width() else ", ").join(items)
 
 
+def commands(items: list[str]) -> str:
+    """Commands in a row, as a reply would hold them: "play 7R 3; claim none" / "出 7R 3；不声明"."""
+    return ("；" if full_width() else "; ").join(items)
+
+
 def aside(text: str, aside: str) -> str:
     """A text and an aside after it in the language's brackets: "Scout (both decks are empty)",
     "侦察卡（两个牌堆都已经空了）"."""

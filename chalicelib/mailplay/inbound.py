@@ -29,7 +29,7 @@ from ..kernel.errors import ServiceError, describe_validation
 from ..games.commandwords import answer
 from ..games.steptypes import CommandError, command_lines
 from ..games.base import RulesUnavailable
-from ..games.presenters import PRESENTERS, names
+from ..games.presenters import PRESENTERS
 from ..http.models import ActionRequest
 from ..kernel.calls import Idempotency
 from ..kernel.clock import Clock
@@ -222,11 +222,8 @@ class InboundMail:
         if said:
             played = i18n.sentences(played, _("Your message went with it."))
         if held:
-            now = self.games.view_for_seat(reply_to.game_id, reply_to.seat)
-            played = i18n.sentences(played, _("Not played yet: {steps}: {name} may answer first (it is their decision "
-                                              "now); send them when it is your decision again").format(
-                steps=show.commands([presenter.say_step(s) for s in held]),
-                name=names(now).get(now.get("to_move"), "?")))
+            played = i18n.sentences(played, presenter.held_for_later(
+                self.games.view_for_seat(reply_to.game_id, reply_to.seat), held))
         return self._answer(player, reply_to, message, "applied", played, events=outcome.body.get("events", []))
 
     def _answer_game(self, player, reply_to, message: EmailMessage, text: str) -> Inbound:

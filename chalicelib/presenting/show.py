@@ -149,9 +149,7 @@ _close = i18n.full_width
 joined = i18n.joined
 
 
-def commands(items: list[str]) -> str:
-    """Commands in a row, as a reply would hold them: "play 7R 3; claim none" / "出 7R 3；不声明"."""
-    return ("；" if _close() else "; ").join(items)
+commands = i18n.commands
 
 
 def noted(head: str, notes: list[str]) -> str:
