@@ -12,8 +12,7 @@ import importlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
-from urllib.parse import parse_qs
+from typing import TYPE_CHECKING, Any, Callable
 
 from chalice import Chalice, Response
 from pydantic import BaseModel, ValidationError
@@ -22,7 +21,7 @@ from ..kernel.calls import Idempotency, Outcome
 from ..kernel.errors import EDGE_CODES, ERRORS, ServiceError, describe_validation, is_card_error
 from ..games.base import RulesUnavailable
 from ..kernel.i18n import N_, _, language, negotiate, say, speaking
-from ..pages.page import Download, Page
+from ..pages.page import Download, FormProblem, Page, form_fields
 from ..store.errors import Conflict, StoreUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -262,36 +261,6 @@ def _validate(model: type[BaseModel], data: Any) -> BaseModel:
     except ValidationError as error:
         code = "invalid_card" if is_card_error(error) else "invalid_request"
         raise ServiceError(code, describe_validation(error)) from None
-
-
-# A link page's form: a few checkboxes, a choice and a message (at most talk.MAX_LENGTH characters, each
-# up to 4 bytes of UTF-8 written as 3 characters a byte: 6,000 bytes), with room to spare.
-MAX_FORM_BYTES = 16384
-
-
-class FormProblem(NamedTuple):
-    """A POST's body that is no form of ours: too large to be the page's (``payload_too_large``), or not a
-    form that can be read (``invalid_request``: another media type, bytes that are not a form). The page
-    that reads forms refuses it, in its reader's language."""
-
-    code: str
-
-
-def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]] | FormProblem:
-    """A page's form (application/x-www-form-urlencoded), its fields by name; no body reads as no form.
-    A body that is not such a form, or one too large to be one of ours, is a :class:`FormProblem`: never
-    read as no form, which would play the page's defaults instead of what was chosen."""
-    if not raw_body:
-        return {}
-    media_type = ((headers or {}).get("content-type") or "").split(";")[0].strip().lower()
-    if len(raw_body) > MAX_FORM_BYTES:
-        return FormProblem("payload_too_large")
-    if media_type != "application/x-www-form-urlencoded":
-        return FormProblem("invalid_request")
-    try:
-        return parse_qs(raw_body.decode("ascii"), max_num_fields=32)
-    except (UnicodeDecodeError, ValueError):
-        return FormProblem("invalid_request")
 
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match"

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from functools import wraps
 
-from ..http.web import MAX_FORM_BYTES, FormProblem
 from ..kernel.errors import ERRORS, ServiceError
 from ..kernel.i18n import N_, _, full_width, sentences, speaking
-from ..pages.page import Page
+from ..pages.page import MAX_FORM_BYTES, FormProblem, Page
 from ..presenting import show
 from ..presenting.links import LinkError
 from ..kernel.talk import MAX_LENGTH
