@@ -84,23 +84,12 @@ def changes(result: searching.Result, variant: searching.Variant) -> str:
 
 # ---------------------------------------------------------------- the chart
 
-CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")  # Debian's fonts-noto-cjk (make test has it)
-
-
-def cjk_fallback() -> None:
-    """Chinese and Japanese labels drawn with Noto Sans CJK, glyph by glyph where DejaVu Sans has none."""
-    import matplotlib
-    from matplotlib import font_manager
-    if CJK_FONT.exists() and "Noto Sans CJK JP" not in {f.name for f in font_manager.fontManager.ttflist}:
-        font_manager.fontManager.addfont(str(CJK_FONT))
-    matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK JP"]
 
 def rates_chart(result: searching.Result) -> str:
     """Each faction's win rate (with its interval) on the original set and each candidate, against the target."""
     shown = [result.original, *result.candidates]
     labels = [_("original")] + [_("candidate {rank}").format(rank=rank) for rank in range(1, len(shown))]
     card_set = result.base
-    cjk_fallback()
     figure_ = report.new_figure(7.5, 0.5 * len(shown) * len(card_set.faction_ids) + 1.2)
     axes = figure_.subplots()
     colours = [report.BLUE, report.ORANGE]

@@ -117,12 +117,29 @@ def faction_name(card_set: CardSet, faction: str) -> str:
 
 # ---------------------------------------------------------------- charts
 
+CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")  # Debian's fonts-noto-cjk (make test has it)
+
+
+def cjk_fallback() -> None:
+    """Chinese and Japanese labels drawn with Noto Sans CJK, glyph by glyph where DejaVu Sans has none."""
+    import logging
+
+    import matplotlib
+    from matplotlib import font_manager
+    # The font has no bold face: matplotlib says so for every bold label ("findfont: Failed to find font
+    # weight bold"), and draws the regular one, as meant.
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+    if CJK_FONT.exists() and "Noto Sans CJK JP" not in {f.name for f in font_manager.fontManager.ttflist}:
+        font_manager.fontManager.addfont(str(CJK_FONT))
+    matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK JP"]
+
+
+
 def new_figure(width: float, height: float):
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from .balance import cjk_fallback
     cjk_fallback()  # labels in Chinese and Japanese too
     matplotlib.rcParams.update({"svg.hashsalt": "khan-lab", "font.size": 10, "axes.spines.top": False,
                                 "axes.spines.right": False})
