@@ -75,8 +75,8 @@ def message_hash(message: EmailMessage, raw: bytes, to: str = "") -> str:
     headers, which a relay may add to), hashed."""
     parts = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)
     body = parts[1] if len(parts) > 1 else raw
-    return hashlib.sha256(to.lower().encode() + b"\n" + _header(message, "Message-ID").encode() + b"\n"
-                          + body).hexdigest()[:40]
+    return hashlib.sha256(to.lower().encode("utf-8", "replace") + b"\n"
+                          + _header(message, "Message-ID").encode("utf-8", "replace") + b"\n" + body).hexdigest()[:40]
 
 
 class AnswerCaps:

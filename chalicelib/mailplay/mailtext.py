@@ -64,26 +64,38 @@ def header(message: Message, name: str) -> str:
     address, an encoded word that is none, a Message-ID of "<@>"). Never an exception: anyone may send
     anything, and the reader answers or ignores it."""
     try:
-        return str(message.get(name) or "").strip()
+        return _clean(str(message.get(name) or "").strip())
     except Exception:  # (email's header parsers raise HeaderParseError, IndexError, AttributeError...)
-        return next((str(value).strip() for key, value in message.raw_items() if key.lower() == name.lower()), "")
+        return next((_clean(str(value).strip()) for key, value in message.raw_items() if key.lower() == name.lower()), "")
+
+
+def _clean(text: str) -> str:
+    """Text as it can be written again: 8-bit bytes the header parser kept as lone surrogates become U+FFFD."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if _SURROGATE.search(text) else text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def header_values(message: Message, name: str) -> list[str]:
     """Every value of a header that may come more than once (To, Cc), as :func:`header` reads one."""
     try:
-        return [str(value) for value in message.get_all(name, [])]
+        return [_clean(str(value)) for value in message.get_all(name, [])]
     except Exception:
-        return [str(value) for key, value in message.raw_items() if key.lower() == name.lower()]
+        return [_clean(str(value)) for key, value in message.raw_items() if key.lower() == name.lower()]
 
 
 def address_of(text: str) -> str:
     """The address a header's text names ("Ann <ann@example.org>": ann@example.org); "" when it names
     none (parseaddr itself raises on some malformed input)."""
     try:
-        return parseaddr(text)[1]
+        found = parseaddr(text)[1]
     except Exception:
         return ""
+    return "" if _NOT_IN_AN_ADDRESS.search(found) else found  # (a control character or a space: no address)
+
+
+_NOT_IN_AN_ADDRESS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029\ufffd]")
 
 
 def addresses_of(texts: list[str]) -> list[str]:
@@ -127,7 +139,10 @@ def decode(data: bytes, label: str | None = None) -> Decoded:
                 return Decoded(text, lossy=bool((label or "").strip().strip('"')))
     except Exception:  # noqa: BLE001 (detection is a guess: a failure leaves the lossy decode)
         logger.info("charset detection failed", exc_info=True)
-    return Decoded(data.decode(tried[0] if tried[0] != "utf-8" else "utf-8", errors="replace"), lossy=True)
+    try:  # (some codecs, idna and undefined among them, take no "replace")
+        return Decoded(data.decode(tried[0], errors="replace"), lossy=True)
+    except (UnicodeError, LookupError, ValueError):
+        return Decoded(data.decode("utf-8", errors="replace"), lossy=True)
 
 
 # ---------------------------------------------------------------- HTML as text
@@ -297,11 +312,14 @@ def _quote_start(lines: list[str]) -> tuple[int, int] | None:
     return None
 
 
+_BIDI_MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]")
+
+
 def own_text(text: str, depth: int = 0) -> str:
     """The lines the reply's writer wrote (the email it quotes left out): above the quote, or below
     it when nothing is above it (bottom-posted)."""
-    lines = [line.strip() for line in text.splitlines()]
-    found = _quote_start(lines)
+    lines = [_BIDI_MARKS.sub("", line).strip() for line in text.splitlines()]  # (Hebrew and Arabic clients wrap
+    found = _quote_start(lines)                                                 # their attribution in them)
     if found is None:
         return "\n".join(lines)
     start, header = found

@@ -66,3 +66,23 @@ def test_random_header_bytes_never_raise(mail):
         name = rng.choice(["From", "To", "Cc", "Message-ID", "Reply-To", "Return-Path", "Content-Type", "Subject"])
         headers[name] = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert inbound.handle(raw(headers)).outcome in ("applied", "refused", "ignored")
+
+
+@pytest.mark.parametrize("head, body", [
+    (b"Content-Type: text/plain; charset=idna\r\nContent-Transfer-Encoding: 8bit\r\n", b">yl\xe1\x9f\xd5play 10r 1"),
+    (b"Content-Type: text/plain; charset=undefined\r\nContent-Transfer-Encoding: 8bit\r\n", b"\xff\xfeplay 10r 1"),
+    (b"Message-ID: <@>\xe6\r\n", b"play 10r 1"),
+])
+def test_codecs_without_replace_and_8bit_headers_never_raise(mail, head, body):
+    """Some codecs take no errors="replace" (idna, undefined), and an 8-bit byte in a header reads as a lone
+    surrogate: the reader answers such a reply."""
+    inbound, address = mail
+    raw = b"From: ann@example.org\r\nTo: " + address.encode() + b"\r\nSubject: Re\r\n" + head + b"\r\n" + body
+    assert inbound.handle(raw).outcome in ("applied", "refused", "ignored")
+
+
+@pytest.mark.parametrize("sender", [b"<a@[\xff1.2.3", b"zz\x1dq@example.com", b"zz\x1cq@example.com"])
+def test_a_bare_address_mail_from_an_address_that_cannot_be_written_back_is_ignored(mail, sender):
+    inbound, _address = mail
+    raw = b"From: " + sender + b"\r\nTo: play@mail.example\r\nSubject: hi\r\n\r\nhello\r\n"
+    assert inbound.handle(raw).outcome in ("refused", "ignored")

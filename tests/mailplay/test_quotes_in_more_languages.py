@@ -26,6 +26,8 @@ ATTRIBUTIONS = [
     "вс, 29 нояб. 2026 г. в 10:00, Battle Line <play+g.1.0.x@mail.example>:",  # Russian Gmail: no verb
     "Dne po 23. 11. 2026 v 10:00 Battle Line <play@mail.example> napsal(a):",  # any client: an address, a colon
     "Den 23 nov. 2026 kl. 10:00 skrev Battle Line <play@mail.example>:",
+    # Hebrew Gmail wraps its attribution in bidirectional marks, after the colon too
+    "\u202bבתאריך יום ב׳, 23 בנוב׳ 2026 ב-10:00 מאת \u202aBattle Line\u202c\u200f <\u202aplay@mail.example\u202c\u200f>:\u202c",
 ]
 HEADER_BLOCKS = [
     "De : Battle Line <play@mail.example>\nEnvoyé : lundi 23 novembre 2026 10:00\nÀ : Ann <ann@example.org>",
