@@ -9,6 +9,7 @@ it (played, and when; or the game moved on, or ended, and how)."""
 
 from __future__ import annotations
 
+import re
 from functools import wraps
 
 from ..kernel.errors import ERRORS, ServiceError
@@ -153,10 +154,10 @@ def _choices(form: "dict[str, list[str]] | FormProblem | None") -> Choices | Non
     if isinstance(form, FormProblem):
         raise FormRefused(form.code)
     said = " ".join(" ".join(form.get("message", [])).split()) if form else ""  # a textarea's lines: one line
-    if not form or "turn" not in form:
+    claims, decks = (form.get("claim", []), form.get("deck", [])) if form else ([], [])
+    if not form or ("turn" not in form and not claims and not decks):
         return Choices(message=said) if said else None
-    claims, decks = form.get("claim", []), form.get("deck", [])
-    if not all(v.isdigit() and 1 <= int(v) <= 9 for v in claims) or len(decks) > 1 or \
+    if "turn" not in form or not all(re.fullmatch(r"[1-9]", v) for v in claims) or len(decks) > 1 or \
             any(v not in ("troop", "tactics") for v in decks):  # not a choice the page offers: never a default
         raise ServiceError("invalid_request", _("the form holds a choice this page does not offer: nothing was done"))
     return Choices(claims=tuple(int(v) for v in claims), deck=decks[0] if decks else None, message=said or None)

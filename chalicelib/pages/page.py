@@ -87,6 +87,7 @@ def form_fields(headers: Any, raw_body: bytes | None) -> dict[str, list[str]] | 
     if media_type != "application/x-www-form-urlencoded":
         return FormProblem("invalid_request")
     try:
-        return parse_qs(raw_body.decode("ascii"), max_num_fields=32)
+        # blank values kept (a "deck=" is no deck, not the default one); bytes that are not UTF-8 refused
+        return parse_qs(raw_body.decode("ascii"), keep_blank_values=True, max_num_fields=32, errors="strict")
     except (UnicodeDecodeError, ValueError):
         return FormProblem("invalid_request")

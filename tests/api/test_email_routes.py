@@ -158,6 +158,11 @@ def test_a_message_too_long_for_a_move_is_said_so_on_the_page_in_words(api):
     ("turn=1&deck=zzz", 422, "invalid_request"),
     ("turn=1&deck=troop&deck=tactics", 422, "invalid_request"),
     ("turn=1&claim=5&deck=troop", 422, "invalid_request"),  # no flag can be claimed after the first play
+    ("turn=1&claim=%C2%B3&deck=troop", 422, "invalid_request"),  # '³' is a digit to isdigit(), not a flag
+    ("turn=1&claim=%D9%A3&deck=troop", 422, "invalid_request"),  # nor is an Arabic-Indic 3
+    ("claim=9&deck=tactics", 422, "invalid_request"),  # choices without the page's turn field
+    ("turn=1&deck=", 422, "invalid_request"),  # a blank deck is no deck, not the default one
+    ("turn=1&deck=troop&message=%ff%fehi", 422, "invalid_request"),  # not UTF-8: never sent as read
 ])
 def test_a_form_that_is_not_the_pages_plays_nothing(api, form, status, code):
     """A form too large to be the page's, or with a choice the page does not offer, is refused and plays
