@@ -43,14 +43,21 @@ def no_controls(text: str) -> str:
     return text
 
 
-_SHOWN = re.compile(rf"[^\s{_INVISIBLE}]")
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")  # letters drawn as nothing
+_SHOWS_NOTHING = ("Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me", "Cs", "Co", "Cn")  # spaces, formats, marks alone...
+
+
+def _shows(char: str) -> bool:
+    return char not in _BLANK_LETTERS and unicodedata.category(char) not in _SHOWS_NOTHING
 
 
 def plain_text(text: str) -> str:
     """No refused character (:func:`no_controls`), and something that shows: not blank, nor made only of
-    spaces and characters that show nothing (a name of one zero-width space reads as no name)."""
+    spaces, format characters (a zero-width space, a soft hyphen, a variation selector, a tag), combining
+    marks with nothing to combine with, and letters drawn as nothing (the Hangul and Braille blanks): a name
+    of those reads as no name."""
     no_controls(text)
-    if not _SHOWN.search(text):
+    if not any(_shows(char) for char in text):
         raise PydanticCustomError("blank_text", "may not be blank")
     return text
 

@@ -344,8 +344,10 @@ def test_a_full_game_through_the_api_reaches_a_result(long_play, api, two):
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
 
 
-@pytest.mark.parametrize("name", ["\u200b", " \u200b\u200d ", "\u3164", "\u2800\u2800"])
+@pytest.mark.parametrize("name", ["\u200b", " \u200b\u200d ", "\u3164", "\u2800\u2800", "\u00ad", "\u034f",
+                                  "\u17b5", "\u180e", "\ufe0f", "\U000e0020", "\u0301\u0301", "\u3164\u2800\u00ad"])
 def test_a_name_that_shows_nothing_is_blank(api, name):
     """A name of zero-width or blank characters only reads as no name wherever it is shown: refused as blank."""
     problem_of(api.post("/v1/players", {"name": name}), 422, "invalid_request")
     assert api.post("/v1/players", {"name": "Ann\u200b"}).status == 201  # something shows
+    assert api.post("/v1/players", {"name": "e\u0301"}).status == 201  # a mark on a letter shows
