@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import sys
+from urllib.parse import parse_qsl, unquote
 
 from chalice.cli.factory import CLIFactory
 from chalice.local import (
@@ -31,17 +32,29 @@ from devtools.dynamodb_local import ROOT
 EDGE_PROBLEMS = {**EDGE_CODES, 403: "not_found", 501: "method_not_allowed"}
 
 
-# The paths whose last part is a secret (a signed link's token), and the query parameters that are.
-TOKEN_PATHS = re.compile(r"^(/v1/(?:links|answers|invitations|unsubscribe|recover))/[^/?\s]+")
-SECRET_QUERY = re.compile(r"([?&](?:seat|token|key|code)=)[^&\s]+", re.IGNORECASE)
+# Query parameters whose values are no secret (a long poll's wait, a list's filters and pages); any other
+# value is left out of the log, whatever its name's spelling ("seat", "%73eat").
+SAFE_QUERY = frozenset({"wait", "after", "limit", "status", "format", "cursor", "name", "game", "v", "lang"})
+LONG_SEGMENT = 32  # a path segment this long is a token (an id is g_ and 16 hex digits)
 
 
 def redacted(requestline: str) -> str:
-    """A request line with its secrets left out: "GET /v1/links/{token} HTTP/1.1",
+    """A request line with its secrets left out, however the target is spelt (percent-encoded, with its
+    scheme and host, with doubled slashes): "GET /v1/links/{token} HTTP/1.1",
     "GET /v1/games/g_1/board?seat={secret} HTTP/1.1"."""
     parts = requestline.split(" ")
-    if len(parts) >= 2:
-        parts[1] = SECRET_QUERY.sub(r"\1{secret}", TOKEN_PATHS.sub(r"\1/{token}", parts[1]))
+    if len(parts) < 2:
+        return requestline
+    target = re.sub(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*", "", parts[1])
+    path, _, query = target.partition("?")
+    segments = [segment if len(segment) < LONG_SEGMENT else "{token}" for segment in unquote(path).split("/")]
+    shown = "/".join(segments)
+    if query:
+        pairs = []
+        for name, _value in parse_qsl(query, keep_blank_values=True):
+            pairs.append(f"{name}={_value if name in SAFE_QUERY and len(_value) < LONG_SEGMENT else '{secret}'}")
+        shown += "?" + "&".join(pairs)
+    parts[1] = shown
     return " ".join(parts)
 
 

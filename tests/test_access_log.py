@@ -21,3 +21,14 @@ def test_the_access_log_line_leaves_out_every_links_secret():
         assert line.startswith("POST /v1/") and line.endswith(" HTTP/1.1")
     assert redacted(f"GET {step.split('http://testserver', 1)[1]} HTTP/1.1") == "GET /v1/links/{token} HTTP/1.1"
     assert redacted("GET /v1/games/g_1?wait=30 HTTP/1.1") == "GET /v1/games/g_1?wait=30 HTTP/1.1"
+
+
+def test_a_token_spelt_another_way_is_left_out_too():
+    """The router takes a path percent-encoded, with its scheme and host, with doubled slashes, and a query's
+    name percent-encoded: each spelling of a token is left out of the line."""
+    token = "eyJnIjoiZ18wMTIzNDU2Nzg5YWJjZGVmIiwicyI6MX0.awvm5Q.v1LXI__KEi3F-wYXeSRNatn07PY"
+    for target in (f"/v1/games/g_1/board?%73eat={token}", f"/v1/games/g_1/replay?v=1&se%61t={token}",
+                   f"//v1/links/{token}", f"http://127.0.0.1:8000/v1/links/{token}", f"/v1/LINKS/{token}",
+                   f"/v1/links//{token}", f"/nothing/{token}"):
+        line = redacted(f"GET {target} HTTP/1.1")
+        assert token not in line and token[:20] not in line, line
