@@ -117,14 +117,16 @@ class InboundMail:
             return self._ignore(f"never answered: {automatic}")
         addresses = recipients or mailtext.addresses_of(mailtext.header_values(message, "To")
                                                         + mailtext.header_values(message, "Cc"))
-        reply_to, read_at = None, ""
-        for address in addresses:
+        reply_to, read_at, refused = None, "", None
+        for address in addresses:  # the first reply address that reads (a forged one beside it changes nothing)
             if address.lower().startswith("play+"):
                 try:
                     reply_to, read_at = self.links.read_reply_address(address), address
                     break
                 except LinkError as error:
-                    return self._ignore(str(error))
+                    refused = refused or str(error)
+        if reply_to is None and refused is not None:
+            return self._ignore(refused)
         if reply_to is None:
             if any(address.lower() == bare_address(self.links).lower() for address in addresses):
                 return self._how_to_play(message)

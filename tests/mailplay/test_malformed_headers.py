@@ -86,3 +86,12 @@ def test_a_bare_address_mail_from_an_address_that_cannot_be_written_back_is_igno
     inbound, _address = mail
     raw = b"From: " + sender + b"\r\nTo: play@mail.example\r\nSubject: hi\r\n\r\nhello\r\n"
     assert inbound.handle(raw).outcome in ("refused", "ignored")
+
+
+def test_a_reply_address_that_does_not_read_beside_one_that_does_is_passed_over(mail):
+    """A To header with a forged or stale play+ address before the real one: the real one is read."""
+    inbound, address = mail
+    forged = address.replace(".1.0.", ".2.0.")
+    raw = (f"From: ann@example.org\r\nTo: {forged}, {address}\r\nSubject: Re\r\nMessage-ID: <two@x.org>\r\n\r\n"
+           "paly 5R 3\r\n").encode()
+    assert inbound.handle(raw).outcome == "refused"  # read (and refused for its typo), not ignored
