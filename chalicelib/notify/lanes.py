@@ -3,8 +3,8 @@
 A run's attempts (a change's first attempts, or a run of the retries) are grouped by endpoint into
 lanes: an endpoint's attempts one after another, in order; ``LANES`` lanes at once. Every request
 ends by the run's deadline (its timeout is cut to what is left); an attempt with less than
-``LEAST_WAIT`` left is not made, nor one after an endpoint's timeout or its 410, nor (first
-attempts) one to an endpoint that timed out within ``COOL_OFF``. Only the requests run in the
+``LEAST_WAIT`` left is not made, nor one after an endpoint's timeout, slow answer (``SLOW_ANSWER``) or
+410, nor (first attempts) one to an endpoint that timed out or answered slowly within ``COOL_OFF``. Only the requests run in the
 lanes' threads: the dispatcher prepares each attempt and records what it came to, in its own
 thread (notify/dispatcher.py)."""
 
@@ -23,6 +23,10 @@ from .webhooks import SendResult, http_send
 LANES = 8  # endpoints sent to at once
 COOL_OFF = 300.0  # seconds: an endpoint that did not answer in time gets its first attempts on the retry schedule
 LEAST_WAIT = 1.0  # seconds: an attempt with less time left in its run is not made (it goes to the schedule)
+# seconds: an endpoint that takes longer than this to answer (200 or not) is slow: its lane's next attempts in
+# the run, and its first attempts during COOL_OFF, go to the schedule, as after a timeout. Without it, one that
+# always answered in 4.9 s held every change for 4.9 s.
+SLOW_ANSWER = 2.0
 
 
 class Sender(Protocol):
@@ -43,6 +47,7 @@ class Post:
     headers: dict[str, str] = field(default_factory=dict)
     result: SendResult | None = None
     why_not: str = ""
+    slow: bool = False  # made, and answered late (after SLOW_ANSWER) or not in time
 
 
 class Lanes:
@@ -60,11 +65,13 @@ class Lanes:
             target = check_url(post.endpoint.url, allow_private=self.allow_private)
         except UnsafeUrl as refused:
             return SendResult(None, error=f"refused: {refused}")
+        began = self.ticks()
         result = self.send(target, post.delivery.body.encode(), post.headers, timeout=timeout)
-        if result.timed_out:
+        post.slow = result.timed_out or self.ticks() - began > SLOW_ANSWER
+        if post.slow:
             self.timed_out[post.endpoint.id] = self.ticks()
         elif result.status is not None:
-            self.timed_out.pop(post.endpoint.id, None)  # it answers again
+            self.timed_out.pop(post.endpoint.id, None)  # it answers again, and quickly
         return result
 
     def run(self, posts: list[Post], until: float, timeout: float, *, cool_off: bool) -> None:
@@ -91,11 +98,12 @@ class Lanes:
                 break  # the endpoint is gone: the rest are recorded as to a disabled endpoint
             left = until - self.ticks()
             since = self.timed_out.get(post.endpoint.id)
-            if any(result.timed_out for result in made):
-                post.why_not = "the endpoint did not answer in time just now"
+            if any(earlier.slow for earlier in posts if earlier.result is not None):
+                post.why_not = "the endpoint did not answer in time, or answered slowly, just now"
             elif cool_off and since is not None and self.ticks() - since < COOL_OFF:
-                post.why_not = "the endpoint did not answer in time lately"
+                post.why_not = "the endpoint did not answer in time, or answered slowly, lately"
             elif left < LEAST_WAIT:
                 post.why_not = "no time left for it in this run"
+                self.timed_out[post.endpoint.id] = self.ticks()  # its lane took the run's time: slow
             else:
                 post.result = self.post(post, min(timeout, left))

@@ -292,3 +292,48 @@ def test_a_run_of_the_retries_waits_a_bounded_time_and_leaves_the_rest_for_the_n
     world.clock.advance(LEASE + RETRY_SCHEDULE[1] * 1.2)  # the leases are over, and the next waits
     world.dispatcher.run_due()
     assert all(deliveries(world, world.bob, hook_id)[0]["status"] == "delivered" for hook_id in dead)
+
+
+def late(ticks: Ticks, seconds: float):
+    """An answer in time, but late: 200 after ``seconds``."""
+    def answer(timeout):
+        ticks.wait(min(seconds, timeout))
+        return SendResult(200)
+    return answer
+
+
+def test_an_endpoint_that_answers_just_in_time_but_slowly_is_put_aside_as_one_that_timed_out(world):
+    """A receiver that always answers 200 after 4.9 s (under the first attempt's 5 s) held every change 4.9 s:
+    an answer slower than SLOW_ANSWER puts the endpoint aside for COOL_OFF as a timeout does, and its next
+    message in the same change is not made with the little time left (a timeout recorded) but goes to the
+    schedule untried."""
+    from chalicelib.notify.lanes import SLOW_ANSWER
+
+    slow, fast = hook(world, world.bob, "/slow"), hook(world, world.ann, "/fast")
+    world.sender.answers = {"/slow": late(world.ticks, FIRST_TIMEOUT_SECONDS - 0.1)}
+    game = new_game(world, world.ann, world.bob)
+    world.dispatcher.drain_outbox()
+    [invited] = deliveries(world, world.bob, slow)
+    assert invited["status"] == "delivered"  # it did answer
+    ann_moves(world, game)  # game.action and game.your_turn for Bob's slow endpoint
+    before = world.ticks()
+    world.dispatcher.drain_outbox()
+    assert world.ticks() - before < SLOW_ANSWER  # the change did not wait on it again
+    assert len(world.sender.to("/slow")) == 1
+    waiting = {d["type"]: d for d in deliveries(world, world.bob, slow)}
+    for kind in ("game.action", "game.your_turn"):
+        assert waiting[kind]["status"] == "pending" and waiting[kind]["attempts"] == []
+    assert {d["status"] for d in deliveries(world, world.ann, fast)} == {"delivered"}
+
+
+def test_a_slow_answer_puts_the_lanes_next_message_on_the_schedule_untried(world):
+    slow = hook(world, world.bob, "/slow")
+    world.sender.answers = {"/slow": late(world.ticks, 3.0)}
+    game = new_game(world, world.ann, world.bob)
+    world.dispatcher.drain_outbox()
+    world.ticks.wait(COOL_OFF + 1)  # the cool-off from the invitation's slow answer is over
+    ann_moves(world, game)  # two messages for the endpoint in one change
+    world.dispatcher.drain_outbox()
+    waiting = {d["type"]: d for d in deliveries(world, world.bob, slow)}
+    assert waiting["game.action"]["status"] == "delivered"
+    assert waiting["game.your_turn"]["status"] == "pending" and waiting["game.your_turn"]["attempts"] == []
