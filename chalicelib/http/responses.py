@@ -451,7 +451,7 @@ class DeliveryView(Shape):
     status: Literal["pending", "delivered", "failed"]
     attempts: list[AttemptView] = Field(description=(
         "Every attempt, oldest first. Empty while a pending delivery's first attempt waits for the retries "
-        "(made by them soon, with the same webhook-id): its endpoint did not answer in time lately, or the "
+        "(made by them soon, with the same webhook-id): its endpoint did not answer in time, or answered slowly, lately, or the "
         "outbox had no time left for it (docs/notifications.md, \"A slow receiver\")."))
     next_attempt_at: str | None
     created_at: str
