@@ -32,10 +32,6 @@ SUPPRESSED = ("all", "oof", "autoreply")  # X-Auto-Response-Suppress values that
 ANSWERED_DAYS = 7  # how long a message's "answered" mark is kept (SES redelivers within hours)
 
 
-def _header(message: EmailMessage, name: str) -> str:
-    return header(message, name)
-
-
 def _present(message: EmailMessage, name: str) -> bool:
     return any(key.lower() == name.lower() for key in message.keys())
 
@@ -43,27 +39,27 @@ def _present(message: EmailMessage, name: str) -> bool:
 def never_answer(message: EmailMessage, envelope_from: str | None = None) -> str | None:
     """Why ``message`` must not be answered (a machine sent it, or it asks for no answer), or None.
     ``envelope_from``: the SMTP envelope's sender, when the receiver tells it ("" for a bounce)."""
-    auto = _header(message, "Auto-Submitted").split(";")[0].strip().lower()
+    auto = header(message, "Auto-Submitted").split(";")[0].strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    return_path = _header(message, "Return-Path")
+    return_path = header(message, "Return-Path")
     if envelope_from is not None and not envelope_from.strip("<> "):
         return "a bounce (null envelope sender)"
     if _present(message, "Return-Path") and not return_path.strip("<> "):
         return "a bounce (null return path)"
-    sender = address_of(_header(message, "From")).lower()
+    sender = address_of(header(message, "From")).lower()
     if sender.split("@")[0] in ("mailer-daemon", "postmaster") or return_path.lower().strip("<>").startswith(
             "mailer-daemon@"):
         return "a bounce (from MAILER-DAEMON)"
     if message.get_content_type() == "multipart/report":
         return "a delivery or read report (multipart/report)"
-    precedence = _header(message, "Precedence").lower()
+    precedence = header(message, "Precedence").lower()
     if precedence in BULK or precedence == "auto_reply":
         return f"Precedence: {precedence}"
     for name in ("X-Autoreply", "X-Autorespond"):
         if _present(message, name):
             return f"{name} present"
-    suppress = {part.strip().lower() for part in _header(message, "X-Auto-Response-Suppress").split(",")}
+    suppress = {part.strip().lower() for part in header(message, "X-Auto-Response-Suppress").split(",")}
     if suppress & set(SUPPRESSED):
         return "X-Auto-Response-Suppress: " + ", ".join(sorted(suppress & set(SUPPRESSED)))
     return None
@@ -76,7 +72,7 @@ def message_hash(message: EmailMessage, raw: bytes, to: str = "") -> str:
     parts = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)
     body = parts[1] if len(parts) > 1 else raw
     return hashlib.sha256(to.lower().encode("utf-8", "replace") + b"\n"
-                          + _header(message, "Message-ID").encode("utf-8", "replace") + b"\n" + body).hexdigest()[:40]
+                          + header(message, "Message-ID").encode("utf-8", "replace") + b"\n" + body).hexdigest()[:40]
 
 
 class AnswerCaps:

@@ -87,6 +87,15 @@ def _message_id(message: EmailMessage) -> str | None:
     return found if re.fullmatch(r"<[^<>\s@]+@[^<>\s@]+>", found) else None
 
 
+def _new_answer(to: str, subject: str, sender: str, mail_domain: str) -> EmailMessage:
+    """An answer's envelope: who from, to whom, its subject, date and own Message-ID."""
+    reply = EmailMessage()
+    reply["From"], reply["To"], reply["Subject"] = sender, to, subject
+    reply["Date"] = formatdate(usegmt=True)
+    reply["Message-ID"] = make_msgid(domain=mail_domain)
+    return reply
+
+
 def _answer_word(text: str) -> str:
     """A reply's first command line as an answer's one word ("Accept." reads accept), in the language
     spoken (接受, 承諾, chấp nhận) or in English."""
@@ -290,12 +299,8 @@ class InboundMail:
                                 "accept_url": self.links.answer_url(view["game_id"], reply_to.seat, player.id, "accept"),
                                 "decline_url": self.links.answer_url(view["game_id"], reply_to.seat, player.id,
                                                                      "decline")}
-        reply = EmailMessage()
-        reply["From"] = mail_from(view["game"])
-        reply["To"] = player.email
-        reply["Subject"] = context["subject"]  # the game's thread's own subject: never "Re: Re: ..."
-        reply["Date"] = formatdate(usegmt=True)
-        reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
+        # the game's thread's own subject: never "Re: Re: ..."
+        reply = _new_answer(player.email, context["subject"], mail_from(view["game"]), self.links.mail_domain)
         root = thread_root(view["game_id"], player.id, self.links.mail_domain)
         threaded(reply, root, _message_id(original))
         if context["your_move"] or asked:
@@ -312,12 +317,8 @@ class InboundMail:
         was played, and why, in the game's thread; the game cannot be drawn, so the answer is this alone."""
         if self.caps is not None and not self.caps.may_answer(player.email):
             return self._ignore("not answered: the game's rules are unavailable, and the hour's answers are spent")
-        reply = EmailMessage()
-        reply["From"] = mail_from()
-        reply["To"] = player.email
-        reply["Subject"] = _("Your reply to game {game} was not played").format(game=reply_to.game_id)
-        reply["Date"] = formatdate(usegmt=True)
-        reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
+        reply = _new_answer(player.email, _("Your reply to game {game} was not played").format(game=reply_to.game_id),
+                            mail_from(), self.links.mail_domain)
         threaded(reply, thread_root(reply_to.game_id, player.id, self.links.mail_domain), _message_id(original))
         unsubscribable(reply, self.links.unsubscribe_url(player.id))
         automatic(reply)
@@ -335,14 +336,9 @@ class InboundMail:
             return self._ignore("to the bare address: answered once today already")
         player = self.players.with_email(sender) if self.players is not None else None
         with speaking(player.language if player is not None else None):
-            reply = EmailMessage()
-            reply["From"] = mail_from()
-            reply["To"] = sender
-            reply["Subject"] = _("How to play by email")
-            reply["Date"] = formatdate(usegmt=True)
-            reply["Message-ID"] = make_msgid(domain=self.links.mail_domain)
-            if _message_id(message):
-                reply["In-Reply-To"] = reply["References"] = _message_id(message)
+            reply = _new_answer(sender, _("How to play by email"), mail_from(), self.links.mail_domain)
+            if (replied := _message_id(message)) is not None:
+                reply["In-Reply-To"] = reply["References"] = replied
             if player is not None:
                 unsubscribable(reply, self.links.unsubscribe_url(player.id))
             automatic(reply)

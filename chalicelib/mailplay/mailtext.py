@@ -89,19 +89,24 @@ def address_of(text: str) -> str:
     """The address a header's text names ("Ann <ann@example.org>": ann@example.org); "" when it names
     none (parseaddr itself raises on some malformed input)."""
     try:
-        found = parseaddr(text)[1]
+        return _readable(parseaddr(text)[1])
     except Exception:
         return ""
-    return "" if _NOT_IN_AN_ADDRESS.search(found) else found  # (a control character or a space: no address)
 
 
 _NOT_IN_AN_ADDRESS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029\ufffd]")
 
 
+def _readable(address: str) -> str:
+    """The address, or "" when it holds a control character or a space (no address: it could not be
+    written back in an answer's header)."""
+    return "" if _NOT_IN_AN_ADDRESS.search(address) else address
+
+
 def addresses_of(texts: list[str]) -> list[str]:
     """The addresses the texts name (a To header's, a Cc header's), those that can be read."""
     try:
-        return [address for _name, address in getaddresses(texts) if address]
+        return [address for _name, found in getaddresses(texts) if (address := _readable(found))]
     except Exception:
         return [address for text in texts if (address := address_of(text))]
 
