@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import wraps
 
-from ..kernel.errors import ERRORS, ServiceError
+from ..kernel.errors import ServiceError
 from ..kernel.i18n import N_, _, full_width, sentences, speaking
 from ..pages.page import MAX_FORM_BYTES, FormProblem, Page
 from ..presenting import show
@@ -145,14 +145,14 @@ def step_link_page(mailplay: MailPlay, token: str, action_url: str) -> Page:
     return _page(200, _asked(show.describe(view, step)), message, form=form, notes=notes, letter=letter)
 
 
-class FormRefused(Exception):
-    """A POST's body that is not the page's form (``FormProblem``): its code."""
-
-
 def _choices(form: "dict[str, list[str]] | FormProblem | None") -> Choices | None:
-    """The turn the page's form chose (None: the page's defaults, e.g. a POST without its form)."""
+    """The turn the page's form chose (None: the page's defaults, e.g. a POST without its form). A body
+    that is no form of ours, or a choice the page does not offer, is refused (ServiceError), in the
+    reader's language: never read as the page's defaults."""
     if isinstance(form, FormProblem):
-        raise FormRefused(form.code)
+        raise ServiceError(form.code, _("the form is larger than this page's form can be ({most} bytes at most): "
+                                        "nothing was done").format(most=MAX_FORM_BYTES)
+                           if form.code == "payload_too_large" else _("the form cannot be read: nothing was done"))
     said = " ".join(" ".join(form.get("message", [])).split()) if form else ""  # a textarea's lines: one line
     claims, decks = (form.get("claim", []), form.get("deck", [])) if form else ([], [])
     if not form or ("turn" not in form and not claims and not decks):
@@ -175,13 +175,8 @@ def play_step_link(mailplay: MailPlay, token: str, form: dict[str, list[str]] | 
     stands now."""
     try:
         chosen = _choices(form)
-    except ServiceError as refused:
+    except ServiceError as refused:  # said here, in the reader's language (the page's player's)
         return _page(refused.status, _("That move was not played"), refused.detail, code=refused.code)
-    except FormRefused as refused:  # said here, in the reader's language (the page's player's)
-        code = refused.args[0]
-        detail = _("the form is larger than this page's form can be ({most} bytes at most): nothing was done").format(
-            most=MAX_FORM_BYTES) if code == "payload_too_large" else _("the form cannot be read: nothing was done")
-        return _page(ERRORS[code].status, _("That move was not played"), detail, code=code)
     try:
         played = mailplay.play_step_link(token, chosen)
     except LinkError as error:
