@@ -18,7 +18,8 @@ from pydantic_core import PydanticCustomError
 # paragraph separators, and the bidirectional marks, embeddings, overrides and isolates. As a
 # JSON Schema pattern it documents the rule in openapi.yaml; the server refuses lone
 # surrogates too, which no pattern over text can name.
-_REFUSED = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"
+_REFUSED_EVERYWHERE = r"\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"  # in lines too
+_REFUSED = r"\x00-\x1f" + _REFUSED_EVERYWHERE
 _REFUSED_CHARACTER = re.compile(rf"[{_REFUSED}\ud800-\udfff]")
 # Characters that show nothing (zero-width spaces and joiners, the word joiner, the byte order mark, the
 # Hangul and Braille blanks): a name of only these, and spaces, is blank.
@@ -27,9 +28,10 @@ PLAIN_TEXT_PATTERN = rf"^[^{_REFUSED}]*[^\s{_INVISIBLE}{_REFUSED}][^{_REFUSED}]*
 NO_CONTROLS = rf"[^{_REFUSED}]*"  # no_controls' rule, as a part of a pattern (blank allowed)
 
 
-def refused_character(text: str) -> str | None:
-    """The first character a name may not hold, as U+XXXX with its Unicode name, or None."""
-    found = _REFUSED_CHARACTER.search(text)
+def refused_character(text: str, refused: re.Pattern[str] = _REFUSED_CHARACTER) -> str | None:
+    """The first character a name (or what ``refused`` rules) may not hold, as U+XXXX with its Unicode name,
+    or None."""
+    found = refused.search(text)
     if found is None:
         return None
     char = found.group()
@@ -63,19 +65,17 @@ def plain_text(text: str) -> str:
 
 
 # Text of several lines (a seat's notes): a name's rule, but tabs and line breaks are allowed.
-_REFUSED_IN_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                               r"\u200e\u200f\u061c\ud800-\udfff]")
-LINES_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
+_REFUSED_LINES = r"\x00-\x08\x0b\x0c\x0e-\x1f" + _REFUSED_EVERYWHERE
+_REFUSED_IN_LINES = re.compile(rf"[{_REFUSED_LINES}\ud800-\udfff]")
+LINES_PATTERN = rf"^[^{_REFUSED_LINES}]*$"
 
 
 def lines_text(text: str) -> str:
     """Lines of text (tabs and line breaks allowed) with no other control character and no bidirectional
     override, which could make the text read as another wherever it is shown."""
-    found = _REFUSED_IN_LINES.search(text)
-    if found is not None:
-        char = found.group()
-        raise PydanticCustomError("control_character", "may not contain {character}", {
-            "character": f"U+{ord(char):04X} {unicodedata.name(char, 'control character')}"})
+    refused = refused_character(text, _REFUSED_IN_LINES)
+    if refused is not None:
+        raise PydanticCustomError("control_character", "may not contain {character}", {"character": refused})
     return text
 
 
