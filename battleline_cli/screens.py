@@ -17,7 +17,7 @@ from chalicelib.tournaments.told import FORMATS, TIE_BREAKS, short
 from chalicelib.tournaments.told import number as score
 
 from .moves import Moves, your_moves
-from .settings import aside, columns, pad, row, wrap
+from .settings import aside, columns, pad, right, row, wrap
 
 class _Title(str):
     """A game's name that pads by the columns a terminal gives it (汗王与大将军 takes 12), so that
@@ -356,11 +356,9 @@ STATES = {"open": N_("open for entry"), "running": N_("being played"), "finished
 
 def tournament_state(found: dict) -> str:
     """Where a tournament stands, in a few words: open for entry, a round of so many, finished."""
-    if found["status"] == "open":
-        return _("open for entry")
     if found["status"] == "running":
         return _("round {round} of {rounds}").format(round=found["round"], rounds=found["rounds"] or "?")
-    return _("finished")
+    return _(STATES.get(found["status"], found["status"]))
 
 
 def tournament_kind(found: dict) -> str:
@@ -414,20 +412,15 @@ def _standings(standings: dict, you: str | None) -> list[str]:
     player, points = _("Player"), _("Points")  # said first: a _() inside an f-string is never extracted
     width = max([columns(name) for name in named] + [columns(player)])
     tie = TIE_BREAKS.get(first, (first, ""))[0]
-    lines = [f"      {pad(player, width)}  {_right(points, 6)}  {_right(tie, 6)}"]
+    lines = [f"      {pad(player, width)}  {right(points, 6)}  {right(tie, 6)}"]
     for standing, name in zip(standings["standings"], named):
         notes = ([_("withdrawn")] if standing["withdrawn"] else []) + ([_("annulled")] if standing["annulled"] else [])
-        lines.append(f"{standing['rank'] or '-':>4}. {pad(name, width)}  {_right(score(standing['points']), 6)}  "
-                     f"{_right(short(standing['tie_breaks'].get(first, 0)), 6)}" + (f"  {aside(row(notes))}" if notes else ""))
+        lines.append(f"{standing['rank'] or '-':>4}. {pad(name, width)}  {right(score(standing['points']), 6)}  "
+                     f"{right(short(standing['tie_breaks'].get(first, 0)), 6)}" + (f"  {aside(row(notes))}" if notes else ""))
     lines.append(_("{short}: {name}; then {others}").format(
         short=tie, name=_(TIE_BREAKS.get(first, (first, first))[1]),
         others=i18n.joined([TIE_BREAKS.get(n, (n,))[0] for n in standings["tie_break_order"][1:]]) or "-"))
     return lines
-
-
-def _right(text: str, width: int) -> str:
-    """Text set right in ``width`` terminal columns (a Chinese or Japanese character takes two)."""
-    return " " * (width - columns(text)) + text
 
 
 def _round(view: dict, you: str | None) -> list[str]:

@@ -24,7 +24,7 @@ import unicodedata
 from pathlib import Path
 
 from chalicelib.kernel import i18n
-from chalicelib.games.terminal import aside, columns, pad, row  # noqa: F401 - the CLI's, shared with the games' parts
+from chalicelib.games.terminal import aside, columns, pad, right, row  # noqa: F401 - the CLI's, shared with the games' parts
 
 
 def config_path() -> Path:

@@ -51,8 +51,8 @@ def redacted(requestline: str) -> str:
     shown = "/".join(segments)
     if query:
         pairs = []
-        for name, _value in parse_qsl(query, keep_blank_values=True):
-            pairs.append(f"{name}={_value if name in SAFE_QUERY and len(_value) < LONG_SEGMENT else '{secret}'}")
+        for name, value in parse_qsl(query, keep_blank_values=True):
+            pairs.append(f"{name}={value if name in SAFE_QUERY and len(value) < LONG_SEGMENT else '{secret}'}")
         shown += "?" + "&".join(pairs)
     parts[1] = shown
     return " ".join(parts)

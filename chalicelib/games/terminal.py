@@ -127,12 +127,17 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - columns(text))
 
 
+def right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal columns (as ``f"{text:>{width}}"`` for ASCII)."""
+    return " " * max(0, width - columns(text)) + text
+
+
 def row(items) -> str:
-    """Items one after another with no "and": "a, b, c", "a、b、c" in Chinese and Japanese."""
-    return ("、" if i18n.full_width() else ", ").join(str(item) for item in items)
+    """Items one after another with no "and": "a, b, c", "a、b、c" in Chinese and Japanese (``i18n.joined``)."""
+    return i18n.joined([str(item) for item in items])
 
 
 def aside(text: str) -> str:
     """``text`` in parentheses after a word: " (text)", "（text）" (full width, no space) in Chinese and
-    Japanese."""
-    return f"（{text}）" if i18n.full_width() else f" ({text})"
+    Japanese (``i18n.aside`` after nothing)."""
+    return i18n.aside("", text)

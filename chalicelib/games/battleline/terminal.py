@@ -71,7 +71,7 @@ def choices(view: dict, steps: list[dict]) -> list[Choice]:
         else:  # TRAITOR, REDEPLOY: a target, then where it goes
             choices += _moved_targets(card, found, section)
     if view["phase"] == "play":
-        choices += _tactics_held_back(view, plays)
+        choices += _tactics_held_back(view)
     passes = [s for s in steps if s["type"] == "pass"]
     if passes:
         choices.append(Choice(_("pass (you have no troop you can play)"), tuple(passes)))
@@ -99,7 +99,7 @@ def choices(view: dict, steps: list[dict]) -> list[Choice]:
     return choices + others(view, steps, choices)
 
 
-def _tactics_held_back(view: dict, plays: list[dict]) -> list[Choice]:
+def _tactics_held_back(view: dict) -> list[Choice]:
     """The cards you hold but may not play now, each with the rule that keeps it in hand, as the emails and
     the board page say it (``Presenter.not_playable``): a player sees them in the hand."""
     from .presenter import PRESENTER
